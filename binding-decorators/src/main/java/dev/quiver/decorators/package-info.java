@@ -1,0 +1,2 @@
+/** Placeholder until the distributed-engine issue: binding-decorators. */
+package dev.quiver.decorators;

@@ -1,0 +1,31 @@
+package dev.quiver.binding;
+
+import dev.quiver.binding.physical.PhysicalOptimizerRule;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A bundle of additions installed into a session with {@link SessionContext#withExtensions}:
+ * a query planner (usually wrapping the current one), physical optimizer rules, UDFs and tables.
+ */
+public interface Extension {
+  /** Returns the planner the session should use, given the one it has now. */
+  default QueryPlanner queryPlanner(QueryPlanner current) {
+    return current;
+  }
+
+  /** Physical optimizer rules to append. */
+  default List<PhysicalOptimizerRule> physicalOptimizerRules() {
+    return List.of();
+  }
+
+  /** UDFs to register. */
+  default List<ScalarUdf> udfs() {
+    return List.of();
+  }
+
+  /** Tables to register, by name. */
+  default Map<String, TableProvider> tables() {
+    return Map.of();
+  }
+}

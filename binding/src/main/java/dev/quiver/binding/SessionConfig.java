@@ -1,0 +1,145 @@
+package dev.quiver.binding;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Settings of a session. Every setting is a {@code key=value} option (also settable with SQL
+ * {@code SET key = value}); the well-known ones have typed accessors.
+ */
+public final class SessionConfig {
+  /** Number of partitions (and threads) a query is planned for. */
+  public static final String TARGET_PARTITIONS = "quiver.execution.target_partitions";
+  /** Rows per record batch produced by scans and operators. */
+  public static final String BATCH_SIZE = "quiver.execution.batch_size";
+  /** Bytes of Arrow memory a query may use; 0 means unbounded. */
+  public static final String MEMORY_LIMIT = "quiver.execution.memory_limit";
+  /** Directory for spill files; empty means the JVM temp directory. */
+  public static final String SPILL_DIRECTORY = "quiver.execution.spill_directory";
+
+  private final Map<String, String> options = new TreeMap<>();
+
+  /** Creates a config with defaults: target partitions = available cores, batch size 8192. */
+  public SessionConfig() {
+    options.put(TARGET_PARTITIONS, Integer.toString(Runtime.getRuntime().availableProcessors()));
+    options.put(BATCH_SIZE, "8192");
+    options.put(MEMORY_LIMIT, "0");
+    options.put(SPILL_DIRECTORY, "");
+  }
+
+  /** Returns a copy whose options can be changed independently. */
+  public SessionConfig copy() {
+    SessionConfig copy = new SessionConfig();
+    copy.options.clear();
+    copy.options.putAll(options);
+    return copy;
+  }
+
+  /** Sets any option; keys are case-insensitive. Short keys ("target_partitions") are accepted. */
+  public SessionConfig set(String key, String value) {
+    String k = canonical(key);
+    validate(k, value);
+    options.put(k, value);
+    return this;
+  }
+
+  /** Returns an option's value, or null when unset. */
+  public String get(String key) {
+    return options.get(canonical(key));
+  }
+
+  /** All options, read-only, sorted by key. */
+  public Map<String, String> options() {
+    return Collections.unmodifiableMap(options);
+  }
+
+  /** Sets the number of partitions a query is planned for. */
+  public SessionConfig withTargetPartitions(int n) {
+    return set(TARGET_PARTITIONS, Integer.toString(n));
+  }
+
+  /** Sets the rows per batch. */
+  public SessionConfig withBatchSize(int rows) {
+    return set(BATCH_SIZE, Integer.toString(rows));
+  }
+
+  /** Sets the per-query memory limit in bytes (0 = unbounded). */
+  public SessionConfig withMemoryLimit(long bytes) {
+    return set(MEMORY_LIMIT, Long.toString(bytes));
+  }
+
+  /** Sets the directory spill files go to. */
+  public SessionConfig withSpillDirectory(Path dir) {
+    return set(SPILL_DIRECTORY, dir.toString());
+  }
+
+  /** Number of partitions a query is planned for. */
+  public int targetPartitions() {
+    return Integer.parseInt(options.get(TARGET_PARTITIONS));
+  }
+
+  /** Rows per record batch. */
+  public int batchSize() {
+    return Integer.parseInt(options.get(BATCH_SIZE));
+  }
+
+  /** Per-query memory limit in bytes; {@code Long.MAX_VALUE} when unbounded. */
+  public long memoryLimit() {
+    long v = parseBytes(options.get(MEMORY_LIMIT));
+    return v <= 0 ? Long.MAX_VALUE : v;
+  }
+
+  /** Directory for spill files. */
+  public Path spillDirectory() {
+    String dir = options.get(SPILL_DIRECTORY);
+    return dir == null || dir.isEmpty() ? Path.of(System.getProperty("java.io.tmpdir")) : Path.of(dir);
+  }
+
+  /** Parses sizes such as {@code 512m}, {@code 2g}, {@code 1048576}. */
+  public static long parseBytes(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    long unit = 1;
+    if (t.endsWith("b")) {
+      t = t.substring(0, t.length() - 1);
+    }
+    if (t.endsWith("k")) {
+      unit = 1L << 10;
+    } else if (t.endsWith("m")) {
+      unit = 1L << 20;
+    } else if (t.endsWith("g")) {
+      unit = 1L << 30;
+    }
+    if (unit != 1) {
+      t = t.substring(0, t.length() - 1);
+    }
+    try {
+      return Long.parseLong(t.trim()) * unit;
+    } catch (NumberFormatException e) {
+      throw new QuiverException("Invalid size '" + text + "': use a number of bytes, optionally with k, m or g");
+    }
+  }
+
+  private static String canonical(String key) {
+    String k = key.trim().toLowerCase(Locale.ROOT);
+    return k.startsWith("quiver.") ? k : "quiver.execution." + k;
+  }
+
+  private static void validate(String key, String value) {
+    try {
+      switch (key) {
+        case TARGET_PARTITIONS, BATCH_SIZE -> {
+          if (Integer.parseInt(value.trim()) < 1) {
+            throw new QuiverException("Option " + key + " must be at least 1, got " + value);
+          }
+        }
+        case MEMORY_LIMIT -> parseBytes(value);
+        default -> { }
+      }
+    } catch (NumberFormatException e) {
+      throw new QuiverException("Option " + key + " needs a whole number, got '" + value + "'");
+    }
+  }
+}

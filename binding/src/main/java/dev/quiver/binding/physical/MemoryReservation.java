@@ -1,0 +1,63 @@
+package dev.quiver.binding.physical;
+
+/** One consumer's share of a {@link MemoryPool}; closing it gives the bytes back. */
+public final class MemoryReservation implements AutoCloseable {
+  private final MemoryPool pool;
+  private final String consumer;
+  private long size;
+
+  MemoryReservation(MemoryPool pool, String consumer) {
+    this.pool = pool;
+    this.consumer = consumer;
+  }
+
+  /** Reserves {@code bytes} more if the pool has room; false means the caller should spill. */
+  public synchronized boolean tryGrow(long bytes) {
+    if (bytes <= 0) {
+      return true;
+    }
+    if (pool.tryReserve(bytes)) {
+      size += bytes;
+      return true;
+    }
+    return false;
+  }
+
+  /** Reserves {@code bytes} more or throws {@link dev.quiver.binding.ResourcesExhaustedException}. */
+  public synchronized void grow(long bytes) {
+    if (!tryGrow(bytes)) {
+      throw pool.exhausted(consumer, bytes);
+    }
+  }
+
+  /** Gives back up to {@code bytes}. */
+  public synchronized void shrink(long bytes) {
+    long b = Math.min(bytes, size);
+    size -= b;
+    pool.release(b);
+  }
+
+  /** Sets the reservation to exactly {@code bytes}, growing (or throwing) or shrinking. */
+  public synchronized void resize(long bytes) {
+    if (bytes > size) {
+      grow(bytes - size);
+    } else {
+      shrink(size - bytes);
+    }
+  }
+
+  /** Bytes currently held. */
+  public synchronized long size() {
+    return size;
+  }
+
+  /** Name of the consumer, for error messages. */
+  public String consumer() {
+    return consumer;
+  }
+
+  @Override
+  public synchronized void close() {
+    shrink(size);
+  }
+}

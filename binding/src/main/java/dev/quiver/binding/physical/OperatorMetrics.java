@@ -1,0 +1,69 @@
+package dev.quiver.binding.physical;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counters an operator instance accumulates while it runs; shown by EXPLAIN ANALYZE. */
+public final class OperatorMetrics {
+  private final LongAdder outputRows = new LongAdder();
+  private final LongAdder outputBatches = new LongAdder();
+  private final LongAdder elapsedNanos = new LongAdder();
+  private final LongAdder spillCount = new LongAdder();
+  private final LongAdder spilledBytes = new LongAdder();
+
+  /** Records one produced batch. */
+  public void recordBatch(long rows) {
+    outputRows.add(rows);
+    outputBatches.increment();
+  }
+
+  /** Adds time spent producing output (including children). */
+  public void addElapsed(long nanos) {
+    elapsedNanos.add(nanos);
+  }
+
+  /** Records one spill of {@code bytes} to disk. */
+  public void recordSpill(long bytes) {
+    spillCount.increment();
+    spilledBytes.add(bytes);
+  }
+
+  /** Rows produced so far. */
+  public long outputRows() {
+    return outputRows.sum();
+  }
+
+  /** Batches produced so far. */
+  public long outputBatches() {
+    return outputBatches.sum();
+  }
+
+  /** Nanoseconds spent in next() of this operator's streams, children included. */
+  public long elapsedNanos() {
+    return elapsedNanos.sum();
+  }
+
+  /** Number of spills to disk. */
+  public long spillCount() {
+    return spillCount.sum();
+  }
+
+  /** Bytes written to spill files. */
+  public long spilledBytes() {
+    return spilledBytes.sum();
+  }
+
+  /** All counters by name, in display order. */
+  public Map<String, Long> asMap() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("output_rows", outputRows());
+    m.put("output_batches", outputBatches());
+    m.put("elapsed_ms", elapsedNanos() / 1_000_000);
+    if (spillCount() > 0) {
+      m.put("spill_count", spillCount());
+      m.put("spilled_bytes", spilledBytes());
+    }
+    return m;
+  }
+}

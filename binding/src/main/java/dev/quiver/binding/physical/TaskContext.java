@@ -1,0 +1,92 @@
+package dev.quiver.binding.physical;
+
+import dev.quiver.binding.QueryCancelledException;
+import dev.quiver.binding.SessionConfig;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * What an executing operator may use: the query's allocator, its memory pool, the session
+ * config, a thread pool for background producers, and the cancellation flag. The creator of the
+ * context owns the allocator and executor; operators only borrow them.
+ */
+public final class TaskContext {
+  private final String queryId;
+  private final BufferAllocator allocator;
+  private final MemoryPool memoryPool;
+  private final SessionConfig config;
+  private final ExecutorService executor;
+  private final AtomicReference<String> cancelReason = new AtomicReference<>();
+
+  /** Creates a context; the caller keeps ownership of {@code allocator} and {@code executor}. */
+  public TaskContext(
+      String queryId,
+      BufferAllocator allocator,
+      MemoryPool memoryPool,
+      SessionConfig config,
+      ExecutorService executor) {
+    this.queryId = queryId;
+    this.allocator = allocator;
+    this.memoryPool = memoryPool;
+    this.config = config;
+    this.executor = executor;
+  }
+
+  /** Identifier of the query, used in allocator, thread and spill file names. */
+  public String queryId() {
+    return queryId;
+  }
+
+  /** The query's allocator; operators allocate children of it or allocate from it directly. */
+  public BufferAllocator allocator() {
+    return allocator;
+  }
+
+  /** Budget for spillable operators. */
+  public MemoryPool memoryPool() {
+    return memoryPool;
+  }
+
+  /** The session's settings. */
+  public SessionConfig config() {
+    return config;
+  }
+
+  /** Rows per batch. */
+  public int batchSize() {
+    return config.batchSize();
+  }
+
+  /** Directory for spill files. */
+  public Path spillDirectory() {
+    return config.spillDirectory();
+  }
+
+  /**
+   * Pool for background producers (repartition, coalesce). It is unbounded: producers block on
+   * bounded queues, and a bounded pool could deadlock when every thread waits on a consumer.
+   */
+  public ExecutorService executor() {
+    return executor;
+  }
+
+  /** Marks the query cancelled; running operators stop at their next batch. */
+  public void cancel(String reason) {
+    cancelReason.compareAndSet(null, reason);
+  }
+
+  /** True once {@link #cancel} was called. */
+  public boolean isCancelled() {
+    return cancelReason.get() != null;
+  }
+
+  /** Throws {@link QueryCancelledException} if the query was cancelled. */
+  public void checkCancelled() {
+    String reason = cancelReason.get();
+    if (reason != null) {
+      throw new QueryCancelledException("Query " + queryId + " was cancelled: " + reason);
+    }
+  }
+}

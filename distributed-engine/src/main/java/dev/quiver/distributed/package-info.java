@@ -1,0 +1,2 @@
+/** Placeholder until the distributed-engine issue: distributed-engine. */
+package dev.quiver.distributed;

@@ -1,0 +1,2 @@
+/** Runnable examples and the quiver command line. */
+package dev.quiver.examples;

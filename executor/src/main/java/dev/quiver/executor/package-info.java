@@ -1,0 +1,2 @@
+/** Placeholder until the distributed-engine issue: executor. */
+package dev.quiver.executor;

@@ -1,0 +1,2 @@
+/** Placeholder until the distributed-engine issue: scheduler. */
+package dev.quiver.scheduler;
