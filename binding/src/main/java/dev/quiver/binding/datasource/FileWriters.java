@@ -138,10 +138,6 @@ public final class FileWriters {
             }
             writers[c].append(line, r);
           }
-          // A single NULL column would give an empty line, which readers skip: quote nothing instead.
-          if (line.length() == 0 && writers.length == 1 && !vectors.get(0).isNull(r)) {
-            line.append("\"\"");
-          }
           line.append('\n');
           out.append(line);
         }
