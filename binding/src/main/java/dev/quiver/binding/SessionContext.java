@@ -4,14 +4,12 @@ import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetTable;
 import dev.quiver.binding.sql.Catalog;
-import dev.quiver.binding.sql.DataFrameImpl;
 import dev.quiver.binding.sql.SessionState;
 import dev.quiver.binding.sql.StatementRunner;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.calcite.rel.RelNode;
 
 /**
  * Entry point of the engine: holds registered tables, UDFs, settings and extensions, and turns
@@ -64,11 +62,7 @@ public class SessionContext implements AutoCloseable {
 
   /** Registers a DataFrame of this session as view {@code name}. */
   public void registerView(String name, DataFrame view) {
-    if (!(view instanceof DataFrameImpl df) || df.session() != state) {
-      throw new QuiverException("registerView needs a DataFrame made by this session");
-    }
-    RelNode rel = df.rel();
-    closeOwned(state.catalog().putView(new Catalog.ViewEntry(name, null, rel, rel.getRowType())));
+    closeOwned(state.registerView(name, view));
   }
 
   private void register(String name, TableProvider provider, boolean owned) {
@@ -110,8 +104,7 @@ public class SessionContext implements AutoCloseable {
     if (state.catalog().table(name) == null && state.catalog().view(name) == null) {
       throw new UnknownTableException(name, Suggestions.closest(name, state.catalog().names()));
     }
-    RelNode rel = state.planning(() -> state.pipeline().relBuilder().scan(Catalog.key(name)).build());
-    return state.dataFrame(rel);
+    return state.tableFrame(name);
   }
 
   /** Plans a SQL statement; DDL, DML and SET run at once and return their (possibly empty) result. */

@@ -140,6 +140,14 @@ public final class QueryExecution implements AutoCloseable {
     } catch (RuntimeException e) {
       failure = convert(e, id);
     }
+    try {
+      // Stops background producers and runs operators' cleanups before the allocator check.
+      context.close();
+    } catch (RuntimeException e) {
+      if (failure == null) {
+        failure = convert(e, id);
+      }
+    }
     long leaked = allocator.getAllocatedMemory();
     try {
       allocator.close();

@@ -137,6 +137,20 @@ public final class SessionState implements AutoCloseable {
     return new DataFrameImpl(this, rel);
   }
 
+  /** A DataFrame scanning table or view {@code name}. */
+  public DataFrame tableFrame(String name) {
+    return dataFrame(planning(() -> pipeline.relBuilder().scan(Catalog.key(name)).build()));
+  }
+
+  /** Registers a DataFrame of this session as a view; returns the entry it replaced, if any. */
+  public Object registerView(String name, DataFrame view) {
+    if (!(view instanceof DataFrameImpl df) || df.session() != this) {
+      throw new QuiverException("registerView needs a DataFrame made by this session");
+    }
+    RelNode rel = df.rel();
+    return catalog.putView(new Catalog.ViewEntry(name, null, rel, rel.getRowType()));
+  }
+
   /** Optimizes a tree into the logical plan the planner consumes. */
   public LogicalPlan logicalPlan(RelNode rel) {
     return planning(() -> new RelLogicalPlan(pipeline.optimize(rel), catalog::udf));
