@@ -131,6 +131,7 @@ public final class ParquetScanExec extends BaseExecutionPlan {
   private final class ParquetStream implements BatchStream {
     private final List<String> files;
     private final BufferAllocator allocator;
+    private BufferAllocator importAllocator;
     private FileSystemDatasetFactory factory;
     private Dataset dataset;
     private Scanner scanner;
@@ -155,7 +156,11 @@ public final class ParquetScanExec extends BaseExecutionPlan {
       for (Field f : ParquetScanExec.this.schema().getFields()) {
         columns.add(f.getName());
       }
-      factory = new FileSystemDatasetFactory(allocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, uris);
+      // Arrow's C-data import leaks its array wrapper when an allocator limit interrupts it, so
+      // batches land in an unlimited staging allocator and are then moved to the query's
+      // allocator, whose limit is checked after the move.
+      importAllocator = allocator.getRoot().newChildAllocator("ParquetScanExec-import", 0, Long.MAX_VALUE);
+      factory = new FileSystemDatasetFactory(importAllocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, uris);
       dataset = factory.finish();
       scanner = dataset.newScan(new ScanOptions(batchSize, Optional.of(columns.toArray(String[]::new))));
       reader = scanner.scanBatches();
@@ -185,6 +190,11 @@ public final class ParquetScanExec extends BaseExecutionPlan {
       } catch (QuiverException e) {
         throw e;
       } catch (IOException | RuntimeException e) {
+        for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+          if (c instanceof OutOfMemoryException oom) {
+            throw ScanBatches.exhausted("reading Parquet files " + files, oom);
+          }
+        }
         throw new DataSourceException(
             "Cannot read Parquet files " + files + ": " + e.getMessage()
                 + "; check that the files exist and are valid Parquet",
@@ -224,6 +234,14 @@ public final class ParquetScanExec extends BaseExecutionPlan {
         batch.close();
         batch = ScanBatches.withSchema(cut, out);
       }
+      if (allocator.getHeadroom() < 0) {
+        long held = allocator.getAllocatedMemory();
+        batch.close();
+        throw new dev.quiver.binding.ResourcesExhaustedException(
+            "Resources exhausted while reading Parquet files " + files + ": the query holds " + held
+                + " bytes, over its allocator limit of " + allocator.getLimit()
+                + "; raise quiver.execution.memory_limit or read fewer columns");
+      }
       remaining -= batch.getRowCount();
       if (remaining <= 0) {
         done = true;
@@ -245,7 +263,7 @@ public final class ParquetScanExec extends BaseExecutionPlan {
     public void close() {
       done = true;
       RuntimeException failure = null;
-      for (AutoCloseable c : Arrays.asList(reader, scanner, dataset, factory)) {
+      for (AutoCloseable c : Arrays.asList(reader, scanner, dataset, factory, importAllocator)) {
         if (c == null) {
           continue;
         }
@@ -261,6 +279,7 @@ public final class ParquetScanExec extends BaseExecutionPlan {
       scanner = null;
       dataset = null;
       factory = null;
+      importAllocator = null;
       if (failure != null) {
         throw failure;
       }
