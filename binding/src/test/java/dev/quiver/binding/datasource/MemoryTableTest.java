@@ -138,6 +138,28 @@ class MemoryTableTest {
   }
 
   @Test
+  void partitionsCanBeReadConcurrently() throws Exception {
+    try (MemoryTable t = table(5000, 5000, 5000, 5000)) {
+      ExecutionPlan plan = t.scan(request(null, OptionalLong.empty(), 4, 512));
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+      try {
+        List<java.util.concurrent.Future<List<List<Object>>>> parts = new ArrayList<>();
+        for (int p = 0; p < plan.partitionCount(); p++) {
+          int partition = p;
+          parts.add(pool.submit(() -> readPartition(plan, partition, queryAllocator)));
+        }
+        List<List<Object>> all = new ArrayList<>();
+        for (var f : parts) {
+          all.addAll(f.get());
+        }
+        assertThat(all).containsExactlyInAnyOrderElementsOf(expectedRows(0, 20_000));
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  @Test
   void emptyTableScansToNothing() {
     try (MemoryTable t = new MemoryTable(ALL_TYPES, List.of(), tableAllocator)) {
       ExecutionPlan plan = t.scan(request(null, OptionalLong.empty(), 4, 8192));

@@ -145,6 +145,25 @@ class ParquetTableTest {
   }
 
   @Test
+  void findsFilesNamedByArrowsDefaultWriterAndSkipsHiddenOnes() throws IOException {
+    Path dir = tmp.resolve("arrow");
+    List<VectorSchemaRoot> batches = List.of(allTypesBatch(0, 40, allocator));
+    try (ArrowReader reader = readerOf(ALL_TYPES, batches, allocator)) {
+      org.apache.arrow.dataset.file.DatasetFileWriter.write(
+          allocator, reader, org.apache.arrow.dataset.file.FileFormat.PARQUET, dir.toUri().toString());
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    Files.writeString(dir.resolve("_SUCCESS"), "");
+    Files.writeString(dir.resolve(".hidden.parquet"), "junk");
+    ParquetTable table = ParquetTable.open(dir.toString());
+    assertThat(table.files()).hasSize(1);
+    assertThat(table.files().get(0).getFileName().toString()).doesNotContain(".");
+    assertThat(readAll(table.scan(request(null, OptionalLong.empty(), 3, 100)), allocator))
+        .containsExactlyInAnyOrderElementsOf(expectedRows(0, 40));
+  }
+
+  @Test
   void refusesNonEmptyOutputDirectory() throws IOException {
     Path dir = tmp.resolve("full");
     Files.createDirectories(dir);
