@@ -47,7 +47,10 @@ class CsvFormatTest {
       assertThat(CsvFormat.render(day, 1)).isEqualTo("1969-12-31");
 
       ts.allocateNew(3);
-      long base = java.time.LocalDateTime.of(2024, 2, 29, 13, 14, 15).toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L;
+      long base =
+          java.time.LocalDateTime.of(2024, 2, 29, 13, 14, 15)
+                  .toEpochSecond(java.time.ZoneOffset.UTC)
+              * 1_000_000L;
       ts.set(0, base);
       ts.set(1, base + 500_000);
       ts.set(2, -1);
@@ -81,9 +84,11 @@ class CsvFormatTest {
 
   @Test
   void quotesHeaderNamesThatNeedIt() {
-    Schema schema = new Schema(List.of(
-        ScanTestSupport.field("a", ArrowType.Utf8.INSTANCE),
-        ScanTestSupport.field("b;c", ArrowType.Utf8.INSTANCE)));
+    Schema schema =
+        new Schema(
+            List.of(
+                ScanTestSupport.field("a", ArrowType.Utf8.INSTANCE),
+                ScanTestSupport.field("b;c", ArrowType.Utf8.INSTANCE)));
     assertThat(CsvFormat.header(schema, ',')).isEqualTo("a,b;c");
     assertThat(CsvFormat.header(schema, ';')).isEqualTo("a;\"b;c\"");
   }

@@ -57,12 +57,14 @@ class ParquetTypesTest {
     root.close();
   }
 
-  private static final Schema ODD = new Schema(List.of(
-      ScanTestSupport.field("big_text", ArrowType.LargeUtf8.INSTANCE),
-      ScanTestSupport.field("ms_date", new ArrowType.Date(DateUnit.MILLISECOND)),
-      ScanTestSupport.field("ns_ts", new ArrowType.Timestamp(TimeUnit.NANOSECOND, "UTC")),
-      ScanTestSupport.field("u32", new ArrowType.Int(32, false)),
-      ScanTestSupport.field("wide_dec", new ArrowType.Decimal(30, 3, 256))));
+  private static final Schema ODD =
+      new Schema(
+          List.of(
+              ScanTestSupport.field("big_text", ArrowType.LargeUtf8.INSTANCE),
+              ScanTestSupport.field("ms_date", new ArrowType.Date(DateUnit.MILLISECOND)),
+              ScanTestSupport.field("ns_ts", new ArrowType.Timestamp(TimeUnit.NANOSECOND, "UTC")),
+              ScanTestSupport.field("u32", new ArrowType.Int(32, false)),
+              ScanTestSupport.field("wide_dec", new ArrowType.Decimal(30, 3, 256))));
 
   private Path writeOdd(int rows) throws IOException {
     Path dir = tmp.resolve("odd");
@@ -75,11 +77,13 @@ class ParquetTypesTest {
           }
           continue;
         }
-        ((LargeVarCharVector) batch.getVector(0)).setSafe(r, ("v" + r).getBytes(StandardCharsets.UTF_8));
+        ((LargeVarCharVector) batch.getVector(0))
+            .setSafe(r, ("v" + r).getBytes(StandardCharsets.UTF_8));
         ((DateMilliVector) batch.getVector(1)).setSafe(r, (10_000L + r) * 86_400_000L);
         ((TimeStampNanoTZVector) batch.getVector(2)).setSafe(r, 1_000_000_123_456_789L + r * 1000L);
         ((UInt4Vector) batch.getVector(3)).setSafe(r, (int) (4_000_000_000L - r));
-        ((Decimal256Vector) batch.getVector(4)).setSafe(r, new BigDecimal("-123456789012345678901.234").add(BigDecimal.valueOf(r)));
+        ((Decimal256Vector) batch.getVector(4))
+            .setSafe(r, new BigDecimal("-123456789012345678901.234").add(BigDecimal.valueOf(r)));
       }
       batch.setRowCount(rows);
       try (ArrowReader reader = readerOf(ODD, List.of(batch), allocator)) {
@@ -93,23 +97,27 @@ class ParquetTypesTest {
   void convertsFileTypesToInternalOnes() throws IOException {
     Path dir = writeOdd(20);
     ParquetTable table = ParquetTable.open(dir.toString());
-    assertThat(table.schema().getFields()).extracting(f -> f.getType()).containsExactly(
-        ArrowType.Utf8.INSTANCE,
-        new ArrowType.Date(DateUnit.DAY),
-        new ArrowType.Timestamp(TimeUnit.MICROSECOND, null),
-        new ArrowType.Int(64, true),
-        new ArrowType.Decimal(30, 3, 128));
-    List<List<Object>> rows = readAll(table.scan(request(null, OptionalLong.empty(), 1, 7)), allocator);
+    assertThat(table.schema().getFields())
+        .extracting(f -> f.getType())
+        .containsExactly(
+            ArrowType.Utf8.INSTANCE,
+            new ArrowType.Date(DateUnit.DAY),
+            new ArrowType.Timestamp(TimeUnit.MICROSECOND, null),
+            new ArrowType.Int(64, true),
+            new ArrowType.Decimal(30, 3, 128));
+    List<List<Object>> rows =
+        readAll(table.scan(request(null, OptionalLong.empty(), 1, 7)), allocator);
     List<List<Object>> expected = new ArrayList<>();
     for (int r = 0; r < 20; r++) {
-      expected.add(r % 4 == 1
-          ? Arrays.asList(null, null, null, null, null)
-          : Arrays.asList(
-              "v" + r,
-              LocalDate.ofEpochDay(10_000L + r),
-              LocalDateTime.of(1970, 1, 12, 13, 46, 40, 123_456_000).plusNanos(r * 1000L),
-              4_000_000_000L - r,
-              new BigDecimal("-123456789012345678901.234").add(BigDecimal.valueOf(r))));
+      expected.add(
+          r % 4 == 1
+              ? Arrays.asList(null, null, null, null, null)
+              : Arrays.asList(
+                  "v" + r,
+                  LocalDate.ofEpochDay(10_000L + r),
+                  LocalDateTime.of(1970, 1, 12, 13, 46, 40, 123_456_000).plusNanos(r * 1000L),
+                  4_000_000_000L - r,
+                  new BigDecimal("-123456789012345678901.234").add(BigDecimal.valueOf(r))));
     }
     assertThat(rows).isEqualTo(expected);
   }
@@ -139,8 +147,9 @@ class ParquetTypesTest {
 
   @Test
   void halfFloatIsWidenedByTheNormalizer() {
-    assertThat(dev.quiver.binding.physical.scan.TypeNormalizer.normalize(
-            new ArrowType.FloatingPoint(FloatingPointPrecision.HALF)))
+    assertThat(
+            dev.quiver.binding.physical.scan.TypeNormalizer.normalize(
+                new ArrowType.FloatingPoint(FloatingPointPrecision.HALF)))
         .isEqualTo(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE));
   }
 }

@@ -32,10 +32,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 
 /**
- * Reads Parquet files through Arrow Dataset (JNI). Each partition reads its own list of files;
- * only the projected columns are decoded, batches have at most {@code batchSize} rows, and a
- * pushed-down limit stops the partition early. Batches are imported into the query's allocator and
- * converted to the engine's internal types.
+ * Reads Parquet files through Arrow Dataset (JNI). Each partition reads its own list of files; only
+ * the projected columns are decoded, batches have at most {@code batchSize} rows, and a pushed-down
+ * limit stops the partition early. Batches are imported into the query's allocator and converted to
+ * the engine's internal types.
  */
 public final class ParquetScanExec extends BaseExecutionPlan {
   private final Schema tableSchema;
@@ -116,15 +116,22 @@ public final class ParquetScanExec extends BaseExecutionPlan {
   @Override
   public String displayDetails() {
     int files = partitionFiles.stream().mapToInt(List::size).sum();
-    List<String> names = partitionFiles.stream()
-        .map(p -> p.stream().map(f -> Path.of(f).getFileName().toString()).toList().toString())
-        .toList();
+    List<String> names =
+        partitionFiles.stream()
+            .map(p -> p.stream().map(f -> Path.of(f).getFileName().toString()).toList().toString())
+            .toList();
     String shown = names.toString();
     if (shown.length() > 200) {
       shown = shown.substring(0, 200) + "...";
     }
-    return "files=" + files + ", partitions=" + partitionFiles.size() + " " + shown
-        + ", projection=" + schema().getFields().stream().map(Field::getName).toList()
+    return "files="
+        + files
+        + ", partitions="
+        + partitionFiles.size()
+        + " "
+        + shown
+        + ", projection="
+        + schema().getFields().stream().map(Field::getName).toList()
         + (limit.isPresent() ? ", limit=" + limit.getAsLong() : "");
   }
 
@@ -159,10 +166,14 @@ public final class ParquetScanExec extends BaseExecutionPlan {
       // Arrow's C-data import leaks its array wrapper when an allocator limit interrupts it, so
       // batches land in an unlimited staging allocator and are then moved to the query's
       // allocator, whose limit is checked after the move.
-      importAllocator = allocator.getRoot().newChildAllocator("ParquetScanExec-import", 0, Long.MAX_VALUE);
-      factory = new FileSystemDatasetFactory(importAllocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, uris);
+      importAllocator =
+          allocator.getRoot().newChildAllocator("ParquetScanExec-import", 0, Long.MAX_VALUE);
+      factory =
+          new FileSystemDatasetFactory(
+              importAllocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, uris);
       dataset = factory.finish();
-      scanner = dataset.newScan(new ScanOptions(batchSize, Optional.of(columns.toArray(String[]::new))));
+      scanner =
+          dataset.newScan(new ScanOptions(batchSize, Optional.of(columns.toArray(String[]::new))));
       reader = scanner.scanBatches();
     }
 
@@ -196,7 +207,10 @@ public final class ParquetScanExec extends BaseExecutionPlan {
           }
         }
         throw new DataSourceException(
-            "Cannot read Parquet files " + files + ": " + e.getMessage()
+            "Cannot read Parquet files "
+                + files
+                + ": "
+                + e.getMessage()
                 + "; check that the files exist and are valid Parquet",
             e);
       }
@@ -221,7 +235,8 @@ public final class ParquetScanExec extends BaseExecutionPlan {
           FieldVector source = root.getVector(target.getName());
           TransferPair pair = source.getTransferPair(source.getField(), allocator);
           pair.transfer();
-          vectors.add(TypeNormalizer.convert((FieldVector) pair.getTo(), target, reader, allocator));
+          vectors.add(
+              TypeNormalizer.convert((FieldVector) pair.getTo(), target, reader, allocator));
         }
       } catch (RuntimeException e) {
         vectors.forEach(FieldVector::close);
@@ -238,8 +253,12 @@ public final class ParquetScanExec extends BaseExecutionPlan {
         long held = allocator.getAllocatedMemory();
         batch.close();
         throw new dev.quiver.binding.ResourcesExhaustedException(
-            "Resources exhausted while reading Parquet files " + files + ": the query holds " + held
-                + " bytes, over its allocator limit of " + allocator.getLimit()
+            "Resources exhausted while reading Parquet files "
+                + files
+                + ": the query holds "
+                + held
+                + " bytes, over its allocator limit of "
+                + allocator.getLimit()
                 + "; raise quiver.execution.memory_limit or read fewer columns");
       }
       remaining -= batch.getRowCount();
@@ -271,7 +290,9 @@ public final class ParquetScanExec extends BaseExecutionPlan {
           c.close();
         } catch (Exception e) {
           if (failure == null) {
-            failure = new DataSourceException("Cannot close the scan of " + files + ": " + e.getMessage(), e);
+            failure =
+                new DataSourceException(
+                    "Cannot close the scan of " + files + ": " + e.getMessage(), e);
           }
         }
       }
