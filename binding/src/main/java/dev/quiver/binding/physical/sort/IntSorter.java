@@ -27,6 +27,55 @@ public final class IntSorter {
     return perm;
   }
 
+  /** Stably sorts {@code values[0..n)} by the parallel {@code keys[0..n)} (both are permuted). */
+  public static void sortByKey(long[] keys, int[] values, int n) {
+    if (n < 2) {
+      return;
+    }
+    long[] tk = keys.clone();
+    int[] tv = values.clone();
+    mergeSortKeyed(tk, tv, keys, values, 0, n);
+  }
+
+  private static void mergeSortKeyed(
+      long[] sk, int[] sv, long[] dk, int[] dv, int lo, int hi) {
+    int len = hi - lo;
+    if (len <= INSERTION_THRESHOLD) {
+      for (int i = lo + 1; i < hi; i++) {
+        long k = dk[i];
+        int v = dv[i];
+        int j = i - 1;
+        while (j >= lo && dk[j] > k) {
+          dk[j + 1] = dk[j];
+          dv[j + 1] = dv[j];
+          j--;
+        }
+        dk[j + 1] = k;
+        dv[j + 1] = v;
+      }
+      return;
+    }
+    int mid = (lo + hi) >>> 1;
+    mergeSortKeyed(dk, dv, sk, sv, lo, mid);
+    mergeSortKeyed(dk, dv, sk, sv, mid, hi);
+    if (sk[mid - 1] <= sk[mid]) {
+      System.arraycopy(sk, lo, dk, lo, len);
+      System.arraycopy(sv, lo, dv, lo, len);
+      return;
+    }
+    int i = lo;
+    int j = mid;
+    for (int k = lo; k < hi; k++) {
+      if (j >= hi || (i < mid && sk[i] <= sk[j])) {
+        dk[k] = sk[i];
+        dv[k] = sv[i++];
+      } else {
+        dk[k] = sk[j];
+        dv[k] = sv[j++];
+      }
+    }
+  }
+
   /** Sorts src[lo..hi) into dst[lo..hi); src and dst hold the same values on entry. */
   private static void mergeSort(int[] src, int[] dst, int lo, int hi, IntComparator cmp) {
     int len = hi - lo;

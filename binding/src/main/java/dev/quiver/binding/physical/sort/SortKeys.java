@@ -84,6 +84,9 @@ public final class SortKeys {
 
   /** Returns the row permutation that sorts this batch. */
   public int[] sortedPermutation() {
+    if (columns.length == 1 && columns[0].normalizable()) {
+      return columns[0].sortedPermutation(rows);
+    }
     return IntSorter.sortedPermutation(rows, comparator());
   }
 
@@ -206,6 +209,46 @@ public final class SortKeys {
 
     abstract int compareValues(int a, KeyColumn other, int b);
 
+    /** Whether values map to longs whose signed order is this column's value order. */
+    boolean normalizable() {
+      return false;
+    }
+
+    long normalized(int row) {
+      throw new UnsupportedOperationException();
+    }
+
+    /** Sorts by primitive normalized keys: nulls apart, descending as bitwise complement. */
+    final int[] sortedPermutation(int rows) {
+      int[] perm = new int[rows];
+      long[] keys = new long[rows];
+      int n = 0;
+      int nullCount = 0;
+      for (int i = 0; i < rows; i++) {
+        if (nulls != null && nulls[i]) {
+          nullCount++;
+        } else {
+          long k = normalized(i);
+          keys[n] = ascending ? k : ~k;
+          perm[n++] = i;
+        }
+      }
+      IntSorter.sortByKey(keys, perm, n);
+      if (nullCount == 0) {
+        return perm;
+      }
+      int[] out = new int[rows];
+      int pos = nullOrder < 0 ? nullCount : 0;
+      System.arraycopy(perm, 0, out, pos, n);
+      int q = nullOrder < 0 ? 0 : n;
+      for (int i = 0; i < rows; i++) {
+        if (nulls[i]) {
+          out[q++] = i;
+        }
+      }
+      return out;
+    }
+
     IntComparator selfComparator() {
       return (a, b) -> compare(a, this, b);
     }
@@ -224,6 +267,16 @@ public final class SortKeys {
     @Override
     int compareValues(int a, KeyColumn other, int b) {
       return Long.compare(values[a], ((LongColumn) other).values[b]);
+    }
+
+    @Override
+    boolean normalizable() {
+      return true;
+    }
+
+    @Override
+    long normalized(int row) {
+      return values[row];
     }
 
     @Override
@@ -247,6 +300,19 @@ public final class SortKeys {
     @Override
     int compareValues(int a, KeyColumn other, int b) {
       return compareDoubles(values[a], ((DoubleColumn) other).values[b]);
+    }
+
+    @Override
+    boolean normalizable() {
+      return true;
+    }
+
+    @Override
+    long normalized(int row) {
+      double d = values[row];
+      // -0.0 sorts as 0.0 and every NaN as the canonical NaN, above +Infinity.
+      long bits = Double.doubleToLongBits(d == 0.0 ? 0.0 : d);
+      return bits ^ ((bits >> 63) & 0x7fffffffffffffffL);
     }
 
     /** Postgres order: -0.0 equals 0.0, NaN equals NaN and sorts above every other value. */

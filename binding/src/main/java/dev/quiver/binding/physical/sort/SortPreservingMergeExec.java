@@ -1,5 +1,6 @@
 package dev.quiver.binding.physical.sort;
 
+import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
@@ -9,6 +10,7 @@ import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.kernel.Batches;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -88,7 +90,13 @@ public final class SortPreservingMergeExec extends BaseExecutionPlan {
 
       @Override
       public VectorSchemaRoot next() {
-        return merge.next();
+        try {
+          return merge.next();
+        } catch (OutOfMemoryException e) {
+          throw new ResourcesExhaustedException(
+              "Resources exhausted: SortPreservingMergeExec[" + order + "] could not allocate "
+                  + "Arrow memory (" + e.getMessage() + "); raise quiver.execution.memory_limit", e);
+        }
       }
 
       @Override

@@ -288,6 +288,40 @@ class JoinExecTest {
   }
 
   @Test
+  void paddedSidesBecomeNullableInSchemaAndVectors() {
+    Random rnd = new Random(12);
+    Schema strict = new Schema(List.of(
+        new Field("k", org.apache.arrow.vector.types.pojo.FieldType.notNullable(BIGINT), null),
+        new Field("s", org.apache.arrow.vector.types.pojo.FieldType.notNullable(UTF8), null),
+        new Field("v", org.apache.arrow.vector.types.pojo.FieldType.notNullable(INT), null)));
+    List<Object[]> l = new ArrayList<>();
+    List<Object[]> r = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      l.add(new Object[] {(long) (i % 10), "l" + i, i});
+      r.add(new Object[] {(long) (i % 10 + 5), "r" + i, i});
+    }
+    HashJoinExec join = new HashJoinExec(source(strict, l, 2, null, rnd), source(strict, r, 2, null, rnd),
+        List.of(col(strict, 0)), List.of(col(strict, 0)), JoinType.FULL, null,
+        PartitionMode.COLLECT_BUILD, false);
+    assertThat(join.schema().getFields()).allMatch(Field::isNullable);
+    TaskContext ctx = ctx(16);
+    int rows = 0;
+    for (int p = 0; p < join.partitionCount(); p++) {
+      try (BatchStream s = join.execute(p, ctx)) {
+        VectorSchemaRoot next;
+        while ((next = s.next()) != null) {
+          try (VectorSchemaRoot b = next) {
+            assertThat(b.getSchema()).isEqualTo(join.schema());
+            b.getFieldVectors().forEach(v -> assertThat(v.getField().isNullable()).isTrue());
+            rows += b.getRowCount();
+          }
+        }
+      }
+    }
+    assertThat(rows).isEqualTo(reference(l, r, new int[] {0}, new int[] {0}, JoinType.FULL, null, false, 3, 3).size());
+  }
+
+  @Test
   void decimalDateAndStringKeys() {
     Schema ls = new Schema(List.of(field("d", TestData.decimal(2)), field("dt", DATE), field("s", UTF8)));
     Schema rs = new Schema(List.of(field("s", UTF8), field("d", TestData.decimal(2)), field("dt", DATE)));
