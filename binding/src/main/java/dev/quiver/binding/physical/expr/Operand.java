@@ -36,7 +36,8 @@ final class Operand implements AutoCloseable {
       return new Operand(l.dataType(), null, l.value(), n);
     }
     FieldVector v = e.evaluate(batch, allocator);
-    return new Operand(v instanceof NullVector ? ArrowType.Null.INSTANCE : e.dataType(), v, null, n);
+    // The vector's own type wins over the declared one (e.g. a SMALLINT column read as Int(16)).
+    return new Operand(v.getField().getType(), v, null, n);
   }
 
   static Operand ofVector(FieldVector v) {
