@@ -381,7 +381,7 @@ public final class RexTranslator {
     RexNode ref = call.getOperands().get(0);
     RexLiteral lit = (RexLiteral) call.getOperands().get(1);
     Sarg<?> sarg = lit.getValueAs(Sarg.class);
-    if (sarg == null || !(sarg.isPoints() || sarg.isComplementedPoints()) || sarg.pointCount == 0) {
+    if (sarg == null || sarg.isAll() || sarg.isNone() || !(sarg.isPoints() || sarg.isComplementedPoints())) {
       return translate(RexUtil.expandSearch(rexBuilder, null, call), input);
     }
     PhysicalExpr x = translate(ref, input);
