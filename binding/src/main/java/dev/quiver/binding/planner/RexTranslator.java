@@ -228,7 +228,6 @@ public final class RexTranslator {
       case CASE:
         return caseExpr(call, input, type);
       case CAST:
-      case SAFE_CAST:
       case REINTERPRET:
         return coerce(translate(call.getOperands().get(0), input), type);
       case COALESCE: {

@@ -132,7 +132,7 @@ final class Kernels {
       return out;
     } catch (RuntimeException e) {
       out.close();
-      throw e;
+      throw Vectors.rethrow(e);
     }
   }
 }

@@ -51,6 +51,8 @@ public record UdfExpr(ScalarUdf udf, List<PhysicalExpr> args) implements Physica
         out = udf.invoke(vectors, n, allocator);
       } catch (QuiverException e) {
         throw e;
+      } catch (org.apache.arrow.memory.OutOfMemoryException e) {
+        throw Vectors.rethrow(e);
       } catch (RuntimeException e) {
         throw new QuiverException("Function '" + udf.name() + "' failed: " + e.getMessage(), e);
       }
