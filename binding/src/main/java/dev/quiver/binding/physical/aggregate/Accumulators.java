@@ -296,6 +296,7 @@ public final class Accumulators {
   /** SUM/AVG of integers in a long per group, with an overflow check. */
   static final class SumLongAcc extends SumBase {
     private long[] sums = new long[16];
+    private long[] buf;
 
     SumLongAcc(List<Field> state, Field out, boolean avg) {
       super(state, out, avg);
@@ -313,7 +314,7 @@ public final class Accumulators {
 
     @Override
     public void update(FieldVector[] args, int[] gids, int rows, boolean[] use) {
-      long[] v = Vectors.longs(args[0], rows, null);
+      long[] v = buf = Vectors.longs(args[0], rows, buf);
       long[] s = sums;
       long[] c = counts;
       try {
@@ -390,6 +391,7 @@ public final class Accumulators {
   /** SUM/AVG of floating point. */
   static final class SumDoubleAcc extends SumBase {
     private double[] sums = new double[16];
+    private double[] buf;
 
     SumDoubleAcc(List<Field> state, Field out, boolean avg) {
       super(state, out, avg);
@@ -407,7 +409,7 @@ public final class Accumulators {
 
     @Override
     public void update(FieldVector[] args, int[] gids, int rows, boolean[] use) {
-      double[] v = Vectors.doubles(args[0], rows, null);
+      double[] v = buf = Vectors.doubles(args[0], rows, buf);
       double[] s = sums;
       long[] c = counts;
       for (int i = 0; i < rows; i++) {
@@ -579,6 +581,7 @@ public final class Accumulators {
     private final int mode;
     private long[] vals = new long[16];
     private boolean[] seen = new boolean[16];
+    private long[] buf;
 
     MinMaxLongAcc(List<Field> state, Field out, int mode) {
       this.state = state;
@@ -597,7 +600,7 @@ public final class Accumulators {
 
     @Override
     public void update(FieldVector[] args, int[] gids, int rows, boolean[] use) {
-      long[] v = Vectors.longs(args[0], rows, null);
+      long[] v = buf = Vectors.longs(args[0], rows, buf);
       long[] cur = vals;
       boolean[] s = seen;
       for (int i = 0; i < rows; i++) {
@@ -658,6 +661,7 @@ public final class Accumulators {
     private final int mode;
     private double[] vals = new double[16];
     private boolean[] seen = new boolean[16];
+    private double[] buf;
 
     MinMaxDoubleAcc(List<Field> state, Field out, int mode) {
       this.state = state;
@@ -676,7 +680,7 @@ public final class Accumulators {
 
     @Override
     public void update(FieldVector[] args, int[] gids, int rows, boolean[] use) {
-      double[] v = Vectors.doubles(args[0], rows, null);
+      double[] v = buf = Vectors.doubles(args[0], rows, buf);
       for (int i = 0; i < rows; i++) {
         if (use == null || use[i]) {
           int g = gids[i];

@@ -83,7 +83,7 @@ public final class Vectors {
     return type instanceof ArrowType.Decimal d ? d.getScale() : 0;
   }
 
-  /** True when row {@code i} of {@code v} is non-null. */
+  /** True when row {@code i} of {@code v} is non-null (for single rows: it counts nulls first). */
   public static boolean valid(FieldVector v, int i) {
     if (v instanceof NullVector) {
       return false;

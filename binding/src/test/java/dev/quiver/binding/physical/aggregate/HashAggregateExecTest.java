@@ -25,7 +25,6 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -278,8 +277,15 @@ class HashAggregateExecTest {
         call(AggregateFunction.VAR_POP, col(schema, 3), DOUBLE, "v"));
   }
 
+  /** Sorts rows by their group keys (the first two columns), computing each sort key once. */
   private static List<List<Object>> sorted(List<List<Object>> rows) {
-    rows.sort(Comparator.comparing(Object::toString));
+    List<Map.Entry<String, List<Object>>> keyed = new ArrayList<>();
+    for (List<Object> r : rows) {
+      keyed.add(Map.entry(r.get(0) + "|" + r.get(1), r));
+    }
+    keyed.sort(Map.Entry.comparingByKey());
+    rows.clear();
+    keyed.forEach(e -> rows.add(e.getValue()));
     return rows;
   }
 
