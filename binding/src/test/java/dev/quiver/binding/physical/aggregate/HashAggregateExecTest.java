@@ -471,6 +471,50 @@ class HashAggregateExecTest {
   }
 
   @Test
+  void groupsOnEveryKeyTypeTogether() {
+    VectorSchemaRoot b = batch(
+        decimals(allocator, "m", 10, 2, "1.50", "1.50", null, "1.50", null, "-2.00"),
+        doubles(allocator, "d", 0.0, -0.0, Double.NaN, 0.0, Double.NaN, null),
+        bools(allocator, "f", true, true, null, true, null, false),
+        dates(allocator, "dt", 5, 5, 7, 5, 7, null),
+        longs(allocator, "x", 1L, 2L, 3L, 4L, 5L, 6L));
+    BatchesExec in = source(List.of(List.of(b)));
+    Schema s = in.schema();
+    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE,
+        List.of(col(s, 0), col(s, 1), col(s, 2), col(s, 3)), List.of("m", "d", "f", "dt"),
+        List.of(call(AggregateFunction.SUM, col(s, 4), BIGINT, "sx")));
+    List<List<Object>> rows = collect(agg, ctx());
+    // -0.0 groups with 0.0 and NaN with NaN, as SQL equality on keys requires.
+    assertThat(rows).hasSize(3);
+    Map<Object, Long> sums = new HashMap<>();
+    for (List<Object> r : rows) {
+      sums.put(r.get(0) == null ? null : ((BigDecimal) r.get(0)).toPlainString(), (Long) r.get(4));
+    }
+    assertThat(sums).containsEntry("1.50", 7L).containsEntry(null, 8L).containsEntry("-2.00", 6L);
+  }
+
+  @Test
+  void closingMidwayDeletesSpillFilesAndFreesMemory() {
+    List<VectorSchemaRoot> batches = new ArrayList<>();
+    for (int from = 0; from < 200_000; from += 20_000) {
+      batches.add(sequence(from, 20_000));
+    }
+    BatchesExec in = source(List.of(batches));
+    Schema s = in.schema();
+    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE, List.of(col(s, 0)), List.of("k"),
+        List.of(call(AggregateFunction.SUM, col(s, 1), BIGINT, "sx")));
+    TaskContext ctx = TestData.context(allocator, 1L << 20, 1024, spillDir);
+    try (BatchStream stream = agg.execute(0, ctx)) {
+      try (VectorSchemaRoot first = stream.next()) {
+        assertThat(first.getRowCount()).isEqualTo(1024);
+      }
+      assertThat(agg.metrics().spillCount()).isGreaterThan(1);
+    }
+    assertThat(ctx.memoryPool().reserved()).isZero();
+    // @AfterEach checks that the spill directory is empty and the allocator is at zero.
+  }
+
+  @Test
   void describesItself() {
     VectorSchemaRoot b = batch(longs(allocator, "k", 1L), longs(allocator, "x", 2L));
     BatchesExec in = source(List.of(List.of(b)));

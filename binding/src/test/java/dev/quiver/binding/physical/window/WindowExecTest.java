@@ -295,4 +295,54 @@ class WindowExecTest {
     assertThatThrownBy(() -> TestData.collect(w, TestData.context(allocator, 16, 4, null)))
         .isInstanceOf(ResourcesExhaustedException.class).hasMessageContaining("WindowExec");
   }
+
+  @Test
+  void slidingFramesOverManyPartitionsMatchABruteForceScan() {
+    int n = 120_000;
+    java.util.Random r = new java.util.Random(7);
+    Long[] p = new Long[n];
+    Long[] x = new Long[n];
+    long part = 0;
+    for (int i = 0; i < n; i++) {
+      if (r.nextInt(500) == 0) {
+        part++;
+      }
+      p[i] = part;
+      x[i] = r.nextInt(20) == 0 ? null : (long) r.nextInt(1_000_000);
+    }
+    List<VectorSchemaRoot> batches = new ArrayList<>();
+    for (int from = 0; from < n; from += 10_000) {
+      batches.add(batch(longs(allocator, "p", Arrays.copyOfRange(p, from, from + 10_000)),
+          longs(allocator, "x", Arrays.copyOfRange(x, from, from + 10_000))));
+    }
+    BatchesExec in = new BatchesExec(batches.get(0).getSchema(), List.of(batches));
+    sources.add(in);
+    Schema s = in.schema();
+    WindowFrame frame = rows(BoundKind.PRECEDING, 5, BoundKind.FOLLOWING, 3);
+    WindowExec w = new WindowExec(in, List.of(
+        new WindowCall(WindowFunction.MIN, List.of(col(s, 1)), List.of(col(s, 0)), List.of(), frame, "mn", BIGINT),
+        new WindowCall(WindowFunction.MAX, List.of(col(s, 1)), List.of(col(s, 0)), List.of(), frame, "mx", BIGINT),
+        new WindowCall(WindowFunction.SUM, List.of(col(s, 1)), List.of(col(s, 0)), List.of(), frame, "sm", BIGINT)));
+    List<List<Object>> rows = TestData.collect(w, ctx(8192));
+    assertThat(rows).hasSize(n);
+    int wrong = 0;
+    for (int i = 0; i < n; i++) {
+      Long mn = null;
+      Long mx = null;
+      Long sm = null;
+      for (int j = Math.max(0, i - 5); j <= Math.min(n - 1, i + 3); j++) {
+        if (p[j].equals(p[i]) && x[j] != null) {
+          mn = mn == null ? x[j] : Math.min(mn, x[j]);
+          mx = mx == null ? x[j] : Math.max(mx, x[j]);
+          sm = sm == null ? x[j] : sm + x[j];
+        }
+      }
+      List<Object> row = rows.get(i);
+      if (!java.util.Objects.equals(row.get(2), mn) || !java.util.Objects.equals(row.get(3), mx)
+          || !java.util.Objects.equals(row.get(4), sm)) {
+        wrong++;
+      }
+    }
+    assertThat(wrong).isZero();
+  }
 }
