@@ -2,11 +2,11 @@ package dev.quiver.binding.physical.aggregate;
 
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.physical.aggregate.Vectors.Kind;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -83,7 +83,7 @@ public final class Accumulators {
   static Accumulator create(AggregateCall call, BufferAllocator allocator) {
     Accumulator acc = createPlain(call);
     if (call.distinct()) {
-      List<Field> keyFields = new java.util.ArrayList<>();
+      List<Field> keyFields = new ArrayList<>();
       keyFields.add(nullable("group", INT64));
       for (int i = 0; i < call.args().size(); i++) {
         keyFields.add(nullable("arg" + i, call.args().get(i).dataType()));
@@ -1136,7 +1136,7 @@ public final class Accumulators {
           g.setIndexDefined(i);
         }
         g.setValueCount(rows);
-        List<FieldVector> keys = new java.util.ArrayList<>(args.length + 1);
+        List<FieldVector> keys = new ArrayList<>(args.length + 1);
         keys.add(g);
         keys.addAll(Arrays.asList(args));
         int before = seen.size();

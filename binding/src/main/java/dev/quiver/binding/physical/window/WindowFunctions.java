@@ -15,12 +15,14 @@ import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.util.TransferPair;
@@ -34,8 +36,7 @@ final class WindowFunctions {
   private WindowFunctions() {}
 
   /** The call's output column over all rows of {@code batch}. */
-  static FieldVector compute(WindowCall call, org.apache.arrow.vector.VectorSchemaRoot batch,
-      BufferAllocator allocator) {
+  static FieldVector compute(WindowCall call, VectorSchemaRoot batch, BufferAllocator allocator) {
     int n = batch.getRowCount();
     Field out = WindowExec.outputField(call);
     List<FieldVector> owned = new ArrayList<>();
@@ -149,7 +150,7 @@ final class WindowFunctions {
             int s0 = off.getInt((i - 1) * 4L) - base;
             int s1 = off.getInt(i * 4L) - base;
             int e1 = off.getInt((i + 1) * 4L) - base;
-            changed[i] = !java.util.Arrays.equals(data, s0, s1, data, s1, e1);
+            changed[i] = !Arrays.equals(data, s0, s1, data, s1, e1);
           }
         }
       }
@@ -620,7 +621,7 @@ final class WindowFunctions {
         int len = off.getInt(n * 4L) - base;
         byte[] data = new byte[Math.max(len, 1)];
         var.getDataBuffer().getBytes(base, data, 0, len);
-        yield (a, b) -> java.util.Arrays.compareUnsigned(
+        yield (a, b) -> Arrays.compareUnsigned(
             data, off.getInt(a * 4L) - base, off.getInt((a + 1) * 4L) - base,
             data, off.getInt(b * 4L) - base, off.getInt((b + 1) * 4L) - base);
       }

@@ -33,7 +33,6 @@ import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -525,5 +524,18 @@ class HashAggregateExecTest {
     assertThat(HashAggregateExec.stateFields(sum)).hasSize(2);
     assertThat(agg.withNewChildren(List.of(in)).schema()).isEqualTo(agg.schema());
     assertThat(agg.outputPartitioning().partitionCount()).isEqualTo(1);
+
+    // FINAL over input hashed on its group keys stays hashed on the output group columns.
+    BatchesExec hashed = new BatchesExec(b.getSchema(), List.of(List.of(b), List.of())) {
+      @Override
+      public dev.quiver.binding.physical.Partitioning outputPartitioning() {
+        return dev.quiver.binding.physical.Partitioning.hash(List.of(col(b, 0)), 2);
+      }
+    };
+    HashAggregateExec fin = new HashAggregateExec(hashed, AggregateMode.FINAL, List.of(col(b, 0)), List.of("key"),
+        List.of(sum));
+    assertThat(fin.outputPartitioning().kind()).isEqualTo(dev.quiver.binding.physical.Partitioning.Kind.HASH);
+    assertThat(fin.outputPartitioning().hashExprs()).extracting(Object::toString).containsExactly("key@0");
+    assertThat(fin.outputPartitioning().partitionCount()).isEqualTo(2);
   }
 }
