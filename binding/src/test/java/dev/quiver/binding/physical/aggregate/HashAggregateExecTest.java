@@ -125,6 +125,26 @@ class HashAggregateExecTest {
     assertThat(rows).hasSize(4);
     Map<Object, List<Object>> m = byKey(rows);
 
+    // The same through PARTIAL over two partitions (one batch each) and FINAL over all states.
+    BatchesExec split = source(List.of(List.of(b1), List.of(b2)));
+    List<VectorSchemaRoot> states = TestData.collectBatches(
+        new HashAggregateExec(split, AggregateMode.PARTIAL, List.of(col(b1, 0)), List.of("k"), calls), ctx());
+    BatchesExec stateSource = source(List.of(states));
+    Map<Object, List<Object>> twoPhase = byKey(collect(new HashAggregateExec(stateSource, AggregateMode.FINAL,
+        List.of(col(stateSource.schema(), 0)), List.of("k"), calls), ctx()));
+    assertThat(twoPhase.keySet()).isEqualTo(m.keySet());
+    for (Object key : m.keySet()) {
+      List<Object> single = m.get(key);
+      List<Object> merged = twoPhase.get(key);
+      for (int j = 0; j < 16; j++) { // ANY_VALUE (column 16) may pick another row
+        if (single.get(j) instanceof Double d) {
+          assertThat((Double) merged.get(j)).as("column %s of group %s", j, key).isCloseTo(d, within(1e-12));
+        } else {
+          assertThat(merged.get(j)).as("column %s of group %s", j, key).isEqualTo(single.get(j));
+        }
+      }
+    }
+
     List<Object> a = m.get("a"); // x: 1, null, 4, 2; d: 1.5, 3.5, -1.0, 0.5; m: 1.25, -0.75, null, 3.00
     assertThat(a.subList(1, 4)).containsExactly(4L, 3L, 7L);
     assertThat((Double) a.get(4)).isCloseTo(7.0 / 3, within(1e-12));
@@ -455,6 +475,47 @@ class HashAggregateExecTest {
     assertThat(rows.stream().mapToLong(r -> (Long) r.get(1)).sum()).isEqualTo(n);
     assertThat(rows.stream().mapToLong(r -> (Long) r.get(2)).sum()).isEqualTo((long) (n / 5) * 10);
     assertThat(fin.metrics().spillCount()).isGreaterThan(0);
+  }
+
+  @Test
+  void stringKeysAndStringStatesSurviveSpilling() {
+    int n = 200_000;
+    List<VectorSchemaRoot> batches = new ArrayList<>();
+    for (int from = 0; from < 2 * n; from += 20_000) {
+      String[] k = new String[20_000];
+      String[] v = new String[20_000];
+      for (int i = 0; i < k.length; i++) {
+        int key = (from + i) % n;
+        k[i] = key % 1000 == 0 ? null : "customer#" + key;
+        v[i] = "v" + ((from + i) / n) + "-" + key; // first pass "v0-..", second "v1-.."
+      }
+      batches.add(batch(strings(allocator, "k", k), strings(allocator, "v", v)));
+    }
+    BatchesExec in = source(List.of(batches));
+    Schema s = in.schema();
+    ArrowType utf8 = ArrowType.Utf8.INSTANCE;
+    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE, List.of(col(s, 0)), List.of("k"),
+        List.of(call(AggregateFunction.COUNT, null, BIGINT, "c"),
+            call(AggregateFunction.MIN, col(s, 1), utf8, "mn"),
+            call(AggregateFunction.MAX, col(s, 1), utf8, "mx")));
+    TaskContext ctx = TestData.context(allocator, 2L << 20, 8192, spillDir);
+    List<List<Object>> rows = collect(agg, ctx);
+    assertThat(agg.metrics().spillCount()).isGreaterThan(0);
+    assertThat(rows).hasSize(n - n / 1000 + 1);
+    int wrong = 0;
+    for (List<Object> r : rows) {
+      if (r.get(0) == null) {
+        if (!r.get(1).equals(2L * (n / 1000)) || !"v0-0".equals(r.get(2))) {
+          wrong++;
+        }
+        continue;
+      }
+      String key = ((String) r.get(0)).substring("customer#".length());
+      if (!r.get(1).equals(2L) || !r.get(2).equals("v0-" + key) || !r.get(3).equals("v1-" + key)) {
+        wrong++;
+      }
+    }
+    assertThat(wrong).isZero();
   }
 
   @Test
