@@ -271,7 +271,8 @@ class WindowExecTest {
         .containsExactly("p", "o", "x", "row_number", "sum");
     List<VectorSchemaRoot> batches = TestData.collectBatches(w, ctx(4));
     try {
-      assertThat(batches).extracting(VectorSchemaRoot::getRowCount).containsExactly(4, 4, 1);
+      // Window partition "a" (6 rows) is emitted as soon as "b" starts, then "b" (3 rows).
+      assertThat(batches).extracting(VectorSchemaRoot::getRowCount).containsExactly(4, 2, 3);
       assertThat(TestData.rows(batches.get(1)).get(0)).containsExactly("a", 7L, 1L, 5L, 16L);
     } finally {
       batches.forEach(VectorSchemaRoot::close);
@@ -323,8 +324,11 @@ class WindowExecTest {
         new WindowCall(WindowFunction.MIN, List.of(col(s, 1)), List.of(col(s, 0)), List.of(), frame, "mn", BIGINT),
         new WindowCall(WindowFunction.MAX, List.of(col(s, 1)), List.of(col(s, 0)), List.of(), frame, "mx", BIGINT),
         new WindowCall(WindowFunction.SUM, List.of(col(s, 1)), List.of(col(s, 0)), List.of(), frame, "sm", BIGINT)));
-    List<List<Object>> rows = TestData.collect(w, ctx(8192));
+    // The input (about 2 MB) exceeds the 1 MB pool: only complete window partitions are buffered.
+    TaskContext ctx = TestData.context(allocator, 1L << 20, 8192, null);
+    List<List<Object>> rows = TestData.collect(w, ctx);
     assertThat(rows).hasSize(n);
+    assertThat(ctx.memoryPool().reserved()).isZero();
     int wrong = 0;
     for (int i = 0; i < n; i++) {
       Long mn = null;
