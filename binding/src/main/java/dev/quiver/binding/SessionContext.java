@@ -1,5 +1,11 @@
 package dev.quiver.binding;
 
+import dev.quiver.binding.datasource.CsvTable;
+import dev.quiver.binding.datasource.MemoryTable;
+import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.sql.Catalog;
+import dev.quiver.binding.sql.SessionState;
+import dev.quiver.binding.sql.StatementRunner;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -10,7 +16,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * SQL or DataFrame calls into queries. Not final, so that a decorator can extend it.
  */
 public class SessionContext implements AutoCloseable {
-  // Skeleton: the front-end task implements every method below.
+  private final SessionState state;
+  private final StatementRunner runner;
 
   /** Creates a session with default settings. */
   public SessionContext() {
@@ -19,82 +26,120 @@ public class SessionContext implements AutoCloseable {
 
   /** Creates a session with the given settings (copied). */
   public SessionContext(SessionConfig config) {
-    throw new UnsupportedOperationException("pending: front end");
+    this.state = new SessionState(config.copy());
+    this.runner = new StatementRunner(state);
   }
 
   /** The session's settings (live; {@code SET} changes them). */
   public SessionConfig config() {
-    throw new UnsupportedOperationException("pending");
+    return state.config();
   }
 
   /** The session's allocator; collected results are allocated from it. */
   public BufferAllocator allocator() {
-    throw new UnsupportedOperationException("pending");
+    return state.allocator();
   }
 
   /** Registers a Parquet file, or a directory of them, as table {@code name}. */
   public void registerParquet(String name, String path) {
-    throw new UnsupportedOperationException("pending");
+    register(name, ParquetTable.open(path), true);
   }
 
   /** Registers a CSV file (with header row), or a directory of them, as table {@code name}. */
   public void registerCsv(String name, String path) {
-    throw new UnsupportedOperationException("pending");
+    register(name, CsvTable.open(path), true);
   }
 
   /** Registers any table provider as table {@code name}. */
   public void registerTable(String name, TableProvider provider) {
-    throw new UnsupportedOperationException("pending");
+    register(name, provider, false);
   }
 
   /** Registers in-memory batches (copied; the caller keeps its own) as table {@code name}. */
   public void registerRecordBatches(String name, Schema schema, List<VectorSchemaRoot> batches) {
-    throw new UnsupportedOperationException("pending");
+    register(name, new MemoryTable(schema, batches, state.allocator()), true);
+  }
+
+  /** Registers a DataFrame of this session as view {@code name}. */
+  public void registerView(String name, DataFrame view) {
+    closeOwned(state.registerView(name, view));
+  }
+
+  private void register(String name, TableProvider provider, boolean owned) {
+    if (name == null || name.isBlank()) {
+      throw new QuiverException("A table needs a non-empty name");
+    }
+    closeOwned(state.catalog().putTable(new Catalog.TableEntry(name, provider, owned)));
+  }
+
+  private static void closeOwned(Object replaced) {
+    if (replaced instanceof Catalog.TableEntry t && t.owned() && t.provider() instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        throw new QuiverException("Closing replaced table " + t.name() + " failed: " + e.getMessage(), e);
+      }
+    }
   }
 
   /** Removes table or view {@code name}; returns whether it existed. */
   public boolean deregisterTable(String name) {
-    throw new UnsupportedOperationException("pending");
+    Object removed = state.catalog().remove(name);
+    closeOwned(removed);
+    return removed != null;
   }
 
   /** Names of the registered tables and views. */
   public List<String> tableNames() {
-    throw new UnsupportedOperationException("pending");
+    return state.catalog().names();
   }
 
   /** The provider registered as {@code name}. */
   public TableProvider tableProvider(String name) {
-    throw new UnsupportedOperationException("pending");
+    return state.catalog().provider(name);
   }
 
   /** A DataFrame over table {@code name}. */
   public DataFrame table(String name) {
-    throw new UnsupportedOperationException("pending");
+    if (state.catalog().table(name) == null && state.catalog().view(name) == null) {
+      throw new UnknownTableException(name, Suggestions.closest(name, state.catalog().names()));
+    }
+    return state.tableFrame(name);
   }
 
   /** Plans a SQL statement; DDL, DML and SET run at once and return their (possibly empty) result. */
   public DataFrame sql(String sql) {
-    throw new UnsupportedOperationException("pending");
+    return runner.run(sql);
   }
 
   /** Registers a scalar UDF. */
   public void registerUdf(ScalarUdf udf) {
-    throw new UnsupportedOperationException("pending");
+    state.catalog().putUdf(udf);
   }
 
   /** Installs extensions (planner, optimizer rules, UDFs, tables); returns this session. */
   public SessionContext withExtensions(Extension... extensions) {
-    throw new UnsupportedOperationException("pending");
+    for (Extension e : extensions) {
+      QueryPlanner next = e.queryPlanner(state.planner());
+      if (next == null) {
+        throw new QuiverException("Extension " + e.getClass().getName() + " returned no query planner");
+      }
+      state.planner(next);
+      state.rules().addAll(e.physicalOptimizerRules());
+      e.udfs().forEach(this::registerUdf);
+      e.tables().forEach(this::registerTable);
+    }
+    return this;
   }
 
   /** The planner queries currently use. */
   public QueryPlanner queryPlanner() {
-    throw new UnsupportedOperationException("pending");
+    return state.planner();
   }
 
   /** Cancels running queries, frees all memory and deregisters everything. */
   @Override
   public void close() {
-    throw new UnsupportedOperationException("pending");
+    state.close();
   }
 }

@@ -1,24 +1,298 @@
 package dev.quiver.binding.datasource;
 
+import dev.quiver.binding.DataSourceException;
 import dev.quiver.binding.ScanRequest;
 import dev.quiver.binding.TableProvider;
+import dev.quiver.binding.TableStatistics;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.scan.CsvScanExec;
+import dev.quiver.binding.physical.scan.CsvTokenizer;
+import dev.quiver.binding.physical.scan.CsvValues;
+import dev.quiver.binding.physical.scan.FileSplits;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** STUB (signature fixed; owner replaces the body). A CSV file (header row) or directory of them. */
+/**
+ * A CSV file (header row) or directory of them. The schema is given or inferred from the first rows
+ * (BIGINT, DOUBLE, DATE, BOOLEAN, else VARCHAR; a column with only empty fields is VARCHAR).
+ * Reading uses Quiver's own byte-level parser rather than Arrow Dataset's CSV format so that errors
+ * can name the file, line and column, and so that an empty field reads as NULL for every type.
+ */
 public final class CsvTable implements TableProvider {
+  private final String path;
+  private final Schema schema;
+  private final CsvOptions options;
+  private final List<Path> files;
+  private final long totalBytes;
+
+  private CsvTable(
+      String path, Schema schema, CsvOptions options, List<Path> files, long totalBytes) {
+    this.path = path;
+    this.schema = schema;
+    this.options = options;
+    this.files = List.copyOf(files);
+    this.totalBytes = totalBytes;
+  }
+
   /** Opens a CSV file (infers its schema) or a directory of them. */
   public static CsvTable open(String path) {
-    throw new UnsupportedOperationException("pending");
+    return open(path, null, CsvOptions.DEFAULT);
+  }
+
+  /** Opens CSV files laid out as {@code options} say, inferring the schema. */
+  public static CsvTable open(String path, CsvOptions options) {
+    return open(path, null, options);
+  }
+
+  /** Opens CSV files with the given schema (null = infer) and layout. */
+  public static CsvTable open(String path, Schema schema, CsvOptions options) {
+    Path root = ParquetTable.toPath(path);
+    List<Path> files = ParquetTable.listFiles(root, "CSV", CsvTable::isCsvCandidate);
+    long bytes = 0;
+    List<String> header = null;
+    Path headerSource = null;
+    for (Path f : files) {
+      List<String> h = firstRecord(f, options.delimiter());
+      try {
+        bytes += Files.size(f);
+      } catch (IOException e) {
+        throw new DataSourceException("Cannot read CSV file " + f + ": " + e.getMessage(), e);
+      }
+      if (h == null) {
+        continue;
+      }
+      if (header == null) {
+        header = h;
+        headerSource = f;
+      } else if (options.hasHeader() ? !header.equals(h) : header.size() != h.size()) {
+        throw new DataSourceException(
+            "CSV file "
+                + f
+                + " has columns "
+                + (options.hasHeader() ? h : h.size() + " fields")
+                + " but "
+                + headerSource
+                + " has "
+                + (options.hasHeader() ? header : header.size() + " fields")
+                + "; every file of table "
+                + path
+                + " needs the same columns");
+      }
+    }
+    Schema resolved;
+    if (schema != null) {
+      if (header != null && header.size() != schema.getFields().size()) {
+        throw new DataSourceException(
+            "CSV file "
+                + headerSource
+                + " has "
+                + header.size()
+                + " fields per line but the given schema has "
+                + schema.getFields().size()
+                + " columns; make them agree");
+      }
+      for (Field f : schema.getFields()) {
+        CsvScanExec.checkReadable(f);
+      }
+      resolved = schema;
+    } else {
+      if (header == null) {
+        throw new DataSourceException(
+            "CSV path "
+                + root
+                + " holds only empty files, so no schema can be inferred; give an explicit schema");
+      }
+      resolved = infer(files, header, options);
+    }
+    return new CsvTable(path, resolved, options, files, bytes);
+  }
+
+  private static boolean isCsvCandidate(Path p) {
+    String name = p.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+    return name.endsWith(".csv") || name.endsWith(".tsv") || name.endsWith(".txt");
+  }
+
+  /** The first record of {@code file}, or null when the file is empty. */
+  private static List<String> firstRecord(Path file, char delimiter) {
+    try (CsvTokenizer t =
+        new CsvTokenizer(Files.newInputStream(file), file.toString(), delimiter)) {
+      if (!CsvScanExec.nextNonBlank(t)) {
+        return null;
+      }
+      List<String> fields = new ArrayList<>();
+      for (int i = 0; i < t.fieldCount(); i++) {
+        fields.add(t.text(i));
+      }
+      return fields;
+    } catch (IOException e) {
+      throw new DataSourceException("Cannot read CSV file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** What inference has seen of one column. */
+  private static final class Candidate {
+    boolean sawValue;
+    boolean asLong = true;
+    boolean asDouble = true;
+    boolean asDate = true;
+    boolean asBool = true;
+
+    ArrowType type() {
+      if (!sawValue) {
+        return ArrowType.Utf8.INSTANCE;
+      }
+      if (asLong) {
+        return new ArrowType.Int(64, true);
+      }
+      if (asDouble) {
+        return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+      }
+      if (asDate) {
+        return new ArrowType.Date(DateUnit.DAY);
+      }
+      if (asBool) {
+        return ArrowType.Bool.INSTANCE;
+      }
+      return ArrowType.Utf8.INSTANCE;
+    }
+  }
+
+  private static Schema infer(List<Path> files, List<String> header, CsvOptions options) {
+    int n = header.size();
+    Candidate[] candidates = new Candidate[n];
+    for (int i = 0; i < n; i++) {
+      candidates[i] = new Candidate();
+    }
+    int seen = 0;
+    for (Path file : files) {
+      if (seen >= options.inferenceRows()) {
+        break;
+      }
+      try (CsvTokenizer t =
+          new CsvTokenizer(Files.newInputStream(file), file.toString(), options.delimiter())) {
+        if (options.hasHeader() && !CsvScanExec.nextNonBlank(t)) {
+          continue;
+        }
+        while (seen < options.inferenceRows() && t.next()) {
+          if (n != 1 && t.blank()) {
+            continue;
+          }
+          if (t.fieldCount() != n) {
+            throw new DataSourceException(
+                "CSV file "
+                    + file
+                    + " line "
+                    + t.line()
+                    + ": expected "
+                    + n
+                    + " fields but found "
+                    + t.fieldCount()
+                    + "; check the delimiter and quoting of that line");
+          }
+          for (int c = 0; c < n; c++) {
+            observe(candidates[c], t, c);
+          }
+          seen++;
+        }
+      } catch (IOException e) {
+        throw new DataSourceException("Cannot read CSV file " + file + ": " + e.getMessage(), e);
+      }
+    }
+    List<Field> fields = new ArrayList<>(n);
+    for (int c = 0; c < n; c++) {
+      String name = options.hasHeader() ? header.get(c).trim() : "";
+      if (name.isEmpty()) {
+        name = "column_" + (c + 1);
+      }
+      fields.add(new Field(name, FieldType.nullable(candidates[c].type()), null));
+    }
+    return new Schema(fields);
+  }
+
+  private static void observe(Candidate c, CsvTokenizer t, int field) {
+    int len = t.length(field);
+    if (len == 0) {
+      if (t.quoted(field)) {
+        // "" is an empty string: only text can hold it.
+        c.sawValue = true;
+        c.asLong = c.asDouble = c.asDate = c.asBool = false;
+      }
+      return;
+    }
+    c.sawValue = true;
+    byte[] b = t.bytes();
+    int s = t.start(field);
+    if (c.asLong && !CsvValues.isLong(b, s, len)) {
+      c.asLong = false;
+    }
+    if (c.asDouble && !CsvValues.isDouble(b, s, len)) {
+      c.asDouble = false;
+    }
+    if (c.asDate && CsvValues.parseDate(b, s, len) == CsvValues.NOT_A_DATE) {
+      c.asDate = false;
+    }
+    if (c.asBool && CsvValues.parseBoolean(b, s, len, true) < 0) {
+      c.asBool = false;
+    }
+  }
+
+  /** The path the table was opened from. */
+  public String path() {
+    return path;
+  }
+
+  /** The table's files, sorted. */
+  public List<Path> files() {
+    return files;
+  }
+
+  /** The layout options. */
+  public CsvOptions options() {
+    return options;
   }
 
   @Override
   public Schema schema() {
-    throw new UnsupportedOperationException("pending");
+    return schema;
+  }
+
+  @Override
+  public TableStatistics statistics() {
+    return new TableStatistics(OptionalLong.empty(), OptionalLong.of(totalBytes));
   }
 
   @Override
   public ExecutionPlan scan(ScanRequest request) {
-    throw new UnsupportedOperationException("pending");
+    List<FileSplits.SizedFile> sized = new ArrayList<>();
+    for (Path f : files) {
+      try {
+        sized.add(new FileSplits.SizedFile(f.toString(), Files.size(f)));
+      } catch (IOException e) {
+        throw new DataSourceException("Cannot read CSV file " + f + ": " + e.getMessage(), e);
+      }
+    }
+    return new CsvScanExec(
+        schema,
+        FileSplits.balance(sized, Math.max(1, request.targetPartitions())),
+        options.delimiter(),
+        options.hasHeader(),
+        request.projection(),
+        request.limit(),
+        request.config().batchSize());
+  }
+
+  @Override
+  public String toString() {
+    return "CsvTable(" + path + ", " + files.size() + " files)";
   }
 }

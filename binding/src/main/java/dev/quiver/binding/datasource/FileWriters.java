@@ -1,20 +1,301 @@
 package dev.quiver.binding.datasource;
 
+import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.physical.scan.ScanBatches;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.apache.arrow.dataset.file.DatasetFileWriter;
+import org.apache.arrow.dataset.file.FileFormat;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
 
-/** STUB (signature fixed; owner replaces the body). Writes a stream of batches as files. */
+/**
+ * Writes a stream of batches as files into a new (or empty) directory: Parquet as {@code
+ * part-0.parquet, part-1.parquet, ...} (a new file every {@link #DEFAULT_PARQUET_FILE_BYTES} bytes
+ * of Arrow data, so that the result can be scanned in parallel), CSV as {@code part-0.csv}.
+ */
 public final class FileWriters {
+  /** Arrow bytes after which the Parquet writer starts a new file. */
+  public static final long DEFAULT_PARQUET_FILE_BYTES = 64L << 20;
+
+  /**
+   * Name of the schema-only Arrow IPC file written for an empty result (hidden from readers'
+   * listings).
+   */
+  public static final String EMPTY_SCHEMA_FILE = "_empty_schema.arrow";
+
   private FileWriters() {}
 
-  /** Writes every batch of {@code reader} as Parquet into directory {@code dir}; returns rows written. */
+  /**
+   * Writes every batch of {@code reader} as Parquet into directory {@code dir}; returns rows
+   * written.
+   */
   public static long writeParquet(ArrowReader reader, Path dir, BufferAllocator allocator) {
-    throw new UnsupportedOperationException("pending");
+    return writeParquet(reader, dir, allocator, DEFAULT_PARQUET_FILE_BYTES);
   }
 
-  /** Writes every batch of {@code reader} as CSV with a header into directory {@code dir}; returns rows written. */
+  /**
+   * Writes every batch of {@code reader} as Parquet into directory {@code dir}, starting a new file
+   * once a file has received {@code fileBytes} bytes of Arrow data; returns rows written.
+   */
+  public static long writeParquet(
+      ArrowReader reader, Path dir, BufferAllocator allocator, long fileBytes) {
+    prepareDirectory(dir);
+    Path staging = dir.resolve(".quiver-staging-" + UUID.randomUUID());
+    long rows = 0;
+    int fileIndex = 0;
+    try {
+      Schema schema = reader.getVectorSchemaRoot().getSchema();
+      while (true) {
+        Path chunkDir = staging.resolve(Integer.toString(fileIndex));
+        long chunkRows;
+        boolean exhausted;
+        try (ChunkReader chunk = new ChunkReader(allocator, reader, schema, fileBytes)) {
+          if (!chunk.hasInput() && fileIndex > 0) {
+            break;
+          }
+          DatasetFileWriter.write(
+              allocator,
+              chunk,
+              FileFormat.PARQUET,
+              chunkDir.toUri().toString(),
+              new String[0],
+              1,
+              "part-{i}.parquet");
+          chunkRows = chunk.rows;
+          exhausted = chunk.sourceExhausted;
+        }
+        List<Path> written = listFiles(chunkDir);
+        if (written.isEmpty() && fileIndex == 0) {
+          writeEmptySchema(schema, dir, allocator);
+        }
+        for (Path file : written) {
+          Files.move(
+              file,
+              dir.resolve("part-" + fileIndex++ + ".parquet"),
+              StandardCopyOption.ATOMIC_MOVE);
+        }
+        rows += chunkRows;
+        if (exhausted) {
+          break;
+        }
+      }
+    } catch (OutOfMemoryException e) {
+      throw ScanBatches.exhausted("writing Parquet to " + dir, e);
+    } catch (QuiverException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw new DataSourceException(
+          "Cannot write Parquet files to " + dir + ": " + e.getMessage(), e);
+    } finally {
+      deleteRecursively(staging);
+    }
+    return rows;
+  }
+
+  /**
+   * Arrow's dataset writer writes no file for an empty stream, so an empty result is recorded as an
+   * Arrow IPC file holding only the schema; {@link ParquetTable#open} reads it back as an empty
+   * table.
+   */
+  private static void writeEmptySchema(Schema schema, Path dir, BufferAllocator allocator)
+      throws IOException {
+    try (VectorSchemaRoot empty = VectorSchemaRoot.create(schema, allocator);
+        java.nio.channels.FileChannel ch =
+            java.nio.channels.FileChannel.open(
+                dir.resolve(EMPTY_SCHEMA_FILE),
+                java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE);
+        ArrowFileWriter writer = new ArrowFileWriter(empty, null, ch)) {
+      writer.start();
+      writer.end();
+    }
+  }
+
+  /**
+   * Writes every batch of {@code reader} as CSV with a header into directory {@code dir}; returns
+   * rows written.
+   */
   public static long writeCsv(ArrowReader reader, Path dir) {
-    throw new UnsupportedOperationException("pending");
+    return writeCsv(reader, dir, ',');
+  }
+
+  /**
+   * Writes every batch of {@code reader} as CSV with a header and {@code delimiter}; returns rows
+   * written.
+   */
+  public static long writeCsv(ArrowReader reader, Path dir, char delimiter) {
+    prepareDirectory(dir);
+    Path file = dir.resolve("part-0.csv");
+    long rows = 0;
+    try (Writer out =
+        new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16)) {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      out.write(CsvFormat.header(root.getSchema(), delimiter));
+      out.write('\n');
+      StringBuilder line = new StringBuilder(256);
+      while (reader.loadNextBatch()) {
+        List<FieldVector> vectors = root.getFieldVectors();
+        CsvFormat.ValueWriter[] writers = new CsvFormat.ValueWriter[vectors.size()];
+        for (int c = 0; c < writers.length; c++) {
+          writers[c] = CsvFormat.writer(vectors.get(c), delimiter);
+        }
+        int n = root.getRowCount();
+        for (int r = 0; r < n; r++) {
+          line.setLength(0);
+          for (int c = 0; c < writers.length; c++) {
+            if (c > 0) {
+              line.append(delimiter);
+            }
+            writers[c].append(line, r);
+          }
+          line.append('\n');
+          out.append(line);
+        }
+        rows += n;
+      }
+    } catch (QuiverException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw new DataSourceException("Cannot write CSV file " + file + ": " + e.getMessage(), e);
+    }
+    return rows;
+  }
+
+  private static void prepareDirectory(Path dir) {
+    try {
+      if (Files.exists(dir)) {
+        if (!Files.isDirectory(dir)) {
+          throw new DataSourceException("Output path " + dir + " is a file; give a directory path");
+        }
+        try (Stream<Path> entries = Files.list(dir)) {
+          if (entries.findAny().isPresent()) {
+            throw new DataSourceException(
+                "Output directory "
+                    + dir
+                    + " is not empty; remove its contents or choose a new directory");
+          }
+        }
+      }
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new DataSourceException(
+          "Cannot create output directory " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static List<Path> listFiles(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .filter(Files::isRegularFile)
+          .sorted(
+              (a, b) -> {
+                String x = a.getFileName().toString();
+                String y = b.getFileName().toString();
+                return x.length() != y.length()
+                    ? Integer.compare(x.length(), y.length())
+                    : x.compareTo(y);
+              })
+          .toList();
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new DataSourceException(
+          "Cannot remove staging directory " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Passes batches of a source reader through until about {@code maxBytes} bytes have gone by. */
+  private static final class ChunkReader extends ArrowReader {
+    private final ArrowReader source;
+    private final Schema schema;
+    private final long maxBytes;
+    private long bytes;
+    long rows;
+    boolean sourceExhausted;
+    private boolean started;
+    private VectorSchemaRoot pending;
+
+    ChunkReader(BufferAllocator allocator, ArrowReader source, Schema schema, long maxBytes)
+        throws IOException {
+      super(allocator);
+      this.source = source;
+      this.schema = schema;
+      this.maxBytes = maxBytes;
+      // Peek one batch so that an exhausted source does not produce another empty file.
+      if (source.loadNextBatch()) {
+        pending = source.getVectorSchemaRoot();
+      } else {
+        sourceExhausted = true;
+      }
+    }
+
+    boolean hasInput() {
+      return pending != null;
+    }
+
+    @Override
+    public boolean loadNextBatch() throws IOException {
+      if (started && (bytes >= maxBytes || sourceExhausted)) {
+        return false;
+      }
+      started = true;
+      if (pending == null) {
+        if (sourceExhausted || !source.loadNextBatch()) {
+          sourceExhausted = true;
+          return false;
+        }
+        pending = source.getVectorSchemaRoot();
+      }
+      VectorSchemaRoot target = getVectorSchemaRoot();
+      List<FieldVector> from = pending.getFieldVectors();
+      for (int i = 0; i < from.size(); i++) {
+        from.get(i).makeTransferPair(target.getVector(i)).transfer();
+      }
+      target.setRowCount(pending.getRowCount());
+      rows += pending.getRowCount();
+      bytes += ScanBatches.bufferBytes(target);
+      pending = null;
+      return true;
+    }
+
+    @Override
+    public long bytesRead() {
+      return bytes;
+    }
+
+    @Override
+    protected void closeReadSource() {}
+
+    @Override
+    protected Schema readSchema() {
+      return schema;
+    }
   }
 }

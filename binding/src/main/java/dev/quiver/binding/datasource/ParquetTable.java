@@ -1,24 +1,236 @@
 package dev.quiver.binding.datasource;
 
+import dev.quiver.binding.DataSourceException;
 import dev.quiver.binding.ScanRequest;
 import dev.quiver.binding.TableProvider;
+import dev.quiver.binding.TableStatistics;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.scan.FileSplits;
+import dev.quiver.binding.physical.scan.ParquetScanExec;
+import dev.quiver.binding.physical.scan.TypeNormalizer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.arrow.dataset.file.FileFormat;
+import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
+import org.apache.arrow.dataset.jni.NativeMemoryPool;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** STUB (signature fixed; owner replaces the body). A Parquet file or directory of files. */
+/**
+ * A Parquet file or directory of files. Opening reads every footer (row counts and sizes for
+ * statistics and splitting, schema for validation); scans split the files over partitions by bytes.
+ * Filters in the scan request are not pushed into the reader: the planner's filter above the scan
+ * applies them.
+ */
 public final class ParquetTable implements TableProvider {
+  private final String path;
+  private final Schema schema;
+  private final List<ParquetFile> files;
+
+  /** One file of the table with what its footer says. */
+  record ParquetFile(Path path, ParquetFooter footer) {}
+
+  private ParquetTable(String path, Schema schema, List<ParquetFile> files) {
+    this.path = path;
+    this.schema = schema;
+    this.files = List.copyOf(files);
+  }
+
   /** Opens (reads the footers of) a Parquet file or a directory of them. */
   public static ParquetTable open(String path) {
-    throw new UnsupportedOperationException("pending");
+    Path root = toPath(path);
+    Path emptyMarker = root.resolve(FileWriters.EMPTY_SCHEMA_FILE);
+    if (Files.isDirectory(root) && Files.isRegularFile(emptyMarker)) {
+      return new ParquetTable(path, readEmptySchema(emptyMarker), List.of());
+    }
+    List<Path> paths = listFiles(root, "Parquet", ParquetTable::isParquetCandidate);
+    List<ParquetFile> files = new ArrayList<>();
+    for (Path p : paths) {
+      files.add(new ParquetFile(p, ParquetFooter.read(p)));
+    }
+    Schema schema = null;
+    Path schemaSource = null;
+    try (BufferAllocator allocator = new RootAllocator()) {
+      for (Path p : paths) {
+        Schema s = TypeNormalizer.normalize(inspect(p, allocator));
+        if (schema == null) {
+          schema = s;
+          schemaSource = p;
+          for (Field f : s.getFields()) {
+            TypeNormalizer.checkSupported(f, p.toString());
+          }
+        } else if (!sameColumns(schema, s)) {
+          throw new DataSourceException(
+              "Parquet file "
+                  + p
+                  + " has schema "
+                  + describe(s)
+                  + " but "
+                  + schemaSource
+                  + " has "
+                  + describe(schema)
+                  + "; every file of table "
+                  + path
+                  + " needs the same columns");
+        }
+      }
+    }
+    return new ParquetTable(path, schema, files);
+  }
+
+  private static Schema readEmptySchema(Path file) {
+    try (BufferAllocator allocator = new RootAllocator();
+        java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file);
+        org.apache.arrow.vector.ipc.ArrowFileReader reader =
+            new org.apache.arrow.vector.ipc.ArrowFileReader(ch, allocator)) {
+      return reader.getVectorSchemaRoot().getSchema();
+    } catch (IOException | RuntimeException e) {
+      throw new DataSourceException(
+          "Cannot read the schema file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Schema inspect(Path file, BufferAllocator allocator) {
+    try (FileSystemDatasetFactory factory =
+        new FileSystemDatasetFactory(
+            allocator,
+            NativeMemoryPool.getDefault(),
+            FileFormat.PARQUET,
+            file.toUri().toString())) {
+      return factory.inspect();
+    } catch (RuntimeException e) {
+      throw new DataSourceException(
+          "Cannot read the schema of Parquet file "
+              + file
+              + ": "
+              + e.getMessage()
+              + "; check that it is a valid Parquet file",
+          e);
+    }
+  }
+
+  private static boolean sameColumns(Schema a, Schema b) {
+    if (a.getFields().size() != b.getFields().size()) {
+      return false;
+    }
+    for (int i = 0; i < a.getFields().size(); i++) {
+      Field x = a.getFields().get(i);
+      Field y = b.getFields().get(i);
+      if (!x.getName().equals(y.getName()) || !x.getType().equals(y.getType())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String describe(Schema s) {
+    return s.getFields().stream().map(f -> f.getName() + " " + f.getType()).toList().toString();
+  }
+
+  static Path toPath(String path) {
+    String p = path.startsWith("file://") ? path.substring("file://".length()) : path;
+    return Path.of(p).toAbsolutePath().normalize();
+  }
+
+  private static boolean isParquetCandidate(Path p) {
+    String name = p.getFileName().toString();
+    // Arrow's dataset writer names files "data_0" etc. without an extension.
+    return name.endsWith(".parquet") || !name.contains(".");
+  }
+
+  /**
+   * Lists {@code root} itself when it is a file, else the matching files below it (recursively,
+   * sorted, hidden and underscore-prefixed files skipped); throws when there are none.
+   */
+  static List<Path> listFiles(Path root, String format, java.util.function.Predicate<Path> accept) {
+    if (!Files.exists(root)) {
+      throw new DataSourceException(
+          format
+              + " path "
+              + root
+              + " does not exist; check the path (relative paths resolve against "
+              + Path.of("").toAbsolutePath()
+              + ")");
+    }
+    if (!Files.isReadable(root)) {
+      throw new DataSourceException(
+          format + " path " + root + " is not readable; check its permissions");
+    }
+    if (Files.isRegularFile(root)) {
+      return List.of(root);
+    }
+    List<Path> found;
+    try (Stream<Path> walk = Files.walk(root)) {
+      found =
+          walk.filter(Files::isRegularFile)
+              .filter(p -> !root.relativize(p).toString().matches("(.*/)?[._].*"))
+              .filter(accept)
+              .sorted()
+              .toList();
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new DataSourceException("Cannot list directory " + root + ": " + e.getMessage(), e);
+    }
+    if (found.isEmpty()) {
+      throw new DataSourceException(
+          "Directory "
+              + root
+              + " contains no "
+              + format
+              + " files; point to a file or a directory holding some");
+    }
+    return found;
+  }
+
+  /** The path the table was opened from. */
+  public String path() {
+    return path;
+  }
+
+  /** The table's files, sorted. */
+  public List<Path> files() {
+    return files.stream().map(ParquetFile::path).toList();
   }
 
   @Override
   public Schema schema() {
-    throw new UnsupportedOperationException("pending");
+    return schema;
+  }
+
+  @Override
+  public TableStatistics statistics() {
+    long rows = 0;
+    long bytes = 0;
+    for (ParquetFile f : files) {
+      rows += f.footer().numRows();
+      bytes += f.footer().uncompressedBytes();
+    }
+    return TableStatistics.of(rows, bytes);
   }
 
   @Override
   public ExecutionPlan scan(ScanRequest request) {
-    throw new UnsupportedOperationException("pending");
+    List<FileSplits.SizedFile> sized = new ArrayList<>();
+    for (ParquetFile f : files) {
+      if (f.footer().numRows() > 0) {
+        sized.add(new FileSplits.SizedFile(f.path().toString(), f.footer().fileBytes()));
+      }
+    }
+    return new ParquetScanExec(
+        schema,
+        FileSplits.balance(sized, Math.max(1, request.targetPartitions())),
+        request.projection(),
+        request.limit(),
+        request.config().batchSize());
+  }
+
+  @Override
+  public String toString() {
+    return "ParquetTable(" + path + ", " + files.size() + " files)";
   }
 }

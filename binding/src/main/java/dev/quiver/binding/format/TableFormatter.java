@@ -1,15 +1,265 @@
 package dev.quiver.binding.format;
 
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.UInt1Vector;
+import org.apache.arrow.vector.UInt2Vector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** STUB (signature fixed; owner replaces the body). Renders batches as a boxed text table. */
+/**
+ * Renders batches as a boxed text table: a header of column names, numbers right-aligned, NULL
+ * as {@code NULL}, dates and timestamps in ISO-8601, decimals in plain notation, and a last line
+ * with the row count.
+ */
 public final class TableFormatter {
   private TableFormatter() {}
 
   /** Renders up to {@code maxRows} rows; says how many more there were. */
   public static String format(Schema schema, List<VectorSchemaRoot> batches, int maxRows) {
-    throw new UnsupportedOperationException("pending");
+    if (maxRows < 0) {
+      throw new IllegalArgumentException("maxRows must be >= 0, got " + maxRows);
+    }
+    List<Field> fields = schema.getFields();
+    int columns = fields.size();
+    long total = 0;
+    for (VectorSchemaRoot batch : batches) {
+      total += batch.getRowCount();
+    }
+
+    List<String[]> rows = new ArrayList<>();
+    for (VectorSchemaRoot batch : batches) {
+      if (rows.size() >= maxRows) {
+        break;
+      }
+      if (batch.getFieldVectors().size() != columns) {
+        throw new IllegalArgumentException(
+            "A batch has " + batch.getFieldVectors().size() + " columns but the schema has " + columns);
+      }
+      int n = Math.min(batch.getRowCount(), maxRows - rows.size());
+      String[][] cells = new String[n][columns];
+      for (int c = 0; c < columns; c++) {
+        FieldVector vector = batch.getVector(c);
+        for (int r = 0; r < n; r++) {
+          cells[r][c] = cell(vector, r);
+        }
+      }
+      for (String[] row : cells) {
+        rows.add(row);
+      }
+    }
+
+    StringBuilder out = new StringBuilder();
+    if (columns > 0) {
+      int[] widths = new int[columns];
+      boolean[] right = new boolean[columns];
+      for (int c = 0; c < columns; c++) {
+        widths[c] = width(fields.get(c).getName());
+        right[c] = numeric(fields.get(c).getType());
+      }
+      for (String[] row : rows) {
+        for (int c = 0; c < columns; c++) {
+          widths[c] = Math.max(widths[c], width(row[c]));
+        }
+      }
+      String rule = rule(widths);
+      out.append(rule);
+      String[] header = new String[columns];
+      for (int c = 0; c < columns; c++) {
+        header[c] = fields.get(c).getName();
+      }
+      line(out, header, widths, right);
+      out.append(rule);
+      for (String[] row : rows) {
+        line(out, row, widths, right);
+      }
+      if (!rows.isEmpty()) {
+        out.append(rule);
+      }
+    }
+    out.append(total).append(total == 1 ? " row" : " rows");
+    if (rows.size() < total) {
+      out.append(" (showing first ").append(rows.size()).append(rows.size() == 1 ? " row)" : " rows)");
+    }
+    return out.append('\n').toString();
+  }
+
+  private static String rule(int[] widths) {
+    StringBuilder sb = new StringBuilder("+");
+    for (int w : widths) {
+      sb.append("-".repeat(w + 2)).append('+');
+    }
+    return sb.append('\n').toString();
+  }
+
+  private static void line(StringBuilder out, String[] cells, int[] widths, boolean[] right) {
+    out.append('|');
+    for (int c = 0; c < cells.length; c++) {
+      String pad = " ".repeat(widths[c] - width(cells[c]));
+      out.append(' ');
+      if (right[c]) {
+        out.append(pad).append(cells[c]);
+      } else {
+        out.append(cells[c]).append(pad);
+      }
+      out.append(" |");
+    }
+    out.append('\n');
+  }
+
+  /** Display width: code points, so that non-BMP characters count once. */
+  private static int width(String s) {
+    return s.codePointCount(0, s.length());
+  }
+
+  private static boolean numeric(ArrowType type) {
+    return type instanceof ArrowType.Int
+        || type instanceof ArrowType.FloatingPoint
+        || type instanceof ArrowType.Decimal;
+  }
+
+  /** The text of one value, read with the vector's own typed getter. */
+  static String cell(FieldVector v, int row) {
+    if (v.isNull(row)) {
+      return "NULL";
+    }
+    if (v instanceof BigIntVector x) {
+      return Long.toString(x.get(row));
+    }
+    if (v instanceof IntVector x) {
+      return Integer.toString(x.get(row));
+    }
+    if (v instanceof SmallIntVector x) {
+      return Short.toString(x.get(row));
+    }
+    if (v instanceof TinyIntVector x) {
+      return Byte.toString(x.get(row));
+    }
+    if (v instanceof UInt1Vector x) {
+      return Integer.toString(Byte.toUnsignedInt(x.get(row)));
+    }
+    if (v instanceof UInt2Vector x) {
+      return Integer.toString(x.get(row));
+    }
+    if (v instanceof UInt4Vector x) {
+      return Integer.toUnsignedString(x.get(row));
+    }
+    if (v instanceof UInt8Vector x) {
+      return Long.toUnsignedString(x.get(row));
+    }
+    if (v instanceof Float8Vector x) {
+      return floating(x.get(row));
+    }
+    if (v instanceof Float4Vector x) {
+      return floating(x.get(row));
+    }
+    if (v instanceof DecimalVector x) {
+      BigDecimal d = x.getObject(row);
+      return d.toPlainString();
+    }
+    if (v instanceof VarCharVector x) {
+      return escape(new String(x.get(row), StandardCharsets.UTF_8));
+    }
+    if (v instanceof LargeVarCharVector x) {
+      return escape(new String(x.get(row), StandardCharsets.UTF_8));
+    }
+    if (v instanceof BitVector x) {
+      return x.get(row) != 0 ? "true" : "false";
+    }
+    if (v instanceof DateDayVector x) {
+      return LocalDate.ofEpochDay(x.get(row)).toString();
+    }
+    if (v instanceof DateMilliVector x) {
+      return LocalDate.ofEpochDay(Math.floorDiv(x.get(row), 86_400_000L)).toString();
+    }
+    if (v instanceof TimeStampVector x) {
+      return timestamp(x.get(row), (ArrowType.Timestamp) v.getField().getType());
+    }
+    Object o = v.getObject(row);
+    return o == null ? "NULL" : escape(o.toString());
+  }
+
+  /** Shortest round-tripping digits, in plain notation for everyday magnitudes. */
+  private static String floating(double d) {
+    if (Double.isNaN(d)) {
+      return "NaN";
+    }
+    if (Double.isInfinite(d)) {
+      return d > 0 ? "inf" : "-inf";
+    }
+    String s = Double.toString(d);
+    double abs = Math.abs(d);
+    if (s.indexOf('E') >= 0 && (abs == 0 || (abs >= 1e-6 && abs < 1e16))) {
+      s = new BigDecimal(s).toPlainString();
+      if (s.indexOf('.') < 0) {
+        s += ".0";
+      }
+    }
+    return s;
+  }
+
+  private static String timestamp(long value, ArrowType.Timestamp type) {
+    long seconds;
+    long nanos;
+    switch (type.getUnit()) {
+      case SECOND:
+        seconds = value;
+        nanos = 0;
+        break;
+      case MILLISECOND:
+        seconds = Math.floorDiv(value, 1_000L);
+        nanos = TimeUnit.MILLISECONDS.toNanos(Math.floorMod(value, 1_000L));
+        break;
+      case MICROSECOND:
+        seconds = Math.floorDiv(value, 1_000_000L);
+        nanos = TimeUnit.MICROSECONDS.toNanos(Math.floorMod(value, 1_000_000L));
+        break;
+      default:
+        seconds = Math.floorDiv(value, 1_000_000_000L);
+        nanos = Math.floorMod(value, 1_000_000_000L);
+        break;
+    }
+    Instant instant = Instant.ofEpochSecond(seconds, nanos);
+    if (type.getTimezone() == null) {
+      return DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
+          LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+    }
+    return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
+        instant.atZone(ZoneId.of(type.getTimezone())).toOffsetDateTime());
+  }
+
+  /** Keeps one value on one line. */
+  private static String escape(String s) {
+    if (s.indexOf('\n') < 0 && s.indexOf('\r') < 0 && s.indexOf('\t') < 0) {
+      return s;
+    }
+    return s.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
   }
 }

@@ -3,6 +3,8 @@ package dev.quiver.binding.physical;
 import dev.quiver.binding.QueryCancelledException;
 import dev.quiver.binding.SessionConfig;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
@@ -12,13 +14,14 @@ import org.apache.arrow.memory.BufferAllocator;
  * config, a thread pool for background producers, and the cancellation flag. The creator of the
  * context owns the allocator and executor; operators only borrow them.
  */
-public final class TaskContext {
+public final class TaskContext implements AutoCloseable {
   private final String queryId;
   private final BufferAllocator allocator;
   private final MemoryPool memoryPool;
   private final SessionConfig config;
   private final ExecutorService executor;
   private final AtomicReference<String> cancelReason = new AtomicReference<>();
+  private final Deque<AutoCloseable> cleanups = new ArrayDeque<>();
 
   /** Creates a context; the caller keeps ownership of {@code allocator} and {@code executor}. */
   public TaskContext(
@@ -87,6 +90,45 @@ public final class TaskContext {
     String reason = cancelReason.get();
     if (reason != null) {
       throw new QueryCancelledException("Query " + queryId + " was cancelled: " + reason);
+    }
+  }
+
+  /**
+   * Registers work to release when the query ends (e.g. an exchange whose outputs were not all
+   * read); run in reverse order by {@link #close}.
+   */
+  public void registerCleanup(AutoCloseable cleanup) {
+    synchronized (cleanups) {
+      cleanups.push(cleanup);
+    }
+  }
+
+  /**
+   * Ends the query: marks it cancelled (so background producers stop) and runs the registered
+   * cleanups. Call before checking and closing the query allocator.
+   */
+  @Override
+  public void close() {
+    cancel("query finished");
+    RuntimeException first = null;
+    while (true) {
+      AutoCloseable c;
+      synchronized (cleanups) {
+        c = cleanups.poll();
+      }
+      if (c == null) {
+        break;
+      }
+      try {
+        c.close();
+      } catch (Exception e) {
+        if (first == null) {
+          first = e instanceof RuntimeException re ? re : new RuntimeException(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
     }
   }
 }

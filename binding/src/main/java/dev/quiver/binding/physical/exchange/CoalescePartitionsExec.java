@@ -1,39 +1,56 @@
 package dev.quiver.binding.physical.exchange;
 
-
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
+import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.vector.types.pojo.Schema;
+import java.util.concurrent.Future;
 
-/** STUB (signature fixed; owner replaces the body). */
+/** Merges all input partitions into one, pulling every input partition concurrently. */
 public final class CoalescePartitionsExec extends BaseExecutionPlan {
-  /** Creates the operator. */
+  private final ExecutionPlan input;
+
+  /** Creates the operator over {@code input}. */
   public CoalescePartitionsExec(ExecutionPlan input) {
-    super(null, List.of());
-    throw new UnsupportedOperationException("pending");
+    super(input.schema(), List.of(input));
+    this.input = input;
+  }
+
+  /** The input plan. */
+  public ExecutionPlan input() {
+    return input;
   }
 
   @Override
   public Partitioning outputPartitioning() {
-    throw new UnsupportedOperationException("pending");
+    return Partitioning.single();
   }
 
   @Override
   public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-    throw new UnsupportedOperationException("pending");
+    return new CoalescePartitionsExec(children.get(0));
   }
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    throw new UnsupportedOperationException("pending");
+    int n = input.partitionCount();
+    if (n == 1) {
+      return input.execute(0, context);
+    }
+    BatchChannel channel = new BatchChannel(n);
+    List<Future<?>> producers = new ArrayList<>(n);
+    for (int p = 0; p < n; p++) {
+      int part = p;
+      producers.add(context.executor().submit(() -> Producers.pump(input, part, context, channel)));
+    }
+    return new ChannelStream(schema(), channel, () -> Producers.awaitAll(producers));
   }
 
   @Override
   public String displayDetails() {
-    throw new UnsupportedOperationException("pending");
+    return "partitions=" + input.partitionCount() + " -> 1";
   }
 }

@@ -1,40 +1,485 @@
 package dev.quiver.binding.physical.join;
 
-import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.JoinType;
+import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.MemoryReservation;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.kernel.Batches;
+import dev.quiver.binding.physical.kernel.Take;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** STUB (signature fixed; owner replaces the body). */
+/**
+ * Equi-join of two inputs with an optional residual filter over left ++ right columns. INNER,
+ * LEFT, RIGHT and FULL joins build a hash table on the left input and stream the right; SEMI and
+ * ANTI build on the right and stream the left, emitting left columns only. Keys with a null
+ * never match unless {@code nullEqualsNull}.
+ *
+ * <p>In {@link PartitionMode#COLLECT_BUILD} mode the build input is gathered once per execution
+ * and shared by all output partitions; unmatched build rows of LEFT/FULL joins are emitted once,
+ * by the partition that finishes last, so every output partition must be executed.
+ */
 public final class HashJoinExec extends BaseExecutionPlan {
-  /** Creates the operator. */
-  public HashJoinExec(ExecutionPlan left, ExecutionPlan right, List<PhysicalExpr> leftKeys, List<PhysicalExpr> rightKeys, JoinType joinType, PhysicalExpr residualFilter, PartitionMode mode, boolean nullEqualsNull) {
-    super(null, List.of());
-    throw new UnsupportedOperationException("pending");
+  private final ExecutionPlan left;
+  private final ExecutionPlan right;
+  private final List<PhysicalExpr> leftKeys;
+  private final List<PhysicalExpr> rightKeys;
+  private final JoinType joinType;
+  private final PhysicalExpr residualFilter;
+  private final PartitionMode mode;
+  private final boolean nullEqualsNull;
+  private final boolean buildLeft;
+  private final Schema filterSchema;
+  private final SharedBuild.Registry<BuildSide> shared = new SharedBuild.Registry<>();
+
+  /** Creates the operator; {@code residualFilter} may be null. */
+  public HashJoinExec(
+      ExecutionPlan left,
+      ExecutionPlan right,
+      List<PhysicalExpr> leftKeys,
+      List<PhysicalExpr> rightKeys,
+      JoinType joinType,
+      PhysicalExpr residualFilter,
+      PartitionMode mode,
+      boolean nullEqualsNull) {
+    super(JoinSupport.outputSchema(left.schema(), right.schema(), joinType), List.of(left, right));
+    JoinKeys.checkCompatible(leftKeys, rightKeys, "Hash join");
+    if (mode == PartitionMode.PARTITIONED && left.partitionCount() != right.partitionCount()) {
+      throw new IllegalArgumentException(
+          "Partitioned hash join needs inputs with equal partition counts, got "
+              + left.partitionCount() + " and " + right.partitionCount());
+    }
+    this.left = left;
+    this.right = right;
+    this.leftKeys = List.copyOf(leftKeys);
+    this.rightKeys = List.copyOf(rightKeys);
+    this.joinType = joinType;
+    this.residualFilter = residualFilter;
+    this.mode = mode;
+    this.nullEqualsNull = nullEqualsNull;
+    this.buildLeft = joinType != JoinType.SEMI && joinType != JoinType.ANTI;
+    this.filterSchema = JoinSupport.filterSchema(left.schema(), right.schema());
+  }
+
+  /** The left input. */
+  public ExecutionPlan left() {
+    return left;
+  }
+
+  /** The right input. */
+  public ExecutionPlan right() {
+    return right;
+  }
+
+  /** Key expressions over the left input. */
+  public List<PhysicalExpr> leftKeys() {
+    return leftKeys;
+  }
+
+  /** Key expressions over the right input. */
+  public List<PhysicalExpr> rightKeys() {
+    return rightKeys;
+  }
+
+  /** The join type. */
+  public JoinType joinType() {
+    return joinType;
+  }
+
+  /** The residual filter over left ++ right columns, or null. */
+  public PhysicalExpr residualFilter() {
+    return residualFilter;
+  }
+
+  /** How inputs map to output partitions. */
+  public PartitionMode mode() {
+    return mode;
+  }
+
+  /** Whether null keys match each other. */
+  public boolean nullEqualsNull() {
+    return nullEqualsNull;
+  }
+
+  private ExecutionPlan buildPlan() {
+    return buildLeft ? left : right;
+  }
+
+  private ExecutionPlan probePlan() {
+    return buildLeft ? right : left;
   }
 
   @Override
   public Partitioning outputPartitioning() {
-    throw new UnsupportedOperationException("pending");
+    int n = probePlan().partitionCount();
+    int leftWidth = left.schema().getFields().size();
+    if (mode == PartitionMode.PARTITIONED) {
+      return switch (joinType) {
+        case INNER, LEFT, SEMI, ANTI -> Partitioning.hash(leftKeys, n);
+        case RIGHT -> {
+          List<PhysicalExpr> shifted = JoinSupport.shift(rightKeys, leftWidth);
+          yield shifted == null ? Partitioning.unknown(n) : Partitioning.hash(shifted, n);
+        }
+        case FULL -> Partitioning.unknown(n);
+      };
+    }
+    Partitioning probe = probePlan().outputPartitioning();
+    return switch (joinType) {
+      case SEMI, ANTI -> probe;
+      case INNER, RIGHT -> {
+        if (probe.kind() != Partitioning.Kind.HASH) {
+          yield probe.kind() == Partitioning.Kind.SINGLE ? probe : Partitioning.unknown(n);
+        }
+        List<PhysicalExpr> shifted = JoinSupport.shift(probe.hashExprs(), leftWidth);
+        yield shifted == null ? Partitioning.unknown(n) : Partitioning.hash(shifted, n);
+      }
+      case LEFT, FULL -> Partitioning.unknown(n);
+    };
   }
 
   @Override
   public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-    throw new UnsupportedOperationException("pending");
-  }
-
-  @Override
-  protected BatchStream doExecute(int partition, TaskContext context) {
-    throw new UnsupportedOperationException("pending");
+    if (children.size() != 2) {
+      throw new IllegalArgumentException("HashJoinExec takes two children, got " + children.size());
+    }
+    return new HashJoinExec(children.get(0), children.get(1), leftKeys, rightKeys, joinType,
+        residualFilter, mode, nullEqualsNull);
   }
 
   @Override
   public String displayDetails() {
-    throw new UnsupportedOperationException("pending");
+    List<String> on = new ArrayList<>();
+    for (int i = 0; i < leftKeys.size(); i++) {
+      on.add("(" + leftKeys.get(i) + ", " + rightKeys.get(i) + ")");
+    }
+    return "mode=" + mode + ", join_type=" + joinType + ", on=" + on
+        + (residualFilter != null ? ", filter=" + residualFilter : "")
+        + (nullEqualsNull ? ", null_equals_null=true" : "");
+  }
+
+  private String consumer(int partition) {
+    return "HashJoinExec(" + joinType + " on " + leftKeys + " = " + rightKeys + ") build side"
+        + (partition >= 0 ? " of partition " + partition : "");
+  }
+
+  @Override
+  protected BatchStream doExecute(int partition, TaskContext context) {
+    SharedBuild<BuildSide> s = mode == PartitionMode.COLLECT_BUILD
+        ? shared.acquire(context, partitionCount(), buildLeft && JoinSupport.emitsUnmatchedLeft(joinType))
+        : null;
+    return new HashJoinStream(partition, context, s);
+  }
+
+  /** The hashed build input: its rows in one batch, the key table and the reserved memory. */
+  private static final class BuildSide implements AutoCloseable {
+    final VectorSchemaRoot batch;
+    final JoinHashTable table;
+    final MemoryReservation reservation;
+
+    BuildSide(VectorSchemaRoot batch, JoinHashTable table, MemoryReservation reservation) {
+      this.batch = batch;
+      this.table = table;
+      this.reservation = reservation;
+    }
+
+    @Override
+    public void close() {
+      Batches.closeAll(List.of(batch, reservation));
+    }
+  }
+
+  private BuildSide buildSide(int partition, TaskContext context) {
+    MemoryReservation reservation = context.memoryPool().newReservation(consumer(partition));
+    try {
+      VectorSchemaRoot batch = JoinSupport.gather(buildPlan(), partition, context, reservation);
+      try {
+        List<PhysicalExpr> keys = buildLeft ? leftKeys : rightKeys;
+        reservation.grow(JoinHashTable.estimateBytes(batch.getRowCount(), keys.size()));
+        JoinKeys k = JoinKeys.extract(batch, keys, context.allocator());
+        return new BuildSide(batch, new JoinHashTable(k, nullEqualsNull), reservation);
+      } catch (RuntimeException e) {
+        batch.close();
+        throw e;
+      }
+    } catch (RuntimeException e) {
+      reservation.close();
+      throw e;
+    }
+  }
+
+  private final class HashJoinStream implements BatchStream {
+    private final int partition;
+    private final TaskContext context;
+    private final SharedBuild<BuildSide> sharedBuild;
+    private final BufferAllocator allocator;
+    private final int batchSize;
+    private final int[] buildIdx;
+    private final int[] probeIdx;
+    private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
+    private BuildSide build;
+    private BuildSide ownBuild;
+    private long[] buildMatched;
+    private BatchStream probeIn;
+    private VectorSchemaRoot probeBatch;
+    private JoinKeys probeKeys;
+    private JoinHashTable.Probe probe;
+    private boolean[] probeMatched;
+    private boolean finished;
+    private boolean closed;
+
+    HashJoinStream(int partition, TaskContext context, SharedBuild<BuildSide> sharedBuild) {
+      this.partition = partition;
+      this.context = context;
+      this.sharedBuild = sharedBuild;
+      this.allocator = context.allocator();
+      this.batchSize = Math.max(1, context.batchSize());
+      this.buildIdx = new int[batchSize];
+      this.probeIdx = new int[batchSize];
+    }
+
+    @Override
+    public Schema schema() {
+      return HashJoinExec.this.schema();
+    }
+
+    @Override
+    public VectorSchemaRoot next() {
+      if (closed) {
+        return null;
+      }
+      try {
+        while (true) {
+          if (!ready.isEmpty()) {
+            return ready.poll();
+          }
+          if (finished) {
+            return null;
+          }
+          step();
+        }
+      } catch (OutOfMemoryException e) {
+        throw new ResourcesExhaustedException(
+            "Resources exhausted: " + consumer(partition) + " could not allocate Arrow memory ("
+                + e.getMessage() + "); raise quiver.execution.memory_limit", e);
+      }
+    }
+
+    private void step() {
+      if (build == null) {
+        if (sharedBuild != null) {
+          build = sharedBuild.get(() -> buildSide(-1, context));
+        } else {
+          ownBuild = buildSide(partition, context);
+          build = ownBuild;
+        }
+        int rows = build.batch.getRowCount();
+        if (rows == 0 && (joinType == JoinType.INNER || joinType == JoinType.LEFT
+            || joinType == JoinType.SEMI)) {
+          finished = true;
+          return;
+        }
+        if (buildLeft && JoinSupport.emitsUnmatchedLeft(joinType)) {
+          buildMatched = new long[(rows + 63) >>> 6];
+        }
+        probeIn = probePlan().execute(partition, context);
+        return;
+      }
+      if (probeBatch == null) {
+        VectorSchemaRoot b = probeIn.next();
+        if (b == null) {
+          probeEnded();
+          finished = true;
+          return;
+        }
+        if (b.getRowCount() == 0) {
+          b.close();
+          return;
+        }
+        probeBatch = b;
+        probeKeys = JoinKeys.extract(b, buildLeft ? rightKeys : leftKeys, allocator);
+        boolean needPairs = buildLeft || residualFilter != null;
+        probe = needPairs ? build.table.new Probe(probeKeys) : null;
+        probeMatched = buildLeft && !JoinSupport.emitsUnmatchedRight(joinType)
+            ? null
+            : new boolean[b.getRowCount()];
+        return;
+      }
+      if (probe != null && !probe.done()) {
+        int n = probe.fill(buildIdx, probeIdx, batchSize);
+        if (n > 0) {
+          if (buildLeft) {
+            emitPairs(n);
+          } else {
+            markSemiCandidates(n);
+          }
+        }
+        return;
+      }
+      finishProbeBatch();
+    }
+
+    /** INNER/LEFT/RIGHT/FULL: output matched pairs that pass the filter and record matches. */
+    private void emitPairs(int n) {
+      VectorSchemaRoot out = JoinSupport.gatherPairs(
+          schema(), build.batch, buildIdx, probeBatch, probeIdx, n, allocator);
+      boolean[] keep = null;
+      if (residualFilter != null) {
+        try {
+          keep = JoinSupport.evaluateFilter(residualFilter, out, allocator);
+        } catch (RuntimeException e) {
+          out.close();
+          throw e;
+        }
+        out = JoinSupport.select(out, keep, allocator);
+      }
+      for (int i = 0; i < n; i++) {
+        if (keep == null || keep[i]) {
+          if (buildMatched != null) {
+            JoinSupport.setBit(buildMatched, buildIdx[i]);
+          }
+          if (probeMatched != null) {
+            probeMatched[probeIdx[i]] = true;
+          }
+        }
+      }
+      addReady(out);
+    }
+
+    /** SEMI/ANTI with a filter: mark probe (left) rows with a candidate passing the filter. */
+    private void markSemiCandidates(int n) {
+      try (VectorSchemaRoot candidates = JoinSupport.gatherPairs(
+          filterSchema, probeBatch, probeIdx, build.batch, buildIdx, n, allocator)) {
+        boolean[] keep = JoinSupport.evaluateFilter(residualFilter, candidates, allocator);
+        for (int i = 0; i < n; i++) {
+          if (keep[i]) {
+            probeMatched[probeIdx[i]] = true;
+          }
+        }
+      }
+    }
+
+    private void finishProbeBatch() {
+      int rows = probeBatch.getRowCount();
+      if (!buildLeft) {
+        if (probe == null) {
+          for (int p = 0; p < rows; p++) {
+            probeMatched[p] = build.table.anyMatch(probeKeys, p);
+          }
+        }
+        boolean wanted = joinType == JoinType.SEMI;
+        int[] idx = select(probeMatched, wanted);
+        for (int off = 0; off < idx.length; off += batchSize) {
+          int n = Math.min(batchSize, idx.length - off);
+          addReady(Take.take(probeBatch, Arrays.copyOfRange(idx, off, off + n), n, allocator));
+        }
+      } else if (JoinSupport.emitsUnmatchedRight(joinType)) {
+        int[] idx = select(probeMatched, false);
+        emitPadded(null, idx, probeBatch);
+      }
+      probeBatch.close();
+      probeBatch = null;
+      probeKeys = null;
+      probe = null;
+      probeMatched = null;
+    }
+
+    /** Rows whose flag equals {@code wanted}. */
+    private int[] select(boolean[] flags, boolean wanted) {
+      int count = 0;
+      for (boolean f : flags) {
+        if (f == wanted) {
+          count++;
+        }
+      }
+      int[] idx = new int[count];
+      int k = 0;
+      for (int i = 0; i < flags.length; i++) {
+        if (flags[i] == wanted) {
+          idx[k++] = i;
+        }
+      }
+      return idx;
+    }
+
+    /** Emits rows of one side with the other side null: left rows {@code leftRows} or right rows. */
+    private void emitPadded(int[] leftRows, int[] rightRows, VectorSchemaRoot rightBatch) {
+      int[] rows = leftRows != null ? leftRows : rightRows;
+      int[] nulls = new int[Math.min(batchSize, rows.length)];
+      Arrays.fill(nulls, -1);
+      for (int off = 0; off < rows.length; off += batchSize) {
+        int n = Math.min(batchSize, rows.length - off);
+        int[] part = Arrays.copyOfRange(rows, off, off + n);
+        addReady(leftRows != null
+            ? JoinSupport.gatherPairs(schema(), build.batch, part, rightBatch, nulls, n, allocator)
+            : JoinSupport.gatherPairs(schema(), build.batch, nulls, rightBatch, part, n, allocator));
+      }
+    }
+
+    private void probeEnded() {
+      if (buildMatched == null) {
+        return;
+      }
+      long[] matched = buildMatched;
+      if (sharedBuild != null) {
+        if (!sharedBuild.finish(buildMatched)) {
+          return;
+        }
+        matched = sharedBuild.matched();
+      }
+      int rows = build.batch.getRowCount();
+      int count = 0;
+      for (int i = 0; i < rows; i++) {
+        if (!JoinSupport.getBit(matched, i)) {
+          count++;
+        }
+      }
+      int[] idx = new int[count];
+      int k = 0;
+      for (int i = 0; i < rows; i++) {
+        if (!JoinSupport.getBit(matched, i)) {
+          idx[k++] = i;
+        }
+      }
+      try (VectorSchemaRoot emptyRight = Batches.empty(right.schema(), allocator)) {
+        emitPadded(idx, null, emptyRight);
+      }
+    }
+
+    private void addReady(VectorSchemaRoot out) {
+      if (out.getRowCount() == 0) {
+        out.close();
+      } else {
+        ready.add(out);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      List<AutoCloseable> all = new ArrayList<>(ready);
+      ready.clear();
+      all.add(probeBatch);
+      all.add(probeIn);
+      all.add(ownBuild);
+      if (sharedBuild != null) {
+        all.add(() -> shared.release(context, sharedBuild));
+      }
+      probeBatch = null;
+      Batches.closeAll(all);
+    }
   }
 }

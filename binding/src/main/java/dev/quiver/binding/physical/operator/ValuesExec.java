@@ -1,39 +1,53 @@
 package dev.quiver.binding.physical.operator;
 
-
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.physical.kernel.ValueWriter;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** STUB (signature fixed; owner replaces the body). */
+/** Literal rows (SQL VALUES) as a one-partition source. */
 public final class ValuesExec extends BaseExecutionPlan {
-  /** Creates the operator. */
+  private final List<List<Object>> rows;
+
+  /** Creates the source; values follow the literal convention of {@link ValueWriter}. */
   public ValuesExec(Schema schema, List<List<Object>> rows) {
-    super(null, List.of());
-    throw new UnsupportedOperationException("pending");
+    super(schema, List.of());
+    List<List<Object>> copy = new ArrayList<>();
+    for (List<Object> row : rows) {
+      copy.add(Collections.unmodifiableList(new ArrayList<>(row)));
+    }
+    this.rows = Collections.unmodifiableList(copy);
+  }
+
+  /** The literal rows. */
+  public List<List<Object>> rows() {
+    return rows;
   }
 
   @Override
   public Partitioning outputPartitioning() {
-    throw new UnsupportedOperationException("pending");
+    return Partitioning.single();
   }
 
   @Override
   public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-    throw new UnsupportedOperationException("pending");
+    return this;
   }
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    throw new UnsupportedOperationException("pending");
+    return SingleBatchStream.of(schema(), () -> ValueWriter.batch(schema(), rows, context.allocator()));
   }
 
   @Override
   public String displayDetails() {
-    throw new UnsupportedOperationException("pending");
+    return "rows=" + rows.size();
   }
 }

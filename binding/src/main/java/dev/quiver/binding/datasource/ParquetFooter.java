@@ -1,0 +1,307 @@
+package dev.quiver.binding.datasource;
+
+import dev.quiver.binding.DataSourceException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What Quiver needs from a Parquet file's footer: total rows and, per row group, rows and sizes.
+ * Reads the Thrift compact encoding of {@code FileMetaData} directly, skipping every field it does
+ * not need, so no Parquet or Hadoop library is required.
+ */
+record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
+  private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+
+  /** One row group: its rows, its uncompressed size and its size on disk. */
+  record RowGroup(long numRows, long uncompressedBytes, long compressedBytes) {}
+
+  /** Uncompressed bytes of all row groups. */
+  long uncompressedBytes() {
+    return rowGroups.stream().mapToLong(RowGroup::uncompressedBytes).sum();
+  }
+
+  /**
+   * Reads the footer of {@code file}; throws {@link DataSourceException} naming the file when it is
+   * not valid Parquet.
+   */
+  static ParquetFooter read(Path file) {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = ch.size();
+      if (size < 12) {
+        throw corrupt(file, "it is only " + size + " bytes long, too short for Parquet");
+      }
+      ByteBuffer tail = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+      readFully(ch, tail, size - 8);
+      ByteBuffer head = ByteBuffer.allocate(4);
+      readFully(ch, head, 0);
+      if (!hasMagic(tail.array(), 4) || !hasMagic(head.array(), 0)) {
+        throw corrupt(file, "it does not start and end with the Parquet magic bytes 'PAR1'");
+      }
+      int footerLength = tail.getInt(0);
+      if (footerLength <= 0 || footerLength > size - 12) {
+        throw corrupt(file, "its footer length " + footerLength + " does not fit in the file");
+      }
+      ByteBuffer footer = ByteBuffer.allocate(footerLength);
+      readFully(ch, footer, size - 8 - footerLength);
+      try {
+        return parse(size, new Compact(footer.array()));
+      } catch (RuntimeException e) {
+        throw corrupt(file, "its footer cannot be decoded (" + e.getMessage() + ")");
+      }
+    } catch (IOException e) {
+      throw new DataSourceException("Cannot read Parquet file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static DataSourceException corrupt(Path file, String why) {
+    return new DataSourceException(
+        "File "
+            + file
+            + " is not a valid Parquet file: "
+            + why
+            + "; check that it was fully written");
+  }
+
+  private static boolean hasMagic(byte[] bytes, int at) {
+    for (int i = 0; i < 4; i++) {
+      if (bytes[at + i] != MAGIC[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
+    long pos = position;
+    while (buf.hasRemaining()) {
+      int n = ch.read(buf, pos);
+      if (n < 0) {
+        throw new IOException("unexpected end of file");
+      }
+      pos += n;
+    }
+  }
+
+  private static ParquetFooter parse(long fileBytes, Compact in) {
+    long numRows = -1;
+    List<RowGroup> groups = new ArrayList<>();
+    short id = 0;
+    while (true) {
+      int header = in.u8();
+      int type = header & 0x0F;
+      if (type == Compact.STOP) {
+        break;
+      }
+      id = in.fieldId(header, id);
+      if (id == 3 && type == Compact.I64) {
+        numRows = in.varLong();
+      } else if (id == 4 && type == Compact.LIST) {
+        int[] list = in.listHeader();
+        for (int i = 0; i < list[0]; i++) {
+          groups.add(parseRowGroup(in));
+        }
+      } else {
+        in.skip(type);
+      }
+    }
+    if (numRows < 0) {
+      throw new IllegalStateException("the row count is missing");
+    }
+    return new ParquetFooter(fileBytes, numRows, List.copyOf(groups));
+  }
+
+  private static RowGroup parseRowGroup(Compact in) {
+    long rows = 0;
+    long bytes = 0;
+    long compressed = -1;
+    long columnsCompressed = 0;
+    short id = 0;
+    while (true) {
+      int header = in.u8();
+      int type = header & 0x0F;
+      if (type == Compact.STOP) {
+        break;
+      }
+      id = in.fieldId(header, id);
+      if (id == 1 && type == Compact.LIST) {
+        int[] list = in.listHeader();
+        for (int i = 0; i < list[0]; i++) {
+          columnsCompressed += parseColumnChunkCompressed(in);
+        }
+      } else if (id == 2 && type == Compact.I64) {
+        bytes = in.varLong();
+      } else if (id == 3 && type == Compact.I64) {
+        rows = in.varLong();
+      } else if (id == 6 && type == Compact.I64) {
+        compressed = in.varLong();
+      } else {
+        in.skip(type);
+      }
+    }
+    return new RowGroup(rows, bytes, compressed >= 0 ? compressed : columnsCompressed);
+  }
+
+  /** Returns ColumnChunk.meta_data.total_compressed_size (0 when absent). */
+  private static long parseColumnChunkCompressed(Compact in) {
+    long compressed = 0;
+    short id = 0;
+    while (true) {
+      int header = in.u8();
+      int type = header & 0x0F;
+      if (type == Compact.STOP) {
+        return compressed;
+      }
+      id = in.fieldId(header, id);
+      if (id == 3 && type == Compact.STRUCT) {
+        short inner = 0;
+        while (true) {
+          int h = in.u8();
+          int t = h & 0x0F;
+          if (t == Compact.STOP) {
+            break;
+          }
+          inner = in.fieldId(h, inner);
+          if (inner == 7 && t == Compact.I64) {
+            compressed = in.varLong();
+          } else {
+            in.skip(t);
+          }
+        }
+      } else {
+        in.skip(type);
+      }
+    }
+  }
+
+  /** A cursor over Thrift compact-protocol bytes. */
+  private static final class Compact {
+    static final int STOP = 0;
+    static final int TRUE = 1;
+    static final int FALSE = 2;
+    static final int BYTE = 3;
+    static final int I16 = 4;
+    static final int I32 = 5;
+    static final int I64 = 6;
+    static final int DOUBLE = 7;
+    static final int BINARY = 8;
+    static final int LIST = 9;
+    static final int SET = 10;
+    static final int MAP = 11;
+    static final int STRUCT = 12;
+
+    private final byte[] bytes;
+    private int pos;
+    private int depth;
+
+    Compact(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    int u8() {
+      if (pos >= bytes.length) {
+        throw new IllegalStateException("truncated at byte " + pos);
+      }
+      return bytes[pos++] & 0xFF;
+    }
+
+    long rawVarint() {
+      long result = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        int b = u8();
+        result |= (long) (b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+          return result;
+        }
+      }
+      throw new IllegalStateException("varint too long at byte " + pos);
+    }
+
+    long varLong() {
+      long v = rawVarint();
+      return (v >>> 1) ^ -(v & 1);
+    }
+
+    short fieldId(int header, short last) {
+      int delta = header >>> 4;
+      return delta == 0 ? (short) varLong() : (short) (last + delta);
+    }
+
+    /** Returns {size, elementType}. */
+    int[] listHeader() {
+      int h = u8();
+      int size = h >>> 4;
+      if (size == 15) {
+        size = (int) rawVarint();
+      }
+      if (size < 0 || size > bytes.length) {
+        throw new IllegalStateException("bad list size " + size);
+      }
+      return new int[] {size, h & 0x0F};
+    }
+
+    void skip(int type) {
+      if (++depth > 64) {
+        throw new IllegalStateException("nesting too deep");
+      }
+      switch (type) {
+        case TRUE, FALSE -> {}
+        case BYTE -> pos++;
+        case I16, I32, I64 -> rawVarint();
+        case DOUBLE -> pos += 8;
+        case BINARY -> {
+          long len = rawVarint();
+          if (len < 0 || pos + len > bytes.length) {
+            throw new IllegalStateException("bad binary length " + len);
+          }
+          pos += (int) len;
+        }
+        case LIST, SET -> {
+          int[] list = listHeader();
+          for (int i = 0; i < list[0]; i++) {
+            // Booleans inside collections take one byte each.
+            if (list[1] == TRUE || list[1] == FALSE) {
+              pos++;
+            } else {
+              skip(list[1]);
+            }
+          }
+        }
+        case MAP -> {
+          int size = (int) rawVarint();
+          if (size > 0) {
+            int kv = u8();
+            for (int i = 0; i < size; i++) {
+              skip(kv >>> 4);
+              skip(kv & 0x0F);
+            }
+          }
+        }
+        case STRUCT -> {
+          short id = 0;
+          while (true) {
+            int h = u8();
+            int t = h & 0x0F;
+            if (t == STOP) {
+              break;
+            }
+            id = fieldId(h, id);
+            skip(t);
+          }
+        }
+        default ->
+            throw new IllegalStateException("unknown Thrift type " + type + " at byte " + pos);
+      }
+      depth--;
+      if (pos > bytes.length) {
+        throw new IllegalStateException("truncated");
+      }
+    }
+  }
+}

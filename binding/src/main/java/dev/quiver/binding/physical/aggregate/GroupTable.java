@@ -1,0 +1,646 @@
+package dev.quiver.binding.physical.aggregate;
+
+import dev.quiver.binding.physical.kernel.Hashing;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.NullVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Open-addressing hash table from group-key rows to dense group ids 0..size-1. Keys are held
+ * column by column in primitive arrays; a batch is probed a column at a time for hashing and
+ * with inlined loops for one or two integer keys and for one string key.
+ */
+final class GroupTable {
+  private static final int NULL_HASH = 0x2f0b3a49;
+
+  private final KeyColumn[] cols;
+  private int[] slots = new int[64]; // group id + 1; 0 = empty
+  private int[] groupHash = new int[16];
+  private int size;
+  private int[] hashes = new int[0];
+
+  GroupTable(List<Field> keyFields) {
+    cols = new KeyColumn[keyFields.size()];
+    for (int i = 0; i < cols.length; i++) {
+      cols[i] = KeyColumn.of(keyFields.get(i));
+    }
+  }
+
+  /** Number of groups. */
+  int size() {
+    return size;
+  }
+
+  /** Stored (mixed) hash of group {@code g}. */
+  int hashOf(int g) {
+    return groupHash[g];
+  }
+
+  /**
+   * Maps each row of {@code keys} to its group id in {@code out}, inserting new groups. Rows
+   * whose {@code mask} entry is false are skipped and get -1.
+   */
+  void findOrInsert(List<FieldVector> keys, int rows, boolean[] mask, int[] out) {
+    if (hashes.length < rows) {
+      hashes = new int[Math.max(rows, 1024)];
+    }
+    int[] h = hashes;
+    Arrays.fill(h, 0, rows, 17);
+    for (int c = 0; c < cols.length; c++) {
+      cols[c].load(keys.get(c), rows);
+      cols[c].hash(rows, h);
+    }
+    for (int i = 0; i < rows; i++) {
+      h[i] = mix(h[i]);
+    }
+    if (cols.length == 0) {
+      if (size == 0) {
+        insert(0, 0);
+      }
+      for (int i = 0; i < rows; i++) {
+        out[i] = mask == null || mask[i] ? 0 : -1;
+      }
+      return;
+    }
+    if (cols.length == 1 && cols[0] instanceof LongKeys k) {
+      probeLong(k, rows, mask, out, h);
+    } else if (cols.length == 2 && cols[0] instanceof LongKeys k0 && cols[1] instanceof LongKeys k1) {
+      probeLong2(k0, k1, rows, mask, out, h);
+    } else if (cols.length == 1 && cols[0] instanceof BytesKeys k) {
+      probeBytes(k, rows, mask, out, h);
+    } else {
+      probeGeneric(rows, mask, out, h);
+    }
+  }
+
+  private void probeLong(LongKeys k, int rows, boolean[] mask, int[] out, int[] h) {
+    long[] bv = k.bv;
+    boolean[] bn = k.bn;
+    for (int i = 0; i < rows; i++) {
+      if (mask != null && !mask[i]) {
+        out[i] = -1;
+        continue;
+      }
+      int hash = h[i];
+      long v = bv[i];
+      boolean isNull = bn[i];
+      int m = slots.length - 1;
+      int s = hash & m;
+      int g;
+      while (true) {
+        int e = slots[s];
+        if (e == 0) {
+          g = insert(i, hash);
+          break;
+        }
+        g = e - 1;
+        if (groupHash[g] == hash && k.vals[g] == v && k.nulls[g] == isNull) {
+          break;
+        }
+        s = (s + 1) & m;
+      }
+      out[i] = g;
+    }
+  }
+
+  private void probeLong2(LongKeys k0, LongKeys k1, int rows, boolean[] mask, int[] out, int[] h) {
+    long[] bv0 = k0.bv;
+    boolean[] bn0 = k0.bn;
+    long[] bv1 = k1.bv;
+    boolean[] bn1 = k1.bn;
+    for (int i = 0; i < rows; i++) {
+      if (mask != null && !mask[i]) {
+        out[i] = -1;
+        continue;
+      }
+      int hash = h[i];
+      int m = slots.length - 1;
+      int s = hash & m;
+      int g;
+      while (true) {
+        int e = slots[s];
+        if (e == 0) {
+          g = insert(i, hash);
+          break;
+        }
+        g = e - 1;
+        if (groupHash[g] == hash
+            && k0.vals[g] == bv0[i] && k1.vals[g] == bv1[i]
+            && k0.nulls[g] == bn0[i] && k1.nulls[g] == bn1[i]) {
+          break;
+        }
+        s = (s + 1) & m;
+      }
+      out[i] = g;
+    }
+  }
+
+  private void probeBytes(BytesKeys k, int rows, boolean[] mask, int[] out, int[] h) {
+    for (int i = 0; i < rows; i++) {
+      if (mask != null && !mask[i]) {
+        out[i] = -1;
+        continue;
+      }
+      int hash = h[i];
+      int m = slots.length - 1;
+      int s = hash & m;
+      int g;
+      while (true) {
+        int e = slots[s];
+        if (e == 0) {
+          g = insert(i, hash);
+          break;
+        }
+        g = e - 1;
+        if (groupHash[g] == hash && k.equalsRow(g, i)) {
+          break;
+        }
+        s = (s + 1) & m;
+      }
+      out[i] = g;
+    }
+  }
+
+  private void probeGeneric(int rows, boolean[] mask, int[] out, int[] h) {
+    for (int i = 0; i < rows; i++) {
+      if (mask != null && !mask[i]) {
+        out[i] = -1;
+        continue;
+      }
+      int hash = h[i];
+      int m = slots.length - 1;
+      int s = hash & m;
+      int g;
+      outer:
+      while (true) {
+        int e = slots[s];
+        if (e == 0) {
+          g = insert(i, hash);
+          break;
+        }
+        g = e - 1;
+        if (groupHash[g] == hash) {
+          boolean eq = true;
+          for (KeyColumn c : cols) {
+            if (!c.equalsRow(g, i)) {
+              eq = false;
+              break;
+            }
+          }
+          if (eq) {
+            break outer;
+          }
+        }
+        s = (s + 1) & m;
+      }
+      out[i] = g;
+    }
+  }
+
+  /** Appends batch row {@code row} as a new group and returns its id. */
+  private int insert(int row, int hash) {
+    int g = size;
+    if (g == groupHash.length) {
+      groupHash = Arrays.copyOf(groupHash, g * 2);
+    }
+    groupHash[g] = hash;
+    for (KeyColumn c : cols) {
+      c.append(g, row);
+    }
+    size++;
+    if (cols.length > 0) {
+      if (size * 2 > slots.length) {
+        rehash(slots.length * 2);
+      } else {
+        place(g, hash);
+      }
+    }
+    return g;
+  }
+
+  private void place(int g, int hash) {
+    int m = slots.length - 1;
+    int s = hash & m;
+    while (slots[s] != 0) {
+      s = (s + 1) & m;
+    }
+    slots[s] = g + 1;
+  }
+
+  private void rehash(int capacity) {
+    slots = new int[capacity];
+    for (int g = 0; g < size; g++) {
+      place(g, groupHash[g]);
+    }
+  }
+
+  /** Builds key column {@code c} for groups {@code gids[0..n)}. */
+  FieldVector emitKey(int c, int[] gids, int n, BufferAllocator allocator) {
+    return cols[c].emit(gids, n, allocator);
+  }
+
+  /** Number of key columns. */
+  int keyCount() {
+    return cols.length;
+  }
+
+  /** Heap bytes held, for memory accounting. */
+  long estimatedBytes() {
+    long b = (long) slots.length * 4 + (long) groupHash.length * 4 + (long) hashes.length * 4;
+    for (KeyColumn c : cols) {
+      b += c.bytes();
+    }
+    return b;
+  }
+
+  /** Drops every group and returns the arrays to their initial size. */
+  void reset() {
+    slots = new int[64];
+    groupHash = new int[16];
+    size = 0;
+    for (KeyColumn c : cols) {
+      c.reset();
+    }
+  }
+
+  static int mix(int h) {
+    h ^= h >>> 16;
+    h *= 0x85ebca6b;
+    h ^= h >>> 13;
+    h *= 0xc2b2ae35;
+    h ^= h >>> 16;
+    return h;
+  }
+
+  /** One key column: the current batch's values plus the stored values of every group. */
+  abstract static class KeyColumn {
+    final Field field;
+
+    KeyColumn(Field field) {
+      this.field = field;
+    }
+
+    static KeyColumn of(Field field) {
+      return switch (Vectors.kind(field.getType())) {
+        case LONG, BOOL, DOUBLE -> new LongKeys(field);
+        case DECIMAL -> new DecimalKeys(field);
+        case BYTES -> new BytesKeys(field);
+        case NULL -> new NullKeys(field);
+      };
+    }
+
+    abstract void load(FieldVector v, int rows);
+
+    abstract void hash(int rows, int[] h);
+
+    abstract boolean equalsRow(int g, int row);
+
+    abstract void append(int g, int row);
+
+    abstract FieldVector emit(int[] gids, int n, BufferAllocator allocator);
+
+    abstract long bytes();
+
+    abstract void reset();
+  }
+
+  /** Integers, dates, timestamps, booleans and floating point (as canonical bits). */
+  static final class LongKeys extends KeyColumn {
+    private final boolean floating;
+    long[] bv = new long[0];
+    boolean[] bn = new boolean[0];
+    long[] vals = new long[16];
+    boolean[] nulls = new boolean[16];
+
+    LongKeys(Field field) {
+      super(field);
+      floating = field.getType() instanceof ArrowType.FloatingPoint;
+    }
+
+    @Override
+    void load(FieldVector v, int rows) {
+      if (bv.length < rows) {
+        bv = new long[Math.max(rows, 1024)];
+        bn = new boolean[bv.length];
+      }
+      boolean hasNulls = Vectors.nulls(v, rows, bn);
+      if (floating) {
+        double[] d = Vectors.doubles(v, rows, null);
+        for (int i = 0; i < rows; i++) {
+          double x = d[i] == 0.0 ? 0.0 : d[i]; // -0.0 groups with 0.0
+          bv[i] = Double.doubleToLongBits(x); // canonical NaN
+        }
+      } else {
+        Vectors.longs(v, rows, bv);
+      }
+      if (hasNulls) {
+        for (int i = 0; i < rows; i++) {
+          if (bn[i]) {
+            bv[i] = 0;
+          }
+        }
+      }
+    }
+
+    @Override
+    void hash(int rows, int[] h) {
+      for (int i = 0; i < rows; i++) {
+        h[i] = h[i] * 31 + (bn[i] ? NULL_HASH : Hashing.hashLong(bv[i]));
+      }
+    }
+
+    @Override
+    boolean equalsRow(int g, int row) {
+      return vals[g] == bv[row] && nulls[g] == bn[row];
+    }
+
+    @Override
+    void append(int g, int row) {
+      if (g == vals.length) {
+        vals = Arrays.copyOf(vals, g * 2);
+        nulls = Arrays.copyOf(nulls, g * 2);
+      }
+      vals[g] = bv[row];
+      nulls[g] = bn[row];
+    }
+
+    @Override
+    FieldVector emit(int[] gids, int n, BufferAllocator allocator) {
+      boolean[] valid = new boolean[n];
+      if (floating) {
+        double[] d = new double[n];
+        for (int i = 0; i < n; i++) {
+          d[i] = Double.longBitsToDouble(vals[gids[i]]);
+          valid[i] = !nulls[gids[i]];
+        }
+        return Vectors.fromDoubles(field, d, valid, n, allocator);
+      }
+      long[] l = new long[n];
+      for (int i = 0; i < n; i++) {
+        l[i] = vals[gids[i]];
+        valid[i] = !nulls[gids[i]];
+      }
+      return Vectors.fromLongs(field, l, valid, n, allocator);
+    }
+
+    @Override
+    long bytes() {
+      return (long) vals.length * 9 + (long) bv.length * 9;
+    }
+
+    @Override
+    void reset() {
+      vals = new long[16];
+      nulls = new boolean[16];
+    }
+  }
+
+  /** DECIMAL keys as two 64-bit halves. */
+  static final class DecimalKeys extends KeyColumn {
+    private long[] blo = new long[0];
+    private long[] bhi = new long[0];
+    private boolean[] bn = new boolean[0];
+    private long[] lo = new long[16];
+    private long[] hi = new long[16];
+    private boolean[] nulls = new boolean[16];
+
+    DecimalKeys(Field field) {
+      super(field);
+    }
+
+    @Override
+    void load(FieldVector v, int rows) {
+      if (blo.length < rows) {
+        blo = new long[Math.max(rows, 1024)];
+        bhi = new long[blo.length];
+        bn = new boolean[blo.length];
+      }
+      Vectors.nulls(v, rows, bn);
+      ArrowBuf data = ((BaseFixedWidthVector) v).getDataBuffer();
+      for (int i = 0; i < rows; i++) {
+        if (bn[i]) {
+          blo[i] = 0;
+          bhi[i] = 0;
+        } else {
+          blo[i] = data.getLong((long) i * 16);
+          bhi[i] = data.getLong((long) i * 16 + 8);
+        }
+      }
+    }
+
+    @Override
+    void hash(int rows, int[] h) {
+      for (int i = 0; i < rows; i++) {
+        h[i] = h[i] * 31 + (bn[i] ? NULL_HASH : Hashing.hashLong(blo[i] * 31 + bhi[i]));
+      }
+    }
+
+    @Override
+    boolean equalsRow(int g, int row) {
+      return lo[g] == blo[row] && hi[g] == bhi[row] && nulls[g] == bn[row];
+    }
+
+    @Override
+    void append(int g, int row) {
+      if (g == lo.length) {
+        lo = Arrays.copyOf(lo, g * 2);
+        hi = Arrays.copyOf(hi, g * 2);
+        nulls = Arrays.copyOf(nulls, g * 2);
+      }
+      lo[g] = blo[row];
+      hi[g] = bhi[row];
+      nulls[g] = bn[row];
+    }
+
+    @Override
+    FieldVector emit(int[] gids, int n, BufferAllocator allocator) {
+      FieldVector v = Vectors.allocate(field, n, allocator);
+      ArrowBuf data = ((BaseFixedWidthVector) v).getDataBuffer();
+      ArrowBuf validity = v.getValidityBuffer();
+      for (int i = 0; i < n; i++) {
+        int g = gids[i];
+        if (!nulls[g]) {
+          data.setLong((long) i * 16, lo[g]);
+          data.setLong((long) i * 16 + 8, hi[g]);
+          BitVectorHelper.setBit(validity, i);
+        }
+      }
+      v.setValueCount(n);
+      return v;
+    }
+
+    @Override
+    long bytes() {
+      return (long) lo.length * 17 + (long) blo.length * 17;
+    }
+
+    @Override
+    void reset() {
+      lo = new long[16];
+      hi = new long[16];
+      nulls = new boolean[16];
+    }
+  }
+
+  /** Utf8/binary keys in one byte arena with end offsets. */
+  static final class BytesKeys extends KeyColumn {
+    private byte[] bdata = new byte[0];
+    private int[] boff = new int[1];
+    private boolean[] bn = new boolean[0];
+    private byte[] arena = new byte[256];
+    private int[] ends = new int[17]; // ends[g + 1] is the end of group g
+    private boolean[] nulls = new boolean[16];
+
+    BytesKeys(Field field) {
+      super(field);
+    }
+
+    @Override
+    void load(FieldVector v, int rows) {
+      if (bn.length < rows) {
+        bn = new boolean[Math.max(rows, 1024)];
+        boff = new int[bn.length + 1];
+      }
+      if (rows == 0) {
+        return;
+      }
+      Vectors.nulls(v, rows, bn);
+      BaseVariableWidthVector var = (BaseVariableWidthVector) v;
+      ArrowBuf offsets = var.getOffsetBuffer();
+      int base = offsets.getInt(0);
+      int end = offsets.getInt((long) rows * 4);
+      for (int i = 0; i <= rows; i++) {
+        boff[i] = offsets.getInt((long) i * 4) - base;
+      }
+      int len = end - base;
+      if (bdata.length < len) {
+        bdata = new byte[Math.max(len, bdata.length * 2)];
+      }
+      if (len > 0) {
+        var.getDataBuffer().getBytes(base, bdata, 0, len);
+      }
+    }
+
+    private int len(int row) {
+      return bn[row] ? 0 : boff[row + 1] - boff[row];
+    }
+
+    @Override
+    void hash(int rows, int[] h) {
+      for (int i = 0; i < rows; i++) {
+        int hv;
+        if (bn[i]) {
+          hv = NULL_HASH;
+        } else {
+          long x = len(i);
+          for (int p = boff[i], e = boff[i + 1]; p < e; p++) {
+            x = (x ^ bdata[p]) * 0x100000001b3L;
+          }
+          hv = Hashing.hashLong(x);
+        }
+        h[i] = h[i] * 31 + hv;
+      }
+    }
+
+    @Override
+    boolean equalsRow(int g, int row) {
+      if (nulls[g] != bn[row]) {
+        return false;
+      }
+      if (bn[row]) {
+        return true;
+      }
+      int s = ends[g];
+      int e = ends[g + 1];
+      return Arrays.equals(arena, s, e, bdata, boff[row], boff[row + 1]);
+    }
+
+    @Override
+    void append(int g, int row) {
+      if (g + 1 == ends.length) {
+        ends = Arrays.copyOf(ends, ends.length * 2);
+        nulls = Arrays.copyOf(nulls, ends.length);
+      }
+      int len = len(row);
+      int start = ends[g];
+      if (start + len > arena.length) {
+        arena = Arrays.copyOf(arena, Math.max(arena.length * 2, start + len));
+      }
+      if (len > 0) {
+        System.arraycopy(bdata, boff[row], arena, start, len);
+      }
+      ends[g + 1] = start + len;
+      nulls[g] = bn[row];
+    }
+
+    @Override
+    FieldVector emit(int[] gids, int n, BufferAllocator allocator) {
+      byte[][] b = new byte[n][];
+      for (int i = 0; i < n; i++) {
+        int g = gids[i];
+        b[i] = nulls[g] ? null : Arrays.copyOfRange(arena, ends[g], ends[g + 1]);
+      }
+      return Vectors.fromBytes(field, b, n, allocator);
+    }
+
+    @Override
+    long bytes() {
+      return arena.length + (long) ends.length * 5 + bdata.length + (long) boff.length * 5;
+    }
+
+    @Override
+    void reset() {
+      arena = new byte[256];
+      ends = new int[17];
+      nulls = new boolean[16];
+    }
+  }
+
+  /** The untyped NULL: every row has the same (null) key. */
+  static final class NullKeys extends KeyColumn {
+    NullKeys(Field field) {
+      super(field);
+    }
+
+    @Override
+    void load(FieldVector v, int rows) {}
+
+    @Override
+    void hash(int rows, int[] h) {
+      for (int i = 0; i < rows; i++) {
+        h[i] = h[i] * 31 + NULL_HASH;
+      }
+    }
+
+    @Override
+    boolean equalsRow(int g, int row) {
+      return true;
+    }
+
+    @Override
+    void append(int g, int row) {}
+
+    @Override
+    FieldVector emit(int[] gids, int n, BufferAllocator allocator) {
+      NullVector v = new NullVector(field);
+      v.setValueCount(n);
+      return v;
+    }
+
+    @Override
+    long bytes() {
+      return 0;
+    }
+
+    @Override
+    void reset() {}
+  }
+}

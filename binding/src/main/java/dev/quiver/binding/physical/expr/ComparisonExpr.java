@@ -1,0 +1,364 @@
+package dev.quiver.binding.physical.expr;
+
+import dev.quiver.binding.QueryTypeException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.ByteFunctionHelpers;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * Comparison {@code left op right} with SQL null semantics. Numbers of different kinds are
+ * compared by value (decimals of any scale exactly), strings byte-wise in UTF-8, dates against
+ * timestamps as midnight.
+ */
+public record ComparisonExpr(Op op, PhysicalExpr left, PhysicalExpr right) implements PhysicalExpr {
+
+  /** Comparison operator. */
+  public enum Op {
+    EQ("="),
+    NE("<>"),
+    LT("<"),
+    LE("<="),
+    GT(">"),
+    GE(">=");
+
+    private final String symbol;
+
+    Op(String symbol) {
+      this.symbol = symbol;
+    }
+
+    /** The SQL symbol. */
+    public String symbol() {
+      return symbol;
+    }
+
+    /** The operator with its operands swapped: a op b == b op.flip() a. */
+    public Op flip() {
+      switch (this) {
+        case LT:
+          return GT;
+        case LE:
+          return GE;
+        case GT:
+          return LT;
+        case GE:
+          return LE;
+        default:
+          return this;
+      }
+    }
+
+    /** The operator giving the opposite result on non-null operands. */
+    public Op negate() {
+      switch (this) {
+        case EQ:
+          return NE;
+        case NE:
+          return EQ;
+        case LT:
+          return GE;
+        case LE:
+          return GT;
+        case GT:
+          return LE;
+        default:
+          return LT;
+      }
+    }
+  }
+
+  /** Checks that the operand types are comparable. */
+  public ComparisonExpr {
+    commonKind(left.dataType(), right.dataType(), op.symbol);
+  }
+
+  @Override
+  public ArrowType dataType() {
+    return ArrowType.Bool.INSTANCE;
+  }
+
+  @Override
+  public boolean nullable() {
+    return left.nullable() || right.nullable();
+  }
+
+  @Override
+  public List<PhysicalExpr> children() {
+    return List.of(left, right);
+  }
+
+  @Override
+  public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
+    int n = batch.getRowCount();
+    try (Operand l = Operand.of(left, batch, allocator);
+        Operand r = Operand.of(right, batch, allocator)) {
+      if (l.allNull() || r.allNull()) {
+        return Vectors.nulls(ArrowType.Bool.INSTANCE, n, allocator);
+      }
+      long[] valid = Bits.and(l.validity(), r.validity());
+      return Bits.toBitVector(compare(l, r, op, n), valid, n, allocator);
+    }
+  }
+
+  /** Kind both sides are compared as. */
+  static Vectors.Kind commonKind(ArrowType a, ArrowType b, String what) {
+    Vectors.Kind ka = Vectors.kind(a);
+    Vectors.Kind kb = Vectors.kind(b);
+    if (ka == Vectors.Kind.NULL) {
+      return kb;
+    }
+    if (kb == Vectors.Kind.NULL || ka == kb) {
+      return ka;
+    }
+    boolean numA = ka == Vectors.Kind.INT || ka == Vectors.Kind.DOUBLE || ka == Vectors.Kind.DECIMAL;
+    boolean numB = kb == Vectors.Kind.INT || kb == Vectors.Kind.DOUBLE || kb == Vectors.Kind.DECIMAL;
+    if (numA && numB) {
+      if (ka == Vectors.Kind.DOUBLE || kb == Vectors.Kind.DOUBLE) {
+        return Vectors.Kind.DOUBLE;
+      }
+      return Vectors.Kind.DECIMAL;
+    }
+    if ((ka == Vectors.Kind.DATE && kb == Vectors.Kind.TIMESTAMP)
+        || (ka == Vectors.Kind.TIMESTAMP && kb == Vectors.Kind.DATE)) {
+      return Vectors.Kind.TIMESTAMP;
+    }
+    throw new QueryTypeException(
+        "Cannot compare " + Vectors.sqlName(a) + " with " + Vectors.sqlName(b) + " using '" + what
+            + "'; cast one side to the other's type");
+  }
+
+  /** Result bits of {@code l op r} for every row, ignoring validity (the caller masks it). */
+  static long[] compare(Operand l, Operand r, Op op, int n) {
+    if (n == 0) {
+      return new long[0];
+    }
+    if (l.isScalar() && !r.isScalar()) {
+      return compare(r, l, op.flip(), n);
+    }
+    if (op == Op.NE) {
+      long[] eq = compare(l, r, Op.EQ, n);
+      for (int j = 0; j < eq.length; j++) {
+        eq[j] = ~eq[j];
+      }
+      Bits.maskTail(eq, n);
+      return eq;
+    }
+    Vectors.Kind kind = commonKind(l.type, r.type, op.symbol);
+    switch (kind) {
+      case STRING:
+        return strings(l, r, op, n);
+      case DOUBLE:
+        return doubles(l.doubles(), r.isScalar() ? null : r.doubles(), r.isScalar() ? r.scalarDouble() : 0, op, n);
+      case DECIMAL:
+        int scale = Math.max(Kernels.scaleOf(l.type), Kernels.scaleOf(r.type));
+        Operand.DecimalData a = l.decimals(scale);
+        Operand.DecimalData b = r.decimals(scale);
+        if (a.small != null && b.small != null) {
+          return longs(a.small, r.isScalar() ? null : b.small, r.isScalar() ? b.small[0] : 0, op, n);
+        }
+        long[] w = new long[Bits.words(n)];
+        for (int i = 0; i < n; i++) {
+          if (test(op, a.bigAt(i).compareTo(b.bigAt(i)))) {
+            Bits.set(w, i);
+          }
+        }
+        return w;
+      case TIMESTAMP:
+        long[] x = micros(l);
+        long[] y = micros(r);
+        return longs(x, y, 0, op, n);
+      default:
+        if (r.isScalar()) {
+          return longs(l.longs(), null, r.scalarLong(), op, n);
+        }
+        return longs(l.longs(), r.longs(), 0, op, n);
+    }
+  }
+
+  private static long[] micros(Operand o) {
+    long[] v = o.longs();
+    if (o.kind() == Vectors.Kind.DATE) {
+      for (int i = 0; i < v.length; i++) {
+        v[i] *= Vectors.MICROS_PER_DAY;
+      }
+    }
+    return v;
+  }
+
+  static boolean test(Op op, int c) {
+    switch (op) {
+      case EQ:
+        return c == 0;
+      case NE:
+        return c != 0;
+      case LT:
+        return c < 0;
+      case LE:
+        return c <= 0;
+      case GT:
+        return c > 0;
+      default:
+        return c >= 0;
+    }
+  }
+
+  /** Compares a with b (or with scalar s when b is null). */
+  static long[] longs(long[] a, long[] b, long s, Op op, int n) {
+    long[] w = new long[Bits.words(n)];
+    if (b == null) {
+      switch (op) {
+        case EQ:
+          for (int i = 0; i < n; i++) {
+            w[i >>> 6] |= (a[i] == s ? 1L : 0L) << i;
+          }
+          break;
+        case LT:
+          for (int i = 0; i < n; i++) {
+            w[i >>> 6] |= (a[i] < s ? 1L : 0L) << i;
+          }
+          break;
+        case LE:
+          for (int i = 0; i < n; i++) {
+            w[i >>> 6] |= (a[i] <= s ? 1L : 0L) << i;
+          }
+          break;
+        case GT:
+          for (int i = 0; i < n; i++) {
+            w[i >>> 6] |= (a[i] > s ? 1L : 0L) << i;
+          }
+          break;
+        case GE:
+          for (int i = 0; i < n; i++) {
+            w[i >>> 6] |= (a[i] >= s ? 1L : 0L) << i;
+          }
+          break;
+        default:
+          for (int i = 0; i < n; i++) {
+            w[i >>> 6] |= (a[i] != s ? 1L : 0L) << i;
+          }
+      }
+      return w;
+    }
+    switch (op) {
+      case EQ:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] == b[i] ? 1L : 0L) << i;
+        }
+        break;
+      case LT:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] < b[i] ? 1L : 0L) << i;
+        }
+        break;
+      case LE:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] <= b[i] ? 1L : 0L) << i;
+        }
+        break;
+      case GT:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] > b[i] ? 1L : 0L) << i;
+        }
+        break;
+      case GE:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] >= b[i] ? 1L : 0L) << i;
+        }
+        break;
+      default:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] != b[i] ? 1L : 0L) << i;
+        }
+    }
+    return w;
+  }
+
+  static long[] doubles(double[] a, double[] b, double s, Op op, int n) {
+    long[] w = new long[Bits.words(n)];
+    for (int i = 0; i < n; i++) {
+      double y = b == null ? s : b[i];
+      boolean t;
+      switch (op) {
+        case EQ:
+          t = a[i] == y;
+          break;
+        case LT:
+          t = a[i] < y;
+          break;
+        case LE:
+          t = a[i] <= y;
+          break;
+        case GT:
+          t = a[i] > y;
+          break;
+        case GE:
+          t = a[i] >= y;
+          break;
+        default:
+          t = a[i] != y;
+      }
+      w[i >>> 6] |= (t ? 1L : 0L) << i;
+    }
+    return w;
+  }
+
+  private static long[] strings(Operand l, Operand r, Op op, int n) {
+    long[] w = new long[Bits.words(n)];
+    long[] lv = l.validity();
+    ArrowBuf lo = l.vector.getOffsetBuffer();
+    ArrowBuf ld = l.vector.getDataBuffer();
+    if (r.isScalar()) {
+      byte[] s = ((String) r.value).getBytes(StandardCharsets.UTF_8);
+      for (int i = 0; i < n; i++) {
+        if (!Bits.valid(lv, i)) {
+          continue;
+        }
+        int start = lo.getInt(i * 4L);
+        int end = lo.getInt(i * 4L + 4);
+        boolean t;
+        if (op == Op.EQ) {
+          t = end - start == s.length && ByteFunctionHelpers.compare(ld, start, end, s, 0, s.length) == 0;
+        } else {
+          t = test(op, ByteFunctionHelpers.compare(ld, start, end, s, 0, s.length));
+        }
+        if (t) {
+          Bits.set(w, i);
+        }
+      }
+      return w;
+    }
+    long[] valid = Bits.and(lv, r.validity());
+    ArrowBuf ro = r.vector.getOffsetBuffer();
+    ArrowBuf rd = r.vector.getDataBuffer();
+    for (int i = 0; i < n; i++) {
+      if (!Bits.valid(valid, i)) {
+        continue;
+      }
+      long as = lo.getInt(i * 4L);
+      long ae = lo.getInt(i * 4L + 4);
+      long bs = ro.getInt(i * 4L);
+      long be = ro.getInt(i * 4L + 4);
+      boolean t;
+      if (op == Op.EQ) {
+        t = ae - as == be - bs && ByteFunctionHelpers.equal(ld, as, ae, rd, bs, be) == 1;
+      } else {
+        t = test(op, ByteFunctionHelpers.compare(ld, as, ae, rd, bs, be));
+      }
+      if (t) {
+        Bits.set(w, i);
+      }
+    }
+    return w;
+  }
+
+  @Override
+  public String toString() {
+    return "(" + left + " " + op.symbol + " " + right + ")";
+  }
+}

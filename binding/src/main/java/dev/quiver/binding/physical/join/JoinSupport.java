@@ -1,0 +1,228 @@
+package dev.quiver.binding.physical.join;
+
+import dev.quiver.binding.JoinType;
+import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.physical.BatchStream;
+import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.MemoryReservation;
+import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.physical.expr.ColumnExpr;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.kernel.Batches;
+import dev.quiver.binding.physical.kernel.Take;
+import dev.quiver.binding.physical.sort.PartitionPuller;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
+
+/** Helpers shared by the join operators: schemas, output assembly, filters and input gathering. */
+final class JoinSupport {
+  private JoinSupport() {}
+
+  /** Output schema: left ++ right with padded sides nullable, or left only for SEMI/ANTI. */
+  static Schema outputSchema(Schema left, Schema right, JoinType type) {
+    if (type == JoinType.SEMI || type == JoinType.ANTI) {
+      return left;
+    }
+    boolean leftPadded = type == JoinType.RIGHT || type == JoinType.FULL;
+    boolean rightPadded = type == JoinType.LEFT || type == JoinType.FULL;
+    List<Field> fields = new ArrayList<>();
+    for (Field f : left.getFields()) {
+      fields.add(leftPadded ? nullable(f) : f);
+    }
+    for (Field f : right.getFields()) {
+      fields.add(rightPadded ? nullable(f) : f);
+    }
+    return new Schema(fields);
+  }
+
+  /** Schema a join filter sees: left ++ right columns. */
+  static Schema filterSchema(Schema left, Schema right) {
+    List<Field> fields = new ArrayList<>(left.getFields());
+    fields.addAll(right.getFields());
+    return new Schema(fields);
+  }
+
+  private static Field nullable(Field f) {
+    if (f.isNullable()) {
+      return f;
+    }
+    FieldType t = new FieldType(true, f.getType(), f.getDictionary(), f.getMetadata());
+    return new Field(f.getName(), t, f.getChildren());
+  }
+
+  /** Whether build rows without a match must be emitted (build side on the left). */
+  static boolean emitsUnmatchedLeft(JoinType type) {
+    return type == JoinType.LEFT || type == JoinType.FULL;
+  }
+
+  /** Whether probe rows without a match must be emitted (probe side on the right). */
+  static boolean emitsUnmatchedRight(JoinType type) {
+    return type == JoinType.RIGHT || type == JoinType.FULL;
+  }
+
+  /**
+   * Gathers rows {@code li[0..n)} of {@code left} and {@code ri[0..n)} of {@code right}
+   * (-1 = null) into one batch of {@code schema} (left columns first).
+   */
+  static VectorSchemaRoot gatherPairs(
+      Schema schema,
+      VectorSchemaRoot left,
+      int[] li,
+      VectorSchemaRoot right,
+      int[] ri,
+      int n,
+      BufferAllocator allocator) {
+    List<FieldVector> out = new ArrayList<>(schema.getFields().size());
+    try {
+      int c = 0;
+      for (FieldVector v : left.getFieldVectors()) {
+        out.add(retype(Take.take(v, li, n, allocator), schema.getFields().get(c++), allocator));
+      }
+      if (right != null) {
+        for (FieldVector v : right.getFieldVectors()) {
+          out.add(retype(Take.take(v, ri, n, allocator), schema.getFields().get(c++), allocator));
+        }
+      }
+    } catch (RuntimeException e) {
+      out.forEach(FieldVector::close);
+      throw e;
+    }
+    return new VectorSchemaRoot(schema, out, n);
+  }
+
+  /** Gives a vector the field of the output schema (nullability) without copying data. */
+  private static FieldVector retype(FieldVector v, Field field, BufferAllocator allocator) {
+    if (v.getField().equals(field)) {
+      return v;
+    }
+    TransferPair pair = v.getTransferPair(field, allocator);
+    pair.transfer();
+    v.close();
+    return (FieldVector) pair.getTo();
+  }
+
+  /** Evaluates a join filter; null results count as false. */
+  static boolean[] evaluateFilter(PhysicalExpr filter, VectorSchemaRoot batch, BufferAllocator alloc) {
+    int n = batch.getRowCount();
+    boolean[] keep = new boolean[n];
+    try (FieldVector v = filter.evaluate(batch, alloc)) {
+      if (v instanceof BitVector bits) {
+        ArrowBuf data = bits.getDataBuffer();
+        ArrowBuf validity = bits.getValidityBuffer();
+        boolean hasNulls = bits.getNullCount() > 0;
+        for (int i = 0; i < n; i++) {
+          keep[i] = BitVectorHelper.get(data, i) != 0
+              && (!hasNulls || BitVectorHelper.get(validity, i) != 0);
+        }
+      } else if (v.getField().getType().getTypeID() != org.apache.arrow.vector.types.pojo.ArrowType.ArrowTypeID.Null) {
+        throw new dev.quiver.binding.QueryTypeException(
+            "Join filter " + filter + " must be boolean but is " + v.getField().getType());
+      }
+    }
+    return keep;
+  }
+
+  /** Keeps the rows of {@code batch} whose {@code keep} flag is set; closes {@code batch}. */
+  static VectorSchemaRoot select(VectorSchemaRoot batch, boolean[] keep, BufferAllocator alloc) {
+    int n = batch.getRowCount();
+    int[] idx = new int[n];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+      if (keep[i]) {
+        idx[k++] = i;
+      }
+    }
+    if (k == n) {
+      return batch;
+    }
+    try (batch) {
+      return Take.take(batch, idx, k, alloc);
+    }
+  }
+
+  /**
+   * Drains one partition ({@code partition >= 0}) or all partitions (-1, pulled concurrently) of
+   * {@code plan} into a single batch, reserving its bytes; the reservation stays with the caller.
+   */
+  static VectorSchemaRoot gather(
+      ExecutionPlan plan, int partition, TaskContext context, MemoryReservation reservation) {
+    List<VectorSchemaRoot> batches = new ArrayList<>();
+    BufferAllocator alloc = context.allocator();
+    try {
+      if (partition >= 0 || plan.partitionCount() == 1) {
+        try (BatchStream s = plan.execute(Math.max(partition, 0), context)) {
+          drainInto(s::next, batches, reservation);
+        }
+      } else {
+        try (PartitionPuller puller = new PartitionPuller(plan, context, false)) {
+          drainInto(() -> puller.next(0), batches, reservation);
+        }
+      }
+      if (batches.size() == 1) {
+        VectorSchemaRoot only = batches.get(0);
+        batches.clear();
+        return only;
+      }
+      reservation.grow(batches.stream().mapToLong(Batches::sizeInBytes).sum());
+      VectorSchemaRoot all = Batches.concat(plan.schema(), batches, alloc);
+      Batches.closeAll(batches);
+      batches.clear();
+      reservation.resize(Batches.sizeInBytes(all));
+      return all;
+    } catch (OutOfMemoryException e) {
+      throw new ResourcesExhaustedException(
+          "Resources exhausted: " + reservation.consumer() + " could not allocate Arrow memory ("
+              + e.getMessage() + "); raise quiver.execution.memory_limit", e);
+    } finally {
+      Batches.closeAll(batches);
+    }
+  }
+
+  private static void drainInto(
+      java.util.function.Supplier<VectorSchemaRoot> next,
+      List<VectorSchemaRoot> batches,
+      MemoryReservation reservation) {
+    VectorSchemaRoot b;
+    while ((b = next.get()) != null) {
+      if (b.getRowCount() == 0) {
+        b.close();
+        continue;
+      }
+      batches.add(b);
+      reservation.grow(Batches.sizeInBytes(b));
+    }
+  }
+
+  /** Shifts column references by {@code offset} (for right-side expressions in the output). */
+  static List<PhysicalExpr> shift(List<PhysicalExpr> exprs, int offset) {
+    List<PhysicalExpr> out = new ArrayList<>();
+    for (PhysicalExpr e : exprs) {
+      if (!(e instanceof ColumnExpr c)) {
+        return null;
+      }
+      out.add(new ColumnExpr(c.index() + offset, c.name(), c.dataType(), c.nullable()));
+    }
+    return out;
+  }
+
+  /** Sets bit {@code i}. */
+  static void setBit(long[] bits, int i) {
+    bits[i >>> 6] |= 1L << i;
+  }
+
+  /** Reads bit {@code i}. */
+  static boolean getBit(long[] bits, int i) {
+    return (bits[i >>> 6] & (1L << i)) != 0;
+  }
+}

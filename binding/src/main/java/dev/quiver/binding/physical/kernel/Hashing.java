@@ -1,0 +1,114 @@
+package dev.quiver.binding.physical.kernel;
+
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Row hashes over key columns, computed column by column over Arrow buffers. Used to route rows
+ * to partitions and as the first probe into hash tables; equal keys always hash alike, nulls
+ * hash to a fixed value.
+ */
+public final class Hashing {
+  private static final int NULL_HASH = 0x5bd1e995;
+  private static final long SEED = 0x9E3779B97F4A7C15L;
+
+  private Hashing() {}
+
+  /** Fills {@code out[0..rows)} with the combined hash of {@code keys} for each row. */
+  public static void hashRows(List<FieldVector> keys, int rows, int[] out) {
+    for (int i = 0; i < rows; i++) {
+      out[i] = 17;
+    }
+    for (FieldVector key : keys) {
+      combine(key, rows, out);
+    }
+  }
+
+  /** Maps a hash to a partition in [0, n). */
+  public static int partition(int hash, int n) {
+    return Math.floorMod(mix(hash), n);
+  }
+
+  private static void combine(FieldVector v, int rows, int[] out) {
+    boolean hasNulls = v.getNullCount() > 0;
+    ArrowBuf validity = v.getValidityBuffer();
+    if (v instanceof BitVector bits) {
+      ArrowBuf data = bits.getDataBuffer();
+      for (int i = 0; i < rows; i++) {
+        int h = hasNulls && BitVectorHelper.get(validity, i) == 0
+            ? NULL_HASH
+            : BitVectorHelper.get(data, i) + 1231;
+        out[i] = out[i] * 31 + h;
+      }
+    } else if (v instanceof BaseFixedWidthVector fixed) {
+      ArrowBuf data = fixed.getDataBuffer();
+      int width = fixed.getTypeWidth();
+      for (int i = 0; i < rows; i++) {
+        int h;
+        if (hasNulls && BitVectorHelper.get(validity, i) == 0) {
+          h = NULL_HASH;
+        } else if (width == 8) {
+          h = hashLong(data.getLong((long) i * 8));
+        } else if (width == 4) {
+          h = hashLong(data.getInt((long) i * 4));
+        } else if (width == 16) {
+          h = hashLong(data.getLong((long) i * 16) * 31 + data.getLong((long) i * 16 + 8));
+        } else {
+          h = hashBytes(data, (long) i * width, width);
+        }
+        out[i] = out[i] * 31 + h;
+      }
+    } else if (v instanceof BaseVariableWidthVector var) {
+      ArrowBuf data = var.getDataBuffer();
+      ArrowBuf offsets = var.getOffsetBuffer();
+      for (int i = 0; i < rows; i++) {
+        int h;
+        if (hasNulls && BitVectorHelper.get(validity, i) == 0) {
+          h = NULL_HASH;
+        } else {
+          int start = offsets.getInt((long) i * 4);
+          int end = offsets.getInt((long) (i + 1) * 4);
+          h = hashBytes(data, start, end - start);
+        }
+        out[i] = out[i] * 31 + h;
+      }
+    } else {
+      for (int i = 0; i < rows; i++) {
+        out[i] = out[i] * 31 + (v.isNull(i) ? NULL_HASH : v.hashCode(i));
+      }
+    }
+  }
+
+  /** Hash of one 64-bit value (also used for 32-bit values widened, so int and long keys agree). */
+  public static int hashLong(long x) {
+    long h = x * SEED;
+    return (int) (h ^ (h >>> 32));
+  }
+
+  /** Hash of a byte range. */
+  public static int hashBytes(ArrowBuf buf, long start, int length) {
+    long h = length;
+    int i = 0;
+    for (; i + 8 <= length; i += 8) {
+      h = (h ^ buf.getLong(start + i)) * SEED;
+      h ^= h >>> 29;
+    }
+    for (; i < length; i++) {
+      h = (h ^ buf.getByte(start + i)) * SEED;
+    }
+    h ^= h >>> 32;
+    return (int) h;
+  }
+
+  private static int mix(int h) {
+    h ^= h >>> 16;
+    h *= 0x85ebca6b;
+    h ^= h >>> 13;
+    return h;
+  }
+}

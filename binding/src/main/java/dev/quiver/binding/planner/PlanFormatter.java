@@ -1,0 +1,41 @@
+package dev.quiver.binding.planner;
+
+import dev.quiver.binding.physical.ExecutionPlan;
+import java.util.Map;
+
+/** Renders a physical plan as indented text, optionally with each operator's metrics. */
+public final class PlanFormatter {
+  private PlanFormatter() {}
+
+  /** One line per operator: name, details, output partitioning (and metrics when asked). */
+  public static String format(ExecutionPlan plan, boolean withMetrics) {
+    StringBuilder sb = new StringBuilder();
+    append(sb, plan, 0, withMetrics);
+    return sb.toString();
+  }
+
+  private static void append(StringBuilder sb, ExecutionPlan plan, int depth, boolean withMetrics) {
+    sb.append("  ".repeat(depth)).append(plan.name());
+    String details = plan.displayDetails();
+    if (details != null && !details.isEmpty()) {
+      sb.append(": ").append(details);
+    }
+    sb.append(" [partitions=").append(plan.partitionCount()).append(']');
+    if (withMetrics) {
+      sb.append(" metrics=[");
+      boolean first = true;
+      for (Map.Entry<String, Long> e : plan.metrics().asMap().entrySet()) {
+        if (!first) {
+          sb.append(", ");
+        }
+        sb.append(e.getKey()).append('=').append(e.getValue());
+        first = false;
+      }
+      sb.append(']');
+    }
+    sb.append('\n');
+    for (ExecutionPlan child : plan.children()) {
+      append(sb, child, depth + 1, withMetrics);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package dev.quiver.binding.sql;
+
+import dev.quiver.binding.ScalarUdf;
+import dev.quiver.binding.Suggestions;
+import dev.quiver.binding.TableProvider;
+import dev.quiver.binding.UnknownTableException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+
+/**
+ * A session's tables, views and UDFs, keyed by lower-case name. Also the Calcite schema the
+ * validator resolves names against, read live so that DDL is visible to the next statement.
+ */
+public final class Catalog extends AbstractSchema {
+  /** A registered table; {@code owned} providers were created by the session, which closes them. */
+  public record TableEntry(String name, TableProvider provider, boolean owned) {}
+
+  /** A view: SQL text re-planned at each use, or a fixed logical plan (from a DataFrame). */
+  public record ViewEntry(String name, String sql, RelNode rel, RelDataType rowType) {}
+
+  private final Map<String, TableEntry> tables = new LinkedHashMap<>();
+  private final Map<String, ViewEntry> views = new LinkedHashMap<>();
+  private final Map<String, ScalarUdf> udfs = new LinkedHashMap<>();
+
+  /** Lower-cases a name the way unquoted SQL identifiers are. */
+  public static String key(String name) {
+    return name.toLowerCase(Locale.ROOT);
+  }
+
+  /** Adds or replaces a table; returns the entry it replaced (table or view), if any. */
+  public synchronized Object putTable(TableEntry entry) {
+    String k = key(entry.name());
+    Object old = views.remove(k);
+    TableEntry prev = tables.put(k, entry);
+    return prev != null ? prev : old;
+  }
+
+  /** Adds or replaces a view; returns the entry it replaced (table or view), if any. */
+  public synchronized Object putView(ViewEntry entry) {
+    String k = key(entry.name());
+    Object old = tables.remove(k);
+    ViewEntry prev = views.put(k, entry);
+    return prev != null ? prev : old;
+  }
+
+  /** Removes a table or view; returns the removed entry or null. */
+  public synchronized Object remove(String name) {
+    String k = key(name);
+    TableEntry t = tables.remove(k);
+    return t != null ? t : views.remove(k);
+  }
+
+  /** The table entry, or null. */
+  public synchronized TableEntry table(String name) {
+    return tables.get(key(name));
+  }
+
+  /** The view entry, or null. */
+  public synchronized ViewEntry view(String name) {
+    return views.get(key(name));
+  }
+
+  /** The provider of table {@code name}, or an {@link UnknownTableException} with suggestions. */
+  public synchronized TableProvider provider(String name) {
+    TableEntry e = tables.get(key(name));
+    if (e == null) {
+      throw new UnknownTableException(name, Suggestions.closest(name, names()));
+    }
+    return e.provider();
+  }
+
+  /** Names of all tables and views, in registration order. */
+  public synchronized List<String> names() {
+    List<String> out = new ArrayList<>();
+    tables.values().forEach(t -> out.add(t.name()));
+    views.values().forEach(v -> out.add(v.name()));
+    return out;
+  }
+
+  /** Column names of table or view {@code name}, or an empty list. */
+  public synchronized List<String> columns(String name) {
+    TableEntry t = tables.get(key(name));
+    if (t != null) {
+      return t.provider().schema().getFields().stream().map(f -> f.getName()).toList();
+    }
+    ViewEntry v = views.get(key(name));
+    return v == null ? List.of() : v.rowType().getFieldNames();
+  }
+
+  /** All table entries, for closing. */
+  public synchronized List<TableEntry> tableEntries() {
+    return List.copyOf(tables.values());
+  }
+
+  /** Removes everything; returns the table entries that were registered. */
+  public synchronized List<TableEntry> clear() {
+    List<TableEntry> out = List.copyOf(tables.values());
+    tables.clear();
+    views.clear();
+    udfs.clear();
+    return out;
+  }
+
+  /** Registers (or replaces) a UDF under its lower-case name. */
+  public synchronized void putUdf(ScalarUdf udf) {
+    udfs.put(key(udf.name()), udf);
+  }
+
+  /** The UDF named {@code name} (any case), or null. */
+  public synchronized ScalarUdf udf(String name) {
+    return udfs.get(key(name));
+  }
+
+  /** All UDFs. */
+  public synchronized List<ScalarUdf> udfs() {
+    return List.copyOf(udfs.values());
+  }
+
+  @Override
+  protected synchronized Map<String, Table> getTableMap() {
+    Map<String, Table> map = new LinkedHashMap<>();
+    tables.forEach((k, e) -> map.put(k, new ProviderTable(e.name(), e.provider())));
+    views.forEach((k, v) -> map.put(k, new ViewTable(v)));
+    return map;
+  }
+}

@@ -1,0 +1,80 @@
+package dev.quiver.binding.sql;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+
+/**
+ * Quiver's type rules: decimals up to 38 digits, decimal SUM widened to precision 38, AVG and
+ * decimal division as DOUBLE (as DuckDB does, so results compare within a relative epsilon).
+ */
+public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
+  /** The shared instance; the type system has no state. */
+  public static final QuiverTypeSystem INSTANCE = new QuiverTypeSystem();
+
+  private static final int MAX_DECIMAL = 38;
+
+  private QuiverTypeSystem() {}
+
+  @Override
+  public int getMaxPrecision(SqlTypeName typeName) {
+    return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL : super.getMaxPrecision(typeName);
+  }
+
+  @Override
+  public int getMaxScale(SqlTypeName typeName) {
+    return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL : super.getMaxScale(typeName);
+  }
+
+  @Override
+  public RelDataType deriveSumType(RelDataTypeFactory factory, RelDataType argumentType) {
+    RelDataType type;
+    switch (argumentType.getSqlTypeName()) {
+      case DECIMAL:
+        type = factory.createSqlType(SqlTypeName.DECIMAL, MAX_DECIMAL, argumentType.getScale());
+        break;
+      case TINYINT:
+      case SMALLINT:
+      case INTEGER:
+      case BIGINT:
+        type = factory.createSqlType(SqlTypeName.BIGINT);
+        break;
+      case FLOAT:
+      case REAL:
+      case DOUBLE:
+        type = factory.createSqlType(SqlTypeName.DOUBLE);
+        break;
+      default:
+        return super.deriveSumType(factory, argumentType);
+    }
+    return factory.createTypeWithNullability(type, argumentType.isNullable());
+  }
+
+  @Override
+  public RelDataType deriveAvgAggType(RelDataTypeFactory factory, RelDataType argumentType) {
+    if (SqlTypeUtil.isNumeric(argumentType)) {
+      return factory.createTypeWithNullability(
+          factory.createSqlType(SqlTypeName.DOUBLE), argumentType.isNullable());
+    }
+    return super.deriveAvgAggType(factory, argumentType);
+  }
+
+  @Override
+  public RelDataType deriveDecimalDivideType(
+      RelDataTypeFactory factory, RelDataType dividend, RelDataType divisor) {
+    if (SqlTypeUtil.isExactNumeric(dividend)
+        && SqlTypeUtil.isExactNumeric(divisor)
+        && (SqlTypeUtil.isDecimal(dividend) || SqlTypeUtil.isDecimal(divisor))) {
+      return factory.createTypeWithNullability(
+          factory.createSqlType(SqlTypeName.DOUBLE), dividend.isNullable() || divisor.isNullable());
+    }
+    return super.deriveDecimalDivideType(factory, dividend, divisor);
+  }
+
+  @Override
+  public boolean shouldConvertRaggedUnionTypesToVarying() {
+    return true;
+  }
+}

@@ -1,0 +1,238 @@
+package dev.quiver.binding.sql;
+
+import dev.quiver.binding.DataFrame;
+import dev.quiver.binding.LogicalPlan;
+import dev.quiver.binding.PlanningContext;
+import dev.quiver.binding.QueryPlanner;
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.PhysicalOptimizerRule;
+import dev.quiver.binding.planner.DefaultQueryPlanner;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexUtil;
+
+/**
+ * Everything one session shares between its statements and DataFrames: settings, catalog,
+ * Calcite cluster, allocator, thread pool, planner and rules, and the queries running now.
+ */
+public final class SessionState implements AutoCloseable {
+  /** The process-wide root allocator; sessions and queries are its children. */
+  private static final BufferAllocator ROOT = new RootAllocator(Long.MAX_VALUE);
+
+  private static final AtomicLong SESSION_IDS = new AtomicLong();
+  private static final AtomicLong QUERY_IDS = new AtomicLong();
+
+  private final String id;
+  private final SessionConfig config;
+  private final BufferAllocator allocator;
+  private final ExecutorService executor;
+  private final Catalog catalog = new Catalog();
+  private final SqlPipeline pipeline;
+  private final List<PhysicalOptimizerRule> rules = new CopyOnWriteArrayList<>();
+  private final Set<QueryExecution> running = ConcurrentHashMap.newKeySet();
+  private volatile QueryPlanner planner = new DefaultQueryPlanner();
+  private volatile boolean closed;
+
+  /** Creates a session's state with its own child allocator and thread pool. */
+  public SessionState(SessionConfig config) {
+    this.id = "session-" + SESSION_IDS.incrementAndGet();
+    this.config = config;
+    this.allocator = ROOT.newChildAllocator(id, 0, Long.MAX_VALUE);
+    this.executor = Executors.newCachedThreadPool(daemonThreads(id));
+    JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(QuiverTypeSystem.INSTANCE);
+    VolcanoPlanner volcano = new VolcanoPlanner();
+    volcano.addRelTraitDef(ConventionTraitDef.INSTANCE);
+    volcano.setExecutor(RexUtil.EXECUTOR);
+    RelOptCluster cluster = RelOptCluster.create(volcano, new RexBuilder(typeFactory));
+    this.pipeline = new SqlPipeline(catalog, typeFactory, cluster);
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "quiver-" + prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** The process-wide root allocator. */
+  public static BufferAllocator rootAllocator() {
+    return ROOT;
+  }
+
+  /** Session identifier, used in allocator and thread names. */
+  public String id() {
+    return id;
+  }
+
+  /** The live settings. */
+  public SessionConfig config() {
+    return config;
+  }
+
+  /** The session allocator; collected results live here. */
+  public BufferAllocator allocator() {
+    return allocator;
+  }
+
+  /** Pool for operators' background producers. */
+  public ExecutorService executor() {
+    return executor;
+  }
+
+  /** Tables, views and UDFs. */
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  /** The Calcite pipeline; use only inside {@link #planning}. */
+  public SqlPipeline pipeline() {
+    return pipeline;
+  }
+
+  /** Runs Calcite work under the session lock (Calcite's planner objects are not thread-safe). */
+  public synchronized <T> T planning(Supplier<T> work) {
+    checkOpen();
+    return work.get();
+  }
+
+  /** The planner queries use. */
+  public QueryPlanner planner() {
+    return planner;
+  }
+
+  /** Replaces the planner. */
+  public void planner(QueryPlanner planner) {
+    this.planner = planner;
+  }
+
+  /** Installed physical optimizer rules (live list). */
+  public List<PhysicalOptimizerRule> rules() {
+    return rules;
+  }
+
+  /** New DataFrame over a logical tree of this session. */
+  public DataFrame dataFrame(RelNode rel) {
+    return new DataFrameImpl(this, rel);
+  }
+
+  /** A DataFrame scanning table or view {@code name}. */
+  public DataFrame tableFrame(String name) {
+    return dataFrame(planning(() -> pipeline.relBuilder().scan(Catalog.key(name)).build()));
+  }
+
+  /** Registers a DataFrame of this session as a view; returns the entry it replaced, if any. */
+  public Object registerView(String name, DataFrame view) {
+    if (!(view instanceof DataFrameImpl df) || df.session() != this) {
+      throw new QuiverException("registerView needs a DataFrame made by this session");
+    }
+    RelNode rel = df.rel();
+    return catalog.putView(new Catalog.ViewEntry(name, null, rel, rel.getRowType()));
+  }
+
+  /** Optimizes a tree into the logical plan the planner consumes. */
+  public LogicalPlan logicalPlan(RelNode rel) {
+    return planning(() -> new RelLogicalPlan(pipeline.optimize(rel), catalog::udf));
+  }
+
+  /** Plans a tree physically with the session's current planner and rules. */
+  public ExecutionPlan physicalPlan(LogicalPlan logical) {
+    SessionConfig snapshot = config.copy();
+    List<PhysicalOptimizerRule> snapshotRules = List.copyOf(rules);
+    PlanningContext context =
+        new PlanningContext() {
+          @Override
+          public SessionConfig config() {
+            return snapshot;
+          }
+
+          @Override
+          public List<PhysicalOptimizerRule> physicalOptimizerRules() {
+            return snapshotRules;
+          }
+        };
+    return planning(() -> planner.createPhysicalPlan(logical, context));
+  }
+
+  /** Starts executing a physical plan; the caller closes the execution. */
+  public QueryExecution execute(ExecutionPlan plan) {
+    checkOpen();
+    QueryExecution q = new QueryExecution(this, "query-" + QUERY_IDS.incrementAndGet(), plan);
+    running.add(q);
+    return q;
+  }
+
+  void finished(QueryExecution q) {
+    running.remove(q);
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new QuiverException("Session " + id + " is closed; create a new SessionContext");
+    }
+  }
+
+  /** Cancels running queries, closes session-owned tables, the pool and the allocator. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    List<RuntimeException> errors = new ArrayList<>();
+    for (QueryExecution q : List.copyOf(running)) {
+      try {
+        q.cancel("session closed");
+        q.close();
+      } catch (RuntimeException e) {
+        errors.add(e);
+      }
+    }
+    for (Catalog.TableEntry e : catalog.clear()) {
+      if (e.owned() && e.provider() instanceof AutoCloseable c) {
+        try {
+          c.close();
+        } catch (Exception ex) {
+          errors.add(new QuiverException("Closing table " + e.name() + " failed", ex));
+        }
+      }
+    }
+    executor.shutdownNow();
+    long outstanding = allocator.getAllocatedMemory();
+    try {
+      allocator.close();
+    } catch (IllegalStateException e) {
+      errors.add(
+          new QuiverException(
+              "Session " + id + " closed with " + outstanding
+                  + " bytes still allocated: close every batch returned by collect() first",
+              e));
+    }
+    if (!errors.isEmpty()) {
+      RuntimeException first = errors.get(0);
+      errors.subList(1, errors.size()).forEach(first::addSuppressed);
+      throw first;
+    }
+  }
+}

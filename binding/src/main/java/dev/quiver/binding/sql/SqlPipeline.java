@@ -1,0 +1,327 @@
+package dev.quiver.binding.sql;
+
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.ScalarUdf;
+import dev.quiver.binding.SqlParseException;
+import dev.quiver.binding.planner.TypeMapping;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.config.NullCollation;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.InferTypes;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.RelBuilder;
+
+/**
+ * Calcite configuration of one session: parse, validate, convert to relational algebra, remove
+ * subqueries, decorrelate and optimize. Not thread-safe; the session serializes planning.
+ */
+public final class SqlPipeline implements RelOptTable.ViewExpander {
+  /** Parser settings: lower-cased unquoted identifiers, double-quoted identifiers kept as typed. */
+  public static final SqlParser.Config PARSER_CONFIG =
+      SqlParser.config()
+          .withCaseSensitive(false)
+          .withUnquotedCasing(Casing.TO_LOWER)
+          .withQuotedCasing(Casing.UNCHANGED)
+          .withQuoting(Quoting.DOUBLE_QUOTE)
+          .withConformance(SqlConformanceEnum.LENIENT);
+
+  private final Catalog catalog;
+  private final JavaTypeFactory typeFactory;
+  private final RelOptCluster cluster;
+  private final CalciteCatalogReader catalogReader;
+
+  /** Creates the pipeline over a session's catalog and cluster. */
+  public SqlPipeline(Catalog catalog, JavaTypeFactory typeFactory, RelOptCluster cluster) {
+    this.catalog = catalog;
+    this.typeFactory = typeFactory;
+    this.cluster = cluster;
+    Properties props = new Properties();
+    props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+    CalciteSchema root = CalciteSchema.createRootSchema(false, false, "", catalog);
+    this.catalogReader =
+        new CalciteCatalogReader(root, List.of(), typeFactory, new CalciteConnectionConfigImpl(props));
+  }
+
+  /** The session's cluster (shared by every plan of the session). */
+  public RelOptCluster cluster() {
+    return cluster;
+  }
+
+  /** The session's type factory. */
+  public JavaTypeFactory typeFactory() {
+    return typeFactory;
+  }
+
+  /** A fresh RelBuilder over the session's cluster and catalog. */
+  public RelBuilder relBuilder() {
+    return RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
+  }
+
+  /** Parses one statement; errors become {@link SqlParseException} with line and column. */
+  public SqlNode parse(String sql) {
+    return parse(sql, 1, 1);
+  }
+
+  /**
+   * Parses one statement that starts at {@code line}/{@code column} of the user's text, so that
+   * errors in an embedded query (e.g. after CREATE VIEW ... AS) point into the original text.
+   */
+  public SqlNode parse(String sql, int line, int column) {
+    try {
+      return SqlParser.create(sql, PARSER_CONFIG).parseStmt();
+    } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+      SqlParserPos pos = e.getPos();
+      int l = pos == null ? 1 : Math.max(1, pos.getLineNum());
+      int c = pos == null ? 1 : Math.max(1, pos.getColumnNum());
+      int absLine = line + l - 1;
+      int absCol = l == 1 ? column + c - 1 : c;
+      throw new SqlParseException("SQL parse error: " + firstLine(e.getMessage()), absLine, absCol, e);
+    }
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "invalid syntax";
+    }
+    String m = message.strip();
+    int nl = m.indexOf('\n');
+    String first = nl < 0 ? m : m.substring(0, nl);
+    // Calcite prefixes its own position; ours is appended by SqlParseException.
+    return first.replaceFirst("^(Encountered .*) at line \\d+, column \\d+\\.?$", "$1");
+  }
+
+  /** A validator over the session's catalog, built-in functions and UDFs. */
+  public SqlValidator newValidator() {
+    SqlValidator.Config config =
+        SqlValidator.Config.DEFAULT
+            .withIdentifierExpansion(true)
+            .withConformance(SqlConformanceEnum.LENIENT)
+            .withDefaultNullCollation(NullCollation.LAST);
+    return SqlValidatorUtil.newValidator(operatorTable(), catalogReader, typeFactory, config);
+  }
+
+  /** Built-in functions and UDFs. */
+  public SqlOperatorTable operatorTable() {
+    List<SqlOperator> udfOps = new ArrayList<>();
+    for (ScalarUdf udf : catalog.udfs()) {
+      udfOps.add(udfOperator(udf));
+    }
+    return SqlOperatorTables.chain(SqlStdOperatorTable.instance(), SqlOperatorTables.of(udfOps));
+  }
+
+  private SqlFunction udfOperator(ScalarUdf udf) {
+    List<SqlTypeFamily> families = new ArrayList<>();
+    List<RelDataType> argTypes = new ArrayList<>();
+    for (ArrowType t : udf.argumentTypes()) {
+      RelDataType rt = TypeMapping.toRel(t, true, typeFactory);
+      argTypes.add(rt);
+      SqlTypeFamily f = rt.getSqlTypeName().getFamily();
+      families.add(f == null ? SqlTypeFamily.ANY : f);
+    }
+    RelDataType ret = TypeMapping.toRel(udf.returnType(), true, typeFactory);
+    return new SqlFunction(
+        udf.name().toLowerCase(Locale.ROOT),
+        SqlKind.OTHER_FUNCTION,
+        ReturnTypes.explicit(ret),
+        InferTypes.explicit(argTypes),
+        OperandTypes.family(families),
+        SqlFunctionCategory.USER_DEFINED_FUNCTION);
+  }
+
+  /** Names of every function the validator knows, for suggestions. */
+  public List<String> functionNames() {
+    List<String> names = new ArrayList<>();
+    for (SqlOperator op : operatorTable().getOperatorList()) {
+      if (op instanceof SqlFunction && op.getName().matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        String n = op.getName().toLowerCase(Locale.ROOT);
+        if (!names.contains(n)) {
+          names.add(n);
+        }
+      }
+    }
+    return names;
+  }
+
+  /** Validates a query; returns the validated tree and its row type. */
+  public Validated validate(SqlNode query) {
+    SqlValidator validator = newValidator();
+    try {
+      SqlNode node = validator.validate(query);
+      return new Validated(validator, node, validator.getValidatedNodeType(node));
+    } catch (RuntimeException e) {
+      throw ValidationErrors.translate(e, query, catalog, this);
+    }
+  }
+
+  /** A validated query with the validator that checked it. */
+  public record Validated(SqlValidator validator, SqlNode node, RelDataType rowType) {}
+
+  /** Validates and converts a query to relational algebra without subqueries or correlation. */
+  public RelNode toRel(SqlNode query) {
+    Validated v = validate(query);
+    return toRel(v);
+  }
+
+  /** Converts a validated query; see {@link #toRel(SqlNode)}. */
+  public RelNode toRel(Validated v) {
+    SqlToRelConverter.Config config =
+        SqlToRelConverter.config()
+            .withExpand(false)
+            .withTrimUnusedFields(false)
+            .withDecorrelationEnabled(true)
+            .withInSubQueryThreshold(Integer.MAX_VALUE);
+    SqlToRelConverter converter =
+        new SqlToRelConverter(
+            this, v.validator(), catalogReader, cluster, StandardConvertletTable.INSTANCE, config);
+    RelRoot root;
+    try {
+      root = converter.convertQuery(v.node(), false, true);
+    } catch (QuiverException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw ValidationErrors.translate(e, v.node(), catalog, this);
+    }
+    RelNode rel = root.project();
+    return removeSubQueries(rel);
+  }
+
+  /** Rewrites subqueries as correlates, then decorrelates them into joins and aggregates. */
+  public RelNode removeSubQueries(RelNode rel) {
+    HepProgram program =
+        HepProgram.builder()
+            .addRuleCollection(
+                List.of(
+                    CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
+                    CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+                    CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
+            .build();
+    HepPlanner hep = new HepPlanner(program);
+    hep.setRoot(rel);
+    RelNode out = hep.findBestExp();
+    return RelDecorrelator.decorrelateQuery(out, relBuilder());
+  }
+
+  /** The logical optimizer: folding, push-downs, rewrites, join ordering, column pruning. */
+  public RelNode optimize(RelNode rel) {
+    cluster.invalidateMetadataQuery();
+    RelNode r = hep(rel, HepProgram.builder()
+        .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
+        .addRuleCollection(
+            List.of(
+                CoreRules.UNION_TO_DISTINCT,
+                CoreRules.INTERSECT_TO_DISTINCT,
+                CoreRules.MINUS_TO_DISTINCT,
+                CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES_TO_JOIN))
+        .addRuleCollection(
+            List.of(
+                CoreRules.FILTER_REDUCE_EXPRESSIONS,
+                CoreRules.PROJECT_REDUCE_EXPRESSIONS,
+                CoreRules.JOIN_REDUCE_EXPRESSIONS,
+                CoreRules.FILTER_INTO_JOIN,
+                CoreRules.JOIN_CONDITION_PUSH,
+                CoreRules.JOIN_PUSH_EXPRESSIONS,
+                CoreRules.FILTER_PROJECT_TRANSPOSE,
+                CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+                CoreRules.FILTER_SET_OP_TRANSPOSE,
+                CoreRules.FILTER_MERGE,
+                CoreRules.PROJECT_MERGE,
+                CoreRules.PROJECT_REMOVE,
+                CoreRules.AGGREGATE_PROJECT_MERGE))
+        .build());
+    cluster.invalidateMetadataQuery();
+    r = hep(r, HepProgram.builder()
+        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+        .addRuleCollection(
+            List.of(
+                CoreRules.JOIN_TO_MULTI_JOIN,
+                CoreRules.PROJECT_MULTI_JOIN_MERGE,
+                CoreRules.FILTER_MULTI_JOIN_MERGE))
+        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+        .build());
+    r = new RelFieldTrimmer(null, relBuilder()).trim(r);
+    cluster.invalidateMetadataQuery();
+    r = hep(r, HepProgram.builder()
+        .addRuleCollection(
+            List.of(
+                CoreRules.FILTER_INTO_JOIN,
+                CoreRules.JOIN_CONDITION_PUSH,
+                CoreRules.FILTER_PROJECT_TRANSPOSE,
+                CoreRules.FILTER_MERGE,
+                CoreRules.PROJECT_MERGE,
+                CoreRules.PROJECT_REMOVE,
+                CoreRules.AGGREGATE_PROJECT_MERGE))
+        .build());
+    return ScanPushDown.apply(r);
+  }
+
+  private static RelNode hep(RelNode rel, HepProgram program) {
+    HepPlanner hep = new HepPlanner(program);
+    hep.setRoot(rel);
+    return hep.findBestExp();
+  }
+
+  /** Derives the Calcite type of a SQL type name such as {@code DECIMAL(15, 2)}. */
+  public RelDataType deriveType(SqlDataTypeSpec spec, boolean nullable) {
+    return spec.deriveType(newValidator(), nullable);
+  }
+
+  @Override
+  public RelRoot expandView(
+      RelDataType rowType, String queryString, List<String> schemaPath, List<String> viewPath) {
+    SqlNode node = parse(queryString);
+    Validated v = validate(node);
+    SqlToRelConverter converter =
+        new SqlToRelConverter(
+            this,
+            v.validator(),
+            catalogReader,
+            cluster,
+            StandardConvertletTable.INSTANCE,
+            SqlToRelConverter.config()
+                .withExpand(false)
+                .withDecorrelationEnabled(true)
+                .withInSubQueryThreshold(Integer.MAX_VALUE));
+    RelRoot root = converter.convertQuery(v.node(), false, true);
+    return RelRoot.of(root.project(), root.kind);
+  }
+}

@@ -1,0 +1,507 @@
+package dev.quiver.binding.sql;
+
+import dev.quiver.binding.DataFrame;
+import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.Suggestions;
+import dev.quiver.binding.TableProvider;
+import dev.quiver.binding.UnknownColumnException;
+import dev.quiver.binding.UnknownTableException;
+import dev.quiver.binding.datasource.CsvTable;
+import dev.quiver.binding.datasource.MemoryTable;
+import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.planner.TypeMapping;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalValues;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSetOption;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.tools.RelBuilder;
+
+/**
+ * Runs one SQL statement of a session: queries become lazy DataFrames; DDL (CREATE/DROP TABLE
+ * and VIEW, CREATE EXTERNAL TABLE), INSERT and SET run at once.
+ */
+public final class StatementRunner {
+  private static final String NAME = "(\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)";
+  private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.DOTALL;
+  private static final Pattern SET =
+      Pattern.compile("\\s*SET\\s+(?<key>[A-Za-z_][\\w.]*)\\s*(?:=|\\s+TO\\s+)\\s*(?<value>.*?)\\s*", FLAGS);
+  private static final Pattern CREATE_EXTERNAL =
+      Pattern.compile(
+          "\\s*CREATE\\s+EXTERNAL\\s+TABLE\\s+(?<ine>IF\\s+NOT\\s+EXISTS\\s+)?(?<name>" + NAME + ")\\s*"
+              + "(?:\\((?<cols>.*)\\)\\s*)?STORED\\s+AS\\s+(?<fmt>\\w+)\\s+LOCATION\\s+'(?<path>(?:[^']|'')*)'\\s*",
+          FLAGS);
+  private static final Pattern CREATE_TABLE_AS =
+      Pattern.compile(
+          "\\s*CREATE\\s+(?<repl>OR\\s+REPLACE\\s+)?TABLE\\s+(?<ine>IF\\s+NOT\\s+EXISTS\\s+)?(?<name>" + NAME
+              + ")\\s+AS\\s+(?<query>.*)",
+          FLAGS);
+  private static final Pattern CREATE_TABLE =
+      Pattern.compile(
+          "\\s*CREATE\\s+(?<repl>OR\\s+REPLACE\\s+)?TABLE\\s+(?<ine>IF\\s+NOT\\s+EXISTS\\s+)?(?<name>" + NAME
+              + ")\\s*\\((?<cols>.*)\\)\\s*",
+          FLAGS);
+  private static final Pattern CREATE_VIEW =
+      Pattern.compile(
+          "\\s*CREATE\\s+(?<repl>OR\\s+REPLACE\\s+)?VIEW\\s+(?<name>" + NAME
+              + ")\\s*(?:\\((?<cols>[^)]*)\\)\\s*)?AS\\s+(?<query>.*)",
+          FLAGS);
+  private static final Pattern DROP =
+      Pattern.compile(
+          "\\s*DROP\\s+(?<kind>TABLE|VIEW)\\s+(?<ie>IF\\s+EXISTS\\s+)?(?<name>" + NAME + ")\\s*", FLAGS);
+  private static final Pattern COLUMN_DEF =
+      Pattern.compile("\\s*(?<name>" + NAME + ")\\s+(?<type>.+?)(?<notnull>\\s+NOT\\s+NULL)?(?:\\s+NULL)?\\s*", FLAGS);
+
+  private final SessionState session;
+
+  /** Creates a runner for {@code session}. */
+  public StatementRunner(SessionState session) {
+    this.session = session;
+  }
+
+  /** Runs or plans {@code sql}. */
+  public DataFrame run(String sql) {
+    String text = stripTrailing(sql);
+    int start = skipComments(text);
+    Matcher m;
+    if ((m = region(SET, text, start)).matches()) {
+      session.config().set(m.group("key"), unquote(m.group("value")));
+      return empty();
+    }
+    if ((m = region(CREATE_EXTERNAL, text, start)).matches()) {
+      return createExternal(m);
+    }
+    if ((m = region(CREATE_VIEW, text, start)).matches()) {
+      return createView(m, text);
+    }
+    if ((m = region(CREATE_TABLE_AS, text, start)).matches()) {
+      return createTableAs(m, text);
+    }
+    if ((m = region(CREATE_TABLE, text, start)).matches()) {
+      return createTable(m);
+    }
+    if ((m = region(DROP, text, start)).matches()) {
+      return drop(m);
+    }
+    return session.planning(() -> statement(text));
+  }
+
+  private static Matcher region(Pattern p, String text, int start) {
+    return p.matcher(text).region(start, text.length());
+  }
+
+  private DataFrame statement(String text) {
+    SqlPipeline pipeline = session.pipeline();
+    SqlNode node = pipeline.parse(text);
+    if (node instanceof SqlInsert insert) {
+      return insert(insert);
+    }
+    if (node instanceof SqlExplain explain) {
+      DataFrameImpl df = new DataFrameImpl(session, pipeline.toRel(explain.getExplicandum()));
+      return explainFrame(df);
+    }
+    if (node instanceof SqlSetOption set) {
+      if (set.getValue() == null) {
+        throw new QuiverException("RESET is not supported; SET the option to its default value");
+      }
+      session.config().set(String.join(".", set.getName().names), unquote(set.getValue().toString()));
+      return emptyUnlocked();
+    }
+    if (node.getKind().belongsTo(SqlKind.QUERY)) {
+      return new DataFrameImpl(session, pipeline.toRel(node));
+    }
+    throw new QuiverException(
+        "Statement " + node.getKind() + " is not supported; Quiver runs queries, INSERT, SET, "
+            + "CREATE/DROP TABLE and VIEW, and CREATE EXTERNAL TABLE");
+  }
+
+  private DataFrame explainFrame(DataFrameImpl df) {
+    String text = df.explain();
+    int split = text.indexOf("Physical plan:\n");
+    RelBuilder b = session.pipeline().relBuilder();
+    RelNode values =
+        b.values(
+                new String[] {"plan_type", "plan"},
+                "logical_plan",
+                text.substring("Logical plan:\n".length(), split),
+                "physical_plan",
+                text.substring(split + "Physical plan:\n".length()))
+            .build();
+    return new DataFrameImpl(session, values);
+  }
+
+  // ---- DDL ----------------------------------------------------------------------------------
+
+  private DataFrame createExternal(Matcher m) {
+    String name = name(m.group("name"));
+    String format = m.group("fmt").toUpperCase(Locale.ROOT);
+    String path = m.group("path").replace("''", "'");
+    if (exists(name)) {
+      if (m.group("ine") != null) {
+        return empty();
+      }
+      throw alreadyExists(name);
+    }
+    TableProvider provider =
+        switch (format) {
+          case "PARQUET" -> ParquetTable.open(path);
+          case "CSV" -> CsvTable.open(path);
+          default -> throw new QuiverException(
+              "CREATE EXTERNAL TABLE " + name + ": format " + format + " is not supported; use PARQUET or CSV");
+        };
+    if (m.group("cols") != null) {
+      Schema declared = columns(m.group("cols"));
+      List<String> actual = provider.schema().getFields().stream().map(Field::getName).toList();
+      for (Field f : declared.getFields()) {
+        if (actual.stream().noneMatch(a -> a.equalsIgnoreCase(f.getName()))) {
+          throw new UnknownColumnException(f.getName(), Suggestions.closest(f.getName(), actual));
+        }
+      }
+    }
+    session.catalog().putTable(new Catalog.TableEntry(name, provider, true));
+    return empty();
+  }
+
+  private DataFrame createTable(Matcher m) {
+    String name = name(m.group("name"));
+    boolean replace = m.group("repl") != null;
+    if (exists(name) && !replace) {
+      if (m.group("ine") != null) {
+        return empty();
+      }
+      throw alreadyExists(name);
+    }
+    Schema schema = session.planning(() -> columns(m.group("cols")));
+    MemoryTable table = new MemoryTable(schema, List.of(), session.allocator());
+    replaceTable(name, table);
+    return empty();
+  }
+
+  private DataFrame createTableAs(Matcher m, String text) {
+    String name = name(m.group("name"));
+    boolean replace = m.group("repl") != null;
+    if (exists(name) && !replace) {
+      if (m.group("ine") != null) {
+        return empty();
+      }
+      throw alreadyExists(name);
+    }
+    int offset = m.start("query");
+    DataFrameImpl df =
+        session.planning(
+            () -> {
+              SqlNode q = session.pipeline().parse(text.substring(offset), line(text, offset), column(text, offset));
+              return new DataFrameImpl(session, session.pipeline().toRel(q));
+            });
+    Schema schema = df.schema();
+    List<VectorSchemaRoot> batches = df.collect();
+    MemoryTable table;
+    long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+    try {
+      table = new MemoryTable(schema, batches, session.allocator());
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    replaceTable(name, table);
+    return countFrame(rows);
+  }
+
+  private void replaceTable(String name, MemoryTable table) {
+    Object old = session.catalog().putTable(new Catalog.TableEntry(name, table, true));
+    closeIfOwned(old);
+  }
+
+  private DataFrame createView(Matcher m, String text) {
+    String name = name(m.group("name"));
+    boolean replace = m.group("repl") != null;
+    if (exists(name) && !replace) {
+      throw alreadyExists(name);
+    }
+    int offset = m.start("query");
+    String query = text.substring(offset);
+    String cols = m.group("cols");
+    Catalog.ViewEntry view =
+        session.planning(
+            () -> {
+              SqlPipeline p = session.pipeline();
+              SqlNode q = p.parse(query, line(text, offset), column(text, offset));
+              RelDataType rowType = p.validate(q).rowType();
+              String sql = query;
+              if (cols != null) {
+                String[] names = cols.split(",");
+                if (names.length != rowType.getFieldCount()) {
+                  throw new QuiverException(
+                      "CREATE VIEW " + name + " names " + names.length + " columns but its query returns "
+                          + rowType.getFieldCount());
+                }
+                sql = "SELECT * FROM (" + query + ") AS " + quote(name) + " (" + cols + ")";
+                rowType = p.validate(p.parse(sql)).rowType();
+              }
+              return new Catalog.ViewEntry(name, sql, null, rowType);
+            });
+    closeIfOwned(session.catalog().putView(view));
+    return empty();
+  }
+
+  private DataFrame drop(Matcher m) {
+    String name = name(m.group("name"));
+    boolean view = m.group("kind").equalsIgnoreCase("VIEW");
+    Catalog catalog = session.catalog();
+    boolean present = view ? catalog.view(name) != null : catalog.table(name) != null;
+    if (!present) {
+      if (m.group("ie") != null) {
+        return empty();
+      }
+      if (view ? catalog.table(name) != null : catalog.view(name) != null) {
+        throw new QuiverException(
+            "'" + name + "' is a " + (view ? "table" : "view") + "; use DROP " + (view ? "TABLE" : "VIEW"));
+      }
+      throw new UnknownTableException(name, Suggestions.closest(name, catalog.names()));
+    }
+    closeIfOwned(catalog.remove(name));
+    return empty();
+  }
+
+  private static void closeIfOwned(Object entry) {
+    if (entry instanceof Catalog.TableEntry t && t.owned() && t.provider() instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        throw new QuiverException("Closing table " + t.name() + " failed: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private boolean exists(String name) {
+    return session.catalog().table(name) != null || session.catalog().view(name) != null;
+  }
+
+  private static QuiverException alreadyExists(String name) {
+    return new QuiverException(
+        "Table or view '" + name + "' already exists; DROP it first, or use CREATE OR REPLACE / IF NOT EXISTS");
+  }
+
+  /** Parses {@code name TYPE [NOT NULL], ...} into an Arrow schema. */
+  private Schema columns(String defs) {
+    List<Field> fields = new ArrayList<>();
+    for (String def : splitTopLevel(defs)) {
+      Matcher m = COLUMN_DEF.matcher(def);
+      if (!m.matches()) {
+        throw new QuiverException("Cannot read column definition '" + def.strip() + "'; write: name TYPE [NOT NULL]");
+      }
+      String col = name(m.group("name"));
+      boolean nullable = m.group("notnull") == null;
+      RelDataType type = sqlType(col, m.group("type").strip(), nullable);
+      fields.add(new Field(col, new FieldType(nullable, TypeMapping.toArrow(type), null), null));
+    }
+    return new Schema(fields);
+  }
+
+  private RelDataType sqlType(String column, String typeText, boolean nullable) {
+    String t = typeText.replaceAll("(?i)^(TEXT|STRING)$", "VARCHAR");
+    try {
+      SqlNode cast = SqlParser.create("CAST(NULL AS " + t + ")", SqlPipeline.PARSER_CONFIG).parseExpression();
+      SqlDataTypeSpec spec = (SqlDataTypeSpec) ((SqlBasicCall) cast).operand(1);
+      return session.pipeline().deriveType(spec, nullable);
+    } catch (org.apache.calcite.sql.parser.SqlParseException | RuntimeException e) {
+      throw new QueryTypeException(
+          "Unknown type '" + typeText + "' for column " + column
+              + "; use BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL(p, s), VARCHAR, DATE or TIMESTAMP",
+          e);
+    }
+  }
+
+  // ---- INSERT -------------------------------------------------------------------------------
+
+  private DataFrame insert(SqlInsert insert) {
+    SqlPipeline p = session.pipeline();
+    List<String> names = ((SqlIdentifier) insert.getTargetTable()).names;
+    String name = names.get(names.size() - 1);
+    Catalog.TableEntry entry = session.catalog().table(name);
+    if (entry == null) {
+      throw new UnknownTableException(name, Suggestions.closest(name, session.catalog().names()));
+    }
+    if (!(entry.provider() instanceof MemoryTable table)) {
+      throw new QuiverException(
+          "INSERT INTO " + name + " is not possible: only memory tables (CREATE TABLE) accept inserts");
+    }
+    RelNode source = p.toRel(insert.getSource());
+    RelDataType tableType = TypeMapping.toRelRowType(table.schema(), p.typeFactory());
+    List<RelDataTypeField> tableFields = tableType.getFieldList();
+    List<Integer> targets = new ArrayList<>();
+    SqlNodeList columnList = insert.getTargetColumnList();
+    if (columnList == null) {
+      for (int i = 0; i < tableFields.size(); i++) {
+        targets.add(i);
+      }
+    } else {
+      for (SqlNode c : columnList) {
+        String col = ((SqlIdentifier) c).getSimple();
+        RelDataTypeField f = tableType.getField(col, false, false);
+        if (f == null) {
+          throw new UnknownColumnException(col, Suggestions.closest(col, tableType.getFieldNames()));
+        }
+        targets.add(f.getIndex());
+      }
+    }
+    List<RelDataTypeField> sourceFields = source.getRowType().getFieldList();
+    if (sourceFields.size() != targets.size()) {
+      throw new QueryTypeException(
+          "INSERT INTO " + name + " names " + targets.size() + " columns but the query returns "
+              + sourceFields.size());
+    }
+    RexBuilder rex = p.cluster().getRexBuilder();
+    RelBuilder b = p.relBuilder().push(source);
+    List<RexNode> exprs = new ArrayList<>();
+    for (RelDataTypeField tf : tableFields) {
+      int pos = targets.indexOf(tf.getIndex());
+      if (pos < 0) {
+        if (!tf.getType().isNullable()) {
+          throw new QueryTypeException("INSERT INTO " + name + " must give a value for NOT NULL column " + tf.getName());
+        }
+        exprs.add(rex.makeNullLiteral(tf.getType()));
+        continue;
+      }
+      RelDataType from = sourceFields.get(pos).getType();
+      if (!SqlTypeUtil.canCastFrom(tf.getType(), from, true)) {
+        throw new QueryTypeException(
+            "INSERT INTO " + name + ": cannot store " + from + " in column " + tf.getName() + " of type "
+                + tf.getType());
+      }
+      exprs.add(rex.makeCast(tf.getType(), b.field(pos), true, false));
+    }
+    RelNode converted = b.project(exprs, tableType.getFieldNames(), true).build();
+    DataFrameImpl df = new DataFrameImpl(session, converted);
+    // Execution re-enters the session lock from this thread; the lock is reentrant.
+    List<VectorSchemaRoot> batches = df.collect();
+    long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+    try {
+      table.append(batches);
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    return countFrame(rows);
+  }
+
+  // ---- results and helpers ------------------------------------------------------------------
+
+  private DataFrame countFrame(long rows) {
+    return session.planning(
+        () -> new DataFrameImpl(session, session.pipeline().relBuilder().values(new String[] {"count"}, rows).build()));
+  }
+
+  private DataFrame empty() {
+    return session.planning(this::emptyUnlocked);
+  }
+
+  private DataFrame emptyUnlocked() {
+    SqlPipeline p = session.pipeline();
+    RelDataType none = p.typeFactory().createStructType(List.of(), List.of());
+    return new DataFrameImpl(session, LogicalValues.createEmpty(p.cluster(), none));
+  }
+
+  private static String name(String raw) {
+    if (raw.startsWith("\"")) {
+      return raw.substring(1, raw.length() - 1).replace("\"\"", "\"");
+    }
+    return raw.toLowerCase(Locale.ROOT);
+  }
+
+  private static String quote(String name) {
+    return "\"" + name.replace("\"", "\"\"") + "\"";
+  }
+
+  private static String unquote(String value) {
+    String v = value.strip();
+    if (v.length() >= 2
+        && ((v.startsWith("'") && v.endsWith("'")) || (v.startsWith("\"") && v.endsWith("\"")))) {
+      return v.substring(1, v.length() - 1);
+    }
+    return v;
+  }
+
+  private static String stripTrailing(String sql) {
+    String s = sql.stripTrailing();
+    while (s.endsWith(";")) {
+      s = s.substring(0, s.length() - 1).stripTrailing();
+    }
+    return s;
+  }
+
+  /** Index of the first character after leading whitespace and comments. */
+  private static int skipComments(String s) {
+    int i = 0;
+    while (i < s.length()) {
+      if (Character.isWhitespace(s.charAt(i))) {
+        i++;
+      } else if (s.startsWith("--", i)) {
+        int nl = s.indexOf('\n', i);
+        i = nl < 0 ? s.length() : nl + 1;
+      } else if (s.startsWith("/*", i)) {
+        int end = s.indexOf("*/", i + 2);
+        i = end < 0 ? s.length() : end + 2;
+      } else {
+        break;
+      }
+    }
+    return i;
+  }
+
+  private static List<String> splitTopLevel(String s) {
+    List<String> out = new ArrayList<>();
+    int depth = 0;
+    int last = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth--;
+      } else if (c == ',' && depth == 0) {
+        out.add(s.substring(last, i));
+        last = i + 1;
+      }
+    }
+    if (!s.substring(last).isBlank()) {
+      out.add(s.substring(last));
+    }
+    return out;
+  }
+
+  private static int line(String text, int offset) {
+    int line = 1;
+    for (int i = 0; i < offset; i++) {
+      if (text.charAt(i) == '\n') {
+        line++;
+      }
+    }
+    return line;
+  }
+
+  private static int column(String text, int offset) {
+    int nl = text.lastIndexOf('\n', offset - 1);
+    return offset - nl;
+  }
+}

@@ -1,0 +1,31 @@
+package dev.quiver.binding.sql;
+
+import java.util.List;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.TranslatableTable;
+import org.apache.calcite.schema.impl.AbstractTable;
+
+/** A view in Calcite's catalog: expands to its SQL (re-planned) or to its stored plan. */
+final class ViewTable extends AbstractTable implements TranslatableTable {
+  private final Catalog.ViewEntry view;
+
+  ViewTable(Catalog.ViewEntry view) {
+    this.view = view;
+  }
+
+  @Override
+  public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+    return view.rowType();
+  }
+
+  @Override
+  public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
+    if (view.rel() != null) {
+      return view.rel();
+    }
+    return context.expandView(view.rowType(), view.sql(), List.of(), List.of(view.name())).rel;
+  }
+}

@@ -1,0 +1,438 @@
+package dev.quiver.binding.physical.join;
+
+import static dev.quiver.binding.physical.sort.TestData.BIGINT;
+import static dev.quiver.binding.physical.sort.TestData.DATE;
+import static dev.quiver.binding.physical.sort.TestData.INT;
+import static dev.quiver.binding.physical.sort.TestData.UTF8;
+import static dev.quiver.binding.physical.sort.TestData.field;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.binding.JoinType;
+import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.physical.BatchStream;
+import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.physical.expr.ColumnExpr;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.sort.MemorySourceExec;
+import dev.quiver.binding.physical.sort.TestData;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BiPredicate;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+@Timeout(60)
+class JoinExecTest {
+  private static final Schema LEFT =
+      new Schema(List.of(field("lk", BIGINT), field("ls", UTF8), field("la", INT)));
+  private static final Schema RIGHT =
+      new Schema(List.of(field("rk", INT), field("rs", UTF8), field("rb", BIGINT)));
+  /** la < rb over left ++ right columns. */
+  private static final PhysicalExpr FILTER = new LessThanExpr(2, 5);
+
+  private final BufferAllocator root = new RootAllocator();
+  private final BufferAllocator query = root.newChildAllocator("query", 0, Long.MAX_VALUE);
+  private final ExecutorService executor = Executors.newCachedThreadPool();
+  private final List<MemorySourceExec> sources = new ArrayList<>();
+  @TempDir Path spill;
+
+  @AfterEach
+  void close() {
+    sources.forEach(MemorySourceExec::close);
+    executor.shutdownNow();
+    assertThat(query.getAllocatedMemory()).isZero();
+    query.close();
+    assertThat(root.getAllocatedMemory()).isZero();
+    root.close();
+  }
+
+  private TaskContext ctx(int batchSize) {
+    return TestData.context(query, Long.MAX_VALUE, batchSize, spill, executor);
+  }
+
+  private static ColumnExpr col(Schema s, int i) {
+    Field f = s.getFields().get(i);
+    return new ColumnExpr(i, f.getName(), f.getType(), true);
+  }
+
+  private static List<Object[]> rows(Random rnd, int n, boolean leftSide) {
+    String[] strs = {"x", "y", "zz", null};
+    List<Object[]> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Object k = rnd.nextInt(7) == 0 ? null : (leftSide ? (Object) (long) rnd.nextInt(12) : (Object) rnd.nextInt(12));
+      out.add(new Object[] {k, strs[rnd.nextInt(4)], leftSide ? (Object) rnd.nextInt(100) : (Object) (long) rnd.nextInt(100)});
+    }
+    return out;
+  }
+
+  /** Splits rows into partitions by {@code keyCols} (hash-partitioned) or round-robin when null. */
+  private MemorySourceExec source(Schema schema, List<Object[]> rows, int parts, int[] keyCols, Random rnd) {
+    List<List<Object[]>> split = new ArrayList<>();
+    for (int p = 0; p < parts; p++) {
+      split.add(new ArrayList<>());
+    }
+    for (int i = 0; i < rows.size(); i++) {
+      Object[] r = rows.get(i);
+      int p;
+      if (keyCols == null) {
+        p = i % parts;
+      } else {
+        Object[] key = new Object[keyCols.length];
+        for (int k = 0; k < keyCols.length; k++) {
+          key[k] = normalize(r[keyCols[k]]);
+        }
+        p = Math.floorMod(Arrays.hashCode(key), parts);
+      }
+      split.get(p).add(r);
+    }
+    List<List<VectorSchemaRoot>> partitions = new ArrayList<>();
+    for (List<Object[]> part : split) {
+      List<VectorSchemaRoot> batches = new ArrayList<>();
+      int i = 0;
+      while (i < part.size()) {
+        int n = Math.min(part.size() - i, 1 + rnd.nextInt(60));
+        batches.add(TestData.batch(schema, root, part.subList(i, i + n)));
+        i += n;
+      }
+      partitions.add(batches);
+    }
+    MemorySourceExec src = new MemorySourceExec(schema, partitions);
+    sources.add(src);
+    return src;
+  }
+
+  private static Object normalize(Object o) {
+    return o instanceof Number n && !(o instanceof BigDecimal) ? (Object) n.longValue() : o;
+  }
+
+  /** Naive reference join over Java rows. */
+  static List<String> reference(
+      List<Object[]> left, List<Object[]> right, int[] lk, int[] rk, JoinType type,
+      BiPredicate<Object[], Object[]> filter, boolean nullEqualsNull, int leftWidth, int rightWidth) {
+    List<String> out = new ArrayList<>();
+    boolean[] rightMatched = new boolean[right.size()];
+    for (Object[] l : left) {
+      boolean matched = false;
+      for (int j = 0; j < right.size(); j++) {
+        Object[] r = right.get(j);
+        boolean eq = true;
+        for (int k = 0; k < lk.length && eq; k++) {
+          Object a = normalize(l[lk[k]]);
+          Object b = normalize(r[rk[k]]);
+          eq = a == null || b == null ? a == null && b == null && nullEqualsNull : a.equals(b);
+        }
+        if (eq && (filter == null || filter.test(l, r))) {
+          matched = true;
+          rightMatched[j] = true;
+          if (type != JoinType.SEMI && type != JoinType.ANTI) {
+            out.add(concat(l, r).toString());
+          }
+        }
+      }
+      if ((type == JoinType.SEMI && matched) || (type == JoinType.ANTI && !matched)) {
+        out.add(Arrays.asList(l).toString());
+      }
+      if (!matched && (type == JoinType.LEFT || type == JoinType.FULL)) {
+        out.add(concat(l, new Object[rightWidth]).toString());
+      }
+    }
+    if (type == JoinType.RIGHT || type == JoinType.FULL) {
+      for (int j = 0; j < right.size(); j++) {
+        if (!rightMatched[j]) {
+          out.add(concat(new Object[leftWidth], right.get(j)).toString());
+        }
+      }
+    }
+    return out.stream().sorted().toList();
+  }
+
+  private static List<Object> concat(Object[] a, Object[] b) {
+    List<Object> out = new ArrayList<>(Arrays.asList(a));
+    out.addAll(Arrays.asList(b));
+    return out;
+  }
+
+  private static final BiPredicate<Object[], Object[]> LESS =
+      (l, r) -> l[2] != null && r[2] != null && ((Number) l[2]).longValue() < ((Number) r[2]).longValue();
+
+  private static List<String> sortedStrings(List<List<Object>> rows) {
+    return rows.stream().map(Object::toString).sorted().toList();
+  }
+
+  /** Drains all partitions concurrently, as a real consumer would. */
+  private List<List<Object>> collectConcurrently(ExecutionPlan plan, TaskContext ctx) throws Exception {
+    List<Future<List<List<Object>>>> futures = new ArrayList<>();
+    for (int p = 0; p < plan.partitionCount(); p++) {
+      int part = p;
+      futures.add(executor.submit(() -> TestData.drain(plan.execute(part, ctx))));
+    }
+    List<List<Object>> out = new ArrayList<>();
+    for (Future<List<List<Object>>> f : futures) {
+      out.addAll(f.get());
+    }
+    return out;
+  }
+
+  static Stream<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    for (JoinType type : JoinType.values()) {
+      for (PartitionMode mode : PartitionMode.values()) {
+        for (boolean multiKey : new boolean[] {false, true}) {
+          for (boolean filter : new boolean[] {false, true}) {
+            for (boolean nullEq : new boolean[] {false, true}) {
+              out.add(Arguments.of(type, mode, multiKey, filter, nullEq));
+            }
+          }
+        }
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0} {1} multiKey={2} filter={3} nullEqualsNull={4}")
+  @MethodSource("cases")
+  void hashJoinMatchesReference(
+      JoinType type, PartitionMode mode, boolean multiKey, boolean filter, boolean nullEq) throws Exception {
+    Random rnd = new Random(type.ordinal() * 31 + mode.ordinal());
+    List<Object[]> l = rows(rnd, 300, true);
+    List<Object[]> r = rows(rnd, 400, false);
+    int[] lk = multiKey ? new int[] {0, 1} : new int[] {0};
+    int[] rk = lk;
+    boolean partitioned = mode == PartitionMode.PARTITIONED;
+    ExecutionPlan left = source(LEFT, l, partitioned ? 4 : 3, partitioned ? lk : null, rnd);
+    ExecutionPlan right = source(RIGHT, r, partitioned ? 4 : 5, partitioned ? rk : null, rnd);
+    List<PhysicalExpr> leftKeys = new ArrayList<>();
+    List<PhysicalExpr> rightKeys = new ArrayList<>();
+    for (int k : lk) {
+      leftKeys.add(col(LEFT, k));
+      rightKeys.add(col(RIGHT, k));
+    }
+    HashJoinExec join = new HashJoinExec(
+        left, right, leftKeys, rightKeys, type, filter ? FILTER : null, mode, nullEq);
+    List<String> expected = reference(l, r, lk, rk, type, filter ? LESS : null, nullEq, 3, 3);
+
+    assertThat(join.schema().getFields()).hasSize(type == JoinType.SEMI || type == JoinType.ANTI ? 3 : 6);
+    TaskContext ctx = ctx(37);
+    assertThat(sortedStrings(TestData.collect(join, ctx))).isEqualTo(expected);
+    assertThat(sortedStrings(collectConcurrently(join, ctx))).isEqualTo(expected);
+    assertThat(join.metrics().outputRows()).isEqualTo(2L * expected.size());
+  }
+
+  @Test
+  void outputBatchesStayNearTheBatchSizeWithManyDuplicates() {
+    Random rnd = new Random(1);
+    List<Object[]> l = new ArrayList<>();
+    List<Object[]> r = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      l.add(new Object[] {1L, "a", i});
+      r.add(new Object[] {1, "b", (long) i});
+    }
+    HashJoinExec join = new HashJoinExec(source(LEFT, l, 1, null, rnd), source(RIGHT, r, 1, null, rnd),
+        List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)), JoinType.INNER, null,
+        PartitionMode.COLLECT_BUILD, false);
+    long rows = 0;
+    try (BatchStream s = join.execute(0, ctx(1000))) {
+      VectorSchemaRoot next;
+      while ((next = s.next()) != null) {
+        try (VectorSchemaRoot b = next) {
+          assertThat(b.getRowCount()).isBetween(1, 1000);
+          rows += b.getRowCount();
+        }
+      }
+    }
+    assertThat(rows).isEqualTo(250_000);
+  }
+
+  @Test
+  void emptySides() {
+    Random rnd = new Random(2);
+    List<Object[]> some = rows(rnd, 50, true);
+    List<Object[]> someRight = rows(rnd, 50, false);
+    for (JoinType type : JoinType.values()) {
+      for (PartitionMode mode : PartitionMode.values()) {
+        for (int emptySide = 0; emptySide < 3; emptySide++) {
+          List<Object[]> l = emptySide == 0 || emptySide == 2 ? List.of() : some;
+          List<Object[]> r = emptySide == 1 || emptySide == 2 ? List.of() : someRight;
+          HashJoinExec join = new HashJoinExec(source(LEFT, l, 2, new int[] {0}, rnd),
+              source(RIGHT, r, 2, new int[] {0}, rnd), List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
+              type, FILTER, mode, false);
+          List<String> expected = reference(l, r, new int[] {0}, new int[] {0}, type, LESS, false, 3, 3);
+          assertThat(sortedStrings(TestData.collect(join, ctx(16))))
+              .as("%s %s empty=%d", type, mode, emptySide).isEqualTo(expected);
+        }
+      }
+    }
+  }
+
+  @Test
+  void paddedSidesBecomeNullableInSchemaAndVectors() {
+    Random rnd = new Random(12);
+    Schema strict = new Schema(List.of(
+        new Field("k", org.apache.arrow.vector.types.pojo.FieldType.notNullable(BIGINT), null),
+        new Field("s", org.apache.arrow.vector.types.pojo.FieldType.notNullable(UTF8), null),
+        new Field("v", org.apache.arrow.vector.types.pojo.FieldType.notNullable(INT), null)));
+    List<Object[]> l = new ArrayList<>();
+    List<Object[]> r = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      l.add(new Object[] {(long) (i % 10), "l" + i, i});
+      r.add(new Object[] {(long) (i % 10 + 5), "r" + i, i});
+    }
+    HashJoinExec join = new HashJoinExec(source(strict, l, 2, null, rnd), source(strict, r, 2, null, rnd),
+        List.of(col(strict, 0)), List.of(col(strict, 0)), JoinType.FULL, null,
+        PartitionMode.COLLECT_BUILD, false);
+    assertThat(join.schema().getFields()).allMatch(Field::isNullable);
+    TaskContext ctx = ctx(16);
+    int rows = 0;
+    for (int p = 0; p < join.partitionCount(); p++) {
+      try (BatchStream s = join.execute(p, ctx)) {
+        VectorSchemaRoot next;
+        while ((next = s.next()) != null) {
+          try (VectorSchemaRoot b = next) {
+            assertThat(b.getSchema()).isEqualTo(join.schema());
+            b.getFieldVectors().forEach(v -> assertThat(v.getField().isNullable()).isTrue());
+            rows += b.getRowCount();
+          }
+        }
+      }
+    }
+    assertThat(rows).isEqualTo(reference(l, r, new int[] {0}, new int[] {0}, JoinType.FULL, null, false, 3, 3).size());
+  }
+
+  @Test
+  void decimalDateAndStringKeys() {
+    Schema ls = new Schema(List.of(field("d", TestData.decimal(2)), field("dt", DATE), field("s", UTF8)));
+    Schema rs = new Schema(List.of(field("s", UTF8), field("d", TestData.decimal(2)), field("dt", DATE)));
+    Random rnd = new Random(9);
+    BigDecimal big = new BigDecimal("123456789012345678901234567.89");
+    List<Object[]> l = new ArrayList<>();
+    List<Object[]> r = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      BigDecimal d = rnd.nextInt(5) == 0 ? big.add(BigDecimal.valueOf(rnd.nextInt(3))) : BigDecimal.valueOf(rnd.nextInt(20) - 10, 2);
+      LocalDate dt = LocalDate.of(2024, 1, 1).plusDays(rnd.nextInt(3));
+      String s = "k" + rnd.nextInt(4) + "\u00e9";
+      l.add(new Object[] {rnd.nextInt(9) == 0 ? null : d, dt, s});
+      BigDecimal d2 = rnd.nextInt(5) == 0 ? big.add(BigDecimal.valueOf(rnd.nextInt(3))) : BigDecimal.valueOf(rnd.nextInt(20) - 10, 2);
+      r.add(new Object[] {"k" + rnd.nextInt(4) + "\u00e9", d2, LocalDate.of(2024, 1, 1).plusDays(rnd.nextInt(3))});
+    }
+    List<PhysicalExpr> lkeys = List.of(col(ls, 0), col(ls, 1), col(ls, 2));
+    List<PhysicalExpr> rkeys = List.of(col(rs, 1), col(rs, 2), col(rs, 0));
+    for (JoinType type : List.of(JoinType.INNER, JoinType.FULL, JoinType.ANTI)) {
+      HashJoinExec join = new HashJoinExec(source(ls, l, 2, null, rnd), source(rs, r, 3, null, rnd),
+          lkeys, rkeys, type, null, PartitionMode.COLLECT_BUILD, false);
+      List<String> expected = reference(l, r, new int[] {0, 1, 2}, new int[] {1, 2, 0}, type, null, false, 3, 3);
+      assertThat(sortedStrings(TestData.collect(join, ctx(64)))).as("%s", type).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void buildSideThatDoesNotFitFailsNamingTheJoin() {
+    Random rnd = new Random(4);
+    HashJoinExec join = new HashJoinExec(source(LEFT, rows(rnd, 2000, true), 2, null, rnd),
+        source(RIGHT, rows(rnd, 10, false), 2, null, rnd), List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
+        JoinType.INNER, null, PartitionMode.COLLECT_BUILD, false);
+    TaskContext small = TestData.context(query, 4096, 100, spill, executor);
+    assertThatThrownBy(() -> TestData.collect(join, small))
+        .isInstanceOf(ResourcesExhaustedException.class)
+        .hasMessageContaining("HashJoinExec(INNER");
+    assertThat(small.memoryPool().reserved()).isZero();
+  }
+
+  @Test
+  void incompatibleKeyTypesAreRejected() {
+    Random rnd = new Random(5);
+    assertThatThrownBy(() -> new HashJoinExec(source(LEFT, List.of(), 1, null, rnd),
+        source(RIGHT, List.of(), 1, null, rnd), List.of(col(LEFT, 0)), List.of(col(RIGHT, 1)),
+        JoinType.INNER, null, PartitionMode.COLLECT_BUILD, false))
+        .isInstanceOf(QueryTypeException.class)
+        .hasMessageContaining("cast one side");
+  }
+
+  @Test
+  void outputPartitioningFollowsTheMode() {
+    Random rnd = new Random(6);
+    ExecutionPlan l = source(LEFT, List.of(), 4, null, rnd);
+    ExecutionPlan r = source(RIGHT, List.of(), 4, null, rnd);
+    HashJoinExec inner = new HashJoinExec(l, r, List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
+        JoinType.INNER, null, PartitionMode.PARTITIONED, false);
+    assertThat(inner.partitionCount()).isEqualTo(4);
+    assertThat(inner.outputPartitioning().hashExprs()).containsExactly(col(LEFT, 0));
+    HashJoinExec rightJoin = (HashJoinExec) inner.withNewChildren(List.of(l, r));
+    assertThat(rightJoin.displayDetails()).contains("INNER");
+    ExecutionPlan r2 = source(RIGHT, List.of(), 2, null, rnd);
+    HashJoinExec semi = new HashJoinExec(l, r2, List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
+        JoinType.SEMI, null, PartitionMode.COLLECT_BUILD, false);
+    assertThat(semi.partitionCount()).isEqualTo(4);
+    HashJoinExec full = new HashJoinExec(l, r2, List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
+        JoinType.FULL, null, PartitionMode.COLLECT_BUILD, false);
+    assertThat(full.partitionCount()).isEqualTo(2);
+    assertThat(full.schema().getFields()).allMatch(Field::isNullable);
+    assertThatThrownBy(() -> new HashJoinExec(l, r2, List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
+        JoinType.INNER, null, PartitionMode.PARTITIONED, false))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @ParameterizedTest(name = "{0} filter={1}")
+  @MethodSource("nestedLoopCases")
+  void nestedLoopJoinMatchesReference(JoinType type, boolean filter) throws Exception {
+    Random rnd = new Random(type.ordinal());
+    List<Object[]> l = rows(rnd, 60, true);
+    List<Object[]> r = rows(rnd, 80, false);
+    NestedLoopJoinExec join = new NestedLoopJoinExec(
+        source(LEFT, l, 3, null, rnd), source(RIGHT, r, 2, null, rnd), type, filter ? FILTER : null);
+    List<String> expected = reference(l, r, new int[0], new int[0], type, filter ? LESS : null, false, 3, 3);
+    assertThat(join.partitionCount()).isEqualTo(2);
+    assertThat(sortedStrings(TestData.collect(join, ctx(50)))).isEqualTo(expected);
+    assertThat(sortedStrings(collectConcurrently(join, ctx(50)))).isEqualTo(expected);
+  }
+
+  static Stream<Arguments> nestedLoopCases() {
+    List<Arguments> out = new ArrayList<>();
+    for (JoinType type : JoinType.values()) {
+      out.add(Arguments.of(type, true));
+      out.add(Arguments.of(type, false));
+    }
+    return out.stream();
+  }
+
+  @Test
+  void nestedLoopJoinWithEmptySides() {
+    Random rnd = new Random(8);
+    List<Object[]> some = rows(rnd, 20, true);
+    List<Object[]> someRight = rows(rnd, 20, false);
+    for (JoinType type : JoinType.values()) {
+      for (int emptySide = 0; emptySide < 3; emptySide++) {
+        List<Object[]> l = emptySide == 0 || emptySide == 2 ? List.of() : some;
+        List<Object[]> r = emptySide == 1 || emptySide == 2 ? List.of() : someRight;
+        NestedLoopJoinExec join = new NestedLoopJoinExec(
+            source(LEFT, l, 2, null, rnd), source(RIGHT, r, 2, null, rnd), type, FILTER);
+        List<String> expected = reference(l, r, new int[0], new int[0], type, LESS, false, 3, 3);
+        assertThat(sortedStrings(TestData.collect(join, ctx(7))))
+            .as("%s empty=%d", type, emptySide).isEqualTo(expected);
+        assertThat(Objects.requireNonNull(join.displayDetails())).contains(type.name());
+      }
+    }
+  }
+}
