@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
 public final class QuiverCli implements Runnable {
   /** Exit code of a command whose query or input failed. */
   public static final int EXIT_FAILURE = 1;
+  /** Exit code of a command line with invalid options. */
+  public static final int EXIT_USAGE = 2;
 
   @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 
@@ -31,6 +33,13 @@ public final class QuiverCli implements Runnable {
       err.println("error: " + oneLine(e));
       err.flush();
       return EXIT_FAILURE;
+    });
+    cli.setParameterExceptionHandler((e, args) -> {
+      PrintWriter err = e.getCommandLine().getErr();
+      err.println("error: " + oneLine(e) + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
+          + " --help')");
+      err.flush();
+      return EXIT_USAGE;
     });
     return cli;
   }
