@@ -51,8 +51,6 @@ public final class SchedulerMain implements Callable<Integer> {
                 () -> {
                   try {
                     server.close();
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
                   } finally {
                     stopped.countDown();
                   }

@@ -90,13 +90,18 @@ public final class SchedulerServer implements AutoCloseable {
 
   /** Stops accepting calls, waits briefly for running ones, then stops the liveness checker. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     liveness.shutdownNow();
     server.shutdown();
-    if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+    try {
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+        server.awaitTermination(5, TimeUnit.SECONDS);
+      }
+      liveness.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
       server.shutdownNow();
-      server.awaitTermination(5, TimeUnit.SECONDS);
+      Thread.currentThread().interrupt();
     }
-    liveness.awaitTermination(5, TimeUnit.SECONDS);
   }
 }
