@@ -68,8 +68,8 @@ public record ExecutorConfig(
   }
 
   /**
-   * Defaults for an executor of the given scheduler: a random id, loopback on the default port,
-   * all cores, half the JVM heap as memory and a quarter of that for shuffle output.
+   * Defaults for an executor of the given scheduler: a random id, loopback on the default port, all
+   * cores, half the JVM heap as memory and a quarter of that for shuffle output.
    */
   public static ExecutorConfig defaults(String schedulerHost, int schedulerPort, Path workDir) {
     long memory = Runtime.getRuntime().maxMemory() / 2;
@@ -88,21 +88,42 @@ public record ExecutorConfig(
   /** A copy with another id. */
   public ExecutorConfig withExecutorId(String id) {
     return new ExecutorConfig(
-        id, host, port, schedulerHost, schedulerPort, workDir, cores, memoryBytes,
+        id,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
         shuffleMemoryBytes);
   }
 
   /** A copy listening on another port. */
   public ExecutorConfig withPort(int newPort) {
     return new ExecutorConfig(
-        executorId, host, newPort, schedulerHost, schedulerPort, workDir, cores, memoryBytes,
+        executorId,
+        host,
+        newPort,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
         shuffleMemoryBytes);
   }
 
   /** A copy with other resources; shuffle memory becomes a quarter of {@code memory}. */
   public ExecutorConfig withResources(int newCores, long memory) {
     return new ExecutorConfig(
-        executorId, host, port, schedulerHost, schedulerPort, workDir, newCores, memory,
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        newCores,
+        memory,
         memory / 4);
   }
 

@@ -28,7 +28,8 @@ final class ExecutorControlService extends ExecutorControlGrpc.ExecutorControlIm
   }
 
   @Override
-  public void removeJobData(RemoveJobDataRequest request, StreamObserver<RemoveJobDataResponse> out) {
+  public void removeJobData(
+      RemoveJobDataRequest request, StreamObserver<RemoveJobDataResponse> out) {
     if (request.getJobId().isEmpty()) {
       out.onError(
           Status.INVALID_ARGUMENT
@@ -44,8 +45,12 @@ final class ExecutorControlService extends ExecutorControlGrpc.ExecutorControlIm
       out.onError(
           Status.INTERNAL
               .withDescription(
-                  "executor " + executorId + " failed to remove data of job " + request.getJobId()
-                      + ": " + e)
+                  "executor "
+                      + executorId
+                      + " failed to remove data of job "
+                      + request.getJobId()
+                      + ": "
+                      + e)
               .withCause(e)
               .asRuntimeException());
       return;

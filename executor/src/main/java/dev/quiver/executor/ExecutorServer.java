@@ -26,8 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An executor process's servers: Arrow Flight for shuffle data plus the control service on the
- * same port, registered with the scheduler and heartbeating to it.
+ * An executor process's servers: Arrow Flight for shuffle data plus the control service on the same
+ * port, registered with the scheduler and heartbeating to it.
  */
 public final class ExecutorServer implements AutoCloseable {
 

@@ -47,7 +47,8 @@ public final class PartitionReader implements AutoCloseable {
     while (true) {
       if (current != null) {
         if (current.loadNextBatch()) {
-          try (ArrowRecordBatch rb = new VectorUnloader(current.getVectorSchemaRoot()).getRecordBatch()) {
+          try (ArrowRecordBatch rb =
+              new VectorUnloader(current.getVectorSchemaRoot()).getRecordBatch()) {
             loader.load(rb);
           }
           return true;

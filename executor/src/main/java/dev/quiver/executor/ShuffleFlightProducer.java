@@ -61,7 +61,8 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
         backpressure.register(listener);
         listener.start(root);
         while (reader.loadNext(root)) {
-          BackpressureStrategy.WaitResult ready = backpressure.waitForListener(CONSUMER_WAIT_MILLIS);
+          BackpressureStrategy.WaitResult ready =
+              backpressure.waitForListener(CONSUMER_WAIT_MILLIS);
           if (ready == BackpressureStrategy.WaitResult.CANCELLED) {
             LOG.debug("consumer of {} went away", name);
             return;
@@ -82,7 +83,10 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
       listener.error(
           CallStatus.RESOURCE_EXHAUSTED
               .withDescription(
-                  "executor " + executorId + " has no memory left to read " + name
+                  "executor "
+                      + executorId
+                      + " has no memory left to read "
+                      + name
                       + " back from disk; give the executor more memory")
               .withCause(e)
               .toRuntimeException());
@@ -100,13 +104,18 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
     if (store.isWriting(id)) {
       return CallStatus.UNAVAILABLE
           .withDescription(
-              name + " on executor " + executorId
+              name
+                  + " on executor "
+                  + executorId
                   + " is still being written; fetch it after its task has completed")
           .toRuntimeException();
     }
     return CallStatus.NOT_FOUND
         .withDescription(
-            "executor " + executorId + " holds no shuffle output for " + name
+            "executor "
+                + executorId
+                + " holds no shuffle output for "
+                + name
                 + ": its task never ran here, has not completed, or the job's data was removed")
         .toRuntimeException();
   }

@@ -31,9 +31,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Shuffle output held by an executor: Arrow batches per job, stage, task and output partition,
- * kept in memory and spilled to the work directory as Arrow IPC files when over a byte budget.
- * A partition is readable once completed. Thread-safe.
+ * Shuffle output held by an executor: Arrow batches per job, stage, task and output partition, kept
+ * in memory and spilled to the work directory as Arrow IPC files when over a byte budget. A
+ * partition is readable once completed. Thread-safe.
  */
 public final class ShuffleStore implements AutoCloseable {
 
@@ -74,7 +74,8 @@ public final class ShuffleStore implements AutoCloseable {
   public ShuffleStore(BufferAllocator parent, Path workDir, long memoryBudgetBytes)
       throws IOException {
     if (memoryBudgetBytes < 0) {
-      throw new IllegalArgumentException("shuffle memory budget must be >= 0: " + memoryBudgetBytes);
+      throw new IllegalArgumentException(
+          "shuffle memory budget must be >= 0: " + memoryBudgetBytes);
     }
     Files.createDirectories(workDir);
     this.spillDir = Files.createTempDirectory(workDir, "shuffle-");
@@ -83,8 +84,8 @@ public final class ShuffleStore implements AutoCloseable {
   }
 
   /**
-   * Adds a batch to a partition, taking over its buffers: the caller's batch is left empty
-   * (row count 0) and still closed by the caller. Spills if the store goes over its budget.
+   * Adds a batch to a partition, taking over its buffers: the caller's batch is left empty (row
+   * count 0) and still closed by the caller. Spills if the store goes over its budget.
    *
    * @throws IllegalStateException if the partition is already complete
    * @throws IllegalArgumentException if the batch's schema differs from the partition's
@@ -122,7 +123,8 @@ public final class ShuffleStore implements AutoCloseable {
     }
     if (p.complete) {
       throw new IllegalStateException(
-          ShuffleTickets.describe(id) + " is already complete; a retried task must write a new one");
+          ShuffleTickets.describe(id)
+              + " is already complete; a retried task must write a new one");
     }
     if (!p.schema.equals(schema)) {
       throw new IllegalArgumentException(
@@ -220,8 +222,8 @@ public final class ShuffleStore implements AutoCloseable {
   }
 
   /**
-   * Opens a completed partition for reading; the reader sees the batches present now, even if
-   * the job is removed while it reads from memory.
+   * Opens a completed partition for reading; the reader sees the batches present now, even if the
+   * job is removed while it reads from memory.
    *
    * @param readAllocator allocator for batches read back from disk; close the reader first
    * @return empty when the partition is unknown or not complete yet
@@ -237,7 +239,8 @@ public final class ShuffleStore implements AutoCloseable {
     for (VectorSchemaRoot batch : p.memory) {
       inMemory.add(new VectorUnloader(batch).getRecordBatch());
     }
-    return Optional.of(new PartitionReader(p.schema, List.copyOf(p.files), inMemory, readAllocator));
+    return Optional.of(
+        new PartitionReader(p.schema, List.copyOf(p.files), inMemory, readAllocator));
   }
 
   /** Whether a partition exists but its task has not completed it yet. */

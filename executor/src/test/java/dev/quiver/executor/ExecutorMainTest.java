@@ -45,8 +45,13 @@ class ExecutorMainTest {
   void badCommandLinesAreUsageErrors() {
     assertThat(run("--port", "50061")).contains("--scheduler").contains("--work-dir");
     assertThat(
-            run("--scheduler", "localhost:50050", "--work-dir", workDir.toString(),
-                "--memory", "lots"))
+            run(
+                "--scheduler",
+                "localhost:50050",
+                "--work-dir",
+                workDir.toString(),
+                "--memory",
+                "lots"))
         .contains("'lots' is not a byte size");
     assertThat(run("--scheduler", "localhost", "--work-dir", workDir.toString()))
         .contains("--scheduler must be HOST:PORT, got 'localhost'");

@@ -3,26 +3,37 @@ package dev.quiver.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.proto.ExecutorControlGrpc;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.ExecutorState;
 import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.distributed.proto.LaunchTaskRequest;
+import dev.quiver.distributed.proto.RegisterRequest;
+import dev.quiver.distributed.proto.RegisterResponse;
 import dev.quiver.distributed.proto.RemoveJobDataRequest;
 import dev.quiver.distributed.proto.RemoveJobDataResponse;
+import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.wire.ShuffleTickets;
+import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.SchedulerConfig;
 import dev.quiver.scheduler.SchedulerServer;
 import io.grpc.ManagedChannel;
+import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStatusCode;
@@ -90,20 +101,24 @@ class ExecutorServerTest {
       try {
         assertThat(executor.isRegistered()).isTrue();
         List<ExecutorInfo> alive = scheduler.registry().alive();
-        assertThat(alive).singleElement().satisfies(info -> {
-          assertThat(info.getExecutorId()).isEqualTo("exec-a");
-          assertThat(info.getHost()).isEqualTo("127.0.0.1");
-          assertThat(info.getFlightPort()).isEqualTo(executor.port());
-          assertThat(info.getCores()).isEqualTo(3);
-          assertThat(info.getMemoryBytes()).isEqualTo(256L << 20);
-        });
+        assertThat(alive)
+            .singleElement()
+            .satisfies(
+                info -> {
+                  assertThat(info.getExecutorId()).isEqualTo("exec-a");
+                  assertThat(info.getHost()).isEqualTo("127.0.0.1");
+                  assertThat(info.getFlightPort()).isEqualTo(executor.port());
+                  assertThat(info.getCores()).isEqualTo(3);
+                  assertThat(info.getMemoryBytes()).isEqualTo(256L << 20);
+                });
         // Heartbeats keep it alive well past the timeout.
         Thread.sleep(TIMEOUT.multipliedBy(3).toMillis());
         assertThat(stateOf(scheduler, "exec-a")).isEqualTo(ExecutorState.EXECUTOR_STATE_ALIVE);
       } finally {
         executor.close();
       }
-      await("the stopped executor is marked lost",
+      await(
+          "the stopped executor is marked lost",
           () -> stateOf(scheduler, "exec-a") == ExecutorState.EXECUTOR_STATE_LOST);
     }
   }
@@ -118,14 +133,56 @@ class ExecutorServerTest {
         ExecutorServer.start(executorConfig("exec-b", port), allocator)) {
       assertThat(executor.isRegistered()).isFalse();
       try (SchedulerServer scheduler = startScheduler(port)) {
-        await("the executor registers", () -> stateOf(scheduler, "exec-b")
-            == ExecutorState.EXECUTOR_STATE_ALIVE);
+        await(
+            "the executor registers",
+            () -> stateOf(scheduler, "exec-b") == ExecutorState.EXECUTOR_STATE_ALIVE);
       }
       // A restarted scheduler has an empty registry: the executor is asked to register again.
       try (SchedulerServer restarted = startScheduler(port)) {
-        await("the executor registers again", () -> stateOf(restarted, "exec-b")
-            == ExecutorState.EXECUTOR_STATE_ALIVE);
+        await(
+            "the executor registers again",
+            () -> stateOf(restarted, "exec-b") == ExecutorState.EXECUTOR_STATE_ALIVE);
       }
+    }
+  }
+
+  /** A scheduler from a later release: it speaks protocol version VERSION + 1. */
+  private static final class FutureScheduler extends SchedulerGrpc.SchedulerImplBase {
+    @Override
+    public void register(RegisterRequest request, StreamObserver<RegisterResponse> out) {
+      try {
+        WireProtocol.requireCompatible(
+            request.getProtocolVersion() - 1,
+            "executor '" + request.getExecutor().getExecutorId() + "'",
+            "scheduler");
+        out.onNext(RegisterResponse.getDefaultInstance());
+        out.onCompleted();
+      } catch (StatusRuntimeException e) {
+        out.onError(e);
+      }
+    }
+  }
+
+  @Test
+  void refusedRegistrationFailsStartAndReleasesEverything() throws Exception {
+    Server future =
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .addService(new FutureScheduler())
+            .build()
+            .start();
+    try {
+      assertThatThrownBy(
+              () -> ExecutorServer.start(executorConfig("exec-d", future.getPort()), allocator))
+          .isInstanceOf(QuiverException.class)
+          .hasMessageContaining("refused executor exec-d")
+          .hasMessageContaining("FAILED_PRECONDITION");
+      assertThat(allocator.getAllocatedMemory()).isZero();
+      assertThat(allocator.getChildAllocators()).isEmpty();
+      try (Stream<Path> left = Files.list(workDir.resolve("exec-d"))) {
+        assertThat(left).as("spill directories left behind").isEmpty();
+      }
+    } finally {
+      future.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
   }
 

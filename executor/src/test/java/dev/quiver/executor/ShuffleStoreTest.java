@@ -155,7 +155,8 @@ class ShuffleStoreTest {
       assertThat(store.partitionCount()).isEqualTo(1);
       assertThat(store.open(ShuffleTickets.id("gone", 1, 0, 0), allocator)).isEmpty();
       try (Stream<Path> files = Files.list(store.spillDirectory())) {
-        assertThat(files).allSatisfy(f -> assertThat(f.getFileName().toString()).startsWith("s1-t0-p0-"));
+        assertThat(files)
+            .allSatisfy(f -> assertThat(f.getFileName().toString()).startsWith("s1-t0-p0-"));
       }
       assertThat(readAll(store, kept)).isEqualTo(TestBatches.expected(2, ROWS));
       assertThat(store.removeJob("gone").partitions()).isZero();

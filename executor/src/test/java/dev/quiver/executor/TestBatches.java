@@ -59,7 +59,10 @@ final class TestBatches {
     BigIntVector id = (BigIntVector) root.getVector("id");
     VarCharVector name = (VarCharVector) root.getVector("name");
     for (int i = 0; i < root.getRowCount(); i++) {
-      out.add(id.get(i) + "|" + (name.isNull(i) ? "null" : new String(name.get(i), StandardCharsets.UTF_8)));
+      out.add(
+          id.get(i)
+              + "|"
+              + (name.isNull(i) ? "null" : new String(name.get(i), StandardCharsets.UTF_8)));
     }
   }
 }

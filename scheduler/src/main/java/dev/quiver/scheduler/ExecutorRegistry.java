@@ -60,8 +60,13 @@ public final class ExecutorRegistry {
     Entry old = executors.get(info.getExecutorId());
     executors.put(
         info.getExecutorId(),
-        new Entry(info, ExecutorState.EXECUTOR_STATE_ALIVE, nanoTime.getAsLong(),
-            unixMillis.getAsLong(), 0, 0));
+        new Entry(
+            info,
+            ExecutorState.EXECUTOR_STATE_ALIVE,
+            nanoTime.getAsLong(),
+            unixMillis.getAsLong(),
+            0,
+            0));
     return old == null || old.state() != ExecutorState.EXECUTOR_STATE_ALIVE;
   }
 
@@ -77,8 +82,13 @@ public final class ExecutorRegistry {
     }
     executors.put(
         executorId,
-        new Entry(old.info(), old.state(), nanoTime.getAsLong(), unixMillis.getAsLong(),
-            runningTasks, shuffleBytes));
+        new Entry(
+            old.info(),
+            old.state(),
+            nanoTime.getAsLong(),
+            unixMillis.getAsLong(),
+            runningTasks,
+            shuffleBytes));
     return true;
   }
 
@@ -95,8 +105,13 @@ public final class ExecutorRegistry {
       if (entry.state() == ExecutorState.EXECUTOR_STATE_ALIVE
           && now - entry.lastSeenNanos() > timeoutNanos) {
         e.setValue(
-            new Entry(entry.info(), ExecutorState.EXECUTOR_STATE_LOST, entry.lastSeenNanos(),
-                entry.lastSeenUnixMillis(), 0, 0));
+            new Entry(
+                entry.info(),
+                ExecutorState.EXECUTOR_STATE_LOST,
+                entry.lastSeenNanos(),
+                entry.lastSeenUnixMillis(),
+                0,
+                0));
         lost.add(entry.info());
       }
     }

@@ -17,7 +17,9 @@ public final class SchedulerMain implements Callable<Integer> {
   @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
   String host = SchedulerConfig.DEFAULT_HOST;
 
-  @Option(names = "--port", description = "Port to listen on, 0 for any (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--port",
+      description = "Port to listen on, 0 for any (default: ${DEFAULT-VALUE}).")
   int port = SchedulerConfig.DEFAULT_PORT;
 
   @Option(

@@ -45,8 +45,13 @@ public final class SchedulerServer implements AutoCloseable {
     } catch (IOException e) {
       s.liveness.shutdownNow();
       throw new IOException(
-          "scheduler could not listen on " + config.host() + ":" + config.port() + ": "
-              + e.getMessage() + "; choose another --port or stop the process using it",
+          "scheduler could not listen on "
+              + config.host()
+              + ":"
+              + config.port()
+              + ": "
+              + e.getMessage()
+              + "; choose another --port or stop the process using it",
           e);
     }
     // Check often enough that a lost executor is noticed within ~1.25 timeouts.

@@ -82,9 +82,7 @@ class ExecutorRegistryTest {
     assertThat(registry.heartbeat("b", 0, 0)).isTrue();
     assertThat(registry.alive())
         .extracting(ExecutorInfo::getExecutorId, ExecutorInfo::getFlightPort)
-        .containsExactly(
-            tuple("a", 1),
-            tuple("b", 3));
+        .containsExactly(tuple("a", 1), tuple("b", 3));
   }
 
   @Test
@@ -97,7 +95,9 @@ class ExecutorRegistryTest {
   void reRegisteringAnAliveExecutorReplacesItsInfo() {
     assertThat(registry.register(executor("a", 1))).isTrue();
     assertThat(registry.register(executor("a", 9))).isFalse();
-    assertThat(registry.alive()).singleElement().extracting(ExecutorInfo::getFlightPort)
+    assertThat(registry.alive())
+        .singleElement()
+        .extracting(ExecutorInfo::getFlightPort)
         .isEqualTo(9);
   }
 }

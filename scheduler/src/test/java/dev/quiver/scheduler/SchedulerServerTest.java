@@ -41,8 +41,9 @@ class SchedulerServerTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = SchedulerServer.start(SchedulerConfig.defaults().withPort(0)
-        .withHeartbeat(INTERVAL, TIMEOUT));
+    server =
+        SchedulerServer.start(
+            SchedulerConfig.defaults().withPort(0).withHeartbeat(INTERVAL, TIMEOUT));
     channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
     stub = SchedulerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
   }
@@ -79,7 +80,8 @@ class SchedulerServerTest {
     assertThat(response.getHeartbeatIntervalMillis()).isEqualTo(INTERVAL.toMillis());
     assertThat(response.getHeartbeatTimeoutMillis()).isEqualTo(TIMEOUT.toMillis());
     stub.register(register("silent", WireProtocol.VERSION));
-    assertThat(list(false)).extracting(s -> s.getInfo().getExecutorId())
+    assertThat(list(false))
+        .extracting(s -> s.getInfo().getExecutorId())
         .containsExactly("silent", "steady");
 
     // "steady" heartbeats; "silent" does not, and must be marked lost within a few timeouts.
@@ -94,14 +96,15 @@ class SchedulerServerTest {
 
     assertThat(stateOf(all, "silent")).isEqualTo(ExecutorState.EXECUTOR_STATE_LOST);
     assertThat(stateOf(all, "steady")).isEqualTo(ExecutorState.EXECUTOR_STATE_ALIVE);
-    assertThat(list(false)).extracting(s -> s.getInfo().getExecutorId())
-        .containsExactly("steady");
-    assertThat(all).filteredOn(s -> s.getInfo().getExecutorId().equals("steady"))
+    assertThat(list(false)).extracting(s -> s.getInfo().getExecutorId()).containsExactly("steady");
+    assertThat(all)
+        .filteredOn(s -> s.getInfo().getExecutorId().equals("steady"))
         .singleElement()
-        .satisfies(s -> {
-          assertThat(s.getRunningTasks()).isEqualTo(1);
-          assertThat(s.getShuffleBytes()).isEqualTo(123);
-        });
+        .satisfies(
+            s -> {
+              assertThat(s.getRunningTasks()).isEqualTo(1);
+              assertThat(s.getShuffleBytes()).isEqualTo(123);
+            });
 
     // The lost executor is told to register again, and is alive once it has.
     assertThat(stub.heartbeat(heartbeat("silent")).getReregister()).isTrue();
@@ -173,7 +176,9 @@ class SchedulerServerTest {
             StatusRuntimeException.class,
             e -> {
               assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-              assertThat(e.getStatus().getDescription()).contains("SubmitJob").contains("plan codec");
+              assertThat(e.getStatus().getDescription())
+                  .contains("SubmitJob")
+                  .contains("plan codec");
             });
     assertThatThrownBy(
             () -> stub.jobStatus(JobStatusRequest.newBuilder().setJobId("j").build()).next())
@@ -193,8 +198,8 @@ class SchedulerServerTest {
   void malformedRegistrationIsInvalidArgument() {
     RegisterRequest noPort =
         register("e1", WireProtocol.VERSION).toBuilder()
-            .setExecutor(register("e1", WireProtocol.VERSION).getExecutor().toBuilder()
-                .setFlightPort(0))
+            .setExecutor(
+                register("e1", WireProtocol.VERSION).getExecutor().toBuilder().setFlightPort(0))
             .build();
     assertThatThrownBy(() -> stub.register(noPort))
         .isInstanceOfSatisfying(

@@ -27,7 +27,8 @@ public final class WireProtocol {
    */
   public static void requireCompatible(int peerVersion, String peer, String self) {
     if (peerVersion != VERSION) {
-      String sent = peerVersion == 0 ? "no protocol version (0)" : "protocol version " + peerVersion;
+      String sent =
+          peerVersion == 0 ? "no protocol version (0)" : "protocol version " + peerVersion;
       throw Status.FAILED_PRECONDITION
           .withDescription(
               peer

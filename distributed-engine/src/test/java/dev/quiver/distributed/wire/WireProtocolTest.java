@@ -28,7 +28,9 @@ class WireProtocolTest {
   @Test
   void otherVersionIsRefusedNamingBoth() {
     assertThatThrownBy(
-            () -> WireProtocol.requireCompatible(WireProtocol.VERSION + 1, "executor e1", "scheduler"))
+            () ->
+                WireProtocol.requireCompatible(
+                    WireProtocol.VERSION + 1, "executor e1", "scheduler"))
         .isInstanceOfSatisfying(
             StatusRuntimeException.class,
             e -> {
