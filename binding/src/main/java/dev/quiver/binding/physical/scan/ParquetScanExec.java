@@ -166,8 +166,7 @@ public final class ParquetScanExec extends BaseExecutionPlan {
       // Arrow's C-data import leaks its array wrapper when an allocator limit interrupts it, so
       // batches land in an unlimited staging allocator and are then moved to the query's
       // allocator, whose limit is checked after the move.
-      importAllocator =
-          allocator.getRoot().newChildAllocator("ParquetScanExec-import", 0, Long.MAX_VALUE);
+      importAllocator = ImportAllocator.create(allocator, "ParquetScanExec-import");
       factory =
           new FileSystemDatasetFactory(
               importAllocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, uris);
@@ -282,7 +281,7 @@ public final class ParquetScanExec extends BaseExecutionPlan {
     public void close() {
       done = true;
       RuntimeException failure = null;
-      for (AutoCloseable c : Arrays.asList(reader, scanner, dataset, factory, importAllocator)) {
+      for (AutoCloseable c : Arrays.asList(reader, scanner, dataset, factory)) {
         if (c == null) {
           continue;
         }
@@ -295,6 +294,9 @@ public final class ParquetScanExec extends BaseExecutionPlan {
                     "Cannot close the scan of " + files + ": " + e.getMessage(), e);
           }
         }
+      }
+      if (importAllocator != null) {
+        ImportAllocator.closeWhenEmpty(importAllocator);
       }
       reader = null;
       scanner = null;
