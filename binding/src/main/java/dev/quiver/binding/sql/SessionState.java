@@ -114,6 +114,11 @@ public final class SessionState implements AutoCloseable {
   /** Runs Calcite work under the session lock (Calcite's planner objects are not thread-safe). */
   public synchronized <T> T planning(Supplier<T> work) {
     checkOpen();
+    // Calcite keeps its metadata handlers in a thread-local set only on the thread that created
+    // the cluster; queries are planned from whichever thread calls collect().
+    org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.set(
+        org.apache.calcite.rel.metadata.JaninoRelMetadataProvider.of(
+            pipeline.cluster().getMetadataProvider()));
     return work.get();
   }
 
