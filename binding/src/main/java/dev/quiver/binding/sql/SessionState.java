@@ -52,6 +52,8 @@ public final class SessionState implements AutoCloseable {
   private final Set<QueryExecution> running = ConcurrentHashMap.newKeySet();
   private volatile QueryPlanner planner = new DefaultQueryPlanner();
   private volatile boolean closed;
+  private final Set<Thread> metadataThreads =
+      java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>());
 
   /** Creates a session's state with its own child allocator and thread pool. */
   public SessionState(SessionConfig config) {
@@ -114,6 +116,13 @@ public final class SessionState implements AutoCloseable {
   /** Runs Calcite work under the session lock (Calcite's planner objects are not thread-safe). */
   public synchronized <T> T planning(Supplier<T> work) {
     checkOpen();
+    // Calcite keeps the metadata handlers in a thread-local; install ours on this thread.
+    RelOptCluster cluster = pipeline.cluster();
+    if (cluster.getMetadataProvider() != JoinRowCount.PROVIDER || !metadataThreads.contains(Thread.currentThread())) {
+      cluster.setMetadataProvider(JoinRowCount.PROVIDER);
+      cluster.invalidateMetadataQuery();
+      metadataThreads.add(Thread.currentThread());
+    }
     return work.get();
   }
 
