@@ -291,12 +291,12 @@ public abstract class Expr {
     return new Alias(inner, name);
   }
 
-  /** Ascending sort key (nulls last unless {@link #nullsFirst} is called). */
+  /** Ascending sort key (nulls last unless {@link #nullsFirst} is called, as in SQL here). */
   public Expr asc() {
     return this instanceof SortKey s ? new SortKey(s.expr(), true, s.nullsFirst) : new SortKey(this, true, null);
   }
 
-  /** Descending sort key (nulls first unless {@link #nullsLast} is called). */
+  /** Descending sort key (nulls last unless {@link #nullsFirst} is called, as in SQL here). */
   public Expr desc() {
     return this instanceof SortKey s ? new SortKey(s.expr(), false, s.nullsFirst) : new SortKey(this, false, null);
   }
@@ -870,9 +870,9 @@ public abstract class Expr {
       return ascending;
     }
 
-    /** Whether nulls come first; by default they come last ascending, first descending. */
+    /** Whether nulls come first; by default they come last in both directions, as in SQL. */
     public boolean isNullsFirst() {
-      return nullsFirst != null ? nullsFirst : !ascending;
+      return nullsFirst != null && nullsFirst;
     }
 
     /** Whether {@link #nullsFirst} was set explicitly. */

@@ -51,7 +51,7 @@ class ExprTest {
     assertThat(col("a").nullsFirst().desc().toString()).isEqualTo("a DESC NULLS FIRST");
     Expr.SortKey k = (Expr.SortKey) col("a").desc();
     assertThat(k.ascending()).isFalse();
-    assertThat(k.isNullsFirst()).isTrue();
+    assertThat(k.isNullsFirst()).isFalse();
     assertThat(k.nullsExplicit()).isFalse();
     assertThat(((Expr.SortKey) col("a").asc()).isNullsFirst()).isFalse();
   }

@@ -365,9 +365,9 @@ public final class DataFrameOps {
             if (!key.ascending()) {
               node = b.desc(node);
             }
-            if (key.nullsExplicit()) {
-              node = key.isNullsFirst() ? b.nullsFirst(node) : b.nullsLast(node);
-            }
+            // Explicit always: Calcite's default puts nulls first when descending; the SQL front
+            // end (NullCollation.LAST) puts them last.
+            node = key.isNullsFirst() ? b.nullsFirst(node) : b.nullsLast(node);
             nodes.add(node);
           }
           b.sort(nodes);

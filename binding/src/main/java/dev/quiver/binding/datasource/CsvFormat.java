@@ -13,8 +13,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Renders Arrow values as CSV text (RFC 4180): NULL is an empty field, an empty string is
- * {@code ""}, dates are ISO-8601 ({@code 2024-01-31}), timestamps {@code 2024-01-31 12:00:00[.ffffff]},
+ * Renders Arrow values as CSV text (RFC 4180): NULL is an empty field, an empty string is {@code
+ * ""}, dates are ISO-8601 ({@code 2024-01-31}), timestamps {@code 2024-01-31 12:00:00[.ffffff]},
  * decimals in plain notation with their scale, and fields holding the delimiter, a quote or a line
  * break are quoted.
  */
@@ -47,8 +47,11 @@ public final class CsvFormat {
     return sb.toString();
   }
 
-  /** Appends {@code text} as a CSV field, quoting it when needed (always when {@code forceQuote}). */
-  public static void appendQuoted(StringBuilder out, String text, char delimiter, boolean forceQuote) {
+  /**
+   * Appends {@code text} as a CSV field, quoting it when needed (always when {@code forceQuote}).
+   */
+  public static void appendQuoted(
+      StringBuilder out, String text, char delimiter, boolean forceQuote) {
     boolean quote = forceQuote || text.isEmpty();
     for (int i = 0; i < text.length() && !quote; i++) {
       char c = text.charAt(i);
@@ -69,37 +72,48 @@ public final class CsvFormat {
     out.append('"');
   }
 
-  /** A writer for the values of {@code vector}, chosen once per column so rows need no type dispatch. */
+  /**
+   * A writer for the values of {@code vector}, chosen once per column so rows need no type
+   * dispatch.
+   */
   public static ValueWriter writer(FieldVector vector, char delimiter) {
     ArrowType type = vector.getField().getType();
-    ValueWriter values = switch (type.getTypeID()) {
-      case Int -> intWriter(vector, (ArrowType.Int) type);
-      case FloatingPoint -> floatWriter(vector, (ArrowType.FloatingPoint) type);
-      case Decimal -> decimalWriter(vector, (ArrowType.Decimal) type);
-      case Bool -> (out, row) ->
-          out.append(((vector.getDataBuffer().getByte(row >> 3) >> (row & 7)) & 1) == 1 ? "true" : "false");
-      case Date -> dateWriter(vector, (ArrowType.Date) type);
-      case Timestamp -> timestampWriter(vector, (ArrowType.Timestamp) type);
-      case Utf8 -> {
-        BaseVariableWidthVector v = (BaseVariableWidthVector) vector;
-        yield (out, row) -> {
-          ArrowBuf offsets = v.getOffsetBuffer();
-          int start = offsets.getInt((long) row * 4);
-          int end = offsets.getInt((long) row * 4 + 4);
-          appendQuoted(out, utf8(v.getDataBuffer(), start, end - start), delimiter, false);
+    ValueWriter values =
+        switch (type.getTypeID()) {
+          case Int -> intWriter(vector, (ArrowType.Int) type);
+          case FloatingPoint -> floatWriter(vector, (ArrowType.FloatingPoint) type);
+          case Decimal -> decimalWriter(vector, (ArrowType.Decimal) type);
+          case Bool ->
+              (out, row) ->
+                  out.append(
+                      ((vector.getDataBuffer().getByte(row >> 3) >> (row & 7)) & 1) == 1
+                          ? "true"
+                          : "false");
+          case Date -> dateWriter(vector, (ArrowType.Date) type);
+          case Timestamp -> timestampWriter(vector, (ArrowType.Timestamp) type);
+          case Utf8 -> {
+            BaseVariableWidthVector v = (BaseVariableWidthVector) vector;
+            yield (out, row) -> {
+              ArrowBuf offsets = v.getOffsetBuffer();
+              int start = offsets.getInt((long) row * 4);
+              int end = offsets.getInt((long) row * 4 + 4);
+              appendQuoted(out, utf8(v.getDataBuffer(), start, end - start), delimiter, false);
+            };
+          }
+          case LargeUtf8 -> {
+            BaseLargeVariableWidthVector v = (BaseLargeVariableWidthVector) vector;
+            yield (out, row) -> {
+              long start = v.getOffsetBuffer().getLong((long) row * 8);
+              long end = v.getOffsetBuffer().getLong((long) row * 8 + 8);
+              appendQuoted(
+                  out, utf8(v.getDataBuffer(), start, (int) (end - start)), delimiter, false);
+            };
+          }
+          case Null -> (out, row) -> {};
+          default ->
+              (out, row) ->
+                  appendQuoted(out, String.valueOf(vector.getObject(row)), delimiter, false);
         };
-      }
-      case LargeUtf8 -> {
-        BaseLargeVariableWidthVector v = (BaseLargeVariableWidthVector) vector;
-        yield (out, row) -> {
-          long start = v.getOffsetBuffer().getLong((long) row * 8);
-          long end = v.getOffsetBuffer().getLong((long) row * 8 + 8);
-          appendQuoted(out, utf8(v.getDataBuffer(), start, (int) (end - start)), delimiter, false);
-        };
-      }
-      case Null -> (out, row) -> { };
-      default -> (out, row) -> appendQuoted(out, String.valueOf(vector.getObject(row)), delimiter, false);
-    };
     return (out, row) -> {
       if (!vector.isNull(row)) {
         values.append(out, row);
@@ -118,17 +132,27 @@ public final class CsvFormat {
     boolean signed = type.getIsSigned();
     return switch (type.getBitWidth()) {
       case 8 -> (out, row) -> out.append(signed ? data.getByte(row) : data.getByte(row) & 0xFF);
-      case 16 -> (out, row) -> out.append(signed ? data.getShort(row * 2L) : data.getShort(row * 2L) & 0xFFFF);
-      case 32 -> (out, row) -> out.append(signed ? data.getInt(row * 4L) : data.getInt(row * 4L) & 0xFFFF_FFFFL);
-      default -> (out, row) -> out.append(
-          signed ? Long.toString(data.getLong(row * 8L)) : Long.toUnsignedString(data.getLong(row * 8L)));
+      case 16 ->
+          (out, row) ->
+              out.append(signed ? data.getShort(row * 2L) : data.getShort(row * 2L) & 0xFFFF);
+      case 32 ->
+          (out, row) ->
+              out.append(signed ? data.getInt(row * 4L) : data.getInt(row * 4L) & 0xFFFF_FFFFL);
+      default ->
+          (out, row) ->
+              out.append(
+                  signed
+                      ? Long.toString(data.getLong(row * 8L))
+                      : Long.toUnsignedString(data.getLong(row * 8L)));
     };
   }
 
   private static ValueWriter floatWriter(FieldVector vector, ArrowType.FloatingPoint type) {
     ArrowBuf data = vector.getDataBuffer();
     return switch (type.getPrecision()) {
-      case HALF -> (out, row) -> out.append(org.apache.arrow.memory.util.Float16.toFloat(data.getShort(row * 2L)));
+      case HALF ->
+          (out, row) ->
+              out.append(org.apache.arrow.memory.util.Float16.toFloat(data.getShort(row * 2L)));
       case SINGLE -> (out, row) -> out.append(data.getFloat(row * 4L));
       case DOUBLE -> (out, row) -> out.append(data.getDouble(row * 8L));
     };
@@ -160,18 +184,20 @@ public final class CsvFormat {
     ArrowBuf data = vector.getDataBuffer();
     return switch (type.getUnit()) {
       case DAY -> (out, row) -> appendDate(out, data.getInt(row * 4L));
-      case MILLISECOND -> (out, row) -> appendDate(out, Math.floorDiv(data.getLong(row * 8L), 86_400_000L));
+      case MILLISECOND ->
+          (out, row) -> appendDate(out, Math.floorDiv(data.getLong(row * 8L), 86_400_000L));
     };
   }
 
   private static ValueWriter timestampWriter(FieldVector vector, ArrowType.Timestamp type) {
     ArrowBuf data = ((BaseFixedWidthVector) vector).getDataBuffer();
-    long perSecond = switch (type.getUnit()) {
-      case SECOND -> 1;
-      case MILLISECOND -> 1_000;
-      case MICROSECOND -> 1_000_000;
-      case NANOSECOND -> 1_000_000_000;
-    };
+    long perSecond =
+        switch (type.getUnit()) {
+          case SECOND -> 1;
+          case MILLISECOND -> 1_000;
+          case MICROSECOND -> 1_000_000;
+          case NANOSECOND -> 1_000_000_000;
+        };
     int digits = Long.toString(perSecond).length() - 1;
     return (out, row) -> {
       long v = data.getLong(row * 8L);

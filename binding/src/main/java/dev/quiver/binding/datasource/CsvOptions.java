@@ -17,10 +17,13 @@ public record CsvOptions(char delimiter, boolean hasHeader, int inferenceRows) {
   public CsvOptions {
     if (delimiter > 127 || delimiter == '"' || delimiter == '\n' || delimiter == '\r') {
       throw new DataSourceException(
-          "CSV delimiter '" + delimiter + "' is not allowed; use a single ASCII character other than a quote or line break");
+          "CSV delimiter '"
+              + delimiter
+              + "' is not allowed; use a single ASCII character other than a quote or line break");
     }
     if (inferenceRows < 1) {
-      throw new DataSourceException("CSV schema inference needs at least 1 row; got " + inferenceRows);
+      throw new DataSourceException(
+          "CSV schema inference needs at least 1 row; got " + inferenceRows);
     }
   }
 

@@ -23,10 +23,10 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A CSV file (header row) or directory of them. The schema is given or inferred from the first
- * rows (BIGINT, DOUBLE, DATE, BOOLEAN, else VARCHAR; a column with only empty fields is VARCHAR).
- * Reading uses Quiver's own byte-level parser rather than Arrow Dataset's CSV format so that
- * errors can name the file, line and column, and so that an empty field reads as NULL for every type.
+ * A CSV file (header row) or directory of them. The schema is given or inferred from the first rows
+ * (BIGINT, DOUBLE, DATE, BOOLEAN, else VARCHAR; a column with only empty fields is VARCHAR).
+ * Reading uses Quiver's own byte-level parser rather than Arrow Dataset's CSV format so that errors
+ * can name the file, line and column, and so that an empty field reads as NULL for every type.
  */
 public final class CsvTable implements TableProvider {
   private final String path;
@@ -35,7 +35,8 @@ public final class CsvTable implements TableProvider {
   private final List<Path> files;
   private final long totalBytes;
 
-  private CsvTable(String path, Schema schema, CsvOptions options, List<Path> files, long totalBytes) {
+  private CsvTable(
+      String path, Schema schema, CsvOptions options, List<Path> files, long totalBytes) {
     this.path = path;
     this.schema = schema;
     this.options = options;
@@ -75,17 +76,30 @@ public final class CsvTable implements TableProvider {
         headerSource = f;
       } else if (options.hasHeader() ? !header.equals(h) : header.size() != h.size()) {
         throw new DataSourceException(
-            "CSV file " + f + " has columns " + (options.hasHeader() ? h : h.size() + " fields") + " but "
-                + headerSource + " has " + (options.hasHeader() ? header : header.size() + " fields")
-                + "; every file of table " + path + " needs the same columns");
+            "CSV file "
+                + f
+                + " has columns "
+                + (options.hasHeader() ? h : h.size() + " fields")
+                + " but "
+                + headerSource
+                + " has "
+                + (options.hasHeader() ? header : header.size() + " fields")
+                + "; every file of table "
+                + path
+                + " needs the same columns");
       }
     }
     Schema resolved;
     if (schema != null) {
       if (header != null && header.size() != schema.getFields().size()) {
         throw new DataSourceException(
-            "CSV file " + headerSource + " has " + header.size() + " fields per line but the given schema has "
-                + schema.getFields().size() + " columns; make them agree");
+            "CSV file "
+                + headerSource
+                + " has "
+                + header.size()
+                + " fields per line but the given schema has "
+                + schema.getFields().size()
+                + " columns; make them agree");
       }
       for (Field f : schema.getFields()) {
         CsvScanExec.checkReadable(f);
@@ -94,7 +108,9 @@ public final class CsvTable implements TableProvider {
     } else {
       if (header == null) {
         throw new DataSourceException(
-            "CSV path " + root + " holds only empty files, so no schema can be inferred; give an explicit schema");
+            "CSV path "
+                + root
+                + " holds only empty files, so no schema can be inferred; give an explicit schema");
       }
       resolved = infer(files, header, options);
     }
@@ -108,7 +124,8 @@ public final class CsvTable implements TableProvider {
 
   /** The first record of {@code file}, or null when the file is empty. */
   private static List<String> firstRecord(Path file, char delimiter) {
-    try (CsvTokenizer t = new CsvTokenizer(Files.newInputStream(file), file.toString(), delimiter)) {
+    try (CsvTokenizer t =
+        new CsvTokenizer(Files.newInputStream(file), file.toString(), delimiter)) {
       if (!CsvScanExec.nextNonBlank(t)) {
         return null;
       }
@@ -161,7 +178,8 @@ public final class CsvTable implements TableProvider {
       if (seen >= options.inferenceRows()) {
         break;
       }
-      try (CsvTokenizer t = new CsvTokenizer(Files.newInputStream(file), file.toString(), options.delimiter())) {
+      try (CsvTokenizer t =
+          new CsvTokenizer(Files.newInputStream(file), file.toString(), options.delimiter())) {
         if (options.hasHeader() && !CsvScanExec.nextNonBlank(t)) {
           continue;
         }
@@ -171,8 +189,15 @@ public final class CsvTable implements TableProvider {
           }
           if (t.fieldCount() != n) {
             throw new DataSourceException(
-                "CSV file " + file + " line " + t.line() + ": expected " + n + " fields but found "
-                    + t.fieldCount() + "; check the delimiter and quoting of that line");
+                "CSV file "
+                    + file
+                    + " line "
+                    + t.line()
+                    + ": expected "
+                    + n
+                    + " fields but found "
+                    + t.fieldCount()
+                    + "; check the delimiter and quoting of that line");
           }
           for (int c = 0; c < n; c++) {
             observe(candidates[c], t, c);

@@ -32,12 +32,18 @@ public final class FileWriters {
   /** Arrow bytes after which the Parquet writer starts a new file. */
   public static final long DEFAULT_PARQUET_FILE_BYTES = 64L << 20;
 
-  /** Name of the schema-only Arrow IPC file written for an empty result (hidden from readers' listings). */
+  /**
+   * Name of the schema-only Arrow IPC file written for an empty result (hidden from readers'
+   * listings).
+   */
   public static final String EMPTY_SCHEMA_FILE = "_empty_schema.arrow";
 
   private FileWriters() {}
 
-  /** Writes every batch of {@code reader} as Parquet into directory {@code dir}; returns rows written. */
+  /**
+   * Writes every batch of {@code reader} as Parquet into directory {@code dir}; returns rows
+   * written.
+   */
   public static long writeParquet(ArrowReader reader, Path dir, BufferAllocator allocator) {
     return writeParquet(reader, dir, allocator, DEFAULT_PARQUET_FILE_BYTES);
   }
@@ -46,7 +52,8 @@ public final class FileWriters {
    * Writes every batch of {@code reader} as Parquet into directory {@code dir}, starting a new file
    * once a file has received {@code fileBytes} bytes of Arrow data; returns rows written.
    */
-  public static long writeParquet(ArrowReader reader, Path dir, BufferAllocator allocator, long fileBytes) {
+  public static long writeParquet(
+      ArrowReader reader, Path dir, BufferAllocator allocator, long fileBytes) {
     prepareDirectory(dir);
     Path staging = dir.resolve(".quiver-staging-" + UUID.randomUUID());
     long rows = 0;
@@ -62,7 +69,13 @@ public final class FileWriters {
             break;
           }
           DatasetFileWriter.write(
-              allocator, chunk, FileFormat.PARQUET, chunkDir.toUri().toString(), new String[0], 1, "part-{i}.parquet");
+              allocator,
+              chunk,
+              FileFormat.PARQUET,
+              chunkDir.toUri().toString(),
+              new String[0],
+              1,
+              "part-{i}.parquet");
           chunkRows = chunk.rows;
           exhausted = chunk.sourceExhausted;
         }
@@ -71,7 +84,10 @@ public final class FileWriters {
           writeEmptySchema(schema, dir, allocator);
         }
         for (Path file : written) {
-          Files.move(file, dir.resolve("part-" + fileIndex++ + ".parquet"), StandardCopyOption.ATOMIC_MOVE);
+          Files.move(
+              file,
+              dir.resolve("part-" + fileIndex++ + ".parquet"),
+              StandardCopyOption.ATOMIC_MOVE);
         }
         rows += chunkRows;
         if (exhausted) {
@@ -83,7 +99,8 @@ public final class FileWriters {
     } catch (QuiverException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
-      throw new DataSourceException("Cannot write Parquet files to " + dir + ": " + e.getMessage(), e);
+      throw new DataSourceException(
+          "Cannot write Parquet files to " + dir + ": " + e.getMessage(), e);
     } finally {
       deleteRecursively(staging);
     }
@@ -91,34 +108,42 @@ public final class FileWriters {
   }
 
   /**
-   * Arrow's dataset writer writes no file for an empty stream, so an empty result is recorded as
-   * an Arrow IPC file holding only the schema; {@link ParquetTable#open} reads it back as an empty
+   * Arrow's dataset writer writes no file for an empty stream, so an empty result is recorded as an
+   * Arrow IPC file holding only the schema; {@link ParquetTable#open} reads it back as an empty
    * table.
    */
-  private static void writeEmptySchema(Schema schema, Path dir, BufferAllocator allocator) throws IOException {
+  private static void writeEmptySchema(Schema schema, Path dir, BufferAllocator allocator)
+      throws IOException {
     try (VectorSchemaRoot empty = VectorSchemaRoot.create(schema, allocator);
-        java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(
-            dir.resolve(EMPTY_SCHEMA_FILE),
-            java.nio.file.StandardOpenOption.CREATE_NEW,
-            java.nio.file.StandardOpenOption.WRITE);
+        java.nio.channels.FileChannel ch =
+            java.nio.channels.FileChannel.open(
+                dir.resolve(EMPTY_SCHEMA_FILE),
+                java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE);
         ArrowFileWriter writer = new ArrowFileWriter(empty, null, ch)) {
       writer.start();
       writer.end();
     }
   }
 
-  /** Writes every batch of {@code reader} as CSV with a header into directory {@code dir}; returns rows written. */
+  /**
+   * Writes every batch of {@code reader} as CSV with a header into directory {@code dir}; returns
+   * rows written.
+   */
   public static long writeCsv(ArrowReader reader, Path dir) {
     return writeCsv(reader, dir, ',');
   }
 
-  /** Writes every batch of {@code reader} as CSV with a header and {@code delimiter}; returns rows written. */
+  /**
+   * Writes every batch of {@code reader} as CSV with a header and {@code delimiter}; returns rows
+   * written.
+   */
   public static long writeCsv(ArrowReader reader, Path dir, char delimiter) {
     prepareDirectory(dir);
     Path file = dir.resolve("part-0.csv");
     long rows = 0;
-    try (Writer out = new BufferedWriter(
-        Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16)) {
+    try (Writer out =
+        new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       out.write(CsvFormat.header(root.getSchema(), delimiter));
       out.write('\n');
@@ -160,13 +185,16 @@ public final class FileWriters {
         try (Stream<Path> entries = Files.list(dir)) {
           if (entries.findAny().isPresent()) {
             throw new DataSourceException(
-                "Output directory " + dir + " is not empty; remove its contents or choose a new directory");
+                "Output directory "
+                    + dir
+                    + " is not empty; remove its contents or choose a new directory");
           }
         }
       }
       Files.createDirectories(dir);
     } catch (IOException e) {
-      throw new DataSourceException("Cannot create output directory " + dir + ": " + e.getMessage(), e);
+      throw new DataSourceException(
+          "Cannot create output directory " + dir + ": " + e.getMessage(), e);
     }
   }
 
@@ -175,11 +203,17 @@ public final class FileWriters {
       return List.of();
     }
     try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(Files::isRegularFile).sorted((a, b) -> {
-        String x = a.getFileName().toString();
-        String y = b.getFileName().toString();
-        return x.length() != y.length() ? Integer.compare(x.length(), y.length()) : x.compareTo(y);
-      }).toList();
+      return files
+          .filter(Files::isRegularFile)
+          .sorted(
+              (a, b) -> {
+                String x = a.getFileName().toString();
+                String y = b.getFileName().toString();
+                return x.length() != y.length()
+                    ? Integer.compare(x.length(), y.length())
+                    : x.compareTo(y);
+              })
+          .toList();
     }
   }
 
@@ -192,7 +226,8 @@ public final class FileWriters {
         Files.deleteIfExists(p);
       }
     } catch (IOException e) {
-      throw new DataSourceException("Cannot remove staging directory " + dir + ": " + e.getMessage(), e);
+      throw new DataSourceException(
+          "Cannot remove staging directory " + dir + ": " + e.getMessage(), e);
     }
   }
 
@@ -207,7 +242,8 @@ public final class FileWriters {
     private boolean started;
     private VectorSchemaRoot pending;
 
-    ChunkReader(BufferAllocator allocator, ArrowReader source, Schema schema, long maxBytes) throws IOException {
+    ChunkReader(BufferAllocator allocator, ArrowReader source, Schema schema, long maxBytes)
+        throws IOException {
       super(allocator);
       this.source = source;
       this.schema = schema;

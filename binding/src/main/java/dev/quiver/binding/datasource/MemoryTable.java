@@ -64,7 +64,10 @@ public final class MemoryTable implements TableProvider, AutoCloseable {
     }
     if (!same) {
       throw new DataSourceException(
-          "Batch schema " + other + " does not match the memory table's schema " + schema
+          "Batch schema "
+              + other
+              + " does not match the memory table's schema "
+              + schema
               + "; cast the columns to the table's types");
     }
   }

@@ -27,7 +27,10 @@ record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
     return rowGroups.stream().mapToLong(RowGroup::uncompressedBytes).sum();
   }
 
-  /** Reads the footer of {@code file}; throws {@link DataSourceException} naming the file when it is not valid Parquet. */
+  /**
+   * Reads the footer of {@code file}; throws {@link DataSourceException} naming the file when it is
+   * not valid Parquet.
+   */
   static ParquetFooter read(Path file) {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = ch.size();
@@ -59,7 +62,11 @@ record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
 
   private static DataSourceException corrupt(Path file, String why) {
     return new DataSourceException(
-        "File " + file + " is not a valid Parquet file: " + why + "; check that it was fully written");
+        "File "
+            + file
+            + " is not a valid Parquet file: "
+            + why
+            + "; check that it was fully written");
   }
 
   private static boolean hasMagic(byte[] bytes, int at) {
@@ -244,7 +251,7 @@ record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
         throw new IllegalStateException("nesting too deep");
       }
       switch (type) {
-        case TRUE, FALSE -> { }
+        case TRUE, FALSE -> {}
         case BYTE -> pos++;
         case I16, I32, I64 -> rawVarint();
         case DOUBLE -> pos += 8;
@@ -288,7 +295,8 @@ record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
             skip(t);
           }
         }
-        default -> throw new IllegalStateException("unknown Thrift type " + type + " at byte " + pos);
+        default ->
+            throw new IllegalStateException("unknown Thrift type " + type + " at byte " + pos);
       }
       depth--;
       if (pos > bytes.length) {

@@ -24,9 +24,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A Parquet file or directory of files. Opening reads every footer (row counts and sizes for
- * statistics and splitting, schema for validation); scans split the files over partitions by
- * bytes. Filters in the scan request are not pushed into the reader: the planner's filter above
- * the scan applies them.
+ * statistics and splitting, schema for validation); scans split the files over partitions by bytes.
+ * Filters in the scan request are not pushed into the reader: the planner's filter above the scan
+ * applies them.
  */
 public final class ParquetTable implements TableProvider {
   private final String path;
@@ -67,8 +67,17 @@ public final class ParquetTable implements TableProvider {
           }
         } else if (!sameColumns(schema, s)) {
           throw new DataSourceException(
-              "Parquet file " + p + " has schema " + describe(s) + " but " + schemaSource + " has "
-                  + describe(schema) + "; every file of table " + path + " needs the same columns");
+              "Parquet file "
+                  + p
+                  + " has schema "
+                  + describe(s)
+                  + " but "
+                  + schemaSource
+                  + " has "
+                  + describe(schema)
+                  + "; every file of table "
+                  + path
+                  + " needs the same columns");
         }
       }
     }
@@ -82,17 +91,25 @@ public final class ParquetTable implements TableProvider {
             new org.apache.arrow.vector.ipc.ArrowFileReader(ch, allocator)) {
       return reader.getVectorSchemaRoot().getSchema();
     } catch (IOException | RuntimeException e) {
-      throw new DataSourceException("Cannot read the schema file " + file + ": " + e.getMessage(), e);
+      throw new DataSourceException(
+          "Cannot read the schema file " + file + ": " + e.getMessage(), e);
     }
   }
 
   private static Schema inspect(Path file, BufferAllocator allocator) {
-    try (FileSystemDatasetFactory factory = new FileSystemDatasetFactory(
-        allocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, file.toUri().toString())) {
+    try (FileSystemDatasetFactory factory =
+        new FileSystemDatasetFactory(
+            allocator,
+            NativeMemoryPool.getDefault(),
+            FileFormat.PARQUET,
+            file.toUri().toString())) {
       return factory.inspect();
     } catch (RuntimeException e) {
       throw new DataSourceException(
-          "Cannot read the schema of Parquet file " + file + ": " + e.getMessage()
+          "Cannot read the schema of Parquet file "
+              + file
+              + ": "
+              + e.getMessage()
               + "; check that it is a valid Parquet file",
           e);
     }
@@ -134,28 +151,38 @@ public final class ParquetTable implements TableProvider {
   static List<Path> listFiles(Path root, String format, java.util.function.Predicate<Path> accept) {
     if (!Files.exists(root)) {
       throw new DataSourceException(
-          format + " path " + root + " does not exist; check the path (relative paths resolve against "
-              + Path.of("").toAbsolutePath() + ")");
+          format
+              + " path "
+              + root
+              + " does not exist; check the path (relative paths resolve against "
+              + Path.of("").toAbsolutePath()
+              + ")");
     }
     if (!Files.isReadable(root)) {
-      throw new DataSourceException(format + " path " + root + " is not readable; check its permissions");
+      throw new DataSourceException(
+          format + " path " + root + " is not readable; check its permissions");
     }
     if (Files.isRegularFile(root)) {
       return List.of(root);
     }
     List<Path> found;
     try (Stream<Path> walk = Files.walk(root)) {
-      found = walk.filter(Files::isRegularFile)
-          .filter(p -> !root.relativize(p).toString().matches("(.*/)?[._].*"))
-          .filter(accept)
-          .sorted()
-          .toList();
+      found =
+          walk.filter(Files::isRegularFile)
+              .filter(p -> !root.relativize(p).toString().matches("(.*/)?[._].*"))
+              .filter(accept)
+              .sorted()
+              .toList();
     } catch (IOException | java.io.UncheckedIOException e) {
       throw new DataSourceException("Cannot list directory " + root + ": " + e.getMessage(), e);
     }
     if (found.isEmpty()) {
       throw new DataSourceException(
-          "Directory " + root + " contains no " + format + " files; point to a file or a directory holding some");
+          "Directory "
+              + root
+              + " contains no "
+              + format
+              + " files; point to a file or a directory holding some");
     }
     return found;
   }

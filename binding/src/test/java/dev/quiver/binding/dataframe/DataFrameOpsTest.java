@@ -330,7 +330,7 @@ class DataFrameOpsTest {
             List.of(col("a"), col("b").desc(), col("s").asc().nullsFirst(), col("d").desc().nullsLast()));
     assertThat(plan(rel))
         .isEqualTo(
-            "LogicalSort(sort0=[$0], sort1=[$1], sort2=[$3], sort3=[$2], dir0=[ASC], dir1=[DESC],"
+            "LogicalSort(sort0=[$0], sort1=[$1], sort2=[$3], sort3=[$2], dir0=[ASC], dir1=[DESC-nulls-last],"
                 + " dir2=[ASC-nulls-first], dir3=[DESC-nulls-last])\n"
                 + "  LogicalTableScan(table=[[T]])");
     RelNode byExpr = DataFrameOps.sort(fx.b, fx.scan("T"), List.of(col("a").add(col("b")).desc()));

@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class CsvTableTest {
   private static final ArrowType BIGINT = new ArrowType.Int(64, true);
-  private static final ArrowType DOUBLE = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+  private static final ArrowType DOUBLE =
+      new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
 
   @TempDir Path tmp;
   private RootAllocator root;
@@ -92,7 +93,8 @@ class CsvTableTest {
     Path dir = tmp.resolve("out");
     assertThat(writeAllTypes(dir, 0, 250)).isEqualTo(250);
     CsvTable table = CsvTable.open(dir.toString(), ALL_TYPES, CsvOptions.DEFAULT);
-    List<List<Object>> rows = readAll(table.scan(request(null, OptionalLong.empty(), 2, 64)), allocator);
+    List<List<Object>> rows =
+        readAll(table.scan(request(null, OptionalLong.empty(), 2, 64)), allocator);
     assertThat(rows).isEqualTo(expectedRows(0, 250));
   }
 
@@ -101,44 +103,69 @@ class CsvTableTest {
     Path dir = tmp.resolve("out");
     writeAllTypes(dir, 0, 50);
     CsvTable table = CsvTable.open(dir.resolve("part-0.csv").toString());
-    assertThat(types(table.schema())).containsExactly(
-        "id:" + BIGINT, "i32:" + BIGINT, "dbl:" + DOUBLE, "dec:" + DOUBLE, "txt:Utf8", "flag:Bool",
-        "day:" + new ArrowType.Date(DateUnit.DAY), "ts:Utf8");
-    List<List<Object>> rows = readAll(table.scan(request(new int[] {0, 4, 5, 6}, OptionalLong.empty(), 1, 8192)), allocator);
+    assertThat(types(table.schema()))
+        .containsExactly(
+            "id:" + BIGINT,
+            "i32:" + BIGINT,
+            "dbl:" + DOUBLE,
+            "dec:" + DOUBLE,
+            "txt:Utf8",
+            "flag:Bool",
+            "day:" + new ArrowType.Date(DateUnit.DAY),
+            "ts:Utf8");
+    List<List<Object>> rows =
+        readAll(
+            table.scan(request(new int[] {0, 4, 5, 6}, OptionalLong.empty(), 1, 8192)), allocator);
     assertThat(rows).isEqualTo(project(expectedRows(0, 50), 0, 4, 5, 6));
   }
 
   @Test
   void infersFromHandWrittenCsvWithQuotingAndNulls() throws IOException {
-    Path f = csv("a.csv", "n,price,day,ok,name,nothing\r\n"
-        + "1,2.5,2024-02-29,true,\"Smith, \"\"J\"\"\",\r\n"
-        + "\n"
-        + "-7,,1999-12-31,FALSE,\"multi\nline\",\r\n"
-        + ",1e3,,,,\r\n");
+    Path f =
+        csv(
+            "a.csv",
+            "n,price,day,ok,name,nothing\r\n"
+                + "1,2.5,2024-02-29,true,\"Smith, \"\"J\"\"\",\r\n"
+                + "\n"
+                + "-7,,1999-12-31,FALSE,\"multi\nline\",\r\n"
+                + ",1e3,,,,\r\n");
     CsvTable table = CsvTable.open(f.toString());
-    assertThat(types(table.schema())).containsExactly(
-        "n:" + BIGINT, "price:" + DOUBLE, "day:" + new ArrowType.Date(DateUnit.DAY), "ok:Bool",
-        "name:Utf8", "nothing:Utf8");
-    List<List<Object>> rows = readAll(table.scan(request(null, OptionalLong.empty(), 4, 8192)), allocator);
-    assertThat(rows).containsExactly(
-        Arrays.asList(1L, 2.5, LocalDate.of(2024, 2, 29), true, "Smith, \"J\"", null),
-        Arrays.asList(-7L, null, LocalDate.of(1999, 12, 31), false, "multi\nline", null),
-        Arrays.asList(null, 1000.0, null, null, null, null));
+    assertThat(types(table.schema()))
+        .containsExactly(
+            "n:" + BIGINT,
+            "price:" + DOUBLE,
+            "day:" + new ArrowType.Date(DateUnit.DAY),
+            "ok:Bool",
+            "name:Utf8",
+            "nothing:Utf8");
+    List<List<Object>> rows =
+        readAll(table.scan(request(null, OptionalLong.empty(), 4, 8192)), allocator);
+    assertThat(rows)
+        .containsExactly(
+            Arrays.asList(1L, 2.5, LocalDate.of(2024, 2, 29), true, "Smith, \"J\"", null),
+            Arrays.asList(-7L, null, LocalDate.of(1999, 12, 31), false, "multi\nline", null),
+            Arrays.asList(null, 1000.0, null, null, null, null));
   }
 
   @Test
   void explicitOptionsWithoutHeaderAndOtherDelimiter() throws IOException {
     Path f = csv("t.tsv", "1|x|3.50\n2|\"\"|4\n");
-    Schema schema = new Schema(List.of(
-        ScanTestSupport.field("a", new ArrowType.Int(32, true)),
-        ScanTestSupport.field("b", ArrowType.Utf8.INSTANCE),
-        ScanTestSupport.field("c", new ArrowType.Decimal(5, 2, 128))));
+    Schema schema =
+        new Schema(
+            List.of(
+                ScanTestSupport.field("a", new ArrowType.Int(32, true)),
+                ScanTestSupport.field("b", ArrowType.Utf8.INSTANCE),
+                ScanTestSupport.field("c", new ArrowType.Decimal(5, 2, 128))));
     CsvTable table = CsvTable.open(f.toString(), schema, new CsvOptions('|', false, 10));
-    List<List<Object>> rows = readAll(table.scan(request(null, OptionalLong.empty(), 1, 8192)), allocator);
-    assertThat(rows).containsExactly(
-        Arrays.asList(1, "x", new BigDecimal("3.50")), Arrays.asList(2, "", new BigDecimal("4.00")));
+    List<List<Object>> rows =
+        readAll(table.scan(request(null, OptionalLong.empty(), 1, 8192)), allocator);
+    assertThat(rows)
+        .containsExactly(
+            Arrays.asList(1, "x", new BigDecimal("3.50")),
+            Arrays.asList(2, "", new BigDecimal("4.00")));
     CsvTable inferred = CsvTable.open(f.toString(), new CsvOptions('|', false, 10));
-    assertThat(inferred.schema().getFields()).extracting(Field::getName)
+    assertThat(inferred.schema().getFields())
+        .extracting(Field::getName)
         .containsExactly("column_1", "column_2", "column_3");
   }
 
@@ -167,7 +194,8 @@ class CsvTableTest {
   void wrongFieldCountNamesFileAndLine() throws IOException {
     Path f = csv("bad.csv", "a,b,c\n1,2,3\n4,5\n");
     CsvTable table = CsvTable.open(f.toString(), new CsvOptions(',', true, 1));
-    assertThatThrownBy(() -> readAll(table.scan(request(null, OptionalLong.empty(), 1, 8192)), allocator))
+    assertThatThrownBy(
+            () -> readAll(table.scan(request(null, OptionalLong.empty(), 1, 8192)), allocator))
         .isInstanceOf(DataSourceException.class)
         .hasMessageContaining(f.toString())
         .hasMessageContaining("line 3")
@@ -181,8 +209,10 @@ class CsvTableTest {
   void unparsableValueNamesFileLineAndColumn() throws IOException {
     Path f = csv("bad.csv", "id,when\n1,2024-01-01\n2,2024-01-02\n3,2024-13-01\n");
     CsvTable table = CsvTable.open(f.toString(), new CsvOptions(',', true, 2));
-    assertThat(table.schema().getFields().get(1).getType()).isEqualTo(new ArrowType.Date(DateUnit.DAY));
-    assertThatThrownBy(() -> readAll(table.scan(request(null, OptionalLong.empty(), 1, 8192)), allocator))
+    assertThat(table.schema().getFields().get(1).getType())
+        .isEqualTo(new ArrowType.Date(DateUnit.DAY));
+    assertThatThrownBy(
+            () -> readAll(table.scan(request(null, OptionalLong.empty(), 1, 8192)), allocator))
         .isInstanceOf(DataSourceException.class)
         .hasMessageContaining(f.toString())
         .hasMessageContaining("line 4")
@@ -191,7 +221,8 @@ class CsvTableTest {
     Path g = csv("bad2.csv", "x\n12\n1x\n");
     Schema schema = new Schema(List.of(ScanTestSupport.field("x", BIGINT)));
     CsvTable explicit = CsvTable.open(g.toString(), schema, CsvOptions.DEFAULT);
-    assertThatThrownBy(() -> readAll(explicit.scan(request(null, OptionalLong.empty(), 1, 8192)), allocator))
+    assertThatThrownBy(
+            () -> readAll(explicit.scan(request(null, OptionalLong.empty(), 1, 8192)), allocator))
         .isInstanceOf(DataSourceException.class)
         .hasMessageContaining("line 3")
         .hasMessageContaining("'1x' as BIGINT");

@@ -87,7 +87,8 @@ class MemoryTableTest {
       for (int p = 0; p < 4; p++) {
         assertThat(readPartition(plan, p, queryAllocator)).hasSize(250);
       }
-      assertThat(readAll(plan, queryAllocator)).containsExactlyInAnyOrderElementsOf(expectedRows(0, 1000));
+      assertThat(readAll(plan, queryAllocator))
+          .containsExactlyInAnyOrderElementsOf(expectedRows(0, 1000));
     }
   }
 
@@ -96,7 +97,9 @@ class MemoryTableTest {
     try (MemoryTable t = table(100, 100)) {
       long before = tableAllocator.getAllocatedMemory();
       ExecutionPlan plan = t.scan(request(new int[] {4, 0, 4}, OptionalLong.of(30), 1, 8192));
-      assertThat(plan.schema().getFields()).extracting(f -> f.getName()).containsExactly("txt", "id", "txt");
+      assertThat(plan.schema().getFields())
+          .extracting(f -> f.getName())
+          .containsExactly("txt", "id", "txt");
       List<List<Object>> rows = readAll(plan, queryAllocator);
       assertThat(rows).isEqualTo(project(expectedRows(0, 30), 4, 0, 4));
       assertThat(tableAllocator.getAllocatedMemory()).isEqualTo(before);
@@ -134,6 +137,29 @@ class MemoryTableTest {
           .isInstanceOf(DataSourceException.class)
           .hasMessageContaining("does not match");
       assertThat(t.statistics().rowCount()).hasValue(3);
+    }
+  }
+
+  @Test
+  void partitionsCanBeReadConcurrently() throws Exception {
+    try (MemoryTable t = table(5000, 5000, 5000, 5000)) {
+      ExecutionPlan plan = t.scan(request(null, OptionalLong.empty(), 4, 512));
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(4);
+      try {
+        List<java.util.concurrent.Future<List<List<Object>>>> parts = new ArrayList<>();
+        for (int p = 0; p < plan.partitionCount(); p++) {
+          int partition = p;
+          parts.add(pool.submit(() -> readPartition(plan, partition, queryAllocator)));
+        }
+        List<List<Object>> all = new ArrayList<>();
+        for (var f : parts) {
+          all.addAll(f.get());
+        }
+        assertThat(all).containsExactlyInAnyOrderElementsOf(expectedRows(0, 20_000));
+      } finally {
+        pool.shutdownNow();
+      }
     }
   }
 

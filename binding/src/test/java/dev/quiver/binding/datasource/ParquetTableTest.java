@@ -50,7 +50,9 @@ class ParquetTableTest {
     root.close();
   }
 
-  /** Writes ids [0, rows) in batches of {@code batchRows} with a new file every {@code fileBytes}. */
+  /**
+   * Writes ids [0, rows) in batches of {@code batchRows} with a new file every {@code fileBytes}.
+   */
   private long write(Path dir, long rows, int batchRows, long fileBytes) throws IOException {
     List<VectorSchemaRoot> batches = new ArrayList<>();
     try {
@@ -74,7 +76,8 @@ class ParquetTableTest {
     assertThat(table.schema()).isEqualTo(ALL_TYPES);
     assertThat(table.statistics().rowCount()).hasValue(1000);
     assertThat(table.statistics().totalBytes().getAsLong()).isPositive();
-    List<List<Object>> rows = readAll(table.scan(request(null, OptionalLong.empty(), 2, 128)), allocator);
+    List<List<Object>> rows =
+        readAll(table.scan(request(null, OptionalLong.empty(), 2, 128)), allocator);
     assertThat(rows).containsExactlyInAnyOrderElementsOf(expectedRows(0, 1000));
   }
 
@@ -104,7 +107,8 @@ class ParquetTableTest {
     assertThat(plan).isInstanceOf(ParquetScanExec.class);
     List<List<Object>> rows = readAll(plan, allocator);
     assertThat(rows).isEqualTo(project(expectedRows(0, 1234), 6, 3, 0));
-    List<List<Object>> none = readAll(table.scan(request(new int[0], OptionalLong.empty(), 1, 4096)), allocator);
+    List<List<Object>> none =
+        readAll(table.scan(request(new int[0], OptionalLong.empty(), 1, 4096)), allocator);
     assertThat(none).hasSize(5000);
   }
 
@@ -114,7 +118,8 @@ class ParquetTableTest {
     assertThat(write(dir, 0, 10, Long.MAX_VALUE)).isZero();
     ParquetTable table = ParquetTable.open(dir.toString());
     assertThat(table.schema()).isEqualTo(ALL_TYPES);
-    assertThat(readAll(table.scan(request(null, OptionalLong.empty(), 2, 10)), allocator)).isEmpty();
+    assertThat(readAll(table.scan(request(null, OptionalLong.empty(), 2, 10)), allocator))
+        .isEmpty();
   }
 
   @Test
@@ -142,6 +147,28 @@ class ParquetTableTest {
     assertThatThrownBy(() -> ParquetTable.open(dir.toString()))
         .isInstanceOf(DataSourceException.class)
         .hasMessageContaining(truncated.toString());
+  }
+
+  @Test
+  void findsFilesNamedByArrowsDefaultWriterAndSkipsHiddenOnes() throws IOException {
+    Path dir = tmp.resolve("arrow");
+    List<VectorSchemaRoot> batches = List.of(allTypesBatch(0, 40, allocator));
+    try (ArrowReader reader = readerOf(ALL_TYPES, batches, allocator)) {
+      org.apache.arrow.dataset.file.DatasetFileWriter.write(
+          allocator,
+          reader,
+          org.apache.arrow.dataset.file.FileFormat.PARQUET,
+          dir.toUri().toString());
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    Files.writeString(dir.resolve("_SUCCESS"), "");
+    Files.writeString(dir.resolve(".hidden.parquet"), "junk");
+    ParquetTable table = ParquetTable.open(dir.toString());
+    assertThat(table.files()).hasSize(1);
+    assertThat(table.files().get(0).getFileName().toString()).doesNotContain(".");
+    assertThat(readAll(table.scan(request(null, OptionalLong.empty(), 3, 100)), allocator))
+        .containsExactlyInAnyOrderElementsOf(expectedRows(0, 40));
   }
 
   @Test

@@ -41,15 +41,17 @@ import org.apache.arrow.vector.types.pojo.Schema;
 final class ScanTestSupport {
   private ScanTestSupport() {}
 
-  static final Schema ALL_TYPES = new Schema(List.of(
-      field("id", new ArrowType.Int(64, true)),
-      field("i32", new ArrowType.Int(32, true)),
-      field("dbl", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-      field("dec", new ArrowType.Decimal(20, 2, 128)),
-      field("txt", ArrowType.Utf8.INSTANCE),
-      field("flag", ArrowType.Bool.INSTANCE),
-      field("day", new ArrowType.Date(DateUnit.DAY)),
-      field("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null))));
+  static final Schema ALL_TYPES =
+      new Schema(
+          List.of(
+              field("id", new ArrowType.Int(64, true)),
+              field("i32", new ArrowType.Int(32, true)),
+              field("dbl", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+              field("dec", new ArrowType.Decimal(20, 2, 128)),
+              field("txt", ArrowType.Utf8.INSTANCE),
+              field("flag", ArrowType.Bool.INSTANCE),
+              field("day", new ArrowType.Date(DateUnit.DAY)),
+              field("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null))));
 
   static Field field(String name, ArrowType type) {
     return new Field(name, FieldType.nullable(type), null);
@@ -62,7 +64,12 @@ final class ScanTestSupport {
         id,
         nulls ? null : (int) (id * 3 - 100),
         nulls ? null : id / 4.0,
-        nulls ? null : BigDecimal.valueOf(id).multiply(BigDecimal.valueOf(1_000_000_007L)).add(new BigDecimal("0.25")).negate(),
+        nulls
+            ? null
+            : BigDecimal.valueOf(id)
+                .multiply(BigDecimal.valueOf(1_000_000_007L))
+                .add(new BigDecimal("0.25"))
+                .negate(),
         nulls ? null : (id % 5 == 0 ? "" : "t\"x,\n" + id + "é"),
         nulls ? null : id % 2 == 0,
         nulls ? null : LocalDate.of(1995, 1, 1).plusDays(id),
@@ -85,7 +92,8 @@ final class ScanTestSupport {
       ((IntVector) root.getVector(1)).setSafe(r, (Integer) row.get(1));
       ((Float8Vector) root.getVector(2)).setSafe(r, (Double) row.get(2));
       ((DecimalVector) root.getVector(3)).setSafe(r, (BigDecimal) row.get(3));
-      ((VarCharVector) root.getVector(4)).setSafe(r, ((String) row.get(4)).getBytes(StandardCharsets.UTF_8));
+      ((VarCharVector) root.getVector(4))
+          .setSafe(r, ((String) row.get(4)).getBytes(StandardCharsets.UTF_8));
       ((BitVector) root.getVector(5)).setSafe(r, (Boolean) row.get(5) ? 1 : 0);
       ((DateDayVector) root.getVector(6)).setSafe(r, (int) ((LocalDate) row.get(6)).toEpochDay());
       LocalDateTime ts = (LocalDateTime) row.get(7);
@@ -125,18 +133,21 @@ final class ScanTestSupport {
     return rows;
   }
 
-  static List<List<Object>> readPartition(ExecutionPlan plan, int partition, BufferAllocator allocator) {
+  static List<List<Object>> readPartition(
+      ExecutionPlan plan, int partition, BufferAllocator allocator) {
     List<List<Object>> rows = new ArrayList<>();
     ExecutorService executor = Executors.newSingleThreadExecutor();
     try {
-      TaskContext ctx = new TaskContext(
-          "test", allocator, new MemoryPool(Long.MAX_VALUE), new SessionConfig(), executor);
+      TaskContext ctx =
+          new TaskContext(
+              "test", allocator, new MemoryPool(Long.MAX_VALUE), new SessionConfig(), executor);
       try (BatchStream stream = plan.execute(partition, ctx)) {
         VectorSchemaRoot batch;
         while ((batch = stream.next()) != null) {
           try (VectorSchemaRoot b = batch) {
             if (!b.getSchema().equals(plan.schema())) {
-              throw new AssertionError("batch schema " + b.getSchema() + " != plan schema " + plan.schema());
+              throw new AssertionError(
+                  "batch schema " + b.getSchema() + " != plan schema " + plan.schema());
             }
             for (int r = 0; r < b.getRowCount(); r++) {
               List<Object> row = new ArrayList<>();
@@ -155,7 +166,8 @@ final class ScanTestSupport {
   }
 
   /** An ArrowReader over copies of {@code batches}; the caller keeps (and closes) its batches. */
-  static ArrowReader readerOf(Schema schema, List<VectorSchemaRoot> batches, BufferAllocator allocator) {
+  static ArrowReader readerOf(
+      Schema schema, List<VectorSchemaRoot> batches, BufferAllocator allocator) {
     return new ArrowReader(allocator) {
       private int next;
 

@@ -34,10 +34,10 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Reads CSV files with a hand-written byte-level parser. Each partition reads its own list of
- * whole files; only projected columns are converted; an unquoted empty field is NULL. Rows with
- * the wrong number of fields or values that do not parse as the column's type fail with the file,
- * line and column.
+ * Reads CSV files with a hand-written byte-level parser. Each partition reads its own list of whole
+ * files; only projected columns are converted; an unquoted empty field is NULL. Rows with the wrong
+ * number of fields or values that do not parse as the column's type fail with the file, line and
+ * column.
  */
 public final class CsvScanExec extends BaseExecutionPlan {
   private final Schema tableSchema;
@@ -85,18 +85,24 @@ public final class CsvScanExec extends BaseExecutionPlan {
 
   /** Throws when the CSV reader cannot produce {@code field}'s type. */
   public static void checkReadable(Field field) {
-    boolean ok = switch (field.getType().getTypeID()) {
-      case Int -> ((ArrowType.Int) field.getType()).getIsSigned();
-      case FloatingPoint -> ((ArrowType.FloatingPoint) field.getType()).getPrecision()
-          != org.apache.arrow.vector.types.FloatingPointPrecision.HALF;
-      case Decimal -> ((ArrowType.Decimal) field.getType()).getBitWidth() == 128;
-      case Utf8, Bool, Date, Timestamp, Null -> true;
-      default -> false;
-    };
+    boolean ok =
+        switch (field.getType().getTypeID()) {
+          case Int -> ((ArrowType.Int) field.getType()).getIsSigned();
+          case FloatingPoint ->
+              ((ArrowType.FloatingPoint) field.getType()).getPrecision()
+                  != org.apache.arrow.vector.types.FloatingPointPrecision.HALF;
+          case Decimal -> ((ArrowType.Decimal) field.getType()).getBitWidth() == 128;
+          case Utf8, Bool, Date, Timestamp, Null -> true;
+          default -> false;
+        };
     if (!ok) {
       throw new DataSourceException(
-          "CSV column '" + field.getName() + "' has type " + field.getType()
-              + " which the CSV reader cannot produce; use BIGINT, INT, DOUBLE, DECIMAL, VARCHAR, BOOLEAN, DATE or TIMESTAMP");
+          "CSV column '"
+              + field.getName()
+              + "' has type "
+              + field.getType()
+              + " which the CSV reader cannot produce; use BIGINT, INT, DOUBLE, DECIMAL, VARCHAR,"
+              + " BOOLEAN, DATE or TIMESTAMP");
     }
   }
 
@@ -151,8 +157,12 @@ public final class CsvScanExec extends BaseExecutionPlan {
   @Override
   public String displayDetails() {
     int files = partitionFiles.stream().mapToInt(List::size).sum();
-    return "files=" + files + ", partitions=" + partitionFiles.size()
-        + ", projection=" + schema().getFields().stream().map(Field::getName).toList()
+    return "files="
+        + files
+        + ", partitions="
+        + partitionFiles.size()
+        + ", projection="
+        + schema().getFields().stream().map(Field::getName).toList()
         + (limit.isPresent() ? ", limit=" + limit.getAsLong() : "");
   }
 
@@ -179,15 +189,20 @@ public final class CsvScanExec extends BaseExecutionPlan {
   /** SQL name of a type, for error messages. */
   static String sqlName(ArrowType type) {
     return switch (type.getTypeID()) {
-      case Int -> switch (((ArrowType.Int) type).getBitWidth()) {
-        case 8 -> "TINYINT";
-        case 16 -> "SMALLINT";
-        case 32 -> "INTEGER";
-        default -> "BIGINT";
-      };
+      case Int ->
+          switch (((ArrowType.Int) type).getBitWidth()) {
+            case 8 -> "TINYINT";
+            case 16 -> "SMALLINT";
+            case 32 -> "INTEGER";
+            default -> "BIGINT";
+          };
       case FloatingPoint -> "DOUBLE";
-      case Decimal -> "DECIMAL(" + ((ArrowType.Decimal) type).getPrecision() + ", "
-          + ((ArrowType.Decimal) type).getScale() + ")";
+      case Decimal ->
+          "DECIMAL("
+              + ((ArrowType.Decimal) type).getPrecision()
+              + ", "
+              + ((ArrowType.Decimal) type).getScale()
+              + ")";
       case Utf8 -> "VARCHAR";
       case Bool -> "BOOLEAN";
       case Date -> "DATE";
@@ -231,7 +246,12 @@ public final class CsvScanExec extends BaseExecutionPlan {
             tokenizer = new CsvTokenizer(Files.newInputStream(Path.of(file)), file, delimiter);
           } catch (IOException e) {
             throw new DataSourceException(
-                "Cannot open CSV file " + file + ": " + e.getMessage() + "; check that it still exists", e);
+                "Cannot open CSV file "
+                    + file
+                    + ": "
+                    + e.getMessage()
+                    + "; check that it still exists",
+                e);
           }
           if (hasHeader && !nextNonBlank(tokenizer)) {
             closeTokenizer();
@@ -245,8 +265,14 @@ public final class CsvScanExec extends BaseExecutionPlan {
           }
           if (tokenizer.fieldCount() != expected) {
             throw new DataSourceException(
-                "CSV file " + tokenizer.source() + " line " + tokenizer.line() + ": expected " + expected
-                    + " fields but found " + tokenizer.fieldCount()
+                "CSV file "
+                    + tokenizer.source()
+                    + " line "
+                    + tokenizer.line()
+                    + ": expected "
+                    + expected
+                    + " fields but found "
+                    + tokenizer.fieldCount()
                     + "; check the delimiter and quoting of that line");
           }
           return true;
@@ -274,7 +300,8 @@ public final class CsvScanExec extends BaseExecutionPlan {
         while (rows < capacity && nextRecord()) {
           for (int c = 0; c < parsers.length; c++) {
             int field = fileColumns[c];
-            if (tokenizer.length(field) == 0 && !(tokenizer.quoted(field) && parsers[c] instanceof Utf8Parser)) {
+            if (tokenizer.length(field) == 0
+                && !(tokenizer.quoted(field) && parsers[c] instanceof Utf8Parser)) {
               root.getVector(c).setNull(rows);
             } else {
               parsers[c].parse(tokenizer, field, rows);
@@ -305,9 +332,18 @@ public final class CsvScanExec extends BaseExecutionPlan {
         text = text.substring(0, 60) + "...";
       }
       return new DataSourceException(
-          "CSV file " + t.source() + " line " + t.line() + " column '"
-              + tableSchema.getFields().get(field).getName() + "' (field " + (field + 1) + "): cannot read '"
-              + text + "' as " + sqlName(type)
+          "CSV file "
+              + t.source()
+              + " line "
+              + t.line()
+              + " column '"
+              + tableSchema.getFields().get(field).getName()
+              + "' (field "
+              + (field + 1)
+              + "): cannot read '"
+              + text
+              + "' as "
+              + sqlName(type)
               + "; fix the value or register the file with an explicit schema");
     }
 
@@ -315,25 +351,42 @@ public final class CsvScanExec extends BaseExecutionPlan {
       ArrowType type = vector.getField().getType();
       return switch (vector.getMinorType()) {
         case BIGINT -> (t, f, row) -> ((BigIntVector) vector).setSafe(row, parseLong(t, f, type));
-        case INT -> (t, f, row) -> ((IntVector) vector).setSafe(row, (int) parseRanged(t, f, type, Integer.MIN_VALUE, Integer.MAX_VALUE));
-        case SMALLINT -> (t, f, row) -> ((SmallIntVector) vector).setSafe(row, (short) parseRanged(t, f, type, Short.MIN_VALUE, Short.MAX_VALUE));
-        case TINYINT -> (t, f, row) -> ((TinyIntVector) vector).setSafe(row, (byte) parseRanged(t, f, type, Byte.MIN_VALUE, Byte.MAX_VALUE));
+        case INT ->
+            (t, f, row) ->
+                ((IntVector) vector)
+                    .setSafe(
+                        row, (int) parseRanged(t, f, type, Integer.MIN_VALUE, Integer.MAX_VALUE));
+        case SMALLINT ->
+            (t, f, row) ->
+                ((SmallIntVector) vector)
+                    .setSafe(
+                        row, (short) parseRanged(t, f, type, Short.MIN_VALUE, Short.MAX_VALUE));
+        case TINYINT ->
+            (t, f, row) ->
+                ((TinyIntVector) vector)
+                    .setSafe(row, (byte) parseRanged(t, f, type, Byte.MIN_VALUE, Byte.MAX_VALUE));
         case FLOAT8 -> (t, f, row) -> ((Float8Vector) vector).setSafe(row, parseDouble(t, f, type));
-        case FLOAT4 -> (t, f, row) -> ((Float4Vector) vector).setSafe(row, (float) parseDouble(t, f, type));
-        case BIT -> (t, f, row) -> {
-          int v = CsvValues.parseBoolean(t.bytes(), t.start(f), t.length(f), false);
-          if (v < 0) {
-            throw bad(t, f, type);
-          }
-          ((BitVector) vector).setSafe(row, v);
-        };
-        case DATEDAY -> (t, f, row) -> ((DateDayVector) vector).setSafe(row, (int) parseDate(t, f, type));
-        case DATEMILLI -> (t, f, row) -> ((DateMilliVector) vector).setSafe(row, parseDate(t, f, type) * 86_400_000L);
+        case FLOAT4 ->
+            (t, f, row) -> ((Float4Vector) vector).setSafe(row, (float) parseDouble(t, f, type));
+        case BIT ->
+            (t, f, row) -> {
+              int v = CsvValues.parseBoolean(t.bytes(), t.start(f), t.length(f), false);
+              if (v < 0) {
+                throw bad(t, f, type);
+              }
+              ((BitVector) vector).setSafe(row, v);
+            };
+        case DATEDAY ->
+            (t, f, row) -> ((DateDayVector) vector).setSafe(row, (int) parseDate(t, f, type));
+        case DATEMILLI ->
+            (t, f, row) ->
+                ((DateMilliVector) vector).setSafe(row, parseDate(t, f, type) * 86_400_000L);
         case VARCHAR -> new Utf8Parser((VarCharVector) vector);
         case DECIMAL -> decimalParser((DecimalVector) vector);
-        case NULL -> (t, f, row) -> {
-          throw bad(t, f, type);
-        };
+        case NULL ->
+            (t, f, row) -> {
+              throw bad(t, f, type);
+            };
         default -> {
           if (vector instanceof TimeStampVector ts) {
             yield timestampParser(ts, (ArrowType.Timestamp) type);
@@ -399,12 +452,13 @@ public final class CsvScanExec extends BaseExecutionPlan {
         } catch (NumberFormatException e) {
           throw bad(t, f, type);
         }
-        long v = switch (type.getUnit()) {
-          case SECOND -> Math.floorDiv(micros, 1_000_000L);
-          case MILLISECOND -> Math.floorDiv(micros, 1000L);
-          case MICROSECOND -> micros;
-          case NANOSECOND -> micros * 1000L;
-        };
+        long v =
+            switch (type.getUnit()) {
+              case SECOND -> Math.floorDiv(micros, 1_000_000L);
+              case MILLISECOND -> Math.floorDiv(micros, 1000L);
+              case MICROSECOND -> micros;
+              case NANOSECOND -> micros * 1000L;
+            };
         vector.setSafe(row, v);
       };
     }

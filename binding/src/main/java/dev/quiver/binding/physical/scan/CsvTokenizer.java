@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Splits RFC 4180 CSV bytes into records and fields without creating objects per field: fields
- * are unescaped into one reused byte array and addressed by offsets. Quoted fields may hold the
+ * Splits RFC 4180 CSV bytes into records and fields without creating objects per field: fields are
+ * unescaped into one reused byte array and addressed by offsets. Quoted fields may hold the
  * delimiter, doubled quotes and line breaks; CRLF and LF both end a record. A blank line is a
  * record of one empty field ({@link #blank()}); callers skip it unless the table has one column.
  */
@@ -35,7 +35,9 @@ public final class CsvTokenizer implements Closeable {
   public CsvTokenizer(InputStream in, String source, char delimiter) {
     if (delimiter > 127 || delimiter == '"' || delimiter == '\n' || delimiter == '\r') {
       throw new DataSourceException(
-          "CSV delimiter '" + delimiter + "' is not allowed; use a single ASCII character other than a quote or line break");
+          "CSV delimiter '"
+              + delimiter
+              + "' is not allowed; use a single ASCII character other than a quote or line break");
     }
     this.in = in;
     this.source = source;
@@ -95,7 +97,11 @@ public final class CsvTokenizer implements Closeable {
           int c = peek();
           if (c == -1) {
             throw new DataSourceException(
-                "CSV file " + source + " line " + recordLine + ": a quoted field is never closed; "
+                "CSV file "
+                    + source
+                    + " line "
+                    + recordLine
+                    + ": a quoted field is never closed; "
                     + "add the closing quote or double the quotes inside the field");
           }
           pos++;
@@ -115,8 +121,15 @@ public final class CsvTokenizer implements Closeable {
         int after = peek();
         if (after != -1 && after != delimiter && after != '\n' && after != '\r') {
           throw new DataSourceException(
-              "CSV file " + source + " line " + line + " field " + (count + 1)
-                  + ": unexpected character '" + (char) after + "' after a closing quote; "
+              "CSV file "
+                  + source
+                  + " line "
+                  + line
+                  + " field "
+                  + (count + 1)
+                  + ": unexpected character '"
+                  + (char) after
+                  + "' after a closing quote; "
                   + "quote the whole field and double the quotes inside it");
         }
       } else {

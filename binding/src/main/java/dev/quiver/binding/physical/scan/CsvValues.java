@@ -3,8 +3,8 @@ package dev.quiver.binding.physical.scan;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Parsers for CSV field bytes that work on the byte range directly (no String per value except
- * for floating point). Each returns a sentinel or throws {@link NumberFormatException} on bad input.
+ * Parsers for CSV field bytes that work on the byte range directly (no String per value except for
+ * floating point). Each returns a sentinel or throws {@link NumberFormatException} on bad input.
  */
 public final class CsvValues {
   /** Returned by {@link #parseDate} for text that is not a valid {@code yyyy-MM-dd} date. */
@@ -74,8 +74,8 @@ public final class CsvValues {
   }
 
   /**
-   * Whether the bytes are a plain decimal number ({@code -1.5}, {@code 2e10}, {@code .5}) or
-   * {@code NaN}/{@code inf}/{@code -inf}/{@code Infinity}, the forms the CSV reader treats as DOUBLE.
+   * Whether the bytes are a plain decimal number ({@code -1.5}, {@code 2e10}, {@code .5}) or {@code
+   * NaN}/{@code inf}/{@code -inf}/{@code Infinity}, the forms the CSV reader treats as DOUBLE.
    */
   public static boolean isDouble(byte[] b, int start, int len) {
     int end = trimEnd(b, start, start + len);
@@ -83,7 +83,8 @@ public final class CsvValues {
     if (i < end && (b[i] == '-' || b[i] == '+')) {
       i++;
     }
-    String word = new String(b, i, end - i, StandardCharsets.US_ASCII).toLowerCase(java.util.Locale.ROOT);
+    String word =
+        new String(b, i, end - i, StandardCharsets.US_ASCII).toLowerCase(java.util.Locale.ROOT);
     if (word.equals("nan") || word.equals("inf") || word.equals("infinity")) {
       return true;
     }
@@ -124,7 +125,10 @@ public final class CsvValues {
     if (!isDouble(b, start, len)) {
       throw new NumberFormatException("not a number");
     }
-    String s = new String(b, start, len, StandardCharsets.US_ASCII).trim().toLowerCase(java.util.Locale.ROOT);
+    String s =
+        new String(b, start, len, StandardCharsets.US_ASCII)
+            .trim()
+            .toLowerCase(java.util.Locale.ROOT);
     return switch (s) {
       case "nan", "+nan", "-nan" -> Double.NaN;
       case "inf", "+inf", "infinity", "+infinity" -> Double.POSITIVE_INFINITY;
@@ -150,8 +154,8 @@ public final class CsvValues {
   }
 
   /**
-   * Microseconds since the epoch of {@code yyyy-MM-dd[( |T)HH:mm[:ss[.fraction]]]}, throwing
-   * {@link NumberFormatException} otherwise.
+   * Microseconds since the epoch of {@code yyyy-MM-dd[( |T)HH:mm[:ss[.fraction]]]}, throwing {@link
+   * NumberFormatException} otherwise.
    */
   public static long parseTimestampMicros(byte[] b, int start, int len) {
     int end = trimEnd(b, start, start + len);
@@ -207,7 +211,10 @@ public final class CsvValues {
     return micros + ((hour * 60L + minute) * 60 + second) * 1_000_000L + fraction;
   }
 
-  /** Parses {@code true}/{@code false}/{@code t}/{@code f}/{@code 1}/{@code 0} (any case); -1 otherwise. */
+  /**
+   * Parses {@code true}/{@code false}/{@code t}/{@code f}/{@code 1}/{@code 0} (any case); -1
+   * otherwise.
+   */
   public static int parseBoolean(byte[] b, int start, int len, boolean strict) {
     int end = trimEnd(b, start, start + len);
     int i = trimStart(b, start, end);

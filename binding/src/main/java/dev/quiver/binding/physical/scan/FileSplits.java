@@ -25,7 +25,8 @@ public final class FileSplits {
       picked.add(new ArrayList<>());
     }
     PriorityQueue<Integer> lightest =
-        new PriorityQueue<>(Comparator.<Integer>comparingLong(p -> load[p]).thenComparingInt(p -> p));
+        new PriorityQueue<>(
+            Comparator.<Integer>comparingLong(p -> load[p]).thenComparingInt(p -> p));
     for (int i = 0; i < n; i++) {
       lightest.add(i);
     }
@@ -33,7 +34,8 @@ public final class FileSplits {
     for (int i = 0; i < files.size(); i++) {
       order.add(i);
     }
-    order.sort(Comparator.<Integer>comparingLong(i -> -files.get(i).bytes()).thenComparingInt(i -> i));
+    order.sort(
+        Comparator.<Integer>comparingLong(i -> -files.get(i).bytes()).thenComparingInt(i -> i));
     for (int f : order) {
       int p = lightest.poll();
       picked.get(p).add(f);

@@ -42,7 +42,8 @@ public final class MemoryScanExec extends BaseExecutionPlan {
     this.batches = List.copyOf(batches);
     this.projection = projection == null ? null : projection.clone();
     this.limit = limit;
-    this.partitions = assign(chunks(this.batches, targetPartitions, batchSize, limit), targetPartitions);
+    this.partitions =
+        assign(chunks(this.batches, targetPartitions, batchSize, limit), targetPartitions);
   }
 
   /** The output schema of a scan of {@code schema} with {@code projection} (null = all columns). */
@@ -154,7 +155,10 @@ public final class MemoryScanExec extends BaseExecutionPlan {
   @Override
   public String displayDetails() {
     long rows = partitions.stream().flatMap(List::stream).mapToLong(Chunk::length).sum();
-    return "partitions=" + partitions.size() + ", rows=" + rows
+    return "partitions="
+        + partitions.size()
+        + ", rows="
+        + rows
         + (projection == null ? "" : ", projection=" + Arrays.toString(projection))
         + (limit.isPresent() ? ", limit=" + limit.getAsLong() : "");
   }

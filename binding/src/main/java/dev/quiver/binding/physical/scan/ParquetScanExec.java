@@ -32,10 +32,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 
 /**
- * Reads Parquet files through Arrow Dataset (JNI). Each partition reads its own list of files;
- * only the projected columns are decoded, batches have at most {@code batchSize} rows, and a
- * pushed-down limit stops the partition early. Batches are imported into the query's allocator and
- * converted to the engine's internal types.
+ * Reads Parquet files through Arrow Dataset (JNI). Each partition reads its own list of files; only
+ * the projected columns are decoded, batches have at most {@code batchSize} rows, and a pushed-down
+ * limit stops the partition early. Batches are imported into the query's allocator and converted to
+ * the engine's internal types.
  */
 public final class ParquetScanExec extends BaseExecutionPlan {
   private final Schema tableSchema;
@@ -116,21 +116,29 @@ public final class ParquetScanExec extends BaseExecutionPlan {
   @Override
   public String displayDetails() {
     int files = partitionFiles.stream().mapToInt(List::size).sum();
-    List<String> names = partitionFiles.stream()
-        .map(p -> p.stream().map(f -> Path.of(f).getFileName().toString()).toList().toString())
-        .toList();
+    List<String> names =
+        partitionFiles.stream()
+            .map(p -> p.stream().map(f -> Path.of(f).getFileName().toString()).toList().toString())
+            .toList();
     String shown = names.toString();
     if (shown.length() > 200) {
       shown = shown.substring(0, 200) + "...";
     }
-    return "files=" + files + ", partitions=" + partitionFiles.size() + " " + shown
-        + ", projection=" + schema().getFields().stream().map(Field::getName).toList()
+    return "files="
+        + files
+        + ", partitions="
+        + partitionFiles.size()
+        + " "
+        + shown
+        + ", projection="
+        + schema().getFields().stream().map(Field::getName).toList()
         + (limit.isPresent() ? ", limit=" + limit.getAsLong() : "");
   }
 
   private final class ParquetStream implements BatchStream {
     private final List<String> files;
     private final BufferAllocator allocator;
+    private BufferAllocator importAllocator;
     private FileSystemDatasetFactory factory;
     private Dataset dataset;
     private Scanner scanner;
@@ -155,9 +163,16 @@ public final class ParquetScanExec extends BaseExecutionPlan {
       for (Field f : ParquetScanExec.this.schema().getFields()) {
         columns.add(f.getName());
       }
-      factory = new FileSystemDatasetFactory(allocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, uris);
+      // Arrow's C-data import leaks its array wrapper when an allocator limit interrupts it, so
+      // batches land in an unlimited staging allocator and are then moved to the query's
+      // allocator, whose limit is checked after the move.
+      importAllocator = ImportAllocator.create(allocator, "ParquetScanExec-import");
+      factory =
+          new FileSystemDatasetFactory(
+              importAllocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, uris);
       dataset = factory.finish();
-      scanner = dataset.newScan(new ScanOptions(batchSize, Optional.of(columns.toArray(String[]::new))));
+      scanner =
+          dataset.newScan(new ScanOptions(batchSize, Optional.of(columns.toArray(String[]::new))));
       reader = scanner.scanBatches();
     }
 
@@ -185,8 +200,16 @@ public final class ParquetScanExec extends BaseExecutionPlan {
       } catch (QuiverException e) {
         throw e;
       } catch (IOException | RuntimeException e) {
+        for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+          if (c instanceof OutOfMemoryException oom) {
+            throw ScanBatches.exhausted("reading Parquet files " + files, oom);
+          }
+        }
         throw new DataSourceException(
-            "Cannot read Parquet files " + files + ": " + e.getMessage()
+            "Cannot read Parquet files "
+                + files
+                + ": "
+                + e.getMessage()
                 + "; check that the files exist and are valid Parquet",
             e);
       }
@@ -211,7 +234,8 @@ public final class ParquetScanExec extends BaseExecutionPlan {
           FieldVector source = root.getVector(target.getName());
           TransferPair pair = source.getTransferPair(source.getField(), allocator);
           pair.transfer();
-          vectors.add(TypeNormalizer.convert((FieldVector) pair.getTo(), target, reader, allocator));
+          vectors.add(
+              TypeNormalizer.convert((FieldVector) pair.getTo(), target, reader, allocator));
         }
       } catch (RuntimeException e) {
         vectors.forEach(FieldVector::close);
@@ -223,6 +247,18 @@ public final class ParquetScanExec extends BaseExecutionPlan {
         VectorSchemaRoot cut = ScanBatches.slice(batch, null, 0, (int) remaining, allocator);
         batch.close();
         batch = ScanBatches.withSchema(cut, out);
+      }
+      if (allocator.getHeadroom() < 0) {
+        long held = allocator.getAllocatedMemory();
+        batch.close();
+        throw new dev.quiver.binding.ResourcesExhaustedException(
+            "Resources exhausted while reading Parquet files "
+                + files
+                + ": the query holds "
+                + held
+                + " bytes, over its allocator limit of "
+                + allocator.getLimit()
+                + "; raise quiver.execution.memory_limit or read fewer columns");
       }
       remaining -= batch.getRowCount();
       if (remaining <= 0) {
@@ -253,14 +289,20 @@ public final class ParquetScanExec extends BaseExecutionPlan {
           c.close();
         } catch (Exception e) {
           if (failure == null) {
-            failure = new DataSourceException("Cannot close the scan of " + files + ": " + e.getMessage(), e);
+            failure =
+                new DataSourceException(
+                    "Cannot close the scan of " + files + ": " + e.getMessage(), e);
           }
         }
+      }
+      if (importAllocator != null) {
+        ImportAllocator.closeWhenEmpty(importAllocator);
       }
       reader = null;
       scanner = null;
       dataset = null;
       factory = null;
+      importAllocator = null;
       if (failure != null) {
         throw failure;
       }

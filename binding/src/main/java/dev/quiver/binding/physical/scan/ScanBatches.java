@@ -19,7 +19,10 @@ import org.apache.arrow.vector.util.TransferPair;
 public final class ScanBatches {
   private ScanBatches() {}
 
-  /** Returns a deep copy of {@code source} whose buffers are freshly allocated from {@code allocator}. */
+  /**
+   * Returns a deep copy of {@code source} whose buffers are freshly allocated from {@code
+   * allocator}.
+   */
   public static VectorSchemaRoot deepCopy(VectorSchemaRoot source, BufferAllocator allocator) {
     VectorSchemaRoot copy = VectorSchemaRoot.create(source.getSchema(), allocator);
     List<ArrowBuf> copies = new ArrayList<>();
@@ -31,7 +34,8 @@ public final class ScanBatches {
         target.setBytes(0, buf, buf.readerIndex(), size);
         target.writerIndex(size);
       }
-      try (ArrowRecordBatch copied = new ArrowRecordBatch(batch.getLength(), batch.getNodes(), copies)) {
+      try (ArrowRecordBatch copied =
+          new ArrowRecordBatch(batch.getLength(), batch.getNodes(), copies)) {
         new VectorLoader(copy).load(copied);
       }
     } catch (OutOfMemoryException e) {
@@ -75,14 +79,18 @@ public final class ScanBatches {
     return new VectorSchemaRoot(new Schema(fields), out, length);
   }
 
-  /** Moves every vector of {@code batch} into a new root with {@code schema}'s fields; closes {@code batch}. */
+  /**
+   * Moves every vector of {@code batch} into a new root with {@code schema}'s fields; closes {@code
+   * batch}.
+   */
   public static VectorSchemaRoot withSchema(VectorSchemaRoot batch, Schema schema) {
     int rows = batch.getRowCount();
     List<FieldVector> out = new ArrayList<>();
     try {
       for (int i = 0; i < schema.getFields().size(); i++) {
         FieldVector vector = batch.getVector(i);
-        TransferPair pair = vector.getTransferPair(schema.getFields().get(i), vector.getAllocator());
+        TransferPair pair =
+            vector.getTransferPair(schema.getFields().get(i), vector.getAllocator());
         pair.transfer();
         out.add((FieldVector) pair.getTo());
       }
@@ -107,7 +115,10 @@ public final class ScanBatches {
   /** Converts an allocator limit into the engine's typed error. */
   public static ResourcesExhaustedException exhausted(String what, OutOfMemoryException cause) {
     return new ResourcesExhaustedException(
-        "Resources exhausted while " + what + ": " + cause.getMessage()
+        "Resources exhausted while "
+            + what
+            + ": "
+            + cause.getMessage()
             + "; raise quiver.execution.memory_limit or read fewer columns",
         cause);
   }

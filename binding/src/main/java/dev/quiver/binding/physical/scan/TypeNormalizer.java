@@ -46,7 +46,8 @@ public final class TypeNormalizer {
   public static Field normalize(Field field) {
     ArrowType type = normalize(field.getType());
     List<Field> children = field.getDictionary() == null ? field.getChildren() : List.of();
-    return new Field(field.getName(), new FieldType(field.isNullable(), type, null, null), children);
+    return new Field(
+        field.getName(), new FieldType(field.isNullable(), type, null, null), children);
   }
 
   /** The internal type for {@code type}; itself when already internal or not convertible. */
@@ -62,9 +63,10 @@ public final class TypeNormalizer {
         }
         yield new ArrowType.Int(i.getBitWidth() <= 16 ? 32 : 64, true);
       }
-      case FloatingPoint -> ((ArrowType.FloatingPoint) type).getPrecision() == FloatingPointPrecision.HALF
-          ? new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)
-          : type;
+      case FloatingPoint ->
+          ((ArrowType.FloatingPoint) type).getPrecision() == FloatingPointPrecision.HALF
+              ? new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)
+              : type;
       case Decimal -> {
         ArrowType.Decimal d = (ArrowType.Decimal) type;
         yield new ArrowType.Decimal(d.getPrecision(), d.getScale(), 128);
@@ -77,8 +79,14 @@ public final class TypeNormalizer {
   public static void checkSupported(Field field, String source) {
     if (field.getType() instanceof ArrowType.Decimal d && d.getPrecision() > 38) {
       throw new DataSourceException(
-          source + ": column '" + field.getName() + "' is DECIMAL(" + d.getPrecision() + ", "
-              + d.getScale() + "); Quiver supports precision up to 38, cast it in the file's writer");
+          source
+              + ": column '"
+              + field.getName()
+              + "' is DECIMAL("
+              + d.getPrecision()
+              + ", "
+              + d.getScale()
+              + "); Quiver supports precision up to 38, cast it in the file's writer");
     }
   }
 
@@ -87,7 +95,10 @@ public final class TypeNormalizer {
    * vector is made; dictionary-encoded vectors are decoded through {@code dictionaries}.
    */
   public static FieldVector convert(
-      FieldVector vector, Field target, DictionaryProvider dictionaries, BufferAllocator allocator) {
+      FieldVector vector,
+      Field target,
+      DictionaryProvider dictionaries,
+      BufferAllocator allocator) {
     if (vector.getField().getDictionary() != null) {
       Dictionary dictionary = dictionaries.lookup(vector.getField().getDictionary().getId());
       FieldVector decoded;
@@ -109,16 +120,28 @@ public final class TypeNormalizer {
       switch (from.getTypeID()) {
         case LargeUtf8 -> largeUtf8ToUtf8((LargeVarCharVector) vector, (VarCharVector) out, n);
         case Date -> dateMillisToDays((BaseFixedWidthVector) vector, (DateDayVector) out, n);
-        case Timestamp -> timestampToMicros(
-            (BaseFixedWidthVector) vector, ((ArrowType.Timestamp) from).getUnit(),
-            (BaseFixedWidthVector) out, n);
-        case Int -> unsignedToSigned(
-            (BaseFixedWidthVector) vector, ((ArrowType.Int) from).getBitWidth(),
-            (BaseFixedWidthVector) out, ((ArrowType.Int) to).getBitWidth(), target.getName(), n);
-        case Decimal -> decimal256To128((BaseFixedWidthVector) vector, (DecimalVector) out, target.getName(), n);
-        case FloatingPoint -> halfToDouble((BaseFixedWidthVector) vector, (BaseFixedWidthVector) out, n);
-        default -> throw new DataSourceException(
-            "Cannot convert column '" + target.getName() + "' from " + from + " to " + to);
+        case Timestamp ->
+            timestampToMicros(
+                (BaseFixedWidthVector) vector,
+                ((ArrowType.Timestamp) from).getUnit(),
+                (BaseFixedWidthVector) out,
+                n);
+        case Int ->
+            unsignedToSigned(
+                (BaseFixedWidthVector) vector,
+                ((ArrowType.Int) from).getBitWidth(),
+                (BaseFixedWidthVector) out,
+                ((ArrowType.Int) to).getBitWidth(),
+                target.getName(),
+                n);
+        case Decimal ->
+            decimal256To128(
+                (BaseFixedWidthVector) vector, (DecimalVector) out, target.getName(), n);
+        case FloatingPoint ->
+            halfToDouble((BaseFixedWidthVector) vector, (BaseFixedWidthVector) out, n);
+        default ->
+            throw new DataSourceException(
+                "Cannot convert column '" + target.getName() + "' from " + from + " to " + to);
       }
       out.setValueCount(n);
     } catch (RuntimeException e) {
@@ -150,7 +173,11 @@ public final class TypeNormalizer {
     long bytes = end - base;
     if (bytes > Integer.MAX_VALUE) {
       throw new DataSourceException(
-          "Column '" + from.getName() + "' holds " + bytes + " bytes of text in one batch; lower the batch size");
+          "Column '"
+              + from.getName()
+              + "' holds "
+              + bytes
+              + " bytes of text in one batch; lower the batch size");
     }
     to.allocateNew(Math.max(bytes, 1), n);
     copyValidity(from, to, n);
@@ -173,39 +200,50 @@ public final class TypeNormalizer {
     }
   }
 
-  private static void timestampToMicros(BaseFixedWidthVector from, TimeUnit unit, BaseFixedWidthVector to, int n) {
+  private static void timestampToMicros(
+      BaseFixedWidthVector from, TimeUnit unit, BaseFixedWidthVector to, int n) {
     to.allocateNew(n);
     copyValidity(from, to, n);
     ArrowBuf src = from.getDataBuffer();
     ArrowBuf dst = to.getDataBuffer();
     for (int i = 0; i < n; i++) {
       long v = src.getLong((long) i * 8);
-      long micros = switch (unit) {
-        case NANOSECOND -> Math.floorDiv(v, 1000L);
-        case MICROSECOND -> v;
-        case MILLISECOND -> Math.multiplyExact(v, 1000L);
-        case SECOND -> Math.multiplyExact(v, 1_000_000L);
-      };
+      long micros =
+          switch (unit) {
+            case NANOSECOND -> Math.floorDiv(v, 1000L);
+            case MICROSECOND -> v;
+            case MILLISECOND -> Math.multiplyExact(v, 1000L);
+            case SECOND -> Math.multiplyExact(v, 1_000_000L);
+          };
       dst.setLong((long) i * 8, micros);
     }
   }
 
   private static void unsignedToSigned(
-      BaseFixedWidthVector from, int fromBits, BaseFixedWidthVector to, int toBits, String name, int n) {
+      BaseFixedWidthVector from,
+      int fromBits,
+      BaseFixedWidthVector to,
+      int toBits,
+      String name,
+      int n) {
     to.allocateNew(n);
     copyValidity(from, to, n);
     ArrowBuf src = from.getDataBuffer();
     ArrowBuf dst = to.getDataBuffer();
     for (int i = 0; i < n; i++) {
-      long v = switch (fromBits) {
-        case 8 -> src.getByte(i) & 0xFFL;
-        case 16 -> src.getShort((long) i * 2) & 0xFFFFL;
-        case 32 -> src.getInt((long) i * 4) & 0xFFFF_FFFFL;
-        default -> src.getLong((long) i * 8);
-      };
+      long v =
+          switch (fromBits) {
+            case 8 -> src.getByte(i) & 0xFFL;
+            case 16 -> src.getShort((long) i * 2) & 0xFFFFL;
+            case 32 -> src.getInt((long) i * 4) & 0xFFFF_FFFFL;
+            default -> src.getLong((long) i * 8);
+          };
       if (fromBits == 64 && v < 0 && !from.isNull(i)) {
         throw new DataSourceException(
-            "Column '" + name + "' holds the unsigned value " + Long.toUnsignedString(v)
+            "Column '"
+                + name
+                + "' holds the unsigned value "
+                + Long.toUnsignedString(v)
                 + " which does not fit in BIGINT");
       }
       if (toBits == 32) {
@@ -216,7 +254,8 @@ public final class TypeNormalizer {
     }
   }
 
-  private static void decimal256To128(BaseFixedWidthVector from, DecimalVector to, String name, int n) {
+  private static void decimal256To128(
+      BaseFixedWidthVector from, DecimalVector to, String name, int n) {
     to.allocateNew(n);
     copyValidity(from, to, n);
     ArrowBuf src = from.getDataBuffer();
@@ -240,7 +279,8 @@ public final class TypeNormalizer {
     ArrowBuf src = from.getDataBuffer();
     ArrowBuf dst = to.getDataBuffer();
     for (int i = 0; i < n; i++) {
-      dst.setDouble((long) i * 8, org.apache.arrow.memory.util.Float16.toFloat(src.getShort((long) i * 2)));
+      dst.setDouble(
+          (long) i * 8, org.apache.arrow.memory.util.Float16.toFloat(src.getShort((long) i * 2)));
     }
   }
 }

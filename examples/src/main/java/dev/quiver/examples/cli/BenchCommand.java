@@ -1,0 +1,154 @@
+package dev.quiver.examples.cli;
+
+import dev.quiver.examples.engine.Engine;
+import dev.quiver.examples.engine.Engines;
+import dev.quiver.examples.tpch.TpchData;
+import dev.quiver.examples.tpch.TpchQueries;
+import dev.quiver.examples.tpch.TpchQuery;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code quiver bench}: runs TPC-H queries on several engines in this process over the same
+ * Parquet files and compares the median times.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = "Times TPC-H queries on several engines over the same Parquet files.")
+public final class BenchCommand implements Callable<Integer> {
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--sf", defaultValue = "1", description = "Scale factor (default: ${DEFAULT-VALUE}).")
+  private double scaleFactor;
+
+  @Option(names = "--data", paramLabel = "DIR",
+      description = "Data folder (default: ./data/tpch-sf<sf>).")
+  private Path data;
+
+  @Option(names = "--engines", split = ",", defaultValue = "quiver,duckdb",
+      description = "Engines to compare (default: ${DEFAULT-VALUE}); the first two give the ratio.")
+  private List<String> engines;
+
+  @Option(names = "--runs", defaultValue = "3",
+      description = "Timed runs per query after one warm-up; the median is reported (default: ${DEFAULT-VALUE}).")
+  private int runs;
+
+  @Option(names = "--queries", split = ",", paramLabel = "N",
+      description = "Query numbers, e.g. 1,3,5 (default: all 22).")
+  private List<Integer> queries;
+
+  @Option(names = "--threads",
+      description = "Threads (Quiver partitions) for every engine (default: number of cores).")
+  private Integer threads;
+
+  @Override
+  public Integer call() {
+    if (runs < 1) {
+      throw new ParameterException(spec.commandLine(), "--runs must be at least 1, got " + runs);
+    }
+    if (engines.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--engines needs at least one engine");
+    }
+    for (String e : engines) {
+      if (!Engines.names().contains(e.trim().toLowerCase(Locale.ROOT))) {
+        throw new ParameterException(spec.commandLine(),
+            "Unknown engine '" + e + "': use one of " + String.join(", ", Engines.names()));
+      }
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    Path dir = data != null ? data : TpchData.defaultDirectory(scaleFactor);
+    TpchCommand.ensureData(scaleFactor, dir, out);
+    int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+    List<TpchQuery> selected = queries == null ? TpchQueries.all() : TpchQueries.select(queries);
+
+    // medians[e][q] in milliseconds; NaN when the query failed on that engine.
+    double[][] medians = new double[engines.size()][selected.size()];
+    List<String> errors = new ArrayList<>();
+    for (int e = 0; e < engines.size(); e++) {
+      try (Engine engine = Engines.create(engines.get(e), n)) {
+        for (String table : TpchData.TABLES) {
+          engine.registerParquet(table, TpchData.tableDirectory(dir, table));
+        }
+        for (int q = 0; q < selected.size(); q++) {
+          TpchQuery query = selected.get(q);
+          try {
+            medians[e][q] = median(engine, query.sql(), runs);
+          } catch (RuntimeException ex) {
+            medians[e][q] = Double.NaN;
+            errors.add(engine.name() + " " + query.name() + ": " + QuiverCli.oneLine(ex));
+          }
+        }
+      }
+    }
+    print(out, selected, medians);
+    errors.forEach(msg -> out.println("failed: " + msg));
+    out.flush();
+    return errors.isEmpty() ? 0 : QuiverCli.EXIT_FAILURE;
+  }
+
+  private static double median(Engine engine, String sql, int runs) {
+    engine.execute(sql); // warm-up
+    double[] times = new double[runs];
+    for (int i = 0; i < runs; i++) {
+      long start = System.nanoTime();
+      engine.execute(sql);
+      times[i] = (System.nanoTime() - start) / 1e6;
+    }
+    Arrays.sort(times);
+    return runs % 2 == 1 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
+  }
+
+  private void print(PrintWriter out, List<TpchQuery> selected, double[][] medians) {
+    boolean ratio = engines.size() >= 2;
+    String ratioName = ratio ? engines.get(0) + "/" + engines.get(1) : "";
+    StringBuilder header = new StringBuilder(String.format("%-6s", "query"));
+    for (String e : engines) {
+      header.append(String.format("  %12s", e + " ms"));
+    }
+    if (ratio) {
+      header.append(String.format("  %14s", ratioName));
+    }
+    out.println(header);
+    double[] totals = new double[engines.size()];
+    for (int q = 0; q < selected.size(); q++) {
+      StringBuilder line = new StringBuilder(String.format("%-6s", selected.get(q).name()));
+      boolean allOk = true;
+      for (int e = 0; e < engines.size(); e++) {
+        double ms = medians[e][q];
+        allOk &= !Double.isNaN(ms);
+        line.append(Double.isNaN(ms) ? String.format("  %12s", "failed") : String.format("  %12.1f", ms));
+      }
+      if (allOk) {
+        // Totals only count queries every engine finished, so that they stay comparable.
+        for (int e = 0; e < engines.size(); e++) {
+          totals[e] += medians[e][q];
+        }
+      }
+      if (ratio) {
+        line.append(allOk ? String.format("  %14.2f", medians[0][q] / medians[1][q])
+            : String.format("  %14s", "-"));
+      }
+      out.println(line);
+    }
+    StringBuilder total = new StringBuilder(String.format("%-6s", "total"));
+    for (double t : totals) {
+      total.append(String.format("  %12.1f", t));
+    }
+    out.println(total);
+    if (ratio) {
+      String value = totals[1] > 0 ? String.format("%.2f", totals[0] / totals[1]) : "n/a";
+      out.println("total ratio " + ratioName + ": " + value);
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package dev.quiver.examples.cli;
+
+import dev.quiver.binding.QuiverException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code quiver} command line: run SQL over files, run TPC-H, benchmark against other engines. */
+@Command(
+    name = "quiver",
+    mixinStandardHelpOptions = true,
+    version = "quiver 0.1.0",
+    description = "Arrow-native SQL over Parquet and CSV files.",
+    subcommands = {SqlCommand.class, TpchCommand.class, BenchCommand.class})
+public final class QuiverCli implements Runnable {
+  /** Exit code of a command whose query or input failed. */
+  public static final int EXIT_FAILURE = 1;
+  /** Exit code of a command line with invalid options. */
+  public static final int EXIT_USAGE = 2;
+
+  @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
+
+  /** Runs the command line and exits with its status. */
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** A configured command line (one-line errors on stderr, non-zero exit codes); for tests too. */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new QuiverCli());
+    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      PrintWriter err = commandLine.getErr();
+      err.println("error: " + oneLine(e));
+      err.flush();
+      return EXIT_FAILURE;
+    });
+    cli.setParameterExceptionHandler((e, args) -> {
+      PrintWriter err = e.getCommandLine().getErr();
+      err.println("error: " + oneLine(e) + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
+          + " --help')");
+      err.flush();
+      return EXIT_USAGE;
+    });
+    return cli;
+  }
+
+  /** A one-line description of an error: its message, or its type when it has none. */
+  public static String oneLine(Throwable e) {
+    Throwable t = e;
+    // Wrappers without a message of their own say less than their cause.
+    while (t.getMessage() == null && t.getCause() != null) {
+      t = t.getCause();
+    }
+    String message = t.getMessage();
+    if (message == null || message.isBlank()) {
+      message = t.getClass().getSimpleName();
+    } else if (!(t instanceof QuiverException) && !(t instanceof IllegalArgumentException)
+        && !(t instanceof CommandLine.PicocliException)) {
+      message = t.getClass().getSimpleName() + ": " + message;
+    }
+    String first = message.strip().lines().findFirst().orElse(message);
+    return first.length() > 500 ? first.substring(0, 500) + "..." : first;
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+}

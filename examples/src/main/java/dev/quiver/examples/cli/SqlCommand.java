@@ -1,0 +1,88 @@
+package dev.quiver.examples.cli;
+
+import dev.quiver.binding.DataFrame;
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.format.TableFormatter;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code quiver sql}: registers Parquet and CSV files as tables and prints a query's result. */
+@Command(
+    name = "sql",
+    mixinStandardHelpOptions = true,
+    description = "Runs one SQL statement over Parquet and CSV files and prints the result.")
+public final class SqlCommand implements Callable<Integer> {
+  /** Output formats of {@code quiver sql}. */
+  public enum Format { table, csv }
+
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--parquet", paramLabel = "NAME=PATH",
+      description = "Registers a Parquet file or folder as table NAME (repeatable).")
+  private Map<String, String> parquet = new LinkedHashMap<>();
+
+  @Option(names = "--csv", paramLabel = "NAME=PATH",
+      description = "Registers a CSV file (with header) or folder as table NAME (repeatable).")
+  private Map<String, String> csv = new LinkedHashMap<>();
+
+  @Option(names = "--format", defaultValue = "table",
+      description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  private Format format;
+
+  @Option(names = "--partitions", description = "Target partitions (default: number of cores).")
+  private Integer partitions;
+
+  @Option(names = "--max-rows", defaultValue = "" + Integer.MAX_VALUE,
+      description = "Rows shown by the table format (default: all).")
+  private int maxRows;
+
+  @Option(names = {"-e", "--execute"}, required = true, paramLabel = "SQL",
+      description = "The SQL statement to run.")
+  private String sql;
+
+  @Override
+  public Integer call() {
+    SessionConfig config = new SessionConfig();
+    if (partitions != null) {
+      config.withTargetPartitions(partitions);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    try (SessionContext ctx = new SessionContext(config)) {
+      parquet.forEach((name, path) -> ctx.registerParquet(name, existing(name, path)));
+      csv.forEach((name, path) -> ctx.registerCsv(name, existing(name, path)));
+      DataFrame df = ctx.sql(sql);
+      List<VectorSchemaRoot> batches = df.collect();
+      try {
+        if (format == Format.csv) {
+          CsvFormatter.write(df.schema(), batches, out);
+        } else {
+          out.println(TableFormatter.format(df.schema(), batches, maxRows));
+          out.flush();
+        }
+      } finally {
+        batches.forEach(VectorSchemaRoot::close);
+      }
+    }
+    return 0;
+  }
+
+  private String existing(String name, String path) {
+    if (!Files.exists(Path.of(path))) {
+      throw new ParameterException(spec.commandLine(),
+          "Table " + name + ": no file or folder at " + path + "; check the path");
+    }
+    return path;
+  }
+}

@@ -1,0 +1,81 @@
+package dev.quiver.examples.cli;
+
+import dev.quiver.examples.engine.QuiverEngine;
+import dev.quiver.examples.tpch.TpchData;
+import dev.quiver.examples.tpch.TpchQueries;
+import dev.quiver.examples.tpch.TpchQuery;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code quiver tpch}: generates TPC-H data if needed and runs the 22 queries on Quiver. */
+@Command(
+    name = "tpch",
+    mixinStandardHelpOptions = true,
+    description = "Runs the 22 TPC-H queries on Quiver, generating the data first if needed.")
+public final class TpchCommand implements Callable<Integer> {
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--sf", defaultValue = "0.1", description = "Scale factor (default: ${DEFAULT-VALUE}).")
+  private double scaleFactor;
+
+  @Option(names = "--data", paramLabel = "DIR",
+      description = "Data folder (default: ./data/tpch-sf<sf>).")
+  private Path data;
+
+  @Option(names = "--partitions", description = "Target partitions (default: number of cores).")
+  private Integer partitions;
+
+  @Option(names = "--queries", split = ",", paramLabel = "N",
+      description = "Query numbers to run, e.g. 1,3,5 (default: all 22).")
+  private List<Integer> queries;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    Path dir = data != null ? data : TpchData.defaultDirectory(scaleFactor);
+    ensureData(scaleFactor, dir, out);
+    int threads = partitions != null ? partitions : Runtime.getRuntime().availableProcessors();
+    List<TpchQuery> selected = queries == null ? TpchQueries.all() : TpchQueries.select(queries);
+    int failures = 0;
+    double totalMs = 0;
+    try (QuiverEngine engine = new QuiverEngine(threads)) {
+      for (String table : TpchData.TABLES) {
+        engine.registerParquet(table, TpchData.tableDirectory(dir, table));
+      }
+      for (TpchQuery q : selected) {
+        long start = System.nanoTime();
+        try {
+          long rows = engine.execute(q.sql());
+          double ms = (System.nanoTime() - start) / 1e6;
+          totalMs += ms;
+          out.printf("%s  %8d rows  %10.1f ms%n", q.name(), rows, ms);
+        } catch (RuntimeException e) {
+          failures++;
+          out.printf("%s  failed: %s%n", q.name(), QuiverCli.oneLine(e));
+        }
+        out.flush();
+      }
+    }
+    out.printf("total %d queries, %d failed, %.1f ms%n", selected.size(), failures, totalMs);
+    out.flush();
+    return failures == 0 ? 0 : QuiverCli.EXIT_FAILURE;
+  }
+
+  /** Generates the data into {@code dir} unless it is already complete, saying so. */
+  static void ensureData(double scaleFactor, Path dir, PrintWriter out) {
+    if (!TpchData.isComplete(dir, scaleFactor)) {
+      out.printf("generating TPC-H SF %s into %s ...%n", TpchData.formatScale(scaleFactor), dir);
+      out.flush();
+      long start = System.nanoTime();
+      TpchData.generate(scaleFactor, dir);
+      out.printf("generated in %.1f s%n", (System.nanoTime() - start) / 1e9);
+      out.flush();
+    }
+  }
+}

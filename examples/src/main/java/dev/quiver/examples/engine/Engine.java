@@ -1,0 +1,19 @@
+package dev.quiver.examples.engine;
+
+import java.nio.file.Path;
+
+/** A SQL engine the benchmark and the TPC-H runner can drive: register Parquet tables, run queries. */
+public interface Engine extends AutoCloseable {
+  /** The engine's name as given on the command line ({@code quiver}, {@code duckdb}). */
+  String name();
+
+  /** Registers a Parquet file, or a folder of Parquet files, as table {@code table}. */
+  void registerParquet(String table, Path path);
+
+  /** Runs a query to completion, fetching every row; returns the row count. */
+  long execute(String sql);
+
+  /** Frees everything the engine holds. */
+  @Override
+  void close();
+}

@@ -1,0 +1,51 @@
+package dev.quiver.examples.engine;
+
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.SessionContext;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/** The Quiver binding, in process, planned for a given number of partitions. */
+public final class QuiverEngine implements Engine {
+  private final SessionContext ctx;
+
+  /** Creates a session planned for {@code partitions} partitions. */
+  public QuiverEngine(int partitions) {
+    this.ctx = new SessionContext(new SessionConfig().withTargetPartitions(partitions));
+  }
+
+  /** The underlying session. */
+  public SessionContext session() {
+    return ctx;
+  }
+
+  @Override
+  public String name() {
+    return "quiver";
+  }
+
+  @Override
+  public void registerParquet(String table, Path path) {
+    ctx.registerParquet(table, path.toString());
+  }
+
+  @Override
+  public long execute(String sql) {
+    List<VectorSchemaRoot> batches = ctx.sql(sql).collect();
+    long rows = 0;
+    try {
+      for (VectorSchemaRoot b : batches) {
+        rows += b.getRowCount();
+      }
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    return rows;
+  }
+
+  @Override
+  public void close() {
+    ctx.close();
+  }
+}

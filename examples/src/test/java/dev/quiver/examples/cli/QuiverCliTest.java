@@ -1,0 +1,57 @@
+package dev.quiver.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class QuiverCliTest {
+  @TempDir Path dir;
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cli = QuiverCli.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  @Test
+  void unknownEngineIsAOneLineErrorBeforeAnyWork() {
+    int exit = run("bench", "--engines", "quiver,nope", "--data", dir.toString(), "--sf", "0.01");
+    assertThat(exit).isNotZero();
+    assertThat(err.toString().strip()).doesNotContain("\n")
+        .startsWith("error: Unknown engine 'nope': use one of quiver, duckdb");
+    assertThat(dir.toFile().list()).isEmpty(); // no data was generated
+  }
+
+  @Test
+  void missingOptionIsAOneLineUsageError() {
+    int exit = run("sql", "--format", "csv");
+    assertThat(exit).isEqualTo(QuiverCli.EXIT_USAGE);
+    assertThat(err.toString().strip()).doesNotContain("\n").contains("-e").contains("quiver sql --help");
+  }
+
+  @Test
+  void badFormatIsAUsageError() {
+    int exit = run("sql", "--format", "xml", "-e", "select 1");
+    assertThat(exit).isEqualTo(QuiverCli.EXIT_USAGE);
+    assertThat(err.toString().strip()).doesNotContain("\n").contains("xml");
+  }
+
+  @Test
+  void errorsAreReducedToTheirFirstLine() {
+    assertThat(QuiverCli.oneLine(new IllegalStateException("first\nsecond"))).isEqualTo("IllegalStateException: first");
+    assertThat(QuiverCli.oneLine(new RuntimeException(new IllegalArgumentException("inner")))).contains("inner");
+    assertThat(QuiverCli.oneLine(new dev.quiver.binding.QuiverException("Table t not found"))).isEqualTo("Table t not found");
+  }
+}

@@ -1,0 +1,70 @@
+package dev.quiver.tests;
+
+import dev.quiver.binding.DataFrame;
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.SessionContext;
+import dev.quiver.examples.tpch.TpchData;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** Quiver (the binding, in process) over the TPC-H Parquet files: the engine under test. */
+final class QuiverRows implements RowEngine {
+  private final SessionContext ctx;
+
+  QuiverRows(Path tpchDir, int partitions) {
+    this.ctx = new SessionContext(new SessionConfig().withTargetPartitions(partitions));
+    for (String table : TpchData.TABLES) {
+      ctx.registerParquet(table, TpchData.tableDirectory(tpchDir, table).toString());
+    }
+  }
+
+  @Override
+  public String name() {
+    return "quiver";
+  }
+
+  @Override
+  public QueryResult query(String sql) {
+    DataFrame df = ctx.sql(sql);
+    List<VectorSchemaRoot> batches = df.collect();
+    QueryResult result;
+    try {
+      Schema schema = batches.isEmpty() ? df.schema() : batches.get(0).getSchema();
+      List<String> columns = new ArrayList<>();
+      List<Boolean> floating = new ArrayList<>();
+      for (Field f : schema.getFields()) {
+        columns.add(f.getName());
+        floating.add(Values.isFloating(f.getType()));
+      }
+      List<List<Object>> rows = new ArrayList<>();
+      for (VectorSchemaRoot batch : batches) {
+        List<FieldVector> vectors = batch.getFieldVectors();
+        for (int r = 0; r < batch.getRowCount(); r++) {
+          List<Object> row = new ArrayList<>(vectors.size());
+          for (FieldVector v : vectors) {
+            row.add(Values.fromArrow(v, r));
+          }
+          rows.add(row);
+        }
+      }
+      result = new QueryResult(columns, floating, rows);
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    long outstanding = ctx.allocator().getAllocatedMemory();
+    if (outstanding != 0) {
+      throw new AssertionError("Quiver left " + outstanding + " bytes allocated after the query\n" + sql);
+    }
+    return result;
+  }
+
+  @Override
+  public void close() {
+    ctx.close();
+  }
+}

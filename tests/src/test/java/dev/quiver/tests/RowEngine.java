@@ -1,0 +1,13 @@
+package dev.quiver.tests;
+
+/** An engine whose query results the differential tests compare. */
+interface RowEngine extends AutoCloseable {
+  /** The engine's name in messages. */
+  String name();
+
+  /** Runs {@code sql} and returns every row as plain Java values. */
+  QueryResult query(String sql);
+
+  @Override
+  void close();
+}

@@ -1,0 +1,85 @@
+package dev.quiver.tests;
+
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.quiver.examples.tpch.TpchQueries;
+import dev.quiver.examples.tpch.TpchQuery;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/** The 22 TPC-H queries on Quiver against DuckDB, at SF 0.01 and 0.1, with 1, 2 and 4 partitions. */
+class TpchDifferentialTest {
+  private static final double[] SCALES = {0.01, 0.1};
+  private static final int[] PARTITIONS = {1, 2, 4};
+  private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(90);
+
+  // Reference results per scale and query, computed once; engines per scale and partitions.
+  private static final Map<String, QueryResult> EXPECTED = new HashMap<>();
+  private static final Map<String, RowEngine> ENGINES = new HashMap<>();
+
+  @AfterAll
+  static void closeEngines() {
+    ENGINES.values().forEach(RowEngine::close);
+    ENGINES.clear();
+    EXPECTED.clear();
+  }
+
+  @TestFactory
+  Stream<DynamicNode> tpch() {
+    List<DynamicNode> scales = new ArrayList<>();
+    for (double sf : SCALES) {
+      List<DynamicNode> configs = new ArrayList<>();
+      for (int partitions : PARTITIONS) {
+        List<DynamicNode> tests = new ArrayList<>();
+        for (TpchQuery q : TpchQueries.all()) {
+          tests.add(DynamicTest.dynamicTest(q.name(), () -> assertTimeoutPreemptively(
+              QUERY_TIMEOUT, () -> run(sf, partitions, q), q.name() + " timed out")));
+        }
+        configs.add(DynamicContainer.dynamicContainer("partitions=" + partitions, tests));
+      }
+      scales.add(DynamicContainer.dynamicContainer("sf=" + sf, configs));
+    }
+    return scales.stream();
+  }
+
+  private static void run(double sf, int partitions, TpchQuery q) {
+    QueryResult expected = expected(sf, q);
+    RowEngine actual = engine(sf, partitions);
+    QueryResult result = actual.query(q.sql());
+    SortSpec sort = Differential.sortOf(q.orderBy(), expected);
+    Differential.check(q.name() + " at SF " + sf + ", " + partitions + " partitions on "
+        + actual.name(), q.sql(), expected, result, sort);
+  }
+
+  private static QueryResult expected(double sf, TpchQuery q) {
+    synchronized (EXPECTED) {
+      String key = sf + "/" + q.number();
+      QueryResult r = EXPECTED.get(key);
+      if (r == null) {
+        r = engine(sf, 0).query(q.sql());
+        EXPECTED.put(key, r);
+      }
+      return r;
+    }
+  }
+
+  /** Partitions 0 means the reference engine. */
+  private static RowEngine engine(double sf, int partitions) {
+    synchronized (ENGINES) {
+      return ENGINES.computeIfAbsent(sf + "/" + partitions, k -> {
+        Path dir = TpchFixture.data(sf);
+        return partitions == 0 ? Differential.reference(dir) : Differential.actual(dir, partitions);
+      });
+    }
+  }
+}

@@ -1,0 +1,620 @@
+-- Corpus of queries over the TPC-H tables (SF 0.01), each checked against DuckDB.
+-- Format: a "-- name: X" line, then the query, ending with a line that ends in ';'.
+
+-- name: case_searched
+SELECT o_orderkey, CASE WHEN o_totalprice > 200000 THEN 'high' WHEN o_totalprice > 100000 THEN 'mid' ELSE 'low' END AS band
+FROM orders WHERE o_orderkey < 200;
+-- name: case_simple
+SELECT n_name, CASE n_regionkey WHEN 0 THEN 'AFRICA' WHEN 1 THEN 'AMERICA' WHEN 2 THEN 'ASIA' ELSE 'OTHER' END AS region_guess
+FROM nation;
+-- name: case_no_else_gives_null
+SELECT n_nationkey, CASE WHEN n_nationkey < 5 THEN n_name END AS small_name FROM nation;
+-- name: case_in_aggregate
+SELECT l_returnflag, SUM(CASE WHEN l_discount > 0.05 THEN l_quantity ELSE 0 END) AS q_hi, COUNT(CASE WHEN l_tax = 0 THEN 1 END) AS zero_tax
+FROM lineitem GROUP BY l_returnflag;
+-- name: case_nested
+SELECT p_partkey, CASE WHEN p_size < 10 THEN CASE WHEN p_retailprice < 1000 THEN 1 ELSE 2 END ELSE 3 END AS cls
+FROM part WHERE p_partkey <= 100;
+-- name: case_decimal_result
+SELECT o_orderkey, CASE WHEN o_orderstatus = 'F' THEN o_totalprice * 0.9 ELSE o_totalprice END AS adjusted
+FROM orders WHERE o_orderkey < 300;
+-- name: case_in_where
+SELECT COUNT(*) FROM lineitem WHERE CASE WHEN l_shipmode = 'AIR' THEN l_quantity > 30 ELSE l_quantity < 5 END;
+-- name: case_in_group_key
+SELECT CASE WHEN c_acctbal < 0 THEN 'negative' ELSE 'positive' END AS sign, COUNT(*) AS n, SUM(c_acctbal) AS total
+FROM customer GROUP BY CASE WHEN c_acctbal < 0 THEN 'negative' ELSE 'positive' END;
+-- name: cast_int_to_bigint_and_double
+SELECT p_partkey, CAST(p_size AS BIGINT) AS s64, CAST(p_size AS DOUBLE) / 4 AS quarter FROM part WHERE p_partkey < 50;
+-- name: cast_decimal_to_double
+SELECT SUM(CAST(l_extendedprice AS DOUBLE)) AS total FROM lineitem;
+-- name: cast_int_to_varchar
+SELECT CAST(n_nationkey AS VARCHAR) || '-' || n_name AS label FROM nation;
+-- name: cast_date_to_varchar
+SELECT o_orderkey, CAST(o_orderdate AS VARCHAR) AS d FROM orders WHERE o_orderkey < 100;
+-- name: cast_varchar_to_date
+SELECT COUNT(*) FROM orders WHERE o_orderdate < CAST('1995-06-17' AS DATE);
+-- name: cast_varchar_to_int
+SELECT SUM(CAST(SUBSTRING(c_phone FROM 1 FOR 2) AS INTEGER)) AS s FROM customer;
+-- name: cast_decimal_widen
+SELECT l_orderkey, l_linenumber, CAST(l_quantity AS DECIMAL(20, 4)) * l_extendedprice AS v FROM lineitem WHERE l_orderkey < 40;
+-- name: cast_bigint_to_decimal
+SELECT SUM(CAST(o_orderkey AS DECIMAL(18, 2)) / 4) AS s FROM orders;
+-- name: coalesce_outer_join
+SELECT c_custkey, COALESCE(o_orderkey, -1) AS ok FROM customer LEFT JOIN orders ON c_custkey = o_custkey AND o_orderkey < 100
+WHERE c_custkey < 60;
+-- name: coalesce_strings
+SELECT n_nationkey, COALESCE(CASE WHEN MOD(n_nationkey, 2) = 0 THEN n_name END, 'odd') AS nm FROM nation;
+-- name: coalesce_three_args
+SELECT p_partkey, COALESCE(NULLIF(p_size, 1), NULLIF(p_size, 2), 0) AS v FROM part WHERE p_partkey <= 200;
+-- name: nullif_basic
+SELECT l_linenumber, COUNT(NULLIF(l_linenumber, 1)) AS c FROM lineitem GROUP BY l_linenumber;
+-- name: nullif_division_guard
+SELECT n_regionkey, SUM(n_nationkey) / NULLIF(COUNT(*) - 5, 0) AS r FROM nation GROUP BY n_regionkey;
+-- name: nullif_strings
+SELECT COUNT(NULLIF(o_orderstatus, 'F')) AS not_f, COUNT(o_orderstatus) AS total FROM orders;
+-- name: in_list_strings
+SELECT COUNT(*) FROM lineitem WHERE l_shipmode IN ('AIR', 'RAIL', 'TRUCK');
+-- name: in_list_ints
+SELECT p_size, COUNT(*) FROM part WHERE p_size IN (1, 5, 10, 15, 20, 50) GROUP BY p_size;
+-- name: not_in_list
+SELECT COUNT(*) FROM orders WHERE o_orderpriority NOT IN ('1-URGENT', '2-HIGH');
+-- name: in_list_with_null_three_valued
+SELECT COUNT(*) FROM nation WHERE n_regionkey IN (1, NULL);
+-- name: not_in_list_with_null_is_empty
+SELECT COUNT(*) FROM nation WHERE n_regionkey NOT IN (1, NULL);
+-- name: in_list_dates
+SELECT COUNT(*) FROM orders WHERE o_orderdate IN (DATE '1995-01-01', DATE '1996-02-29', DATE '1997-07-04');
+-- name: in_list_decimals
+SELECT COUNT(*) FROM lineitem WHERE l_discount IN (0.00, 0.05, 0.10);
+-- name: scalar_subquery_uncorrelated
+SELECT COUNT(*) FROM part WHERE p_retailprice > (SELECT AVG(p_retailprice) FROM part);
+-- name: scalar_subquery_in_select
+SELECT n_name, (SELECT COUNT(*) FROM supplier WHERE s_nationkey = n_nationkey) AS suppliers FROM nation;
+-- name: scalar_subquery_correlated_max
+SELECT o_orderkey, o_totalprice FROM orders o
+WHERE o_totalprice = (SELECT MAX(o2.o_totalprice) FROM orders o2 WHERE o2.o_custkey = o.o_custkey) AND o_custkey < 50;
+-- name: scalar_subquery_correlated_avg
+SELECT COUNT(*) FROM lineitem l WHERE l_quantity > (SELECT AVG(l2.l_quantity) FROM lineitem l2 WHERE l2.l_partkey = l.l_partkey);
+-- name: scalar_subquery_empty_gives_null
+SELECT n_name, (SELECT MIN(s_acctbal) FROM supplier WHERE s_nationkey = n_nationkey AND s_acctbal > 9990) AS m FROM nation;
+-- name: exists_correlated
+SELECT COUNT(*) FROM customer c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.o_custkey = c.c_custkey AND o.o_orderstatus = 'P');
+-- name: not_exists_correlated
+SELECT COUNT(*) FROM customer c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.o_custkey = c.c_custkey);
+-- name: exists_uncorrelated
+SELECT COUNT(*) FROM nation WHERE EXISTS (SELECT 1 FROM region WHERE r_name = 'ASIA');
+-- name: not_exists_uncorrelated_false
+SELECT COUNT(*) FROM nation WHERE NOT EXISTS (SELECT 1 FROM region WHERE r_name = 'ASIA');
+-- name: exists_with_non_equi_correlation
+SELECT s_suppkey FROM supplier s WHERE EXISTS (SELECT 1 FROM partsupp ps WHERE ps.ps_suppkey = s.s_suppkey AND ps.ps_supplycost > s.s_acctbal);
+-- name: in_subquery
+SELECT COUNT(*) FROM orders WHERE o_custkey IN (SELECT c_custkey FROM customer WHERE c_mktsegment = 'BUILDING');
+-- name: not_in_subquery
+SELECT COUNT(*) FROM supplier WHERE s_suppkey NOT IN (SELECT ps_suppkey FROM partsupp WHERE ps_availqty < 100);
+-- name: in_subquery_correlated
+SELECT COUNT(*) FROM lineitem l WHERE l_suppkey IN (SELECT ps_suppkey FROM partsupp WHERE ps_partkey = l.l_partkey AND ps_availqty > 5000);
+-- name: not_in_subquery_with_nulls
+SELECT COUNT(*) FROM nation WHERE n_nationkey NOT IN (SELECT CASE WHEN s_suppkey = 1 THEN NULL ELSE s_nationkey END FROM supplier);
+-- name: not_in_subquery_without_nulls
+SELECT n_nationkey FROM nation WHERE n_nationkey NOT IN (SELECT s_nationkey FROM supplier WHERE s_acctbal > 0);
+-- name: in_subquery_with_nulls
+SELECT COUNT(*) FROM nation WHERE n_nationkey IN (SELECT CASE WHEN s_suppkey < 50 THEN NULL ELSE s_nationkey END FROM supplier);
+-- name: subquery_in_from
+SELECT seg, AVG(CAST(cnt AS DOUBLE)) AS avg_orders FROM (SELECT c_mktsegment AS seg, c_custkey, COUNT(o_orderkey) AS cnt
+FROM customer LEFT JOIN orders ON c_custkey = o_custkey GROUP BY c_mktsegment, c_custkey) t GROUP BY seg;
+-- name: subquery_in_having
+SELECT o_custkey, COUNT(*) AS n FROM orders GROUP BY o_custkey HAVING COUNT(*) > (SELECT AVG(CAST(n AS DOUBLE)) * 2 FROM (SELECT COUNT(*) AS n FROM orders GROUP BY o_custkey) t);
+-- name: nested_subqueries
+SELECT p_name FROM part WHERE p_partkey IN (SELECT ps_partkey FROM partsupp WHERE ps_suppkey IN (SELECT s_suppkey FROM supplier WHERE s_nationkey IN (SELECT n_nationkey FROM nation WHERE n_name = 'JAPAN'))) AND p_size > 45;
+-- name: with_cte
+WITH big AS (SELECT o_custkey, SUM(o_totalprice) AS spent FROM orders GROUP BY o_custkey)
+SELECT c_mktsegment, COUNT(*) AS n, MAX(spent) AS top FROM customer JOIN big ON c_custkey = o_custkey GROUP BY c_mktsegment;
+-- name: with_two_ctes
+WITH a AS (SELECT n_nationkey, n_name FROM nation WHERE n_regionkey = 1), b AS (SELECT s_nationkey, COUNT(*) AS c FROM supplier GROUP BY s_nationkey)
+SELECT n_name, COALESCE(c, 0) AS c FROM a LEFT JOIN b ON n_nationkey = s_nationkey;
+-- name: union_all
+SELECT n_name AS name FROM nation UNION ALL SELECT r_name FROM region;
+-- name: union_distinct
+SELECT n_regionkey AS k FROM nation UNION SELECT r_regionkey FROM region;
+-- name: union_all_counts
+SELECT COUNT(*) FROM (SELECT o_custkey AS k FROM orders UNION ALL SELECT c_custkey FROM customer) t;
+-- name: union_distinct_counts
+SELECT COUNT(*) FROM (SELECT o_custkey AS k FROM orders UNION SELECT c_custkey FROM customer) t;
+-- name: union_mixed_numeric_types
+SELECT p_size AS v FROM part WHERE p_partkey < 5 UNION ALL SELECT ps_supplycost FROM partsupp WHERE ps_partkey < 3;
+-- name: union_with_order_limit
+SELECT s_name AS name, s_acctbal AS bal FROM supplier UNION ALL SELECT c_name, c_acctbal FROM customer ORDER BY bal DESC, name LIMIT 10;
+-- name: intersect
+SELECT s_nationkey FROM supplier INTERSECT SELECT c_nationkey FROM customer;
+-- name: intersect_two_columns
+SELECT l_orderkey, l_suppkey FROM lineitem WHERE l_quantity > 45 INTERSECT SELECT l_orderkey, l_suppkey FROM lineitem WHERE l_discount = 0.10;
+-- name: except
+SELECT c_custkey FROM customer EXCEPT SELECT o_custkey FROM orders;
+-- name: except_strings
+SELECT p_brand FROM part EXCEPT SELECT p_brand FROM part WHERE p_size > 5;
+-- name: union_then_aggregate
+SELECT kind, COUNT(*), SUM(bal) FROM (SELECT 'supplier' AS kind, s_acctbal AS bal FROM supplier UNION ALL SELECT 'customer' AS kind, c_acctbal FROM customer) t GROUP BY kind;
+-- name: union_of_three
+SELECT r_regionkey AS k FROM region UNION ALL SELECT n_regionkey FROM nation UNION ALL SELECT n_nationkey FROM nation WHERE n_nationkey > 20;
+-- name: row_number_partitioned
+SELECT o_custkey, o_orderkey, ROW_NUMBER() OVER (PARTITION BY o_custkey ORDER BY o_orderdate, o_orderkey) AS rn FROM orders WHERE o_custkey < 20;
+-- name: row_number_global
+SELECT n_name, ROW_NUMBER() OVER (ORDER BY n_name) AS rn FROM nation;
+-- name: row_number_top_per_group
+SELECT * FROM (SELECT c_mktsegment, c_custkey, c_acctbal, ROW_NUMBER() OVER (PARTITION BY c_mktsegment ORDER BY c_acctbal DESC, c_custkey) AS rn FROM customer) t WHERE rn <= 3;
+-- name: rank_with_ties
+SELECT p_partkey, p_size, RANK() OVER (ORDER BY p_size) AS r FROM part WHERE p_partkey <= 60;
+-- name: dense_rank_with_ties
+SELECT p_partkey, p_size, DENSE_RANK() OVER (ORDER BY p_size DESC) AS r FROM part WHERE p_partkey <= 60;
+-- name: rank_partitioned
+SELECT l_orderkey, l_linenumber, RANK() OVER (PARTITION BY l_orderkey ORDER BY l_quantity DESC) AS r FROM lineitem WHERE l_orderkey < 50;
+-- name: dense_rank_partitioned
+SELECT s_nationkey, s_suppkey, DENSE_RANK() OVER (PARTITION BY s_nationkey ORDER BY s_acctbal) AS r FROM supplier;
+-- name: rank_and_row_number_together
+SELECT c_custkey, RANK() OVER (PARTITION BY c_nationkey ORDER BY c_mktsegment) AS r, ROW_NUMBER() OVER (PARTITION BY c_nationkey ORDER BY c_custkey) AS rn FROM customer WHERE c_custkey < 300;
+-- name: sum_over_partition
+SELECT o_orderkey, o_custkey, SUM(o_totalprice) OVER (PARTITION BY o_custkey) AS cust_total FROM orders WHERE o_custkey < 30;
+-- name: count_over_partition
+SELECT l_orderkey, l_linenumber, COUNT(*) OVER (PARTITION BY l_orderkey) AS lines FROM lineitem WHERE l_orderkey < 100;
+-- name: min_max_over_partition
+SELECT ps_partkey, ps_suppkey, MIN(ps_supplycost) OVER (PARTITION BY ps_partkey) AS mn, MAX(ps_supplycost) OVER (PARTITION BY ps_partkey) AS mx FROM partsupp WHERE ps_partkey < 40;
+-- name: avg_over_partition
+SELECT s_suppkey, AVG(CAST(s_acctbal AS DOUBLE)) OVER (PARTITION BY s_nationkey) AS avg_bal FROM supplier;
+-- name: running_sum_rows
+SELECT o_orderkey, SUM(o_totalprice) OVER (ORDER BY o_orderkey ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running FROM orders WHERE o_orderkey < 500;
+-- name: moving_sum_rows_preceding
+SELECT o_orderkey, SUM(o_totalprice) OVER (ORDER BY o_orderkey ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS mov FROM orders WHERE o_orderkey < 300;
+-- name: moving_avg_rows_centered
+SELECT o_orderkey, AVG(CAST(o_totalprice AS DOUBLE)) OVER (ORDER BY o_orderkey ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING) AS mov FROM orders WHERE o_orderkey < 300;
+-- name: rows_following_only
+SELECT o_orderkey, COUNT(*) OVER (ORDER BY o_orderkey ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS rest FROM orders WHERE o_orderkey < 200;
+-- name: min_over_rows_frame
+SELECT l_orderkey, l_linenumber, MIN(l_extendedprice) OVER (PARTITION BY l_orderkey ORDER BY l_linenumber ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS m FROM lineitem WHERE l_orderkey < 100;
+-- name: max_over_rows_frame
+SELECT c_custkey, MAX(c_acctbal) OVER (ORDER BY c_custkey ROWS BETWEEN 5 PRECEDING AND CURRENT ROW) AS m FROM customer WHERE c_custkey <= 200;
+-- name: range_running_sum_with_peers
+SELECT p_partkey, p_size, SUM(p_retailprice) OVER (ORDER BY p_size RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s FROM part WHERE p_partkey <= 100;
+-- name: range_default_frame_peers
+SELECT o_orderkey, o_orderdate, COUNT(*) OVER (ORDER BY o_orderdate) AS c FROM orders WHERE o_orderkey < 400;
+-- name: range_numeric_offset
+SELECT p_partkey, p_size, COUNT(*) OVER (ORDER BY p_size RANGE BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS near FROM part WHERE p_partkey <= 150;
+-- name: range_partitioned_running
+SELECT o_custkey, o_orderkey, SUM(o_totalprice) OVER (PARTITION BY o_custkey ORDER BY o_orderdate RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s FROM orders WHERE o_custkey < 40;
+-- name: range_unbounded_both
+SELECT s_suppkey, SUM(s_acctbal) OVER (PARTITION BY s_nationkey ORDER BY s_suppkey RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS t FROM supplier;
+-- name: range_current_row_to_unbounded
+SELECT p_partkey, COUNT(*) OVER (ORDER BY p_size DESC RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS c FROM part WHERE p_partkey <= 100;
+-- name: window_over_aggregate
+SELECT o_custkey, COUNT(*) AS n, RANK() OVER (ORDER BY COUNT(*) DESC) AS r FROM orders WHERE o_custkey < 200 GROUP BY o_custkey;
+-- name: window_several_partitions
+SELECT c_custkey, SUM(c_acctbal) OVER (PARTITION BY c_nationkey) AS by_nation, SUM(c_acctbal) OVER (PARTITION BY c_mktsegment) AS by_seg FROM customer WHERE c_custkey <= 100;
+-- name: window_then_filter
+SELECT * FROM (SELECT o_orderkey, o_totalprice, SUM(o_totalprice) OVER (PARTITION BY o_orderpriority) AS prio_total FROM orders) t WHERE o_totalprice * 100 > prio_total;
+-- name: window_count_distinct_partitions
+SELECT l_shipmode, l_orderkey, l_linenumber, COUNT(*) OVER (PARTITION BY l_shipmode, l_returnflag) AS c FROM lineitem WHERE l_orderkey < 30;
+-- name: window_decimal_running_exact
+SELECT l_orderkey, l_linenumber, SUM(l_extendedprice * (1 - l_discount)) OVER (PARTITION BY l_orderkey ORDER BY l_linenumber) AS s FROM lineitem WHERE l_orderkey < 60;
+-- name: upper_lower
+SELECT UPPER(p_name) AS u, LOWER(p_mfgr) AS l FROM part WHERE p_partkey < 20;
+-- name: substring_from_for
+SELECT SUBSTRING(c_phone FROM 1 FOR 2) AS cc, COUNT(*) FROM customer GROUP BY SUBSTRING(c_phone FROM 1 FOR 2);
+-- name: substring_from_only
+SELECT s_suppkey, SUBSTRING(s_name FROM 10) AS tail FROM supplier WHERE s_suppkey < 20;
+-- name: trim_both
+SELECT TRIM(BOTH ' ' FROM CONCAT('  ', n_name, '  ')) AS t FROM nation;
+-- name: trim_default
+SELECT n_nationkey, TRIM(CONCAT(' ', r_name, ' ')) AS t FROM nation JOIN region ON n_regionkey = r_regionkey;
+-- name: trim_leading_trailing
+SELECT TRIM(LEADING 'B' FROM p_brand) AS a, TRIM(TRAILING '1' FROM p_brand) AS b FROM part WHERE p_partkey < 30;
+-- name: length_char_length
+SELECT s_suppkey, LENGTH(s_comment) AS l, CHAR_LENGTH(s_address) AS c FROM supplier WHERE s_suppkey < 25;
+-- name: length_aggregate
+SELECT MAX(LENGTH(o_comment)) AS mx, MIN(LENGTH(o_comment)) AS mn, SUM(LENGTH(o_comment)) AS total FROM orders;
+-- name: like_prefix
+SELECT COUNT(*) FROM part WHERE p_type LIKE 'PROMO%';
+-- name: like_suffix
+SELECT COUNT(*) FROM part WHERE p_type LIKE '%BRASS';
+-- name: like_contains
+SELECT COUNT(*) FROM part WHERE p_name LIKE '%green%';
+-- name: like_underscore
+SELECT COUNT(*) FROM part WHERE p_container LIKE 'SM _A%';
+-- name: not_like
+SELECT COUNT(*) FROM orders WHERE o_comment NOT LIKE '%special%requests%';
+-- name: like_multiple_wildcards
+SELECT s_suppkey FROM supplier WHERE s_comment LIKE '%Customer%Complaints%' OR s_comment LIKE '%Customer%Recommends%';
+-- name: concat_operator
+SELECT n_name || ', ' || r_name AS place FROM nation JOIN region ON n_regionkey = r_regionkey;
+-- name: concat_function
+SELECT CONCAT(p_brand, '/', p_container) AS k, COUNT(*) FROM part GROUP BY CONCAT(p_brand, '/', p_container);
+-- name: concat_with_number
+SELECT c_custkey, CONCAT(c_name, '#', CAST(c_nationkey AS VARCHAR)) AS tag FROM customer WHERE c_custkey < 15;
+-- name: string_functions_combined
+SELECT UPPER(SUBSTRING(TRIM(p_type) FROM 1 FOR 5)) AS prefix, COUNT(*) FROM part GROUP BY UPPER(SUBSTRING(TRIM(p_type) FROM 1 FOR 5));
+-- name: string_comparison
+SELECT COUNT(*) FROM nation WHERE n_name > 'GERMANY' AND n_name <= 'ROMANIA';
+-- name: string_min_max
+SELECT MIN(c_name) AS mn, MAX(c_name) AS mx, MIN(c_mktsegment) AS seg FROM customer;
+-- name: replace_function
+SELECT n_nationkey, REPLACE(n_name, 'A', 'a') AS r FROM nation;
+-- name: position_function
+SELECT p_partkey, POSITION('green' IN p_name) AS pos FROM part WHERE p_partkey < 40;
+-- name: extract_year_month
+SELECT EXTRACT(YEAR FROM o_orderdate) AS y, EXTRACT(MONTH FROM o_orderdate) AS m, COUNT(*) FROM orders GROUP BY EXTRACT(YEAR FROM o_orderdate), EXTRACT(MONTH FROM o_orderdate);
+-- name: extract_day
+SELECT EXTRACT(DAY FROM l_shipdate) AS d, COUNT(*) FROM lineitem GROUP BY EXTRACT(DAY FROM l_shipdate);
+-- name: extract_quarter
+SELECT EXTRACT(QUARTER FROM o_orderdate) AS q, SUM(o_totalprice) FROM orders GROUP BY EXTRACT(QUARTER FROM o_orderdate);
+-- name: extract_in_filter
+SELECT COUNT(*) FROM lineitem WHERE EXTRACT(YEAR FROM l_shipdate) = 1995 AND EXTRACT(MONTH FROM l_shipdate) BETWEEN 3 AND 5;
+-- name: date_trunc_month
+SELECT CAST(DATE_TRUNC('month', o_orderdate) AS DATE) AS m, COUNT(*) FROM orders WHERE o_orderdate < DATE '1993-01-01' GROUP BY CAST(DATE_TRUNC('month', o_orderdate) AS DATE);
+-- name: date_trunc_year
+SELECT CAST(DATE_TRUNC('year', l_shipdate) AS DATE) AS y, SUM(l_quantity) FROM lineitem GROUP BY CAST(DATE_TRUNC('year', l_shipdate) AS DATE);
+-- name: date_trunc_quarter
+SELECT CAST(DATE_TRUNC('quarter', o_orderdate) AS DATE) AS q, COUNT(*) FROM orders WHERE o_orderdate >= DATE '1997-01-01' GROUP BY CAST(DATE_TRUNC('quarter', o_orderdate) AS DATE);
+-- name: interval_day_add
+SELECT o_orderkey, CAST(o_orderdate + INTERVAL '30' DAY AS DATE) AS due FROM orders WHERE o_orderkey < 100;
+-- name: interval_month_add_end_of_month
+SELECT o_orderkey, CAST(o_orderdate + INTERVAL '1' MONTH AS DATE) AS next_month FROM orders WHERE EXTRACT(DAY FROM o_orderdate) = 31 AND o_orderkey < 3000;
+-- name: interval_year_sub
+SELECT COUNT(*) FROM orders WHERE o_orderdate > DATE '1998-08-02' - INTERVAL '1' YEAR;
+-- name: interval_compare_columns
+SELECT COUNT(*) FROM lineitem WHERE l_receiptdate > l_shipdate + INTERVAL '20' DAY;
+-- name: interval_between_dates
+SELECT COUNT(*) FROM lineitem WHERE l_shipdate BETWEEN DATE '1994-01-01' AND DATE '1994-01-01' + INTERVAL '3' MONTH;
+-- name: date_comparisons_between_columns
+SELECT COUNT(*) AS late, SUM(CASE WHEN l_commitdate < l_shipdate THEN 1 ELSE 0 END) AS late_ship FROM lineitem WHERE l_receiptdate > l_commitdate;
+-- name: date_min_max
+SELECT MIN(o_orderdate) AS first, MAX(o_orderdate) AS last FROM orders;
+-- name: date_group_and_order
+SELECT l_shipdate, COUNT(*) AS n FROM lineitem WHERE l_shipdate < DATE '1992-02-15' GROUP BY l_shipdate ORDER BY l_shipdate;
+-- name: count_distinct
+SELECT COUNT(DISTINCT o_custkey) FROM orders;
+-- name: count_distinct_grouped
+SELECT l_returnflag, COUNT(DISTINCT l_suppkey) AS s, COUNT(DISTINCT l_partkey) AS p FROM lineitem GROUP BY l_returnflag;
+-- name: count_distinct_with_plain_aggregates
+SELECT o_orderstatus, COUNT(*) AS n, COUNT(DISTINCT o_clerk) AS clerks, SUM(o_totalprice) AS total FROM orders GROUP BY o_orderstatus;
+-- name: count_distinct_strings
+SELECT COUNT(DISTINCT p_type) AS types, COUNT(DISTINCT p_brand) AS brands FROM part;
+-- name: count_distinct_with_nulls
+SELECT COUNT(DISTINCT NULLIF(n_regionkey, 2)) AS c FROM nation;
+-- name: sum_distinct
+SELECT SUM(DISTINCT p_size) AS s FROM part;
+-- name: order_nulls_first
+SELECT n_nationkey, NULLIF(n_regionkey, 3) AS r FROM nation ORDER BY NULLIF(n_regionkey, 3) NULLS FIRST, n_nationkey;
+-- name: order_nulls_last
+SELECT n_nationkey, NULLIF(n_regionkey, 3) AS r FROM nation ORDER BY r NULLS LAST, n_nationkey;
+-- name: order_desc_nulls_first
+SELECT n_nationkey, NULLIF(n_regionkey, 0) AS r FROM nation ORDER BY r DESC NULLS FIRST, n_nationkey DESC;
+-- name: order_desc_nulls_last
+SELECT c_custkey, o_orderkey FROM customer LEFT JOIN orders ON c_custkey = o_custkey AND o_orderkey < 200 WHERE c_custkey < 40 ORDER BY o_orderkey DESC NULLS LAST, c_custkey;
+-- name: order_by_ordinal
+SELECT n_regionkey, COUNT(*) FROM nation GROUP BY n_regionkey ORDER BY 2 DESC, 1;
+-- name: order_by_expression_not_selected
+SELECT s_name FROM supplier ORDER BY s_acctbal * -1, s_suppkey LIMIT 15;
+-- name: order_by_multiple_directions
+SELECT o_orderpriority, o_orderkey FROM orders WHERE o_orderkey < 300 ORDER BY o_orderpriority DESC, o_orderkey ASC;
+-- name: order_by_decimal
+SELECT ps_partkey, ps_suppkey, ps_supplycost FROM partsupp ORDER BY ps_supplycost DESC, ps_partkey, ps_suppkey LIMIT 25;
+-- name: order_by_string
+SELECT c_name FROM customer ORDER BY c_name DESC LIMIT 12;
+-- name: order_by_date
+SELECT o_orderkey, o_orderdate FROM orders ORDER BY o_orderdate, o_orderkey LIMIT 20;
+-- name: order_by_alias
+SELECT p_partkey, p_retailprice * 2 AS double_price FROM part ORDER BY double_price DESC, p_partkey LIMIT 10;
+-- name: limit_only_ordered
+SELECT l_orderkey, l_linenumber FROM lineitem ORDER BY l_orderkey DESC, l_linenumber LIMIT 7;
+-- name: limit_offset
+SELECT o_orderkey FROM orders ORDER BY o_orderkey LIMIT 10 OFFSET 20;
+-- name: offset_past_end
+SELECT n_name FROM nation ORDER BY n_name LIMIT 10 OFFSET 100;
+-- name: limit_zero
+SELECT n_name FROM nation ORDER BY n_name LIMIT 0;
+-- name: limit_in_subquery
+SELECT SUM(o_totalprice) FROM (SELECT o_totalprice FROM orders ORDER BY o_totalprice DESC, o_orderkey LIMIT 100) t;
+-- name: limit_offset_large
+SELECT l_orderkey, l_linenumber FROM lineitem ORDER BY l_extendedprice, l_orderkey, l_linenumber LIMIT 5 OFFSET 30000;
+-- name: limit_without_order_aggregated
+SELECT COUNT(*) FROM (SELECT * FROM lineitem LIMIT 1000) t;
+-- name: null_equals_null
+SELECT COUNT(*) FROM nation WHERE NULL = NULL;
+-- name: null_comparison_yields_null
+SELECT n_nationkey, NULLIF(n_regionkey, 1) > 2 AS gt FROM nation;
+-- name: null_in_and_or
+SELECT n_nationkey FROM nation WHERE (NULLIF(n_regionkey, 1) > 2) OR n_nationkey = 1;
+-- name: null_not_of_unknown
+SELECT COUNT(*) FROM nation WHERE NOT (NULLIF(n_regionkey, 1) > 2);
+-- name: null_is_null_checks
+SELECT COUNT(*) AS total, COUNT(r) AS non_null, SUM(CASE WHEN r IS NULL THEN 1 ELSE 0 END) AS nulls FROM (SELECT NULLIF(n_regionkey, 4) AS r FROM nation) t;
+-- name: null_is_distinct_from
+SELECT COUNT(*) FROM nation WHERE NULLIF(n_regionkey, 1) IS DISTINCT FROM 2;
+-- name: null_is_not_distinct_from
+SELECT n_nationkey FROM nation WHERE NULLIF(n_regionkey, 1) IS NOT DISTINCT FROM NULL;
+-- name: null_arithmetic
+SELECT n_nationkey, NULLIF(n_regionkey, 0) + 10 AS v, NULLIF(n_regionkey, 0) * n_nationkey AS w FROM nation;
+-- name: null_aggregates_ignore_nulls
+SELECT SUM(NULLIF(n_regionkey, 0)) AS s, MIN(NULLIF(n_regionkey, 0)) AS mn, AVG(CAST(NULLIF(n_regionkey, 0) AS DOUBLE)) AS a FROM nation;
+-- name: null_aggregate_all_null
+SELECT SUM(r) AS s, MAX(r) AS m, COUNT(r) AS c FROM (SELECT CASE WHEN n_nationkey < 0 THEN n_regionkey END AS r FROM nation) t;
+-- name: null_group_key
+SELECT NULLIF(n_regionkey, 2) AS r, COUNT(*) FROM nation GROUP BY NULLIF(n_regionkey, 2);
+-- name: null_in_join_key_not_matching
+SELECT COUNT(*) FROM nation a JOIN nation b ON NULLIF(a.n_regionkey, 0) = NULLIF(b.n_regionkey, 0);
+-- name: null_and_false
+SELECT COUNT(*) FROM nation WHERE NULLIF(n_regionkey, 1) > 2 AND n_nationkey > 100;
+-- name: null_case_when_unknown
+SELECT n_nationkey, CASE WHEN NULLIF(n_regionkey, 1) = 1 THEN 'one' WHEN NULLIF(n_regionkey, 1) IS NULL THEN 'null' ELSE 'other' END AS c FROM nation;
+-- name: null_coalesce_chain_all_null
+SELECT COUNT(COALESCE(NULLIF(n_regionkey, n_regionkey), NULLIF(n_nationkey, n_nationkey))) AS c FROM nation;
+-- name: decimal_multiplication_exact
+SELECT SUM(l_extendedprice * l_discount) AS s, SUM(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS charge FROM lineitem;
+-- name: decimal_addition_subtraction
+SELECT l_returnflag, SUM(l_extendedprice + l_tax - l_discount) AS v FROM lineitem GROUP BY l_returnflag;
+-- name: decimal_comparison_literal
+SELECT COUNT(*) FROM lineitem WHERE l_discount BETWEEN 0.05 AND 0.07 AND l_extendedprice > 50000.5;
+-- name: decimal_negative_values
+SELECT SUM(c_acctbal) AS total, MIN(c_acctbal) AS mn, MAX(c_acctbal) AS mx FROM customer WHERE c_acctbal < 0;
+-- name: decimal_group_by_value
+SELECT l_discount, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY l_discount;
+-- name: decimal_times_integer
+SELECT ps_partkey, ps_suppkey, ps_supplycost * ps_availqty AS value FROM partsupp WHERE ps_partkey < 30;
+-- name: decimal_sum_large
+SELECT SUM(ps_supplycost * ps_availqty) AS v FROM partsupp;
+-- name: decimal_abs_round
+SELECT c_custkey, ABS(c_acctbal) AS a, ROUND(c_acctbal, 0) AS r FROM customer WHERE c_custkey < 40;
+-- name: decimal_equality_join
+SELECT COUNT(*) FROM partsupp a JOIN partsupp b ON a.ps_supplycost = b.ps_supplycost AND a.ps_partkey < b.ps_partkey;
+-- name: decimal_scale_mix
+SELECT SUM(l_quantity * 1.005) AS a, SUM(l_tax + 0.0001) AS b FROM lineitem;
+-- name: decimal_min_max_grouped
+SELECT o_orderpriority, MIN(o_totalprice), MAX(o_totalprice), SUM(o_totalprice) FROM orders GROUP BY o_orderpriority;
+-- name: decimal_division_by_literal
+SELECT SUM(l_extendedprice) / 7.0 AS v FROM lineitem WHERE l_quantity < 3;
+-- name: group_by_single
+SELECT o_orderstatus, COUNT(*) FROM orders GROUP BY o_orderstatus;
+-- name: group_by_multiple
+SELECT l_returnflag, l_linestatus, l_shipmode, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY l_returnflag, l_linestatus, l_shipmode;
+-- name: group_by_high_cardinality
+SELECT l_orderkey, SUM(l_quantity) AS q, COUNT(*) AS n FROM lineitem GROUP BY l_orderkey;
+-- name: group_by_expression
+SELECT MOD(o_orderkey, 7) AS bucket, COUNT(*) FROM orders GROUP BY MOD(o_orderkey, 7);
+-- name: group_by_date
+SELECT o_orderdate, COUNT(*) FROM orders GROUP BY o_orderdate;
+-- name: group_by_decimal_and_string
+SELECT c_mktsegment, c_acctbal > 5000 AS rich, COUNT(*) FROM customer GROUP BY c_mktsegment, c_acctbal > 5000;
+-- name: having_count
+SELECT o_custkey, COUNT(*) AS n FROM orders GROUP BY o_custkey HAVING COUNT(*) > 25;
+-- name: having_sum_decimal
+SELECT l_orderkey, SUM(l_extendedprice) AS s FROM lineitem GROUP BY l_orderkey HAVING SUM(l_extendedprice) > 400000;
+-- name: having_without_group_by
+SELECT COUNT(*) FROM nation HAVING COUNT(*) > 10;
+-- name: having_on_non_selected_aggregate
+SELECT p_brand FROM part GROUP BY p_brand HAVING MAX(p_size) - MIN(p_size) < 49;
+-- name: global_aggregates
+SELECT COUNT(*), SUM(l_quantity), MIN(l_shipdate), MAX(l_receiptdate), MIN(l_comment) FROM lineitem;
+-- name: global_aggregate_empty_input
+SELECT COUNT(*), SUM(l_quantity), MAX(l_shipdate) FROM lineitem WHERE l_quantity > 1000;
+-- name: group_by_empty_input
+SELECT l_shipmode, COUNT(*) FROM lineitem WHERE l_quantity > 1000 GROUP BY l_shipmode;
+-- name: avg_double
+SELECT l_shipmode, AVG(CAST(l_quantity AS DOUBLE)) AS q, AVG(CAST(l_discount AS DOUBLE)) AS d FROM lineitem GROUP BY l_shipmode;
+-- name: min_max_strings_grouped
+SELECT s_nationkey, MIN(s_name), MAX(s_phone) FROM supplier GROUP BY s_nationkey;
+-- name: count_column_vs_star
+SELECT COUNT(*) AS all_rows, COUNT(o_orderkey) AS keys FROM customer LEFT JOIN orders ON c_custkey = o_custkey;
+-- name: aggregate_of_join
+SELECT n_name, SUM(l_extendedprice * (1 - l_discount)) AS revenue FROM lineitem JOIN supplier ON l_suppkey = s_suppkey JOIN nation ON s_nationkey = n_nationkey GROUP BY n_name;
+-- name: inner_join_equi
+SELECT c_name, o_orderkey FROM customer JOIN orders ON c_custkey = o_custkey WHERE o_orderkey < 200;
+-- name: inner_join_multi_key
+SELECT COUNT(*) FROM lineitem JOIN partsupp ON l_partkey = ps_partkey AND l_suppkey = ps_suppkey;
+-- name: inner_join_with_residual
+SELECT COUNT(*) FROM lineitem JOIN partsupp ON l_partkey = ps_partkey AND l_suppkey = ps_suppkey AND l_quantity * 100 > ps_availqty;
+-- name: inner_join_comma_syntax
+SELECT n_name, r_name FROM nation, region WHERE n_regionkey = r_regionkey AND r_name <> 'EUROPE';
+-- name: self_join
+SELECT a.n_name, b.n_name FROM nation a JOIN nation b ON a.n_regionkey = b.n_regionkey AND a.n_nationkey < b.n_nationkey;
+-- name: cross_join
+SELECT COUNT(*), SUM(n_nationkey * r_regionkey) FROM nation CROSS JOIN region;
+-- name: left_join
+SELECT c_custkey, o_orderkey FROM customer LEFT JOIN orders ON c_custkey = o_custkey AND o_totalprice > 300000 WHERE c_custkey < 500;
+-- name: left_join_unmatched_count
+SELECT COUNT(*) FROM customer LEFT JOIN orders ON c_custkey = o_custkey WHERE o_orderkey IS NULL;
+-- name: left_join_with_non_equi_residual
+SELECT s_suppkey, ps_partkey FROM supplier LEFT JOIN partsupp ON s_suppkey = ps_suppkey AND ps_supplycost > s_acctbal / 10 WHERE s_suppkey < 15;
+-- name: left_join_filter_on_right_in_where
+SELECT COUNT(*) FROM customer LEFT JOIN orders ON c_custkey = o_custkey WHERE o_orderstatus = 'F';
+-- name: right_join
+SELECT c_custkey, o_orderkey FROM orders RIGHT JOIN customer ON c_custkey = o_custkey AND o_orderkey < 100 WHERE c_custkey < 100;
+-- name: right_join_with_residual
+SELECT n_name, s_suppkey FROM supplier RIGHT JOIN nation ON s_nationkey = n_nationkey AND s_acctbal > 9000;
+-- name: full_join
+SELECT n_nationkey, s_suppkey FROM (SELECT * FROM nation WHERE n_nationkey < 15) n FULL JOIN (SELECT * FROM supplier WHERE s_suppkey < 30) s ON n_nationkey = s_nationkey;
+-- name: full_join_with_residual
+SELECT a.n_nationkey AS a_key, b.r_regionkey AS b_key FROM nation a FULL OUTER JOIN region b ON a.n_regionkey = b.r_regionkey AND a.n_nationkey > 20;
+-- name: full_join_counts
+SELECT COUNT(*), COUNT(c_custkey), COUNT(o_orderkey) FROM (SELECT * FROM customer WHERE c_custkey < 700) c FULL JOIN (SELECT * FROM orders WHERE o_orderkey < 20000) o ON c_custkey = o_custkey;
+-- name: non_equi_join_only
+SELECT COUNT(*) FROM region a JOIN nation b ON a.r_regionkey < b.n_regionkey;
+-- name: non_equi_left_join
+SELECT r_name, COUNT(n_nationkey) FROM region LEFT JOIN nation ON n_nationkey < r_regionkey * 3 GROUP BY r_name;
+-- name: semi_join_via_in_multi
+SELECT COUNT(*) FROM orders WHERE o_orderkey IN (SELECT l_orderkey FROM lineitem WHERE l_returnflag = 'R');
+-- name: multi_way_join
+SELECT r_name, COUNT(*) AS n FROM lineitem JOIN orders ON l_orderkey = o_orderkey JOIN customer ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey JOIN region ON n_regionkey = r_regionkey GROUP BY r_name;
+-- name: join_on_string_keys
+SELECT COUNT(*) FROM part a JOIN part b ON a.p_type = b.p_type AND a.p_partkey < 50;
+-- name: join_on_date_keys
+SELECT COUNT(*) FROM orders o JOIN lineitem l ON o.o_orderdate = l.l_shipdate WHERE o.o_orderkey < 200;
+-- name: join_with_duplicate_keys_both_sides
+SELECT COUNT(*) FROM customer a JOIN customer b ON a.c_nationkey = b.c_nationkey;
+-- name: left_join_then_aggregate
+SELECT c_mktsegment, COUNT(o_orderkey) AS orders, COUNT(DISTINCT c_custkey) AS custs FROM customer LEFT JOIN orders ON c_custkey = o_custkey GROUP BY c_mktsegment;
+-- name: join_subquery_aggregate
+SELECT c_name, t.total FROM customer JOIN (SELECT o_custkey, SUM(o_totalprice) AS total FROM orders GROUP BY o_custkey) t ON c_custkey = t.o_custkey WHERE t.total > 2000000;
+-- name: distinct_single
+SELECT DISTINCT l_shipmode FROM lineitem;
+-- name: distinct_multiple
+SELECT DISTINCT l_returnflag, l_linestatus FROM lineitem;
+-- name: distinct_high_cardinality
+SELECT COUNT(*) FROM (SELECT DISTINCT l_partkey, l_suppkey FROM lineitem) t;
+-- name: distinct_with_nulls
+SELECT DISTINCT NULLIF(n_regionkey, 1) AS r FROM nation;
+-- name: distinct_expression
+SELECT DISTINCT EXTRACT(YEAR FROM o_orderdate) AS y FROM orders;
+-- name: distinct_order_limit
+SELECT DISTINCT p_size FROM part ORDER BY p_size DESC LIMIT 5;
+-- name: distinct_decimals
+SELECT COUNT(*) FROM (SELECT DISTINCT l_extendedprice FROM lineitem) t;
+-- name: select_star_nation
+SELECT * FROM nation;
+-- name: select_star_filtered
+SELECT * FROM lineitem WHERE l_orderkey = 1;
+-- name: projection_arithmetic_integers
+SELECT p_partkey, p_size * 2 + 1 AS a, p_size - p_partkey AS b FROM part WHERE p_partkey < 30;
+-- name: projection_double_math
+SELECT c_custkey, CAST(c_acctbal AS DOUBLE) * 1.5 AS x, SQRT(ABS(CAST(c_acctbal AS DOUBLE))) AS r FROM customer WHERE c_custkey < 30;
+-- name: filter_and_or
+SELECT COUNT(*) FROM lineitem WHERE (l_shipmode = 'AIR' AND l_quantity > 40) OR (l_shipmode = 'MAIL' AND l_discount < 0.02);
+-- name: filter_between_ints
+SELECT COUNT(*) FROM part WHERE p_size BETWEEN 10 AND 20;
+-- name: filter_not_between
+SELECT COUNT(*) FROM part WHERE p_size NOT BETWEEN 10 AND 40;
+-- name: filter_selects_nothing
+SELECT * FROM region WHERE r_regionkey > 100;
+-- name: filter_on_bigint_keys
+SELECT COUNT(*) FROM lineitem WHERE l_orderkey > 30000 AND l_partkey < 1000;
+-- name: boolean_column_output
+SELECT o_orderkey, o_totalprice > 100000 AS big, o_orderstatus = 'F' AND o_totalprice < 50000 AS small_done FROM orders WHERE o_orderkey < 100;
+-- name: boolean_aggregation
+SELECT o_totalprice > 150000 AS big, COUNT(*) FROM orders GROUP BY o_totalprice > 150000;
+-- name: mod_and_abs
+SELECT MOD(p_partkey, 10) AS m, ABS(p_size - 25) AS d FROM part WHERE p_partkey < 25;
+-- name: integer_overflow_safe_sum
+SELECT SUM(CAST(ps_availqty AS BIGINT) * 1000000) AS s FROM partsupp;
+-- name: tpch_like_q1_subset
+SELECT l_returnflag, SUM(l_quantity) AS sum_qty, COUNT(*) FROM lineitem WHERE l_shipdate <= DATE '1998-09-02' GROUP BY l_returnflag ORDER BY l_returnflag;
+-- name: top_customers_by_revenue
+SELECT c_custkey, c_name, SUM(o_totalprice) AS spent FROM customer JOIN orders ON c_custkey = o_custkey GROUP BY c_custkey, c_name ORDER BY spent DESC, c_custkey LIMIT 10;
+-- name: supplier_part_counts
+SELECT s_name, COUNT(DISTINCT ps_partkey) AS parts FROM supplier JOIN partsupp ON s_suppkey = ps_suppkey GROUP BY s_name ORDER BY parts DESC, s_name LIMIT 10;
+-- name: orders_per_year_and_priority
+SELECT EXTRACT(YEAR FROM o_orderdate) AS y, o_orderpriority, COUNT(*) AS n FROM orders GROUP BY EXTRACT(YEAR FROM o_orderdate), o_orderpriority ORDER BY y, o_orderpriority;
+-- name: window_rank_over_grouped_revenue
+SELECT n_name, rev, RANK() OVER (ORDER BY rev DESC) AS r FROM (SELECT n_name, SUM(o_totalprice) AS rev FROM orders JOIN customer ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name) t;
+-- name: window_running_share
+SELECT o_orderkey, o_totalprice / SUM(o_totalprice) OVER () AS share FROM orders WHERE o_orderkey < 100;
+-- name: window_lag_style_via_rows
+SELECT o_orderkey, SUM(o_totalprice) OVER (ORDER BY o_orderkey ROWS BETWEEN 1 PRECEDING AND 1 PRECEDING) AS prev FROM orders WHERE o_orderkey < 150;
+-- name: window_partition_by_expression
+SELECT p_partkey, COUNT(*) OVER (PARTITION BY MOD(p_partkey, 3)) AS c FROM part WHERE p_partkey < 40;
+-- name: window_empty_over
+SELECT n_nationkey, COUNT(*) OVER () AS c, MAX(n_name) OVER () AS m FROM nation;
+-- name: window_dense_rank_dates
+SELECT o_orderkey, DENSE_RANK() OVER (ORDER BY o_orderdate) AS dr FROM orders WHERE o_orderkey < 300;
+-- name: window_row_number_strings
+SELECT c_custkey, ROW_NUMBER() OVER (PARTITION BY c_mktsegment ORDER BY c_name) AS rn FROM customer WHERE c_custkey < 200;
+-- name: window_sum_rows_partitioned
+SELECT l_orderkey, l_linenumber, SUM(l_quantity) OVER (PARTITION BY l_orderkey ORDER BY l_linenumber ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS s FROM lineitem WHERE l_orderkey < 80;
+-- name: window_count_range_dates_interval
+SELECT o_orderkey, COUNT(*) OVER (ORDER BY o_orderdate RANGE BETWEEN INTERVAL '7' DAY PRECEDING AND CURRENT ROW) AS week FROM orders WHERE o_orderkey < 500;
+-- name: window_min_range_decimal_offset
+SELECT p_partkey, MIN(p_partkey) OVER (ORDER BY p_retailprice RANGE BETWEEN 10 PRECEDING AND CURRENT ROW) AS m FROM part WHERE p_partkey <= 200;
+-- name: case_with_window
+SELECT c_custkey, CASE WHEN RANK() OVER (PARTITION BY c_nationkey ORDER BY c_acctbal DESC) = 1 THEN 'top' ELSE 'rest' END AS tier FROM customer WHERE c_custkey < 150;
+-- name: exists_and_in_combined
+SELECT COUNT(*) FROM part p WHERE EXISTS (SELECT 1 FROM partsupp WHERE ps_partkey = p.p_partkey AND ps_availqty > 9000) AND p_size IN (SELECT DISTINCT p_size FROM part WHERE p_size > 40);
+-- name: correlated_subquery_in_select_decimal
+SELECT s_suppkey, (SELECT SUM(ps_supplycost) FROM partsupp WHERE ps_suppkey = s_suppkey) AS cost FROM supplier WHERE s_suppkey < 20;
+-- name: correlated_count_subquery
+SELECT c_custkey, (SELECT COUNT(*) FROM orders WHERE o_custkey = c_custkey) AS n FROM customer WHERE c_custkey < 30;
+-- name: scalar_subquery_comparison_in_case
+SELECT p_partkey, CASE WHEN p_retailprice > (SELECT AVG(p_retailprice) FROM part) THEN 'above' ELSE 'below' END AS pos FROM part WHERE p_partkey < 30;
+-- name: any_style_via_exists_not
+SELECT COUNT(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM lineitem l WHERE l.l_orderkey = o.o_orderkey AND l.l_shipdate > DATE '1995-01-01');
+-- name: union_all_with_nulls
+SELECT NULLIF(n_regionkey, 0) AS r FROM nation UNION ALL SELECT NULLIF(r_regionkey, 1) FROM region;
+-- name: union_distinct_with_nulls
+SELECT NULLIF(n_regionkey, 0) AS r FROM nation UNION SELECT NULLIF(r_regionkey, 1) FROM region;
+-- name: intersect_with_nulls
+SELECT NULLIF(n_regionkey, 0) AS r FROM nation INTERSECT SELECT NULLIF(r_regionkey, 0) FROM region;
+-- name: except_with_nulls
+SELECT NULLIF(n_nationkey, 3) AS k FROM nation EXCEPT SELECT NULLIF(r_regionkey, 4) FROM region;
+-- name: intersect_all_via_counts
+SELECT k, COUNT(*) FROM (SELECT s_nationkey AS k FROM supplier INTERSECT SELECT n_nationkey FROM nation WHERE n_regionkey < 3) t GROUP BY k;
+-- name: except_then_order
+SELECT n_name FROM nation EXCEPT SELECT n_name FROM nation WHERE n_regionkey = 2 ORDER BY n_name;
+-- name: string_like_and_upper
+SELECT COUNT(*) FROM customer WHERE UPPER(c_comment) LIKE '%PACKAGES%';
+-- name: substring_in_join
+SELECT COUNT(*) FROM customer a JOIN supplier b ON SUBSTRING(a.c_phone FROM 1 FOR 2) = SUBSTRING(b.s_phone FROM 1 FOR 2);
+-- name: length_of_concat
+SELECT n_nationkey, LENGTH(n_name || r_name) AS l FROM nation JOIN region ON n_regionkey = r_regionkey;
+-- name: lower_in_group_by
+SELECT LOWER(o_orderpriority) AS p, COUNT(*) FROM orders GROUP BY LOWER(o_orderpriority);
+-- name: date_extract_join
+SELECT EXTRACT(YEAR FROM l_shipdate) AS y, COUNT(*) FROM lineitem JOIN orders ON l_orderkey = o_orderkey WHERE EXTRACT(YEAR FROM l_shipdate) > EXTRACT(YEAR FROM o_orderdate) GROUP BY EXTRACT(YEAR FROM l_shipdate);
+-- name: date_literal_comparisons
+SELECT COUNT(*) FROM orders WHERE o_orderdate >= DATE '1996-01-01' AND o_orderdate < DATE '1996-04-01';
+-- name: date_interval_in_select_where
+SELECT COUNT(*) FROM lineitem WHERE l_commitdate - INTERVAL '10' DAY > l_shipdate;
+-- name: decimal_case_sum_exact
+SELECT SUM(CASE WHEN l_returnflag = 'R' THEN l_extendedprice ELSE -l_extendedprice END) AS net FROM lineitem;
+-- name: decimal_negation_and_ordering
+SELECT c_custkey, -c_acctbal AS neg FROM customer ORDER BY neg, c_custkey LIMIT 10;
+-- name: decimal_round_half
+SELECT o_orderkey, ROUND(o_totalprice / 3, 2) AS third FROM orders WHERE o_orderkey < 40;
+-- name: mixed_decimal_double_arith
+SELECT SUM(l_extendedprice * CAST(0.5 AS DOUBLE)) AS half FROM lineitem;
+-- name: group_by_having_order_limit
+SELECT l_suppkey, SUM(l_quantity) AS q FROM lineitem GROUP BY l_suppkey HAVING SUM(l_quantity) > 1500 ORDER BY q DESC, l_suppkey LIMIT 5;
+-- name: aggregate_filter_case_count
+SELECT o_orderpriority, SUM(CASE WHEN o_orderstatus = 'O' THEN 1 ELSE 0 END) AS open_orders FROM orders GROUP BY o_orderpriority ORDER BY o_orderpriority;
+-- name: nested_aggregation
+SELECT MAX(n) AS mx, MIN(n) AS mn FROM (SELECT l_orderkey, COUNT(*) AS n FROM lineitem GROUP BY l_orderkey) t;
+-- name: group_by_all_columns_of_join
+SELECT r_name, n_name, COUNT(s_suppkey) FROM region JOIN nation ON r_regionkey = n_regionkey LEFT JOIN supplier ON s_nationkey = n_nationkey GROUP BY r_name, n_name;
+-- name: full_join_coalesce_keys
+SELECT COALESCE(a.k, b.k) AS k, a.c AS ca, b.c AS cb FROM (SELECT c_nationkey AS k, COUNT(*) AS c FROM customer WHERE c_acctbal > 9000 GROUP BY c_nationkey) a FULL JOIN (SELECT s_nationkey AS k, COUNT(*) AS c FROM supplier WHERE s_acctbal > 5000 GROUP BY s_nationkey) b ON a.k = b.k;
+-- name: right_join_counts
+SELECT COUNT(*), COUNT(o_orderkey) FROM orders RIGHT JOIN customer ON o_custkey = c_custkey;
+-- name: left_join_three_tables
+SELECT n_name, COUNT(DISTINCT c_custkey) AS c, COUNT(o_orderkey) AS o FROM nation LEFT JOIN customer ON c_nationkey = n_nationkey LEFT JOIN orders ON o_custkey = c_custkey AND o_orderdate > DATE '1998-01-01' GROUP BY n_name;
+-- name: join_or_condition
+SELECT COUNT(*) FROM nation a JOIN nation b ON a.n_nationkey = b.n_regionkey OR a.n_regionkey = b.n_nationkey;
+-- name: join_between_condition
+SELECT COUNT(*) FROM part a JOIN part b ON a.p_partkey = b.p_partkey + 1 AND b.p_size BETWEEN a.p_size - 5 AND a.p_size + 5;
+-- name: distinct_in_subquery_join
+SELECT COUNT(*) FROM (SELECT DISTINCT o_custkey FROM orders WHERE o_orderstatus = 'F') f JOIN (SELECT DISTINCT o_custkey FROM orders WHERE o_orderstatus = 'O') o ON f.o_custkey = o.o_custkey;
+-- name: count_distinct_multiple_groups_having
+SELECT l_shipmode FROM lineitem GROUP BY l_shipmode HAVING COUNT(DISTINCT l_orderkey) > 5000;
+-- name: order_by_case_expression
+SELECT n_name FROM nation ORDER BY CASE WHEN n_regionkey = 3 THEN 0 ELSE 1 END, n_name;
+-- name: order_by_nulls_from_left_join
+SELECT n_name, s_suppkey FROM nation LEFT JOIN supplier ON n_nationkey = s_nationkey AND s_acctbal > 9500 ORDER BY s_suppkey NULLS FIRST, n_name;
+-- name: limit_offset_after_group
+SELECT c_nationkey, COUNT(*) AS n FROM customer GROUP BY c_nationkey ORDER BY c_nationkey LIMIT 5 OFFSET 5;
+-- name: select_literals_and_columns
+SELECT 1 AS one, 'x' AS x, n_name FROM nation WHERE n_nationkey < 3;
+-- name: three_valued_not_in_correlated
+SELECT COUNT(*) FROM customer c WHERE c_nationkey NOT IN (SELECT NULLIF(s_nationkey, c.c_nationkey) FROM supplier WHERE s_suppkey < 5);
+-- name: three_valued_where_on_outer_join_nulls
+SELECT COUNT(*) FROM customer LEFT JOIN orders ON c_custkey = o_custkey AND o_orderkey < 1000 WHERE o_totalprice > 100000 OR o_totalprice IS NULL;
+-- name: coalesce_in_join_key
+SELECT COUNT(*) FROM nation a JOIN region b ON COALESCE(NULLIF(a.n_regionkey, 0), 4) = b.r_regionkey;
+-- name: nullif_in_aggregate_division
+SELECT c_mktsegment, SUM(c_acctbal) / NULLIF(COUNT(*), 0) AS avg_bal FROM customer GROUP BY c_mktsegment;
+-- name: case_returning_dates
+SELECT o_orderkey, CASE WHEN o_orderstatus = 'F' THEN o_orderdate ELSE DATE '1999-01-01' END AS d FROM orders WHERE o_orderkey < 60;
+-- name: cast_double_to_bigint_truncation_free
+SELECT p_partkey, CAST(CAST(p_size AS DOUBLE) * 2 AS BIGINT) AS v FROM part WHERE p_partkey < 20;
+-- name: window_ntile_free_running_count
+SELECT s_suppkey, COUNT(*) OVER (PARTITION BY s_nationkey ORDER BY s_suppkey ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS k FROM supplier;
+-- name: window_over_union
+SELECT k, SUM(k) OVER (ORDER BY k ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM (SELECT n_nationkey AS k FROM nation UNION ALL SELECT r_regionkey + 100 FROM region) t;
+-- name: window_rank_desc_nulls
+SELECT n_nationkey, RANK() OVER (ORDER BY NULLIF(n_regionkey, 2) DESC NULLS LAST) AS r FROM nation;
+-- name: in_list_large
+SELECT COUNT(*) FROM orders WHERE o_custkey IN (1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37, 40, 43, 46, 49, 52, 55, 58, 61, 64);
+-- name: exists_correlated_two_columns
+SELECT COUNT(*) FROM lineitem l1 WHERE EXISTS (SELECT 1 FROM lineitem l2 WHERE l2.l_orderkey = l1.l_orderkey AND l2.l_suppkey <> l1.l_suppkey AND l2.l_linenumber > l1.l_linenumber);
