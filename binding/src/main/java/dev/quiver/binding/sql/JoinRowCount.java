@@ -13,6 +13,7 @@ import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMdRowCount;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -25,7 +26,7 @@ import org.apache.calcite.rex.RexNode;
  * key joins with large tables look far costlier than many-to-many joins of small ones, which
  * leads join reordering into huge intermediate results.
  */
-public final class JoinRowCount implements BuiltInMetadata.RowCount.Handler {
+public final class JoinRowCount extends RelMdRowCount {
   /** Quiver's metadata: this estimate first, then Calcite's defaults. */
   public static final RelMetadataProvider PROVIDER =
       ChainedRelMetadataProvider.of(
@@ -36,13 +37,14 @@ public final class JoinRowCount implements BuiltInMetadata.RowCount.Handler {
 
   private JoinRowCount() {}
 
+  /** Estimate for joins; Calcite's when the foreign-key rule does not apply. */
   @Override
-  public Double getRowCount(RelNode rel, RelMetadataQuery mq) {
-    return null;
+  public Double getRowCount(Join join, RelMetadataQuery mq) {
+    Double estimate = foreignKeyEstimate(join, mq);
+    return estimate != null ? estimate : super.getRowCount(join, mq);
   }
 
-  /** Estimate for joins; null defers to Calcite's. */
-  public Double getRowCount(Join join, RelMetadataQuery mq) {
+  private static Double foreignKeyEstimate(Join join, RelMetadataQuery mq) {
     if (join.getJoinType() != JoinRelType.INNER) {
       return null;
     }
