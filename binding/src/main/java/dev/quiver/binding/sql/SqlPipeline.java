@@ -289,7 +289,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   /** The logical optimizer: folding, push-downs, rewrites, join ordering, column pruning. */
   public RelNode optimize(RelNode rel) {
     cluster.invalidateMetadataQuery();
-    RelNode r = hep(rel, HepProgram.builder()
+    RelNode r = hep(pullFactors(rel), HepProgram.builder()
         .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
         .addRuleCollection(
             List.of(
@@ -337,6 +337,35 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
                 CoreRules.AGGREGATE_PROJECT_MERGE))
         .build());
     return ScanPushDown.apply(r);
+  }
+
+  /**
+   * Pulls conjuncts common to every branch of an OR out of filter and join conditions (TPC-H Q19:
+   * {@code (a = b AND x) OR (a = b AND y)} becomes {@code a = b AND (x OR y)}), so that the
+   * equality can become a hash-join key instead of leaving a nested-loop join.
+   */
+  private RelNode pullFactors(RelNode rel) {
+    List<RelNode> inputs = new ArrayList<>();
+    boolean changed = false;
+    for (RelNode in : rel.getInputs()) {
+      RelNode n = pullFactors(in);
+      changed |= n != in;
+      inputs.add(n);
+    }
+    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    if (node instanceof org.apache.calcite.rel.core.Filter f) {
+      org.apache.calcite.rex.RexNode c =
+          org.apache.calcite.rex.RexUtil.pullFactors(cluster.getRexBuilder(), f.getCondition());
+      return c.equals(f.getCondition()) ? f : f.copy(f.getTraitSet(), f.getInput(), c);
+    }
+    if (node instanceof org.apache.calcite.rel.core.Join j) {
+      org.apache.calcite.rex.RexNode c =
+          org.apache.calcite.rex.RexUtil.pullFactors(cluster.getRexBuilder(), j.getCondition());
+      return c.equals(j.getCondition())
+          ? j
+          : j.copy(j.getTraitSet(), c, j.getLeft(), j.getRight(), j.getJoinType(), j.isSemiJoinDone());
+    }
+    return node;
   }
 
   private static RelNode hep(RelNode rel, HepProgram program) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.binding.DataFrame;
+import dev.quiver.binding.Expr;
+import dev.quiver.binding.JoinType;
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.ResourcesExhaustedException;
@@ -196,6 +198,24 @@ class EndToEndTest {
         .isInstanceOf(ResourcesExhaustedException.class);
     ctx.sql("set memory_limit = 0");
     assertThat(rows("select count(*) from emp")).containsExactly("10");
+  }
+
+  @Test
+  void dataFrameApiMatchesSql() {
+    DataFrame emp = ctx.table("emp");
+    DataFrame dept = ctx.table("dept");
+    DataFrame df =
+        emp.filter(Expr.col("salary").gt(80))
+            .join(dept, JoinType.INNER, List.of("dept"), List.of("id"))
+            .aggregate(List.of(Expr.col("dept")), List.of(Expr.countStar().alias("n")))
+            .sort(Expr.col("dept").asc());
+    assertThat(rows(df)).containsExactly("1|3", "2|3");
+    assertThat(df.schema().getFields()).extracting(f -> f.getName()).containsExactly("dept", "n");
+    assertThat(emp.select("name").limit(2).count()).isEqualTo(2);
+    assertThat(rows(emp.select("id").union(dept.select("id")).distinct().sort(Expr.col("id").desc())))
+        .startsWith("10", "9");
+    ctx.registerView("well_paid", emp.filter(Expr.col("salary").gt(95)));
+    assertThat(rows("select name from well_paid order by name")).containsExactly("ann", "hal", "jon");
   }
 
   @Test
