@@ -12,8 +12,8 @@ import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
-import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMdRowCount;
+import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -21,10 +21,10 @@ import org.apache.calcite.rex.RexNode;
 /**
  * Row-count estimate for inner equi-joins under the foreign-key assumption: when a join key is a
  * table's first column (taken to be its primary key, as in TPC-H-like schemas), each row of the
- * other side matches at most one row, so the join has as many rows as the other side (scaled by
- * the key side's filter selectivity). Calcite's default (product times a fixed selectivity) makes
- * key joins with large tables look far costlier than many-to-many joins of small ones, which
- * leads join reordering into huge intermediate results.
+ * other side matches at most one row, so the join has as many rows as the other side (scaled by the
+ * key side's filter selectivity). Calcite's default (product times a fixed selectivity) makes key
+ * joins with large tables look far costlier than many-to-many joins of small ones, which leads join
+ * reordering into huge intermediate results.
  */
 public final class JoinRowCount extends RelMdRowCount {
   /** Quiver's metadata: this estimate first, then Calcite's defaults. */
@@ -86,7 +86,9 @@ public final class JoinRowCount extends RelMdRowCount {
     RelNode r = unwrap(rel);
     while (true) {
       if (r instanceof QuiverScan s) {
-        return s.tableColumn(field) == 0 ? ProviderTable.estimatedRows(s.providerTable().provider()) : -1;
+        return s.tableColumn(field) == 0
+            ? ProviderTable.estimatedRows(s.providerTable().provider())
+            : -1;
       } else if (r instanceof Filter f) {
         r = unwrap(f.getInput());
       } else if (r instanceof Project p) {

@@ -32,8 +32,8 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexUtil;
 
 /**
- * Everything one session shares between its statements and DataFrames: settings, catalog,
- * Calcite cluster, allocator, thread pool, planner and rules, and the queries running now.
+ * Everything one session shares between its statements and DataFrames: settings, catalog, Calcite
+ * cluster, allocator, thread pool, planner and rules, and the queries running now.
  */
 public final class SessionState implements AutoCloseable {
   /** The process-wide root allocator; sessions and queries are its children. */
@@ -118,7 +118,8 @@ public final class SessionState implements AutoCloseable {
     checkOpen();
     // Calcite keeps the metadata handlers in a thread-local; install ours on this thread.
     RelOptCluster cluster = pipeline.cluster();
-    if (cluster.getMetadataProvider() != JoinRowCount.PROVIDER || !metadataThreads.contains(Thread.currentThread())) {
+    if (cluster.getMetadataProvider() != JoinRowCount.PROVIDER
+        || !metadataThreads.contains(Thread.currentThread())) {
       cluster.setMetadataProvider(JoinRowCount.PROVIDER);
       cluster.invalidateMetadataQuery();
       metadataThreads.add(Thread.currentThread());
@@ -234,7 +235,10 @@ public final class SessionState implements AutoCloseable {
     } catch (IllegalStateException e) {
       errors.add(
           new QuiverException(
-              "Session " + id + " closed with " + outstanding
+              "Session "
+                  + id
+                  + " closed with "
+                  + outstanding
                   + " bytes still allocated: close every batch returned by collect() first",
               e));
     }
