@@ -52,6 +52,7 @@ public final class SessionState implements AutoCloseable {
   private final Set<QueryExecution> running = ConcurrentHashMap.newKeySet();
   private volatile QueryPlanner planner = new DefaultQueryPlanner();
   private volatile boolean closed;
+  private boolean allocatorClosed;
   private final Set<Thread> metadataThreads =
       java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>());
 
@@ -203,10 +204,15 @@ public final class SessionState implements AutoCloseable {
     }
   }
 
-  /** Cancels running queries, closes session-owned tables, the pool and the allocator. */
+  /**
+   * Cancels running queries, closes session-owned tables, the pool and the allocator. If results
+   * still hold session memory the allocator stays open and this throws; close the results and call
+   * it again.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
+      closeAllocator();
       return;
     }
     closed = true;
@@ -229,23 +235,29 @@ public final class SessionState implements AutoCloseable {
       }
     }
     executor.shutdownNow();
-    long outstanding = allocator.getAllocatedMemory();
     try {
-      allocator.close();
-    } catch (IllegalStateException e) {
-      errors.add(
-          new QuiverException(
-              "Session "
-                  + id
-                  + " closed with "
-                  + outstanding
-                  + " bytes still allocated: close every batch returned by collect() first",
-              e));
+      closeAllocator();
+    } catch (RuntimeException e) {
+      errors.add(e);
     }
     if (!errors.isEmpty()) {
       RuntimeException first = errors.get(0);
       errors.subList(1, errors.size()).forEach(first::addSuppressed);
       throw first;
     }
+  }
+
+  private void closeAllocator() {
+    if (allocatorClosed) {
+      return;
+    }
+    long outstanding = allocator.getAllocatedMemory();
+    if (outstanding > 0) {
+      throw new QuiverException(
+          "Session " + id + " closed with " + outstanding + " bytes still allocated: close every"
+              + " batch returned by collect(), then close the session again");
+    }
+    allocator.close();
+    allocatorClosed = true;
   }
 }
