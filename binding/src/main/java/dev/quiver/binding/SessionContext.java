@@ -12,8 +12,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Entry point of the engine: holds registered tables, UDFs, settings and extensions, and turns
- * SQL or DataFrame calls into queries. Not final, so that a decorator can extend it.
+ * Entry point of the engine: holds registered tables, UDFs, settings and extensions, and turns SQL
+ * or DataFrame calls into queries. Not final, so that a decorator can extend it.
  */
 public class SessionContext implements AutoCloseable {
   private final SessionState state;
@@ -73,11 +73,14 @@ public class SessionContext implements AutoCloseable {
   }
 
   private static void closeOwned(Object replaced) {
-    if (replaced instanceof Catalog.TableEntry t && t.owned() && t.provider() instanceof AutoCloseable c) {
+    if (replaced instanceof Catalog.TableEntry t
+        && t.owned()
+        && t.provider() instanceof AutoCloseable c) {
       try {
         c.close();
       } catch (Exception e) {
-        throw new QuiverException("Closing replaced table " + t.name() + " failed: " + e.getMessage(), e);
+        throw new QuiverException(
+            "Closing replaced table " + t.name() + " failed: " + e.getMessage(), e);
       }
     }
   }
@@ -107,7 +110,9 @@ public class SessionContext implements AutoCloseable {
     return state.tableFrame(name);
   }
 
-  /** Plans a SQL statement; DDL, DML and SET run at once and return their (possibly empty) result. */
+  /**
+   * Plans a SQL statement; DDL, DML and SET run at once and return their (possibly empty) result.
+   */
   public DataFrame sql(String sql) {
     return runner.run(sql);
   }
@@ -122,7 +127,8 @@ public class SessionContext implements AutoCloseable {
     for (Extension e : extensions) {
       QueryPlanner next = e.queryPlanner(state.planner());
       if (next == null) {
-        throw new QuiverException("Extension " + e.getClass().getName() + " returned no query planner");
+        throw new QuiverException(
+            "Extension " + e.getClass().getName() + " returned no query planner");
       }
       state.planner(next);
       state.rules().addAll(e.physicalOptimizerRules());

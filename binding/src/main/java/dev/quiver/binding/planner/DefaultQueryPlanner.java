@@ -74,13 +74,16 @@ import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimestampString;
 
 /**
- * The binding's planner: turns an optimized logical plan into a parallel physical plan in the
- * style of DataFusion (partial/final aggregates around a hash repartition, partitioned or
- * collect-build hash joins, per-partition sorts merged in order), then applies the installed
- * physical optimizer rules.
+ * The binding's planner: turns an optimized logical plan into a parallel physical plan in the style
+ * of DataFusion (partial/final aggregates around a hash repartition, partitioned or collect-build
+ * hash joins, per-partition sorts merged in order), then applies the installed physical optimizer
+ * rules.
  */
 public class DefaultQueryPlanner implements QueryPlanner {
-  /** Largest estimated build side (rows) for which a hash join gathers it whole instead of repartitioning. */
+  /**
+   * Largest estimated build side (rows) for which a hash join gathers it whole instead of
+   * repartitioning.
+   */
   public static final String COLLECT_BUILD_THRESHOLD_ROWS =
       "quiver.optimizer.hash_join_collect_build_threshold_rows";
 
@@ -121,7 +124,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
       this.config = config;
       this.partitions = config.targetPartitions();
       String t = config.get(COLLECT_BUILD_THRESHOLD_ROWS);
-      this.collectThreshold = t == null ? DEFAULT_COLLECT_BUILD_THRESHOLD_ROWS : Long.parseLong(t.trim());
+      this.collectThreshold =
+          t == null ? DEFAULT_COLLECT_BUILD_THRESHOLD_ROWS : Long.parseLong(t.trim());
       this.rexBuilder = plan.rel().getCluster().getRexBuilder();
       this.mq = plan.rel().getCluster().getMetadataQuery();
     }
@@ -152,7 +156,10 @@ public class DefaultQueryPlanner implements QueryPlanner {
                 + " decorrelation); rewrite it with an explicit join or an uncorrelated subquery");
       }
       throw new QuiverException(
-          "Cannot plan logical operator " + rel.getRelTypeName() + " (" + RelOptUtil.toString(rel).strip()
+          "Cannot plan logical operator "
+              + rel.getRelTypeName()
+              + " ("
+              + RelOptUtil.toString(rel).strip()
               + "); this SQL construct is not supported");
     }
 
@@ -243,7 +250,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
         PhysicalExpr filter = call.filterArg >= 0 ? column(input, call.filterArg) : null;
         anyDistinct |= call.isDistinct();
         calls.add(
-            new AggregateCall(fn, args, call.isDistinct(), filter, name, TypeMapping.toArrow(call.getType())));
+            new AggregateCall(
+                fn, args, call.isDistinct(), filter, name, TypeMapping.toArrow(call.getType())));
         int physicalIndex = physicalTypes.size();
         physicalTypes.add(call.getType());
         RexNode ref = new RexInputRef(physicalIndex, call.getType());
@@ -251,9 +259,7 @@ public class DefaultQueryPlanner implements QueryPlanner {
           // $SUM0 is SUM that yields 0 instead of NULL for empty input.
           ref =
               rexBuilder.makeCall(
-                  SqlStdOperatorTable.COALESCE,
-                  ref,
-                  rexBuilder.makeZeroLiteral(call.getType()));
+                  SqlStdOperatorTable.COALESCE, ref, rexBuilder.makeZeroLiteral(call.getType()));
           identity = false;
         }
         post.add(ref);
@@ -266,7 +272,9 @@ public class DefaultQueryPlanner implements QueryPlanner {
         return out;
       }
       RelDataType physicalRow =
-          rexBuilder.getTypeFactory().createStructType(physicalTypes, physicalNames(physicalTypes.size()));
+          rexBuilder
+              .getTypeFactory()
+              .createStructType(physicalTypes, physicalNames(physicalTypes.size()));
       List<PhysicalExpr> exprs = new ArrayList<>();
       for (RexNode e : post) {
         exprs.add(translate(e, physicalRow));
@@ -297,7 +305,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
             keys.isEmpty()
                 ? new CoalescePartitionsExec(input)
                 : new RepartitionExec(input, Partitioning.hash(groupExprs, partitions));
-        return new HashAggregateExec(exchanged, AggregateMode.SINGLE, groupExprs, groupNames, calls);
+        return new HashAggregateExec(
+            exchanged, AggregateMode.SINGLE, groupExprs, groupNames, calls);
       }
       ExecutionPlan partial =
           new HashAggregateExec(input, AggregateMode.PARTIAL, groupExprs, groupNames, calls);
@@ -312,7 +321,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
       return new HashAggregateExec(exchanged, AggregateMode.FINAL, finalGroups, groupNames, calls);
     }
 
-    private static AggregateFunction aggregateFunction(org.apache.calcite.rel.core.AggregateCall call) {
+    private static AggregateFunction aggregateFunction(
+        org.apache.calcite.rel.core.AggregateCall call) {
       SqlKind kind = call.getAggregation().getKind();
       return switch (kind) {
         case COUNT -> AggregateFunction.COUNT;
@@ -325,8 +335,9 @@ public class DefaultQueryPlanner implements QueryPlanner {
         case STDDEV_POP -> AggregateFunction.STDDEV_POP;
         case VAR_SAMP -> AggregateFunction.VAR_SAMP;
         case VAR_POP -> AggregateFunction.VAR_POP;
-        default -> throw new QuiverException(
-            "Aggregate function " + call.getAggregation().getName() + " is not supported");
+        default ->
+            throw new QuiverException(
+                "Aggregate function " + call.getAggregation().getName() + " is not supported");
       };
     }
 
@@ -381,7 +392,10 @@ public class DefaultQueryPlanner implements QueryPlanner {
       double lRows = rows(l);
       double rRows = rows(r);
       boolean swappable =
-          type == JoinType.INNER || type == JoinType.LEFT || type == JoinType.RIGHT || type == JoinType.FULL;
+          type == JoinType.INNER
+              || type == JoinType.LEFT
+              || type == JoinType.RIGHT
+              || type == JoinType.FULL;
       if (swappable && lRows > rRows) {
         int nr = r.getRowType().getFieldCount();
         RexNode swappedResidual = residual == null ? null : swapInputs(residual, nl, nr);
@@ -414,8 +428,11 @@ public class DefaultQueryPlanner implements QueryPlanner {
       PhysicalExpr filter = residual == null ? null : translate(residual, concat);
       boolean leftIsBuild = type != JoinType.SEMI && type != JoinType.ANTI;
       // Collecting the build side is only safe when unmatched build rows need not be emitted.
-      boolean collectSafe = type == JoinType.INNER || type == JoinType.RIGHT
-          || type == JoinType.SEMI || type == JoinType.ANTI;
+      boolean collectSafe =
+          type == JoinType.INNER
+              || type == JoinType.RIGHT
+              || type == JoinType.SEMI
+              || type == JoinType.ANTI;
       if (collectSafe && (buildRows <= collectThreshold || partitions == 1)) {
         ExecutionPlan l = leftIsBuild ? single(left) : left;
         ExecutionPlan r = leftIsBuild ? right : single(right);
@@ -564,7 +581,9 @@ public class DefaultQueryPlanner implements QueryPlanner {
             sortKeys.isEmpty() ? exchanged : new SortExec(exchanged, sortKeys, -1, true);
         WindowFrame frame =
             new WindowFrame(
-                group.isRows, bound(group.lowerBound, w, inCount), bound(group.upperBound, w, inCount));
+                group.isRows,
+                bound(group.lowerBound, w, inCount),
+                bound(group.upperBound, w, inCount));
         List<WindowCall> calls = new ArrayList<>();
         for (Window.RexWinAggCall call : group.aggCalls) {
           List<PhysicalExpr> args = new ArrayList<>();
@@ -586,7 +605,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
       return cur;
     }
 
-    private PhysicalExpr windowOperand(RexNode operand, Window w, int inCount, ExecutionPlan input) {
+    private PhysicalExpr windowOperand(
+        RexNode operand, Window w, int inCount, ExecutionPlan input) {
       if (operand instanceof RexInputRef ref && ref.getIndex() < inCount) {
         return column(input, ref.getIndex());
       }
@@ -637,8 +657,9 @@ public class DefaultQueryPlanner implements QueryPlanner {
         case AVG -> WindowFunction.AVG;
         case MIN -> WindowFunction.MIN;
         case MAX -> WindowFunction.MAX;
-        default -> throw new QuiverException(
-            "Window function " + call.getOperator().getName() + " is not supported");
+        default ->
+            throw new QuiverException(
+                "Window function " + call.getOperator().getName() + " is not supported");
       };
     }
 
@@ -664,7 +685,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
     /** Hash-partitions {@code plan} on exactly {@code keys} (in order), unless it already is. */
     private ExecutionPlan hashed(ExecutionPlan plan, List<Integer> keys) {
       Partitioning p = plan.outputPartitioning();
-      if (p.kind() == Partitioning.Kind.HASH && p.partitionCount() == partitions
+      if (p.kind() == Partitioning.Kind.HASH
+          && p.partitionCount() == partitions
           && indices(p.hashExprs()).equals(keys)) {
         return plan;
       }
@@ -706,10 +728,13 @@ public class DefaultQueryPlanner implements QueryPlanner {
         case TIMESTAMP -> {
           long millis = lit.getValueAs(TimestampString.class).getMillisSinceEpoch();
           yield LocalDateTime.ofEpochSecond(
-              Math.floorDiv(millis, 1000), (int) Math.floorMod(millis, 1000) * 1_000_000, ZoneOffset.UTC);
+              Math.floorDiv(millis, 1000),
+              (int) Math.floorMod(millis, 1000) * 1_000_000,
+              ZoneOffset.UTC);
         }
-        default -> throw new QuiverException(
-            "Literal " + lit + " of type " + lit.getType() + " is not supported in VALUES");
+        default ->
+            throw new QuiverException(
+                "Literal " + lit + " of type " + lit.getType() + " is not supported in VALUES");
       };
     }
   }

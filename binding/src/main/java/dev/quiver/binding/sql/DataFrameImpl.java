@@ -56,7 +56,8 @@ public final class DataFrameImpl implements DataFrame {
       return o.rel;
     }
     throw new QuiverException(
-        "Cannot combine DataFrames of different sessions; register the other one's data in this session");
+        "Cannot combine DataFrames of different sessions; register the other one's data in this"
+            + " session");
   }
 
   @Override
@@ -80,7 +81,10 @@ public final class DataFrameImpl implements DataFrame {
           }
           List<String> names = new ArrayList<>();
           for (RexNode f : fields) {
-            names.add(rel.getRowType().getFieldNames().get(((org.apache.calcite.rex.RexInputRef) f).getIndex()));
+            names.add(
+                rel.getRowType()
+                    .getFieldNames()
+                    .get(((org.apache.calcite.rex.RexInputRef) f).getIndex()));
           }
           return b.project(fields, names, true).build();
         });
@@ -209,7 +213,9 @@ public final class DataFrameImpl implements DataFrame {
         physical = q.root();
       }
     }
-    return "Logical plan:\n" + logical.explain() + "Physical plan:\n"
+    return "Logical plan:\n"
+        + logical.explain()
+        + "Physical plan:\n"
         + PlanFormatter.format(physical, analyze);
   }
 

@@ -20,8 +20,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 
 /**
- * One running query: its named, limited allocator, memory pool and task context, and the stream
- * of its (single, merged) output partition. Closing it cancels the query if it has not finished,
+ * One running query: its named, limited allocator, memory pool and task context, and the stream of
+ * its (single, merged) output partition. Closing it cancels the query if it has not finished,
  * releases everything and checks that the query allocator holds zero bytes.
  */
 public final class QueryExecution implements AutoCloseable {
@@ -42,7 +42,8 @@ public final class QueryExecution implements AutoCloseable {
     this.allocator =
         session.allocator().newChildAllocator(session.id() + "-" + id, 0, config.memoryLimit());
     this.context =
-        new TaskContext(id, allocator, new MemoryPool(config.memoryLimit()), config, session.executor());
+        new TaskContext(
+            id, allocator, new MemoryPool(config.memoryLimit()), config, session.executor());
   }
 
   /** Query identifier. */
@@ -65,7 +66,9 @@ public final class QueryExecution implements AutoCloseable {
     return allocator;
   }
 
-  /** Next output batch, owned by the caller and allocated from the query allocator; null at the end. */
+  /**
+   * Next output batch, owned by the caller and allocated from the query allocator; null at the end.
+   */
   public synchronized VectorSchemaRoot next() {
     if (closed) {
       throw new QuiverException("Query " + id + " is closed");
@@ -154,8 +157,13 @@ public final class QueryExecution implements AutoCloseable {
     } catch (IllegalStateException e) {
       QuiverException leak =
           new QuiverException(
-              "Query " + id + " leaked " + leaked + " bytes of Arrow memory (an operator did not"
-                  + " close a batch): " + e.getMessage(),
+              "Query "
+                  + id
+                  + " leaked "
+                  + leaked
+                  + " bytes of Arrow memory (an operator did not"
+                  + " close a batch): "
+                  + e.getMessage(),
               e);
       if (failure == null) {
         failure = leak;
@@ -173,7 +181,10 @@ public final class QueryExecution implements AutoCloseable {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof OutOfMemoryException || t instanceof OutOfMemoryError) {
         return new ResourcesExhaustedException(
-            "Resources exhausted: query " + queryId + " hit its memory limit (" + t.getMessage()
+            "Resources exhausted: query "
+                + queryId
+                + " hit its memory limit ("
+                + t.getMessage()
                 + "); raise quiver.execution.memory_limit or reduce the data the query holds",
             t);
       }
@@ -190,7 +201,8 @@ public final class QueryExecution implements AutoCloseable {
       throw err;
     }
     Throwable cause = e;
-    if ((e instanceof ExecutionException || e instanceof CompletionException) && e.getCause() != null) {
+    if ((e instanceof ExecutionException || e instanceof CompletionException)
+        && e.getCause() != null) {
       cause = e.getCause();
     }
     return new QuiverException("Query " + queryId + " failed: " + cause, cause);

@@ -6,7 +6,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** An {@link ArrowReader} over a running query; closing it cancels the query and frees its memory. */
+/**
+ * An {@link ArrowReader} over a running query; closing it cancels the query and frees its memory.
+ */
 final class QueryReader extends ArrowReader {
   private final QueryExecution execution;
 

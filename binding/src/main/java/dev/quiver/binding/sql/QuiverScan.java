@@ -128,7 +128,8 @@ public final class QuiverScan extends TableScan {
     }
     if (fieldsUsed.isEmpty()) {
       // Scans keep one column so row counts survive; an empty projection sits on top.
-      return LogicalProject.create(withFields(List.of(0)), List.of(), List.of(), List.<String>of(), Set.of());
+      return LogicalProject.create(
+          withFields(List.of(0)), List.of(), List.of(), List.<String>of(), Set.of());
     }
     return withFields(fieldsUsed.asList());
   }
@@ -136,7 +137,10 @@ public final class QuiverScan extends TableScan {
   @Override
   public RelWriter explainTerms(RelWriter pw) {
     return super.explainTerms(pw)
-        .itemIf("projection", projection == null ? null : Arrays.toString(projection), projection != null)
+        .itemIf(
+            "projection",
+            projection == null ? null : Arrays.toString(projection),
+            projection != null)
         .itemIf("filters", filters, !filters.isEmpty());
   }
 }

@@ -14,8 +14,8 @@ import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * Final logical pass: narrows each {@link QuiverScan} to the columns its parent project (and
- * filter) use, and copies the conjuncts of a filter directly above a scan into the scan's
- * filter hints (the filter itself stays, since hints may be ignored).
+ * filter) use, and copies the conjuncts of a filter directly above a scan into the scan's filter
+ * hints (the filter itself stays, since hints may be ignored).
  */
 final class ScanPushDown {
   private ScanPushDown() {}

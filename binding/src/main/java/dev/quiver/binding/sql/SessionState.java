@@ -32,8 +32,8 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexUtil;
 
 /**
- * Everything one session shares between its statements and DataFrames: settings, catalog,
- * Calcite cluster, allocator, thread pool, planner and rules, and the queries running now.
+ * Everything one session shares between its statements and DataFrames: settings, catalog, Calcite
+ * cluster, allocator, thread pool, planner and rules, and the queries running now.
  */
 public final class SessionState implements AutoCloseable {
   /** The process-wide root allocator; sessions and queries are its children. */
@@ -52,6 +52,9 @@ public final class SessionState implements AutoCloseable {
   private final Set<QueryExecution> running = ConcurrentHashMap.newKeySet();
   private volatile QueryPlanner planner = new DefaultQueryPlanner();
   private volatile boolean closed;
+  private boolean allocatorClosed;
+  private final Set<Thread> metadataThreads =
+      java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>());
 
   /** Creates a session's state with its own child allocator and thread pool. */
   public SessionState(SessionConfig config) {
@@ -114,11 +117,14 @@ public final class SessionState implements AutoCloseable {
   /** Runs Calcite work under the session lock (Calcite's planner objects are not thread-safe). */
   public synchronized <T> T planning(Supplier<T> work) {
     checkOpen();
-    // Calcite keeps its metadata handlers in a thread-local set only on the thread that created
-    // the cluster; queries are planned from whichever thread calls collect().
-    org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.set(
-        org.apache.calcite.rel.metadata.JaninoRelMetadataProvider.of(
-            pipeline.cluster().getMetadataProvider()));
+    // Calcite keeps the metadata handlers in a thread-local; install ours on this thread.
+    RelOptCluster cluster = pipeline.cluster();
+    if (cluster.getMetadataProvider() != JoinRowCount.PROVIDER
+        || !metadataThreads.contains(Thread.currentThread())) {
+      cluster.setMetadataProvider(JoinRowCount.PROVIDER);
+      cluster.invalidateMetadataQuery();
+      metadataThreads.add(Thread.currentThread());
+    }
     return work.get();
   }
 
@@ -198,10 +204,15 @@ public final class SessionState implements AutoCloseable {
     }
   }
 
-  /** Cancels running queries, closes session-owned tables, the pool and the allocator. */
+  /**
+   * Cancels running queries, closes session-owned tables, the pool and the allocator. If results
+   * still hold session memory the allocator stays open and this throws; close the results and call
+   * it again.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
+      closeAllocator();
       return;
     }
     closed = true;
@@ -224,20 +235,29 @@ public final class SessionState implements AutoCloseable {
       }
     }
     executor.shutdownNow();
-    long outstanding = allocator.getAllocatedMemory();
     try {
-      allocator.close();
-    } catch (IllegalStateException e) {
-      errors.add(
-          new QuiverException(
-              "Session " + id + " closed with " + outstanding
-                  + " bytes still allocated: close every batch returned by collect() first",
-              e));
+      closeAllocator();
+    } catch (RuntimeException e) {
+      errors.add(e);
     }
     if (!errors.isEmpty()) {
       RuntimeException first = errors.get(0);
       errors.subList(1, errors.size()).forEach(first::addSuppressed);
       throw first;
     }
+  }
+
+  private void closeAllocator() {
+    if (allocatorClosed) {
+      return;
+    }
+    long outstanding = allocator.getAllocatedMemory();
+    if (outstanding > 0) {
+      throw new QuiverException(
+          "Session " + id + " closed with " + outstanding + " bytes still allocated: close every"
+              + " batch returned by collect(), then close the session again");
+    }
+    allocator.close();
+    allocatorClosed = true;
   }
 }

@@ -79,7 +79,8 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
     CalciteSchema root = CalciteSchema.createRootSchema(false, false, "", catalog);
     this.catalogReader =
-        new CalciteCatalogReader(root, List.of(), typeFactory, new CalciteConnectionConfigImpl(props));
+        new CalciteCatalogReader(
+            root, List.of(), typeFactory, new CalciteConnectionConfigImpl(props));
   }
 
   /** The session's cluster (shared by every plan of the session). */
@@ -115,11 +116,14 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       int c = pos == null ? 1 : Math.max(1, pos.getColumnNum());
       int absLine = line + l - 1;
       int absCol = l == 1 ? column + c - 1 : c;
-      throw new SqlParseException("SQL parse error: " + firstLine(e.getMessage()), absLine, absCol, e);
+      throw new SqlParseException(
+          "SQL parse error: " + firstLine(e.getMessage()), absLine, absCol, e);
     }
   }
 
-  /** Words Calcite reserves that queries commonly use as plain names (TPC-H Q11 says "as value"). */
+  /**
+   * Words Calcite reserves that queries commonly use as plain names (TPC-H Q11 says "as value").
+   */
   private static final java.util.Set<String> NAME_WORDS = java.util.Set.of("value");
 
   /**
@@ -146,7 +150,10 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
         i = end < 0 ? n : end + 2;
       } else if (Character.isLetter(c) || c == '_') {
         int start = i;
-        while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) {
+        while (i < n
+            && (Character.isLetterOrDigit(sql.charAt(i))
+                || sql.charAt(i) == '_'
+                || sql.charAt(i) == '$')) {
           i++;
         }
         String word = sql.substring(start, i).toLowerCase(Locale.ROOT);
@@ -289,54 +296,93 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   /** The logical optimizer: folding, push-downs, rewrites, join ordering, column pruning. */
   public RelNode optimize(RelNode rel) {
     cluster.invalidateMetadataQuery();
-    RelNode r = hep(rel, HepProgram.builder()
-        .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
-        .addRuleCollection(
-            List.of(
-                CoreRules.UNION_TO_DISTINCT,
-                CoreRules.INTERSECT_TO_DISTINCT,
-                CoreRules.MINUS_TO_DISTINCT,
-                CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES_TO_JOIN))
-        .addRuleCollection(
-            List.of(
-                CoreRules.FILTER_REDUCE_EXPRESSIONS,
-                CoreRules.PROJECT_REDUCE_EXPRESSIONS,
-                CoreRules.JOIN_REDUCE_EXPRESSIONS,
-                CoreRules.FILTER_INTO_JOIN,
-                CoreRules.JOIN_CONDITION_PUSH,
-                CoreRules.JOIN_PUSH_EXPRESSIONS,
-                CoreRules.FILTER_PROJECT_TRANSPOSE,
-                CoreRules.FILTER_AGGREGATE_TRANSPOSE,
-                CoreRules.FILTER_SET_OP_TRANSPOSE,
-                CoreRules.FILTER_MERGE,
-                CoreRules.PROJECT_MERGE,
-                CoreRules.PROJECT_REMOVE,
-                CoreRules.AGGREGATE_PROJECT_MERGE))
-        .build());
+    RelNode r =
+        hep(
+            pullFactors(rel),
+            HepProgram.builder()
+                .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
+                .addRuleCollection(
+                    List.of(
+                        CoreRules.UNION_TO_DISTINCT,
+                        CoreRules.INTERSECT_TO_DISTINCT,
+                        CoreRules.MINUS_TO_DISTINCT,
+                        CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES_TO_JOIN))
+                .addRuleCollection(
+                    List.of(
+                        CoreRules.FILTER_REDUCE_EXPRESSIONS,
+                        CoreRules.PROJECT_REDUCE_EXPRESSIONS,
+                        CoreRules.JOIN_REDUCE_EXPRESSIONS,
+                        CoreRules.FILTER_INTO_JOIN,
+                        CoreRules.JOIN_CONDITION_PUSH,
+                        CoreRules.JOIN_PUSH_EXPRESSIONS,
+                        CoreRules.FILTER_PROJECT_TRANSPOSE,
+                        CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+                        CoreRules.FILTER_SET_OP_TRANSPOSE,
+                        CoreRules.FILTER_MERGE,
+                        CoreRules.PROJECT_MERGE,
+                        CoreRules.PROJECT_REMOVE,
+                        CoreRules.AGGREGATE_PROJECT_MERGE))
+                .build());
     cluster.invalidateMetadataQuery();
-    r = hep(r, HepProgram.builder()
-        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-        .addRuleCollection(
-            List.of(
-                CoreRules.JOIN_TO_MULTI_JOIN,
-                CoreRules.PROJECT_MULTI_JOIN_MERGE,
-                CoreRules.FILTER_MULTI_JOIN_MERGE))
-        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
-        .build());
+    r =
+        hep(
+            r,
+            HepProgram.builder()
+                .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                .addRuleCollection(
+                    List.of(
+                        CoreRules.JOIN_TO_MULTI_JOIN,
+                        CoreRules.PROJECT_MULTI_JOIN_MERGE,
+                        CoreRules.FILTER_MULTI_JOIN_MERGE))
+                .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+                .build());
     r = new RelFieldTrimmer(null, relBuilder()).trim(r);
     cluster.invalidateMetadataQuery();
-    r = hep(r, HepProgram.builder()
-        .addRuleCollection(
-            List.of(
-                CoreRules.FILTER_INTO_JOIN,
-                CoreRules.JOIN_CONDITION_PUSH,
-                CoreRules.FILTER_PROJECT_TRANSPOSE,
-                CoreRules.FILTER_MERGE,
-                CoreRules.PROJECT_MERGE,
-                CoreRules.PROJECT_REMOVE,
-                CoreRules.AGGREGATE_PROJECT_MERGE))
-        .build());
+    r =
+        hep(
+            r,
+            HepProgram.builder()
+                .addRuleCollection(
+                    List.of(
+                        CoreRules.FILTER_INTO_JOIN,
+                        CoreRules.JOIN_CONDITION_PUSH,
+                        CoreRules.FILTER_PROJECT_TRANSPOSE,
+                        CoreRules.FILTER_MERGE,
+                        CoreRules.PROJECT_MERGE,
+                        CoreRules.PROJECT_REMOVE,
+                        CoreRules.AGGREGATE_PROJECT_MERGE))
+                .build());
     return ScanPushDown.apply(r);
+  }
+
+  /**
+   * Pulls conjuncts common to every branch of an OR out of filter and join conditions (TPC-H Q19:
+   * {@code (a = b AND x) OR (a = b AND y)} becomes {@code a = b AND (x OR y)}), so that the
+   * equality can become a hash-join key instead of leaving a nested-loop join.
+   */
+  private RelNode pullFactors(RelNode rel) {
+    List<RelNode> inputs = new ArrayList<>();
+    boolean changed = false;
+    for (RelNode in : rel.getInputs()) {
+      RelNode n = pullFactors(in);
+      changed |= n != in;
+      inputs.add(n);
+    }
+    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    if (node instanceof org.apache.calcite.rel.core.Filter f) {
+      org.apache.calcite.rex.RexNode c =
+          org.apache.calcite.rex.RexUtil.pullFactors(cluster.getRexBuilder(), f.getCondition());
+      return c.equals(f.getCondition()) ? f : f.copy(f.getTraitSet(), f.getInput(), c);
+    }
+    if (node instanceof org.apache.calcite.rel.core.Join j) {
+      org.apache.calcite.rex.RexNode c =
+          org.apache.calcite.rex.RexUtil.pullFactors(cluster.getRexBuilder(), j.getCondition());
+      return c.equals(j.getCondition())
+          ? j
+          : j.copy(
+              j.getTraitSet(), c, j.getLeft(), j.getRight(), j.getJoinType(), j.isSemiJoinDone());
+    }
+    return node;
   }
 
   private static RelNode hep(RelNode rel, HepProgram program) {

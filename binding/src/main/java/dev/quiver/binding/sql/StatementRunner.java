@@ -40,41 +40,50 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.RelBuilder;
 
 /**
- * Runs one SQL statement of a session: queries become lazy DataFrames; DDL (CREATE/DROP TABLE
- * and VIEW, CREATE EXTERNAL TABLE), INSERT and SET run at once.
+ * Runs one SQL statement of a session: queries become lazy DataFrames; DDL (CREATE/DROP TABLE and
+ * VIEW, CREATE EXTERNAL TABLE), INSERT and SET run at once.
  */
 public final class StatementRunner {
   private static final String NAME = "(\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)";
   private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.DOTALL;
   private static final Pattern SET =
-      Pattern.compile("\\s*SET\\s+(?<key>[A-Za-z_][\\w.]*)\\s*(?:=|\\s+TO\\s+)\\s*(?<value>.*?)\\s*", FLAGS);
+      Pattern.compile(
+          "\\s*SET\\s+(?<key>[A-Za-z_][\\w.]*)\\s*(?:=|\\s+TO\\s+)\\s*(?<value>.*?)\\s*", FLAGS);
   private static final Pattern CREATE_EXTERNAL =
       Pattern.compile(
-          "\\s*CREATE\\s+EXTERNAL\\s+TABLE\\s+(?<ine>IF\\s+NOT\\s+EXISTS\\s+)?(?<name>" + NAME + ")\\s*"
+          "\\s*CREATE\\s+EXTERNAL\\s+TABLE\\s+(?<ine>IF\\s+NOT\\s+EXISTS\\s+)?(?<name>"
+              + NAME
+              + ")\\s*"
               + "(?:\\((?<cols>.*)\\)\\s*)?STORED\\s+AS\\s+(?<fmt>\\w+)\\s+LOCATION\\s+'(?<path>(?:[^']|'')*)'\\s*",
           FLAGS);
   private static final Pattern CREATE_TABLE_AS =
       Pattern.compile(
-          "\\s*CREATE\\s+(?<repl>OR\\s+REPLACE\\s+)?TABLE\\s+(?<ine>IF\\s+NOT\\s+EXISTS\\s+)?(?<name>" + NAME
+          "\\s*CREATE\\s+(?<repl>OR\\s+REPLACE\\s+)?TABLE\\s+(?<ine>IF\\s+NOT\\s+EXISTS\\s+)?(?<name>"
+              + NAME
               + ")\\s+AS\\s+(?<query>.*)",
           FLAGS);
   private static final Pattern CREATE_TABLE =
       Pattern.compile(
-          "\\s*CREATE\\s+(?<repl>OR\\s+REPLACE\\s+)?TABLE\\s+(?<ine>IF\\s+NOT\\s+EXISTS\\s+)?(?<name>" + NAME
+          "\\s*CREATE\\s+(?<repl>OR\\s+REPLACE\\s+)?TABLE\\s+(?<ine>IF\\s+NOT\\s+EXISTS\\s+)?(?<name>"
+              + NAME
               + ")\\s*\\((?<cols>.*)\\)\\s*",
           FLAGS);
   private static final Pattern CREATE_VIEW =
       Pattern.compile(
-          "\\s*CREATE\\s+(?<repl>OR\\s+REPLACE\\s+)?VIEW\\s+(?<name>" + NAME
+          "\\s*CREATE\\s+(?<repl>OR\\s+REPLACE\\s+)?VIEW\\s+(?<name>"
+              + NAME
               + ")\\s*(?:\\((?<cols>[^)]*)\\)\\s*)?AS\\s+(?<query>.*)",
           FLAGS);
   private static final Pattern DROP =
       Pattern.compile(
-          "\\s*DROP\\s+(?<kind>TABLE|VIEW)\\s+(?<ie>IF\\s+EXISTS\\s+)?(?<name>" + NAME + ")\\s*", FLAGS);
+          "\\s*DROP\\s+(?<kind>TABLE|VIEW)\\s+(?<ie>IF\\s+EXISTS\\s+)?(?<name>" + NAME + ")\\s*",
+          FLAGS);
   private static final Pattern EXPLAIN =
       Pattern.compile("\\s*EXPLAIN\\s+(?<analyze>ANALYZE\\s+)?(?!PLAN\\b)(?<query>.*)", FLAGS);
   private static final Pattern COLUMN_DEF =
-      Pattern.compile("\\s*(?<name>" + NAME + ")\\s+(?<type>.+?)(?<notnull>\\s+NOT\\s+NULL)?(?:\\s+NULL)?\\s*", FLAGS);
+      Pattern.compile(
+          "\\s*(?<name>" + NAME + ")\\s+(?<type>.+?)(?<notnull>\\s+NOT\\s+NULL)?(?:\\s+NULL)?\\s*",
+          FLAGS);
 
   private final SessionState session;
 
@@ -131,14 +140,18 @@ public final class StatementRunner {
       if (set.getValue() == null) {
         throw new QuiverException("RESET is not supported; SET the option to its default value");
       }
-      session.config().set(String.join(".", set.getName().names), unquote(set.getValue().toString()));
+      session
+          .config()
+          .set(String.join(".", set.getName().names), unquote(set.getValue().toString()));
       return emptyUnlocked();
     }
     if (node.getKind().belongsTo(SqlKind.QUERY)) {
       return new DataFrameImpl(session, pipeline.toRel(node));
     }
     throw new QuiverException(
-        "Statement " + node.getKind() + " is not supported; Quiver runs queries, INSERT, SET, "
+        "Statement "
+            + node.getKind()
+            + " is not supported; Quiver runs queries, INSERT, SET, "
             + "CREATE/DROP TABLE and VIEW, and CREATE EXTERNAL TABLE");
   }
 
@@ -147,7 +160,10 @@ public final class StatementRunner {
     DataFrameImpl df =
         session.planning(
             () -> {
-              SqlNode q = session.pipeline().parse(text.substring(offset), line(text, offset), column(text, offset));
+              SqlNode q =
+                  session
+                      .pipeline()
+                      .parse(text.substring(offset), line(text, offset), column(text, offset));
               return new DataFrameImpl(session, session.pipeline().toRel(q));
             });
     return explainFrame(df, m.group("analyze") != null);
@@ -184,8 +200,13 @@ public final class StatementRunner {
         switch (format) {
           case "PARQUET" -> ParquetTable.open(path);
           case "CSV" -> CsvTable.open(path);
-          default -> throw new QuiverException(
-              "CREATE EXTERNAL TABLE " + name + ": format " + format + " is not supported; use PARQUET or CSV");
+          default ->
+              throw new QuiverException(
+                  "CREATE EXTERNAL TABLE "
+                      + name
+                      + ": format "
+                      + format
+                      + " is not supported; use PARQUET or CSV");
         };
     if (m.group("cols") != null) {
       Schema declared = columns(m.group("cols"));
@@ -228,7 +249,10 @@ public final class StatementRunner {
     DataFrameImpl df =
         session.planning(
             () -> {
-              SqlNode q = session.pipeline().parse(text.substring(offset), line(text, offset), column(text, offset));
+              SqlNode q =
+                  session
+                      .pipeline()
+                      .parse(text.substring(offset), line(text, offset), column(text, offset));
               return new DataFrameImpl(session, session.pipeline().toRel(q));
             });
     Schema schema = df.schema();
@@ -269,7 +293,11 @@ public final class StatementRunner {
                 String[] names = cols.split(",");
                 if (names.length != rowType.getFieldCount()) {
                   throw new QuiverException(
-                      "CREATE VIEW " + name + " names " + names.length + " columns but its query returns "
+                      "CREATE VIEW "
+                          + name
+                          + " names "
+                          + names.length
+                          + " columns but its query returns "
                           + rowType.getFieldCount());
                 }
                 sql = "SELECT * FROM (" + query + ") AS " + quote(name) + " (" + cols + ")";
@@ -292,7 +320,12 @@ public final class StatementRunner {
       }
       if (view ? catalog.table(name) != null : catalog.view(name) != null) {
         throw new QuiverException(
-            "'" + name + "' is a " + (view ? "table" : "view") + "; use DROP " + (view ? "TABLE" : "VIEW"));
+            "'"
+                + name
+                + "' is a "
+                + (view ? "table" : "view")
+                + "; use DROP "
+                + (view ? "TABLE" : "VIEW"));
       }
       throw new UnknownTableException(name, Suggestions.closest(name, catalog.names()));
     }
@@ -301,7 +334,9 @@ public final class StatementRunner {
   }
 
   private static void closeIfOwned(Object entry) {
-    if (entry instanceof Catalog.TableEntry t && t.owned() && t.provider() instanceof AutoCloseable c) {
+    if (entry instanceof Catalog.TableEntry t
+        && t.owned()
+        && t.provider() instanceof AutoCloseable c) {
       try {
         c.close();
       } catch (Exception e) {
@@ -316,7 +351,9 @@ public final class StatementRunner {
 
   private static QuiverException alreadyExists(String name) {
     return new QuiverException(
-        "Table or view '" + name + "' already exists; DROP it first, or use CREATE OR REPLACE / IF NOT EXISTS");
+        "Table or view '"
+            + name
+            + "' already exists; DROP it first, or use CREATE OR REPLACE / IF NOT EXISTS");
   }
 
   /** Parses {@code name TYPE [NOT NULL], ...} into an Arrow schema. */
@@ -325,7 +362,8 @@ public final class StatementRunner {
     for (String def : splitTopLevel(defs)) {
       Matcher m = COLUMN_DEF.matcher(def);
       if (!m.matches()) {
-        throw new QuiverException("Cannot read column definition '" + def.strip() + "'; write: name TYPE [NOT NULL]");
+        throw new QuiverException(
+            "Cannot read column definition '" + def.strip() + "'; write: name TYPE [NOT NULL]");
       }
       String col = name(m.group("name"));
       boolean nullable = m.group("notnull") == null;
@@ -338,12 +376,16 @@ public final class StatementRunner {
   private RelDataType sqlType(String column, String typeText, boolean nullable) {
     String t = typeText.replaceAll("(?i)^(TEXT|STRING)$", "VARCHAR");
     try {
-      SqlNode cast = SqlParser.create("CAST(NULL AS " + t + ")", SqlPipeline.PARSER_CONFIG).parseExpression();
+      SqlNode cast =
+          SqlParser.create("CAST(NULL AS " + t + ")", SqlPipeline.PARSER_CONFIG).parseExpression();
       SqlDataTypeSpec spec = (SqlDataTypeSpec) ((SqlBasicCall) cast).operand(1);
       return session.pipeline().deriveType(spec, nullable);
     } catch (org.apache.calcite.sql.parser.SqlParseException | RuntimeException e) {
       throw new QueryTypeException(
-          "Unknown type '" + typeText + "' for column " + column
+          "Unknown type '"
+              + typeText
+              + "' for column "
+              + column
               + "; use BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL(p, s), VARCHAR, DATE or TIMESTAMP",
           e);
     }
@@ -361,7 +403,9 @@ public final class StatementRunner {
     }
     if (!(entry.provider() instanceof MemoryTable table)) {
       throw new QuiverException(
-          "INSERT INTO " + name + " is not possible: only memory tables (CREATE TABLE) accept inserts");
+          "INSERT INTO "
+              + name
+              + " is not possible: only memory tables (CREATE TABLE) accept inserts");
     }
     RelNode source = p.toRel(insert.getSource());
     RelDataType tableType = TypeMapping.toRelRowType(table.schema(), p.typeFactory());
@@ -377,7 +421,8 @@ public final class StatementRunner {
         String col = ((SqlIdentifier) c).getSimple();
         RelDataTypeField f = tableType.getField(col, false, false);
         if (f == null) {
-          throw new UnknownColumnException(col, Suggestions.closest(col, tableType.getFieldNames()));
+          throw new UnknownColumnException(
+              col, Suggestions.closest(col, tableType.getFieldNames()));
         }
         targets.add(f.getIndex());
       }
@@ -385,7 +430,11 @@ public final class StatementRunner {
     List<RelDataTypeField> sourceFields = source.getRowType().getFieldList();
     if (sourceFields.size() != targets.size()) {
       throw new QueryTypeException(
-          "INSERT INTO " + name + " names " + targets.size() + " columns but the query returns "
+          "INSERT INTO "
+              + name
+              + " names "
+              + targets.size()
+              + " columns but the query returns "
               + sourceFields.size());
     }
     RexBuilder rex = p.cluster().getRexBuilder();
@@ -395,7 +444,8 @@ public final class StatementRunner {
       int pos = targets.indexOf(tf.getIndex());
       if (pos < 0) {
         if (!tf.getType().isNullable()) {
-          throw new QueryTypeException("INSERT INTO " + name + " must give a value for NOT NULL column " + tf.getName());
+          throw new QueryTypeException(
+              "INSERT INTO " + name + " must give a value for NOT NULL column " + tf.getName());
         }
         exprs.add(rex.makeNullLiteral(tf.getType()));
         continue;
@@ -403,7 +453,13 @@ public final class StatementRunner {
       RelDataType from = sourceFields.get(pos).getType();
       if (!SqlTypeUtil.canCastFrom(tf.getType(), from, true)) {
         throw new QueryTypeException(
-            "INSERT INTO " + name + ": cannot store " + from + " in column " + tf.getName() + " of type "
+            "INSERT INTO "
+                + name
+                + ": cannot store "
+                + from
+                + " in column "
+                + tf.getName()
+                + " of type "
                 + tf.getType());
       }
       exprs.add(rex.makeCast(tf.getType(), b.field(pos), true, false));
@@ -425,7 +481,10 @@ public final class StatementRunner {
 
   private DataFrame countFrame(long rows) {
     return session.planning(
-        () -> new DataFrameImpl(session, session.pipeline().relBuilder().values(new String[] {"count"}, rows).build()));
+        () ->
+            new DataFrameImpl(
+                session,
+                session.pipeline().relBuilder().values(new String[] {"count"}, rows).build()));
   }
 
   private DataFrame empty() {

@@ -54,22 +54,27 @@ class LogicalPlanTest {
 
   @Test
   void countDistinctNeedsNoDistinctAggregate() {
-    String plan = plan("select n_regionkey, count(distinct n_name) from nation group by n_regionkey");
+    String plan =
+        plan("select n_regionkey, count(distinct n_name) from nation group by n_regionkey");
     assertThat(plan).doesNotContain("DISTINCT");
   }
 
   @Test
   void intersectAndExceptBecomeAggregates() {
     String plan =
-        plan("select n_nationkey from nation intersect select s_nationkey from supplier "
-            + "except select c_nationkey from customer");
+        plan(
+            "select n_nationkey from nation intersect select s_nationkey from supplier "
+                + "except select c_nationkey from customer");
     assertThat(plan).doesNotContain("LogicalIntersect").doesNotContain("LogicalMinus");
   }
 
   @Test
   void decimalDivisionAndAverageAreDouble() {
-    var schema = ctx.sql("select sum(l_quantity) / sum(l_extendedprice) as r, avg(l_tax) as a,"
-        + " sum(l_quantity) as s from lineitem").schema();
+    var schema =
+        ctx.sql(
+                "select sum(l_quantity) / sum(l_extendedprice) as r, avg(l_tax) as a,"
+                    + " sum(l_quantity) as s from lineitem")
+            .schema();
     ArrowType dbl = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
     assertThat(schema.findField("r").getType()).isEqualTo(dbl);
     assertThat(schema.findField("a").getType()).isEqualTo(dbl);
@@ -85,8 +90,9 @@ class LogicalPlanTest {
   @Test
   void correlatedSubqueriesAreDecorrelated() {
     String plan =
-        plan("select o_orderkey from orders where exists (select * from lineitem "
-            + "where l_orderkey = o_orderkey and l_commitdate < l_receiptdate)");
+        plan(
+            "select o_orderkey from orders where exists (select * from lineitem "
+                + "where l_orderkey = o_orderkey and l_commitdate < l_receiptdate)");
     assertThat(plan).doesNotContain("Correlate").contains("LogicalJoin");
   }
 }

@@ -3,6 +3,7 @@ package dev.quiver.binding.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.physical.ExecutionPlan;
@@ -18,7 +19,6 @@ import dev.quiver.binding.physical.operator.UnionExec;
 import dev.quiver.binding.physical.sort.SortExec;
 import dev.quiver.binding.physical.sort.SortPreservingMergeExec;
 import dev.quiver.binding.physical.window.WindowExec;
-import dev.quiver.binding.QuiverException;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.JoinRelType;
@@ -59,7 +59,8 @@ class PhysicalPlanTest {
 
   @Test
   void groupedAggregateIsPartialThenHashRepartitionThenFinal() {
-    ExecutionPlan p = plan("select l_returnflag, sum(l_quantity) from lineitem group by l_returnflag");
+    ExecutionPlan p =
+        plan("select l_returnflag, sum(l_quantity) from lineitem group by l_returnflag");
     assertThat(p).isInstanceOf(HashAggregateExec.class);
     ExecutionPlan exchange = p.children().get(0);
     assertThat(exchange).isInstanceOf(RepartitionExec.class);
@@ -85,7 +86,8 @@ class PhysicalPlanTest {
 
   @Test
   void largeJoinsRepartitionBothSidesOnTheKeys() {
-    ExecutionPlan p = plan("select o_orderdate, l_quantity from orders join lineitem on o_orderkey = l_orderkey");
+    ExecutionPlan p =
+        plan("select o_orderdate, l_quantity from orders join lineitem on o_orderkey = l_orderkey");
     HashJoinExec join = all(p, HashJoinExec.class).get(0);
     for (ExecutionPlan side : join.children()) {
       assertThat(side).isInstanceOf(RepartitionExec.class);
@@ -102,7 +104,8 @@ class PhysicalPlanTest {
     ExecutionPlan build = join.children().get(0);
     assertThat(build.schema().getFields().get(0).getName()).isEqualTo("n_nationkey");
     // 25 rows is under the collect threshold: no repartition of the probe side.
-    assertThat(join.children().get(1).outputPartitioning().kind()).isNotEqualTo(Partitioning.Kind.HASH);
+    assertThat(join.children().get(1).outputPartitioning().kind())
+        .isNotEqualTo(Partitioning.Kind.HASH);
     assertThat(build.partitionCount()).isEqualTo(1);
   }
 
@@ -135,7 +138,9 @@ class PhysicalPlanTest {
   @Test
   void windowsRepartitionOnPartitionKeysThenSort() {
     ExecutionPlan p =
-        plan("select n_name, row_number() over (partition by n_regionkey order by n_name) from nation");
+        plan(
+            "select n_name, row_number() over (partition by n_regionkey order by n_name) from"
+                + " nation");
     WindowExec window = all(p, WindowExec.class).get(0);
     ExecutionPlan sort = window.children().get(0);
     assertThat(sort).isInstanceOf(SortExec.class);

@@ -18,8 +18,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A table with a schema and a row count but no rows, for planning tests: its scan yields
- * {@code targetPartitions} empty partitions and records the last request it got.
+ * A table with a schema and a row count but no rows, for planning tests: its scan yields {@code
+ * targetPartitions} empty partitions and records the last request it got.
  */
 final class StatsTable implements TableProvider {
   private final Schema schema;

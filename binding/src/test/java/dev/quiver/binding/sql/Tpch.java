@@ -14,45 +14,91 @@ final class Tpch {
     register((name, table) -> state.catalog().putTable(new Catalog.TableEntry(name, table, false)));
   }
 
-  static void register(java.util.function.BiConsumer<String, dev.quiver.binding.TableProvider> ctx) {
-    ctx.accept("region", new StatsTable(5, "r_regionkey BIGINT", "r_name VARCHAR", "r_comment VARCHAR"));
+  static void register(
+      java.util.function.BiConsumer<String, dev.quiver.binding.TableProvider> ctx) {
+    ctx.accept(
+        "region", new StatsTable(5, "r_regionkey BIGINT", "r_name VARCHAR", "r_comment VARCHAR"));
     ctx.accept(
         "nation",
-        new StatsTable(25, "n_nationkey BIGINT", "n_name VARCHAR", "n_regionkey BIGINT", "n_comment VARCHAR"));
+        new StatsTable(
+            25, "n_nationkey BIGINT", "n_name VARCHAR", "n_regionkey BIGINT", "n_comment VARCHAR"));
     ctx.accept(
         "supplier",
         new StatsTable(
-            10_000, "s_suppkey BIGINT", "s_name VARCHAR", "s_address VARCHAR", "s_nationkey BIGINT",
-            "s_phone VARCHAR", "s_acctbal DECIMAL(15,2)", "s_comment VARCHAR"));
+            10_000,
+            "s_suppkey BIGINT",
+            "s_name VARCHAR",
+            "s_address VARCHAR",
+            "s_nationkey BIGINT",
+            "s_phone VARCHAR",
+            "s_acctbal DECIMAL(15,2)",
+            "s_comment VARCHAR"));
     ctx.accept(
         "customer",
         new StatsTable(
-            150_000, "c_custkey BIGINT", "c_name VARCHAR", "c_address VARCHAR", "c_nationkey BIGINT",
-            "c_phone VARCHAR", "c_acctbal DECIMAL(15,2)", "c_mktsegment VARCHAR", "c_comment VARCHAR"));
+            150_000,
+            "c_custkey BIGINT",
+            "c_name VARCHAR",
+            "c_address VARCHAR",
+            "c_nationkey BIGINT",
+            "c_phone VARCHAR",
+            "c_acctbal DECIMAL(15,2)",
+            "c_mktsegment VARCHAR",
+            "c_comment VARCHAR"));
     ctx.accept(
         "part",
         new StatsTable(
-            200_000, "p_partkey BIGINT", "p_name VARCHAR", "p_mfgr VARCHAR", "p_brand VARCHAR",
-            "p_type VARCHAR", "p_size INT", "p_container VARCHAR", "p_retailprice DECIMAL(15,2)",
+            200_000,
+            "p_partkey BIGINT",
+            "p_name VARCHAR",
+            "p_mfgr VARCHAR",
+            "p_brand VARCHAR",
+            "p_type VARCHAR",
+            "p_size INT",
+            "p_container VARCHAR",
+            "p_retailprice DECIMAL(15,2)",
             "p_comment VARCHAR"));
     ctx.accept(
         "partsupp",
         new StatsTable(
-            800_000, "ps_partkey BIGINT", "ps_suppkey BIGINT", "ps_availqty INT",
-            "ps_supplycost DECIMAL(15,2)", "ps_comment VARCHAR"));
+            800_000,
+            "ps_partkey BIGINT",
+            "ps_suppkey BIGINT",
+            "ps_availqty INT",
+            "ps_supplycost DECIMAL(15,2)",
+            "ps_comment VARCHAR"));
     ctx.accept(
         "orders",
         new StatsTable(
-            1_500_000, "o_orderkey BIGINT", "o_custkey BIGINT", "o_orderstatus VARCHAR",
-            "o_totalprice DECIMAL(15,2)", "o_orderdate DATE", "o_orderpriority VARCHAR", "o_clerk VARCHAR",
-            "o_shippriority INT", "o_comment VARCHAR"));
+            1_500_000,
+            "o_orderkey BIGINT",
+            "o_custkey BIGINT",
+            "o_orderstatus VARCHAR",
+            "o_totalprice DECIMAL(15,2)",
+            "o_orderdate DATE",
+            "o_orderpriority VARCHAR",
+            "o_clerk VARCHAR",
+            "o_shippriority INT",
+            "o_comment VARCHAR"));
     ctx.accept(
         "lineitem",
         new StatsTable(
-            6_000_000, "l_orderkey BIGINT", "l_partkey BIGINT", "l_suppkey BIGINT", "l_linenumber INT",
-            "l_quantity DECIMAL(15,2)", "l_extendedprice DECIMAL(15,2)", "l_discount DECIMAL(15,2)",
-            "l_tax DECIMAL(15,2)", "l_returnflag VARCHAR", "l_linestatus VARCHAR", "l_shipdate DATE",
-            "l_commitdate DATE", "l_receiptdate DATE", "l_shipinstruct VARCHAR", "l_shipmode VARCHAR",
+            6_000_000,
+            "l_orderkey BIGINT",
+            "l_partkey BIGINT",
+            "l_suppkey BIGINT",
+            "l_linenumber INT",
+            "l_quantity DECIMAL(15,2)",
+            "l_extendedprice DECIMAL(15,2)",
+            "l_discount DECIMAL(15,2)",
+            "l_tax DECIMAL(15,2)",
+            "l_returnflag VARCHAR",
+            "l_linestatus VARCHAR",
+            "l_shipdate DATE",
+            "l_commitdate DATE",
+            "l_receiptdate DATE",
+            "l_shipinstruct VARCHAR",
+            "l_shipmode VARCHAR",
             "l_comment VARCHAR"));
   }
 
@@ -116,21 +162,21 @@ final class Tpch {
 
   static final String Q8 =
       """
-      select o_year, sum(case when nation = 'BRAZIL' then volume else 0 end) / sum(volume) as mkt_share
-      from (
-        select extract(year from o_orderdate) as o_year,
-          l_extendedprice * (1 - l_discount) as volume, n2.n_name as nation
-        from part, supplier, lineitem, orders, customer, nation n1, nation n2, region
-        where p_partkey = l_partkey and s_suppkey = l_suppkey and l_orderkey = o_orderkey
-          and o_custkey = c_custkey and c_nationkey = n1.n_nationkey
-          and n1.n_regionkey = r_regionkey and r_name = 'AMERICA'
-          and s_nationkey = n2.n_nationkey
-          and o_orderdate between date '1995-01-01' and date '1996-12-31'
-          and p_type = 'ECONOMY ANODIZED STEEL'
-      ) as all_nations
-      group by o_year
-      order by o_year
-      """;
+select o_year, sum(case when nation = 'BRAZIL' then volume else 0 end) / sum(volume) as mkt_share
+from (
+  select extract(year from o_orderdate) as o_year,
+    l_extendedprice * (1 - l_discount) as volume, n2.n_name as nation
+  from part, supplier, lineitem, orders, customer, nation n1, nation n2, region
+  where p_partkey = l_partkey and s_suppkey = l_suppkey and l_orderkey = o_orderkey
+    and o_custkey = c_custkey and c_nationkey = n1.n_nationkey
+    and n1.n_regionkey = r_regionkey and r_name = 'AMERICA'
+    and s_nationkey = n2.n_nationkey
+    and o_orderdate between date '1995-01-01' and date '1996-12-31'
+    and p_type = 'ECONOMY ANODIZED STEEL'
+) as all_nations
+group by o_year
+order by o_year
+""";
 
   static final String Q9 =
       """
