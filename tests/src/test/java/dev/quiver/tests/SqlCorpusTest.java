@@ -1,7 +1,6 @@
 package dev.quiver.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,24 +23,31 @@ class SqlCorpusTest {
   private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(60);
   private static final List<SqlCorpus.Entry> CORPUS = SqlCorpus.load("sql-corpus.sql");
 
+  // Engines are created and queried on this one thread.
+  private static final QueryThread QUERY_THREAD = new QueryThread();
   private static RowEngine reference;
   private static RowEngine actual;
 
   @BeforeAll
   static void open() {
     Path dir = TpchFixture.data(SCALE);
-    reference = Differential.reference(dir);
-    actual = Differential.actual(dir, PARTITIONS);
+    QUERY_THREAD.run(QUERY_TIMEOUT, "open", () -> {
+      reference = Differential.reference(dir);
+      actual = Differential.actual(dir, PARTITIONS);
+    });
   }
 
   @AfterAll
   static void close() {
-    if (actual != null) {
-      actual.close();
-    }
-    if (reference != null) {
-      reference.close();
-    }
+    QUERY_THREAD.run(QUERY_TIMEOUT, "close", () -> {
+      if (actual != null) {
+        actual.close();
+      }
+      if (reference != null) {
+        reference.close();
+      }
+    });
+    QUERY_THREAD.close();
   }
 
   @Test
@@ -58,7 +64,7 @@ class SqlCorpusTest {
   @TestFactory
   Stream<DynamicTest> corpus() {
     return CORPUS.stream().map(e -> DynamicTest.dynamicTest(e.name(), () ->
-        assertTimeoutPreemptively(QUERY_TIMEOUT, () -> check(e), e.name() + " timed out")));
+        QUERY_THREAD.run(QUERY_TIMEOUT, e.name(), () -> check(e))));
   }
 
   private static void check(SqlCorpus.Entry e) {

@@ -1,7 +1,5 @@
 package dev.quiver.tests;
 
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-
 import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.nio.file.Path;
@@ -26,10 +24,13 @@ class TpchDifferentialTest {
   // Reference results per scale and query, computed once; engines per scale and partitions.
   private static final Map<String, QueryResult> EXPECTED = new HashMap<>();
   private static final Map<String, RowEngine> ENGINES = new HashMap<>();
+  // Engines are created and queried on this one thread.
+  private static final QueryThread QUERY_THREAD = new QueryThread();
 
   @AfterAll
   static void closeEngines() {
-    ENGINES.values().forEach(RowEngine::close);
+    QUERY_THREAD.run(QUERY_TIMEOUT, "close", () -> ENGINES.values().forEach(RowEngine::close));
+    QUERY_THREAD.close();
     ENGINES.clear();
     EXPECTED.clear();
   }
@@ -42,8 +43,8 @@ class TpchDifferentialTest {
       for (int partitions : PARTITIONS) {
         List<DynamicNode> tests = new ArrayList<>();
         for (TpchQuery q : TpchQueries.all()) {
-          tests.add(DynamicTest.dynamicTest(q.name(), () -> assertTimeoutPreemptively(
-              QUERY_TIMEOUT, () -> run(sf, partitions, q), q.name() + " timed out")));
+          tests.add(DynamicTest.dynamicTest(q.name(), () -> QUERY_THREAD.run(
+              QUERY_TIMEOUT, q.name(), () -> run(sf, partitions, q))));
         }
         configs.add(DynamicContainer.dynamicContainer("partitions=" + partitions, tests));
       }

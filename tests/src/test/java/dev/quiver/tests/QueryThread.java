@@ -1,0 +1,62 @@
+package dev.quiver.tests;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs the differential tests' engine calls on one long-lived thread with a per-call timeout.
+ * One thread (rather than JUnit's thread per preemptive timeout) keeps each session on the
+ * thread that created it.
+ */
+final class QueryThread implements AutoCloseable {
+  private ExecutorService executor = newExecutor();
+
+  private static ExecutorService newExecutor() {
+    return Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "differential-query");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Runs {@code task} on the query thread; fails if it takes longer than {@code timeout}. */
+  synchronized void run(Duration timeout, String label, Runnable task) {
+    Callable<Void> call = () -> {
+      task.run();
+      return null;
+    };
+    Future<Void> future = executor.submit(call);
+    try {
+      future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      // The stuck thread is abandoned; later calls get a fresh one.
+      executor.shutdownNow();
+      executor = newExecutor();
+      throw new AssertionError(label + " timed out after " + timeout.toSeconds() + " s");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(label + " interrupted", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new AssertionError(label + " failed: " + cause, cause);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    executor.shutdownNow();
+  }
+}
