@@ -1,2 +1,2 @@
-/** Placeholder until the distributed-engine issue: distributed-engine. */
+/** The distributed engine: stage planner, plan codec, cluster client and shuffle reader. */
 package dev.quiver.distributed;

@@ -1,2 +1,2 @@
-/** Placeholder until the distributed-engine issue: scheduler. */
+/** The scheduler server: executor registry over gRPC (jobs and task placement to follow). */
 package dev.quiver.scheduler;

@@ -1,20 +1,672 @@
 package dev.quiver.binding.planner;
 
+import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.ScalarUdf;
+import dev.quiver.binding.Suggestions;
+import dev.quiver.binding.UnknownFunctionException;
+import dev.quiver.binding.physical.expr.ArithmeticExpr;
+import dev.quiver.binding.physical.expr.CaseExpr;
+import dev.quiver.binding.physical.expr.CastExpr;
+import dev.quiver.binding.physical.expr.CoalesceExpr;
+import dev.quiver.binding.physical.expr.ColumnExpr;
+import dev.quiver.binding.physical.expr.ComparisonExpr;
+import dev.quiver.binding.physical.expr.DateArithmeticExpr;
+import dev.quiver.binding.physical.expr.DateTruncExpr;
+import dev.quiver.binding.physical.expr.ExtractExpr;
+import dev.quiver.binding.physical.expr.InListExpr;
+import dev.quiver.binding.physical.expr.IsDistinctFromExpr;
+import dev.quiver.binding.physical.expr.IsNullExpr;
+import dev.quiver.binding.physical.expr.IsTruthExpr;
+import dev.quiver.binding.physical.expr.LikeExpr;
+import dev.quiver.binding.physical.expr.LiteralExpr;
+import dev.quiver.binding.physical.expr.LogicalExpr;
+import dev.quiver.binding.physical.expr.MathExpr;
+import dev.quiver.binding.physical.expr.NegativeExpr;
+import dev.quiver.binding.physical.expr.NotExpr;
+import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.expr.StringFunctionExpr;
+import dev.quiver.binding.physical.expr.UdfExpr;
+import dev.quiver.binding.physical.expr.Vectors;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUnknownAs;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
+import org.apache.calcite.sql.fun.SqlTrimFunction;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.Sarg;
+import org.apache.calcite.util.TimestampString;
 
-/** STUB (signature fixed; owner replaces the body). Translates Calcite row expressions to physical expressions. */
+/** Translates Calcite row expressions to physical expressions. */
 public final class RexTranslator {
+  /** Built-in function names, for "did you mean" hints. */
+  private static final Set<String> BUILTINS = new TreeSet<>(List.of(
+      "abs", "btrim", "ceil", "ceiling", "char_length", "character_length", "coalesce", "concat",
+      "current_date", "current_timestamp", "date_trunc", "exp", "extract", "floor", "left", "length",
+      "ln", "log10", "lower", "ltrim", "mod", "nullif", "position", "power", "replace", "reverse",
+      "right", "round", "rtrim", "sign", "sqrt", "substring", "trim", "truncate", "upper"));
+
+  private final Function<String, ScalarUdf> udfs;
+  private final RexBuilder rexBuilder = new RexBuilder(new JavaTypeFactoryImpl());
+
   /** Creates a translator that resolves UDF calls by (lower-case) name with {@code udfs}; null when unknown. */
   public RexTranslator(Function<String, ScalarUdf> udfs) {
-    throw new UnsupportedOperationException("pending");
+    this.udfs = udfs == null ? name -> null : udfs;
   }
 
   /** Translates {@code node}, whose input references index into {@code inputRowType}. */
   public PhysicalExpr translate(RexNode node, RelDataType inputRowType) {
-    throw new UnsupportedOperationException("pending");
+    if (node instanceof RexInputRef ref) {
+      List<RelDataTypeField> fields = inputRowType.getFieldList();
+      if (ref.getIndex() >= fields.size()) {
+        throw new QueryTypeException(
+            "Input reference $" + ref.getIndex() + " is out of range for row type " + inputRowType);
+      }
+      RelDataTypeField f = fields.get(ref.getIndex());
+      return new ColumnExpr(ref.getIndex(), f.getName(), TypeMapping.toArrow(f.getType()), f.getType().isNullable());
+    }
+    if (node instanceof RexLiteral lit) {
+      return literal(lit);
+    }
+    if (node instanceof RexCall call) {
+      return call(call, inputRowType);
+    }
+    throw new QueryTypeException(
+        "Expression " + node + " (" + node.getKind() + ") cannot be evaluated here; "
+            + "it should have been rewritten by the planner");
+  }
+
+  private List<PhysicalExpr> operands(RexCall call, RelDataType input) {
+    List<PhysicalExpr> out = new ArrayList<>();
+    for (RexNode o : call.getOperands()) {
+      out.add(translate(o, input));
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- literals
+
+  private static LiteralExpr literal(RexLiteral lit) {
+    RelDataType type = lit.getType();
+    if (lit.isNull() || type.getSqlTypeName() == SqlTypeName.NULL) {
+      return LiteralExpr.nullOf(TypeMapping.toArrow(type));
+    }
+    ArrowType arrow = TypeMapping.toArrow(type);
+    return new LiteralExpr(literalValue(lit.getValue(), type), arrow);
+  }
+
+  /** Converts a Calcite literal value (as held by RexLiteral or a Sarg) to the literal convention. */
+  static Object literalValue(Comparable<?> value, RelDataType type) {
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof NlsString s) {
+      return s.getValue();
+    }
+    if (value instanceof DateString d) {
+      return LocalDate.ofEpochDay(d.getDaysSinceEpoch());
+    }
+    if (value instanceof TimestampString t) {
+      return timestampMicros(t.toString());
+    }
+    if (value instanceof java.util.Calendar c) {
+      LocalDateTime ldt = LocalDateTime.ofInstant(c.toInstant(), ZoneOffset.UTC);
+      return type.getSqlTypeName() == SqlTypeName.DATE
+          ? ldt.toLocalDate()
+          : ldt.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + ldt.getNano() / 1_000;
+    }
+    if (value instanceof BigDecimal d) {
+      switch (type.getSqlTypeName()) {
+        case TINYINT:
+        case SMALLINT:
+        case INTEGER:
+        case BIGINT:
+          return d.longValueExact();
+        case REAL:
+        case FLOAT:
+        case DOUBLE:
+          return d.doubleValue();
+        case DATE:
+          return LocalDate.ofEpochDay(d.longValue());
+        case TIMESTAMP:
+          return d.longValue() * 1_000L;
+        default:
+          if (SqlTypeName.INTERVAL_TYPES.contains(type.getSqlTypeName())) {
+            return d.longValue();
+          }
+          return d;
+      }
+    }
+    return value;
+  }
+
+  private static long timestampMicros(String text) {
+    // TimestampString is "yyyy-MM-dd HH:mm:ss[.fff...]".
+    LocalDateTime t = LocalDateTime.parse(text.replace(' ', 'T'));
+    return t.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + t.getNano() / 1_000;
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  private PhysicalExpr call(RexCall call, RelDataType input) {
+    SqlOperator op = call.getOperator();
+    SqlKind kind = call.getKind();
+    ArrowType type = TypeMapping.toArrow(call.getType());
+    switch (kind) {
+      case PLUS:
+      case MINUS:
+        return plusMinus(call, input, type);
+      case TIMES:
+        return arithmetic(ArithmeticExpr.Op.MULTIPLY, call, input, type);
+      case DIVIDE:
+        return arithmetic(ArithmeticExpr.Op.DIVIDE, call, input, type);
+      case MOD:
+        return arithmetic(ArithmeticExpr.Op.MODULO, call, input, type);
+      case MINUS_PREFIX:
+        return new NegativeExpr(coerce(translate(call.getOperands().get(0), input), type));
+      case PLUS_PREFIX:
+        return translate(call.getOperands().get(0), input);
+      case EQUALS:
+        return comparison(ComparisonExpr.Op.EQ, call, input);
+      case NOT_EQUALS:
+        return comparison(ComparisonExpr.Op.NE, call, input);
+      case LESS_THAN:
+        return comparison(ComparisonExpr.Op.LT, call, input);
+      case LESS_THAN_OR_EQUAL:
+        return comparison(ComparisonExpr.Op.LE, call, input);
+      case GREATER_THAN:
+        return comparison(ComparisonExpr.Op.GT, call, input);
+      case GREATER_THAN_OR_EQUAL:
+        return comparison(ComparisonExpr.Op.GE, call, input);
+      case AND:
+        return new LogicalExpr(LogicalExpr.Op.AND, operands(call, input));
+      case OR:
+        return new LogicalExpr(LogicalExpr.Op.OR, operands(call, input));
+      case NOT:
+        return new NotExpr(translate(call.getOperands().get(0), input));
+      case IS_NULL:
+        return new IsNullExpr(translate(call.getOperands().get(0), input), false);
+      case IS_NOT_NULL:
+        return new IsNullExpr(translate(call.getOperands().get(0), input), true);
+      case IS_TRUE:
+        return new IsTruthExpr(translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_TRUE);
+      case IS_NOT_TRUE:
+        return new IsTruthExpr(translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_NOT_TRUE);
+      case IS_FALSE:
+        return new IsTruthExpr(translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_FALSE);
+      case IS_NOT_FALSE:
+        return new IsTruthExpr(translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_NOT_FALSE);
+      case IS_DISTINCT_FROM:
+      case IS_NOT_DISTINCT_FROM: {
+        PhysicalExpr[] p = comparable(call, input);
+        return new IsDistinctFromExpr(p[0], p[1], kind == SqlKind.IS_NOT_DISTINCT_FROM);
+      }
+      case CASE:
+        return caseExpr(call, input, type);
+      case CAST:
+      case REINTERPRET:
+        return coerce(translate(call.getOperands().get(0), input), type);
+      case COALESCE: {
+        List<PhysicalExpr> args = new ArrayList<>();
+        for (PhysicalExpr e : operands(call, input)) {
+          args.add(coerce(e, type));
+        }
+        return new CoalesceExpr(args, type);
+      }
+      case NULLIF: {
+        PhysicalExpr[] p = comparable(call, input);
+        return new NullIfExpr(p[0], p[1]);
+      }
+      case IN:
+      case NOT_IN: {
+        List<PhysicalExpr> args = operands(call, input);
+        return new InListExpr(args.get(0), args.subList(1, args.size()), kind == SqlKind.NOT_IN);
+      }
+      case SEARCH:
+        return search(call, input);
+      case LIKE: {
+        List<PhysicalExpr> args = operands(call, input);
+        SqlLikeOperator like = (SqlLikeOperator) op;
+        String escape = null;
+        if (args.size() > 2) {
+          escape = (String) ((LiteralExpr) args.get(2)).value();
+        }
+        return new LikeExpr(args.get(0), args.get(1), escape, !like.isCaseSensitive(), like.isNegated());
+      }
+      case TRIM: {
+        SqlTrimFunction.Flag flag = ((RexLiteral) call.getOperands().get(0)).getValueAs(SqlTrimFunction.Flag.class);
+        PhysicalExpr chars = translate(call.getOperands().get(1), input);
+        PhysicalExpr s = translate(call.getOperands().get(2), input);
+        StringFunctionExpr.Fn fn = flag == SqlTrimFunction.Flag.LEADING
+            ? StringFunctionExpr.Fn.LTRIM
+            : flag == SqlTrimFunction.Flag.TRAILING ? StringFunctionExpr.Fn.RTRIM : StringFunctionExpr.Fn.BTRIM;
+        return new StringFunctionExpr(fn, List.of(s, chars), type);
+      }
+      case LTRIM:
+      case RTRIM: {
+        List<PhysicalExpr> args = operands(call, input);
+        return new StringFunctionExpr(
+            kind == SqlKind.LTRIM ? StringFunctionExpr.Fn.LTRIM : StringFunctionExpr.Fn.RTRIM, args, type);
+      }
+      case POSITION: {
+        List<PhysicalExpr> args = operands(call, input);
+        if (args.size() != 2) {
+          throw new QueryTypeException("POSITION with a FROM start is not supported: " + call);
+        }
+        return new StringFunctionExpr(StringFunctionExpr.Fn.POSITION, args, type);
+      }
+      case EXTRACT: {
+        TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
+        PhysicalExpr arg = translate(call.getOperands().get(1), input);
+        return new ExtractExpr(extractField(unit, call), arg, type);
+      }
+      case FLOOR:
+      case CEIL:
+        return floorCeil(call, input, type, kind == SqlKind.CEIL);
+      case OTHER_FUNCTION:
+      case OTHER:
+      default:
+        return named(call, input, type);
+    }
+  }
+
+  private PhysicalExpr plusMinus(RexCall call, RelDataType input, ArrowType type) {
+    PhysicalExpr l = translate(call.getOperands().get(0), input);
+    PhysicalExpr r = translate(call.getOperands().get(1), input);
+    boolean plus = call.getKind() == SqlKind.PLUS;
+    if (isInterval(l.dataType()) && isTemporal(r.dataType()) && plus) {
+      PhysicalExpr t = l;
+      l = r;
+      r = t;
+    }
+    if (isTemporal(l.dataType()) && isInterval(r.dataType())) {
+      return new DateArithmeticExpr(plus ? DateArithmeticExpr.Op.PLUS : DateArithmeticExpr.Op.MINUS, l, r, type);
+    }
+    if (!plus && isTemporal(l.dataType()) && isTemporal(r.dataType())) {
+      return new DateArithmeticExpr(DateArithmeticExpr.Op.DIFF, l, r, type);
+    }
+    return arithmetic(plus ? ArithmeticExpr.Op.ADD : ArithmeticExpr.Op.SUBTRACT, l, r, type);
+  }
+
+  private PhysicalExpr arithmetic(ArithmeticExpr.Op op, RexCall call, RelDataType input, ArrowType type) {
+    return arithmetic(op, translate(call.getOperands().get(0), input), translate(call.getOperands().get(1), input), type);
+  }
+
+  private static PhysicalExpr arithmetic(ArithmeticExpr.Op op, PhysicalExpr l, PhysicalExpr r, ArrowType type) {
+    if (!isNumeric(type)) {
+      throw new QueryTypeException(
+          "Cannot apply '" + op.symbol() + "' to " + Vectors.sqlName(l.dataType()) + " and "
+              + Vectors.sqlName(r.dataType()));
+    }
+    return new ArithmeticExpr(op, numericOperand(l, type), numericOperand(r, type), type);
+  }
+
+  /** Kernels read any integer width, doubles and decimals; other operands are cast to the result type. */
+  private static PhysicalExpr numericOperand(PhysicalExpr e, ArrowType resultType) {
+    ArrowType t = e.dataType();
+    if (t instanceof ArrowType.Null) {
+      return LiteralExpr.nullOf(resultType);
+    }
+    boolean ok = resultType instanceof ArrowType.Decimal
+        ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
+        : resultType instanceof ArrowType.Int ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
+        : isNumeric(t);
+    return ok ? e : coerce(e, resultType);
+  }
+
+  private PhysicalExpr comparison(ComparisonExpr.Op op, RexCall call, RelDataType input) {
+    PhysicalExpr[] p = comparable(call, input);
+    return new ComparisonExpr(op, p[0], p[1]);
+  }
+
+  /** The two operands of a comparison, with a string side cast to the other side's type when needed. */
+  private PhysicalExpr[] comparable(RexCall call, RelDataType input) {
+    PhysicalExpr l = translate(call.getOperands().get(0), input);
+    PhysicalExpr r = translate(call.getOperands().get(1), input);
+    return comparable(l, r);
+  }
+
+  private static PhysicalExpr[] comparable(PhysicalExpr l, PhysicalExpr r) {
+    ArrowType lt = l.dataType();
+    ArrowType rt = r.dataType();
+    boolean ls = lt instanceof ArrowType.Utf8;
+    boolean rs = rt instanceof ArrowType.Utf8;
+    if (ls && !rs && !(rt instanceof ArrowType.Null)) {
+      l = coerce(l, rt);
+    } else if (rs && !ls && !(lt instanceof ArrowType.Null)) {
+      r = coerce(r, lt);
+    }
+    return new PhysicalExpr[] {l, r};
+  }
+
+  private PhysicalExpr caseExpr(RexCall call, RelDataType input, ArrowType type) {
+    List<RexNode> ops = call.getOperands();
+    List<PhysicalExpr> whens = new ArrayList<>();
+    List<PhysicalExpr> thens = new ArrayList<>();
+    int i = 0;
+    for (; i + 1 < ops.size(); i += 2) {
+      whens.add(translate(ops.get(i), input));
+      thens.add(coerce(translate(ops.get(i + 1), input), type));
+    }
+    PhysicalExpr elseExpr = i < ops.size() ? coerce(translate(ops.get(i), input), type) : null;
+    return new CaseExpr(whens, thens, elseExpr, type);
+  }
+
+  private PhysicalExpr search(RexCall call, RelDataType input) {
+    RexNode ref = call.getOperands().get(0);
+    RexLiteral lit = (RexLiteral) call.getOperands().get(1);
+    Sarg<?> sarg = lit.getValueAs(Sarg.class);
+    if (sarg == null || sarg.isAll() || sarg.isNone() || !(sarg.isPoints() || sarg.isComplementedPoints())) {
+      return translate(RexUtil.expandSearch(rexBuilder, null, call), input);
+    }
+    PhysicalExpr x = translate(ref, input);
+    boolean negated = !sarg.isPoints();
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    com.google.common.collect.RangeSet<Comparable> set =
+        negated ? ((com.google.common.collect.RangeSet<Comparable>) (Object) sarg.rangeSet).complement()
+            : (com.google.common.collect.RangeSet<Comparable>) (Object) sarg.rangeSet;
+    ArrowType pointType = TypeMapping.toArrow(lit.getType());
+    List<PhysicalExpr> points = new ArrayList<>();
+    for (com.google.common.collect.Range<Comparable> range : set.asRanges()) {
+      Object v = literalValue(range.lowerEndpoint(), lit.getType());
+      points.add(new LiteralExpr(v, pointType));
+    }
+    PhysicalExpr in;
+    if (x.dataType() instanceof ArrowType.Utf8 && !(pointType instanceof ArrowType.Utf8)) {
+      in = new InListExpr(coerce(x, pointType), points, negated);
+    } else if (!(x.dataType() instanceof ArrowType.Utf8) && pointType instanceof ArrowType.Utf8) {
+      List<PhysicalExpr> cast = new ArrayList<>();
+      for (PhysicalExpr p : points) {
+        cast.add(coerce(p, x.dataType()));
+      }
+      in = new InListExpr(x, cast, negated);
+    } else {
+      in = new InListExpr(x, points, negated);
+    }
+    if (sarg.nullAs == RexUnknownAs.TRUE) {
+      return new LogicalExpr(LogicalExpr.Op.OR, List.of(new IsNullExpr(x, false), in));
+    }
+    if (sarg.nullAs == RexUnknownAs.FALSE && x.nullable()) {
+      return new LogicalExpr(LogicalExpr.Op.AND, List.of(new IsNullExpr(x, true), in));
+    }
+    return in;
+  }
+
+  private static ExtractExpr.Field extractField(TimeUnitRange unit, RexCall call) {
+    switch (unit) {
+      case YEAR:
+        return ExtractExpr.Field.YEAR;
+      case QUARTER:
+        return ExtractExpr.Field.QUARTER;
+      case MONTH:
+        return ExtractExpr.Field.MONTH;
+      case WEEK:
+        return ExtractExpr.Field.WEEK;
+      case DAY:
+        return ExtractExpr.Field.DAY;
+      case DOW:
+        return ExtractExpr.Field.DOW;
+      case ISODOW:
+        return ExtractExpr.Field.ISODOW;
+      case DOY:
+        return ExtractExpr.Field.DOY;
+      case HOUR:
+        return ExtractExpr.Field.HOUR;
+      case MINUTE:
+        return ExtractExpr.Field.MINUTE;
+      case SECOND:
+        return ExtractExpr.Field.SECOND;
+      case MILLISECOND:
+        return ExtractExpr.Field.MILLISECOND;
+      case MICROSECOND:
+        return ExtractExpr.Field.MICROSECOND;
+      case EPOCH:
+        return ExtractExpr.Field.EPOCH;
+      case DECADE:
+        return ExtractExpr.Field.DECADE;
+      case CENTURY:
+        return ExtractExpr.Field.CENTURY;
+      case MILLENNIUM:
+        return ExtractExpr.Field.MILLENNIUM;
+      case ISOYEAR:
+        return ExtractExpr.Field.ISOYEAR;
+      default:
+        throw new QueryTypeException("EXTRACT(" + unit + ") is not supported in " + call);
+    }
+  }
+
+  private static DateTruncExpr.Unit truncUnit(String unit, Object where) {
+    String u = unit.toUpperCase(Locale.ROOT);
+    if (u.endsWith("S") && !u.equals("S")) {
+      u = u.substring(0, u.length() - 1);
+    }
+    try {
+      return DateTruncExpr.Unit.valueOf(u);
+    } catch (IllegalArgumentException e) {
+      throw new QueryTypeException(
+          "Unknown date part '" + unit + "' in " + where + "; use year, quarter, month, week, day, "
+              + "hour, minute or second");
+    }
+  }
+
+  private PhysicalExpr floorCeil(RexCall call, RelDataType input, ArrowType type, boolean ceil) {
+    PhysicalExpr x = translate(call.getOperands().get(0), input);
+    if (call.getOperands().size() == 2) {
+      RexLiteral unit = (RexLiteral) call.getOperands().get(1);
+      TimeUnitRange range = unit.getValueAs(TimeUnitRange.class);
+      return new DateTruncExpr(truncUnit(range.startUnit.name(), call), x, ceil, type);
+    }
+    if (x.dataType() instanceof ArrowType.Int) {
+      return coerce(x, type);
+    }
+    return new MathExpr(ceil ? MathExpr.Fn.CEIL : MathExpr.Fn.FLOOR, List.of(x), type);
+  }
+
+  /** Functions identified by name (OTHER_FUNCTION and friends), then UDFs. */
+  private PhysicalExpr named(RexCall call, RelDataType input, ArrowType type) {
+    SqlOperator op = call.getOperator();
+    String name = op.getName().toUpperCase(Locale.ROOT);
+    switch (name) {
+      case "UPPER":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.UPPER, operands(call, input), type);
+      case "LOWER":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.LOWER, operands(call, input), type);
+      case "SUBSTRING":
+      case "SUBSTR":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.SUBSTRING, intArgs(operands(call, input), 1), type);
+      case "CHAR_LENGTH":
+      case "CHARACTER_LENGTH":
+      case "LENGTH":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.CHAR_LENGTH, operands(call, input), type);
+      case "||":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.CONCAT, stringArgs(operands(call, input)), type);
+      case "CONCAT":
+        return new StringFunctionExpr(
+            op == SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL
+                ? StringFunctionExpr.Fn.CONCAT_WS_NULLS
+                : StringFunctionExpr.Fn.CONCAT,
+            stringArgs(operands(call, input)), type);
+      case "REPLACE":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.REPLACE, operands(call, input), type);
+      case "LEFT":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.LEFT, intArgs(operands(call, input), 1), type);
+      case "RIGHT":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.RIGHT, intArgs(operands(call, input), 1), type);
+      case "REVERSE":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.REVERSE, operands(call, input), type);
+      case "BTRIM":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.BTRIM, operands(call, input), type);
+      case "LTRIM":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.LTRIM, operands(call, input), type);
+      case "RTRIM":
+        return new StringFunctionExpr(StringFunctionExpr.Fn.RTRIM, operands(call, input), type);
+      case "ABS":
+        return math(MathExpr.Fn.ABS, call, input, type);
+      case "SIGN":
+        return math(MathExpr.Fn.SIGN, call, input, type);
+      case "ROUND":
+        return math(MathExpr.Fn.ROUND, call, input, type);
+      case "TRUNCATE":
+      case "TRUNC":
+        return math(MathExpr.Fn.TRUNCATE, call, input, type);
+      case "SQRT":
+        return doubleMath(MathExpr.Fn.SQRT, call, input, type);
+      case "POWER":
+      case "POW":
+        return doubleMath(MathExpr.Fn.POWER, call, input, type);
+      case "LN":
+        return doubleMath(MathExpr.Fn.LN, call, input, type);
+      case "LOG10":
+        return doubleMath(MathExpr.Fn.LOG10, call, input, type);
+      case "EXP":
+        return doubleMath(MathExpr.Fn.EXP, call, input, type);
+      case "MOD":
+        return arithmetic(ArithmeticExpr.Op.MODULO, call, input, type);
+      case "/INT":
+        return arithmetic(ArithmeticExpr.Op.DIVIDE, call, input, type);
+      case "CURRENT_DATE":
+        return new LiteralExpr(LocalDate.now(), type);
+      case "CURRENT_TIMESTAMP":
+      case "LOCALTIMESTAMP":
+      case "NOW":
+        return new LiteralExpr(LocalDateTime.now(), type);
+      case "DATE_TRUNC":
+        return dateTrunc(call, input, type);
+      case "DATETIME_PLUS":
+        return plusMinus(call, input, type);
+      default:
+        break;
+    }
+    ScalarUdf udf = udfs.apply(op.getName().toLowerCase(Locale.ROOT));
+    if (udf != null) {
+      List<PhysicalExpr> args = operands(call, input);
+      if (args.size() != udf.argumentTypes().size()) {
+        throw new QueryTypeException(
+            "Function '" + udf.name() + "' takes " + udf.argumentTypes().size() + " arguments, got "
+                + args.size());
+      }
+      List<PhysicalExpr> cast = new ArrayList<>();
+      for (int i = 0; i < args.size(); i++) {
+        cast.add(coerce(args.get(i), udf.argumentTypes().get(i)));
+      }
+      return new UdfExpr(udf, cast);
+    }
+    if (call.getKind() == SqlKind.OTHER_FUNCTION) {
+      throw new UnknownFunctionException(op.getName(), Suggestions.closest(op.getName(), BUILTINS));
+    }
+    List<String> types = new ArrayList<>();
+    for (RexNode o : call.getOperands()) {
+      types.add(o.getType().getFullTypeString());
+    }
+    throw new QueryTypeException(
+        "Operator '" + op.getName() + "' (" + call.getKind() + ") is not supported for argument types "
+            + types);
+  }
+
+  private PhysicalExpr dateTrunc(RexCall call, RelDataType input, ArrowType type) {
+    List<RexNode> ops = call.getOperands();
+    // Accepts DATE_TRUNC('unit', x) (PostgreSQL, DuckDB) and DATE_TRUNC(x, unit) (BigQuery).
+    RexNode unitNode = ops.get(0) instanceof RexLiteral ? ops.get(0) : ops.get(1);
+    RexNode valueNode = unitNode == ops.get(0) ? ops.get(1) : ops.get(0);
+    RexLiteral unit = (RexLiteral) unitNode;
+    String text = unit.getValue() instanceof TimeUnitRange r ? r.startUnit.name() : unit.getValueAs(String.class);
+    PhysicalExpr x = translate(valueNode, input);
+    if (x.dataType() instanceof ArrowType.Utf8) {
+      x = coerce(x, TypeMapping.TIMESTAMP);
+    }
+    ArrowType out = type instanceof ArrowType.Date || type instanceof ArrowType.Timestamp ? type : TypeMapping.TIMESTAMP;
+    return new DateTruncExpr(truncUnit(text, call), x, false, out);
+  }
+
+  private PhysicalExpr math(MathExpr.Fn fn, RexCall call, RelDataType input, ArrowType type) {
+    List<PhysicalExpr> args = operands(call, input);
+    if (args.size() > 1) {
+      args = List.of(args.get(0), coerce(args.get(1), new ArrowType.Int(32, true)));
+    }
+    if (args.get(0).dataType() instanceof ArrowType.Utf8) {
+      args = replaceFirst(args, coerce(args.get(0), type));
+    }
+    return new MathExpr(fn, args, type);
+  }
+
+  private PhysicalExpr doubleMath(MathExpr.Fn fn, RexCall call, RelDataType input, ArrowType type) {
+    List<PhysicalExpr> args = new ArrayList<>();
+    for (PhysicalExpr e : operands(call, input)) {
+      args.add(isNumeric(e.dataType()) ? e : coerce(e, TypeMapping.DOUBLE));
+    }
+    return new MathExpr(fn, args, type);
+  }
+
+  private static List<PhysicalExpr> replaceFirst(List<PhysicalExpr> args, PhysicalExpr first) {
+    List<PhysicalExpr> out = new ArrayList<>(args);
+    out.set(0, first);
+    return out;
+  }
+
+  private static List<PhysicalExpr> intArgs(List<PhysicalExpr> args, int from) {
+    List<PhysicalExpr> out = new ArrayList<>(args);
+    for (int i = from; i < out.size(); i++) {
+      if (!(out.get(i).dataType() instanceof ArrowType.Int)) {
+        out.set(i, coerce(out.get(i), new ArrowType.Int(64, true)));
+      }
+    }
+    return out;
+  }
+
+  private static List<PhysicalExpr> stringArgs(List<PhysicalExpr> args) {
+    List<PhysicalExpr> out = new ArrayList<>();
+    for (PhysicalExpr e : args) {
+      out.add(coerce(e, ArrowType.Utf8.INSTANCE));
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- types
+
+  /** {@code e} as type {@code target}: unchanged, a folded literal, or a cast. */
+  static PhysicalExpr coerce(PhysicalExpr e, ArrowType target) {
+    if (e.dataType().equals(target)) {
+      return e;
+    }
+    if (e instanceof LiteralExpr l) {
+      return new LiteralExpr(CastExpr.convert(l.value(), l.dataType(), target), target);
+    }
+    return new CastExpr(e, target);
+  }
+
+  private static boolean isNumeric(ArrowType t) {
+    return t instanceof ArrowType.Int || t instanceof ArrowType.FloatingPoint || t instanceof ArrowType.Decimal;
+  }
+
+  private static boolean isTemporal(ArrowType t) {
+    return t instanceof ArrowType.Date || t instanceof ArrowType.Timestamp;
+  }
+
+  private static boolean isInterval(ArrowType t) {
+    return t instanceof ArrowType.Interval;
   }
 }

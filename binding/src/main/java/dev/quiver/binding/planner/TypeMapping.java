@@ -1,31 +1,197 @@
 package dev.quiver.binding.planner;
 
+import dev.quiver.binding.QueryTypeException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.IntervalUnit;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 
-/** STUB (signature fixed; owner replaces the body). Maps between Calcite and Arrow types. */
+/** Maps between Calcite and Arrow types. */
 public final class TypeMapping {
   private TypeMapping() {}
 
+  /** Largest decimal precision Arrow's 128-bit decimal holds. */
+  public static final int MAX_DECIMAL_PRECISION = 38;
+
+  /** Timestamp type used internally: microseconds, no zone. */
+  public static final ArrowType TIMESTAMP = new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
+
+  /** Date type used internally: days since the epoch. */
+  public static final ArrowType DATE = new ArrowType.Date(DateUnit.DAY);
+
+  /** Double type used internally. */
+  public static final ArrowType DOUBLE = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+
   /** The Arrow type Quiver uses for a Calcite type. */
   public static ArrowType toArrow(RelDataType type) {
-    throw new UnsupportedOperationException("pending");
+    SqlTypeName name = type.getSqlTypeName();
+    switch (name) {
+      case BOOLEAN:
+        return ArrowType.Bool.INSTANCE;
+      case TINYINT:
+        return new ArrowType.Int(8, true);
+      case SMALLINT:
+        return new ArrowType.Int(16, true);
+      case INTEGER:
+        return new ArrowType.Int(32, true);
+      case BIGINT:
+        return new ArrowType.Int(64, true);
+      case REAL:
+      case FLOAT:
+      case DOUBLE:
+        return DOUBLE;
+      case DECIMAL:
+        int precision = type.getPrecision();
+        int scale = type.getScale();
+        if (precision > MAX_DECIMAL_PRECISION || precision < 1) {
+          throw new QueryTypeException(
+              "DECIMAL(" + precision + ", " + scale + ") is not supported; precision must be 1 to "
+                  + MAX_DECIMAL_PRECISION);
+        }
+        if (scale < 0 || scale > precision) {
+          throw new QueryTypeException(
+              "DECIMAL(" + precision + ", " + scale + ") is not supported; scale must be 0 to the precision");
+        }
+        return new ArrowType.Decimal(precision, scale, 128);
+      case CHAR:
+      case VARCHAR:
+        return ArrowType.Utf8.INSTANCE;
+      case DATE:
+        return DATE;
+      case TIMESTAMP:
+        return TIMESTAMP;
+      case NULL:
+        return ArrowType.Null.INSTANCE;
+      case INTERVAL_YEAR:
+      case INTERVAL_YEAR_MONTH:
+      case INTERVAL_MONTH:
+        return new ArrowType.Interval(IntervalUnit.YEAR_MONTH);
+      case INTERVAL_DAY:
+      case INTERVAL_DAY_HOUR:
+      case INTERVAL_DAY_MINUTE:
+      case INTERVAL_DAY_SECOND:
+      case INTERVAL_HOUR:
+      case INTERVAL_HOUR_MINUTE:
+      case INTERVAL_HOUR_SECOND:
+      case INTERVAL_MINUTE:
+      case INTERVAL_MINUTE_SECOND:
+      case INTERVAL_SECOND:
+        return new ArrowType.Interval(IntervalUnit.DAY_TIME);
+      default:
+        throw new QueryTypeException(
+            "SQL type " + type.getFullTypeString() + " is not supported; use one of BOOLEAN, "
+                + "INTEGER, BIGINT, DOUBLE, DECIMAL(p, s), VARCHAR, DATE or TIMESTAMP");
+    }
   }
 
   /** The Calcite type for an Arrow type. */
   public static RelDataType toRel(ArrowType type, boolean nullable, RelDataTypeFactory factory) {
-    throw new UnsupportedOperationException("pending");
+    RelDataType t;
+    switch (type.getTypeID()) {
+      case Bool:
+        t = factory.createSqlType(SqlTypeName.BOOLEAN);
+        break;
+      case Int:
+        ArrowType.Int i = (ArrowType.Int) type;
+        if (!i.getIsSigned() && i.getBitWidth() == 64) {
+          throw new QueryTypeException("Arrow type " + type + " is not supported; use signed 64-bit integers");
+        }
+        if (!i.getIsSigned() && i.getBitWidth() == 32) {
+          t = factory.createSqlType(SqlTypeName.BIGINT);
+          break;
+        }
+        switch (i.getBitWidth()) {
+          case 8:
+            t = factory.createSqlType(i.getIsSigned() ? SqlTypeName.TINYINT : SqlTypeName.SMALLINT);
+            break;
+          case 16:
+            t = factory.createSqlType(i.getIsSigned() ? SqlTypeName.SMALLINT : SqlTypeName.INTEGER);
+            break;
+          case 32:
+            t = factory.createSqlType(SqlTypeName.INTEGER);
+            break;
+          default:
+            t = factory.createSqlType(SqlTypeName.BIGINT);
+        }
+        break;
+      case FloatingPoint:
+        FloatingPointPrecision p = ((ArrowType.FloatingPoint) type).getPrecision();
+        t = factory.createSqlType(p == FloatingPointPrecision.DOUBLE ? SqlTypeName.DOUBLE : SqlTypeName.REAL);
+        break;
+      case Decimal:
+        ArrowType.Decimal d = (ArrowType.Decimal) type;
+        if (d.getBitWidth() != 128) {
+          throw new QueryTypeException("Arrow type " + type + " is not supported; use 128-bit decimals");
+        }
+        t = factory.createSqlType(SqlTypeName.DECIMAL, d.getPrecision(), d.getScale());
+        break;
+      case Utf8:
+      case LargeUtf8:
+        t = factory.createSqlType(SqlTypeName.VARCHAR);
+        break;
+      case Date:
+        t = factory.createSqlType(SqlTypeName.DATE);
+        break;
+      case Timestamp:
+        if (((ArrowType.Timestamp) type).getTimezone() != null) {
+          throw new QueryTypeException(
+              "Arrow type " + type + " is not supported; use timestamps without a time zone");
+        }
+        t = factory.createSqlType(SqlTypeName.TIMESTAMP);
+        break;
+      case Null:
+        return factory.createSqlType(SqlTypeName.NULL);
+      case Interval:
+        IntervalUnit unit = ((ArrowType.Interval) type).getUnit();
+        if (unit == IntervalUnit.YEAR_MONTH) {
+          t = factory.createSqlIntervalType(new SqlIntervalQualifier(
+              org.apache.calcite.avatica.util.TimeUnit.YEAR, org.apache.calcite.avatica.util.TimeUnit.MONTH,
+              SqlParserPos.ZERO));
+        } else if (unit == IntervalUnit.DAY_TIME) {
+          t = factory.createSqlIntervalType(new SqlIntervalQualifier(
+              org.apache.calcite.avatica.util.TimeUnit.DAY, org.apache.calcite.avatica.util.TimeUnit.SECOND,
+              SqlParserPos.ZERO));
+        } else {
+          throw new QueryTypeException("Arrow type " + type + " is not supported");
+        }
+        break;
+      default:
+        throw new QueryTypeException(
+            "Arrow type " + type + " is not supported; use bool, int, double, decimal128, utf8, "
+                + "date32 or timestamp[us]");
+    }
+    return factory.createTypeWithNullability(t, nullable);
   }
 
   /** Arrow schema of a Calcite row type (field names kept). */
   public static Schema toArrowSchema(RelDataType rowType) {
-    throw new UnsupportedOperationException("pending");
+    List<Field> fields = new ArrayList<>();
+    for (RelDataTypeField f : rowType.getFieldList()) {
+      fields.add(new Field(f.getName(), new FieldType(f.getType().isNullable(), toArrow(f.getType()), null), null));
+    }
+    return new Schema(fields);
   }
 
   /** Calcite row type of an Arrow schema. */
   public static RelDataType toRelRowType(Schema schema, RelDataTypeFactory factory) {
-    throw new UnsupportedOperationException("pending");
+    List<RelDataType> types = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (Field f : schema.getFields()) {
+      types.add(toRel(f.getType(), f.isNullable(), factory));
+      names.add(f.getName());
+    }
+    return factory.createStructType(types, names);
   }
 }

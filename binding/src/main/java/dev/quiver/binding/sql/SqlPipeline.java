@@ -108,7 +108,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    */
   public SqlNode parse(String sql, int line, int column) {
     try {
-      return SqlParser.create(sql, PARSER_CONFIG).parseStmt();
+      return SqlParser.create(quoteReservedNames(sql), PARSER_CONFIG).parseStmt();
     } catch (org.apache.calcite.sql.parser.SqlParseException e) {
       SqlParserPos pos = e.getPos();
       int l = pos == null ? 1 : Math.max(1, pos.getLineNum());
@@ -117,6 +117,51 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       int absCol = l == 1 ? column + c - 1 : c;
       throw new SqlParseException("SQL parse error: " + firstLine(e.getMessage()), absLine, absCol, e);
     }
+  }
+
+  /** Words Calcite reserves that queries commonly use as plain names (TPC-H Q11 says "as value"). */
+  private static final java.util.Set<String> NAME_WORDS = java.util.Set.of("value");
+
+  /**
+   * Double-quotes {@link #NAME_WORDS} outside literals, quoted names and comments, so that they
+   * parse as (lower-case) identifiers.
+   */
+  static String quoteReservedNames(String sql) {
+    StringBuilder out = null;
+    int i = 0;
+    int n = sql.length();
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (c == '\'' || c == '"') {
+        int end = sql.indexOf(c, i + 1);
+        while (end >= 0 && end + 1 < n && sql.charAt(end + 1) == c) {
+          end = sql.indexOf(c, end + 2);
+        }
+        i = end < 0 ? n : end + 1;
+      } else if (sql.startsWith("--", i)) {
+        int end = sql.indexOf('\n', i);
+        i = end < 0 ? n : end + 1;
+      } else if (sql.startsWith("/*", i)) {
+        int end = sql.indexOf("*/", i + 2);
+        i = end < 0 ? n : end + 2;
+      } else if (Character.isLetter(c) || c == '_') {
+        int start = i;
+        while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) {
+          i++;
+        }
+        String word = sql.substring(start, i).toLowerCase(Locale.ROOT);
+        if (NAME_WORDS.contains(word)) {
+          if (out == null) {
+            out = new StringBuilder(sql);
+          }
+          int shift = out.length() - n;
+          out.replace(start + shift, i + shift, "\"" + word + "\"");
+        }
+      } else {
+        i++;
+      }
+    }
+    return out == null ? sql : out.toString();
   }
 
   private static String firstLine(String message) {

@@ -71,6 +71,8 @@ public final class StatementRunner {
   private static final Pattern DROP =
       Pattern.compile(
           "\\s*DROP\\s+(?<kind>TABLE|VIEW)\\s+(?<ie>IF\\s+EXISTS\\s+)?(?<name>" + NAME + ")\\s*", FLAGS);
+  private static final Pattern EXPLAIN =
+      Pattern.compile("\\s*EXPLAIN\\s+(?<analyze>ANALYZE\\s+)?(?!PLAN\\b)(?<query>.*)", FLAGS);
   private static final Pattern COLUMN_DEF =
       Pattern.compile("\\s*(?<name>" + NAME + ")\\s+(?<type>.+?)(?<notnull>\\s+NOT\\s+NULL)?(?:\\s+NULL)?\\s*", FLAGS);
 
@@ -105,6 +107,9 @@ public final class StatementRunner {
     if ((m = region(DROP, text, start)).matches()) {
       return drop(m);
     }
+    if ((m = region(EXPLAIN, text, start)).matches()) {
+      return explain(m, text);
+    }
     return session.planning(() -> statement(text));
   }
 
@@ -120,7 +125,7 @@ public final class StatementRunner {
     }
     if (node instanceof SqlExplain explain) {
       DataFrameImpl df = new DataFrameImpl(session, pipeline.toRel(explain.getExplicandum()));
-      return explainFrame(df);
+      return explainFrame(df, false);
     }
     if (node instanceof SqlSetOption set) {
       if (set.getValue() == null) {
@@ -137,8 +142,19 @@ public final class StatementRunner {
             + "CREATE/DROP TABLE and VIEW, and CREATE EXTERNAL TABLE");
   }
 
-  private DataFrame explainFrame(DataFrameImpl df) {
-    String text = df.explain();
+  private DataFrame explain(Matcher m, String text) {
+    int offset = m.start("query");
+    DataFrameImpl df =
+        session.planning(
+            () -> {
+              SqlNode q = session.pipeline().parse(text.substring(offset), line(text, offset), column(text, offset));
+              return new DataFrameImpl(session, session.pipeline().toRel(q));
+            });
+    return explainFrame(df, m.group("analyze") != null);
+  }
+
+  private DataFrame explainFrame(DataFrameImpl df, boolean analyze) {
+    String text = df.explain(analyze);
     int split = text.indexOf("Physical plan:\n");
     RelBuilder b = session.pipeline().relBuilder();
     RelNode values =

@@ -7,38 +7,46 @@ final class Tpch {
   private Tpch() {}
 
   static void register(SessionContext ctx) {
-    ctx.registerTable("region", new StatsTable(5, "r_regionkey BIGINT", "r_name VARCHAR", "r_comment VARCHAR"));
-    ctx.registerTable(
+    register(ctx::registerTable);
+  }
+
+  static void register(SessionState state) {
+    register((name, table) -> state.catalog().putTable(new Catalog.TableEntry(name, table, false)));
+  }
+
+  static void register(java.util.function.BiConsumer<String, dev.quiver.binding.TableProvider> ctx) {
+    ctx.accept("region", new StatsTable(5, "r_regionkey BIGINT", "r_name VARCHAR", "r_comment VARCHAR"));
+    ctx.accept(
         "nation",
         new StatsTable(25, "n_nationkey BIGINT", "n_name VARCHAR", "n_regionkey BIGINT", "n_comment VARCHAR"));
-    ctx.registerTable(
+    ctx.accept(
         "supplier",
         new StatsTable(
             10_000, "s_suppkey BIGINT", "s_name VARCHAR", "s_address VARCHAR", "s_nationkey BIGINT",
             "s_phone VARCHAR", "s_acctbal DECIMAL(15,2)", "s_comment VARCHAR"));
-    ctx.registerTable(
+    ctx.accept(
         "customer",
         new StatsTable(
             150_000, "c_custkey BIGINT", "c_name VARCHAR", "c_address VARCHAR", "c_nationkey BIGINT",
             "c_phone VARCHAR", "c_acctbal DECIMAL(15,2)", "c_mktsegment VARCHAR", "c_comment VARCHAR"));
-    ctx.registerTable(
+    ctx.accept(
         "part",
         new StatsTable(
             200_000, "p_partkey BIGINT", "p_name VARCHAR", "p_mfgr VARCHAR", "p_brand VARCHAR",
             "p_type VARCHAR", "p_size INT", "p_container VARCHAR", "p_retailprice DECIMAL(15,2)",
             "p_comment VARCHAR"));
-    ctx.registerTable(
+    ctx.accept(
         "partsupp",
         new StatsTable(
             800_000, "ps_partkey BIGINT", "ps_suppkey BIGINT", "ps_availqty INT",
             "ps_supplycost DECIMAL(15,2)", "ps_comment VARCHAR"));
-    ctx.registerTable(
+    ctx.accept(
         "orders",
         new StatsTable(
             1_500_000, "o_orderkey BIGINT", "o_custkey BIGINT", "o_orderstatus VARCHAR",
             "o_totalprice DECIMAL(15,2)", "o_orderdate DATE", "o_orderpriority VARCHAR", "o_clerk VARCHAR",
             "o_shippriority INT", "o_comment VARCHAR"));
-    ctx.registerTable(
+    ctx.accept(
         "lineitem",
         new StatsTable(
             6_000_000, "l_orderkey BIGINT", "l_partkey BIGINT", "l_suppkey BIGINT", "l_linenumber INT",

@@ -2,11 +2,11 @@ package dev.quiver.binding.physical.aggregate;
 
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.physical.aggregate.Vectors.Kind;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -83,7 +83,7 @@ public final class Accumulators {
   static Accumulator create(AggregateCall call, BufferAllocator allocator) {
     Accumulator acc = createPlain(call);
     if (call.distinct()) {
-      List<Field> keyFields = new java.util.ArrayList<>();
+      List<Field> keyFields = new ArrayList<>();
       keyFields.add(nullable("group", INT64));
       for (int i = 0; i < call.args().size(); i++) {
         keyFields.add(nullable("arg" + i, call.args().get(i).dataType()));
@@ -296,6 +296,7 @@ public final class Accumulators {
   /** SUM/AVG of integers in a long per group, with an overflow check. */
   static final class SumLongAcc extends SumBase {
     private long[] sums = new long[16];
+    private long[] buf;
 
     SumLongAcc(List<Field> state, Field out, boolean avg) {
       super(state, out, avg);
@@ -313,7 +314,7 @@ public final class Accumulators {
 
     @Override
     public void update(FieldVector[] args, int[] gids, int rows, boolean[] use) {
-      long[] v = Vectors.longs(args[0], rows, null);
+      long[] v = buf = Vectors.longs(args[0], rows, buf);
       long[] s = sums;
       long[] c = counts;
       try {
@@ -390,6 +391,7 @@ public final class Accumulators {
   /** SUM/AVG of floating point. */
   static final class SumDoubleAcc extends SumBase {
     private double[] sums = new double[16];
+    private double[] buf;
 
     SumDoubleAcc(List<Field> state, Field out, boolean avg) {
       super(state, out, avg);
@@ -407,7 +409,7 @@ public final class Accumulators {
 
     @Override
     public void update(FieldVector[] args, int[] gids, int rows, boolean[] use) {
-      double[] v = Vectors.doubles(args[0], rows, null);
+      double[] v = buf = Vectors.doubles(args[0], rows, buf);
       double[] s = sums;
       long[] c = counts;
       for (int i = 0; i < rows; i++) {
@@ -579,6 +581,7 @@ public final class Accumulators {
     private final int mode;
     private long[] vals = new long[16];
     private boolean[] seen = new boolean[16];
+    private long[] buf;
 
     MinMaxLongAcc(List<Field> state, Field out, int mode) {
       this.state = state;
@@ -597,7 +600,7 @@ public final class Accumulators {
 
     @Override
     public void update(FieldVector[] args, int[] gids, int rows, boolean[] use) {
-      long[] v = Vectors.longs(args[0], rows, null);
+      long[] v = buf = Vectors.longs(args[0], rows, buf);
       long[] cur = vals;
       boolean[] s = seen;
       for (int i = 0; i < rows; i++) {
@@ -658,6 +661,7 @@ public final class Accumulators {
     private final int mode;
     private double[] vals = new double[16];
     private boolean[] seen = new boolean[16];
+    private double[] buf;
 
     MinMaxDoubleAcc(List<Field> state, Field out, int mode) {
       this.state = state;
@@ -676,7 +680,7 @@ public final class Accumulators {
 
     @Override
     public void update(FieldVector[] args, int[] gids, int rows, boolean[] use) {
-      double[] v = Vectors.doubles(args[0], rows, null);
+      double[] v = buf = Vectors.doubles(args[0], rows, buf);
       for (int i = 0; i < rows; i++) {
         if (use == null || use[i]) {
           int g = gids[i];
@@ -1132,7 +1136,7 @@ public final class Accumulators {
           g.setIndexDefined(i);
         }
         g.setValueCount(rows);
-        List<FieldVector> keys = new java.util.ArrayList<>(args.length + 1);
+        List<FieldVector> keys = new ArrayList<>(args.length + 1);
         keys.add(g);
         keys.addAll(Arrays.asList(args));
         int before = seen.size();

@@ -22,7 +22,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
@@ -58,6 +57,7 @@ final class AggregateStream implements BatchStream {
   private BatchStream in;
   private int[] gids = new int[1024];
   private int[] chunkIds = new int[0];
+  private boolean[] nullBuf = new boolean[0];
   private boolean inputDone;
   private boolean merging;
   private boolean draining;
@@ -214,18 +214,21 @@ final class AggregateStream implements BatchStream {
           FieldVector f = eval(call.filter(), batch, evaluated, owned);
           use = new boolean[rows];
           long[] v = Vectors.longs(f, rows, null);
+          boolean[] nulls = nullScratch(rows);
+          Vectors.nulls(f, rows, nulls);
           for (int i = 0; i < rows; i++) {
-            use[i] = v[i] != 0 && Vectors.valid(f, i);
+            use[i] = v[i] != 0 && !nulls[i];
           }
         }
         for (FieldVector arg : args) {
-          if (arg instanceof NullVector || arg.getNullCount() > 0) {
+          boolean[] nulls = nullScratch(rows);
+          if (Vectors.nulls(arg, rows, nulls)) {
             if (use == null) {
               use = new boolean[rows];
-              Arrays.fill(use, true);
+              Arrays.fill(use, 0, rows, true);
             }
             for (int i = 0; i < rows; i++) {
-              use[i] &= Vectors.valid(arg, i);
+              use[i] &= !nulls[i];
             }
           }
         }
@@ -272,6 +275,13 @@ final class AggregateStream implements BatchStream {
       accs[c].ensureCapacity(groups);
       accs[c].merge(st, gids, rows);
     }
+  }
+
+  private boolean[] nullScratch(int rows) {
+    if (nullBuf.length < rows) {
+      nullBuf = new boolean[rows];
+    }
+    return nullBuf;
   }
 
   private void ensureGids(int rows) {

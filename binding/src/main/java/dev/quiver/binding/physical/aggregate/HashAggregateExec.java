@@ -6,6 +6,7 @@ import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,9 +100,22 @@ public final class HashAggregateExec extends BaseExecutionPlan {
     return aggregates;
   }
 
+  /**
+   * One output partition per input partition. When FINAL/SINGLE input is hash-partitioned on
+   * exactly the group expressions, the output stays hash-partitioned on the group columns.
+   */
   @Override
   public Partitioning outputPartitioning() {
-    return Partitioning.unknown(input.partitionCount());
+    Partitioning in = input.outputPartitioning();
+    if (mode != AggregateMode.PARTIAL && in.kind() == Partitioning.Kind.HASH && !groupExprs.isEmpty()
+        && in.hashExprs().equals(groupExprs)) {
+      List<PhysicalExpr> keys = new ArrayList<>();
+      for (int i = 0; i < groupExprs.size(); i++) {
+        keys.add(new ColumnExpr(i, groupNames.get(i), groupExprs.get(i).dataType(), true));
+      }
+      return Partitioning.hash(keys, in.partitionCount());
+    }
+    return Partitioning.unknown(in.partitionCount());
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.quiver.binding.QuiverException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -83,7 +84,7 @@ public final class Vectors {
     return type instanceof ArrowType.Decimal d ? d.getScale() : 0;
   }
 
-  /** True when row {@code i} of {@code v} is non-null. */
+  /** True when row {@code i} of {@code v} is non-null (for single rows: it counts nulls first). */
   public static boolean valid(FieldVector v, int i) {
     if (v instanceof NullVector) {
       return false;
@@ -94,11 +95,11 @@ public final class Vectors {
   /** Fills {@code out[0..rows)} with validity flags; returns false if every row is valid. */
   public static boolean nulls(FieldVector v, int rows, boolean[] outNull) {
     if (v instanceof NullVector) {
-      java.util.Arrays.fill(outNull, 0, rows, true);
+      Arrays.fill(outNull, 0, rows, true);
       return rows > 0;
     }
     if (v.getNullCount() == 0) {
-      java.util.Arrays.fill(outNull, 0, rows, false);
+      Arrays.fill(outNull, 0, rows, false);
       return false;
     }
     ArrowBuf validity = v.getValidityBuffer();
@@ -112,7 +113,7 @@ public final class Vectors {
   public static long[] longs(FieldVector v, int rows, long[] buf) {
     long[] out = buf != null && buf.length >= rows ? buf : new long[Math.max(rows, 16)];
     if (v instanceof NullVector) {
-      java.util.Arrays.fill(out, 0, rows, 0L);
+      Arrays.fill(out, 0, rows, 0L);
       return out;
     }
     if (v instanceof BitVector bits) {

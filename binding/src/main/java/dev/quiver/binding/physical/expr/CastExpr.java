@@ -216,7 +216,7 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType) implements Physic
       return out;
     } catch (RuntimeException e) {
       out.close();
-      throw e;
+      throw Vectors.rethrow(e);
     }
   }
 
@@ -233,7 +233,7 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType) implements Physic
       return out;
     } catch (RuntimeException e) {
       out.close();
-      throw e;
+      throw Vectors.rethrow(e);
     }
   }
 

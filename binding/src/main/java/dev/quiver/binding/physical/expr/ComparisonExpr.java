@@ -281,29 +281,40 @@ public record ComparisonExpr(Op op, PhysicalExpr left, PhysicalExpr right) imple
 
   static long[] doubles(double[] a, double[] b, double s, Op op, int n) {
     long[] w = new long[Bits.words(n)];
-    for (int i = 0; i < n; i++) {
-      double y = b == null ? s : b[i];
-      boolean t;
-      switch (op) {
-        case EQ:
-          t = a[i] == y;
-          break;
-        case LT:
-          t = a[i] < y;
-          break;
-        case LE:
-          t = a[i] <= y;
-          break;
-        case GT:
-          t = a[i] > y;
-          break;
-        case GE:
-          t = a[i] >= y;
-          break;
-        default:
-          t = a[i] != y;
-      }
-      w[i >>> 6] |= (t ? 1L : 0L) << i;
+    if (b == null) {
+      b = new double[n];
+      java.util.Arrays.fill(b, s);
+    }
+    switch (op) {
+      case EQ:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] == b[i] ? 1L : 0L) << i;
+        }
+        break;
+      case LT:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] < b[i] ? 1L : 0L) << i;
+        }
+        break;
+      case LE:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] <= b[i] ? 1L : 0L) << i;
+        }
+        break;
+      case GT:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] > b[i] ? 1L : 0L) << i;
+        }
+        break;
+      case GE:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] >= b[i] ? 1L : 0L) << i;
+        }
+        break;
+      default:
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (a[i] != b[i] ? 1L : 0L) << i;
+        }
     }
     return w;
   }

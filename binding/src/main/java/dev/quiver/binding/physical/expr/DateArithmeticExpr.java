@@ -131,7 +131,7 @@ public record DateArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, A
       return out;
     } catch (RuntimeException e) {
       out.close();
-      throw e;
+      throw Vectors.rethrow(e);
     }
   }
 

@@ -36,14 +36,10 @@ final class Kernels {
     ArrowBuf data = out.getDataBuffer();
     switch (width) {
       case 64:
-        for (int i = 0; i < n; i++) {
-          data.setLong(i * 8L, v[i]);
-        }
+        Buffers.writeLongs(data, v, n);
         break;
       case 32:
-        for (int i = 0; i < n; i++) {
-          data.setInt(i * 4L, (int) v[i]);
-        }
+        Buffers.writeInts(data, v, n);
         break;
       case 16:
         for (int i = 0; i < n; i++) {
@@ -65,12 +61,14 @@ final class Kernels {
     FieldVector out = Vectors.allocate(type, n, allocator);
     ArrowBuf data = out.getDataBuffer();
     if (type instanceof ArrowType.Date) {
-      for (int i = 0; i < n; i++) {
-        data.setInt(i * 4L, (int) v[i]);
-      }
+      Buffers.writeInts(data, v, n);
     } else if (type instanceof ArrowType.Timestamp ts) {
-      for (int i = 0; i < n; i++) {
-        data.setLong(i * 8L, Vectors.fromMicros(v[i], ts));
+      if (ts.getUnit() == org.apache.arrow.vector.types.TimeUnit.MICROSECOND) {
+        Buffers.writeLongs(data, v, n);
+      } else {
+        for (int i = 0; i < n; i++) {
+          data.setLong(i * 8L, Vectors.fromMicros(v[i], ts));
+        }
       }
     } else {
       out.close();
@@ -93,9 +91,7 @@ final class Kernels {
         data.setFloat(i * 4L, (float) v[i]);
       }
     } else {
-      for (int i = 0; i < n; i++) {
-        data.setDouble(i * 8L, v[i]);
-      }
+      Buffers.writeDoubles(data, v, n);
     }
     Bits.storeValidity(valid, out, n);
     out.setValueCount(n);
@@ -132,7 +128,7 @@ final class Kernels {
       return out;
     } catch (RuntimeException e) {
       out.close();
-      throw e;
+      throw Vectors.rethrow(e);
     }
   }
 }

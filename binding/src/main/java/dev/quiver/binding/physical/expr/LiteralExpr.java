@@ -121,7 +121,7 @@ public record LiteralExpr(Object value, ArrowType dataType) implements PhysicalE
       return out;
     } catch (RuntimeException e) {
       out.close();
-      throw e;
+      throw Vectors.rethrow(e);
     }
   }
 

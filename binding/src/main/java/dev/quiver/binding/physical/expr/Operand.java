@@ -36,7 +36,8 @@ final class Operand implements AutoCloseable {
       return new Operand(l.dataType(), null, l.value(), n);
     }
     FieldVector v = e.evaluate(batch, allocator);
-    return new Operand(v instanceof NullVector ? ArrowType.Null.INSTANCE : e.dataType(), v, null, n);
+    // The vector's own type wins over the declared one (e.g. a SMALLINT column read as Int(16)).
+    return new Operand(v.getField().getType(), v, null, n);
   }
 
   static Operand ofVector(FieldVector v) {
@@ -116,16 +117,12 @@ final class Operand implements AutoCloseable {
       case BIGINT:
       case TIMESTAMPMICRO:
       case TIMESTAMPMICROTZ:
-        for (int i = 0; i < n; i++) {
-          out[i] = data.getLong(i * 8L);
-        }
+        Buffers.readLongs(data, out, n);
         break;
       case INT:
       case DATEDAY:
       case INTERVALYEAR:
-        for (int i = 0; i < n; i++) {
-          out[i] = data.getInt(i * 4L);
-        }
+        Buffers.readInts(data, out, n);
         break;
       case SMALLINT:
         for (int i = 0; i < n; i++) {
@@ -169,9 +166,7 @@ final class Operand implements AutoCloseable {
     ArrowBuf data = vector.getDataBuffer();
     switch (vector.getMinorType()) {
       case FLOAT8:
-        for (int i = 0; i < n; i++) {
-          out[i] = data.getDouble(i * 8L);
-        }
+        Buffers.readDoubles(data, out, n);
         return out;
       case FLOAT4:
         for (int i = 0; i < n; i++) {

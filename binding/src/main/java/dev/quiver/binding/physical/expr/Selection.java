@@ -79,7 +79,7 @@ final class Selection {
         return out;
       } catch (RuntimeException ex) {
         out.close();
-        throw ex;
+        throw Vectors.rethrow(ex);
       }
     }
   }
@@ -100,7 +100,7 @@ final class Selection {
       }
     } catch (RuntimeException ex) {
       vectors.forEach(FieldVector::close);
-      throw ex;
+      throw Vectors.rethrow(ex);
     }
     return new VectorSchemaRoot(batch.getSchema().getFields(), vectors, rows.length);
   }

@@ -133,7 +133,7 @@ public record StringFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
         if (out != null) {
           out.close();
         }
-        throw e;
+        throw Vectors.rethrow(e);
       }
     } finally {
       ops.forEach(Operand::close);
@@ -277,7 +277,7 @@ public record StringFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
       return out;
     } catch (RuntimeException e) {
       out.close();
-      throw e;
+      throw Vectors.rethrow(e);
     }
   }
 

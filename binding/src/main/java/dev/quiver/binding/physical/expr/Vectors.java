@@ -68,6 +68,15 @@ public final class Vectors {
             + " values; raise the memory limit or lower the batch size", e);
   }
 
+  /** Converts Arrow's allocator-limit failure into the engine's typed error; returns others. */
+  static RuntimeException rethrow(RuntimeException e) {
+    if (e instanceof OutOfMemoryException oom) {
+      return new ResourcesExhaustedException(
+          "Expression evaluation ran out of memory; raise the memory limit or lower the batch size", oom);
+    }
+    return e;
+  }
+
   /** A vector of {@code n} nulls of {@code type}. */
   public static FieldVector nulls(ArrowType type, int n, BufferAllocator allocator) {
     FieldVector v = allocate(type, n, allocator);
@@ -380,7 +389,7 @@ public final class Vectors {
       return out;
     } catch (RuntimeException e) {
       out.close();
-      throw e;
+      throw Vectors.rethrow(e);
     }
   }
 }

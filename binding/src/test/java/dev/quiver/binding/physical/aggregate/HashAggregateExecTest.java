@@ -25,7 +25,6 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +33,6 @@ import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -126,6 +124,26 @@ class HashAggregateExecTest {
     List<List<Object>> rows = collect(agg, ctx());
     assertThat(rows).hasSize(4);
     Map<Object, List<Object>> m = byKey(rows);
+
+    // The same through PARTIAL over two partitions (one batch each) and FINAL over all states.
+    BatchesExec split = source(List.of(List.of(b1), List.of(b2)));
+    List<VectorSchemaRoot> states = TestData.collectBatches(
+        new HashAggregateExec(split, AggregateMode.PARTIAL, List.of(col(b1, 0)), List.of("k"), calls), ctx());
+    BatchesExec stateSource = source(List.of(states));
+    Map<Object, List<Object>> twoPhase = byKey(collect(new HashAggregateExec(stateSource, AggregateMode.FINAL,
+        List.of(col(stateSource.schema(), 0)), List.of("k"), calls), ctx()));
+    assertThat(twoPhase.keySet()).isEqualTo(m.keySet());
+    for (Object key : m.keySet()) {
+      List<Object> single = m.get(key);
+      List<Object> merged = twoPhase.get(key);
+      for (int j = 0; j < 16; j++) { // ANY_VALUE (column 16) may pick another row
+        if (single.get(j) instanceof Double d) {
+          assertThat((Double) merged.get(j)).as("column %s of group %s", j, key).isCloseTo(d, within(1e-12));
+        } else {
+          assertThat(merged.get(j)).as("column %s of group %s", j, key).isEqualTo(single.get(j));
+        }
+      }
+    }
 
     List<Object> a = m.get("a"); // x: 1, null, 4, 2; d: 1.5, 3.5, -1.0, 0.5; m: 1.25, -0.75, null, 3.00
     assertThat(a.subList(1, 4)).containsExactly(4L, 3L, 7L);
@@ -278,8 +296,15 @@ class HashAggregateExecTest {
         call(AggregateFunction.VAR_POP, col(schema, 3), DOUBLE, "v"));
   }
 
+  /** Sorts rows by their group keys (the first two columns), computing each sort key once. */
   private static List<List<Object>> sorted(List<List<Object>> rows) {
-    rows.sort(Comparator.comparing(Object::toString));
+    List<Map.Entry<String, List<Object>>> keyed = new ArrayList<>();
+    for (List<Object> r : rows) {
+      keyed.add(Map.entry(r.get(0) + "|" + r.get(1), r));
+    }
+    keyed.sort(Map.Entry.comparingByKey());
+    rows.clear();
+    keyed.forEach(e -> rows.add(e.getValue()));
     return rows;
   }
 
@@ -453,6 +478,47 @@ class HashAggregateExecTest {
   }
 
   @Test
+  void stringKeysAndStringStatesSurviveSpilling() {
+    int n = 200_000;
+    List<VectorSchemaRoot> batches = new ArrayList<>();
+    for (int from = 0; from < 2 * n; from += 20_000) {
+      String[] k = new String[20_000];
+      String[] v = new String[20_000];
+      for (int i = 0; i < k.length; i++) {
+        int key = (from + i) % n;
+        k[i] = key % 1000 == 0 ? null : "customer#" + key;
+        v[i] = "v" + ((from + i) / n) + "-" + key; // first pass "v0-..", second "v1-.."
+      }
+      batches.add(batch(strings(allocator, "k", k), strings(allocator, "v", v)));
+    }
+    BatchesExec in = source(List.of(batches));
+    Schema s = in.schema();
+    ArrowType utf8 = ArrowType.Utf8.INSTANCE;
+    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE, List.of(col(s, 0)), List.of("k"),
+        List.of(call(AggregateFunction.COUNT, null, BIGINT, "c"),
+            call(AggregateFunction.MIN, col(s, 1), utf8, "mn"),
+            call(AggregateFunction.MAX, col(s, 1), utf8, "mx")));
+    TaskContext ctx = TestData.context(allocator, 2L << 20, 8192, spillDir);
+    List<List<Object>> rows = collect(agg, ctx);
+    assertThat(agg.metrics().spillCount()).isGreaterThan(0);
+    assertThat(rows).hasSize(n - n / 1000 + 1);
+    int wrong = 0;
+    for (List<Object> r : rows) {
+      if (r.get(0) == null) {
+        if (!r.get(1).equals(2L * (n / 1000)) || !"v0-0".equals(r.get(2))) {
+          wrong++;
+        }
+        continue;
+      }
+      String key = ((String) r.get(0)).substring("customer#".length());
+      if (!r.get(1).equals(2L) || !r.get(2).equals("v0-" + key) || !r.get(3).equals("v1-" + key)) {
+        wrong++;
+      }
+    }
+    assertThat(wrong).isZero();
+  }
+
+  @Test
   void distinctThatDoesNotFitIsResourcesExhausted() {
     BatchesExec in = source(List.of(List.of(sequence(0, 200_000))));
     Schema s = in.schema();
@@ -462,6 +528,50 @@ class HashAggregateExecTest {
         .isInstanceOf(ResourcesExhaustedException.class)
         .hasMessageContaining("HashAggregateExec");
     assertThat(collect(agg, ctx())).containsExactly(List.of(200_000L));
+  }
+
+  @Test
+  void groupsOnEveryKeyTypeTogether() {
+    VectorSchemaRoot b = batch(
+        decimals(allocator, "m", 10, 2, "1.50", "1.50", null, "1.50", null, "-2.00"),
+        doubles(allocator, "d", 0.0, -0.0, Double.NaN, 0.0, Double.NaN, null),
+        bools(allocator, "f", true, true, null, true, null, false),
+        dates(allocator, "dt", 5, 5, 7, 5, 7, null),
+        longs(allocator, "x", 1L, 2L, 3L, 4L, 5L, 6L));
+    BatchesExec in = source(List.of(List.of(b)));
+    Schema s = in.schema();
+    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE,
+        List.of(col(s, 0), col(s, 1), col(s, 2), col(s, 3)), List.of("m", "d", "f", "dt"),
+        List.of(call(AggregateFunction.SUM, col(s, 4), BIGINT, "sx")));
+    List<List<Object>> rows = collect(agg, ctx());
+    // -0.0 groups with 0.0 and NaN with NaN, as SQL equality on keys requires.
+    assertThat(rows).hasSize(3);
+    Map<Object, Long> sums = new HashMap<>();
+    for (List<Object> r : rows) {
+      sums.put(r.get(0) == null ? null : ((BigDecimal) r.get(0)).toPlainString(), (Long) r.get(4));
+    }
+    assertThat(sums).containsEntry("1.50", 7L).containsEntry(null, 8L).containsEntry("-2.00", 6L);
+  }
+
+  @Test
+  void closingMidwayDeletesSpillFilesAndFreesMemory() {
+    List<VectorSchemaRoot> batches = new ArrayList<>();
+    for (int from = 0; from < 200_000; from += 20_000) {
+      batches.add(sequence(from, 20_000));
+    }
+    BatchesExec in = source(List.of(batches));
+    Schema s = in.schema();
+    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE, List.of(col(s, 0)), List.of("k"),
+        List.of(call(AggregateFunction.SUM, col(s, 1), BIGINT, "sx")));
+    TaskContext ctx = TestData.context(allocator, 1L << 20, 1024, spillDir);
+    try (BatchStream stream = agg.execute(0, ctx)) {
+      try (VectorSchemaRoot first = stream.next()) {
+        assertThat(first.getRowCount()).isEqualTo(1024);
+      }
+      assertThat(agg.metrics().spillCount()).isGreaterThan(1);
+    }
+    assertThat(ctx.memoryPool().reserved()).isZero();
+    // @AfterEach checks that the spill directory is empty and the allocator is at zero.
   }
 
   @Test
@@ -475,5 +585,18 @@ class HashAggregateExecTest {
     assertThat(HashAggregateExec.stateFields(sum)).hasSize(2);
     assertThat(agg.withNewChildren(List.of(in)).schema()).isEqualTo(agg.schema());
     assertThat(agg.outputPartitioning().partitionCount()).isEqualTo(1);
+
+    // FINAL over input hashed on its group keys stays hashed on the output group columns.
+    BatchesExec hashed = new BatchesExec(b.getSchema(), List.of(List.of(b), List.of())) {
+      @Override
+      public dev.quiver.binding.physical.Partitioning outputPartitioning() {
+        return dev.quiver.binding.physical.Partitioning.hash(List.of(col(b, 0)), 2);
+      }
+    };
+    HashAggregateExec fin = new HashAggregateExec(hashed, AggregateMode.FINAL, List.of(col(b, 0)), List.of("key"),
+        List.of(sum));
+    assertThat(fin.outputPartitioning().kind()).isEqualTo(dev.quiver.binding.physical.Partitioning.Kind.HASH);
+    assertThat(fin.outputPartitioning().hashExprs()).extracting(Object::toString).containsExactly("key@0");
+    assertThat(fin.outputPartitioning().partitionCount()).isEqualTo(2);
   }
 }

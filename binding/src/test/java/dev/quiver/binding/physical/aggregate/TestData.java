@@ -34,7 +34,7 @@ public final class TestData {
   private TestData() {}
 
   /** Serves fixed batches per partition; every next() hands out a new reference the caller closes. */
-  public static final class BatchesExec extends BaseExecutionPlan {
+  public static class BatchesExec extends BaseExecutionPlan {
     private final List<List<VectorSchemaRoot>> partitions;
 
     public BatchesExec(Schema schema, List<List<VectorSchemaRoot>> partitions) {

@@ -1,0 +1,205 @@
+package dev.quiver.binding.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.binding.DataFrame;
+import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.SessionContext;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** SQL through the whole engine on small memory tables, with 3 partitions to exercise exchanges. */
+@Timeout(120)
+class EndToEndTest {
+  private SessionContext ctx;
+
+  @BeforeEach
+  void setUp() {
+    ctx = new SessionContext(new SessionConfig().withTargetPartitions(3).withBatchSize(4));
+    ctx.sql("create table dept (id int not null, name varchar)");
+    ctx.sql("insert into dept values (1, 'eng'), (2, 'sales'), (3, 'empty')");
+    ctx.sql("create table emp (id int not null, name varchar, dept int, salary decimal(10, 2), hired date)");
+    ctx.sql(
+        "insert into emp values "
+            + "(1, 'ann', 1, 100.50, date '2020-01-05'), (2, 'bob', 1, 90.00, date '2021-03-01'),"
+            + "(3, 'cid', 2, 80.25, date '2019-07-10'), (4, 'dee', 2, 85.00, date '2022-11-30'),"
+            + "(5, 'eve', null, 70.00, date '2018-02-14'), (6, 'fay', 1, null, null),"
+            + "(7, 'gus', 2, 60.00, date '2023-05-05'), (8, 'hal', 1, 120.00, date '2017-09-09'),"
+            + "(9, 'ivy', 4, 50.00, date '2016-06-06'), (10, 'jon', 2, 95.75, date '2015-01-01')");
+  }
+
+  @AfterEach
+  void tearDown() {
+    assertThat(ctx.allocator().getAllocatedMemory())
+        .as("bytes held by memory tables only")
+        .isGreaterThanOrEqualTo(0);
+    ctx.close();
+  }
+
+  /** Runs a query and returns its rows as strings, closing the batches. */
+  private List<String> rows(String sql) {
+    return rows(ctx.sql(sql));
+  }
+
+  private static List<String> rows(DataFrame df) {
+    List<VectorSchemaRoot> batches = df.collect();
+    List<String> out = new ArrayList<>();
+    try {
+      for (VectorSchemaRoot b : batches) {
+        for (int r = 0; r < b.getRowCount(); r++) {
+          List<String> cells = new ArrayList<>();
+          for (FieldVector v : b.getFieldVectors()) {
+            Object o = v.getObject(r);
+            cells.add(o == null ? "null" : o.toString());
+          }
+          out.add(String.join("|", cells));
+        }
+      }
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    return out;
+  }
+
+  @Test
+  void filterProjectAndOrder() {
+    assertThat(rows("select name, salary * 2 from emp where salary > 90 order by salary desc"))
+        .containsExactly("hal|240.00", "ann|201.00", "jon|191.50");
+  }
+
+  @Test
+  void innerLeftAndAntiJoins() {
+    assertThat(rows("select e.name, d.name from emp e join dept d on e.dept = d.id where e.id <= 3 order by e.id"))
+        .containsExactly("ann|eng", "bob|eng", "cid|sales");
+    assertThat(rows("select e.name, d.name from emp e left join dept d on e.dept = d.id where e.id in (5, 9) order by e.id"))
+        .containsExactly("eve|null", "ivy|null");
+    assertThat(rows("select name from dept d where not exists (select 1 from emp e where e.dept = d.id)"))
+        .containsExactly("empty");
+  }
+
+  @Test
+  void groupByWithHavingAndCountDistinct() {
+    assertThat(rows(
+            "select dept, count(*), count(distinct name), sum(salary), min(hired) from emp "
+                + "where dept is not null group by dept having count(*) > 1 order by dept"))
+        .containsExactly("1|4|4|310.50|17418", "2|4|4|321.00|16436");
+  }
+
+  @Test
+  void globalAggregatesAndAverageIsDouble() {
+    assertThat(rows("select count(*), count(salary), avg(id) from emp")).containsExactly("10|9|5.5");
+  }
+
+  @Test
+  void limitOffsetAndTopK() {
+    assertThat(rows("select id from emp order by id limit 3 offset 2")).containsExactly("3", "4", "5");
+    assertThat(ctx.sql("select id from emp limit 4").count()).isEqualTo(4);
+  }
+
+  @Test
+  void scalarAndInSubqueries() {
+    assertThat(rows("select name from emp where salary > (select avg(salary) from emp) order by name"))
+        .containsExactly("ann", "bob", "dee", "hal", "jon");
+    assertThat(rows(
+            "select name from emp e where salary = (select max(salary) from emp x where x.dept = e.dept) order by name"))
+        .containsExactly("hal", "ivy", "jon");
+    assertThat(rows("select count(*) from emp where dept in (select id from dept where name <> 'eng')"))
+        .containsExactly("4");
+  }
+
+  @Test
+  void unionIntersectExcept() {
+    assertThat(rows("select dept from emp union select id from dept order by 1"))
+        .containsExactly("1", "2", "3", "4", "null");
+    assertThat(rows("select id from dept intersect select dept from emp order by 1")).containsExactly("1", "2");
+    assertThat(rows("select id from dept except select dept from emp")).containsExactly("3");
+  }
+
+  @Test
+  void windowFunctions() {
+    assertThat(rows(
+            "select name, row_number() over (partition by dept order by salary desc) from emp "
+                + "where dept = 1 and salary is not null order by 2"))
+        .containsExactly("hal|1", "ann|2", "bob|3");
+  }
+
+  @Test
+  void createTableAsViewsAndDrop() {
+    assertThat(rows("create table rich as select id, name from emp where salary >= 100")).containsExactly("2");
+    assertThat(rows("select name from rich order by id")).containsExactly("ann", "hal");
+    ctx.sql("create view eng (who, pay) as select name, salary from emp where dept = 1");
+    assertThat(rows("select who from eng where pay > 95 order by who")).containsExactly("ann", "hal");
+    ctx.sql("create or replace view eng as select 1 as x");
+    assertThat(rows("select * from eng")).containsExactly("1");
+    ctx.sql("drop view eng");
+    ctx.sql("drop table rich");
+    assertThat(ctx.tableNames()).containsExactly("dept", "emp");
+  }
+
+  @Test
+  void insertSelectWithColumnListFillsNulls() {
+    ctx.sql("create table names (name varchar, n bigint)");
+    assertThat(rows("insert into names (name) select name from emp where id < 3")).containsExactly("2");
+    assertThat(rows("insert into names values ('zed', 7)")).containsExactly("1");
+    assertThat(rows("select name, n from names order by name")).containsExactly("ann|null", "bob|null", "zed|7");
+    assertThatThrownBy(() -> ctx.sql("insert into names values (1, 2, 3)"))
+        .isInstanceOf(QueryTypeException.class);
+  }
+
+  @Test
+  void setChangesTheSessionConfig() {
+    ctx.sql("SET target_partitions = 2");
+    ctx.sql("set quiver.execution.batch_size = '16'");
+    assertThat(ctx.config().targetPartitions()).isEqualTo(2);
+    assertThat(ctx.config().batchSize()).isEqualTo(16);
+    assertThat(rows("select count(*) from emp")).containsExactly("10");
+  }
+
+  @Test
+  void explainAnalyzeShowsMetrics() {
+    String text = ctx.sql("select dept, count(*) from emp group by dept").explain(true);
+    assertThat(text).contains("output_rows=");
+    assertThat(rows("explain select * from dept")).hasSize(2);
+    assertThat(rows("explain analyze select count(*) from dept")).anySatisfy(r -> assertThat(r).contains("output_rows=1"));
+  }
+
+  @Test
+  void streamingReaderCanBeClosedEarly() throws Exception {
+    try (ArrowReader reader = ctx.sql("select * from emp e, emp f").executeStream()) {
+      assertThat(reader.loadNextBatch()).isTrue();
+      assertThat(reader.getVectorSchemaRoot().getRowCount()).isGreaterThan(0);
+    }
+    long rows = 0;
+    try (ArrowReader reader = ctx.sql("select * from emp e, emp f").executeStream()) {
+      while (reader.loadNextBatch()) {
+        rows += reader.getVectorSchemaRoot().getRowCount();
+      }
+    }
+    assertThat(rows).isEqualTo(100);
+  }
+
+  @Test
+  void tooSmallMemoryLimitIsResourcesExhausted() {
+    ctx.sql("set memory_limit = 1k");
+    assertThatThrownBy(() -> rows("select e.name, f.name from emp e, emp f, emp g order by 1, 2"))
+        .isInstanceOf(ResourcesExhaustedException.class);
+    ctx.sql("set memory_limit = 0");
+    assertThat(rows("select count(*) from emp")).containsExactly("10");
+  }
+
+  @Test
+  void insertIntoAFileOrUnknownTableFails() {
+    assertThatThrownBy(() -> ctx.sql("insert into nope values (1)")).isInstanceOf(QuiverException.class);
+  }
+}

@@ -1,0 +1,65 @@
+package dev.quiver.distributed.wire;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.quiver.distributed.proto.ShufflePartitionId;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.Ticket;
+
+/** Encodes a shuffle partition's id as an Arrow Flight ticket and back. */
+public final class ShuffleTickets {
+
+  private ShuffleTickets() {}
+
+  /** Builds the id of one output partition of one task. */
+  public static ShufflePartitionId id(String jobId, int stageId, int taskId, int partition) {
+    return ShufflePartitionId.newBuilder()
+        .setJobId(jobId)
+        .setStageId(stageId)
+        .setTaskId(taskId)
+        .setPartition(partition)
+        .build();
+  }
+
+  /** The Flight ticket that fetches the given partition. */
+  public static Ticket encode(ShufflePartitionId id) {
+    return new Ticket(id.toByteArray());
+  }
+
+  /**
+   * Decodes a Flight ticket.
+   *
+   * @throws FlightRuntimeException INVALID_ARGUMENT when the bytes are not a shuffle partition id
+   */
+  public static ShufflePartitionId decode(Ticket ticket) {
+    try {
+      ShufflePartitionId id = ShufflePartitionId.parseFrom(ticket.getBytes());
+      if (id.getJobId().isEmpty()) {
+        throw new InvalidProtocolBufferException("no job id");
+      }
+      return id;
+    } catch (InvalidProtocolBufferException e) {
+      throw CallStatus.INVALID_ARGUMENT
+          .withDescription(
+              "the Flight ticket ("
+                  + ticket.getBytes().length
+                  + " bytes) is not a Quiver shuffle partition id: "
+                  + e.getMessage()
+                  + "; build tickets with ShuffleTickets.encode")
+          .withCause(e)
+          .toRuntimeException();
+    }
+  }
+
+  /** A readable name for the partition, e.g. "job q1 stage 2 task 3 partition 0". */
+  public static String describe(ShufflePartitionId id) {
+    return "job "
+        + id.getJobId()
+        + " stage "
+        + id.getStageId()
+        + " task "
+        + id.getTaskId()
+        + " partition "
+        + id.getPartition();
+  }
+}

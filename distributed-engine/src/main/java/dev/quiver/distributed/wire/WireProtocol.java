@@ -1,0 +1,45 @@
+package dev.quiver.distributed.wire;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+
+/** The Quiver wire protocol version and the check every handshake (register, submit) makes. */
+public final class WireProtocol {
+
+  /** The protocol version this build speaks; bump when old peers cannot ignore a change. */
+  public static final int VERSION = 1;
+
+  private WireProtocol() {}
+
+  /** The Quiver release this build comes from, or "development" when run from classes. */
+  public static String softwareVersion() {
+    String v = WireProtocol.class.getPackage().getImplementationVersion();
+    return v == null ? "development" : v;
+  }
+
+  /**
+   * Refuses a peer that speaks another protocol version.
+   *
+   * @param peerVersion the version the peer sent
+   * @param peer who the peer is, e.g. "executor exec-1" or "client"
+   * @param self who is checking, e.g. "scheduler"
+   * @throws StatusRuntimeException FAILED_PRECONDITION naming both versions
+   */
+  public static void requireCompatible(int peerVersion, String peer, String self) {
+    if (peerVersion != VERSION) {
+      String sent =
+          peerVersion == 0 ? "no protocol version (0)" : "protocol version " + peerVersion;
+      throw Status.FAILED_PRECONDITION
+          .withDescription(
+              peer
+                  + " sent "
+                  + sent
+                  + " but this "
+                  + self
+                  + " speaks Quiver wire protocol version "
+                  + VERSION
+                  + "; run the scheduler, executors and clients from the same Quiver release")
+          .asRuntimeException();
+    }
+  }
+}

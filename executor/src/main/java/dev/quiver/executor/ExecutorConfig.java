@@ -1,0 +1,135 @@
+package dev.quiver.executor;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Settings of an executor process.
+ *
+ * @param executorId unique id the executor registers with
+ * @param host address the Flight server listens on (loopback by default)
+ * @param port Flight (and control) port, 0 for any free port
+ * @param schedulerHost scheduler to register with
+ * @param schedulerPort its port
+ * @param workDir directory for spill files
+ * @param cores task slots
+ * @param memoryBytes memory the executor may use for task data
+ * @param shuffleMemoryBytes part of it that holds shuffle output before spilling to disk
+ */
+public record ExecutorConfig(
+    String executorId,
+    String host,
+    int port,
+    String schedulerHost,
+    int schedulerPort,
+    Path workDir,
+    int cores,
+    long memoryBytes,
+    long shuffleMemoryBytes) {
+
+  /** Default listen address: loopback only, so nothing is exposed unless asked for. */
+  public static final String DEFAULT_HOST = "127.0.0.1";
+
+  /** Default Flight port of an executor. */
+  public static final int DEFAULT_PORT = 50061;
+
+  /** Validates the settings. */
+  public ExecutorConfig {
+    Objects.requireNonNull(executorId, "executorId");
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(schedulerHost, "schedulerHost");
+    Objects.requireNonNull(workDir, "workDir");
+    if (executorId.isBlank()) {
+      throw new IllegalArgumentException("executor id must not be blank");
+    }
+    checkPort("executor", port, true);
+    checkPort("scheduler", schedulerPort, false);
+    if (cores < 1) {
+      throw new IllegalArgumentException("executor cores must be >= 1, got " + cores);
+    }
+    if (memoryBytes < 1) {
+      throw new IllegalArgumentException("executor memory must be > 0 bytes, got " + memoryBytes);
+    }
+    if (shuffleMemoryBytes < 0 || shuffleMemoryBytes > memoryBytes) {
+      throw new IllegalArgumentException(
+          "shuffle memory ("
+              + shuffleMemoryBytes
+              + " bytes) must be between 0 and the executor memory ("
+              + memoryBytes
+              + " bytes)");
+    }
+  }
+
+  private static void checkPort(String what, int port, boolean zeroAllowed) {
+    if (port < (zeroAllowed ? 0 : 1) || port > 65535) {
+      throw new IllegalArgumentException(what + " port " + port + " is not a valid port");
+    }
+  }
+
+  /**
+   * Defaults for an executor of the given scheduler: a random id, loopback on the default port, all
+   * cores, half the JVM heap as memory and a quarter of that for shuffle output.
+   */
+  public static ExecutorConfig defaults(String schedulerHost, int schedulerPort, Path workDir) {
+    long memory = Runtime.getRuntime().maxMemory() / 2;
+    return new ExecutorConfig(
+        "executor-" + UUID.randomUUID().toString().substring(0, 8),
+        DEFAULT_HOST,
+        DEFAULT_PORT,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        Runtime.getRuntime().availableProcessors(),
+        memory,
+        memory / 4);
+  }
+
+  /** A copy with another id. */
+  public ExecutorConfig withExecutorId(String id) {
+    return new ExecutorConfig(
+        id,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes);
+  }
+
+  /** A copy listening on another port. */
+  public ExecutorConfig withPort(int newPort) {
+    return new ExecutorConfig(
+        executorId,
+        host,
+        newPort,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes);
+  }
+
+  /** A copy with other resources; shuffle memory becomes a quarter of {@code memory}. */
+  public ExecutorConfig withResources(int newCores, long memory) {
+    return new ExecutorConfig(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        newCores,
+        memory,
+        memory / 4);
+  }
+
+  /** A copy with another shuffle memory budget. */
+  public ExecutorConfig withShuffleMemory(long bytes) {
+    return new ExecutorConfig(
+        executorId, host, port, schedulerHost, schedulerPort, workDir, cores, memoryBytes, bytes);
+  }
+}

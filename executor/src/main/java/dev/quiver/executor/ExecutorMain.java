@@ -1,0 +1,153 @@
+package dev.quiver.executor;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Command line of the executor jar: runs an executor until the process is stopped. */
+@Command(
+    name = "quiver-executor",
+    mixinStandardHelpOptions = true,
+    description = "Runs a Quiver executor: serves shuffle data over Arrow Flight.")
+public final class ExecutorMain implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--scheduler",
+      required = true,
+      paramLabel = "HOST:PORT",
+      description = "Scheduler to register with, e.g. localhost:50050.")
+  String scheduler;
+
+  @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  String host = ExecutorConfig.DEFAULT_HOST;
+
+  @Option(names = "--port", description = "Flight port, 0 for any (default: ${DEFAULT-VALUE}).")
+  int port = ExecutorConfig.DEFAULT_PORT;
+
+  @Option(names = "--work-dir", required = true, description = "Directory for spill files.")
+  Path workDir;
+
+  @Option(names = "--id", description = "Executor id (default: a random one).")
+  String id;
+
+  @Option(names = "--cores", description = "Task slots (default: the machine's processors).")
+  Integer cores;
+
+  @Option(
+      names = "--memory",
+      paramLabel = "SIZE",
+      converter = ByteSizeConverter.class,
+      description = "Memory for task data, e.g. 512m or 2g (default: half the JVM heap).")
+  Long memory;
+
+  @Option(
+      names = "--shuffle-memory",
+      paramLabel = "SIZE",
+      converter = ByteSizeConverter.class,
+      description = "Shuffle output kept in memory before spilling (default: memory / 4).")
+  Long shuffleMemory;
+
+  /** Converts option values such as 512m or 2g to bytes. */
+  static final class ByteSizeConverter implements CommandLine.ITypeConverter<Long> {
+    @Override
+    public Long convert(String value) {
+      try {
+        return parseBytes(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** Runs the executor until interrupted or killed. */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ExecutorMain()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    int colon = scheduler.lastIndexOf(':');
+    int schedulerPort = -1;
+    try {
+      schedulerPort = Integer.parseInt(scheduler.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    if (colon <= 0 || schedulerPort < 1 || schedulerPort > 65535) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--scheduler must be HOST:PORT, got '" + scheduler + "'");
+    }
+    String schedulerHost = scheduler.substring(0, colon);
+    ExecutorConfig defaults = ExecutorConfig.defaults(schedulerHost, schedulerPort, workDir);
+    long memoryBytes = memory == null ? defaults.memoryBytes() : memory;
+    ExecutorConfig config =
+        new ExecutorConfig(
+            id == null ? defaults.executorId() : id,
+            host,
+            port,
+            schedulerHost,
+            schedulerPort,
+            workDir,
+            cores == null ? defaults.cores() : cores,
+            memoryBytes,
+            shuffleMemory == null ? memoryBytes / 4 : shuffleMemory);
+    BufferAllocator allocator = new RootAllocator();
+    ExecutorServer server = ExecutorServer.start(config, allocator);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    server.close();
+                    allocator.close();
+                  } finally {
+                    stopped.countDown();
+                  }
+                },
+                "quiver-executor-shutdown"));
+    System.out.println(
+        "Quiver executor " + config.executorId() + " serving on " + host + ":" + server.port());
+    stopped.await();
+    return 0;
+  }
+
+  /** Parses a byte size such as 1048576, 512k, 512m or 2g (binary units). */
+  static long parseBytes(String text) {
+    String s = text.trim().toLowerCase(Locale.ROOT);
+    if (s.endsWith("b")) {
+      s = s.substring(0, s.length() - 1);
+    }
+    long unit = 1;
+    if (!s.isEmpty()) {
+      switch (s.charAt(s.length() - 1)) {
+        case 'k' -> unit = 1L << 10;
+        case 'm' -> unit = 1L << 20;
+        case 'g' -> unit = 1L << 30;
+        case 't' -> unit = 1L << 40;
+        default -> unit = 1;
+      }
+    }
+    String digits = unit == 1 ? s : s.substring(0, s.length() - 1);
+    try {
+      long value = Long.parseLong(digits.trim());
+      if (value <= 0 || value > Long.MAX_VALUE / unit) {
+        throw new NumberFormatException();
+      }
+      return value * unit;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a byte size; use a positive number with k, m, g or t, e.g. 2g");
+    }
+  }
+}

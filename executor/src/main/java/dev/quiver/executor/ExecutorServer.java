@@ -1,0 +1,303 @@
+package dev.quiver.executor;
+
+import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.HeartbeatRequest;
+import dev.quiver.distributed.proto.RegisterRequest;
+import dev.quiver.distributed.proto.RegisterResponse;
+import dev.quiver.distributed.proto.SchedulerGrpc;
+import dev.quiver.distributed.wire.WireProtocol;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An executor process's servers: Arrow Flight for shuffle data plus the control service on the same
+ * port, registered with the scheduler and heartbeating to it.
+ */
+public final class ExecutorServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ExecutorServer.class);
+
+  /** Heartbeat interval used until the scheduler has told us its own. */
+  private static final long INITIAL_INTERVAL_MILLIS = 1_000;
+
+  private static final long CALL_DEADLINE_MILLIS = 10_000;
+
+  private final ExecutorConfig config;
+  private final BufferAllocator allocator;
+  private final ShuffleStore store;
+  private final FlightServer flight;
+  private final ManagedChannel schedulerChannel;
+  private final SchedulerGrpc.SchedulerBlockingStub scheduler;
+  private final ScheduledExecutorService heartbeats;
+  private volatile ExecutorInfo info;
+  private volatile boolean registered;
+  private volatile long intervalMillis = INITIAL_INTERVAL_MILLIS;
+  private volatile boolean closed;
+
+  private ExecutorServer(ExecutorConfig config, BufferAllocator parent) throws IOException {
+    this.config = config;
+    this.allocator =
+        parent.newChildAllocator("executor " + config.executorId(), 0, config.memoryBytes());
+    ShuffleStore s = null;
+    FlightServer f = null;
+    ManagedChannel c = null;
+    try {
+      s = new ShuffleStore(allocator, config.workDir(), config.shuffleMemoryBytes());
+      ExecutorControlService control = new ExecutorControlService(s, config.executorId());
+      f =
+          FlightServer.builder(
+                  allocator,
+                  Location.forGrpcInsecure(config.host(), config.port()),
+                  new ShuffleFlightProducer(s, allocator, config.executorId()))
+              // The control service shares the Flight server's port and transport.
+              .transportHint(
+                  "grpc.builderConsumer",
+                  (Consumer<NettyServerBuilder>) builder -> builder.addService(control))
+              .build();
+      c =
+          NettyChannelBuilder.forAddress(config.schedulerHost(), config.schedulerPort())
+              .usePlaintext()
+              .build();
+    } catch (IOException | RuntimeException e) {
+      if (c != null) {
+        c.shutdownNow();
+      }
+      if (s != null) {
+        s.close();
+      }
+      allocator.close();
+      throw e;
+    }
+    this.store = s;
+    this.flight = f;
+    this.schedulerChannel = c;
+    this.scheduler = SchedulerGrpc.newBlockingStub(c);
+    this.heartbeats =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "quiver-executor-heartbeat");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /**
+   * Starts the Flight server, registers with the scheduler and starts heartbeating. If the
+   * scheduler is not reachable yet, registration is retried with every heartbeat.
+   *
+   * @param parent allocator the executor's memory comes from (limited to its configured memory)
+   * @throws IOException if the port cannot be bound
+   * @throws QuiverException if the scheduler refuses the executor (e.g. another protocol version)
+   */
+  public static ExecutorServer start(ExecutorConfig config, BufferAllocator parent)
+      throws IOException {
+    ExecutorServer server = new ExecutorServer(config, parent);
+    try {
+      server.flight.start();
+    } catch (IOException e) {
+      server.close();
+      throw new IOException(
+          "executor "
+              + config.executorId()
+              + " could not listen on "
+              + config.host()
+              + ":"
+              + config.port()
+              + " ("
+              + e.getMessage()
+              + "); choose another --port or stop the process using it",
+          e);
+    }
+    server.info = server.describe();
+    try {
+      server.tryRegister();
+    } catch (QuiverException e) {
+      server.close();
+      throw e;
+    }
+    server.scheduleHeartbeat();
+    LOG.info(
+        "executor {} serving Flight on {}:{}, scheduler {}:{}",
+        config.executorId(),
+        config.host(),
+        server.port(),
+        config.schedulerHost(),
+        config.schedulerPort());
+    return server;
+  }
+
+  private ExecutorInfo describe() {
+    return ExecutorInfo.newBuilder()
+        .setExecutorId(config.executorId())
+        .setHost(advertisedHost(config.host()))
+        .setFlightPort(flight.getPort())
+        .setCores(config.cores())
+        .setMemoryBytes(config.memoryBytes())
+        .setVersion(WireProtocol.softwareVersion())
+        .build();
+  }
+
+  /** The address peers should dial: the listen address unless it is a wildcard. */
+  private static String advertisedHost(String host) {
+    if (!host.equals("0.0.0.0") && !host.equals("::") && !host.equals("[::]")) {
+      return host;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "localhost";
+    }
+  }
+
+  /**
+   * Registers; returns normally if the scheduler is unreachable (retried later).
+   *
+   * @throws QuiverException if the scheduler refuses the registration
+   */
+  private void tryRegister() {
+    try {
+      RegisterResponse response =
+          scheduler
+              .withDeadlineAfter(CALL_DEADLINE_MILLIS, TimeUnit.MILLISECONDS)
+              .register(
+                  RegisterRequest.newBuilder()
+                      .setProtocolVersion(WireProtocol.VERSION)
+                      .setExecutor(info)
+                      .build());
+      if (response.getHeartbeatIntervalMillis() > 0) {
+        intervalMillis = response.getHeartbeatIntervalMillis();
+      }
+      registered = true;
+      LOG.info(
+          "executor {} registered with scheduler {}:{}, heartbeat every {} ms",
+          config.executorId(),
+          config.schedulerHost(),
+          config.schedulerPort(),
+          intervalMillis);
+    } catch (StatusRuntimeException e) {
+      if (isTransient(e.getStatus())) {
+        LOG.warn(
+            "scheduler {}:{} not reachable ({}); executor {} retries registering",
+            config.schedulerHost(),
+            config.schedulerPort(),
+            describe(e.getStatus()),
+            config.executorId());
+        return;
+      }
+      throw new QuiverException(
+          "scheduler "
+              + config.schedulerHost()
+              + ":"
+              + config.schedulerPort()
+              + " refused executor "
+              + config.executorId()
+              + ": "
+              + e.getStatus().getCode()
+              + ": "
+              + e.getStatus().getDescription(),
+          e);
+    }
+  }
+
+  private static String describe(Status status) {
+    return status.getCode()
+        + (status.getDescription() == null ? "" : ": " + status.getDescription())
+        + (status.getCause() == null ? "" : " (" + status.getCause() + ")");
+  }
+
+  private static boolean isTransient(Status status) {
+    return switch (status.getCode()) {
+      case UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED -> true;
+      default -> false;
+    };
+  }
+
+  private void scheduleHeartbeat() {
+    if (!closed) {
+      heartbeats.schedule(this::beat, intervalMillis, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void beat() {
+    try {
+      if (!registered) {
+        tryRegister();
+      } else {
+        boolean reregister =
+            scheduler
+                .withDeadlineAfter(CALL_DEADLINE_MILLIS, TimeUnit.MILLISECONDS)
+                .heartbeat(
+                    HeartbeatRequest.newBuilder()
+                        .setExecutorId(config.executorId())
+                        .setShuffleBytes(store.memoryBytes() + store.diskBytes())
+                        .build())
+                .getReregister();
+        if (reregister) {
+          LOG.info("scheduler asked executor {} to register again", config.executorId());
+          registered = false;
+          tryRegister();
+        }
+      }
+    } catch (StatusRuntimeException e) {
+      LOG.warn("heartbeat of executor {} failed: {}", config.executorId(), describe(e.getStatus()));
+    } catch (RuntimeException e) {
+      // Keep heartbeating: a refused registration is logged and retried, not fatal later on.
+      LOG.error("heartbeat of executor {} failed", config.executorId(), e);
+    } finally {
+      scheduleHeartbeat();
+    }
+  }
+
+  /** The executor's id. */
+  public String executorId() {
+    return config.executorId();
+  }
+
+  /** The Flight (and control) port (the real one when configured with port 0). */
+  public int port() {
+    return flight.getPort();
+  }
+
+  /** The shuffle output this executor holds. */
+  public ShuffleStore shuffleStore() {
+    return store;
+  }
+
+  /** Whether the scheduler has accepted the executor's latest registration. */
+  public boolean isRegistered() {
+    return registered;
+  }
+
+  /** Stops heartbeating and serving, then frees all shuffle data and memory. */
+  @Override
+  public void close() {
+    closed = true;
+    heartbeats.shutdownNow();
+    try {
+      heartbeats.awaitTermination(5, TimeUnit.SECONDS);
+      flight.close();
+      schedulerChannel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      store.close();
+      allocator.close();
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package dev.quiver.executor;
+
+import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.wire.ShuffleTickets;
+import java.util.Optional;
+import org.apache.arrow.flight.BackpressureStrategy;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.NoOpFlightProducer;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Arrow Flight service of an executor: {@code DoGet} streams one stored shuffle partition. */
+public final class ShuffleFlightProducer extends NoOpFlightProducer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ShuffleFlightProducer.class);
+
+  /** How long a stream waits for a slow consumer before giving up. */
+  private static final long CONSUMER_WAIT_MILLIS = 120_000;
+
+  private final ShuffleStore store;
+  private final BufferAllocator allocator;
+  private final String executorId;
+
+  /**
+   * Serves the partitions of {@code store}.
+   *
+   * @param allocator parent of the per-call allocators used to read spilled batches
+   * @param executorId named in errors so a consumer knows which executor it asked
+   */
+  public ShuffleFlightProducer(ShuffleStore store, BufferAllocator allocator, String executorId) {
+    this.store = store;
+    this.allocator = allocator;
+    this.executorId = executorId;
+  }
+
+  @Override
+  public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
+    ShufflePartitionId id;
+    try {
+      id = ShuffleTickets.decode(ticket);
+    } catch (FlightRuntimeException e) {
+      listener.error(e);
+      return;
+    }
+    String name = ShuffleTickets.describe(id);
+    try (BufferAllocator callAllocator =
+        allocator.newChildAllocator("doget " + name, 0, Long.MAX_VALUE)) {
+      Optional<PartitionReader> opened = store.open(id, callAllocator);
+      if (opened.isEmpty()) {
+        listener.error(missing(id, name));
+        return;
+      }
+      try (PartitionReader reader = opened.get();
+          VectorSchemaRoot root = VectorSchemaRoot.create(reader.schema(), callAllocator)) {
+        BackpressureStrategy backpressure = new BackpressureStrategy.CallbackBackpressureStrategy();
+        backpressure.register(listener);
+        listener.start(root);
+        while (reader.loadNext(root)) {
+          BackpressureStrategy.WaitResult ready =
+              backpressure.waitForListener(CONSUMER_WAIT_MILLIS);
+          if (ready == BackpressureStrategy.WaitResult.CANCELLED) {
+            LOG.debug("consumer of {} went away", name);
+            return;
+          }
+          if (ready != BackpressureStrategy.WaitResult.READY) {
+            listener.error(
+                CallStatus.TIMED_OUT
+                    .withDescription(
+                        "consumer of " + name + " read nothing for " + CONSUMER_WAIT_MILLIS + " ms")
+                    .toRuntimeException());
+            return;
+          }
+          listener.putNext();
+        }
+        listener.completed();
+      }
+    } catch (OutOfMemoryException e) {
+      listener.error(
+          CallStatus.RESOURCE_EXHAUSTED
+              .withDescription(
+                  "executor "
+                      + executorId
+                      + " has no memory left to read "
+                      + name
+                      + " back from disk; give the executor more memory")
+              .withCause(e)
+              .toRuntimeException());
+    } catch (Exception e) {
+      LOG.error("streaming {} failed", name, e);
+      listener.error(
+          CallStatus.INTERNAL
+              .withDescription("executor " + executorId + " failed to stream " + name + ": " + e)
+              .withCause(e)
+              .toRuntimeException());
+    }
+  }
+
+  private FlightRuntimeException missing(ShufflePartitionId id, String name) {
+    if (store.isWriting(id)) {
+      return CallStatus.UNAVAILABLE
+          .withDescription(
+              name
+                  + " on executor "
+                  + executorId
+                  + " is still being written; fetch it after its task has completed")
+          .toRuntimeException();
+    }
+    return CallStatus.NOT_FOUND
+        .withDescription(
+            "executor "
+                + executorId
+                + " holds no shuffle output for "
+                + name
+                + ": its task never ran here, has not completed, or the job's data was removed")
+        .toRuntimeException();
+  }
+}

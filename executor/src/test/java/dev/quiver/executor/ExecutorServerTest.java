@@ -1,0 +1,244 @@
+package dev.quiver.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.proto.ExecutorControlGrpc;
+import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.ExecutorState;
+import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.distributed.proto.LaunchTaskRequest;
+import dev.quiver.distributed.proto.RegisterRequest;
+import dev.quiver.distributed.proto.RegisterResponse;
+import dev.quiver.distributed.proto.RemoveJobDataRequest;
+import dev.quiver.distributed.proto.RemoveJobDataResponse;
+import dev.quiver.distributed.proto.SchedulerGrpc;
+import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.wire.ShuffleTickets;
+import dev.quiver.distributed.wire.WireProtocol;
+import dev.quiver.scheduler.SchedulerConfig;
+import dev.quiver.scheduler.SchedulerServer;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStatusCode;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(60)
+class ExecutorServerTest {
+
+  private static final Duration INTERVAL = Duration.ofMillis(100);
+  private static final Duration TIMEOUT = Duration.ofMillis(1_000);
+
+  @TempDir Path workDir;
+
+  private final BufferAllocator allocator = new RootAllocator();
+
+  @AfterEach
+  void checkNoLeak() {
+    assertThat(allocator.getAllocatedMemory()).isZero();
+    allocator.close();
+  }
+
+  private static SchedulerServer startScheduler(int port) throws Exception {
+    return SchedulerServer.start(
+        SchedulerConfig.defaults().withPort(port).withHeartbeat(INTERVAL, TIMEOUT));
+  }
+
+  private ExecutorConfig executorConfig(String id, int schedulerPort) {
+    return ExecutorConfig.defaults("127.0.0.1", schedulerPort, workDir.resolve(id))
+        .withExecutorId(id)
+        .withPort(0)
+        .withResources(3, 256L << 20);
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting until " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private static ExecutorState stateOf(SchedulerServer scheduler, String id) {
+    return scheduler.registry().list(true).stream()
+        .filter(s -> s.getInfo().getExecutorId().equals(id))
+        .map(ExecutorStatus::getState)
+        .findFirst()
+        .orElse(ExecutorState.EXECUTOR_STATE_UNSPECIFIED);
+  }
+
+  @Test
+  void registersHeartbeatsAndIsLostOnceStopped() throws Exception {
+    try (SchedulerServer scheduler = startScheduler(0)) {
+      ExecutorServer executor =
+          ExecutorServer.start(executorConfig("exec-a", scheduler.port()), allocator);
+      try {
+        assertThat(executor.isRegistered()).isTrue();
+        List<ExecutorInfo> alive = scheduler.registry().alive();
+        assertThat(alive)
+            .singleElement()
+            .satisfies(
+                info -> {
+                  assertThat(info.getExecutorId()).isEqualTo("exec-a");
+                  assertThat(info.getHost()).isEqualTo("127.0.0.1");
+                  assertThat(info.getFlightPort()).isEqualTo(executor.port());
+                  assertThat(info.getCores()).isEqualTo(3);
+                  assertThat(info.getMemoryBytes()).isEqualTo(256L << 20);
+                });
+        // Heartbeats keep it alive well past the timeout.
+        Thread.sleep(TIMEOUT.multipliedBy(3).toMillis());
+        assertThat(stateOf(scheduler, "exec-a")).isEqualTo(ExecutorState.EXECUTOR_STATE_ALIVE);
+      } finally {
+        executor.close();
+      }
+      await(
+          "the stopped executor is marked lost",
+          () -> stateOf(scheduler, "exec-a") == ExecutorState.EXECUTOR_STATE_LOST);
+    }
+  }
+
+  @Test
+  void registersOnceTheSchedulerComesUpAndAgainAfterItRestarts() throws Exception {
+    int port;
+    try (SchedulerServer probe = startScheduler(0)) {
+      port = probe.port();
+    }
+    try (ExecutorServer executor =
+        ExecutorServer.start(executorConfig("exec-b", port), allocator)) {
+      assertThat(executor.isRegistered()).isFalse();
+      try (SchedulerServer scheduler = startScheduler(port)) {
+        await(
+            "the executor registers",
+            () -> stateOf(scheduler, "exec-b") == ExecutorState.EXECUTOR_STATE_ALIVE);
+      }
+      // A restarted scheduler has an empty registry: the executor is asked to register again.
+      try (SchedulerServer restarted = startScheduler(port)) {
+        await(
+            "the executor registers again",
+            () -> stateOf(restarted, "exec-b") == ExecutorState.EXECUTOR_STATE_ALIVE);
+      }
+    }
+  }
+
+  /** A scheduler from a later release: it speaks protocol version VERSION + 1. */
+  private static final class FutureScheduler extends SchedulerGrpc.SchedulerImplBase {
+    @Override
+    public void register(RegisterRequest request, StreamObserver<RegisterResponse> out) {
+      try {
+        WireProtocol.requireCompatible(
+            request.getProtocolVersion() - 1,
+            "executor '" + request.getExecutor().getExecutorId() + "'",
+            "scheduler");
+        out.onNext(RegisterResponse.getDefaultInstance());
+        out.onCompleted();
+      } catch (StatusRuntimeException e) {
+        out.onError(e);
+      }
+    }
+  }
+
+  @Test
+  void refusedRegistrationFailsStartAndReleasesEverything() throws Exception {
+    Server future =
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .addService(new FutureScheduler())
+            .build()
+            .start();
+    try {
+      assertThatThrownBy(
+              () -> ExecutorServer.start(executorConfig("exec-d", future.getPort()), allocator))
+          .isInstanceOf(QuiverException.class)
+          .hasMessageContaining("refused executor exec-d")
+          .hasMessageContaining("FAILED_PRECONDITION");
+      assertThat(allocator.getAllocatedMemory()).isZero();
+      assertThat(allocator.getChildAllocators()).isEmpty();
+      try (Stream<Path> left = Files.list(workDir.resolve("exec-d"))) {
+        assertThat(left).as("spill directories left behind").isEmpty();
+      }
+    } finally {
+      future.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void servesShuffleDataAndRemovesItOnRequest() throws Exception {
+    try (SchedulerServer scheduler = startScheduler(0);
+        ExecutorServer executor =
+            ExecutorServer.start(executorConfig("exec-c", scheduler.port()), allocator)) {
+      ShufflePartitionId id = ShuffleTickets.id("job-9", 1, 0, 0);
+      try (VectorSchemaRoot batch = TestBatches.batch(allocator, 0, 100)) {
+        executor.shuffleStore().append(id, batch);
+      }
+      executor.shuffleStore().complete(id, TestBatches.SCHEMA);
+
+      try (FlightClient client =
+          FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", executor.port()))
+              .build()) {
+        long rows = 0;
+        try (FlightStream stream = client.getStream(ShuffleTickets.encode(id))) {
+          while (stream.next()) {
+            rows += stream.getRoot().getRowCount();
+          }
+        }
+        assertThat(rows).isEqualTo(100);
+
+        // The control service answers on the Flight port.
+        ManagedChannel channel =
+            NettyChannelBuilder.forAddress("127.0.0.1", executor.port()).usePlaintext().build();
+        try {
+          ExecutorControlGrpc.ExecutorControlBlockingStub control =
+              ExecutorControlGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+          RemoveJobDataResponse removed =
+              control.removeJobData(RemoveJobDataRequest.newBuilder().setJobId("job-9").build());
+          assertThat(removed.getRemovedPartitions()).isEqualTo(1);
+          assertThat(removed.getRemovedBytes()).isPositive();
+          assertThatThrownBy(() -> control.launchTask(LaunchTaskRequest.getDefaultInstance()))
+              .isInstanceOfSatisfying(
+                  StatusRuntimeException.class,
+                  e -> {
+                    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+                    assertThat(e.getStatus().getDescription()).contains("exec-c");
+                  });
+        } finally {
+          channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+
+        assertThatThrownBy(
+                () -> {
+                  try (FlightStream stream = client.getStream(ShuffleTickets.encode(id))) {
+                    stream.next();
+                  }
+                })
+            .isInstanceOfSatisfying(
+                FlightRuntimeException.class,
+                e -> assertThat(e.status().code()).isEqualTo(FlightStatusCode.NOT_FOUND));
+      }
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package dev.quiver.scheduler;
+
+import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.ExecutorState;
+import dev.quiver.distributed.proto.ExecutorStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/** The executors the scheduler knows, with their liveness. Thread-safe. */
+public final class ExecutorRegistry {
+
+  /** One executor's latest report; replaced (never mutated) on every update. */
+  private record Entry(
+      ExecutorInfo info,
+      ExecutorState state,
+      long lastSeenNanos,
+      long lastSeenUnixMillis,
+      int runningTasks,
+      long shuffleBytes) {
+
+    ExecutorStatus toStatus() {
+      return ExecutorStatus.newBuilder()
+          .setInfo(info)
+          .setState(state)
+          .setLastSeenUnixMillis(lastSeenUnixMillis)
+          .setRunningTasks(runningTasks)
+          .setShuffleBytes(shuffleBytes)
+          .build();
+    }
+  }
+
+  private final Map<String, Entry> executors = new LinkedHashMap<>();
+  private final long timeoutNanos;
+  private final LongSupplier nanoTime;
+  private final LongSupplier unixMillis;
+
+  /** A registry that marks executors lost after {@code heartbeatTimeout} of silence. */
+  public ExecutorRegistry(Duration heartbeatTimeout) {
+    this(heartbeatTimeout, System::nanoTime, System::currentTimeMillis);
+  }
+
+  /** A registry reading time from the given monotonic and wall clocks. */
+  ExecutorRegistry(Duration heartbeatTimeout, LongSupplier nanoTime, LongSupplier unixMillis) {
+    this.timeoutNanos = heartbeatTimeout.toNanos();
+    this.nanoTime = nanoTime;
+    this.unixMillis = unixMillis;
+  }
+
+  /**
+   * Adds an executor, or replaces one with the same id (a restart or a return after loss).
+   *
+   * @return true when the id was not known as alive before
+   */
+  public synchronized boolean register(ExecutorInfo info) {
+    Entry old = executors.get(info.getExecutorId());
+    executors.put(
+        info.getExecutorId(),
+        new Entry(
+            info,
+            ExecutorState.EXECUTOR_STATE_ALIVE,
+            nanoTime.getAsLong(),
+            unixMillis.getAsLong(),
+            0,
+            0));
+    return old == null || old.state() != ExecutorState.EXECUTOR_STATE_ALIVE;
+  }
+
+  /**
+   * Records a heartbeat.
+   *
+   * @return false when the executor is unknown or lost, so it must register again
+   */
+  public synchronized boolean heartbeat(String executorId, int runningTasks, long shuffleBytes) {
+    Entry old = executors.get(executorId);
+    if (old == null || old.state() != ExecutorState.EXECUTOR_STATE_ALIVE) {
+      return false;
+    }
+    executors.put(
+        executorId,
+        new Entry(
+            old.info(),
+            old.state(),
+            nanoTime.getAsLong(),
+            unixMillis.getAsLong(),
+            runningTasks,
+            shuffleBytes));
+    return true;
+  }
+
+  /**
+   * Marks lost every alive executor silent for longer than the heartbeat timeout.
+   *
+   * @return the executors marked lost by this call
+   */
+  public synchronized List<ExecutorInfo> expire() {
+    long now = nanoTime.getAsLong();
+    List<ExecutorInfo> lost = new ArrayList<>();
+    for (Map.Entry<String, Entry> e : executors.entrySet()) {
+      Entry entry = e.getValue();
+      if (entry.state() == ExecutorState.EXECUTOR_STATE_ALIVE
+          && now - entry.lastSeenNanos() > timeoutNanos) {
+        e.setValue(
+            new Entry(
+                entry.info(),
+                ExecutorState.EXECUTOR_STATE_LOST,
+                entry.lastSeenNanos(),
+                entry.lastSeenUnixMillis(),
+                0,
+                0));
+        lost.add(entry.info());
+      }
+    }
+    return lost;
+  }
+
+  /** The executors, alive ones (and lost ones if asked), ordered by id. */
+  public synchronized List<ExecutorStatus> list(boolean includeLost) {
+    List<ExecutorStatus> out = new ArrayList<>();
+    for (Entry entry : executors.values()) {
+      if (includeLost || entry.state() == ExecutorState.EXECUTOR_STATE_ALIVE) {
+        out.add(entry.toStatus());
+      }
+    }
+    out.sort(Comparator.comparing(s -> s.getInfo().getExecutorId()));
+    return out;
+  }
+
+  /** The alive executors, ordered by id. */
+  public List<ExecutorInfo> alive() {
+    return list(false).stream().map(ExecutorStatus::getInfo).toList();
+  }
+}

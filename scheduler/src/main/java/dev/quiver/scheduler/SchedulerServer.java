@@ -1,0 +1,112 @@
+package dev.quiver.scheduler;
+
+import dev.quiver.distributed.proto.ExecutorInfo;
+import io.grpc.Server;
+import io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The scheduler process's gRPC server and its executor liveness checker. */
+public final class SchedulerServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerServer.class);
+
+  private final SchedulerConfig config;
+  private final ExecutorRegistry registry;
+  private final Server server;
+  private final ScheduledExecutorService liveness;
+
+  private SchedulerServer(SchedulerConfig config) {
+    this.config = config;
+    this.registry = new ExecutorRegistry(config.heartbeatTimeout());
+    this.server =
+        NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
+            .addService(new SchedulerService(registry, config))
+            .build();
+    this.liveness =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "quiver-scheduler-liveness");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Starts a scheduler listening as configured. */
+  public static SchedulerServer start(SchedulerConfig config) throws IOException {
+    SchedulerServer s = new SchedulerServer(config);
+    try {
+      s.server.start();
+    } catch (IOException e) {
+      s.liveness.shutdownNow();
+      throw new IOException(
+          "scheduler could not listen on "
+              + config.host()
+              + ":"
+              + config.port()
+              + ": "
+              + e.getMessage()
+              + "; choose another --port or stop the process using it",
+          e);
+    }
+    // Check often enough that a lost executor is noticed within ~1.25 timeouts.
+    long periodMillis = Math.max(10, config.heartbeatTimeout().toMillis() / 4);
+    s.liveness.scheduleWithFixedDelay(
+        s::checkLiveness, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+    LOG.info("scheduler listening on {}:{}", config.host(), s.port());
+    return s;
+  }
+
+  private void checkLiveness() {
+    try {
+      for (ExecutorInfo lost : registry.expire()) {
+        LOG.warn(
+            "executor '{}' ({}:{}) sent no heartbeat for {}: marked lost",
+            lost.getExecutorId(),
+            lost.getHost(),
+            lost.getFlightPort(),
+            config.heartbeatTimeout());
+      }
+    } catch (RuntimeException e) {
+      // Keep the periodic check alive: a thrown exception would cancel it for good.
+      LOG.error("executor liveness check failed", e);
+    }
+  }
+
+  /** The port the server listens on (the real one when configured with port 0). */
+  public int port() {
+    return server.getPort();
+  }
+
+  /** The host the server listens on. */
+  public String host() {
+    return config.host();
+  }
+
+  /** The executor registry. */
+  public ExecutorRegistry registry() {
+    return registry;
+  }
+
+  /** Stops accepting calls, waits briefly for running ones, then stops the liveness checker. */
+  @Override
+  public void close() {
+    liveness.shutdownNow();
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+        server.awaitTermination(5, TimeUnit.SECONDS);
+      }
+      liveness.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

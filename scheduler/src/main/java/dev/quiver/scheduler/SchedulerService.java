@@ -1,0 +1,171 @@
+package dev.quiver.scheduler;
+
+import dev.quiver.distributed.proto.CancelJobRequest;
+import dev.quiver.distributed.proto.CancelJobResponse;
+import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.HeartbeatRequest;
+import dev.quiver.distributed.proto.HeartbeatResponse;
+import dev.quiver.distributed.proto.JobStatusRequest;
+import dev.quiver.distributed.proto.JobStatusUpdate;
+import dev.quiver.distributed.proto.ListExecutorsRequest;
+import dev.quiver.distributed.proto.ListExecutorsResponse;
+import dev.quiver.distributed.proto.RegisterRequest;
+import dev.quiver.distributed.proto.RegisterResponse;
+import dev.quiver.distributed.proto.SchedulerGrpc;
+import dev.quiver.distributed.proto.SubmitJobRequest;
+import dev.quiver.distributed.proto.SubmitJobResponse;
+import dev.quiver.distributed.wire.WireProtocol;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The scheduler's gRPC service: executor registry now, jobs once the plan codec exists. */
+final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
+
+  private final ExecutorRegistry registry;
+  private final SchedulerConfig config;
+
+  SchedulerService(ExecutorRegistry registry, SchedulerConfig config) {
+    this.registry = registry;
+    this.config = config;
+  }
+
+  @Override
+  public void register(RegisterRequest request, StreamObserver<RegisterResponse> out) {
+    respond(
+        out,
+        () -> {
+          ExecutorInfo info = request.getExecutor();
+          String who = "executor '" + info.getExecutorId() + "' (" + info.getHost() + ")";
+          WireProtocol.requireCompatible(request.getProtocolVersion(), who, "scheduler");
+          validate(info);
+          if (registry.register(info)) {
+            LOG.info(
+                "{} registered: flight port {}, {} cores, {} bytes of memory, release {}",
+                who,
+                info.getFlightPort(),
+                info.getCores(),
+                info.getMemoryBytes(),
+                info.getVersion());
+          }
+          return RegisterResponse.newBuilder()
+              .setProtocolVersion(WireProtocol.VERSION)
+              .setHeartbeatIntervalMillis(config.heartbeatInterval().toMillis())
+              .setHeartbeatTimeoutMillis(config.heartbeatTimeout().toMillis())
+              .build();
+        });
+  }
+
+  @Override
+  public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> out) {
+    respond(
+        out,
+        () -> {
+          if (request.getExecutorId().isEmpty()) {
+            throw invalid("a heartbeat must carry the executor id it got registered with");
+          }
+          boolean known =
+              registry.heartbeat(
+                  request.getExecutorId(), request.getRunningTasks(), request.getShuffleBytes());
+          if (!known) {
+            LOG.info(
+                "heartbeat from executor '{}', which is not registered or was marked lost:"
+                    + " asking it to register again",
+                request.getExecutorId());
+          }
+          return HeartbeatResponse.newBuilder().setReregister(!known).build();
+        });
+  }
+
+  @Override
+  public void listExecutors(
+      ListExecutorsRequest request, StreamObserver<ListExecutorsResponse> out) {
+    respond(
+        out,
+        () ->
+            ListExecutorsResponse.newBuilder()
+                .addAllExecutors(registry.list(request.getIncludeLost()))
+                .build());
+  }
+
+  @Override
+  public void submitJob(SubmitJobRequest request, StreamObserver<SubmitJobResponse> out) {
+    respond(
+        out,
+        () -> {
+          WireProtocol.requireCompatible(request.getProtocolVersion(), "client", "scheduler");
+          throw jobsUnavailable("SubmitJob");
+        });
+  }
+
+  @Override
+  public void jobStatus(JobStatusRequest request, StreamObserver<JobStatusUpdate> out) {
+    out.onError(jobsUnavailable("JobStatus"));
+  }
+
+  @Override
+  public void cancelJob(CancelJobRequest request, StreamObserver<CancelJobResponse> out) {
+    out.onError(jobsUnavailable("CancelJob"));
+  }
+
+  private static void validate(ExecutorInfo info) {
+    if (info.getExecutorId().isEmpty()) {
+      throw invalid("executor registration needs a non-empty executor_id");
+    }
+    if (info.getHost().isEmpty()) {
+      throw invalid("executor '" + info.getExecutorId() + "' registered without a host");
+    }
+    if (info.getFlightPort() == 0 || info.getFlightPort() > 65535) {
+      throw invalid(
+          "executor '"
+              + info.getExecutorId()
+              + "' registered with flight port "
+              + info.getFlightPort()
+              + "; send the port its Flight server actually listens on");
+    }
+    if (info.getCores() == 0) {
+      throw invalid("executor '" + info.getExecutorId() + "' registered with 0 cores");
+    }
+  }
+
+  private static StatusRuntimeException invalid(String message) {
+    return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
+  }
+
+  private static StatusRuntimeException jobsUnavailable(String method) {
+    return Status.UNIMPLEMENTED
+        .withDescription(
+            method
+                + " is not available on this scheduler (release "
+                + WireProtocol.softwareVersion()
+                + "): it runs the executor registry only; job execution needs the plan codec,"
+                + " which this release does not have yet")
+        .asRuntimeException();
+  }
+
+  /** Answers a unary call; any failure becomes a status, never an escaped exception. */
+  private static <T> void respond(StreamObserver<T> out, Supplier<T> body) {
+    T response;
+    try {
+      response = body.get();
+    } catch (StatusRuntimeException e) {
+      out.onError(e);
+      return;
+    } catch (RuntimeException e) {
+      LOG.error("scheduler call failed", e);
+      out.onError(
+          Status.INTERNAL
+              .withDescription("scheduler error: " + e)
+              .withCause(e)
+              .asRuntimeException());
+      return;
+    }
+    out.onNext(response);
+    out.onCompleted();
+  }
+}

@@ -1,0 +1,216 @@
+package dev.quiver.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.distributed.proto.CancelJobRequest;
+import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.ExecutorState;
+import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.distributed.proto.HeartbeatRequest;
+import dev.quiver.distributed.proto.JobSpec;
+import dev.quiver.distributed.proto.JobStatusRequest;
+import dev.quiver.distributed.proto.ListExecutorsRequest;
+import dev.quiver.distributed.proto.RegisterRequest;
+import dev.quiver.distributed.proto.RegisterResponse;
+import dev.quiver.distributed.proto.SchedulerGrpc;
+import dev.quiver.distributed.proto.StageSpec;
+import dev.quiver.distributed.proto.SubmitJobRequest;
+import dev.quiver.distributed.wire.WireProtocol;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(60)
+class SchedulerServerTest {
+
+  private static final Duration INTERVAL = Duration.ofMillis(100);
+  private static final Duration TIMEOUT = Duration.ofMillis(800);
+
+  private SchedulerServer server;
+  private ManagedChannel channel;
+  private SchedulerGrpc.SchedulerBlockingStub stub;
+
+  @BeforeEach
+  void start() throws Exception {
+    server =
+        SchedulerServer.start(
+            SchedulerConfig.defaults().withPort(0).withHeartbeat(INTERVAL, TIMEOUT));
+    channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+    stub = SchedulerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    server.close();
+  }
+
+  private static RegisterRequest register(String id, int version) {
+    return RegisterRequest.newBuilder()
+        .setProtocolVersion(version)
+        .setExecutor(
+            ExecutorInfo.newBuilder()
+                .setExecutorId(id)
+                .setHost("127.0.0.1")
+                .setFlightPort(40000)
+                .setCores(2)
+                .setMemoryBytes(1L << 30)
+                .setVersion("test"))
+        .build();
+  }
+
+  private List<ExecutorStatus> list(boolean includeLost) {
+    return stub.listExecutors(ListExecutorsRequest.newBuilder().setIncludeLost(includeLost).build())
+        .getExecutorsList();
+  }
+
+  @Test
+  void registerHeartbeatAndLossAfterTimeout() throws Exception {
+    RegisterResponse response = stub.register(register("steady", WireProtocol.VERSION));
+    assertThat(response.getProtocolVersion()).isEqualTo(WireProtocol.VERSION);
+    assertThat(response.getHeartbeatIntervalMillis()).isEqualTo(INTERVAL.toMillis());
+    assertThat(response.getHeartbeatTimeoutMillis()).isEqualTo(TIMEOUT.toMillis());
+    stub.register(register("silent", WireProtocol.VERSION));
+    assertThat(list(false))
+        .extracting(s -> s.getInfo().getExecutorId())
+        .containsExactly("silent", "steady");
+
+    // "steady" heartbeats; "silent" does not, and must be marked lost within a few timeouts.
+    long deadline = System.nanoTime() + TIMEOUT.multipliedBy(10).toNanos();
+    List<ExecutorStatus> all;
+    do {
+      assertThat(stub.heartbeat(heartbeat("steady")).getReregister()).isFalse();
+      Thread.sleep(INTERVAL.toMillis() / 2);
+      all = list(true);
+    } while (stateOf(all, "silent") != ExecutorState.EXECUTOR_STATE_LOST
+        && System.nanoTime() < deadline);
+
+    assertThat(stateOf(all, "silent")).isEqualTo(ExecutorState.EXECUTOR_STATE_LOST);
+    assertThat(stateOf(all, "steady")).isEqualTo(ExecutorState.EXECUTOR_STATE_ALIVE);
+    assertThat(list(false)).extracting(s -> s.getInfo().getExecutorId()).containsExactly("steady");
+    assertThat(all)
+        .filteredOn(s -> s.getInfo().getExecutorId().equals("steady"))
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.getRunningTasks()).isEqualTo(1);
+              assertThat(s.getShuffleBytes()).isEqualTo(123);
+            });
+
+    // The lost executor is told to register again, and is alive once it has.
+    assertThat(stub.heartbeat(heartbeat("silent")).getReregister()).isTrue();
+    stub.register(register("silent", WireProtocol.VERSION));
+    assertThat(stub.heartbeat(heartbeat("silent")).getReregister()).isFalse();
+    assertThat(stateOf(list(true), "silent")).isEqualTo(ExecutorState.EXECUTOR_STATE_ALIVE);
+  }
+
+  private static HeartbeatRequest heartbeat(String id) {
+    return HeartbeatRequest.newBuilder()
+        .setExecutorId(id)
+        .setRunningTasks(1)
+        .setShuffleBytes(123)
+        .build();
+  }
+
+  private static ExecutorState stateOf(List<ExecutorStatus> all, String id) {
+    return all.stream()
+        .filter(s -> s.getInfo().getExecutorId().equals(id))
+        .map(ExecutorStatus::getState)
+        .findFirst()
+        .orElse(ExecutorState.EXECUTOR_STATE_UNSPECIFIED);
+  }
+
+  @Test
+  void incompatibleProtocolVersionIsRefusedOnRegister() {
+    int other = WireProtocol.VERSION + 1;
+    assertThatThrownBy(() -> stub.register(register("future", other)))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+              assertThat(e.getStatus().getDescription())
+                  .contains("executor 'future'")
+                  .contains("protocol version " + other)
+                  .contains("protocol version " + WireProtocol.VERSION);
+            });
+    assertThat(list(true)).isEmpty();
+  }
+
+  @Test
+  void incompatibleProtocolVersionIsRefusedOnSubmit() {
+    SubmitJobRequest request =
+        SubmitJobRequest.newBuilder()
+            .setProtocolVersion(WireProtocol.VERSION + 1)
+            .setJob(
+                JobSpec.newBuilder()
+                    .setFinalStageId(1)
+                    .addStages(StageSpec.newBuilder().setStageId(1).setTaskCount(1)))
+            .build();
+    assertThatThrownBy(() -> stub.submitJob(request))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+              assertThat(e.getStatus().getDescription())
+                  .contains("client")
+                  .contains("protocol version " + (WireProtocol.VERSION + 1))
+                  .contains("protocol version " + WireProtocol.VERSION);
+            });
+  }
+
+  @Test
+  void jobMethodsAnswerUnimplementedAndTheServerKeepsServing() {
+    SubmitJobRequest request =
+        SubmitJobRequest.newBuilder().setProtocolVersion(WireProtocol.VERSION).build();
+    assertThatThrownBy(() -> stub.submitJob(request))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+              assertThat(e.getStatus().getDescription())
+                  .contains("SubmitJob")
+                  .contains("plan codec");
+            });
+    assertThatThrownBy(
+            () -> stub.jobStatus(JobStatusRequest.newBuilder().setJobId("j").build()).next())
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
+    assertThatThrownBy(() -> stub.cancelJob(CancelJobRequest.newBuilder().setJobId("j").build()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
+
+    stub.register(register("after", WireProtocol.VERSION));
+    assertThat(list(false)).hasSize(1);
+  }
+
+  @Test
+  void malformedRegistrationIsInvalidArgument() {
+    RegisterRequest noPort =
+        register("e1", WireProtocol.VERSION).toBuilder()
+            .setExecutor(
+                register("e1", WireProtocol.VERSION).getExecutor().toBuilder().setFlightPort(0))
+            .build();
+    assertThatThrownBy(() -> stub.register(noPort))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+              assertThat(e.getStatus().getDescription()).contains("e1").contains("flight port 0");
+            });
+    assertThatThrownBy(() -> stub.heartbeat(HeartbeatRequest.getDefaultInstance()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT));
+  }
+}
