@@ -10,27 +10,37 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs the differential tests' engine calls on one long-lived thread with a per-call timeout.
- * One thread (rather than JUnit's thread per preemptive timeout) keeps each session on the
- * thread that created it.
+ * Runs the differential tests' engine calls on one long-lived thread with a per-call timeout. One
+ * thread (rather than JUnit's thread per preemptive timeout) keeps each session on the thread that
+ * created it.
  */
 final class QueryThread implements AutoCloseable {
   private ExecutorService executor = newExecutor();
 
   private static ExecutorService newExecutor() {
-    return Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "differential-query");
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newSingleThreadExecutor(
+        r -> {
+          Thread t = new Thread(r, "differential-query");
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /** Runs {@code task} on the query thread; fails if it takes longer than {@code timeout}. */
   synchronized void run(Duration timeout, String label, Runnable task) {
-    Callable<Void> call = () -> {
-      task.run();
-      return null;
-    };
+    run(timeout, label, task, () -> {});
+  }
+
+  /**
+   * Like {@link #run(Duration, String, Runnable)}; on timeout also runs {@code onTimeout} (e.g.
+   * closing the session, which cancels the abandoned query so it stops using a core).
+   */
+  synchronized void run(Duration timeout, String label, Runnable task, Runnable onTimeout) {
+    Callable<Void> call =
+        () -> {
+          task.run();
+          return null;
+        };
     Future<Void> future = executor.submit(call);
     try {
       future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -39,6 +49,11 @@ final class QueryThread implements AutoCloseable {
       // The stuck thread is abandoned; later calls get a fresh one.
       executor.shutdownNow();
       executor = newExecutor();
+      try {
+        onTimeout.run();
+      } catch (RuntimeException cleanup) {
+        // The timeout is the failure to report; a failing cleanup adds nothing.
+      }
       throw new AssertionError(label + " timed out after " + timeout.toSeconds() + " s");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

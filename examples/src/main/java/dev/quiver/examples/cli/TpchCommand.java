@@ -15,7 +15,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code quiver tpch}: generates TPC-H data if needed and runs the 22 queries (on Quiver by default). */
+/**
+ * {@code quiver tpch}: generates TPC-H data if needed and runs the 22 queries (on Quiver by
+ * default).
+ */
 @Command(
     name = "tpch",
     mixinStandardHelpOptions = true,
@@ -23,28 +26,39 @@ import picocli.CommandLine.Spec;
 public final class TpchCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
-  @Option(names = "--sf", defaultValue = "0.1", description = "Scale factor (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--sf",
+      defaultValue = "0.1",
+      description = "Scale factor (default: ${DEFAULT-VALUE}).")
   private double scaleFactor;
 
-  @Option(names = "--data", paramLabel = "DIR",
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
       description = "Data folder (default: ./data/tpch-sf<sf>).")
   private Path data;
 
   @Option(names = "--partitions", description = "Target partitions (default: number of cores).")
   private Integer partitions;
 
-  @Option(names = "--queries", split = ",", paramLabel = "N",
+  @Option(
+      names = "--queries",
+      split = ",",
+      paramLabel = "N",
       description = "Query numbers to run, e.g. 1,3,5 (default: all 22).")
   private List<Integer> queries;
 
-  @Option(names = "--engine", defaultValue = "quiver",
+  @Option(
+      names = "--engine",
+      defaultValue = "quiver",
       description = "Engine to run the queries on (default: ${DEFAULT-VALUE}).")
   private String engineName;
 
   @Override
   public Integer call() {
     if (!Engines.names().contains(engineName)) {
-      throw new ParameterException(spec.commandLine(),
+      throw new ParameterException(
+          spec.commandLine(),
           "Unknown engine '" + engineName + "': use one of " + String.join(", ", Engines.names()));
     }
     PrintWriter out = spec.commandLine().getOut();

@@ -23,8 +23,17 @@ class TpchCommandTest {
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(new StringWriter(), true));
 
-    int exit = cli.execute("tpch", "--sf", "0.001", "--data", dir.toString(), "--engine", "duckdb",
-        "--partitions", "2");
+    int exit =
+        cli.execute(
+            "tpch",
+            "--sf",
+            "0.001",
+            "--data",
+            dir.toString(),
+            "--engine",
+            "duckdb",
+            "--partitions",
+            "2");
 
     String text = out.toString();
     assertThat(exit).as(text).isZero();
@@ -38,9 +47,22 @@ class TpchCommandTest {
     // A second run finds the data and does not regenerate it.
     StringWriter again = new StringWriter();
     cli.setOut(new PrintWriter(again, true));
-    assertThat(cli.execute("tpch", "--sf", "0.001", "--data", dir.toString(), "--engine", "duckdb",
-        "--queries", "1,6")).isZero();
-    assertThat(again.toString()).doesNotContain("generating").contains("q01").contains("q06")
+    assertThat(
+            cli.execute(
+                "tpch",
+                "--sf",
+                "0.001",
+                "--data",
+                dir.toString(),
+                "--engine",
+                "duckdb",
+                "--queries",
+                "1,6"))
+        .isZero();
+    assertThat(again.toString())
+        .doesNotContain("generating")
+        .contains("q01")
+        .contains("q06")
         .contains("total 2 queries, 0 failed");
   }
 }
