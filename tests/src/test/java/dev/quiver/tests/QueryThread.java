@@ -49,11 +49,19 @@ final class QueryThread implements AutoCloseable {
       // The stuck thread is abandoned; later calls get a fresh one.
       executor.shutdownNow();
       executor = newExecutor();
-      try {
-        onTimeout.run();
-      } catch (RuntimeException cleanup) {
-        // The timeout is the failure to report; a failing cleanup adds nothing.
-      }
+      // Cleanup runs on its own thread: closing a session may wait for the stuck query.
+      Thread cleanup =
+          new Thread(
+              () -> {
+                try {
+                  onTimeout.run();
+                } catch (RuntimeException ignored) {
+                  // The timeout is the failure to report; a failing cleanup adds nothing.
+                }
+              },
+              "differential-cleanup");
+      cleanup.setDaemon(true);
+      cleanup.start();
       throw new AssertionError(label + " timed out after " + timeout.toSeconds() + " s");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
