@@ -161,7 +161,7 @@ SELECT ps_partkey, ps_suppkey, MIN(ps_supplycost) OVER (PARTITION BY ps_partkey)
 -- name: avg_over_partition
 SELECT s_suppkey, AVG(CAST(s_acctbal AS DOUBLE)) OVER (PARTITION BY s_nationkey) AS avg_bal FROM supplier;
 -- name: running_sum_rows
-SELECT o_orderkey, SUM(o_totalprice) OVER (ORDER BY o_orderkey ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running FROM orders WHERE o_orderkey < 500;
+SELECT o_orderkey, SUM(o_totalprice) OVER (ORDER BY o_orderkey ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running_total FROM orders WHERE o_orderkey < 500;
 -- name: moving_sum_rows_preceding
 SELECT o_orderkey, SUM(o_totalprice) OVER (ORDER BY o_orderkey ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS mov FROM orders WHERE o_orderkey < 300;
 -- name: moving_avg_rows_centered
@@ -505,7 +505,7 @@ SELECT n_name, rev, RANK() OVER (ORDER BY rev DESC) AS r FROM (SELECT n_name, SU
 -- name: window_running_share
 SELECT o_orderkey, o_totalprice / SUM(o_totalprice) OVER () AS share FROM orders WHERE o_orderkey < 100;
 -- name: window_lag_style_via_rows
-SELECT o_orderkey, SUM(o_totalprice) OVER (ORDER BY o_orderkey ROWS BETWEEN 1 PRECEDING AND 1 PRECEDING) AS prev FROM orders WHERE o_orderkey < 150;
+SELECT o_orderkey, SUM(o_totalprice) OVER (ORDER BY o_orderkey ROWS BETWEEN 1 PRECEDING AND 1 PRECEDING) AS prev_price FROM orders WHERE o_orderkey < 150;
 -- name: window_partition_by_expression
 SELECT p_partkey, COUNT(*) OVER (PARTITION BY MOD(p_partkey, 3)) AS c FROM part WHERE p_partkey < 40;
 -- name: window_empty_over
@@ -595,7 +595,7 @@ SELECT n_name, s_suppkey FROM nation LEFT JOIN supplier ON n_nationkey = s_natio
 -- name: limit_offset_after_group
 SELECT c_nationkey, COUNT(*) AS n FROM customer GROUP BY c_nationkey ORDER BY c_nationkey LIMIT 5 OFFSET 5;
 -- name: select_literals_and_columns
-SELECT 1 AS one, 'x' AS x, n_name FROM nation WHERE n_nationkey < 3;
+SELECT 1 AS c_one, 'x' AS x, n_name FROM nation WHERE n_nationkey < 3;
 -- name: three_valued_not_in_correlated
 SELECT COUNT(*) FROM customer c WHERE c_nationkey NOT IN (SELECT NULLIF(s_nationkey, c.c_nationkey) FROM supplier WHERE s_suppkey < 5);
 -- name: three_valued_where_on_outer_join_nulls

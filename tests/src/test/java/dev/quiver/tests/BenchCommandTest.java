@@ -19,22 +19,33 @@ class BenchCommandTest {
   void benchRunsEveryQueryOnBothEnginesAndPrintsTheTotalRatio() {
     Path data = TpchFixture.data(0.01);
     // The engine under test is Quiver unless -Dquiver.tests.actual=duckdb checks the harness alone.
-    String engine = System.getProperty(Differential.ACTUAL_ENGINE, "quiver").trim().toLowerCase(Locale.ROOT);
+    String engine =
+        System.getProperty(Differential.ACTUAL_ENGINE, "quiver").trim().toLowerCase(Locale.ROOT);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = QuiverCli.commandLine();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
 
-    int exit = cli.execute("bench", "--sf", "0.01", "--data", data.toString(),
-        "--engines", engine + ",duckdb", "--runs", "1", "--threads", "2");
+    int exit =
+        cli.execute(
+            "bench",
+            "--sf",
+            "0.01",
+            "--data",
+            data.toString(),
+            "--engines",
+            engine + ",duckdb",
+            "--runs",
+            "1",
+            "--threads",
+            "2");
 
     String text = out.toString();
     assertThat(err.toString()).isEmpty();
     assertThat(exit).as(text).isZero();
     assertThat(text).contains("q01").contains("q22").doesNotContain("failed");
     String[] lines = text.strip().split("\n");
-    assertThat(lines[lines.length - 1])
-        .matches("total ratio " + engine + "/duckdb: \\d+\\.\\d\\d");
+    assertThat(lines[lines.length - 1]).matches("total ratio " + engine + "/duckdb: \\d+\\.\\d\\d");
   }
 }

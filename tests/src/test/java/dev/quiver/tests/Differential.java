@@ -21,8 +21,9 @@ final class Differential {
     return switch (engine) {
       case "quiver" -> new QuiverRows(dir, partitions);
       case "duckdb" -> new DuckDbRows(dir, partitions);
-      default -> throw new IllegalArgumentException(
-          "-D" + ACTUAL_ENGINE + " must be quiver or duckdb, got " + engine);
+      default ->
+          throw new IllegalArgumentException(
+              "-D" + ACTUAL_ENGINE + " must be quiver or duckdb, got " + engine);
     };
   }
 
@@ -32,12 +33,18 @@ final class Differential {
   }
 
   /** Fails unless {@code actual} matches {@code expected} for {@code sql}. */
-  static void check(String label, String sql, QueryResult expected, QueryResult actual, SortSpec sort) {
+  static void check(
+      String label, String sql, QueryResult expected, QueryResult actual, SortSpec sort) {
     String diff = ResultComparator.compare(expected, actual, sort);
     if (diff != null) {
-      throw new AssertionError(label + ": results differ (" + (sort.ordered()
-          ? "ordered by columns " + sort.keyColumns() : "unordered") + ")\n" + diff
-          + "\nquery:\n" + sql);
+      throw new AssertionError(
+          label
+              + ": results differ ("
+              + (sort.ordered() ? "ordered by columns " + sort.keyColumns() : "unordered")
+              + ")\n"
+              + diff
+              + "\nquery:\n"
+              + sql);
     }
   }
 

@@ -30,7 +30,8 @@ final class DuckDbRows implements RowEngine {
 
   @Override
   public QueryResult query(String sql) {
-    try (Statement s = engine.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    try (Statement s = engine.connection().createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
       ResultSetMetaData md = rs.getMetaData();
       int n = md.getColumnCount();
       List<String> columns = new ArrayList<>(n);

@@ -58,7 +58,8 @@ final class QuiverRows implements RowEngine {
     }
     long outstanding = ctx.allocator().getAllocatedMemory();
     if (outstanding != 0) {
-      throw new AssertionError("Quiver left " + outstanding + " bytes allocated after the query\n" + sql);
+      throw new AssertionError(
+          "Quiver left " + outstanding + " bytes allocated after the query\n" + sql);
     }
     return result;
   }

@@ -18,17 +18,27 @@ import java.util.Objects;
 final class ResultComparator {
   /** Relative tolerance for floating-point values. */
   static final double RELATIVE_TOLERANCE = 1e-9;
+
   // Sums that cancel out land near zero with rounding noise that no relative bound accepts.
   private static final double ABSOLUTE_TOLERANCE = 1e-12;
   private static final int SHOWN_ROWS = 5;
 
   private ResultComparator() {}
 
-  /** Returns null when {@code actual} matches {@code expected}, else a description of the difference. */
+  /**
+   * Returns null when {@code actual} matches {@code expected}, else a description of the
+   * difference.
+   */
   static String compare(QueryResult expected, QueryResult actual, SortSpec sort) {
     if (expected.columns().size() != actual.columns().size()) {
-      return "expected " + expected.columns().size() + " columns " + expected.columns() + ", got "
-          + actual.columns().size() + " " + actual.columns();
+      return "expected "
+          + expected.columns().size()
+          + " columns "
+          + expected.columns()
+          + ", got "
+          + actual.columns().size()
+          + " "
+          + actual.columns();
     }
     int width = expected.columns().size();
     boolean[] floating = new boolean[width];
@@ -38,8 +48,10 @@ final class ResultComparator {
     List<List<Object>> exp = expected.rows();
     List<List<Object>> act = actual.rows();
     if (exp.size() != act.size()) {
-      String diff = sort.ordered() ? firstOrderedDifference(exp, act, floating)
-          : multisetDifference(exp, act, floating);
+      String diff =
+          sort.ordered()
+              ? firstOrderedDifference(exp, act, floating)
+              : multisetDifference(exp, act, floating);
       return "expected " + exp.size() + " rows, got " + act.size() + "\n" + diff;
     }
     if (!sort.ordered()) {
@@ -54,8 +66,16 @@ final class ResultComparator {
       }
       String diff = multisetDifference(exp.subList(start, end), act.subList(start, end), floating);
       if (diff != null) {
-        return "rows " + start + ".." + (end - 1) + " (tied on sort keys " + sort.keyColumns()
-            + ") differ\n" + diff + "\n" + firstOrderedDifference(exp, act, floating);
+        return "rows "
+            + start
+            + ".."
+            + (end - 1)
+            + " (tied on sort keys "
+            + sort.keyColumns()
+            + ") differ\n"
+            + diff
+            + "\n"
+            + firstOrderedDifference(exp, act, floating);
       }
       start = end;
     }
@@ -80,7 +100,8 @@ final class ResultComparator {
         return true;
       }
       double diff = Math.abs(x - y);
-      return diff <= ABSOLUTE_TOLERANCE || diff <= RELATIVE_TOLERANCE * Math.max(Math.abs(x), Math.abs(y));
+      return diff <= ABSOLUTE_TOLERANCE
+          || diff <= RELATIVE_TOLERANCE * Math.max(Math.abs(x), Math.abs(y));
     }
     if (e instanceof Number && a instanceof Number) {
       return decimal(e).compareTo(decimal(a)) == 0;
@@ -110,13 +131,15 @@ final class ResultComparator {
    * Compares two row lists as multisets: rows are grouped by their exact (non-floating) columns,
    * and within a group floating columns are matched within tolerance.
    */
-  private static String multisetDifference(List<List<Object>> exp, List<List<Object>> act, boolean[] floating) {
+  private static String multisetDifference(
+      List<List<Object>> exp, List<List<Object>> act, boolean[] floating) {
     Map<String, List<List<Object>>> expGroups = group(exp, floating);
     Map<String, List<List<Object>>> actGroups = group(act, floating);
     List<List<Object>> missing = new ArrayList<>();
     List<List<Object>> extra = new ArrayList<>();
     for (Map.Entry<String, List<List<Object>>> g : expGroups.entrySet()) {
-      List<List<Object>> candidates = new ArrayList<>(actGroups.getOrDefault(g.getKey(), List.of()));
+      List<List<Object>> candidates =
+          new ArrayList<>(actGroups.getOrDefault(g.getKey(), List.of()));
       for (List<Object> row : g.getValue()) {
         int match = -1;
         for (int i = 0; i < candidates.size(); i++) {
@@ -142,14 +165,17 @@ final class ResultComparator {
       return null;
     }
     StringBuilder sb = new StringBuilder();
-    sb.append(missing.size()).append(" expected rows missing, ").append(extra.size())
+    sb.append(missing.size())
+        .append(" expected rows missing, ")
+        .append(extra.size())
         .append(" unexpected rows");
     appendRows(sb, "missing", missing);
     appendRows(sb, "unexpected", extra);
     return sb.toString();
   }
 
-  private static Map<String, List<List<Object>>> group(List<List<Object>> rows, boolean[] floating) {
+  private static Map<String, List<List<Object>>> group(
+      List<List<Object>> rows, boolean[] floating) {
     Map<String, List<List<Object>>> groups = new LinkedHashMap<>();
     for (List<Object> row : rows) {
       StringBuilder key = new StringBuilder();
@@ -159,17 +185,18 @@ final class ResultComparator {
       groups.computeIfAbsent(key.toString(), k -> new ArrayList<>()).add(row);
     }
     // Sort floating members so that the greedy matching pairs near values first.
-    Comparator<List<Object>> byFloats = (x, y) -> {
-      for (int c = 0; c < floating.length; c++) {
-        if (floating[c]) {
-          int cmp = Double.compare(asDouble(x.get(c)), asDouble(y.get(c)));
-          if (cmp != 0) {
-            return cmp;
+    Comparator<List<Object>> byFloats =
+        (x, y) -> {
+          for (int c = 0; c < floating.length; c++) {
+            if (floating[c]) {
+              int cmp = Double.compare(asDouble(x.get(c)), asDouble(y.get(c)));
+              if (cmp != 0) {
+                return cmp;
+              }
+            }
           }
-        }
-      }
-      return 0;
-    };
+          return 0;
+        };
     Map<String, List<List<Object>>> sorted = new HashMap<>();
     for (Map.Entry<String, List<List<Object>>> g : groups.entrySet()) {
       List<List<Object>> members = new ArrayList<>(g.getValue());
@@ -181,7 +208,8 @@ final class ResultComparator {
     return ordered;
   }
 
-  private static String firstOrderedDifference(List<List<Object>> exp, List<List<Object>> act, boolean[] floating) {
+  private static String firstOrderedDifference(
+      List<List<Object>> exp, List<List<Object>> act, boolean[] floating) {
     int n = Math.max(exp.size(), act.size());
     for (int i = 0; i < n; i++) {
       List<Object> e = i < exp.size() ? exp.get(i) : null;
@@ -189,9 +217,13 @@ final class ResultComparator {
       if (e == null || a == null || !rowsEqual(e, a, floating)) {
         StringBuilder sb = new StringBuilder("first differing row in order: #").append(i);
         for (int j = i; j < Math.min(n, i + SHOWN_ROWS); j++) {
-          sb.append("\n  #").append(j).append(" expected ")
+          sb.append("\n  #")
+              .append(j)
+              .append(" expected ")
               .append(j < exp.size() ? exp.get(j) : "<none>")
-              .append("\n  #").append(j).append(" actual   ")
+              .append("\n  #")
+              .append(j)
+              .append(" actual   ")
               .append(j < act.size() ? act.get(j) : "<none>");
         }
         return sb.toString();

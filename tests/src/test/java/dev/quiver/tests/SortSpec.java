@@ -66,11 +66,16 @@ record SortSpec(boolean ordered, List<Integer> keyColumns) {
         if (keywordAt(s, i, "order") && nextWordIs(s, i + 5, "by")) {
           orderAt = i;
           endAt = s.length();
-        } else if (orderAt >= 0 && endAt == s.length()
-            && (keywordAt(s, i, "limit") || keywordAt(s, i, "offset") || keywordAt(s, i, "fetch"))) {
+        } else if (orderAt >= 0
+            && endAt == s.length()
+            && (keywordAt(s, i, "limit")
+                || keywordAt(s, i, "offset")
+                || keywordAt(s, i, "fetch"))) {
           endAt = i;
-        } else if (orderAt >= 0 && (keywordAt(s, i, "union") || keywordAt(s, i, "intersect")
-            || keywordAt(s, i, "except"))) {
+        } else if (orderAt >= 0
+            && (keywordAt(s, i, "union")
+                || keywordAt(s, i, "intersect")
+                || keywordAt(s, i, "except"))) {
           // An ORDER BY before a set operation only orders a branch.
           orderAt = -1;
           endAt = s.length();
@@ -207,7 +212,8 @@ record SortSpec(boolean ordered, List<Integer> keyColumns) {
 
   private static boolean keywordAt(String s, int i, String word) {
     int end = i + word.length();
-    return end <= s.length() && s.regionMatches(true, i, word, 0, word.length())
+    return end <= s.length()
+        && s.regionMatches(true, i, word, 0, word.length())
         && (end == s.length() || !isWordChar(s.charAt(end)));
   }
 

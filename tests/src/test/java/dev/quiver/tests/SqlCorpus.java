@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The SQL corpus resource: named queries, each introduced by {@code -- name: X} and ending in ';'. */
+/**
+ * The SQL corpus resource: named queries, each introduced by {@code -- name: X} and ending in ';'.
+ */
 final class SqlCorpus {
   /** One corpus query. */
   record Entry(String name, String sql) {}

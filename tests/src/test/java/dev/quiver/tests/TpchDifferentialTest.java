@@ -1,7 +1,5 @@
 package dev.quiver.tests;
 
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-
 import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.nio.file.Path;
@@ -17,19 +15,24 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-/** The 22 TPC-H queries on Quiver against DuckDB, at SF 0.01 and 0.1, with 1, 2 and 4 partitions. */
+/**
+ * The 22 TPC-H queries on Quiver against DuckDB, at SF 0.01 and 0.1, with 1, 2 and 4 partitions.
+ */
 class TpchDifferentialTest {
   private static final double[] SCALES = {0.01, 0.1};
   private static final int[] PARTITIONS = {1, 2, 4};
-  private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(45);
 
   // Reference results per scale and query, computed once; engines per scale and partitions.
   private static final Map<String, QueryResult> EXPECTED = new HashMap<>();
   private static final Map<String, RowEngine> ENGINES = new HashMap<>();
+  // Engines are created and queried on this one thread.
+  private static final QueryThread QUERY_THREAD = new QueryThread();
 
   @AfterAll
   static void closeEngines() {
-    ENGINES.values().forEach(RowEngine::close);
+    QUERY_THREAD.run(QUERY_TIMEOUT, "close", () -> ENGINES.values().forEach(RowEngine::close));
+    QUERY_THREAD.close();
     ENGINES.clear();
     EXPECTED.clear();
   }
@@ -42,8 +45,15 @@ class TpchDifferentialTest {
       for (int partitions : PARTITIONS) {
         List<DynamicNode> tests = new ArrayList<>();
         for (TpchQuery q : TpchQueries.all()) {
-          tests.add(DynamicTest.dynamicTest(q.name(), () -> assertTimeoutPreemptively(
-              QUERY_TIMEOUT, () -> run(sf, partitions, q), q.name() + " timed out")));
+          tests.add(
+              DynamicTest.dynamicTest(
+                  q.name(),
+                  () ->
+                      QUERY_THREAD.run(
+                          QUERY_TIMEOUT,
+                          q.name(),
+                          () -> run(sf, partitions, q),
+                          () -> dropEngine(sf, partitions))));
         }
         configs.add(DynamicContainer.dynamicContainer("partitions=" + partitions, tests));
       }
@@ -57,8 +67,12 @@ class TpchDifferentialTest {
     RowEngine actual = engine(sf, partitions);
     QueryResult result = actual.query(q.sql());
     SortSpec sort = Differential.sortOf(q.orderBy(), expected);
-    Differential.check(q.name() + " at SF " + sf + ", " + partitions + " partitions on "
-        + actual.name(), q.sql(), expected, result, sort);
+    Differential.check(
+        q.name() + " at SF " + sf + ", " + partitions + " partitions on " + actual.name(),
+        q.sql(),
+        expected,
+        result,
+        sort);
   }
 
   private static QueryResult expected(double sf, TpchQuery q) {
@@ -73,13 +87,28 @@ class TpchDifferentialTest {
     }
   }
 
+  /** Closes (cancelling its running query) and forgets an engine; the next use opens a new one. */
+  private static void dropEngine(double sf, int partitions) {
+    RowEngine engine;
+    synchronized (ENGINES) {
+      engine = ENGINES.remove(sf + "/" + partitions);
+    }
+    if (engine != null) {
+      engine.close();
+    }
+  }
+
   /** Partitions 0 means the reference engine. */
   private static RowEngine engine(double sf, int partitions) {
     synchronized (ENGINES) {
-      return ENGINES.computeIfAbsent(sf + "/" + partitions, k -> {
-        Path dir = TpchFixture.data(sf);
-        return partitions == 0 ? Differential.reference(dir) : Differential.actual(dir, partitions);
-      });
+      return ENGINES.computeIfAbsent(
+          sf + "/" + partitions,
+          k -> {
+            Path dir = TpchFixture.data(sf);
+            return partitions == 0
+                ? Differential.reference(dir)
+                : Differential.actual(dir, partitions);
+          });
     }
   }
 }

@@ -14,9 +14,11 @@ final class TpchFixture {
   /** The data folder for {@code scaleFactor}, generated on first use (and reused across builds). */
   static synchronized Path data(double scaleFactor) {
     String key = TpchData.formatScale(scaleFactor);
-    return GENERATED.computeIfAbsent(key, k -> {
-      Path dir = Path.of("target", "tpch-data", "sf" + k).toAbsolutePath();
-      return TpchData.generate(scaleFactor, dir);
-    });
+    return GENERATED.computeIfAbsent(
+        key,
+        k -> {
+          Path dir = Path.of("target", "tpch-data", "sf" + k).toAbsolutePath();
+          return TpchData.generate(scaleFactor, dir);
+        });
   }
 }

@@ -45,8 +45,11 @@ final class Values {
     if (v instanceof OffsetDateTime o) {
       return o.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
     }
-    if (v instanceof BigDecimal || v instanceof String || v instanceof Boolean
-        || v instanceof LocalDate || v instanceof LocalDateTime) {
+    if (v instanceof BigDecimal
+        || v instanceof String
+        || v instanceof Boolean
+        || v instanceof LocalDate
+        || v instanceof LocalDateTime) {
       return v;
     }
     return v.toString();
@@ -83,12 +86,13 @@ final class Values {
     if (vector instanceof TimeStampVector v) {
       ArrowType.Timestamp type = (ArrowType.Timestamp) v.getField().getType();
       long raw = v.get(row);
-      long perSecond = switch (type.getUnit()) {
-        case SECOND -> 1L;
-        case MILLISECOND -> 1_000L;
-        case MICROSECOND -> 1_000_000L;
-        case NANOSECOND -> 1_000_000_000L;
-      };
+      long perSecond =
+          switch (type.getUnit()) {
+            case SECOND -> 1L;
+            case MILLISECOND -> 1_000L;
+            case MICROSECOND -> 1_000_000L;
+            case NANOSECOND -> 1_000_000_000L;
+          };
       long seconds = Math.floorDiv(raw, perSecond);
       long nanos = Math.floorMod(raw, perSecond) * (1_000_000_000L / perSecond);
       return LocalDateTime.ofEpochSecond(seconds, (int) nanos, ZoneOffset.UTC);
@@ -100,6 +104,8 @@ final class Values {
     if (o instanceof Number n && !(o instanceof BigDecimal)) {
       return n.longValue();
     }
-    return o == null ? null : fromJdbc(o instanceof org.apache.arrow.vector.util.Text t ? t.toString() : o);
+    return o == null
+        ? null
+        : fromJdbc(o instanceof org.apache.arrow.vector.util.Text t ? t.toString() : o);
   }
 }

@@ -19,8 +19,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code quiver bench}: runs TPC-H queries on several engines in this process over the same
- * Parquet files and compares the median times.
+ * {@code quiver bench}: runs TPC-H queries on several engines in this process over the same Parquet
+ * files and compares the median times.
  */
 @Command(
     name = "bench",
@@ -29,26 +29,42 @@ import picocli.CommandLine.Spec;
 public final class BenchCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
-  @Option(names = "--sf", defaultValue = "1", description = "Scale factor (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--sf",
+      defaultValue = "1",
+      description = "Scale factor (default: ${DEFAULT-VALUE}).")
   private double scaleFactor;
 
-  @Option(names = "--data", paramLabel = "DIR",
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
       description = "Data folder (default: ./data/tpch-sf<sf>).")
   private Path data;
 
-  @Option(names = "--engines", split = ",", defaultValue = "quiver,duckdb",
+  @Option(
+      names = "--engines",
+      split = ",",
+      defaultValue = "quiver,duckdb",
       description = "Engines to compare (default: ${DEFAULT-VALUE}); the first two give the ratio.")
   private List<String> engines;
 
-  @Option(names = "--runs", defaultValue = "3",
-      description = "Timed runs per query after one warm-up; the median is reported (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--runs",
+      defaultValue = "3",
+      description =
+          "Timed runs per query after one warm-up; the median is reported (default:"
+              + " ${DEFAULT-VALUE}).")
   private int runs;
 
-  @Option(names = "--queries", split = ",", paramLabel = "N",
+  @Option(
+      names = "--queries",
+      split = ",",
+      paramLabel = "N",
       description = "Query numbers, e.g. 1,3,5 (default: all 22).")
   private List<Integer> queries;
 
-  @Option(names = "--threads",
+  @Option(
+      names = "--threads",
       description = "Threads (Quiver partitions) for every engine (default: number of cores).")
   private Integer threads;
 
@@ -62,7 +78,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
     for (String e : engines) {
       if (!Engines.names().contains(e.trim().toLowerCase(Locale.ROOT))) {
-        throw new ParameterException(spec.commandLine(),
+        throw new ParameterException(
+            spec.commandLine(),
             "Unknown engine '" + e + "': use one of " + String.join(", ", Engines.names()));
       }
     }
@@ -127,7 +144,8 @@ public final class BenchCommand implements Callable<Integer> {
       for (int e = 0; e < engines.size(); e++) {
         double ms = medians[e][q];
         allOk &= !Double.isNaN(ms);
-        line.append(Double.isNaN(ms) ? String.format("  %12s", "failed") : String.format("  %12.1f", ms));
+        line.append(
+            Double.isNaN(ms) ? String.format("  %12s", "failed") : String.format("  %12.1f", ms));
       }
       if (allOk) {
         // Totals only count queries every engine finished, so that they stay comparable.
@@ -136,8 +154,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
       if (ratio) {
-        line.append(allOk ? String.format("  %14.2f", medians[0][q] / medians[1][q])
-            : String.format("  %14s", "-"));
+        line.append(
+            allOk
+                ? String.format("  %14.2f", medians[0][q] / medians[1][q])
+                : String.format("  %14s", "-"));
       }
       out.println(line);
     }

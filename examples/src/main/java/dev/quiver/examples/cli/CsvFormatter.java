@@ -117,8 +117,12 @@ public final class CsvFormatter {
   }
 
   private static void appendField(StringBuilder line, String value) {
-    boolean quote = value.isEmpty() || value.indexOf(',') >= 0 || value.indexOf('"') >= 0
-        || value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0;
+    boolean quote =
+        value.isEmpty()
+            || value.indexOf(',') >= 0
+            || value.indexOf('"') >= 0
+            || value.indexOf('\n') >= 0
+            || value.indexOf('\r') >= 0;
     if (!quote) {
       line.append(value);
       return;

@@ -5,7 +5,9 @@ import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code quiver} command line: run SQL over files, run TPC-H, benchmark against other engines. */
+/**
+ * The {@code quiver} command line: run SQL over files, run TPC-H, benchmark against other engines.
+ */
 @Command(
     name = "quiver",
     mixinStandardHelpOptions = true,
@@ -15,6 +17,7 @@ import picocli.CommandLine.Command;
 public final class QuiverCli implements Runnable {
   /** Exit code of a command whose query or input failed. */
   public static final int EXIT_FAILURE = 1;
+
   /** Exit code of a command line with invalid options. */
   public static final int EXIT_USAGE = 2;
 
@@ -28,19 +31,25 @@ public final class QuiverCli implements Runnable {
   /** A configured command line (one-line errors on stderr, non-zero exit codes); for tests too. */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new QuiverCli());
-    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-      PrintWriter err = commandLine.getErr();
-      err.println("error: " + oneLine(e));
-      err.flush();
-      return EXIT_FAILURE;
-    });
-    cli.setParameterExceptionHandler((e, args) -> {
-      PrintWriter err = e.getCommandLine().getErr();
-      err.println("error: " + oneLine(e) + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
-          + " --help')");
-      err.flush();
-      return EXIT_USAGE;
-    });
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          PrintWriter err = commandLine.getErr();
+          err.println("error: " + oneLine(e));
+          err.flush();
+          return EXIT_FAILURE;
+        });
+    cli.setParameterExceptionHandler(
+        (e, args) -> {
+          PrintWriter err = e.getCommandLine().getErr();
+          err.println(
+              "error: "
+                  + oneLine(e)
+                  + " (see '"
+                  + e.getCommandLine().getCommandSpec().qualifiedName()
+                  + " --help')");
+          err.flush();
+          return EXIT_USAGE;
+        });
     return cli;
   }
 
@@ -54,7 +63,8 @@ public final class QuiverCli implements Runnable {
     String message = t.getMessage();
     if (message == null || message.isBlank()) {
       message = t.getClass().getSimpleName();
-    } else if (!(t instanceof QuiverException) && !(t instanceof IllegalArgumentException)
+    } else if (!(t instanceof QuiverException)
+        && !(t instanceof IllegalArgumentException)
         && !(t instanceof CommandLine.PicocliException)) {
       message = t.getClass().getSimpleName() + ": " + message;
     }

@@ -25,30 +25,44 @@ import picocli.CommandLine.Spec;
     description = "Runs one SQL statement over Parquet and CSV files and prints the result.")
 public final class SqlCommand implements Callable<Integer> {
   /** Output formats of {@code quiver sql}. */
-  public enum Format { table, csv }
+  public enum Format {
+    table,
+    csv
+  }
 
   @Spec private CommandSpec spec;
 
-  @Option(names = "--parquet", paramLabel = "NAME=PATH",
+  @Option(
+      names = "--parquet",
+      paramLabel = "NAME=PATH",
       description = "Registers a Parquet file or folder as table NAME (repeatable).")
   private Map<String, String> parquet = new LinkedHashMap<>();
 
-  @Option(names = "--csv", paramLabel = "NAME=PATH",
+  @Option(
+      names = "--csv",
+      paramLabel = "NAME=PATH",
       description = "Registers a CSV file (with header) or folder as table NAME (repeatable).")
   private Map<String, String> csv = new LinkedHashMap<>();
 
-  @Option(names = "--format", defaultValue = "table",
+  @Option(
+      names = "--format",
+      defaultValue = "table",
       description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   private Format format;
 
   @Option(names = "--partitions", description = "Target partitions (default: number of cores).")
   private Integer partitions;
 
-  @Option(names = "--max-rows", defaultValue = "" + Integer.MAX_VALUE,
+  @Option(
+      names = "--max-rows",
+      defaultValue = "" + Integer.MAX_VALUE,
       description = "Rows shown by the table format (default: all).")
   private int maxRows;
 
-  @Option(names = {"-e", "--execute"}, required = true, paramLabel = "SQL",
+  @Option(
+      names = {"-e", "--execute"},
+      required = true,
+      paramLabel = "SQL",
       description = "The SQL statement to run.")
   private String sql;
 
@@ -80,7 +94,8 @@ public final class SqlCommand implements Callable<Integer> {
 
   private String existing(String name, String path) {
     if (!Files.exists(Path.of(path))) {
-      throw new ParameterException(spec.commandLine(),
+      throw new ParameterException(
+          spec.commandLine(),
           "Table " + name + ": no file or folder at " + path + "; check the path");
     }
     return path;

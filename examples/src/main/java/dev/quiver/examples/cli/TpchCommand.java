@@ -1,6 +1,7 @@
 package dev.quiver.examples.cli;
 
-import dev.quiver.examples.engine.QuiverEngine;
+import dev.quiver.examples.engine.Engine;
+import dev.quiver.examples.engine.Engines;
 import dev.quiver.examples.tpch.TpchData;
 import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
@@ -11,9 +12,13 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code quiver tpch}: generates TPC-H data if needed and runs the 22 queries on Quiver. */
+/**
+ * {@code quiver tpch}: generates TPC-H data if needed and runs the 22 queries (on Quiver by
+ * default).
+ */
 @Command(
     name = "tpch",
     mixinStandardHelpOptions = true,
@@ -21,22 +26,41 @@ import picocli.CommandLine.Spec;
 public final class TpchCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
-  @Option(names = "--sf", defaultValue = "0.1", description = "Scale factor (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--sf",
+      defaultValue = "0.1",
+      description = "Scale factor (default: ${DEFAULT-VALUE}).")
   private double scaleFactor;
 
-  @Option(names = "--data", paramLabel = "DIR",
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
       description = "Data folder (default: ./data/tpch-sf<sf>).")
   private Path data;
 
   @Option(names = "--partitions", description = "Target partitions (default: number of cores).")
   private Integer partitions;
 
-  @Option(names = "--queries", split = ",", paramLabel = "N",
+  @Option(
+      names = "--queries",
+      split = ",",
+      paramLabel = "N",
       description = "Query numbers to run, e.g. 1,3,5 (default: all 22).")
   private List<Integer> queries;
 
+  @Option(
+      names = "--engine",
+      defaultValue = "quiver",
+      description = "Engine to run the queries on (default: ${DEFAULT-VALUE}).")
+  private String engineName;
+
   @Override
   public Integer call() {
+    if (!Engines.names().contains(engineName)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Unknown engine '" + engineName + "': use one of " + String.join(", ", Engines.names()));
+    }
     PrintWriter out = spec.commandLine().getOut();
     Path dir = data != null ? data : TpchData.defaultDirectory(scaleFactor);
     ensureData(scaleFactor, dir, out);
@@ -44,7 +68,7 @@ public final class TpchCommand implements Callable<Integer> {
     List<TpchQuery> selected = queries == null ? TpchQueries.all() : TpchQueries.select(queries);
     int failures = 0;
     double totalMs = 0;
-    try (QuiverEngine engine = new QuiverEngine(threads)) {
+    try (Engine engine = Engines.create(engineName, threads)) {
       for (String table : TpchData.TABLES) {
         engine.registerParquet(table, TpchData.tableDirectory(dir, table));
       }

@@ -46,17 +46,21 @@ public final class DuckDbEngine implements Engine {
   @Override
   public void registerParquet(String table, Path path) {
     try (Statement s = connection.createStatement()) {
-      s.execute("CREATE OR REPLACE VIEW \"" + table.replace("\"", "\"\"") + "\" AS SELECT * FROM "
-          + parquetSource(path));
+      s.execute(
+          "CREATE OR REPLACE VIEW \""
+              + table.replace("\"", "\"\"")
+              + "\" AS SELECT * FROM "
+              + parquetSource(path));
     } catch (SQLException e) {
-      throw new IllegalArgumentException("DuckDB cannot register " + path + " as " + table + ": "
-          + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "DuckDB cannot register " + path + " as " + table + ": " + e.getMessage(), e);
     }
   }
 
   @Override
   public long execute(String sql) {
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
       // next() fetches DuckDB's result chunks into the JVM, as collect() does for Quiver.
       long rows = 0;
       while (rs.next()) {

@@ -2,7 +2,9 @@ package dev.quiver.examples.engine;
 
 import java.nio.file.Path;
 
-/** A SQL engine the benchmark and the TPC-H runner can drive: register Parquet tables, run queries. */
+/**
+ * A SQL engine the benchmark and the TPC-H runner can drive: register Parquet tables, run queries.
+ */
 public interface Engine extends AutoCloseable {
   /** The engine's name as given on the command line ({@code quiver}, {@code duckdb}). */
   String name();

@@ -72,7 +72,9 @@ public final class TpchData {
     return TABLES.stream().allMatch(t -> Files.exists(marker(dir, t, scaleFactor)));
   }
 
-  /** Generates the tables missing from {@code dir} with a private allocator; returns {@code dir}. */
+  /**
+   * Generates the tables missing from {@code dir} with a private allocator; returns {@code dir}.
+   */
   public static Path generate(double scaleFactor, Path dir) {
     try (BufferAllocator allocator = new RootAllocator()) {
       return generate(allocator, scaleFactor, dir);
@@ -137,8 +139,13 @@ public final class TpchData {
       deleteRecursively(staging);
       try (GeneratorReader<?> reader = GeneratorReader.create(child, chunk, scaleFactor)) {
         DatasetFileWriter.write(
-            child, reader, FileFormat.PARQUET, staging.toAbsolutePath().toUri().toString(),
-            new String[0], 1024, "part-" + chunk.part + "-{i}.parquet");
+            child,
+            reader,
+            FileFormat.PARQUET,
+            staging.toAbsolutePath().toUri().toString(),
+            new String[0],
+            1024,
+            "part-" + chunk.part + "-{i}.parquet");
       }
       awaitReleased(child);
       try (Stream<Path> files = Files.list(staging)) {
@@ -175,15 +182,16 @@ public final class TpchData {
   }
 
   private static long estimatedRows(String table, double scaleFactor) {
-    long perSf = switch (table) {
-      case "lineitem" -> 6_000_000;
-      case "orders" -> 1_500_000;
-      case "partsupp" -> 800_000;
-      case "part" -> 200_000;
-      case "customer" -> 150_000;
-      case "supplier" -> 10_000;
-      default -> 25;
-    };
+    long perSf =
+        switch (table) {
+          case "lineitem" -> 6_000_000;
+          case "orders" -> 1_500_000;
+          case "partsupp" -> 800_000;
+          case "part" -> 200_000;
+          case "customer" -> 150_000;
+          case "supplier" -> 10_000;
+          default -> 25;
+        };
     return (long) Math.ceil(perSf * scaleFactor);
   }
 
@@ -215,7 +223,9 @@ public final class TpchData {
   private static Schema schemaOf(TpchTable<?> table) {
     List<Field> fields = new ArrayList<>();
     for (TpchColumn<?> column : table.getColumns()) {
-      fields.add(new Field(column.getColumnName(), FieldType.notNullable(arrowType(column.getType())), null));
+      fields.add(
+          new Field(
+              column.getColumnName(), FieldType.notNullable(arrowType(column.getType())), null));
     }
     return new Schema(fields);
   }
@@ -330,10 +340,11 @@ public final class TpchData {
           }
           case VARCHAR -> {
             VarCharVector v = (VarCharVector) vector;
-            fillers.add((e, r) -> {
-              byte[] b = col.getString(e).getBytes(StandardCharsets.UTF_8);
-              v.setSafe(r, b, 0, b.length);
-            });
+            fillers.add(
+                (e, r) -> {
+                  byte[] b = col.getString(e).getBytes(StandardCharsets.UTF_8);
+                  v.setSafe(r, b, 0, b.length);
+                });
           }
         }
       }

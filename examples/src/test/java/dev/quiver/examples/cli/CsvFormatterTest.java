@@ -30,13 +30,23 @@ import org.junit.jupiter.api.Timeout;
 class CsvFormatterTest {
   @Test
   void writesHeaderThenRowsWithNullsDatesDecimalsAndQuoting() {
-    Schema schema = new Schema(List.of(
-        Field.nullable("id", new ArrowType.Int(64, true)),
-        Field.nullable("price", new ArrowType.Decimal(15, 2, 128)),
-        Field.nullable("day", new ArrowType.Date(DateUnit.DAY)),
-        Field.nullable("name", ArrowType.Utf8.INSTANCE),
-        Field.nullable("ratio", new ArrowType.FloatingPoint(org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE)),
-        new Field("at", FieldType.nullable(new ArrowType.Timestamp(org.apache.arrow.vector.types.TimeUnit.MICROSECOND, null)), null)));
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.nullable("id", new ArrowType.Int(64, true)),
+                Field.nullable("price", new ArrowType.Decimal(15, 2, 128)),
+                Field.nullable("day", new ArrowType.Date(DateUnit.DAY)),
+                Field.nullable("name", ArrowType.Utf8.INSTANCE),
+                Field.nullable(
+                    "ratio",
+                    new ArrowType.FloatingPoint(
+                        org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE)),
+                new Field(
+                    "at",
+                    FieldType.nullable(
+                        new ArrowType.Timestamp(
+                            org.apache.arrow.vector.types.TimeUnit.MICROSECOND, null)),
+                    null)));
     try (BufferAllocator allocator = new RootAllocator();
         VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
       root.allocateNew();
@@ -69,12 +79,13 @@ class CsvFormatterTest {
       StringWriter text = new StringWriter();
       CsvFormatter.write(schema, List.of(root), new PrintWriter(text));
 
-      assertThat(text.toString().split("\\R", -1)).containsExactly(
-          "id,price,day,name,ratio,at",
-          "1,100.00,1995-03-15,plain,0.5,1970-01-01T00:00:01.500",
-          ",-0.05,,\"a,\"\"b\"\"\",,",
-          "-7,,1970-01-01,\"\",-2.25,",
-          "");
+      assertThat(text.toString().split("\\R", -1))
+          .containsExactly(
+              "id,price,day,name,ratio,at",
+              "1,100.00,1995-03-15,plain,0.5,1970-01-01T00:00:01.500",
+              ",-0.05,,\"a,\"\"b\"\"\",,",
+              "-7,,1970-01-01,\"\",-2.25,",
+              "");
     }
   }
 }

@@ -29,7 +29,8 @@ class QuiverCliTest {
   void unknownEngineIsAOneLineErrorBeforeAnyWork() {
     int exit = run("bench", "--engines", "quiver,nope", "--data", dir.toString(), "--sf", "0.01");
     assertThat(exit).isNotZero();
-    assertThat(err.toString().strip()).doesNotContain("\n")
+    assertThat(err.toString().strip())
+        .doesNotContain("\n")
         .startsWith("error: Unknown engine 'nope': use one of quiver, duckdb");
     assertThat(dir.toFile().list()).isEmpty(); // no data was generated
   }
@@ -38,7 +39,10 @@ class QuiverCliTest {
   void missingOptionIsAOneLineUsageError() {
     int exit = run("sql", "--format", "csv");
     assertThat(exit).isEqualTo(QuiverCli.EXIT_USAGE);
-    assertThat(err.toString().strip()).doesNotContain("\n").contains("-e").contains("quiver sql --help");
+    assertThat(err.toString().strip())
+        .doesNotContain("\n")
+        .contains("-e")
+        .contains("quiver sql --help");
   }
 
   @Test
@@ -50,8 +54,11 @@ class QuiverCliTest {
 
   @Test
   void errorsAreReducedToTheirFirstLine() {
-    assertThat(QuiverCli.oneLine(new IllegalStateException("first\nsecond"))).isEqualTo("IllegalStateException: first");
-    assertThat(QuiverCli.oneLine(new RuntimeException(new IllegalArgumentException("inner")))).contains("inner");
-    assertThat(QuiverCli.oneLine(new dev.quiver.binding.QuiverException("Table t not found"))).isEqualTo("Table t not found");
+    assertThat(QuiverCli.oneLine(new IllegalStateException("first\nsecond")))
+        .isEqualTo("IllegalStateException: first");
+    assertThat(QuiverCli.oneLine(new RuntimeException(new IllegalArgumentException("inner"))))
+        .contains("inner");
+    assertThat(QuiverCli.oneLine(new dev.quiver.binding.QuiverException("Table t not found")))
+        .isEqualTo("Table t not found");
   }
 }

@@ -29,22 +29,41 @@ class TpchDataTest {
       assertThat(allocator.getAllocatedMemory()).isZero();
     }
     assertThat(TpchData.isComplete(dir, 0.01)).isTrue();
-    Map<String, Long> expected = Map.of(
-        "lineitem", 60175L, "orders", 15000L, "customer", 1500L, "part", 2000L,
-        "partsupp", 8000L, "supplier", 100L, "nation", 25L, "region", 5L);
+    Map<String, Long> expected =
+        Map.of(
+            "lineitem",
+            60175L,
+            "orders",
+            15000L,
+            "customer",
+            1500L,
+            "part",
+            2000L,
+            "partsupp",
+            8000L,
+            "supplier",
+            100L,
+            "nation",
+            25L,
+            "region",
+            5L);
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
       for (Map.Entry<String, Long> e : expected.entrySet()) {
-        try (ResultSet rs = s.executeQuery(
-            "SELECT count(*) FROM read_parquet('" + dir.resolve(e.getKey()) + "/*')")) {
+        try (ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*) FROM read_parquet('" + dir.resolve(e.getKey()) + "/*')")) {
           rs.next();
           assertThat(rs.getLong(1)).as(e.getKey()).isEqualTo(e.getValue());
         }
       }
-      try (ResultSet rs = s.executeQuery(
-          "SELECT typeof(l_extendedprice), typeof(l_orderkey), typeof(l_linenumber),"
-              + " typeof(l_shipdate), typeof(l_comment), sum(l_extendedprice), min(l_shipdate)"
-              + " FROM read_parquet('" + dir.resolve("lineitem") + "/*') GROUP BY ALL")) {
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT typeof(l_extendedprice), typeof(l_orderkey), typeof(l_linenumber),"
+                  + " typeof(l_shipdate), typeof(l_comment), sum(l_extendedprice), min(l_shipdate)"
+                  + " FROM read_parquet('"
+                  + dir.resolve("lineitem")
+                  + "/*') GROUP BY ALL")) {
         rs.next();
         assertThat(rs.getString(1)).isEqualTo("DECIMAL(15,2)");
         assertThat(rs.getString(2)).isEqualTo("BIGINT");
@@ -56,10 +75,13 @@ class TpchDataTest {
         assertThat(rs.getString(7)).startsWith("1992-01-");
       }
       // Spot check one generated row against the reference generator's first line item.
-      try (ResultSet rs = s.executeQuery(
-          "SELECT l_quantity, l_extendedprice, l_discount, l_tax, l_shipdate::VARCHAR, l_shipmode"
-              + " FROM read_parquet('" + dir.resolve("lineitem") + "/*')"
-              + " WHERE l_orderkey = 1 AND l_linenumber = 1")) {
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT l_quantity, l_extendedprice, l_discount, l_tax, l_shipdate::VARCHAR,"
+                  + " l_shipmode FROM read_parquet('"
+                  + dir.resolve("lineitem")
+                  + "/*')"
+                  + " WHERE l_orderkey = 1 AND l_linenumber = 1")) {
         rs.next();
         assertThat(rs.getBigDecimal(1)).isEqualByComparingTo("17");
         assertThat(rs.getBigDecimal(2)).isEqualByComparingTo("24710.35");
