@@ -44,6 +44,7 @@ public final class TpchData {
   // Tables larger than this are written as several files, which gives scans more than one file
   // to split across partitions.
   private static final long ROWS_PER_FILE = 1_000_000;
+  private static final int MIN_FILES = 4;
 
   private TpchData() {}
 
@@ -177,8 +178,10 @@ public final class TpchData {
     if (table.equals("nation") || table.equals("region")) {
       return 1; // fixed-size tables ignore the part arguments
     }
+    // At least MIN_FILES files, so that even small scale factors are scanned by several
+    // partitions and every multi-partition path (repartition, partial/final) is exercised.
     long rows = estimatedRows(table, scaleFactor);
-    return (int) Math.max(1, Math.min(64, (rows + ROWS_PER_FILE - 1) / ROWS_PER_FILE));
+    return (int) Math.max(MIN_FILES, Math.min(64, (rows + ROWS_PER_FILE - 1) / ROWS_PER_FILE));
   }
 
   private static long estimatedRows(String table, double scaleFactor) {
