@@ -11,13 +11,21 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * {@link #send} and finally {@link #producerDone}; a failure is delivered to the consumer with
  * {@link #fail}. Closing the channel drops queued batches and tells producers to stop.
  *
- * <p>The queue is unbounded: a repartition's consumers may be pulled one after another, and a
- * bounded queue would then deadlock; memory stays bounded by the query allocator's limit.
+ * <p>Producers get backpressure: while the consumer keeps receiving, a producer waits when
+ * {@link #CAPACITY} batches are queued. A consumer that has not received for
+ * {@link #STALL_NANOS} (not started yet, or busy building a hash table on another input) does
+ * not hold producers back, since a repartition's outputs may be read one after another and
+ * blocking would then deadlock; memory then stays bounded by the query allocator's limit.
  */
 final class BatchChannel {
   private static final Object END = new Object();
 
+  static final int CAPACITY = 8;
+  static final long STALL_NANOS = 500_000_000L;
+
   private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+  private final Object space = new Object();
+  private volatile long lastReceive = Long.MIN_VALUE;
   private final AtomicInteger producers;
   private volatile boolean closed;
 
@@ -30,6 +38,7 @@ final class BatchChannel {
 
   /** Enqueues a batch (ownership moves to the channel); closes it if the consumer is gone. */
   void send(VectorSchemaRoot batch) {
+    awaitSpace();
     if (closed) {
       batch.close();
       return;
@@ -37,6 +46,23 @@ final class BatchChannel {
     queue.add(batch);
     if (closed) {
       drain();
+    }
+  }
+
+  private void awaitSpace() {
+    synchronized (space) {
+      while (!closed && queue.size() >= CAPACITY) {
+        long last = lastReceive;
+        if (last == Long.MIN_VALUE || System.nanoTime() - last > STALL_NANOS) {
+          return;
+        }
+        try {
+          space.wait(10);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
     }
   }
 
@@ -71,6 +97,10 @@ final class BatchChannel {
       Thread.currentThread().interrupt();
       throw new QuiverException("Interrupted while waiting for input batches", e);
     }
+    lastReceive = System.nanoTime();
+    synchronized (space) {
+      space.notifyAll();
+    }
     if (item == null || item == END) {
       if (item == END) {
         queue.add(END);
@@ -93,6 +123,9 @@ final class BatchChannel {
   /** Stops the channel and frees queued batches. */
   void close() {
     closed = true;
+    synchronized (space) {
+      space.notifyAll();
+    }
     drain();
   }
 

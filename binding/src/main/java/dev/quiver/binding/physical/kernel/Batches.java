@@ -2,7 +2,12 @@ package dev.quiver.binding.physical.kernel;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -58,26 +63,93 @@ public final class Batches {
     return new VectorSchemaRoot(schema, columns, rowCount);
   }
 
-  /** Concatenates batches of one schema into one new batch owned by the caller. */
+  /**
+   * Concatenates batches of one schema into one new batch owned by the caller. Each column is
+   * allocated once at its exact final size (no doubling while appending), since sorts and joins
+   * concatenate buffers that are already close to their memory budget.
+   */
   public static VectorSchemaRoot concat(
       Schema schema, List<VectorSchemaRoot> batches, BufferAllocator allocator) {
-    VectorSchemaRoot result = empty(schema, allocator);
+    int rows = 0;
+    for (VectorSchemaRoot b : batches) {
+      rows += b.getRowCount();
+    }
+    List<FieldVector> out = new ArrayList<>(schema.getFields().size());
     try {
-      int rows = 0;
-      for (VectorSchemaRoot b : batches) {
-        if (b.getRowCount() == 0) {
-          continue;
+      for (int c = 0; c < schema.getFields().size(); c++) {
+        FieldVector target = schema.getFields().get(c).createVector(allocator);
+        out.add(target);
+        List<FieldVector> sources = new ArrayList<>(batches.size());
+        for (VectorSchemaRoot b : batches) {
+          if (b.getRowCount() > 0) {
+            sources.add(b.getVector(c));
+          }
         }
-        for (int c = 0; c < schema.getFields().size(); c++) {
-          VectorBatchAppender.batchAppend(result.getVector(c), b.getVector(c));
-        }
-        rows += b.getRowCount();
+        concatColumn(sources, target, rows);
       }
-      result.setRowCount(rows);
-      return result;
     } catch (RuntimeException e) {
-      result.close();
+      out.forEach(FieldVector::close);
       throw e;
+    }
+    return new VectorSchemaRoot(schema, out, rows);
+  }
+
+  private static void concatColumn(List<FieldVector> sources, FieldVector target, int rows) {
+    if (target instanceof BaseFixedWidthVector dst && !(target instanceof BitVector)) {
+      dst.allocateNew(Math.max(rows, 1));
+      int width = dst.getTypeWidth();
+      int pos = 0;
+      for (FieldVector v : sources) {
+        int n = v.getValueCount();
+        dst.getDataBuffer().setBytes((long) pos * width, v.getDataBuffer(), 0, (long) n * width);
+        copyValidity(v, dst.getValidityBuffer(), pos, n);
+        pos += n;
+      }
+      dst.setValueCount(rows);
+    } else if (target instanceof BaseVariableWidthVector dst) {
+      long bytes = 0;
+      for (FieldVector v : sources) {
+        bytes += v.getOffsetBuffer().getInt((long) v.getValueCount() * 4);
+      }
+      if (bytes > Integer.MAX_VALUE) {
+        throw new IllegalStateException("concatenated strings exceed 2 GiB in one column: " + bytes);
+      }
+      dst.allocateNew(Math.max(bytes, 1), Math.max(rows, 1));
+      ArrowBuf offsets = dst.getOffsetBuffer();
+      int pos = 0;
+      int base = 0;
+      for (FieldVector v : sources) {
+        int n = v.getValueCount();
+        ArrowBuf so = v.getOffsetBuffer();
+        int start = so.getInt(0);
+        int len = so.getInt((long) n * 4) - start;
+        dst.getDataBuffer().setBytes(base, v.getDataBuffer(), start, len);
+        for (int i = 0; i <= n; i++) {
+          offsets.setInt((long) (pos + i) * 4, base + so.getInt((long) i * 4) - start);
+        }
+        copyValidity(v, dst.getValidityBuffer(), pos, n);
+        pos += n;
+        base += len;
+      }
+      dst.setLastSet(rows - 1);
+      dst.setValueCount(rows);
+    } else {
+      target.setInitialCapacity(Math.max(rows, 1));
+      target.allocateNew();
+      for (FieldVector v : sources) {
+        VectorBatchAppender.batchAppend(target, v);
+      }
+      target.setValueCount(rows);
+    }
+  }
+
+  private static void copyValidity(FieldVector source, ArrowBuf validity, int pos, int n) {
+    ArrowBuf sv = source.getValidityBuffer();
+    boolean allValid = source.getNullCount() == 0;
+    for (int i = 0; i < n; i++) {
+      if (allValid || BitVectorHelper.get(sv, i) != 0) {
+        BitVectorHelper.setBit(validity, pos + i);
+      }
     }
   }
 
