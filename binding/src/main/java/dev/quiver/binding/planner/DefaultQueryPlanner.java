@@ -579,11 +579,20 @@ public class DefaultQueryPlanner implements QueryPlanner {
         sortKeys.addAll(orderBy);
         ExecutionPlan sorted =
             sortKeys.isEmpty() ? exchanged : new SortExec(exchanged, sortKeys, -1, true);
+        org.apache.calcite.sql.type.SqlTypeName orderType =
+            orderBy.size() == 1
+                ? w.getInput()
+                    .getRowType()
+                    .getFieldList()
+                    .get(group.orderKeys.getFieldCollations().get(0).getFieldIndex())
+                    .getType()
+                    .getSqlTypeName()
+                : null;
         WindowFrame frame =
             new WindowFrame(
                 group.isRows,
-                bound(group.lowerBound, w, inCount),
-                bound(group.upperBound, w, inCount));
+                bound(group.lowerBound, w, inCount, orderType),
+                bound(group.upperBound, w, inCount, orderType));
         List<WindowCall> calls = new ArrayList<>();
         for (Window.RexWinAggCall call : group.aggCalls) {
           List<PhysicalExpr> args = new ArrayList<>();
@@ -616,7 +625,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
       return translate(operand, w.getInput().getRowType());
     }
 
-    private static WindowFrame.Bound bound(RexWindowBound b, Window w, int inCount) {
+    private static WindowFrame.Bound bound(
+        RexWindowBound b, Window w, int inCount, org.apache.calcite.sql.type.SqlTypeName orderType) {
       if (b.isUnboundedPreceding()) {
         return new WindowFrame.Bound(WindowFrame.BoundKind.UNBOUNDED_PRECEDING, 0);
       }
@@ -635,6 +645,23 @@ public class DefaultQueryPlanner implements QueryPlanner {
         throw new QuiverException("Window frame offsets must be integer literals, got " + offset);
       }
       long v = lit.getValueAs(Long.class);
+      if (lit.getType().getSqlTypeName().getFamily()
+          == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME) {
+        // Calcite gives day-time intervals in milliseconds; the window compares order keys in
+        // their own unit: days for DATE, microseconds for TIMESTAMP.
+        if (orderType == org.apache.calcite.sql.type.SqlTypeName.DATE) {
+          v = v / 86_400_000L;
+        } else if (orderType == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP) {
+          v = v * 1000L;
+        } else {
+          throw new QuiverException(
+              "RANGE frames with an interval offset need one DATE or TIMESTAMP ORDER BY key");
+        }
+      } else if (lit.getType().getSqlTypeName().getFamily()
+          == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_YEAR_MONTH) {
+        throw new QuiverException(
+            "RANGE frames with a year-month interval offset are not supported; use days");
+      }
       return new WindowFrame.Bound(
           b.isPreceding() ? WindowFrame.BoundKind.PRECEDING : WindowFrame.BoundKind.FOLLOWING, v);
     }

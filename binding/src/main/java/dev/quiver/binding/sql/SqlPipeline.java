@@ -192,13 +192,35 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     return SqlValidatorUtil.newValidator(operatorTable(), catalogReader, typeFactory, config);
   }
 
+  /**
+   * Common functions beyond the SQL standard (CONCAT, LENGTH, DATE_TRUNC, LEFT, ...) with the
+   * PostgreSQL/DuckDB spelling users expect.
+   */
+  private static final SqlOperatorTable LIBRARY_FUNCTIONS =
+      org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
+          java.util.EnumSet.of(org.apache.calcite.sql.fun.SqlLibrary.POSTGRESQL));
+
+  /** PostgreSQL/DuckDB {@code date_trunc('unit', value)}; Calcite only has BigQuery's form. */
+  private static final SqlFunction DATE_TRUNC =
+      new SqlFunction(
+          "DATE_TRUNC",
+          SqlKind.OTHER_FUNCTION,
+          ReturnTypes.ARG1_NULLABLE,
+          null,
+          OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME),
+          SqlFunctionCategory.TIMEDATE);
+
   /** Built-in functions and UDFs. */
   public SqlOperatorTable operatorTable() {
     List<SqlOperator> udfOps = new ArrayList<>();
     for (ScalarUdf udf : catalog.udfs()) {
       udfOps.add(udfOperator(udf));
     }
-    return SqlOperatorTables.chain(SqlStdOperatorTable.instance(), SqlOperatorTables.of(udfOps));
+    return SqlOperatorTables.chain(
+        SqlStdOperatorTable.instance(),
+        LIBRARY_FUNCTIONS,
+        SqlOperatorTables.of(DATE_TRUNC),
+        SqlOperatorTables.of(udfOps));
   }
 
   private SqlFunction udfOperator(ScalarUdf udf) {
