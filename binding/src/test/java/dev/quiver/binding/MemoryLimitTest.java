@@ -19,14 +19,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An operator that cannot spill fails with ResourcesExhaustedException instead of an OOM, and
- * the session keeps working. (Spilling sorts and aggregations are tested per operator in
- * SortExecTest and HashAggregateExecTest.)
+ * Under a memory limit of half the input, a sort and an aggregation spill and finish; an
+ * operator that cannot spill fails with ResourcesExhaustedException instead of an OOM, and the
+ * session keeps working.
  */
 @Timeout(300)
 class MemoryLimitTest {
   private static final long ROWS = 4_000_000;
-  private static final long LIMIT = 40L << 20;
+  private static final long LIMIT = 32L << 20;
 
   @TempDir Path spillDir;
   private SessionContext ctx;
@@ -41,7 +41,7 @@ class MemoryLimitTest {
     Schema schema = new Schema(List.of(
         Field.nullable("k", new ArrowType.Int(64, true)),
         Field.nullable("v", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))));
-    // 4M rows * 16 bytes = 64 MB of input, above the 40 MB limit.
+    // 4M rows * 16 bytes = 64 MB of input, twice the 32 MB limit.
     int batchRows = 1 << 16;
     List<VectorSchemaRoot> batches = new java.util.ArrayList<>();
     try {
@@ -70,6 +70,46 @@ class MemoryLimitTest {
   @AfterEach
   void tearDown() {
     ctx.close();
+  }
+
+  @Test
+  void largeSortSpillsAndCompletes() {
+    DataFrame df = ctx.sql("SELECT k FROM t ORDER BY k DESC");
+    long expected = ROWS - 1;
+    long seen = 0;
+    try (org.apache.arrow.vector.ipc.ArrowReader reader = df.executeStream()) {
+      while (reader.loadNextBatch()) {
+        BigIntVector k = (BigIntVector) reader.getVectorSchemaRoot().getVector(0);
+        for (int i = 0; i < k.getValueCount(); i++) {
+          assertThat(k.get(i)).isEqualTo(expected--);
+          seen++;
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+    assertThat(seen).isEqualTo(ROWS);
+    assertThat(ctx.sql("SELECT k FROM t ORDER BY k DESC").explain(true)).contains("spill_count");
+  }
+
+  @Test
+  void largeAggregationSpillsAndCompletes() {
+    DataFrame df = ctx.sql(
+        "SELECT count(*) AS group_count, sum(c) AS total, min(s) AS lo, max(s) AS hi FROM "
+            + "(SELECT k % 500000 AS g, count(*) AS c, sum(v) AS s FROM t GROUP BY k % 500000) g");
+    List<VectorSchemaRoot> result = df.collect();
+    try {
+      VectorSchemaRoot r = result.get(0);
+      // 500k groups of 8 rows each; each group's sum of v lies in [0, 8 * 999].
+      assertThat(((BigIntVector) r.getVector(0)).get(0)).isEqualTo(500_000);
+      assertThat(((BigIntVector) r.getVector(1)).get(0)).isEqualTo(ROWS);
+      assertThat(((Float8Vector) r.getVector(2)).get(0)).isGreaterThanOrEqualTo(0.0);
+      assertThat(((Float8Vector) r.getVector(3)).get(0)).isLessThanOrEqualTo(8 * 999.0);
+    } finally {
+      result.forEach(VectorSchemaRoot::close);
+    }
+    assertThat(ctx.sql("SELECT k % 500000, count(*) FROM t GROUP BY k % 500000").explain(true))
+        .contains("spill_count");
   }
 
   @Test

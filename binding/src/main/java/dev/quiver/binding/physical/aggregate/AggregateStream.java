@@ -36,6 +36,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * hash range by hash range at the end.
  */
 final class AggregateStream implements BatchStream {
+  private static final int SPILL_BATCH_ROWS = 1024;
+
   private static final Field HASH_FIELD = Accumulators.notNull("__hash", new ArrowType.Int(32, true));
 
   private final HashAggregateExec plan;
@@ -410,10 +412,13 @@ final class AggregateStream implements BatchStream {
         VectorSchemaRoot root = VectorSchemaRoot.create(spillSchema, allocator);
         ArrowStreamWriter writer = new ArrowStreamWriter(root, null, ch)) {
       writer.start();
-      int[] ids = new int[Math.min(batchSize, Math.max(n, 1))];
+      // Runs are merged with one batch of each open at once, so small spill batches keep the
+      // merge's memory low even when a large aggregation spilled many runs.
+      int spillBatch = Math.min(batchSize, SPILL_BATCH_ROWS);
+      int[] ids = new int[Math.min(spillBatch, Math.max(n, 1))];
       long[] hashes = new long[ids.length];
-      for (int off = 0; off < n; off += batchSize) {
-        int count = Math.min(batchSize, n - off);
+      for (int off = 0; off < n; off += spillBatch) {
+        int count = Math.min(spillBatch, n - off);
         System.arraycopy(sorted, off, ids, 0, count);
         for (int i = 0; i < count; i++) {
           hashes[i] = table.hashOf(ids[i]);

@@ -168,7 +168,9 @@ public final class SortExec extends BaseExecutionPlan {
     }
 
     private void add(VectorSchemaRoot b) {
-      long size = Batches.sizeInBytes(b);
+      // Reserve twice the batch: sorting the buffer concatenates it, so while a run is sorted and
+      // spilled the buffer and its copy are both alive.
+      long size = 2 * Batches.sizeInBytes(b);
       if (!reservation.tryGrow(size)) {
         if (!buffered.isEmpty()) {
           spill();
@@ -218,7 +220,7 @@ public final class SortExec extends BaseExecutionPlan {
         VectorSchemaRoot top = Take.take(run.batch(), run.perm(), run.count(), allocator);
         buffered.add(top);
         bufferedRows = top.getRowCount();
-        long after = Batches.sizeInBytes(top);
+        long after = 2 * Batches.sizeInBytes(top);
         if (after < before) {
           reservation.shrink(before - after);
         }
@@ -239,6 +241,11 @@ public final class SortExec extends BaseExecutionPlan {
     }
 
     private BatchStream buildOutput() {
+      if (!runs.isEmpty() && !buffered.isEmpty()) {
+        // Once anything spilled, spill the rest too: the merge then holds one small batch per
+        // run instead of the whole remaining buffer plus its sorted copy.
+        spill();
+      }
       List<BatchStream> sources = new ArrayList<>();
       for (SpillFile f : runs) {
         sources.add(new BatchStream() {

@@ -177,7 +177,10 @@ public final class SortedMerge implements BatchStream {
     List<AutoCloseable> all = new ArrayList<>(retired);
     if (cursors != null) {
       for (Cursor c : cursors) {
-        all.add(c.batch);
+        // A cursor slot is empty when the merge failed while filling it.
+        if (c != null) {
+          all.add(c.batch);
+        }
       }
     }
     all.addAll(sources);
