@@ -2,8 +2,6 @@ package dev.quiver.examples.cli;
 
 import dev.quiver.examples.engine.Engine;
 import dev.quiver.examples.engine.Engines;
-import dev.quiver.examples.tpch.TpchData;
-import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -78,25 +76,19 @@ public final class BenchCommand implements Callable<Integer> {
     }
     for (String e : engines) {
       if (!Engines.names().contains(e.trim().toLowerCase(Locale.ROOT))) {
-        throw new ParameterException(
-            spec.commandLine(),
-            "Unknown engine '" + e + "': use one of " + String.join(", ", Engines.names()));
+        throw TpchSetup.unknownEngine(spec, e);
       }
     }
     PrintWriter out = spec.commandLine().getOut();
-    Path dir = data != null ? data : TpchData.defaultDirectory(scaleFactor);
-    TpchCommand.ensureData(scaleFactor, dir, out);
-    int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-    List<TpchQuery> selected = queries == null ? TpchQueries.all() : TpchQueries.select(queries);
+    Path dir = TpchSetup.prepareData(scaleFactor, data, out);
+    int n = TpchSetup.threadsOrCores(threads);
+    List<TpchQuery> selected = TpchSetup.selectQueries(queries);
 
     // medians[e][q] in milliseconds; NaN when the query failed on that engine.
     double[][] medians = new double[engines.size()][selected.size()];
     List<String> errors = new ArrayList<>();
     for (int e = 0; e < engines.size(); e++) {
-      try (Engine engine = Engines.create(engines.get(e), n)) {
-        for (String table : TpchData.TABLES) {
-          engine.registerParquet(table, TpchData.tableDirectory(dir, table));
-        }
+      try (Engine engine = TpchSetup.openEngine(engines.get(e), n, dir)) {
         for (int q = 0; q < selected.size(); q++) {
           TpchQuery query = selected.get(q);
           try {

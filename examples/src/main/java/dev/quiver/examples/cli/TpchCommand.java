@@ -2,8 +2,6 @@ package dev.quiver.examples.cli;
 
 import dev.quiver.examples.engine.Engine;
 import dev.quiver.examples.engine.Engines;
-import dev.quiver.examples.tpch.TpchData;
-import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -12,7 +10,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -57,21 +54,15 @@ public final class TpchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (!Engines.names().contains(engineName)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "Unknown engine '" + engineName + "': use one of " + String.join(", ", Engines.names()));
+      throw TpchSetup.unknownEngine(spec, engineName);
     }
     PrintWriter out = spec.commandLine().getOut();
-    Path dir = data != null ? data : TpchData.defaultDirectory(scaleFactor);
-    ensureData(scaleFactor, dir, out);
-    int threads = partitions != null ? partitions : Runtime.getRuntime().availableProcessors();
-    List<TpchQuery> selected = queries == null ? TpchQueries.all() : TpchQueries.select(queries);
+    Path dir = TpchSetup.prepareData(scaleFactor, data, out);
+    int threads = TpchSetup.threadsOrCores(partitions);
+    List<TpchQuery> selected = TpchSetup.selectQueries(queries);
     int failures = 0;
     double totalMs = 0;
-    try (Engine engine = Engines.create(engineName, threads)) {
-      for (String table : TpchData.TABLES) {
-        engine.registerParquet(table, TpchData.tableDirectory(dir, table));
-      }
+    try (Engine engine = TpchSetup.openEngine(engineName, threads, dir)) {
       for (TpchQuery q : selected) {
         long start = System.nanoTime();
         try {
@@ -89,17 +80,5 @@ public final class TpchCommand implements Callable<Integer> {
     out.printf("total %d queries, %d failed, %.1f ms%n", selected.size(), failures, totalMs);
     out.flush();
     return failures == 0 ? 0 : QuiverCli.EXIT_FAILURE;
-  }
-
-  /** Generates the data into {@code dir} unless it is already complete, saying so. */
-  static void ensureData(double scaleFactor, Path dir, PrintWriter out) {
-    if (!TpchData.isComplete(dir, scaleFactor)) {
-      out.printf("generating TPC-H SF %s into %s ...%n", TpchData.formatScale(scaleFactor), dir);
-      out.flush();
-      long start = System.nanoTime();
-      TpchData.generate(scaleFactor, dir);
-      out.printf("generated in %.1f s%n", (System.nanoTime() - start) / 1e9);
-      out.flush();
-    }
   }
 }

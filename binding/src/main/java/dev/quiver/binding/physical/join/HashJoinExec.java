@@ -1,7 +1,6 @@
 package dev.quiver.binding.physical.join;
 
 import dev.quiver.binding.JoinType;
-import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
@@ -10,13 +9,8 @@ import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
-import dev.quiver.binding.physical.kernel.Take;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -218,15 +212,12 @@ public final class HashJoinExec extends BaseExecutionPlan {
     }
   }
 
-  private final class HashJoinStream implements BatchStream {
+  private final class HashJoinStream extends JoinOutputStream {
     private final int partition;
     private final TaskContext context;
     private final SharedBuild<BuildSide> sharedBuild;
-    private final BufferAllocator allocator;
-    private final int batchSize;
     private final int[] buildIdx;
     private final int[] probeIdx;
-    private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
     private BuildSide build;
     private BuildSide ownBuild;
     private long[] buildMatched;
@@ -235,15 +226,12 @@ public final class HashJoinExec extends BaseExecutionPlan {
     private JoinKeys probeKeys;
     private JoinHashTable.Probe probe;
     private boolean[] probeMatched;
-    private boolean finished;
-    private boolean closed;
 
     HashJoinStream(int partition, TaskContext context, SharedBuild<BuildSide> sharedBuild) {
+      super(context);
       this.partition = partition;
       this.context = context;
       this.sharedBuild = sharedBuild;
-      this.allocator = context.allocator();
-      this.batchSize = Math.max(1, context.batchSize());
       this.buildIdx = new int[batchSize];
       this.probeIdx = new int[batchSize];
     }
@@ -254,28 +242,12 @@ public final class HashJoinExec extends BaseExecutionPlan {
     }
 
     @Override
-    public VectorSchemaRoot next() {
-      if (closed) {
-        return null;
-      }
-      try {
-        while (true) {
-          if (!ready.isEmpty()) {
-            return ready.poll();
-          }
-          if (finished) {
-            return null;
-          }
-          step();
-        }
-      } catch (OutOfMemoryException e) {
-        throw new ResourcesExhaustedException(
-            "Resources exhausted: " + consumer(partition) + " could not allocate Arrow memory ("
-                + e.getMessage() + "); raise quiver.execution.memory_limit", e);
-      }
+    protected String memoryConsumer() {
+      return consumer(partition);
     }
 
-    private void step() {
+    @Override
+    protected void step() {
       if (build == null) {
         if (sharedBuild != null) {
           build = sharedBuild.get(() -> buildSide(-1, context));
@@ -378,52 +350,15 @@ public final class HashJoinExec extends BaseExecutionPlan {
           }
         }
         boolean wanted = joinType == JoinType.SEMI;
-        int[] idx = select(probeMatched, wanted);
-        for (int off = 0; off < idx.length; off += batchSize) {
-          int n = Math.min(batchSize, idx.length - off);
-          addReady(Take.take(probeBatch, Arrays.copyOfRange(idx, off, off + n), n, allocator));
-        }
+        emitRows(probeBatch, JoinSupport.rowsWhere(probeMatched, wanted));
       } else if (JoinSupport.emitsUnmatchedRight(joinType)) {
-        int[] idx = select(probeMatched, false);
-        emitPadded(null, idx, probeBatch);
+        emitPadded(build.batch, null, probeBatch, JoinSupport.rowsWhere(probeMatched, false));
       }
       probeBatch.close();
       probeBatch = null;
       probeKeys = null;
       probe = null;
       probeMatched = null;
-    }
-
-    /** Rows whose flag equals {@code wanted}. */
-    private int[] select(boolean[] flags, boolean wanted) {
-      int count = 0;
-      for (boolean f : flags) {
-        if (f == wanted) {
-          count++;
-        }
-      }
-      int[] idx = new int[count];
-      int k = 0;
-      for (int i = 0; i < flags.length; i++) {
-        if (flags[i] == wanted) {
-          idx[k++] = i;
-        }
-      }
-      return idx;
-    }
-
-    /** Emits rows of one side with the other side null: left rows {@code leftRows} or right rows. */
-    private void emitPadded(int[] leftRows, int[] rightRows, VectorSchemaRoot rightBatch) {
-      int[] rows = leftRows != null ? leftRows : rightRows;
-      int[] nulls = new int[Math.min(batchSize, rows.length)];
-      Arrays.fill(nulls, -1);
-      for (int off = 0; off < rows.length; off += batchSize) {
-        int n = Math.min(batchSize, rows.length - off);
-        int[] part = Arrays.copyOfRange(rows, off, off + n);
-        addReady(leftRows != null
-            ? JoinSupport.gatherPairs(schema(), build.batch, part, rightBatch, nulls, n, allocator)
-            : JoinSupport.gatherPairs(schema(), build.batch, nulls, rightBatch, part, n, allocator));
-      }
     }
 
     private void probeEnded() {
@@ -437,49 +372,21 @@ public final class HashJoinExec extends BaseExecutionPlan {
         }
         matched = sharedBuild.matched();
       }
-      int rows = build.batch.getRowCount();
-      int count = 0;
-      for (int i = 0; i < rows; i++) {
-        if (!JoinSupport.getBit(matched, i)) {
-          count++;
-        }
-      }
-      int[] idx = new int[count];
-      int k = 0;
-      for (int i = 0; i < rows; i++) {
-        if (!JoinSupport.getBit(matched, i)) {
-          idx[k++] = i;
-        }
-      }
+      int[] idx = JoinSupport.rowsWhere(matched, build.batch.getRowCount(), false);
       try (VectorSchemaRoot emptyRight = Batches.empty(right.schema(), allocator)) {
-        emitPadded(idx, null, emptyRight);
-      }
-    }
-
-    private void addReady(VectorSchemaRoot out) {
-      if (out.getRowCount() == 0) {
-        out.close();
-      } else {
-        ready.add(out);
+        emitPadded(build.batch, idx, emptyRight, null);
       }
     }
 
     @Override
-    public void close() {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      List<AutoCloseable> all = new ArrayList<>(ready);
-      ready.clear();
-      all.add(probeBatch);
-      all.add(probeIn);
-      all.add(ownBuild);
+    protected void releaseResources(List<AutoCloseable> toClose) {
+      toClose.add(probeBatch);
+      toClose.add(probeIn);
+      toClose.add(ownBuild);
       if (sharedBuild != null) {
-        all.add(() -> shared.release(context, sharedBuild));
+        toClose.add(() -> shared.release(context, sharedBuild));
       }
       probeBatch = null;
-      Batches.closeAll(all);
     }
   }
 }

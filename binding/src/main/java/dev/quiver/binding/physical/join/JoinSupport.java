@@ -12,6 +12,7 @@ import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.kernel.Take;
 import dev.quiver.binding.physical.sort.PartitionPuller;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -224,5 +225,29 @@ final class JoinSupport {
   /** Reads bit {@code i}. */
   static boolean getBit(long[] bits, int i) {
     return (bits[i >>> 6] & (1L << i)) != 0;
+  }
+
+  /** Row numbers whose flag equals {@code wanted}, ascending. */
+  static int[] rowsWhere(boolean[] flags, boolean wanted) {
+    int[] idx = new int[flags.length];
+    int k = 0;
+    for (int i = 0; i < flags.length; i++) {
+      if (flags[i] == wanted) {
+        idx[k++] = i;
+      }
+    }
+    return Arrays.copyOf(idx, k);
+  }
+
+  /** Row numbers in {@code [0, count)} whose bit equals {@code wanted}, ascending. */
+  static int[] rowsWhere(long[] bits, int count, boolean wanted) {
+    int[] idx = new int[count];
+    int k = 0;
+    for (int i = 0; i < count; i++) {
+      if (getBit(bits, i) == wanted) {
+        idx[k++] = i;
+      }
+    }
+    return Arrays.copyOf(idx, k);
   }
 }

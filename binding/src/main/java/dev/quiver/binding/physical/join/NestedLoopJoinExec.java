@@ -1,7 +1,6 @@
 package dev.quiver.binding.physical.join;
 
 import dev.quiver.binding.JoinType;
-import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
@@ -10,13 +9,8 @@ import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
-import dev.quiver.binding.physical.kernel.Take;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -115,15 +109,12 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
     }
   }
 
-  private final class NestedLoopStream implements BatchStream {
+  private final class NestedLoopStream extends JoinOutputStream {
     private final int partition;
     private final TaskContext context;
     private final SharedBuild<Gathered> sharedLeft;
-    private final BufferAllocator allocator;
-    private final int batchSize;
     private final int[] leftIdx;
     private final int[] rightIdx;
-    private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
     private VectorSchemaRoot leftBatch;
     private long[] leftMatched;
     private BatchStream rightIn;
@@ -131,15 +122,12 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
     private boolean[] rightMatched;
     private int nextRight;
     private int nextLeft;
-    private boolean finished;
-    private boolean closed;
 
     NestedLoopStream(int partition, TaskContext context, SharedBuild<Gathered> sharedLeft) {
+      super(context);
       this.partition = partition;
       this.context = context;
       this.sharedLeft = sharedLeft;
-      this.allocator = context.allocator();
-      this.batchSize = Math.max(1, context.batchSize());
       this.leftIdx = new int[batchSize];
       this.rightIdx = new int[batchSize];
     }
@@ -150,28 +138,12 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
     }
 
     @Override
-    public VectorSchemaRoot next() {
-      if (closed) {
-        return null;
-      }
-      try {
-        while (true) {
-          if (!ready.isEmpty()) {
-            return ready.poll();
-          }
-          if (finished) {
-            return null;
-          }
-          step();
-        }
-      } catch (OutOfMemoryException e) {
-        throw new ResourcesExhaustedException(
-            "Resources exhausted: " + consumer() + " could not allocate Arrow memory ("
-                + e.getMessage() + "); raise quiver.execution.memory_limit", e);
-      }
+    protected String memoryConsumer() {
+      return consumer();
     }
 
-    private void step() {
+    @Override
+    protected void step() {
       if (leftBatch == null) {
         leftBatch = sharedLeft.get(() -> {
           MemoryReservation r = context.memoryPool().newReservation(consumer());
@@ -229,8 +201,7 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
         return;
       }
       if (rightMatched != null) {
-        int[] idx = rows(rightMatched, false);
-        emitPadded(null, idx, rightBatch);
+        emitPadded(leftBatch, null, rightBatch, JoinSupport.rowsWhere(rightMatched, false));
       }
       rightBatch.close();
       rightBatch = null;
@@ -267,41 +238,6 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
       addReady(keep == null ? out : JoinSupport.select(out, keep, allocator));
     }
 
-    private int[] rows(boolean[] flags, boolean wanted) {
-      int[] idx = new int[flags.length];
-      int k = 0;
-      for (int i = 0; i < flags.length; i++) {
-        if (flags[i] == wanted) {
-          idx[k++] = i;
-        }
-      }
-      return Arrays.copyOf(idx, k);
-    }
-
-    private int[] rows(long[] bits, int count, boolean wanted) {
-      int[] idx = new int[count];
-      int k = 0;
-      for (int i = 0; i < count; i++) {
-        if (JoinSupport.getBit(bits, i) == wanted) {
-          idx[k++] = i;
-        }
-      }
-      return Arrays.copyOf(idx, k);
-    }
-
-    private void emitPadded(int[] leftRows, int[] rightRows, VectorSchemaRoot rightSide) {
-      int[] rows = leftRows != null ? leftRows : rightRows;
-      int[] nulls = new int[Math.min(batchSize, rows.length)];
-      Arrays.fill(nulls, -1);
-      for (int off = 0; off < rows.length; off += batchSize) {
-        int n = Math.min(batchSize, rows.length - off);
-        int[] part = Arrays.copyOfRange(rows, off, off + n);
-        addReady(leftRows != null
-            ? JoinSupport.gatherPairs(schema(), leftBatch, part, rightSide, nulls, n, allocator)
-            : JoinSupport.gatherPairs(schema(), leftBatch, nulls, rightSide, part, n, allocator));
-      }
-    }
-
     private void rightEnded() {
       if (!tracksLeft || !sharedLeft.finish(leftMatched)) {
         return;
@@ -309,39 +245,20 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
       long[] matched = sharedLeft.matched();
       int rows = leftBatch.getRowCount();
       if (joinType == JoinType.SEMI || joinType == JoinType.ANTI) {
-        int[] idx = rows(matched, rows, joinType == JoinType.SEMI);
-        for (int off = 0; off < idx.length; off += batchSize) {
-          int n = Math.min(batchSize, idx.length - off);
-          addReady(Take.take(leftBatch, Arrays.copyOfRange(idx, off, off + n), n, allocator));
-        }
+        emitRows(leftBatch, JoinSupport.rowsWhere(matched, rows, joinType == JoinType.SEMI));
       } else {
         try (VectorSchemaRoot emptyRight = Batches.empty(right.schema(), allocator)) {
-          emitPadded(rows(matched, rows, false), null, emptyRight);
+          emitPadded(leftBatch, JoinSupport.rowsWhere(matched, rows, false), emptyRight, null);
         }
-      }
-    }
-
-    private void addReady(VectorSchemaRoot out) {
-      if (out.getRowCount() == 0) {
-        out.close();
-      } else {
-        ready.add(out);
       }
     }
 
     @Override
-    public void close() {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      List<AutoCloseable> all = new ArrayList<>(ready);
-      ready.clear();
-      all.add(rightBatch);
-      all.add(rightIn);
-      all.add(() -> shared.release(context, sharedLeft));
+    protected void releaseResources(List<AutoCloseable> toClose) {
+      toClose.add(rightBatch);
+      toClose.add(rightIn);
+      toClose.add(() -> shared.release(context, sharedLeft));
       rightBatch = null;
-      Batches.closeAll(all);
     }
   }
 }

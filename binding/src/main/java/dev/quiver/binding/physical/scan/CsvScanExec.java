@@ -1,10 +1,7 @@
 package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.DataSourceException;
-import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
-import dev.quiver.binding.physical.ExecutionPlan;
-import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -39,14 +36,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * number of fields or values that do not parse as the column's type fail with the file, line and
  * column.
  */
-public final class CsvScanExec extends BaseExecutionPlan {
-  private final Schema tableSchema;
-  private final List<List<String>> partitionFiles;
+public final class CsvScanExec extends FileScanExec {
   private final char delimiter;
   private final boolean hasHeader;
-  private final int[] projection;
-  private final OptionalLong limit;
-  private final int batchSize;
 
   /**
    * Creates the scan.
@@ -67,20 +59,12 @@ public final class CsvScanExec extends BaseExecutionPlan {
       int[] projection,
       OptionalLong limit,
       int batchSize) {
-    super(MemoryScanExec.project(tableSchema, projection), List.of());
-    if (partitionFiles.isEmpty()) {
-      throw new IllegalArgumentException("CsvScanExec needs at least one partition");
-    }
-    for (Field f : MemoryScanExec.project(tableSchema, projection).getFields()) {
+    super(tableSchema, partitionFiles, projection, limit, batchSize);
+    for (Field f : schema().getFields()) {
       checkReadable(f);
     }
-    this.tableSchema = tableSchema;
-    this.partitionFiles = partitionFiles.stream().map(List::copyOf).toList();
     this.delimiter = delimiter;
     this.hasHeader = hasHeader;
-    this.projection = projection == null ? null : projection.clone();
-    this.limit = limit;
-    this.batchSize = batchSize;
   }
 
   /** Throws when the CSV reader cannot produce {@code field}'s type. */
@@ -106,16 +90,6 @@ public final class CsvScanExec extends BaseExecutionPlan {
     }
   }
 
-  /** The columns of every file. */
-  public Schema tableSchema() {
-    return tableSchema;
-  }
-
-  /** Files read by each partition. */
-  public List<List<String>> partitionFiles() {
-    return partitionFiles;
-  }
-
   /** The field separator. */
   public char delimiter() {
     return delimiter;
@@ -126,49 +100,9 @@ public final class CsvScanExec extends BaseExecutionPlan {
     return hasHeader;
   }
 
-  /** Indices of the table columns returned, or null for all. */
-  public int[] projection() {
-    return projection == null ? null : projection.clone();
-  }
-
-  /** Rows each partition needs at most, if limited. */
-  public OptionalLong limit() {
-    return limit;
-  }
-
-  /** Rows per batch. */
-  public int batchSize() {
-    return batchSize;
-  }
-
-  @Override
-  public Partitioning outputPartitioning() {
-    return Partitioning.unknown(partitionFiles.size());
-  }
-
-  @Override
-  public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-    if (!children.isEmpty()) {
-      throw new IllegalArgumentException("CsvScanExec has no children; got " + children.size());
-    }
-    return this;
-  }
-
-  @Override
-  public String displayDetails() {
-    int files = partitionFiles.stream().mapToInt(List::size).sum();
-    return "files="
-        + files
-        + ", partitions="
-        + partitionFiles.size()
-        + ", projection="
-        + schema().getFields().stream().map(Field::getName).toList()
-        + (limit.isPresent() ? ", limit=" + limit.getAsLong() : "");
-  }
-
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    return new CsvStream(partitionFiles.get(partition), context.allocator());
+    return new CsvStream(partitionFiles().get(partition), context.allocator());
   }
 
   /** Writes one CSV field into row {@code row} of a vector. */
@@ -217,13 +151,14 @@ public final class CsvScanExec extends BaseExecutionPlan {
     private final int[] fileColumns;
     private int fileIndex;
     private CsvTokenizer tokenizer;
-    private long remaining = limit.orElse(Long.MAX_VALUE);
+    private long remaining = limit().orElse(Long.MAX_VALUE);
     private boolean done;
 
     CsvStream(List<String> files, BufferAllocator allocator) {
       this.files = files;
       this.allocator = allocator;
       int n = schema().getFields().size();
+      int[] projection = projection();
       this.fileColumns = new int[n];
       for (int i = 0; i < n; i++) {
         fileColumns[i] = projection == null ? i : projection[i];
@@ -259,7 +194,7 @@ public final class CsvScanExec extends BaseExecutionPlan {
           }
         }
         if (tokenizer.next()) {
-          int expected = tableSchema.getFields().size();
+          int expected = tableSchema().getFields().size();
           if (expected != 1 && tokenizer.blank()) {
             continue;
           }
@@ -286,7 +221,7 @@ public final class CsvScanExec extends BaseExecutionPlan {
       if (done || remaining <= 0) {
         return null;
       }
-      int capacity = (int) Math.min(batchSize, remaining);
+      int capacity = (int) Math.min(batchSize(), remaining);
       VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
       try {
         ColumnParser[] parsers = new ColumnParser[fileColumns.length];
@@ -337,7 +272,7 @@ public final class CsvScanExec extends BaseExecutionPlan {
               + " line "
               + t.line()
               + " column '"
-              + tableSchema.getFields().get(field).getName()
+              + tableSchema().getFields().get(field).getName()
               + "' (field "
               + (field + 1)
               + "): cannot read '"

@@ -2,10 +2,7 @@ package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.DataSourceException;
 import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
-import dev.quiver.binding.physical.ExecutionPlan;
-import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -37,13 +34,7 @@ import org.apache.arrow.vector.util.TransferPair;
  * limit stops the partition early. Batches are imported into the query's allocator and converted to
  * the engine's internal types.
  */
-public final class ParquetScanExec extends BaseExecutionPlan {
-  private final Schema tableSchema;
-  private final List<List<String>> partitionFiles;
-  private final int[] projection;
-  private final OptionalLong limit;
-  private final int batchSize;
-
+public final class ParquetScanExec extends FileScanExec {
   /**
    * Creates the scan.
    *
@@ -59,80 +50,25 @@ public final class ParquetScanExec extends BaseExecutionPlan {
       int[] projection,
       OptionalLong limit,
       int batchSize) {
-    super(MemoryScanExec.project(tableSchema, projection), List.of());
-    if (partitionFiles.isEmpty()) {
-      throw new IllegalArgumentException("ParquetScanExec needs at least one partition");
-    }
-    this.tableSchema = tableSchema;
-    this.partitionFiles = partitionFiles.stream().map(List::copyOf).toList();
-    this.projection = projection == null ? null : projection.clone();
-    this.limit = limit;
-    this.batchSize = batchSize;
-  }
-
-  /** The table's full schema. */
-  public Schema tableSchema() {
-    return tableSchema;
-  }
-
-  /** Files read by each partition. */
-  public List<List<String>> partitionFiles() {
-    return partitionFiles;
-  }
-
-  /** Indices of the table columns returned, or null for all. */
-  public int[] projection() {
-    return projection == null ? null : projection.clone();
-  }
-
-  /** Rows each partition needs at most, if limited. */
-  public OptionalLong limit() {
-    return limit;
-  }
-
-  /** Rows per batch. */
-  public int batchSize() {
-    return batchSize;
-  }
-
-  @Override
-  public Partitioning outputPartitioning() {
-    return Partitioning.unknown(partitionFiles.size());
-  }
-
-  @Override
-  public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-    if (!children.isEmpty()) {
-      throw new IllegalArgumentException("ParquetScanExec has no children; got " + children.size());
-    }
-    return this;
+    super(tableSchema, partitionFiles, projection, limit, batchSize);
   }
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    return new ParquetStream(partitionFiles.get(partition), context.allocator());
+    return new ParquetStream(partitionFiles().get(partition), context.allocator());
   }
 
   @Override
-  public String displayDetails() {
-    int files = partitionFiles.stream().mapToInt(List::size).sum();
+  protected String partitionListing() {
     List<String> names =
-        partitionFiles.stream()
+        partitionFiles().stream()
             .map(p -> p.stream().map(f -> Path.of(f).getFileName().toString()).toList().toString())
             .toList();
     String shown = names.toString();
     if (shown.length() > 200) {
       shown = shown.substring(0, 200) + "...";
     }
-    return "files="
-        + files
-        + ", partitions="
-        + partitionFiles.size()
-        + " "
-        + shown
-        + ", projection="
-        + schema().getFields().stream().map(Field::getName).toList()
-        + (limit.isPresent() ? ", limit=" + limit.getAsLong() : "");
+    return " " + shown;
   }
 
   private final class ParquetStream implements BatchStream {
@@ -144,7 +80,7 @@ public final class ParquetScanExec extends BaseExecutionPlan {
     private Scanner scanner;
     private ArrowReader reader;
     private boolean done;
-    private long remaining = limit.orElse(Long.MAX_VALUE);
+    private long remaining = limit().orElse(Long.MAX_VALUE);
 
     ParquetStream(List<String> files, BufferAllocator allocator) {
       this.files = files;
@@ -171,8 +107,8 @@ public final class ParquetScanExec extends BaseExecutionPlan {
           new FileSystemDatasetFactory(
               importAllocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, uris);
       dataset = factory.finish();
-      scanner =
-          dataset.newScan(new ScanOptions(batchSize, Optional.of(columns.toArray(String[]::new))));
+      String[] columnNames = columns.toArray(String[]::new);
+      scanner = dataset.newScan(new ScanOptions(batchSize(), Optional.of(columnNames)));
       reader = scanner.scanBatches();
     }
 
