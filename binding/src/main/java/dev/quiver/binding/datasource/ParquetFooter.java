@@ -19,8 +19,42 @@ import java.util.List;
 record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
-  /** One row group: its rows, its uncompressed size and its size on disk. */
-  record RowGroup(long numRows, long uncompressedBytes, long compressedBytes) {}
+  /** One row group: its rows, its uncompressed size, its size on disk and its column chunks. */
+  record RowGroup(
+      long numRows, long uncompressedBytes, long compressedBytes, List<ColumnChunk> columns) {
+
+    /** The chunk of the column at dotted path {@code path}, or null when absent. */
+    ColumnChunk column(String path) {
+      for (ColumnChunk c : columns) {
+        if (c.path().equals(path)) {
+          return c;
+        }
+      }
+      return null;
+    }
+  }
+
+  /** Parquet physical types (the Thrift {@code Type} enum). */
+  static final int BOOLEAN = 0;
+
+  static final int INT32 = 1;
+  static final int INT64 = 2;
+  static final int INT96 = 3;
+  static final int FLOAT = 4;
+  static final int DOUBLE = 5;
+  static final int BYTE_ARRAY = 6;
+  static final int FIXED_LEN_BYTE_ARRAY = 7;
+
+  /**
+   * One column chunk's statistics.
+   *
+   * @param path the column's dotted path in the schema
+   * @param physicalType the Parquet physical type, or -1 when unknown
+   * @param min the encoded minimum, or null when unknown
+   * @param max the encoded maximum, or null when unknown
+   * @param nullCount nulls in the chunk, or -1 when unknown
+   */
+  record ColumnChunk(String path, int physicalType, byte[] min, byte[] max, long nullCount) {}
 
   /** Uncompressed bytes of all row groups. */
   long uncompressedBytes() {
@@ -122,6 +156,7 @@ record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
     long bytes = 0;
     long compressed = -1;
     long columnsCompressed = 0;
+    List<ColumnChunk> columns = new ArrayList<>();
     short id = 0;
     while (true) {
       int header = in.u8();
@@ -133,7 +168,9 @@ record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
       if (id == 1 && type == Compact.LIST) {
         int[] list = in.listHeader();
         for (int i = 0; i < list[0]; i++) {
-          columnsCompressed += parseColumnChunkCompressed(in);
+          ChunkReader chunk = parseColumnChunk(in);
+          columnsCompressed += chunk.compressed;
+          columns.add(chunk.toColumnChunk());
         }
       } else if (id == 2 && type == Compact.I64) {
         bytes = in.varLong();
@@ -145,37 +182,113 @@ record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
         in.skip(type);
       }
     }
-    return new RowGroup(rows, bytes, compressed >= 0 ? compressed : columnsCompressed);
+    return new RowGroup(
+        rows, bytes, compressed >= 0 ? compressed : columnsCompressed, List.copyOf(columns));
   }
 
-  /** Returns ColumnChunk.meta_data.total_compressed_size (0 when absent). */
-  private static long parseColumnChunkCompressed(Compact in) {
-    long compressed = 0;
+  /** What one ColumnChunk's metadata holds while it is being read. */
+  private static final class ChunkReader {
+    long compressed;
+    int type = -1;
+    String path = "";
+    byte[] minValue;
+    byte[] maxValue;
+    byte[] legacyMin;
+    byte[] legacyMax;
+    long nullCount = -1;
+
+    ColumnChunk toColumnChunk() {
+      byte[] min = minValue;
+      byte[] max = maxValue;
+      // The deprecated min/max use signed order, which is only right for signed numeric types.
+      if ((min == null || max == null)
+          && (type == INT32 || type == INT64 || type == FLOAT || type == DOUBLE)) {
+        min = legacyMin;
+        max = legacyMax;
+      }
+      if (min == null || max == null) {
+        min = null;
+        max = null;
+      }
+      return new ColumnChunk(path, type, min, max, nullCount);
+    }
+  }
+
+  /** Reads a ColumnChunk: its compressed size, type, path and statistics. */
+  private static ChunkReader parseColumnChunk(Compact in) {
+    ChunkReader chunk = new ChunkReader();
     short id = 0;
     while (true) {
       int header = in.u8();
       int type = header & 0x0F;
       if (type == Compact.STOP) {
-        return compressed;
+        return chunk;
       }
       id = in.fieldId(header, id);
       if (id == 3 && type == Compact.STRUCT) {
-        short inner = 0;
-        while (true) {
-          int h = in.u8();
-          int t = h & 0x0F;
-          if (t == Compact.STOP) {
-            break;
-          }
-          inner = in.fieldId(h, inner);
-          if (inner == 7 && t == Compact.I64) {
-            compressed = in.varLong();
-          } else {
-            in.skip(t);
-          }
-        }
+        parseColumnMetaData(in, chunk);
       } else {
         in.skip(type);
+      }
+    }
+  }
+
+  private static void parseColumnMetaData(Compact in, ChunkReader chunk) {
+    short id = 0;
+    while (true) {
+      int h = in.u8();
+      int t = h & 0x0F;
+      if (t == Compact.STOP) {
+        return;
+      }
+      id = in.fieldId(h, id);
+      if (id == 1 && t == Compact.I32) {
+        chunk.type = (int) in.varLong();
+      } else if (id == 3 && t == Compact.LIST) {
+        int[] list = in.listHeader();
+        StringBuilder path = new StringBuilder();
+        for (int i = 0; i < list[0]; i++) {
+          if (list[1] != Compact.BINARY) {
+            in.skip(list[1]);
+            continue;
+          }
+          if (i > 0) {
+            path.append('.');
+          }
+          path.append(new String(in.binary(), StandardCharsets.UTF_8));
+        }
+        chunk.path = path.toString();
+      } else if (id == 7 && t == Compact.I64) {
+        chunk.compressed = in.varLong();
+      } else if (id == 12 && t == Compact.STRUCT) {
+        parseStatistics(in, chunk);
+      } else {
+        in.skip(t);
+      }
+    }
+  }
+
+  private static void parseStatistics(Compact in, ChunkReader chunk) {
+    short id = 0;
+    while (true) {
+      int h = in.u8();
+      int t = h & 0x0F;
+      if (t == Compact.STOP) {
+        return;
+      }
+      id = in.fieldId(h, id);
+      if (t == Compact.BINARY && id == 1) {
+        chunk.legacyMax = in.binary();
+      } else if (t == Compact.BINARY && id == 2) {
+        chunk.legacyMin = in.binary();
+      } else if (t == Compact.BINARY && id == 5) {
+        chunk.maxValue = in.binary();
+      } else if (t == Compact.BINARY && id == 6) {
+        chunk.minValue = in.binary();
+      } else if (t == Compact.I64 && id == 3) {
+        chunk.nullCount = in.varLong();
+      } else {
+        in.skip(t);
       }
     }
   }
@@ -231,6 +344,16 @@ record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
     short fieldId(int header, short last) {
       int delta = header >>> 4;
       return delta == 0 ? (short) varLong() : (short) (last + delta);
+    }
+
+    byte[] binary() {
+      long len = rawVarint();
+      if (len < 0 || pos + len > bytes.length) {
+        throw new IllegalStateException("bad binary length " + len);
+      }
+      byte[] out = java.util.Arrays.copyOfRange(bytes, pos, pos + (int) len);
+      pos += (int) len;
+      return out;
     }
 
     /** Returns {size, elementType}. */

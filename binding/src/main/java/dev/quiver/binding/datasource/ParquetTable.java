@@ -12,7 +12,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.arrow.dataset.file.FileFormat;
 import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
@@ -25,21 +27,24 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * A Parquet file or directory of files. Opening reads every footer (row counts and sizes for
  * statistics and splitting, schema for validation); scans split the files over partitions by bytes.
- * Filters in the scan request are not pushed into the reader: the planner's filter above the scan
- * applies them.
+ * Filters in the scan request prune whole files whose footer statistics prove no row can match;
+ * the planner's filter above the scan still applies them to the rows read.
  */
 public final class ParquetTable implements TableProvider {
   private final String path;
   private final Schema schema;
   private final List<ParquetFile> files;
+  private final Set<String> prunable;
 
   /** One file of the table with what its footer says. */
   record ParquetFile(Path path, ParquetFooter footer) {}
 
-  private ParquetTable(String path, Schema schema, List<ParquetFile> files) {
+  private ParquetTable(
+      String path, Schema schema, List<ParquetFile> files, Set<String> prunable) {
     this.path = path;
     this.schema = schema;
     this.files = List.copyOf(files);
+    this.prunable = Set.copyOf(prunable);
   }
 
   /** Opens (reads the footers of) a Parquet file or a directory of them. */
@@ -47,7 +52,7 @@ public final class ParquetTable implements TableProvider {
     Path root = toPath(path);
     Path emptyMarker = root.resolve(FileWriters.EMPTY_SCHEMA_FILE);
     if (Files.isDirectory(root) && Files.isRegularFile(emptyMarker)) {
-      return new ParquetTable(path, readEmptySchema(emptyMarker), List.of());
+      return new ParquetTable(path, readEmptySchema(emptyMarker), List.of(), Set.of());
     }
     List<Path> paths = listFiles(root, "Parquet", ParquetTable::isParquetCandidate);
     List<ParquetFile> files = new ArrayList<>();
@@ -56,9 +61,23 @@ public final class ParquetTable implements TableProvider {
     }
     Schema schema = null;
     Path schemaSource = null;
+    Set<String> prunable = null;
     try (BufferAllocator allocator = new RootAllocator()) {
       for (Path p : paths) {
-        Schema s = TypeNormalizer.normalize(inspect(p, allocator));
+        Schema raw = inspect(p, allocator);
+        // Statistics are only trusted for columns whose file type every file shares a safe order for.
+        Set<String> safe = new HashSet<>();
+        for (Field f : raw.getFields()) {
+          if (f.getChildren().isEmpty() && ParquetPruning.prunableFileType(f.getType())) {
+            safe.add(f.getName());
+          }
+        }
+        if (prunable == null) {
+          prunable = safe;
+        } else {
+          prunable.retainAll(safe);
+        }
+        Schema s = TypeNormalizer.normalize(raw);
         if (schema == null) {
           schema = s;
           schemaSource = p;
@@ -81,7 +100,7 @@ public final class ParquetTable implements TableProvider {
         }
       }
     }
-    return new ParquetTable(path, schema, files);
+    return new ParquetTable(path, schema, files, prunable == null ? Set.of() : prunable);
   }
 
   private static Schema readEmptySchema(Path file) {
@@ -215,9 +234,15 @@ public final class ParquetTable implements TableProvider {
 
   @Override
   public ExecutionPlan scan(ScanRequest request) {
+    ParquetPruning pruning = ParquetPruning.of(request.filters(), schema, prunable);
     List<FileSplits.SizedFile> sized = new ArrayList<>();
+    int candidates = 0;
     for (ParquetFile f : files) {
       if (f.footer().numRows() > 0) {
+        candidates++;
+        if (!pruning.isEmpty() && pruning.canSkip(f.footer())) {
+          continue;
+        }
         sized.add(new FileSplits.SizedFile(f.path().toString(), f.footer().fileBytes()));
       }
     }
@@ -226,7 +251,8 @@ public final class ParquetTable implements TableProvider {
         FileSplits.balance(sized, Math.max(1, request.targetPartitions())),
         request.projection(),
         request.limit(),
-        request.config().batchSize());
+        request.config().batchSize(),
+        candidates);
   }
 
   @Override

@@ -75,15 +75,23 @@ public abstract class FileScanExec extends BaseExecutionPlan {
 
   @Override
   public String displayDetails() {
-    int files = partitionFiles.stream().mapToInt(List::size).sum();
-    return "files="
-        + files
+    return fileCountDetail()
         + ", partitions="
         + partitionFiles.size()
         + partitionListing()
         + ", projection="
         + schema().getFields().stream().map(Field::getName).toList()
         + (limit.isPresent() ? ", limit=" + limit.getAsLong() : "");
+  }
+
+  /** Files read over all partitions. */
+  public int fileCount() {
+    return partitionFiles.stream().mapToInt(List::size).sum();
+  }
+
+  /** The file count shown first in {@link #displayDetails()}. */
+  protected String fileCountDetail() {
+    return "files=" + fileCount();
   }
 
   /** Text shown after the partition count in {@link #displayDetails()}; empty by default. */

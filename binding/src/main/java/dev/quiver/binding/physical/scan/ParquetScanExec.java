@@ -35,6 +35,8 @@ import org.apache.arrow.vector.util.TransferPair;
  * the engine's internal types.
  */
 public final class ParquetScanExec extends FileScanExec {
+  private final int filesBeforePruning;
+
   /**
    * Creates the scan.
    *
@@ -50,7 +52,41 @@ public final class ParquetScanExec extends FileScanExec {
       int[] projection,
       OptionalLong limit,
       int batchSize) {
+    this(tableSchema, partitionFiles, projection, limit, batchSize, -1);
+  }
+
+  /**
+   * Creates the scan after pruning by statistics.
+   *
+   * @param filesBeforePruning files the table would have read without filters; -1 when no pruning
+   *     was attempted
+   */
+  public ParquetScanExec(
+      Schema tableSchema,
+      List<List<String>> partitionFiles,
+      int[] projection,
+      OptionalLong limit,
+      int batchSize,
+      int filesBeforePruning) {
     super(tableSchema, partitionFiles, projection, limit, batchSize);
+    this.filesBeforePruning = filesBeforePruning;
+  }
+
+  /** Files the table would have read without filters, or -1 when no pruning was attempted. */
+  public int filesBeforePruning() {
+    return filesBeforePruning;
+  }
+
+  /** Files dropped because their statistics prove no row matches the filters. */
+  public int prunedFiles() {
+    return filesBeforePruning < 0 ? 0 : filesBeforePruning - fileCount();
+  }
+
+  @Override
+  protected String fileCountDetail() {
+    return filesBeforePruning < 0 || prunedFiles() == 0
+        ? super.fileCountDetail()
+        : "files=" + fileCount() + "/" + filesBeforePruning + " after pruning";
   }
 
   @Override
