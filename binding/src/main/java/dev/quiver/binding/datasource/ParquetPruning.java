@@ -26,12 +26,22 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * used; anything else, and any doubt about types or statistics, keeps the file.
  */
 final class ParquetPruning {
-  /** One usable conjunct: the column and the literal values it is compared with. */
-  private record Conjunct(String column, ArrowType type, ComparisonExpr.Op op, List<Object> values) {}
+  /** A recognised predicate shape; a row group is excluded when its statistics refute it. */
+  private sealed interface Node permits Conjunct, AnyOf, AllOf {}
 
-  private final List<Conjunct> conjuncts;
+  /** {@code column op value} for some value of {@code values} (one value unless an IN list). */
+  private record Conjunct(String column, ArrowType type, ComparisonExpr.Op op, List<Object> values)
+      implements Node {}
 
-  private ParquetPruning(List<Conjunct> conjuncts) {
+  /** A conjunction inside a disjunction: refuted when any part is. */
+  private record AllOf(List<Node> parts) implements Node {}
+
+  /** A disjunction: refuted only when every alternative is. */
+  private record AnyOf(List<Node> alternatives) implements Node {}
+
+  private final List<Node> conjuncts;
+
+  private ParquetPruning(List<Node> conjuncts) {
     this.conjuncts = conjuncts;
   }
 
@@ -40,7 +50,7 @@ final class ParquetPruning {
    * (e.g. unsigned in the file) are never used.
    */
   static ParquetPruning of(List<PhysicalExpr> filters, Schema schema, Set<String> prunable) {
-    List<Conjunct> out = new ArrayList<>();
+    List<Node> out = new ArrayList<>();
     if (filters != null) {
       for (PhysicalExpr f : filters) {
         collect(f, schema, prunable, out);
@@ -56,27 +66,47 @@ final class ParquetPruning {
 
   /** True when the statistics prove no row of the file can match the filters. */
   boolean canSkip(ParquetFooter footer) {
-    for (Conjunct c : conjuncts) {
-      boolean allGroupsExcluded = true;
-      for (ParquetFooter.RowGroup g : footer.rowGroups()) {
-        if (g.numRows() > 0 && !excludes(c, g)) {
-          allGroupsExcluded = false;
-          break;
-        }
-      }
-      if (allGroupsExcluded) {
-        return true;
+    if (conjuncts.isEmpty()) {
+      return false;
+    }
+    // Each row group must be refuted by some conjunct (not necessarily the same one).
+    for (ParquetFooter.RowGroup g : footer.rowGroups()) {
+      if (g.numRows() > 0 && conjuncts.stream().noneMatch(c -> refutes(c, g))) {
+        return false;
       }
     }
-    return false;
+    return true;
+  }
+
+  private static boolean refutes(Node n, ParquetFooter.RowGroup g) {
+    if (n instanceof Conjunct c) {
+      return excludes(c, g);
+    }
+    if (n instanceof AllOf all) {
+      return all.parts().stream().anyMatch(p -> refutes(p, g));
+    }
+    return ((AnyOf) n).alternatives().stream().allMatch(a -> refutes(a, g));
   }
 
   private static void collect(
-      PhysicalExpr e, Schema schema, Set<String> prunable, List<Conjunct> out) {
+      PhysicalExpr e, Schema schema, Set<String> prunable, List<Node> out) {
     if (e instanceof LogicalExpr l && l.op() == LogicalExpr.Op.AND) {
       for (PhysicalExpr o : l.operands()) {
         collect(o, schema, prunable, out);
       }
+    } else if (e instanceof LogicalExpr l && l.op() == LogicalExpr.Op.OR) {
+      // Usable only when every alternative is: an unknown alternative might match anything.
+      List<Node> alternatives = new ArrayList<>();
+      for (PhysicalExpr o : l.operands()) {
+        List<Node> inner = new ArrayList<>();
+        collect(o, schema, prunable, inner);
+        if (inner.isEmpty()) {
+          return;
+        }
+        // An AND alternative is refuted when any of its recognised conjuncts is.
+        alternatives.add(inner.size() == 1 ? inner.get(0) : new AllOf(inner));
+      }
+      out.add(new AnyOf(List.copyOf(alternatives)));
     } else if (e instanceof ComparisonExpr c && c.op() != ComparisonExpr.Op.NE) {
       ColumnExpr col = column(c.left(), schema, prunable);
       if (col != null && c.right() instanceof LiteralExpr lit && lit.value() != null) {

@@ -271,13 +271,14 @@ class ParquetPruningTest {
     List<Integer> all = List.of(0, 1, 2, 3, 4, 5, 6, 7);
     // NOT-like shapes, OR, negated IN, casts that change the order and NaN-holding doubles.
     check(all, r -> id(r) != 5, cmp(Op.NE, col("id"), lit(5L, BIGINT)));
+    // An OR with one unrecognised alternative.
     check(
         all,
-        r -> id(r) < 5 || id(r) > 790,
+        r -> id(r) < 5 || id(r) != 790,
         new LogicalExpr(
             LogicalExpr.Op.OR,
             List.of(
-                cmp(Op.LT, col("id"), lit(5L, BIGINT)), cmp(Op.GT, col("id"), lit(790L, BIGINT)))));
+                cmp(Op.LT, col("id"), lit(5L, BIGINT)), cmp(Op.NE, col("id"), lit(790L, BIGINT)))));
     check(
         all,
         r -> id(r) != 1,
@@ -287,6 +288,30 @@ class ParquetPruningTest {
         r -> String.valueOf(id(r)).equals("5"),
         cmp(Op.EQ, new CastExpr(col("id"), ArrowType.Utf8.INSTANCE), lit("5", ArrowType.Utf8.INSTANCE)));
     check(all, r -> false, cmp(Op.EQ, col("id"), LiteralExpr.nullOf(BIGINT)));
+  }
+
+  @Test
+  void disjunctionsPruneWhenEveryAlternativeIsRefuted() {
+    check(
+        List.of(0, 7),
+        r -> id(r) < 5 || id(r) > 790,
+        new LogicalExpr(
+            LogicalExpr.Op.OR,
+            List.of(
+                cmp(Op.LT, col("id"), lit(5L, BIGINT)), cmp(Op.GT, col("id"), lit(790L, BIGINT)))));
+    // (id > 150 AND id < 160) OR name = 'name-00620': files 1 and 6.
+    check(
+        List.of(1, 6),
+        r -> (id(r) > 150 && id(r) < 160) || r.get(3).equals("name-00620"),
+        new LogicalExpr(
+            LogicalExpr.Op.OR,
+            List.of(
+                new LogicalExpr(
+                    LogicalExpr.Op.AND,
+                    List.of(
+                        cmp(Op.GT, col("id"), lit(150L, BIGINT)),
+                        cmp(Op.LT, col("id"), lit(160L, BIGINT)))),
+                cmp(Op.EQ, col("name"), lit("name-00620", ArrowType.Utf8.INSTANCE)))));
   }
 
   @Test
@@ -335,6 +360,22 @@ class ParquetPruningTest {
     assertThat(xAbove.canSkip(new ParquetFooter(1000, 10, List.of(
         new ParquetFooter.RowGroup(10, 100, 100, List.of(
             new ParquetFooter.ColumnChunk("x", ParquetFooter.DOUBLE, nan, nan, 0))))))).isFalse();
+  }
+
+  @Test
+  void sqlFiltersPruneThroughThePlanner() {
+    try (dev.quiver.binding.SessionContext ctx = new dev.quiver.binding.SessionContext()) {
+      ctx.registerParquet("t", table.path());
+      String sql =
+          "select count(*) from t where id between 250 and 419 and \"day\" >= date '1995-01-01'"
+              + " and name < 'name-00500' and amount > 1.5";
+      assertThat(ctx.sql(sql).explain()).contains("files=3/8 after pruning");
+      assertThat(ctx.sql("select * from t where id between 250 and 419").count()).isEqualTo(170);
+      assertThat(ctx.sql("select * from t where name in ('name-00001', 'name-00702')").count())
+          .isEqualTo(2);
+      assertThat(ctx.sql("select * from t where name in ('name-00001', 'name-00702')").explain())
+          .contains("files=2/8 after pruning");
+    }
   }
 
   @Test
