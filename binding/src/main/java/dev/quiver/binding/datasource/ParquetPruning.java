@@ -88,8 +88,7 @@ final class ParquetPruning {
     return ((AnyOf) n).alternatives().stream().allMatch(a -> refutes(a, g));
   }
 
-  private static void collect(
-      PhysicalExpr e, Schema schema, Set<String> prunable, List<Node> out) {
+  private static void collect(PhysicalExpr e, Schema schema, Set<String> prunable, List<Node> out) {
     if (e instanceof LogicalExpr l && l.op() == LogicalExpr.Op.AND) {
       for (PhysicalExpr o : l.operands()) {
         collect(o, schema, prunable, out);
@@ -140,7 +139,8 @@ final class ParquetPruning {
   private static ColumnExpr column(PhysicalExpr e, Schema schema, Set<String> prunable) {
     PhysicalExpr inner = e;
     if (e instanceof CastExpr cast) {
-      if (!(cast.child() instanceof ColumnExpr c) || !exactWidening(c.dataType(), cast.dataType())) {
+      if (!(cast.child() instanceof ColumnExpr c)
+          || !exactWidening(c.dataType(), cast.dataType())) {
         return null;
       }
       inner = c;
@@ -245,8 +245,7 @@ final class ParquetPruning {
           return UNKNOWN;
         }
         // Byte-wise unsigned order, as the statistics and the engine's comparisons use.
-        return Integer.signum(
-            Arrays.compareUnsigned(s.getBytes(StandardCharsets.UTF_8), stat));
+        return Integer.signum(Arrays.compareUnsigned(s.getBytes(StandardCharsets.UTF_8), stat));
       }
       default -> {
         return UNKNOWN;
@@ -306,7 +305,9 @@ final class ParquetPruning {
     return v;
   }
 
-  /** Columns whose file type allows pruning: signed integers, DATE(DAY), decimals, strings, floats. */
+  /**
+   * Columns whose file type allows pruning: signed integers, DATE(DAY), decimals, strings, floats.
+   */
   static boolean prunableFileType(ArrowType raw) {
     return switch (raw.getTypeID()) {
       case Int -> ((ArrowType.Int) raw).getIsSigned();

@@ -27,8 +27,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * A Parquet file or directory of files. Opening reads every footer (row counts and sizes for
  * statistics and splitting, schema for validation); scans split the files over partitions by bytes.
- * Filters in the scan request prune whole files whose footer statistics prove no row can match;
- * the planner's filter above the scan still applies them to the rows read.
+ * Filters in the scan request prune whole files whose footer statistics prove no row can match; the
+ * planner's filter above the scan still applies them to the rows read.
  */
 public final class ParquetTable implements TableProvider {
   private final String path;
@@ -39,8 +39,7 @@ public final class ParquetTable implements TableProvider {
   /** One file of the table with what its footer says. */
   record ParquetFile(Path path, ParquetFooter footer) {}
 
-  private ParquetTable(
-      String path, Schema schema, List<ParquetFile> files, Set<String> prunable) {
+  private ParquetTable(String path, Schema schema, List<ParquetFile> files, Set<String> prunable) {
     this.path = path;
     this.schema = schema;
     this.files = List.copyOf(files);
@@ -65,7 +64,7 @@ public final class ParquetTable implements TableProvider {
     try (BufferAllocator allocator = new RootAllocator()) {
       for (Path p : paths) {
         Schema raw = inspect(p, allocator);
-        // Statistics are only trusted for columns whose file type every file shares a safe order for.
+        // Statistics are trusted only for columns with a safely ordered type in every file.
         Set<String> safe = new HashSet<>();
         for (Field f : raw.getFields()) {
           if (f.getChildren().isEmpty() && ParquetPruning.prunableFileType(f.getType())) {

@@ -57,7 +57,8 @@ class ParquetPruningTest {
   private static final ArrowType BIGINT = new ArrowType.Int(64, true);
   private static final ArrowType DATE = new ArrowType.Date(DateUnit.DAY);
   private static final ArrowType DEC = new ArrowType.Decimal(12, 2, 128);
-  private static final ArrowType DOUBLE = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+  private static final ArrowType DOUBLE =
+      new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
   private static final Schema SCHEMA =
       new Schema(
           List.of(
@@ -77,7 +78,9 @@ class ParquetPruningTest {
     return new Field(name, FieldType.nullable(type), null);
   }
 
-  /** Row {@code id}: day = BASE + id, amount = id * 1.25, name = name-%05d, sparse = id every 10th. */
+  /**
+   * Row {@code id}: day = BASE + id, amount = id * 1.25, name = name-%05d, sparse = id every 10th.
+   */
   private static List<Object> row(long id) {
     boolean sparseNull = id % 10 != 0 || id / ROWS_PER_FILE == 5;
     List<Object> r = new ArrayList<>();
@@ -153,8 +156,7 @@ class ParquetPruningTest {
   private ParquetScanExec scan(PhysicalExpr... filters) {
     ExecutionPlan plan =
         table.scan(
-            new ScanRequest(
-                null, List.of(filters), OptionalLong.empty(), 3, new SessionConfig()));
+            new ScanRequest(null, List.of(filters), OptionalLong.empty(), 3, new SessionConfig()));
     return (ParquetScanExec) plan;
   }
 
@@ -168,7 +170,8 @@ class ParquetPruningTest {
   }
 
   /** Checks the pruned scan keeps exactly {@code files} and loses no matching row. */
-  private void check(List<Integer> files, Predicate<List<Object>> matches, PhysicalExpr... filters) {
+  private void check(
+      List<Integer> files, Predicate<List<Object>> matches, PhysicalExpr... filters) {
     ParquetScanExec pruned = scan(filters);
     assertThat(filesRead(pruned)).isEqualTo(files);
     assertThat(pruned.prunedFiles()).isEqualTo(FILES - files.size());
@@ -177,13 +180,24 @@ class ParquetPruningTest {
           .startsWith("files=" + files.size() + "/" + FILES + " after pruning");
     }
     List<List<Object>> expected =
-        readAll(scan(), allocator).stream().filter(matches).map(ParquetPruningTest::normal).toList();
+        readAll(scan(), allocator).stream()
+            .filter(matches)
+            .map(ParquetPruningTest::normal)
+            .toList();
     List<List<Object>> actual =
-        readAll(pruned, allocator).stream().filter(matches).map(ParquetPruningTest::normal).toList();
+        readAll(pruned, allocator).stream()
+            .filter(matches)
+            .map(ParquetPruningTest::normal)
+            .toList();
     assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);
-    assertThat(expected.size()).isEqualTo(
-        (int) Stream.iterate(0L, i -> i + 1).limit((long) FILES * ROWS_PER_FILE)
-            .map(ParquetPruningTest::row).filter(matches).count());
+    assertThat(expected.size())
+        .isEqualTo(
+            (int)
+                Stream.iterate(0L, i -> i + 1)
+                    .limit((long) FILES * ROWS_PER_FILE)
+                    .map(ParquetPruningTest::row)
+                    .filter(matches)
+                    .count());
   }
 
   private static List<Object> normal(List<Object> r) {
@@ -202,9 +216,11 @@ class ParquetPruningTest {
         new LogicalExpr(
             LogicalExpr.Op.AND,
             List.of(
-                cmp(Op.GE, col("id"), lit(250L, BIGINT)), cmp(Op.LT, col("id"), lit(420L, BIGINT)))));
+                cmp(Op.GE, col("id"), lit(250L, BIGINT)),
+                cmp(Op.LT, col("id"), lit(420L, BIGINT)))));
     // Literal on the left, and a narrower literal type.
-    check(List.of(7), r -> id(r) > 700, cmp(Op.LT, lit(700, new ArrowType.Int(32, true)), col("id")));
+    check(
+        List.of(7), r -> id(r) > 700, cmp(Op.LT, lit(700, new ArrowType.Int(32, true)), col("id")));
     check(List.of(), r -> false, cmp(Op.EQ, col("id"), lit(5000L, BIGINT)));
     check(List.of(3), r -> id(r) == 399, cmp(Op.EQ, col("id"), lit(399L, BIGINT)));
   }
@@ -227,7 +243,9 @@ class ParquetPruningTest {
     BigDecimal hi = new BigDecimal("250.0");
     check(
         List.of(1, 2),
-        r -> ((BigDecimal) r.get(2)).compareTo(lo) >= 0 && ((BigDecimal) r.get(2)).compareTo(hi) <= 0,
+        r ->
+            ((BigDecimal) r.get(2)).compareTo(lo) >= 0
+                && ((BigDecimal) r.get(2)).compareTo(hi) <= 0,
         cmp(Op.GE, col("amount"), lit(lo, DEC)),
         cmp(Op.LE, col("amount"), lit(hi, new ArrowType.Decimal(5, 1, 128))));
     // 123.74 lies between file 0's max (123.75) and nothing: file 0 only.
@@ -279,14 +297,14 @@ class ParquetPruningTest {
             LogicalExpr.Op.OR,
             List.of(
                 cmp(Op.LT, col("id"), lit(5L, BIGINT)), cmp(Op.NE, col("id"), lit(790L, BIGINT)))));
-    check(
-        all,
-        r -> id(r) != 1,
-        new InListExpr(col("id"), List.of(lit(1L, BIGINT)), true));
+    check(all, r -> id(r) != 1, new InListExpr(col("id"), List.of(lit(1L, BIGINT)), true));
     check(
         all,
         r -> String.valueOf(id(r)).equals("5"),
-        cmp(Op.EQ, new CastExpr(col("id"), ArrowType.Utf8.INSTANCE), lit("5", ArrowType.Utf8.INSTANCE)));
+        cmp(
+            Op.EQ,
+            new CastExpr(col("id"), ArrowType.Utf8.INSTANCE),
+            lit("5", ArrowType.Utf8.INSTANCE)));
     check(all, r -> false, cmp(Op.EQ, col("id"), LiteralExpr.nullOf(BIGINT)));
   }
 
@@ -319,7 +337,9 @@ class ParquetPruningTest {
     check(
         List.of(0),
         r -> id(r) < 50,
-        cmp(Op.LT, new CastExpr(col("id"), new ArrowType.Decimal(38, 2, 128)),
+        cmp(
+            Op.LT,
+            new CastExpr(col("id"), new ArrowType.Decimal(38, 2, 128)),
             lit(new BigDecimal("50.00"), new ArrowType.Decimal(38, 2, 128))));
   }
 
@@ -327,28 +347,61 @@ class ParquetPruningTest {
   void missingStatisticsNaNAndUnsignedNeverPrune() {
     ParquetFooter.RowGroup noStats =
         new ParquetFooter.RowGroup(
-            10, 100, 100, List.of(new ParquetFooter.ColumnChunk("id", ParquetFooter.INT64, null, null, -1)));
+            10,
+            100,
+            100,
+            List.of(new ParquetFooter.ColumnChunk("id", ParquetFooter.INT64, null, null, -1)));
     ParquetFooter footer = new ParquetFooter(1000, 10, List.of(noStats));
     ParquetPruning idAbove =
         ParquetPruning.of(
-            List.of(cmp(Op.GT, col("id"), lit(1_000_000L, BIGINT))), SCHEMA, java.util.Set.of("id", "x"));
+            List.of(cmp(Op.GT, col("id"), lit(1_000_000L, BIGINT))),
+            SCHEMA,
+            java.util.Set.of("id", "x"));
     assertThat(idAbove.isEmpty()).isFalse();
     assertThat(idAbove.canSkip(footer)).isFalse();
     // A chunk without the column (or with stats of the wrong width) cannot prune either.
-    assertThat(idAbove.canSkip(new ParquetFooter(1000, 10, List.of(
-        new ParquetFooter.RowGroup(10, 100, 100, List.of()))))).isFalse();
+    assertThat(
+            idAbove.canSkip(
+                new ParquetFooter(
+                    1000, 10, List.of(new ParquetFooter.RowGroup(10, 100, 100, List.of())))))
+        .isFalse();
     byte[] four = {1, 0, 0, 0};
-    assertThat(idAbove.canSkip(new ParquetFooter(1000, 10, List.of(
-        new ParquetFooter.RowGroup(10, 100, 100, List.of(
-            new ParquetFooter.ColumnChunk("id", ParquetFooter.INT32, four, four, 0))))))).isFalse();
+    assertThat(
+            idAbove.canSkip(
+                new ParquetFooter(
+                    1000,
+                    10,
+                    List.of(
+                        new ParquetFooter.RowGroup(
+                            10,
+                            100,
+                            100,
+                            List.of(
+                                new ParquetFooter.ColumnChunk(
+                                    "id", ParquetFooter.INT32, four, four, 0)))))))
+        .isFalse();
     // With real 8-byte stats [1, 1] the same filter prunes.
     byte[] one = {1, 0, 0, 0, 0, 0, 0, 0};
-    assertThat(idAbove.canSkip(new ParquetFooter(1000, 10, List.of(
-        new ParquetFooter.RowGroup(10, 100, 100, List.of(
-            new ParquetFooter.ColumnChunk("id", ParquetFooter.INT64, one, one, 0))))))).isTrue();
+    assertThat(
+            idAbove.canSkip(
+                new ParquetFooter(
+                    1000,
+                    10,
+                    List.of(
+                        new ParquetFooter.RowGroup(
+                            10,
+                            100,
+                            100,
+                            List.of(
+                                new ParquetFooter.ColumnChunk(
+                                    "id", ParquetFooter.INT64, one, one, 0)))))))
+        .isTrue();
     // Columns not marked prunable (e.g. unsigned in the file) are ignored.
-    assertThat(ParquetPruning.of(
-        List.of(cmp(Op.GT, col("id"), lit(1L, BIGINT))), SCHEMA, java.util.Set.of()).isEmpty()).isTrue();
+    assertThat(
+            ParquetPruning.of(
+                    List.of(cmp(Op.GT, col("id"), lit(1L, BIGINT))), SCHEMA, java.util.Set.of())
+                .isEmpty())
+        .isTrue();
     // NaN statistics on a double column never prune.
     byte[] nan = new byte[8];
     long bits = Double.doubleToLongBits(Double.NaN);
@@ -356,10 +409,22 @@ class ParquetPruningTest {
       nan[i] = (byte) (bits >>> (8 * i));
     }
     ParquetPruning xAbove =
-        ParquetPruning.of(List.of(cmp(Op.GT, col("x"), lit(5.0, DOUBLE))), SCHEMA, java.util.Set.of("x"));
-    assertThat(xAbove.canSkip(new ParquetFooter(1000, 10, List.of(
-        new ParquetFooter.RowGroup(10, 100, 100, List.of(
-            new ParquetFooter.ColumnChunk("x", ParquetFooter.DOUBLE, nan, nan, 0))))))).isFalse();
+        ParquetPruning.of(
+            List.of(cmp(Op.GT, col("x"), lit(5.0, DOUBLE))), SCHEMA, java.util.Set.of("x"));
+    assertThat(
+            xAbove.canSkip(
+                new ParquetFooter(
+                    1000,
+                    10,
+                    List.of(
+                        new ParquetFooter.RowGroup(
+                            10,
+                            100,
+                            100,
+                            List.of(
+                                new ParquetFooter.ColumnChunk(
+                                    "x", ParquetFooter.DOUBLE, nan, nan, 0)))))))
+        .isFalse();
   }
 
   @Test
