@@ -70,6 +70,8 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexWindowBound;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimestampString;
 
@@ -579,7 +581,7 @@ public class DefaultQueryPlanner implements QueryPlanner {
         sortKeys.addAll(orderBy);
         ExecutionPlan sorted =
             sortKeys.isEmpty() ? exchanged : new SortExec(exchanged, sortKeys, -1, true);
-        org.apache.calcite.sql.type.SqlTypeName orderType =
+        SqlTypeName orderType =
             orderBy.size() == 1
                 ? w.getInput()
                     .getRowType()
@@ -626,7 +628,7 @@ public class DefaultQueryPlanner implements QueryPlanner {
     }
 
     private static WindowFrame.Bound bound(
-        RexWindowBound b, Window w, int inCount, org.apache.calcite.sql.type.SqlTypeName orderType) {
+        RexWindowBound b, Window w, int inCount, SqlTypeName orderType) {
       if (b.isUnboundedPreceding()) {
         return new WindowFrame.Bound(WindowFrame.BoundKind.UNBOUNDED_PRECEDING, 0);
       }
@@ -646,19 +648,19 @@ public class DefaultQueryPlanner implements QueryPlanner {
       }
       long v = lit.getValueAs(Long.class);
       if (lit.getType().getSqlTypeName().getFamily()
-          == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME) {
+          == SqlTypeFamily.INTERVAL_DAY_TIME) {
         // Calcite gives day-time intervals in milliseconds; the window compares order keys in
         // their own unit: days for DATE, microseconds for TIMESTAMP.
-        if (orderType == org.apache.calcite.sql.type.SqlTypeName.DATE) {
+        if (orderType == SqlTypeName.DATE) {
           v = v / 86_400_000L;
-        } else if (orderType == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP) {
+        } else if (orderType == SqlTypeName.TIMESTAMP) {
           v = v * 1000L;
         } else {
           throw new QuiverException(
               "RANGE frames with an interval offset need one DATE or TIMESTAMP ORDER BY key");
         }
       } else if (lit.getType().getSqlTypeName().getFamily()
-          == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_YEAR_MONTH) {
+          == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
         throw new QuiverException(
             "RANGE frames with a year-month interval offset are not supported; use days");
       }

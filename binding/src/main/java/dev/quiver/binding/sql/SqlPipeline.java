@@ -5,6 +5,7 @@ import dev.quiver.binding.ScalarUdf;
 import dev.quiver.binding.SqlParseException;
 import dev.quiver.binding.planner.TypeMapping;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -34,6 +35,8 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlLibrary;
+import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -197,8 +200,8 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * PostgreSQL/DuckDB spelling users expect.
    */
   private static final SqlOperatorTable LIBRARY_FUNCTIONS =
-      org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
-          java.util.EnumSet.of(org.apache.calcite.sql.fun.SqlLibrary.POSTGRESQL));
+      SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
+          EnumSet.of(SqlLibrary.POSTGRESQL));
 
   /** PostgreSQL/DuckDB {@code date_trunc('unit', value)}; Calcite only has BigQuery's form. */
   private static final SqlFunction DATE_TRUNC =

@@ -110,7 +110,7 @@ public final class ParquetScanExec extends FileScanExec {
   private final class ParquetStream implements BatchStream {
     private final List<String> files;
     private final BufferAllocator allocator;
-    private BufferAllocator importAllocator;
+    private ImportAllocator importAllocator;
     private FileSystemDatasetFactory factory;
     private Dataset dataset;
     private Scanner scanner;
@@ -138,10 +138,13 @@ public final class ParquetScanExec extends FileScanExec {
       // Arrow's C-data import leaks its array wrapper when an allocator limit interrupts it, so
       // batches land in an unlimited staging allocator and are then moved to the query's
       // allocator, whose limit is checked after the move.
-      importAllocator = ImportAllocator.create(allocator, "ParquetScanExec-import");
+      importAllocator = new ImportAllocator(allocator, "ParquetScanExec-import");
       factory =
           new FileSystemDatasetFactory(
-              importAllocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, uris);
+              importAllocator.allocator(),
+              NativeMemoryPool.getDefault(),
+              FileFormat.PARQUET,
+              uris);
       dataset = factory.finish();
       String[] columnNames = columns.toArray(String[]::new);
       scanner = dataset.newScan(new ScanOptions(batchSize(), Optional.of(columnNames)));
@@ -268,7 +271,7 @@ public final class ParquetScanExec extends FileScanExec {
         }
       }
       if (importAllocator != null) {
-        ImportAllocator.closeWhenEmpty(importAllocator);
+        importAllocator.closeWhenEmpty();
       }
       reader = null;
       scanner = null;

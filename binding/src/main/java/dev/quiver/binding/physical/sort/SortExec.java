@@ -167,10 +167,16 @@ public final class SortExec extends BaseExecutionPlan {
       }
     }
 
+    /**
+     * Bytes reserved for a buffered batch: twice its size, because sorting the buffer
+     * concatenates it, so while a run is sorted and spilled the buffer and its copy both live.
+     */
+    private static long reservedSize(VectorSchemaRoot b) {
+      return 2 * Batches.sizeInBytes(b);
+    }
+
     private void add(VectorSchemaRoot b) {
-      // Reserve twice the batch: sorting the buffer concatenates it, so while a run is sorted and
-      // spilled the buffer and its copy are both alive.
-      long size = 2 * Batches.sizeInBytes(b);
+      long size = reservedSize(b);
       if (!reservation.tryGrow(size)) {
         if (!buffered.isEmpty()) {
           spill();
@@ -220,7 +226,7 @@ public final class SortExec extends BaseExecutionPlan {
         VectorSchemaRoot top = Take.take(run.batch(), run.perm(), run.count(), allocator);
         buffered.add(top);
         bufferedRows = top.getRowCount();
-        long after = 2 * Batches.sizeInBytes(top);
+        long after = reservedSize(top);
         if (after < before) {
           reservation.shrink(before - after);
         }
