@@ -402,7 +402,8 @@ final class AggregateStream implements BatchStream {
     Path file;
     try {
       Files.createDirectories(ctx.spillDirectory());
-      file = Files.createTempFile(ctx.spillDirectory(), "quiver-agg-" + ctx.queryId() + "-", ".arrow");
+      String prefix = "quiver-agg-" + ctx.queryId().replaceAll("[^A-Za-z0-9_.-]", "_") + "-";
+      file = Files.createTempFile(ctx.spillDirectory(), prefix, ".arrow");
     } catch (IOException e) {
       throw new QuiverException("Could not create a spill file in " + ctx.spillDirectory()
           + "; set quiver.execution.spill_directory to a writable directory", e);

@@ -139,7 +139,8 @@ public final class HashAggregateExec extends BaseExecutionPlan {
     }
     String aggs = aggregates.stream()
         .map(c -> c.function() + "(" + (c.distinct() ? "DISTINCT " : "")
-            + c.args().stream().map(Object::toString).collect(Collectors.joining(", ")) + ")"
+            + (c.args().isEmpty() ? "*" : c.args().stream().map(Object::toString).collect(Collectors.joining(", ")))
+            + ")"
             + (c.filter() != null ? " FILTER (WHERE " + c.filter() + ")" : "") + " as " + c.name())
         .collect(Collectors.joining(", "));
     return "mode=" + mode + ", gby=[" + String.join(", ", g) + "], aggr=[" + aggs + "]";

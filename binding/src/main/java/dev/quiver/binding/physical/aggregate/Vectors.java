@@ -84,7 +84,7 @@ public final class Vectors {
     return type instanceof ArrowType.Decimal d ? d.getScale() : 0;
   }
 
-  /** True when row {@code i} of {@code v} is non-null (for single rows: it counts nulls first). */
+  /** True when row {@code i} of {@code v} is non-null; for occasional rows (it scans for nulls). */
   public static boolean valid(FieldVector v, int i) {
     if (v instanceof NullVector) {
       return false;
