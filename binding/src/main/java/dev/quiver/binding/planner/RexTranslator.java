@@ -385,15 +385,10 @@ public final class RexTranslator {
     }
     PhysicalExpr x = translate(ref, input);
     boolean negated = !sarg.isPoints();
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    com.google.common.collect.RangeSet<Comparable> set =
-        negated ? ((com.google.common.collect.RangeSet<Comparable>) (Object) sarg.rangeSet).complement()
-            : (com.google.common.collect.RangeSet<Comparable>) (Object) sarg.rangeSet;
     ArrowType pointType = TypeMapping.toArrow(lit.getType());
     List<PhysicalExpr> points = new ArrayList<>();
-    for (com.google.common.collect.Range<Comparable> range : set.asRanges()) {
-      Object v = literalValue(range.lowerEndpoint(), lit.getType());
-      points.add(new LiteralExpr(v, pointType));
+    for (Comparable<?> point : points(sarg, negated)) {
+      points.add(new LiteralExpr(literalValue(point, lit.getType()), pointType));
     }
     PhysicalExpr in;
     if (x.dataType() instanceof ArrowType.Utf8 && !(pointType instanceof ArrowType.Utf8)) {
@@ -414,6 +409,16 @@ public final class RexTranslator {
       return new LogicalExpr(LogicalExpr.Op.AND, List.of(new IsNullExpr(x, true), in));
     }
     return in;
+  }
+
+  /** The points of a points Sarg, or the excluded points of a complemented one. */
+  private static <C extends Comparable<C>> List<Comparable<?>> points(Sarg<C> sarg, boolean complemented) {
+    com.google.common.collect.RangeSet<C> set = complemented ? sarg.rangeSet.complement() : sarg.rangeSet;
+    List<Comparable<?>> out = new ArrayList<>();
+    for (com.google.common.collect.Range<C> range : set.asRanges()) {
+      out.add(range.lowerEndpoint());
+    }
+    return out;
   }
 
   private static ExtractExpr.Field extractField(TimeUnitRange unit, RexCall call) {

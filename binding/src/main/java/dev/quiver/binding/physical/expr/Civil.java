@@ -66,13 +66,13 @@ final class Civil {
     long p = fromDays(days);
     long total = year(p) * 12 + (month(p) - 1) + months;
     long y = Math.floorDiv(total, 12);
-    int m = (int) Math.floorMod(total, 12) + 1;
+    int m = Math.floorMod(total, 12) + 1;
     int d = Math.min(day(p), monthLength(y, m));
     return toDays(y, m, d);
   }
 
   /** ISO day of week, Monday = 1 .. Sunday = 7. */
   static int isoDow(long days) {
-    return (int) Math.floorMod(days + 3, 7) + 1;
+    return Math.floorMod(days + 3, 7) + 1;
   }
 }
