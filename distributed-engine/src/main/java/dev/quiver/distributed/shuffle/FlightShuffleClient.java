@@ -1,0 +1,150 @@
+package dev.quiver.distributed.shuffle;
+
+import dev.quiver.binding.physical.BatchStream;
+import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.distributed.wire.ShuffleTickets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
+
+/**
+ * Fetches shuffle partitions with Arrow Flight {@code DoGet}, keeping one client per executor
+ * address. Batches are moved (not copied) into the reading task's allocator.
+ */
+public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
+  private final BufferAllocator allocator;
+  private final BiFunction<BufferAllocator, Location, FlightClient> connector;
+  private final Map<String, FlightClient> clients = new ConcurrentHashMap<>();
+
+  /**
+   * Creates a client whose Flight streams allocate from a child of {@code parent}.
+   *
+   * @param connector builds a Flight client for an address (lets callers add TLS and tokens)
+   */
+  public FlightShuffleClient(
+      BufferAllocator parent, BiFunction<BufferAllocator, Location, FlightClient> connector) {
+    this.allocator = parent.newChildAllocator("flight-shuffle-client", 0, Long.MAX_VALUE);
+    this.connector = connector;
+  }
+
+  /** A client over plaintext gRPC. */
+  public static FlightShuffleClient insecure(BufferAllocator parent) {
+    return new FlightShuffleClient(
+        parent, (alloc, location) -> FlightClient.builder(alloc, location).build());
+  }
+
+  @Override
+  public BatchStream open(ShuffleLocation location, Schema schema, TaskContext context) {
+    FlightClient client =
+        clients.computeIfAbsent(
+            location.host() + ":" + location.port(),
+            k -> connector.apply(allocator, Location.forGrpcInsecure(location.host(), location.port())));
+    try {
+      FlightStream stream = client.getStream(ShuffleTickets.encode(location.id()));
+      return new FlightBatchStream(location, schema, stream, context.allocator());
+    } catch (FlightRuntimeException e) {
+      throw new ShuffleFetchException(location, e.status().code() + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    List<Exception> errors = new ArrayList<>();
+    for (FlightClient c : clients.values()) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        errors.add(e);
+      }
+    }
+    clients.clear();
+    allocator.close();
+    if (!errors.isEmpty()) {
+      throw new IllegalStateException("closing Flight clients failed", errors.get(0));
+    }
+  }
+
+  private static final class FlightBatchStream implements BatchStream {
+    private final ShuffleLocation location;
+    private final Schema schema;
+    private final FlightStream stream;
+    private final BufferAllocator target;
+    private boolean checked;
+    private boolean closed;
+
+    FlightBatchStream(
+        ShuffleLocation location, Schema schema, FlightStream stream, BufferAllocator target) {
+      this.location = location;
+      this.schema = schema;
+      this.stream = stream;
+      this.target = target;
+    }
+
+    @Override
+    public Schema schema() {
+      return schema;
+    }
+
+    @Override
+    public VectorSchemaRoot next() {
+      try {
+        if (closed || !stream.next()) {
+          return null;
+        }
+        VectorSchemaRoot root = stream.getRoot();
+        if (!checked) {
+          checkSchema(root.getSchema());
+          checked = true;
+        }
+        List<FieldVector> vectors = new ArrayList<>(root.getFieldVectors().size());
+        for (FieldVector v : root.getFieldVectors()) {
+          TransferPair pair = v.getTransferPair(target);
+          pair.transfer();
+          vectors.add((FieldVector) pair.getTo());
+        }
+        List<Field> fields = schema.getFields();
+        return new VectorSchemaRoot(fields, vectors, root.getRowCount());
+      } catch (FlightRuntimeException e) {
+        throw new ShuffleFetchException(location, e.status().code() + ": " + e.getMessage(), e);
+      }
+    }
+
+    private void checkSchema(Schema actual) {
+      List<Field> want = schema.getFields();
+      List<Field> got = actual.getFields();
+      boolean same = want.size() == got.size();
+      for (int i = 0; same && i < want.size(); i++) {
+        same = want.get(i).getType().equals(got.get(i).getType());
+      }
+      if (!same) {
+        throw new ShuffleFetchException(
+            location, "producer wrote schema " + actual + " but the reader expects " + schema, null);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        stream.close();
+      } catch (Exception e) {
+        // The consumer stopped early; the server notices the cancelled call. Nothing to recover.
+      }
+    }
+  }
+}
