@@ -1,0 +1,61 @@
+package dev.quiver.decorators;
+
+import dev.quiver.binding.DataFrame;
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.TableProvider;
+
+/**
+ * A {@link SessionContext} whose queries run on a cluster: it installs the distribution's
+ * extension (a planner that cuts plans into stages), checks registered providers and hands out
+ * {@link DistributedDataFrame}s. Code typed against {@code SessionContext} does not change.
+ */
+public class DistributedSessionContext extends SessionContext {
+  private final Distribution distribution;
+
+  /** A session with default settings on {@code distribution}. */
+  public DistributedSessionContext(Distribution distribution) {
+    this(new SessionConfig(), distribution);
+  }
+
+  /** A session with {@code config} on {@code distribution}. */
+  public DistributedSessionContext(SessionConfig config, Distribution distribution) {
+    super(config);
+    this.distribution = distribution;
+    withExtensions(distribution.extension());
+  }
+
+  /** Where this session's queries run. */
+  public Distribution distribution() {
+    return distribution;
+  }
+
+  @Override
+  public void registerTable(String name, TableProvider provider) {
+    TableProvider checked =
+        provider instanceof DistributedTableProvider
+            ? provider
+            : new DistributedTableProvider(name, provider, distribution);
+    super.registerTable(name, checked);
+  }
+
+  @Override
+  public void registerView(String name, DataFrame view) {
+    super.registerView(name, DistributedDataFrame.unwrap(view));
+  }
+
+  @Override
+  public DataFrame table(String name) {
+    return DistributedDataFrame.wrap(super.table(name), this);
+  }
+
+  @Override
+  public DataFrame sql(String sql) {
+    return DistributedDataFrame.wrap(super.sql(sql), this);
+  }
+
+  @Override
+  public String toString() {
+    return "DistributedSessionContext(" + distribution.describe() + ")";
+  }
+}

@@ -1,0 +1,83 @@
+package dev.quiver.distributed.client;
+
+import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.proto.ExecutorState;
+import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.distributed.shuffle.FlightShuffleClient;
+import dev.quiver.distributed.shuffle.PerRootShuffleClient;
+import dev.quiver.distributed.shuffle.ShuffleClient;
+import java.util.List;
+
+/**
+ * What a client process holds to run queries on one cluster: the scheduler connection and the
+ * Flight client that reads results. Shared by every session that uses the cluster.
+ */
+public final class ClusterRuntime implements AutoCloseable {
+  private static final long SLOTS_CACHE_MILLIS = 1000;
+
+  private final ClusterConfig config;
+  private final SchedulerClient scheduler;
+  private final PerRootShuffleClient shuffle;
+  private long slotsCheckedAt;
+  private int slots;
+
+  /** Connects to the cluster of {@code config} (lazily: no I/O until the first query). */
+  public ClusterRuntime(ClusterConfig config) {
+    this.config = config;
+    this.scheduler = new SchedulerClient(config);
+    this.shuffle = new PerRootShuffleClient(FlightShuffleClient::insecure);
+  }
+
+  /** The cluster's address. */
+  public ClusterConfig config() {
+    return config;
+  }
+
+  /** The scheduler connection. */
+  public SchedulerClient scheduler() {
+    return scheduler;
+  }
+
+  /** Reads stage outputs from executors. */
+  public ShuffleClient shuffle() {
+    return shuffle;
+  }
+
+  /**
+   * Task slots of the executors alive now (cached for a second); fails clearly when the cluster
+   * has no executor.
+   */
+  public synchronized int totalSlots() {
+    long now = System.currentTimeMillis();
+    if (slots > 0 && now - slotsCheckedAt < SLOTS_CACHE_MILLIS) {
+      return slots;
+    }
+    List<ExecutorStatus> executors = scheduler.executors();
+    int total = 0;
+    for (ExecutorStatus e : executors) {
+      if (e.getState() == ExecutorState.EXECUTOR_STATE_ALIVE) {
+        total += Math.max(1, e.getInfo().getCores());
+      }
+    }
+    if (total == 0) {
+      throw new QuiverException(
+          "No executors are registered with the scheduler at "
+              + config.target()
+              + "; start one with java -jar executor/target/quiver-executor.jar --scheduler "
+              + config.target());
+    }
+    slots = total;
+    slotsCheckedAt = now;
+    return total;
+  }
+
+  @Override
+  public void close() {
+    try {
+      shuffle.close();
+    } finally {
+      scheduler.close();
+    }
+  }
+}

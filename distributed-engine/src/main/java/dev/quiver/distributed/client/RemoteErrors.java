@@ -1,0 +1,34 @@
+package dev.quiver.distributed.client;
+
+import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.QueryCancelledException;
+import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.distributed.codec.PlanCodecException;
+import dev.quiver.distributed.proto.ErrorInfo;
+
+/** Turns a remote failure back into the typed exception it was where it happened. */
+public final class RemoteErrors {
+  private RemoteErrors() {}
+
+  /** The error kind of {@code e} as sent over the wire. */
+  public static ErrorInfo toProto(Throwable e) {
+    String kind = e instanceof QuiverException ? e.getClass().getSimpleName() : "QuiverException";
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return ErrorInfo.newBuilder().setKind(kind).setMessage(message).build();
+  }
+
+  /** A typed exception for a job that failed with {@code error}. */
+  public static QuiverException toException(String jobId, ErrorInfo error) {
+    String message = error.getMessage();
+    return switch (error.getKind()) {
+      case "DataSourceException" -> new DataSourceException(message);
+      case "ResourcesExhaustedException" -> new ResourcesExhaustedException(message);
+      case "QueryTypeException" -> new QueryTypeException(message);
+      case "QueryCancelledException" -> new QueryCancelledException(message);
+      case "PlanCodecException" -> new PlanCodecException(message);
+      default -> new QuiverException("Distributed job " + jobId + " failed: " + message);
+    };
+  }
+}

@@ -1,0 +1,127 @@
+package dev.quiver.distributed.client;
+
+import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.proto.CancelJobRequest;
+import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.distributed.proto.JobSpec;
+import dev.quiver.distributed.proto.JobStatusRequest;
+import dev.quiver.distributed.proto.JobStatusUpdate;
+import dev.quiver.distributed.proto.ListExecutorsRequest;
+import dev.quiver.distributed.proto.ReleaseJobRequest;
+import dev.quiver.distributed.proto.SchedulerGrpc;
+import dev.quiver.distributed.proto.SubmitJobRequest;
+import dev.quiver.distributed.wire.WireProtocol;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** A client's connection to the scheduler: executors, job submission, status, cancel, release. */
+public final class SchedulerClient implements AutoCloseable {
+  private static final long CALL_TIMEOUT_SECONDS = 30;
+
+  private final ClusterConfig config;
+  private final ManagedChannel channel;
+  private final SchedulerGrpc.SchedulerBlockingStub blocking;
+  private final SchedulerGrpc.SchedulerStub async;
+
+  /** Connects (lazily) to the scheduler in {@code config}. */
+  public SchedulerClient(ClusterConfig config) {
+    this.config = config;
+    this.channel =
+        NettyChannelBuilder.forAddress(config.schedulerHost(), config.schedulerPort())
+            .usePlaintext()
+            .maxInboundMessageSize(64 << 20)
+            .build();
+    this.blocking = SchedulerGrpc.newBlockingStub(channel);
+    this.async = SchedulerGrpc.newStub(channel);
+  }
+
+  /** The scheduler's address. */
+  public String target() {
+    return config.target();
+  }
+
+  /** The executors currently alive. */
+  public List<ExecutorStatus> executors() {
+    try {
+      return blocking
+          .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+          .listExecutors(ListExecutorsRequest.getDefaultInstance())
+          .getExecutorsList();
+    } catch (StatusRuntimeException e) {
+      throw failure("list the cluster's executors", e);
+    }
+  }
+
+  /** Submits a job; returns its id. */
+  public String submit(JobSpec job) {
+    try {
+      return blocking
+          .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+          .submitJob(
+              SubmitJobRequest.newBuilder()
+                  .setProtocolVersion(WireProtocol.VERSION)
+                  .setJob(job)
+                  .build())
+          .getJobId();
+    } catch (StatusRuntimeException e) {
+      throw failure("submit a job", e);
+    }
+  }
+
+  /** Follows a job's status; {@code observer} gets every update until the stream ends. */
+  public void watch(String jobId, StreamObserver<JobStatusUpdate> observer) {
+    async.jobStatus(JobStatusRequest.newBuilder().setJobId(jobId).build(), observer);
+  }
+
+  /** Cancels a job; false when it had already finished. */
+  public boolean cancel(String jobId) {
+    try {
+      return blocking
+          .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+          .cancelJob(CancelJobRequest.newBuilder().setJobId(jobId).build())
+          .getCancelled();
+    } catch (StatusRuntimeException e) {
+      throw failure("cancel job " + jobId, e);
+    }
+  }
+
+  /** Tells the scheduler the job's output has been read, so executors can delete it. */
+  public void release(String jobId) {
+    try {
+      blocking
+          .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+          .releaseJob(ReleaseJobRequest.newBuilder().setJobId(jobId).build());
+    } catch (StatusRuntimeException e) {
+      throw failure("release job " + jobId, e);
+    }
+  }
+
+  private QuiverException failure(String what, StatusRuntimeException e) {
+    return new QuiverException(
+        "Could not "
+            + what
+            + " on the scheduler at "
+            + config.target()
+            + ": "
+            + e.getStatus().getCode()
+            + (e.getStatus().getDescription() == null
+                ? ""
+                : " (" + e.getStatus().getDescription() + ")"),
+        e);
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+    try {
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

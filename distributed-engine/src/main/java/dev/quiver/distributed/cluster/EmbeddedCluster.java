@@ -1,0 +1,180 @@
+package dev.quiver.distributed.cluster;
+
+import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.SchedulerClient;
+import dev.quiver.distributed.proto.ExecutorState;
+import dev.quiver.distributed.spi.ExecutorLauncher;
+import dev.quiver.distributed.spi.RunningServer;
+import dev.quiver.distributed.spi.SchedulerLauncher;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.stream.Stream;
+
+/**
+ * A scheduler and {@code n} executors started inside this process on 127.0.0.1, for examples,
+ * tests and single-machine use. Nothing starts until {@link #start()}; {@link #close()} stops
+ * every server and deletes the executors' work directories.
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+  /** Heartbeat timeout of the embedded scheduler: losses are noticed quickly on loopback. */
+  public static final long HEARTBEAT_TIMEOUT_MILLIS = 5_000;
+
+  private static final long REGISTRATION_WAIT_MILLIS = 30_000;
+
+  private final int executors;
+  private final int coresPerExecutor;
+  private final long memoryPerExecutor;
+  private final List<RunningServer> executorServers = new ArrayList<>();
+  private RunningServer scheduler;
+  private Path workRoot;
+  private boolean closed;
+
+  /**
+   * Describes a cluster of {@code executors} executors, each with {@code coresPerExecutor} task
+   * slots and {@code memoryPerExecutor} bytes for task data.
+   */
+  public EmbeddedCluster(int executors, int coresPerExecutor, long memoryPerExecutor) {
+    if (executors < 1) {
+      throw new QuiverException("An embedded cluster needs at least one executor, got " + executors);
+    }
+    if (coresPerExecutor < 1 || memoryPerExecutor < 1) {
+      throw new QuiverException("Executors need at least one core and some memory");
+    }
+    this.executors = executors;
+    this.coresPerExecutor = coresPerExecutor;
+    this.memoryPerExecutor = memoryPerExecutor;
+  }
+
+  /**
+   * A cluster of {@code executors} executors sharing this machine's cores (at least one each),
+   * with 2 GiB of task memory each.
+   */
+  public static EmbeddedCluster sharingCores(int executors) {
+    int cores = Math.max(1, Runtime.getRuntime().availableProcessors() / Math.max(1, executors));
+    return new EmbeddedCluster(executors, cores, 2L << 30);
+  }
+
+  /** Starts the servers (once) and waits until every executor has registered. */
+  public synchronized EmbeddedCluster start() {
+    if (closed) {
+      throw new QuiverException("The embedded cluster was closed");
+    }
+    if (scheduler != null) {
+      return this;
+    }
+    SchedulerLauncher schedulers = load(SchedulerLauncher.class, "quiver-scheduler");
+    ExecutorLauncher executorLauncher = load(ExecutorLauncher.class, "quiver-executor");
+    try {
+      workRoot = Files.createTempDirectory("quiver-embedded-");
+      scheduler = schedulers.start(0, HEARTBEAT_TIMEOUT_MILLIS);
+      for (int i = 0; i < executors; i++) {
+        Path dir = Files.createDirectories(workRoot.resolve("executor-" + i));
+        executorServers.add(
+            executorLauncher.start(scheduler.target(), dir, coresPerExecutor, memoryPerExecutor));
+      }
+      awaitRegistration();
+      return this;
+    } catch (Exception e) {
+      close();
+      throw e instanceof QuiverException q
+          ? q
+          : new QuiverException("Starting the embedded cluster failed: " + e.getMessage(), e);
+    }
+  }
+
+  private void awaitRegistration() throws InterruptedException {
+    long deadline = System.currentTimeMillis() + REGISTRATION_WAIT_MILLIS;
+    try (SchedulerClient client = new SchedulerClient(config())) {
+      while (true) {
+        long alive =
+            client.executors().stream()
+                .filter(e -> e.getState() == ExecutorState.EXECUTOR_STATE_ALIVE)
+                .count();
+        if (alive >= executors) {
+          return;
+        }
+        if (System.currentTimeMillis() > deadline) {
+          throw new QuiverException(
+              "Only " + alive + " of " + executors + " embedded executors registered in "
+                  + REGISTRATION_WAIT_MILLIS + " ms");
+        }
+        Thread.sleep(20);
+      }
+    }
+  }
+
+  private static <T> T load(Class<T> type, String artifact) {
+    return ServiceLoader.load(type, EmbeddedCluster.class.getClassLoader())
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new QuiverException(
+                    "An embedded cluster needs "
+                        + artifact
+                        + " on the classpath (no "
+                        + type.getSimpleName()
+                        + " found); add the dev.quiver:"
+                        + artifact
+                        + " dependency"));
+  }
+
+  /** The address clients use; the cluster must be started. */
+  public synchronized ClusterConfig config() {
+    if (scheduler == null) {
+      throw new QuiverException("The embedded cluster is not started");
+    }
+    return ClusterConfig.remote(scheduler.target());
+  }
+
+  /** The running executors (for tests that stop one). */
+  public synchronized List<RunningServer> executors() {
+    return List.copyOf(executorServers);
+  }
+
+  /** Number of executors. */
+  public int size() {
+    return executors;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (RunningServer e : executorServers) {
+      closeQuietly(e);
+    }
+    executorServers.clear();
+    if (scheduler != null) {
+      closeQuietly(scheduler);
+    }
+    if (workRoot != null) {
+      deleteTree(workRoot);
+    }
+  }
+
+  private static void closeQuietly(RunningServer server) {
+    try {
+      server.close();
+    } catch (RuntimeException e) {
+      org.slf4j.LoggerFactory.getLogger(EmbeddedCluster.class)
+          .warn("stopping {} failed: {}", server.id(), e.toString());
+    }
+  }
+
+  private static void deleteTree(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      org.slf4j.LoggerFactory.getLogger(EmbeddedCluster.class)
+          .warn("could not delete {}: {}", root, e.toString());
+    }
+  }
+}

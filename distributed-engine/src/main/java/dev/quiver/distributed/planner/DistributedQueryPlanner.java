@@ -1,0 +1,149 @@
+package dev.quiver.distributed.planner;
+
+import dev.quiver.binding.LogicalPlan;
+import dev.quiver.binding.PlanningContext;
+import dev.quiver.binding.QueryPlanner;
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.PhysicalOptimizerRule;
+import dev.quiver.binding.physical.scan.FileScanExec;
+import dev.quiver.binding.planner.DefaultQueryPlanner;
+import dev.quiver.distributed.client.ClusterRuntime;
+import dev.quiver.distributed.client.DistributedQueryExec;
+import dev.quiver.distributed.proto.JobSpec;
+import dev.quiver.distributed.proto.StageSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The distributed engine's query planner: plans with the wrapped (binding) planner for as many
+ * partitions as the input deserves ({@link DistributedSettings#BYTES_PER_TASK}, capped by the
+ * cluster's task slots), cuts the plan into stages and returns a {@link DistributedQueryExec}
+ * that runs them on the cluster. A plan with nothing to distribute stays a local plan.
+ */
+public final class DistributedQueryPlanner implements QueryPlanner {
+  private final QueryPlanner inner;
+  private final ClusterRuntime runtime;
+  private final StageEncoder encoder;
+  private final long defaultMaxShippedBytes;
+  private final String maxShippedBytesKey;
+
+  /**
+   * Wraps {@code inner}.
+   *
+   * @param maxShippedBytesKey the session setting bounding shipped memory-table bytes
+   */
+  public DistributedQueryPlanner(
+      QueryPlanner inner,
+      ClusterRuntime runtime,
+      StageEncoder encoder,
+      String maxShippedBytesKey,
+      long defaultMaxShippedBytes) {
+    this.inner = inner;
+    this.runtime = runtime;
+    this.encoder = encoder;
+    this.maxShippedBytesKey = maxShippedBytesKey;
+    this.defaultMaxShippedBytes = defaultMaxShippedBytes;
+  }
+
+  /** The planner this one wraps. */
+  public QueryPlanner inner() {
+    return inner;
+  }
+
+  @Override
+  public ExecutionPlan createPhysicalPlan(LogicalPlan plan, PlanningContext context) {
+    SessionConfig config = context.config().copy();
+    if (!DistributedSettings.enabled(config)) {
+      return inner.createPhysicalPlan(plan, context);
+    }
+    String broadcast = config.get(DistributedSettings.BROADCAST_THRESHOLD_ROWS);
+    if (broadcast != null) {
+      config.set(DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS, broadcast);
+    }
+    int slots = runtime.totalSlots();
+    int maxTasks = DistributedSettings.maxTasks(config);
+    int cap = maxTasks == 0 ? slots : Math.min(slots, maxTasks);
+    config.withTargetPartitions(cap);
+    ExecutionPlan local = inner.createPhysicalPlan(plan, with(context, config));
+    long bytes = inputBytes(local);
+    if (bytes > 0) {
+      long perTask = DistributedSettings.bytesPerTask(config);
+      int tasks = (int) Math.max(1, Math.min(cap, (bytes + perTask - 1) / perTask));
+      if (tasks != config.targetPartitions()) {
+        config.withTargetPartitions(tasks);
+        local = inner.createPhysicalPlan(plan, with(context, config));
+      }
+    }
+    Optional<StageGraph> graph = StagePlanner.plan(local);
+    if (graph.isEmpty()) {
+      return local;
+    }
+    return new DistributedQueryExec(graph.get(), job(graph.get(), config), runtime);
+  }
+
+  private JobSpec job(StageGraph graph, SessionConfig config) {
+    String limit = config.get(maxShippedBytesKey);
+    long maxShipped = limit == null ? defaultMaxShippedBytes : SessionConfig.parseBytes(limit);
+    JobSpec.Builder job =
+        JobSpec.newBuilder()
+            .setName("query")
+            .setFinalStageId(graph.finalStage().id())
+            .putAllSettings(config.options());
+    for (Stage s : graph.stages()) {
+      job.addStages(
+          StageSpec.newBuilder()
+              .setStageId(s.id())
+              .setTaskCount(s.taskCount())
+              .addAllInputStageIds(s.inputStageIds())
+              .setOutputPartitions(s.output().partitionCount())
+              .setPlan(com.google.protobuf.ByteString.copyFrom(encoder.encode(s.plan(), maxShipped)))
+              .build());
+    }
+    return job.build();
+  }
+
+  /** Bytes of the distinct files the plan's file scans read. */
+  static long inputBytes(ExecutionPlan plan) {
+    Set<String> files = new HashSet<>();
+    collectFiles(plan, files);
+    long total = 0;
+    for (String f : files) {
+      try {
+        total += Files.size(Path.of(f));
+      } catch (IOException | RuntimeException e) {
+        // A missing file fails the scan itself with a clear error; it adds nothing here.
+      }
+    }
+    return total;
+  }
+
+  private static void collectFiles(ExecutionPlan plan, Set<String> files) {
+    if (plan instanceof FileScanExec scan) {
+      scan.partitionFiles().forEach(files::addAll);
+    }
+    for (ExecutionPlan child : plan.children()) {
+      collectFiles(child, files);
+    }
+  }
+
+  private static PlanningContext with(PlanningContext context, SessionConfig config) {
+    List<PhysicalOptimizerRule> rules = context.physicalOptimizerRules();
+    return new PlanningContext() {
+      @Override
+      public SessionConfig config() {
+        return config;
+      }
+
+      @Override
+      public List<PhysicalOptimizerRule> physicalOptimizerRules() {
+        return rules;
+      }
+    };
+  }
+}

@@ -1,0 +1,36 @@
+package dev.quiver.distributed.planner;
+
+import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.Partitioning;
+import dev.quiver.distributed.codec.StagePlan;
+import java.util.List;
+
+/**
+ * One stage of a distributed plan: {@link #taskCount()} tasks run partitions of {@code root}; each
+ * writes its rows split by {@code output} for the consumer, which reads them across {@code
+ * boundary}.
+ *
+ * @param inputStageIds the stages whose outputs this stage's shuffle readers consume
+ */
+public record Stage(
+    int id,
+    ExecutionPlan root,
+    Partitioning output,
+    Boundary boundary,
+    List<Integer> inputStageIds) {
+
+  /** Validates and freezes the fields. */
+  public Stage {
+    inputStageIds = List.copyOf(inputStageIds);
+  }
+
+  /** Number of tasks: one per partition of the root. */
+  public int taskCount() {
+    return root.partitionCount();
+  }
+
+  /** What the codec ships to the executors. */
+  public StagePlan plan() {
+    return new StagePlan(root, output);
+  }
+}

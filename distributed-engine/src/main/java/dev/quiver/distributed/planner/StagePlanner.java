@@ -1,0 +1,142 @@
+package dev.quiver.distributed.planner;
+
+import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.Partitioning;
+import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
+import dev.quiver.binding.physical.exchange.RepartitionExec;
+import dev.quiver.binding.physical.sort.SortPreservingMergeExec;
+import dev.quiver.distributed.shuffle.ShuffleReaderExec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Cuts a single-node physical plan into stages at its exchanges.
+ *
+ * <p>The binding's planner already placed every point where rows must move between partitions: a
+ * {@link RepartitionExec} (hash or round-robin) becomes a shuffle, a {@link
+ * CoalescePartitionsExec} a gather (or, when the stage above runs several tasks, a broadcast of a
+ * join's build side), and the input of a {@link SortPreservingMergeExec} a gather that keeps each
+ * producer's sorted run apart. Below each cut is a producer stage; in its consumer the cut becomes
+ * a {@link ShuffleReaderExec}. What remains on top becomes the final stage, whose outputs the
+ * client reads. Aggregations arrive already split into partial and final around the hash
+ * repartition, so the split falls on a stage boundary.
+ */
+public final class StagePlanner {
+  private final List<Stage> stages = new ArrayList<>();
+
+  private StagePlanner() {}
+
+  /**
+   * Cuts {@code plan} into stages, or returns empty when it has nothing to distribute (one
+   * partition and no exchange).
+   */
+  public static Optional<StageGraph> plan(ExecutionPlan plan) {
+    if (plan.partitionCount() == 1 && !hasExchange(plan)) {
+      return Optional.empty();
+    }
+    StagePlanner planner = new StagePlanner();
+    ExecutionPlan top = planner.cut(plan);
+    planner.stages.add(
+        new Stage(
+            planner.stages.size() + 1,
+            top,
+            Partitioning.single(),
+            Boundary.RESULT,
+            readers(top)));
+    return Optional.of(new StageGraph(planner.labelBroadcasts()));
+  }
+
+  private static boolean hasExchange(ExecutionPlan plan) {
+    if (plan instanceof RepartitionExec
+        || plan instanceof CoalescePartitionsExec
+        || plan instanceof SortPreservingMergeExec) {
+      return true;
+    }
+    for (ExecutionPlan child : plan.children()) {
+      if (hasExchange(child)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private ExecutionPlan cut(ExecutionPlan node) {
+    List<ExecutionPlan> children = new ArrayList<>(node.children().size());
+    for (ExecutionPlan child : node.children()) {
+      children.add(cut(child));
+    }
+    if (node instanceof RepartitionExec repartition) {
+      ExecutionPlan input = children.get(0);
+      Partitioning out = repartition.outputPartitioning();
+      Boundary kind =
+          out.kind() == Partitioning.Kind.HASH
+              ? Boundary.HASH_SHUFFLE
+              : Boundary.ROUND_ROBIN_SHUFFLE;
+      Stage stage = addStage(input, out, kind);
+      return ShuffleReaderExec.unresolved(
+          stage.id(), input.schema(), out, ShuffleReaderExec.Mode.HASH, stage.taskCount());
+    }
+    if (node instanceof CoalescePartitionsExec && children.get(0).partitionCount() > 1) {
+      return node.withNewChildren(List.of(gather(children.get(0))));
+    }
+    if (node instanceof SortPreservingMergeExec && children.get(0).partitionCount() > 1) {
+      return node.withNewChildren(List.of(gather(children.get(0))));
+    }
+    return node.children().isEmpty() ? node : node.withNewChildren(children);
+  }
+
+  /** Makes {@code input} a stage whose tasks each write one partition, read per task. */
+  private ExecutionPlan gather(ExecutionPlan input) {
+    Stage stage = addStage(input, Partitioning.single(), Boundary.GATHER);
+    int tasks = stage.taskCount();
+    return ShuffleReaderExec.unresolved(
+        stage.id(),
+        input.schema(),
+        Partitioning.unknown(tasks),
+        ShuffleReaderExec.Mode.PER_TASK,
+        tasks);
+  }
+
+  private Stage addStage(ExecutionPlan root, Partitioning output, Boundary boundary) {
+    Stage stage = new Stage(stages.size() + 1, root, output, boundary, readers(root));
+    stages.add(stage);
+    return stage;
+  }
+
+  /** The producer stages read by the shuffle readers in {@code plan} (within this stage). */
+  private static List<Integer> readers(ExecutionPlan plan) {
+    List<Integer> ids = new ArrayList<>();
+    collectReaders(plan, ids);
+    return ids;
+  }
+
+  private static void collectReaders(ExecutionPlan plan, List<Integer> ids) {
+    if (plan instanceof ShuffleReaderExec reader) {
+      if (!ids.contains(reader.stageId())) {
+        ids.add(reader.stageId());
+      }
+      return;
+    }
+    for (ExecutionPlan child : plan.children()) {
+      collectReaders(child, ids);
+    }
+  }
+
+  /** A gather read by every task of a consumer with several tasks is a broadcast. */
+  private List<Stage> labelBroadcasts() {
+    List<Stage> out = new ArrayList<>(stages.size());
+    for (Stage s : stages) {
+      Stage labelled = s;
+      if (s.boundary() == Boundary.GATHER) {
+        for (Stage consumer : stages) {
+          if (consumer.inputStageIds().contains(s.id()) && consumer.taskCount() > 1) {
+            labelled = new Stage(s.id(), s.root(), s.output(), Boundary.BROADCAST, s.inputStageIds());
+          }
+        }
+      }
+      out.add(labelled);
+    }
+    return out;
+  }
+}
