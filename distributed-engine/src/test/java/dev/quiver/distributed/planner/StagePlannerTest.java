@@ -1,0 +1,134 @@
+package dev.quiver.distributed.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.binding.Extension;
+import dev.quiver.binding.QueryPlanner;
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.Partitioning;
+import dev.quiver.distributed.shuffle.ShuffleReaderExec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(60)
+class StagePlannerTest {
+  private SessionContext ctx;
+  private final AtomicReference<ExecutionPlan> captured = new AtomicReference<>();
+
+  @BeforeEach
+  void setUp() {
+    ctx = new SessionContext(new SessionConfig().withTargetPartitions(4));
+    ctx.withExtensions(
+        new Extension() {
+          @Override
+          public QueryPlanner queryPlanner(QueryPlanner current) {
+            return (plan, context) -> {
+              ExecutionPlan p = current.createPhysicalPlan(plan, context);
+              captured.set(p);
+              return p;
+            };
+          }
+        });
+    ctx.sql("CREATE TABLE t AS SELECT x AS k, x * 2 AS v FROM (VALUES (1), (2), (3), (4)) AS s(x)");
+    ctx.sql("CREATE TABLE u AS SELECT x AS k, x * 3 AS w FROM (VALUES (1), (2), (3)) AS s(x)");
+    ctx.sql("SET quiver.optimizer.hash_join_collect_build_threshold_rows = 0");
+  }
+
+  @AfterEach
+  void tearDown() {
+    ctx.close();
+  }
+
+  private StageGraph stages(String sql) {
+    ctx.sql(sql).explain();
+    return StagePlanner.plan(captured.get()).orElseThrow();
+  }
+
+  @Test
+  void aggregationSplitsIntoPartialShuffleFinalAndGather() {
+    StageGraph g = stages("SELECT k, sum(v) FROM t GROUP BY k ORDER BY k");
+    assertThat(g.stages()).hasSizeGreaterThanOrEqualTo(3);
+    Stage last = g.finalStage();
+    assertThat(last.boundary()).isEqualTo(Boundary.RESULT);
+    assertThat(last.taskCount()).isEqualTo(1);
+    assertThat(g.stages().stream().map(Stage::boundary))
+        .contains(Boundary.HASH_SHUFFLE, Boundary.GATHER);
+    Stage shuffle =
+        g.stages().stream().filter(s -> s.boundary() == Boundary.HASH_SHUFFLE).findFirst().get();
+    assertThat(shuffle.output().kind()).isEqualTo(Partitioning.Kind.HASH);
+    assertThat(shuffle.output().partitionCount()).isEqualTo(4);
+    assertThat(shuffle.root().toString()).contains("PARTIAL");
+    assertConsistent(g);
+  }
+
+  @Test
+  void partitionedJoinShufflesBothSides() {
+    StageGraph g = stages("SELECT t.k, v, w FROM t JOIN u ON t.k = u.k");
+    long shuffles = g.stages().stream().filter(s -> s.boundary() == Boundary.HASH_SHUFFLE).count();
+    assertThat(shuffles).isGreaterThanOrEqualTo(2);
+    assertConsistent(g);
+  }
+
+  @Test
+  void smallBuildSideIsBroadcast() {
+    ctx.sql("SET quiver.optimizer.hash_join_collect_build_threshold_rows = 1000000");
+    StageGraph g = stages("SELECT t.k, v, w FROM t JOIN u ON t.k = u.k");
+    assertThat(g.stages().stream().map(Stage::boundary)).contains(Boundary.BROADCAST);
+    assertConsistent(g);
+  }
+
+  @Test
+  void singlePartitionPlanWithoutExchangesStaysLocal() {
+    ctx.sql("SELECT 1").explain();
+    assertThat(StagePlanner.plan(captured.get())).isEmpty();
+  }
+
+  @Test
+  void explainAndDotNameEveryStage() {
+    StageGraph g = stages("SELECT k, count(*) FROM t GROUP BY k");
+    String text = g.explain();
+    String dot = g.toDot();
+    for (Stage s : g.stages()) {
+      assertThat(text).contains("Stage " + s.id() + ": tasks=" + s.taskCount());
+      assertThat(dot).contains("s" + s.id() + " [label=\"Stage " + s.id());
+    }
+    assertThat(dot).startsWith("digraph stages {").contains("-> client");
+  }
+
+  /** Every reader matches its producer, and stages come after their inputs. */
+  private static void assertConsistent(StageGraph g) {
+    List<Integer> seen = new ArrayList<>();
+    for (Stage s : g.stages()) {
+      assertThat(seen).containsAll(s.inputStageIds());
+      for (ShuffleReaderExec r : readers(s.root())) {
+        Stage producer = g.stage(r.stageId());
+        assertThat(r.producerTasks()).isEqualTo(producer.taskCount());
+        if (r.mode() == ShuffleReaderExec.Mode.HASH) {
+          assertThat(r.partitionCount()).isEqualTo(producer.output().partitionCount());
+        } else {
+          assertThat(producer.output().partitionCount()).isEqualTo(1);
+        }
+        assertThat(s.inputStageIds()).contains(producer.id());
+      }
+      seen.add(s.id());
+    }
+  }
+
+  private static List<ShuffleReaderExec> readers(ExecutionPlan plan) {
+    List<ShuffleReaderExec> out = new ArrayList<>();
+    if (plan instanceof ShuffleReaderExec r) {
+      out.add(r);
+    }
+    for (ExecutionPlan c : plan.children()) {
+      out.addAll(readers(c));
+    }
+    return out;
+  }
+}
