@@ -4,7 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import dev.quiver.binding.ScalarUdf;
 import dev.quiver.binding.physical.Partitioning;
+import dev.quiver.binding.physical.SortField;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.expr.UdfExpr;
+import dev.quiver.binding.physical.operator.ProjectionExec;
+import dev.quiver.binding.physical.sort.SortExec;
+import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.binding.physical.expr.ComparisonExpr;
 import dev.quiver.binding.physical.expr.LiteralExpr;
 import dev.quiver.binding.physical.kernel.Hashing;
@@ -28,6 +35,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,6 +46,8 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.Location;
@@ -65,12 +75,17 @@ class TaskExecutionTest {
   private ExecutorControlGrpc.ExecutorControlBlockingStub control;
 
   private void start(int cores) throws Exception {
+    start(cores, UnaryOperator.identity());
+  }
+
+  private void start(int cores, UnaryOperator<ExecutorConfig> adjust) throws Exception {
     scheduler = new FakeScheduler();
     ExecutorConfig config =
-        ExecutorConfig.defaults("127.0.0.1", scheduler.port(), workDir.resolve("exec"))
-            .withExecutorId("exec-t")
-            .withPort(0)
-            .withResources(cores, 256L << 20);
+        adjust.apply(
+            ExecutorConfig.defaults("127.0.0.1", scheduler.port(), workDir.resolve("exec"))
+                .withExecutorId("exec-t")
+                .withPort(0)
+                .withResources(cores, 256L << 20));
     executor = ExecutorServer.start(config, allocator, plans);
     channel = NettyChannelBuilder.forAddress("127.0.0.1", executor.port()).usePlaintext().build();
     control = ExecutorControlGrpc.newBlockingStub(channel);
@@ -493,5 +508,66 @@ class TaskExecutionTest {
     control().launchTask(launch(id, "scan", 1).build());
     scheduler.awaitReport(id, TaskState.TASK_STATE_SUCCEEDED);
     assertThat(scheduler.refusedReports()).isEqualTo(2);
+  }
+
+  @Test
+  void plansUseUdfsFromExtensionJars() throws Exception {
+    Path jar =
+        ExtensionsTest.extensionJar(workDir, "double.jar", ExtensionsTest.DoublingExtension.class);
+    start(1, c -> c.withExtensionJars(List.of(jar)));
+    plans.add(
+        "doubled",
+        ctx -> {
+          ScalarUdf udf =
+              ctx.udfs()
+                  .apply("double_it")
+                  .orElseThrow(() -> new PlanCodecException("no UDF double_it"));
+          DecodedStage scan = TestPlans.scan(1, 10, Partitioning.single()).apply(ctx);
+          ProjectionExec project =
+              new ProjectionExec(
+                  scan.plan().root(),
+                  List.<PhysicalExpr>of(TestPlans.KEY, new UdfExpr(udf, List.of(TestPlans.VALUE))),
+                  List.of("key", "value"));
+          return new DecodedStage(new StagePlan(project, Partitioning.single()), List.of(scan));
+        });
+    TaskId id = task("job-12", 1, 0, 0);
+    control().launchTask(launch(id, "doubled", 1).build());
+    scheduler.awaitReport(id, TaskState.TASK_STATE_SUCCEEDED);
+    List<Long> values = read("job-12", 1, 0, 0).stream().map(r -> r[1]).sorted().toList();
+    assertThat(values).containsExactly(0L, 2L, 4L, 6L, 8L, 10L, 12L, 14L, 16L, 18L);
+  }
+
+  @Test
+  void operatorSpillsAreReportedAndTheirFilesDeleted() throws Exception {
+    start(1);
+    TestPlans.Concurrency c = new TestPlans.Concurrency();
+    plans.add(
+        "sort",
+        ctx ->
+            new DecodedStage(
+                new StagePlan(
+                    new SortExec(
+                        new TestPlans.GeneratorExec(1, 20, 1_000, 0, c),
+                        List.of(new SortField(TestPlans.VALUE, false, false)),
+                        -1,
+                        true),
+                    Partitioning.single()),
+                List.of()));
+    TaskId id = task("job-13", 1, 0, 0);
+    // A small session memory limit makes the sort spill.
+    control().launchTask(launch(id, "sort", 1).putSettings("memory_limit", "48k").build());
+    TaskStatusReport report = scheduler.awaitReport(id, TaskState.TASK_STATE_SUCCEEDED);
+    assertThat(report.getMetrics().getOutputRows()).isEqualTo(20_000);
+    assertThat(report.getMetrics().getSpilledBytes()).isPositive();
+    List<long[]> rows = read("job-13", 1, 0, 0);
+    assertThat(rows).hasSize(20_000);
+    for (int i = 1; i < rows.size(); i++) {
+      assertThat(rows.get(i - 1)[1]).isGreaterThanOrEqualTo(rows.get(i)[1]);
+    }
+    try (Stream<Path> left = Files.walk(workDir.resolve("exec"))) {
+      assertThat(left.filter(Files::isRegularFile).filter(p -> p.toString().contains("quiver-sort")))
+          .as("sort spill files left behind")
+          .isEmpty();
+    }
   }
 }
