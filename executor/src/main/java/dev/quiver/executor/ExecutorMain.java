@@ -75,13 +75,14 @@ public final class ExecutorMain implements Callable<Integer> {
   List<Path> classpath = new ArrayList<>();
 
   /**
-   * The plan codec that decodes launched tasks' plans: the one place where the executor jar
-   * chooses it. It is the {@link StageDecoder} service found through {@code extensionLoader} (the
-   * executor's class path plus the {@code --classpath} jars); without one, every task fails with
-   * a {@link PlanCodecException} saying so.
+   * The plan codec that decodes launched tasks' plans: the one place where the executor jar chooses
+   * it. It is the {@link StageDecoder} service found through {@code extensionLoader} (the
+   * executor's class path plus the {@code --classpath} jars); without one, every task fails with a
+   * {@link PlanCodecException} saying so.
    */
   public static StageDecoder stageDecoder(ClassLoader extensionLoader) {
-    Optional<StageDecoder> found = ServiceLoader.load(StageDecoder.class, extensionLoader).findFirst();
+    Optional<StageDecoder> found =
+        ServiceLoader.load(StageDecoder.class, extensionLoader).findFirst();
     if (found.isPresent()) {
       return found.get();
     }

@@ -1,12 +1,12 @@
 package dev.quiver.executor;
 
 import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.HeartbeatRequest;
 import dev.quiver.distributed.proto.RegisterRequest;
 import dev.quiver.distributed.proto.RegisterResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
-import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.shuffle.FlightShuffleClient;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.executor.task.StatusReporter;
@@ -56,11 +56,12 @@ public final class ExecutorServer implements AutoCloseable {
   }
 
   /**
-   * The memory pool of one task's spilling operators: a third (as for a local query) of the
-   * task's share of the executor memory left after shuffle output.
+   * The memory pool of one task's spilling operators: a third (as for a local query) of the task's
+   * share of the executor memory left after shuffle output.
    */
   static long spillBudget(ExecutorConfig config) {
-    long forTasks = Math.max(config.memoryBytes() - config.shuffleMemoryBytes(), config.memoryBytes() / 4);
+    long forTasks =
+        Math.max(config.memoryBytes() - config.shuffleMemoryBytes(), config.memoryBytes() / 4);
     return Math.max(1, forTasks / config.cores() / 3);
   }
 
@@ -102,7 +103,9 @@ public final class ExecutorServer implements AutoCloseable {
           NettyChannelBuilder.forAddress(config.schedulerHost(), config.schedulerPort())
               .usePlaintext()
               .build();
-      r = new StatusReporter(SchedulerGrpc.newBlockingStub(c), REPORT_ATTEMPTS, REPORT_BACKOFF_MILLIS);
+      r =
+          new StatusReporter(
+              SchedulerGrpc.newBlockingStub(c), REPORT_ATTEMPTS, REPORT_BACKOFF_MILLIS);
       Files.createDirectories(config.workDir());
       t =
           new TaskManager(

@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Code an executor loads besides its own: a class loader over extension jars (also used by the
- * plan codec to find table providers) and the UDFs of the {@link Extension}s they provide.
+ * Code an executor loads besides its own: a class loader over extension jars (also used by the plan
+ * codec to find table providers) and the UDFs of the {@link Extension}s they provide.
  */
 public final class Extensions implements AutoCloseable {
 

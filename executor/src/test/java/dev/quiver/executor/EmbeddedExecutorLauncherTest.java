@@ -32,13 +32,17 @@ class EmbeddedExecutorLauncherTest {
   @Test
   void isFoundAsAServiceAndDecodesWithTheExecutorsCodecByDefault() throws Exception {
     List<ExecutorLauncher> launchers =
-        ServiceLoader.load(ExecutorLauncher.class).stream().map(ServiceLoader.Provider::get).toList();
+        ServiceLoader.load(ExecutorLauncher.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .toList();
     assertThat(launchers).singleElement().isInstanceOf(EmbeddedExecutorLauncher.class);
 
     // Without a plan codec service on the class path, tasks fail with a typed, named error.
     try (FakeScheduler scheduler = new FakeScheduler();
         RunningServer executor =
-            launchers.get(0).start("127.0.0.1:" + scheduler.port(), tmp.resolve("w"), 1, 64L << 20)) {
+            launchers
+                .get(0)
+                .start("127.0.0.1:" + scheduler.port(), tmp.resolve("w"), 1, 64L << 20)) {
       TaskId id = TaskId.newBuilder().setJobId("j").setStageId(1).build();
       launch(executor, id, "anything");
       TaskStatusReport report = scheduler.awaitReport(id, TaskState.TASK_STATE_FAILED);

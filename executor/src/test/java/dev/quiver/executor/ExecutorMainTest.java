@@ -62,8 +62,12 @@ class ExecutorMainTest {
     ExecutorMain main = new ExecutorMain();
     new CommandLine(main)
         .parseArgs(
-            "--scheduler", "localhost:50050", "--work-dir", workDir.toString(),
-            "--classpath", "a.jar,lib/b.jar");
+            "--scheduler",
+            "localhost:50050",
+            "--work-dir",
+            workDir.toString(),
+            "--classpath",
+            "a.jar,lib/b.jar");
     assertThat(main.classpath).containsExactly(Path.of("a.jar"), Path.of("lib/b.jar"));
   }
 

@@ -180,7 +180,9 @@ class ExecutorServerTest {
             .start();
     try {
       assertThatThrownBy(
-              () -> ExecutorServer.start(executorConfig("exec-d", future.getPort()), allocator, NO_PLANS))
+              () ->
+                  ExecutorServer.start(
+                      executorConfig("exec-d", future.getPort()), allocator, NO_PLANS))
           .isInstanceOf(QuiverException.class)
           .hasMessageContaining("refused executor exec-d")
           .hasMessageContaining("FAILED_PRECONDITION");

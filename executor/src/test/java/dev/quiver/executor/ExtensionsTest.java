@@ -51,7 +51,8 @@ class ExtensionsTest {
     }
 
     @Override
-    public FieldVector invoke(List<FieldVector> arguments, int rowCount, BufferAllocator allocator) {
+    public FieldVector invoke(
+        List<FieldVector> arguments, int rowCount, BufferAllocator allocator) {
       BigIntVector in = (BigIntVector) arguments.get(0);
       BigIntVector out = new BigIntVector(name, allocator);
       out.allocateNew(rowCount);
@@ -104,7 +105,10 @@ class ExtensionsTest {
       assertThat(extensions.udfNames()).containsExactly("double_it");
       assertThat(extensions.udf("Double_It")).get().isInstanceOf(DoubleIt.class);
       assertThat(extensions.udf("triple_it")).isEmpty();
-      assertThat(extensions.classLoader().getResource("META-INF/services/" + Extension.class.getName()))
+      assertThat(
+              extensions
+                  .classLoader()
+                  .getResource("META-INF/services/" + Extension.class.getName()))
           .isNotNull();
     }
   }

@@ -7,17 +7,17 @@ import com.google.protobuf.ByteString;
 import dev.quiver.binding.ScalarUdf;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.SortField;
-import dev.quiver.binding.physical.expr.PhysicalExpr;
-import dev.quiver.binding.physical.expr.UdfExpr;
-import dev.quiver.binding.physical.operator.ProjectionExec;
-import dev.quiver.binding.physical.sort.SortExec;
-import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.binding.physical.expr.ComparisonExpr;
 import dev.quiver.binding.physical.expr.LiteralExpr;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.expr.UdfExpr;
 import dev.quiver.binding.physical.kernel.Hashing;
 import dev.quiver.binding.physical.operator.FilterExec;
+import dev.quiver.binding.physical.operator.ProjectionExec;
 import dev.quiver.binding.physical.scan.ParquetScanExec;
+import dev.quiver.binding.physical.sort.SortExec;
 import dev.quiver.distributed.codec.DecodedStage;
+import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.distributed.codec.StagePlan;
 import dev.quiver.distributed.proto.CancelTasksRequest;
 import dev.quiver.distributed.proto.ExecutorControlGrpc;
@@ -136,7 +136,8 @@ class TaskExecutionTest {
             FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", executor.port()))
                 .build();
         FlightStream stream =
-            client.getStream(ShuffleTickets.encode(ShuffleTickets.id(job, stage, task, partition)))) {
+            client.getStream(
+                ShuffleTickets.encode(ShuffleTickets.id(job, stage, task, partition)))) {
       while (stream.next()) {
         VectorSchemaRoot root = stream.getRoot();
         BigIntVector key = (BigIntVector) root.getVector(0);
@@ -266,7 +267,8 @@ class TaskExecutionTest {
     for (int t = 0; t < partitions; t++) {
       TaskId id = task("job-3", 2, t, 0);
       control().launchTask(launch(id, "consume", 1).addAllInputs(outputs).build());
-      rows += scheduler.awaitReport(id, TaskState.TASK_STATE_SUCCEEDED).getMetrics().getOutputRows();
+      rows +=
+          scheduler.awaitReport(id, TaskState.TASK_STATE_SUCCEEDED).getMetrics().getOutputRows();
     }
 
     Set<Long> values = new HashSet<>();
@@ -448,7 +450,8 @@ class TaskExecutionTest {
         "input location");
 
     control().launchTask(launch(id, "scan", 1).putSettings("batch_size", "4").build());
-    assertThat(scheduler.awaitReport(id, TaskState.TASK_STATE_SUCCEEDED).getMetrics().getOutputRows())
+    assertThat(
+            scheduler.awaitReport(id, TaskState.TASK_STATE_SUCCEEDED).getMetrics().getOutputRows())
         .isEqualTo(10);
     assertThat(scheduler.reports()).hasSize(1);
   }
@@ -565,7 +568,8 @@ class TaskExecutionTest {
       assertThat(rows.get(i - 1)[1]).isGreaterThanOrEqualTo(rows.get(i)[1]);
     }
     try (Stream<Path> left = Files.walk(workDir.resolve("exec"))) {
-      assertThat(left.filter(Files::isRegularFile).filter(p -> p.toString().contains("quiver-sort")))
+      assertThat(
+              left.filter(Files::isRegularFile).filter(p -> p.toString().contains("quiver-sort")))
           .as("sort spill files left behind")
           .isEmpty();
     }

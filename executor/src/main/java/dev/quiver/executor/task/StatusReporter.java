@@ -29,8 +29,8 @@ public final class StatusReporter implements AutoCloseable {
   /**
    * Creates a reporter.
    *
-   * @param maxAttempts calls made per report before giving up (the scheduler then notices the
-   *     task through the executor's heartbeat or its own timeout)
+   * @param maxAttempts calls made per report before giving up (the scheduler then notices the task
+   *     through the executor's heartbeat or its own timeout)
    * @param firstBackoffMillis wait before the first retry; doubled for each further one
    */
   public StatusReporter(
@@ -56,7 +56,9 @@ public final class StatusReporter implements AutoCloseable {
     try {
       thread.schedule(() -> send(report, attempt), delayMillis, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
-      LOG.warn("executor is stopping; the {} report of {} is not sent", report.getState(),
+      LOG.warn(
+          "executor is stopping; the {} report of {} is not sent",
+          report.getState(),
           describe(report));
     }
   }

@@ -49,15 +49,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs an executor's tasks: queues launched tasks on a pool of {@code cores} threads, executes
- * each one's stage plan partition into the shuffle store, reports how it ended, and cancels tasks
- * on request. Thread-safe.
+ * Runs an executor's tasks: queues launched tasks on a pool of {@code cores} threads, executes each
+ * one's stage plan partition into the shuffle store, reports how it ended, and cancels tasks on
+ * request. Thread-safe.
  */
 public final class TaskManager implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(TaskManager.class);
 
-  /** What a task needs from the executor it runs on. */
+  /**
+   * What a task needs from the executor it runs on.
+   *
+   * @param allocator parent of the task allocators
+   * @param memoryBytes limit of each task allocator (the executor's memory)
+   * @param spillBudgetBytes most a task's spilling operators reserve before they spill
+   * @param store where tasks write their output partitions
+   * @param shuffleClient fetches the task inputs (shared by all tasks)
+   * @param decoder turns launched plan bytes into stage plans
+   * @param udfs UDFs of the loaded extensions, by name
+   * @param spillRoot directory under which each task gets its spill directory
+   * @param reports receives each task attempt's final status
+   */
   public record Resources(
       String executorId,
       BufferAllocator allocator,
@@ -98,7 +110,8 @@ public final class TaskManager implements AutoCloseable {
             daemonThreads("quiver-task-" + resources.executorId() + "-"));
     // Operators' background producers block on bounded queues, so their pool must not be bounded.
     this.operatorThreads =
-        Executors.newCachedThreadPool(daemonThreads("quiver-operator-" + resources.executorId() + "-"));
+        Executors.newCachedThreadPool(
+            daemonThreads("quiver-operator-" + resources.executorId() + "-"));
   }
 
   private static ThreadFactory daemonThreads(String prefix) {
@@ -182,7 +195,10 @@ public final class TaskManager implements AutoCloseable {
         }
         if (previous.id.getAttempt() > id.getAttempt()) {
           throw new IllegalStateException(
-              task.name + " is older than attempt " + previous.id.getAttempt() + " on this executor");
+              task.name
+                  + " is older than attempt "
+                  + previous.id.getAttempt()
+                  + " on this executor");
         }
       }
       active.put(key, task);
@@ -380,10 +396,7 @@ public final class TaskManager implements AutoCloseable {
       BufferAllocator allocator;
       try {
         Files.createDirectories(spillDir);
-        allocator =
-            resources
-                .allocator()
-                .newChildAllocator(name, 0, resources.memoryBytes());
+        allocator = resources.allocator().newChildAllocator(name, 0, resources.memoryBytes());
       } catch (IOException | RuntimeException e) {
         LOG.error("{} could not start", name, e);
         return report(
@@ -399,7 +412,8 @@ public final class TaskManager implements AutoCloseable {
       // as in a local query) and the task's share of the executor's memory.
       long sessionBudget =
           config.memoryLimit() == Long.MAX_VALUE ? Long.MAX_VALUE : config.memoryLimit() / 3;
-      MemoryPool pool = new MemoryPool(Math.max(1, Math.min(sessionBudget, resources.spillBudgetBytes())));
+      MemoryPool pool =
+          new MemoryPool(Math.max(1, Math.min(sessionBudget, resources.spillBudgetBytes())));
       SessionConfig taskConfig = config.copy().withSpillDirectory(spillDir);
       TaskContext ctx = new TaskContext(safeName, allocator, pool, taskConfig, operatorThreads);
       context = ctx;
@@ -423,7 +437,8 @@ public final class TaskManager implements AutoCloseable {
                 .decoder()
                 .decode(
                     request.getPlan().toByteArray(),
-                    new DecodeContext(allocator, inputs, resources.shuffleClient(), resources.udfs()));
+                    new DecodeContext(
+                        allocator, inputs, resources.shuffleClient(), resources.udfs()));
         StagePlan stage = decoded.plan();
         ExecutionPlan root = stage.root();
         if (id.getTaskId() >= root.partitionCount()) {
@@ -549,7 +564,13 @@ public final class TaskManager implements AutoCloseable {
 
     /** A name usable in file names and allocator names. */
     private String safeName() {
-      return (id.getJobId() + "-s" + id.getStageId() + "-t" + id.getTaskId() + "-a" + id.getAttempt())
+      return (id.getJobId()
+              + "-s"
+              + id.getStageId()
+              + "-t"
+              + id.getTaskId()
+              + "-a"
+              + id.getAttempt())
           .replaceAll("[^A-Za-z0-9_.-]", "_");
     }
 

@@ -158,14 +158,17 @@ class ShuffleWriterTest {
       w.write(batch);
     }
     w.finish();
-    ShuffleWriter other = new ShuffleWriter(store, "j", 1, 1, Partitioning.single(), 1, SCHEMA, allocator);
+    ShuffleWriter other =
+        new ShuffleWriter(store, "j", 1, 1, Partitioning.single(), 1, SCHEMA, allocator);
     try (VectorSchemaRoot batch = batch(0, 5)) {
       other.write(batch);
     }
     other.finish();
     assertThat(store.removeTask("j", 1, 0).partitions()).isEqualTo(1);
     assertThat(store.partitionCount()).isEqualTo(1);
-    assertThat(store.open(ShuffleTickets.id("j", 1, 1, 0), allocator)).isPresent().get()
+    assertThat(store.open(ShuffleTickets.id("j", 1, 1, 0), allocator))
+        .isPresent()
+        .get()
         .satisfies(r -> r.close());
   }
 }

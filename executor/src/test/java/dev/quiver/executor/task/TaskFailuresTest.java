@@ -25,8 +25,7 @@ class TaskFailuresTest {
 
   @Test
   void memoryLimitsAreResourcesExhaustedAndOthersQuiverExceptions() {
-    assertThat(
-            TaskFailures.describe(new OutOfMemoryException("no room"), "t", Map.of()).getKind())
+    assertThat(TaskFailures.describe(new OutOfMemoryException("no room"), "t", Map.of()).getKind())
         .isEqualTo("ResourcesExhaustedException");
     ErrorInfo other = TaskFailures.describe(new NullPointerException("oops"), "task t", Map.of());
     assertThat(other.getKind()).isEqualTo("QuiverException");
