@@ -293,6 +293,32 @@ class TaskExecutionTest {
   }
 
   @Test
+  void aMissingInputPartitionFailsTheConsumerWithShuffleFetchException() throws Exception {
+    start(1);
+    plans.add(
+        "consume",
+        ctx ->
+            new DecodedStage(
+                new StagePlan(
+                    ShuffleReaderExec.unresolved(
+                            1,
+                            TestPlans.SCHEMA,
+                            Partitioning.single(),
+                            ShuffleReaderExec.Mode.PER_TASK,
+                            1)
+                        .withLocations(ctx.inputs(), ctx.shuffleClient()),
+                    Partitioning.single()),
+                List.of()));
+    TaskId id = task("job-14", 2, 0, 0);
+    PartitionLocation gone =
+        new ShuffleLocation("job-14", 1, 0, 0, "exec-t", "127.0.0.1", executor.port()).toProto();
+    control().launchTask(launch(id, "consume", 1).addInputs(gone).build());
+    TaskStatusReport report = scheduler.awaitReport(id, TaskState.TASK_STATE_FAILED);
+    assertThat(report.getError().getKind()).isEqualTo("ShuffleFetchException");
+    assertThat(report.getError().getMessage()).contains("job job-14 stage 1 task 0 partition 0");
+  }
+
+  @Test
   void missingParquetFileFailsTheTaskWithItsKindAndDropsItsOutput() throws Exception {
     start(1);
     Path missing = workDir.resolve("no-such-file.parquet");
