@@ -90,7 +90,9 @@ final class ExecutorControlService extends ExecutorControlGrpc.ExecutorControlIm
     try {
       tasks.launch(request, config);
     } catch (IllegalStateException e) {
-      out.onError(Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
+      // Stopping: another executor can take the task. Otherwise an outdated attempt.
+      Status status = tasks.isStopping() ? Status.UNAVAILABLE : Status.FAILED_PRECONDITION;
+      out.onError(status.withDescription(e.getMessage()).asRuntimeException());
       return;
     }
     out.onNext(LaunchTaskResponse.getDefaultInstance());

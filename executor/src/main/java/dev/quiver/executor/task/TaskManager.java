@@ -249,6 +249,11 @@ public final class TaskManager implements AutoCloseable {
     return cancelled;
   }
 
+  /** Whether the manager is stopping (it takes no new tasks). */
+  public synchronized boolean isStopping() {
+    return closed;
+  }
+
   /** Tasks executing right now (at most the number of cores). */
   public int runningTasks() {
     return running.get();
