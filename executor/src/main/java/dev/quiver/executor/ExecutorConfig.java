@@ -1,6 +1,7 @@
 package dev.quiver.executor;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -16,6 +17,7 @@ import java.util.UUID;
  * @param cores task slots
  * @param memoryBytes memory the executor may use for task data
  * @param shuffleMemoryBytes part of it that holds shuffle output before spilling to disk
+ * @param extensionJars jars with {@code dev.quiver.binding.Extension}s (UDFs, table providers)
  */
 public record ExecutorConfig(
     String executorId,
@@ -26,7 +28,8 @@ public record ExecutorConfig(
     Path workDir,
     int cores,
     long memoryBytes,
-    long shuffleMemoryBytes) {
+    long shuffleMemoryBytes,
+    List<Path> extensionJars) {
 
   /** Default listen address: loopback only, so nothing is exposed unless asked for. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -40,6 +43,7 @@ public record ExecutorConfig(
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(schedulerHost, "schedulerHost");
     Objects.requireNonNull(workDir, "workDir");
+    extensionJars = List.copyOf(extensionJars);
     if (executorId.isBlank()) {
       throw new IllegalArgumentException("executor id must not be blank");
     }
@@ -59,6 +63,30 @@ public record ExecutorConfig(
               + memoryBytes
               + " bytes)");
     }
+  }
+
+  /** Settings without extension jars. */
+  public ExecutorConfig(
+      String executorId,
+      String host,
+      int port,
+      String schedulerHost,
+      int schedulerPort,
+      Path workDir,
+      int cores,
+      long memoryBytes,
+      long shuffleMemoryBytes) {
+    this(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        List.of());
   }
 
   private static void checkPort(String what, int port, boolean zeroAllowed) {
@@ -96,7 +124,8 @@ public record ExecutorConfig(
         workDir,
         cores,
         memoryBytes,
-        shuffleMemoryBytes);
+        shuffleMemoryBytes,
+        extensionJars);
   }
 
   /** A copy listening on another port. */
@@ -110,7 +139,8 @@ public record ExecutorConfig(
         workDir,
         cores,
         memoryBytes,
-        shuffleMemoryBytes);
+        shuffleMemoryBytes,
+        extensionJars);
   }
 
   /** A copy with other resources; shuffle memory becomes a quarter of {@code memory}. */
@@ -124,12 +154,37 @@ public record ExecutorConfig(
         workDir,
         newCores,
         memory,
-        memory / 4);
+        memory / 4,
+        extensionJars);
   }
 
   /** A copy with another shuffle memory budget. */
   public ExecutorConfig withShuffleMemory(long bytes) {
     return new ExecutorConfig(
-        executorId, host, port, schedulerHost, schedulerPort, workDir, cores, memoryBytes, bytes);
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        bytes,
+        extensionJars);
+  }
+
+  /** A copy that loads extensions from {@code jars}. */
+  public ExecutorConfig withExtensionJars(List<Path> jars) {
+    return new ExecutorConfig(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        jars);
   }
 }

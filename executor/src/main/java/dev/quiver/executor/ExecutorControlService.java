@@ -1,5 +1,6 @@
 package dev.quiver.executor;
 
+import dev.quiver.binding.SessionConfig;
 import dev.quiver.distributed.proto.CancelTasksRequest;
 import dev.quiver.distributed.proto.CancelTasksResponse;
 import dev.quiver.distributed.proto.ExecutorControlGrpc;
@@ -7,9 +8,9 @@ import dev.quiver.distributed.proto.LaunchTaskRequest;
 import dev.quiver.distributed.proto.LaunchTaskResponse;
 import dev.quiver.distributed.proto.RemoveJobDataRequest;
 import dev.quiver.distributed.proto.RemoveJobDataResponse;
-import dev.quiver.distributed.wire.WireProtocol;
+import dev.quiver.distributed.proto.TaskId;
+import dev.quiver.executor.task.TaskManager;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,10 +21,12 @@ final class ExecutorControlService extends ExecutorControlGrpc.ExecutorControlIm
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorControlService.class);
 
   private final ShuffleStore store;
+  private final TaskManager tasks;
   private final String executorId;
 
-  ExecutorControlService(ShuffleStore store, String executorId) {
+  ExecutorControlService(ShuffleStore store, TaskManager tasks, String executorId) {
     this.store = store;
+    this.tasks = tasks;
     this.executorId = executorId;
   }
 
@@ -36,6 +39,10 @@ final class ExecutorControlService extends ExecutorControlGrpc.ExecutorControlIm
               .withDescription("RemoveJobData needs the id of the job whose data to delete")
               .asRuntimeException());
       return;
+    }
+    int cancelled = tasks.cancelJob(request.getJobId(), "the job's data was removed");
+    if (cancelled > 0) {
+      LOG.info("cancelled {} tasks of removed job {}", cancelled, request.getJobId());
     }
     ShuffleStore.Removed removed;
     try {
@@ -70,24 +77,41 @@ final class ExecutorControlService extends ExecutorControlGrpc.ExecutorControlIm
 
   @Override
   public void launchTask(LaunchTaskRequest request, StreamObserver<LaunchTaskResponse> out) {
-    out.onError(tasksUnavailable("LaunchTask"));
+    SessionConfig config;
+    try {
+      config = TaskManager.validate(request);
+    } catch (IllegalArgumentException e) {
+      out.onError(
+          Status.INVALID_ARGUMENT
+              .withDescription(e.getMessage() + " (executor " + executorId + ")")
+              .asRuntimeException());
+      return;
+    }
+    try {
+      tasks.launch(request, config);
+    } catch (IllegalStateException e) {
+      // Stopping: another executor can take the task. Otherwise an outdated attempt.
+      Status status = tasks.isStopping() ? Status.UNAVAILABLE : Status.FAILED_PRECONDITION;
+      out.onError(status.withDescription(e.getMessage()).asRuntimeException());
+      return;
+    }
+    out.onNext(LaunchTaskResponse.getDefaultInstance());
+    out.onCompleted();
   }
 
   @Override
   public void cancelTasks(CancelTasksRequest request, StreamObserver<CancelTasksResponse> out) {
-    out.onError(tasksUnavailable("CancelTasks"));
-  }
-
-  private StatusRuntimeException tasksUnavailable(String method) {
-    return Status.UNIMPLEMENTED
-        .withDescription(
-            method
-                + " is not available on executor "
-                + executorId
-                + " (release "
-                + WireProtocol.softwareVersion()
-                + "): it serves shuffle data only; running tasks needs the plan codec, which"
-                + " this release does not have yet")
-        .asRuntimeException();
+    for (TaskId id : request.getTasksList()) {
+      if (id.getJobId().isEmpty()) {
+        out.onError(
+            Status.INVALID_ARGUMENT
+                .withDescription("CancelTasks needs the job id of every task to cancel")
+                .asRuntimeException());
+        return;
+      }
+    }
+    int cancelled = tasks.cancel(request.getTasksList(), "cancelled by the scheduler");
+    out.onNext(CancelTasksResponse.newBuilder().setCancelled(cancelled).build());
+    out.onCompleted();
   }
 }

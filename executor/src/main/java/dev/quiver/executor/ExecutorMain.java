@@ -1,7 +1,13 @@
 package dev.quiver.executor;
 
+import dev.quiver.distributed.codec.PlanCodecException;
+import dev.quiver.distributed.codec.StageDecoder;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.arrow.memory.BufferAllocator;
@@ -16,7 +22,9 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "quiver-executor",
     mixinStandardHelpOptions = true,
-    description = "Runs a Quiver executor: serves shuffle data over Arrow Flight.")
+    description =
+        "Runs a Quiver executor: runs the scheduler's tasks and serves their shuffle output over"
+            + " Arrow Flight.")
 public final class ExecutorMain implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -56,6 +64,36 @@ public final class ExecutorMain implements Callable<Integer> {
       converter = ByteSizeConverter.class,
       description = "Shuffle output kept in memory before spilling (default: memory / 4).")
   Long shuffleMemory;
+
+  @Option(
+      names = "--classpath",
+      split = ",",
+      paramLabel = "JAR",
+      description =
+          "Extension jars (comma-separated) providing dev.quiver.binding.Extension services: UDFs"
+              + " and table providers the executor's tasks may use.")
+  List<Path> classpath = new ArrayList<>();
+
+  /**
+   * The plan codec that decodes launched tasks' plans: the one place where the executor jar chooses
+   * it. It is the {@link StageDecoder} service found through {@code extensionLoader} (the
+   * executor's class path plus the {@code --classpath} jars); without one, every task fails with a
+   * {@link PlanCodecException} saying so.
+   */
+  public static StageDecoder stageDecoder(ClassLoader extensionLoader) {
+    Optional<StageDecoder> found =
+        ServiceLoader.load(StageDecoder.class, extensionLoader).findFirst();
+    if (found.isPresent()) {
+      return found.get();
+    }
+    return (bytes, context) -> {
+      throw new PlanCodecException(
+          "this executor has no plan codec: no "
+              + StageDecoder.class.getName()
+              + " service is on its class path; run the executor jar of the same Quiver release as"
+              + " the client");
+    };
+  }
 
   /** Converts option values such as 512m or 2g to bytes. */
   static final class ByteSizeConverter implements CommandLine.ITypeConverter<Long> {
@@ -100,9 +138,16 @@ public final class ExecutorMain implements Callable<Integer> {
             workDir,
             cores == null ? defaults.cores() : cores,
             memoryBytes,
-            shuffleMemory == null ? memoryBytes / 4 : shuffleMemory);
+            shuffleMemory == null ? memoryBytes / 4 : shuffleMemory,
+            classpath);
     BufferAllocator allocator = new RootAllocator();
-    ExecutorServer server = ExecutorServer.start(config, allocator);
+    ExecutorServer server;
+    try {
+      server = ExecutorServer.start(config, allocator, ExecutorMain::stageDecoder);
+    } catch (IllegalArgumentException e) {
+      allocator.close();
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

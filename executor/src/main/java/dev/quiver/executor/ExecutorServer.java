@@ -1,12 +1,16 @@
 package dev.quiver.executor;
 
 import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.HeartbeatRequest;
 import dev.quiver.distributed.proto.RegisterRequest;
 import dev.quiver.distributed.proto.RegisterResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
+import dev.quiver.distributed.shuffle.FlightShuffleClient;
 import dev.quiver.distributed.wire.WireProtocol;
+import dev.quiver.executor.task.StatusReporter;
+import dev.quiver.executor.task.TaskManager;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -15,6 +19,7 @@ import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +32,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An executor process's servers: Arrow Flight for shuffle data plus the control service on the same
- * port, registered with the scheduler and heartbeating to it.
+ * port (which runs tasks), registered with the scheduler and heartbeating to it.
  */
 public final class ExecutorServer implements AutoCloseable {
 
@@ -38,9 +43,35 @@ public final class ExecutorServer implements AutoCloseable {
 
   private static final long CALL_DEADLINE_MILLIS = 10_000;
 
+  /** Calls made per task status report while the scheduler is unreachable (about 6 s in all). */
+  private static final int REPORT_ATTEMPTS = 6;
+
+  private static final long REPORT_BACKOFF_MILLIS = 200;
+
+  /** Builds the stage decoder once the extensions are loaded (the plan codec needs them). */
+  @FunctionalInterface
+  public interface StageDecoderFactory {
+    /** Creates the decoder; {@code extensionLoader} loads classes from the extension jars. */
+    StageDecoder create(ClassLoader extensionLoader);
+  }
+
+  /**
+   * The memory pool of one task's spilling operators: a third (as for a local query) of the task's
+   * share of the executor memory left after shuffle output.
+   */
+  static long spillBudget(ExecutorConfig config) {
+    long forTasks =
+        Math.max(config.memoryBytes() - config.shuffleMemoryBytes(), config.memoryBytes() / 4);
+    return Math.max(1, forTasks / config.cores() / 3);
+  }
+
   private final ExecutorConfig config;
   private final BufferAllocator allocator;
+  private final Extensions extensions;
   private final ShuffleStore store;
+  private final FlightShuffleClient shuffleClient;
+  private final StatusReporter reporter;
+  private final TaskManager tasks;
   private final FlightServer flight;
   private final ManagedChannel schedulerChannel;
   private final SchedulerGrpc.SchedulerBlockingStub scheduler;
@@ -50,16 +81,47 @@ public final class ExecutorServer implements AutoCloseable {
   private volatile long intervalMillis = INITIAL_INTERVAL_MILLIS;
   private volatile boolean closed;
 
-  private ExecutorServer(ExecutorConfig config, BufferAllocator parent) throws IOException {
+  private ExecutorServer(
+      ExecutorConfig config, BufferAllocator parent, StageDecoderFactory decoders)
+      throws IOException {
     this.config = config;
     this.allocator =
         parent.newChildAllocator("executor " + config.executorId(), 0, config.memoryBytes());
+    Extensions x = null;
     ShuffleStore s = null;
-    FlightServer f = null;
+    FlightShuffleClient sc = null;
     ManagedChannel c = null;
+    StatusReporter r = null;
+    TaskManager t = null;
+    FlightServer f = null;
     try {
+      x = Extensions.load(config.extensionJars(), ExecutorServer.class.getClassLoader());
+      StageDecoder decoder = decoders.create(x.classLoader());
       s = new ShuffleStore(allocator, config.workDir(), config.shuffleMemoryBytes());
-      ExecutorControlService control = new ExecutorControlService(s, config.executorId());
+      sc = FlightShuffleClient.insecure(allocator);
+      c =
+          NettyChannelBuilder.forAddress(config.schedulerHost(), config.schedulerPort())
+              .usePlaintext()
+              .build();
+      r =
+          new StatusReporter(
+              SchedulerGrpc.newBlockingStub(c), REPORT_ATTEMPTS, REPORT_BACKOFF_MILLIS);
+      Files.createDirectories(config.workDir());
+      t =
+          new TaskManager(
+              new TaskManager.Resources(
+                  config.executorId(),
+                  allocator,
+                  config.memoryBytes(),
+                  spillBudget(config),
+                  s,
+                  sc,
+                  decoder,
+                  x::udf,
+                  Files.createTempDirectory(config.workDir(), "tasks-"),
+                  r::report),
+              config.cores());
+      ExecutorControlService control = new ExecutorControlService(s, t, config.executorId());
       f =
           FlightServer.builder(
                   allocator,
@@ -70,30 +132,42 @@ public final class ExecutorServer implements AutoCloseable {
                   "grpc.builderConsumer",
                   (Consumer<NettyServerBuilder>) builder -> builder.addService(control))
               .build();
-      c =
-          NettyChannelBuilder.forAddress(config.schedulerHost(), config.schedulerPort())
-              .usePlaintext()
-              .build();
     } catch (IOException | RuntimeException e) {
+      if (t != null) {
+        t.close();
+      }
+      if (r != null) {
+        r.close();
+      }
       if (c != null) {
         c.shutdownNow();
+      }
+      if (sc != null) {
+        sc.close();
       }
       if (s != null) {
         s.close();
       }
+      if (x != null) {
+        x.close();
+      }
       allocator.close();
       throw e;
     }
+    this.extensions = x;
     this.store = s;
+    this.shuffleClient = sc;
+    this.reporter = r;
+    this.tasks = t;
     this.flight = f;
     this.schedulerChannel = c;
     this.scheduler = SchedulerGrpc.newBlockingStub(c);
     this.heartbeats =
         Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "quiver-executor-heartbeat");
-              t.setDaemon(true);
-              return t;
+            runnable -> {
+              Thread thread = new Thread(runnable, "quiver-executor-heartbeat");
+              thread.setDaemon(true);
+              return thread;
             });
   }
 
@@ -102,12 +176,14 @@ public final class ExecutorServer implements AutoCloseable {
    * scheduler is not reachable yet, registration is retried with every heartbeat.
    *
    * @param parent allocator the executor's memory comes from (limited to its configured memory)
+   * @param decoders builds the decoder of launched tasks' plans (the plan codec)
    * @throws IOException if the port cannot be bound
    * @throws QuiverException if the scheduler refuses the executor (e.g. another protocol version)
    */
-  public static ExecutorServer start(ExecutorConfig config, BufferAllocator parent)
+  public static ExecutorServer start(
+      ExecutorConfig config, BufferAllocator parent, StageDecoderFactory decoders)
       throws IOException {
-    ExecutorServer server = new ExecutorServer(config, parent);
+    ExecutorServer server = new ExecutorServer(config, parent, decoders);
     try {
       server.flight.start();
     } catch (IOException e) {
@@ -140,6 +216,12 @@ public final class ExecutorServer implements AutoCloseable {
         config.schedulerHost(),
         config.schedulerPort());
     return server;
+  }
+
+  /** Starts an executor whose tasks' plans are decoded by {@code decoder}. */
+  public static ExecutorServer start(
+      ExecutorConfig config, BufferAllocator parent, StageDecoder decoder) throws IOException {
+    return start(config, parent, extensionLoader -> decoder);
   }
 
   private ExecutorInfo describe() {
@@ -245,6 +327,7 @@ public final class ExecutorServer implements AutoCloseable {
                 .heartbeat(
                     HeartbeatRequest.newBuilder()
                         .setExecutorId(config.executorId())
+                        .setRunningTasks(tasks.runningTasks())
                         .setShuffleBytes(store.memoryBytes() + store.diskBytes())
                         .build())
                 .getReregister();
@@ -279,6 +362,16 @@ public final class ExecutorServer implements AutoCloseable {
     return store;
   }
 
+  /** The tasks this executor runs. */
+  public TaskManager tasks() {
+    return tasks;
+  }
+
+  /** The extensions loaded from the configured jars. */
+  public Extensions extensions() {
+    return extensions;
+  }
+
   /** Whether the scheduler has accepted the executor's latest registration. */
   public boolean isRegistered() {
     return registered;
@@ -287,16 +380,24 @@ public final class ExecutorServer implements AutoCloseable {
   /** Stops heartbeating and serving, then frees all shuffle data and memory. */
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
     closed = true;
     heartbeats.shutdownNow();
     try {
       heartbeats.awaitTermination(5, TimeUnit.SECONDS);
+      // Tasks stop first: they report their end and release their memory and output.
+      tasks.close();
+      reporter.close();
       flight.close();
       schedulerChannel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
+      shuffleClient.close();
       store.close();
+      extensions.close();
       allocator.close();
     }
   }

@@ -268,6 +268,43 @@ public final class ShuffleStore implements AutoCloseable {
     return new Removed(count, bytes);
   }
 
+  /**
+   * Deletes every output partition of one task (complete or being written): a retried task's
+   * earlier output, or the partial output of a task that failed or was cancelled.
+   */
+  public synchronized Removed removeTask(String jobId, int stageId, int taskId) {
+    ensureOpen();
+    int count = 0;
+    long bytes = 0;
+    Iterator<Map.Entry<ShufflePartitionId, Partition>> it = partitions.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<ShufflePartitionId, Partition> e = it.next();
+      if (isOfTask(e.getKey(), jobId, stageId, taskId)) {
+        Partition p = e.getValue();
+        bytes += p.memoryBytes + p.diskBytes;
+        release(p);
+        it.remove();
+        count++;
+      }
+    }
+    return new Removed(count, bytes);
+  }
+
+  /** Bytes of one task's output that were spilled to disk. */
+  public synchronized long diskBytesOf(String jobId, int stageId, int taskId) {
+    long bytes = 0;
+    for (Map.Entry<ShufflePartitionId, Partition> e : partitions.entrySet()) {
+      if (isOfTask(e.getKey(), jobId, stageId, taskId)) {
+        bytes += e.getValue().diskBytes;
+      }
+    }
+    return bytes;
+  }
+
+  private static boolean isOfTask(ShufflePartitionId id, String jobId, int stageId, int taskId) {
+    return id.getTaskId() == taskId && id.getStageId() == stageId && id.getJobId().equals(jobId);
+  }
+
   private void release(Partition p) {
     p.memory.forEach(VectorSchemaRoot::close);
     p.memory.clear();

@@ -56,4 +56,33 @@ class ExecutorMainTest {
     assertThat(run("--scheduler", "localhost", "--work-dir", workDir.toString()))
         .contains("--scheduler must be HOST:PORT, got 'localhost'");
   }
+
+  @Test
+  void classpathTakesCommaSeparatedJars() {
+    ExecutorMain main = new ExecutorMain();
+    new CommandLine(main)
+        .parseArgs(
+            "--scheduler",
+            "localhost:50050",
+            "--work-dir",
+            workDir.toString(),
+            "--classpath",
+            "a.jar,lib/b.jar");
+    assertThat(main.classpath).containsExactly(Path.of("a.jar"), Path.of("lib/b.jar"));
+  }
+
+  @Test
+  void aMissingExtensionJarIsAUsageError() {
+    assertThat(
+            run(
+                "--scheduler",
+                "127.0.0.1:1",
+                "--port",
+                "0",
+                "--work-dir",
+                workDir.toString(),
+                "--classpath",
+                workDir.resolve("missing.jar").toString()))
+        .contains("missing.jar does not exist");
+  }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.codec.PlanCodecException;
+import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.proto.ExecutorControlGrpc;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.ExecutorState;
@@ -53,6 +55,12 @@ class ExecutorServerTest {
   private static final Duration INTERVAL = Duration.ofMillis(100);
   private static final Duration TIMEOUT = Duration.ofMillis(1_000);
 
+  /** These tests launch no tasks; a plan reaching this decoder is a test bug. */
+  private static final StageDecoder NO_PLANS =
+      (bytes, context) -> {
+        throw new PlanCodecException("ExecutorServerTest launches no tasks");
+      };
+
   @TempDir Path workDir;
 
   private final BufferAllocator allocator = new RootAllocator();
@@ -97,7 +105,7 @@ class ExecutorServerTest {
   void registersHeartbeatsAndIsLostOnceStopped() throws Exception {
     try (SchedulerServer scheduler = startScheduler(0)) {
       ExecutorServer executor =
-          ExecutorServer.start(executorConfig("exec-a", scheduler.port()), allocator);
+          ExecutorServer.start(executorConfig("exec-a", scheduler.port()), allocator, NO_PLANS);
       try {
         assertThat(executor.isRegistered()).isTrue();
         List<ExecutorInfo> alive = scheduler.registry().alive();
@@ -130,7 +138,7 @@ class ExecutorServerTest {
       port = probe.port();
     }
     try (ExecutorServer executor =
-        ExecutorServer.start(executorConfig("exec-b", port), allocator)) {
+        ExecutorServer.start(executorConfig("exec-b", port), allocator, NO_PLANS)) {
       assertThat(executor.isRegistered()).isFalse();
       try (SchedulerServer scheduler = startScheduler(port)) {
         await(
@@ -172,7 +180,9 @@ class ExecutorServerTest {
             .start();
     try {
       assertThatThrownBy(
-              () -> ExecutorServer.start(executorConfig("exec-d", future.getPort()), allocator))
+              () ->
+                  ExecutorServer.start(
+                      executorConfig("exec-d", future.getPort()), allocator, NO_PLANS))
           .isInstanceOf(QuiverException.class)
           .hasMessageContaining("refused executor exec-d")
           .hasMessageContaining("FAILED_PRECONDITION");
@@ -190,7 +200,7 @@ class ExecutorServerTest {
   void servesShuffleDataAndRemovesItOnRequest() throws Exception {
     try (SchedulerServer scheduler = startScheduler(0);
         ExecutorServer executor =
-            ExecutorServer.start(executorConfig("exec-c", scheduler.port()), allocator)) {
+            ExecutorServer.start(executorConfig("exec-c", scheduler.port()), allocator, NO_PLANS)) {
       ShufflePartitionId id = ShuffleTickets.id("job-9", 1, 0, 0);
       try (VectorSchemaRoot batch = TestBatches.batch(allocator, 0, 100)) {
         executor.shuffleStore().append(id, batch);
@@ -222,8 +232,10 @@ class ExecutorServerTest {
               .isInstanceOfSatisfying(
                   StatusRuntimeException.class,
                   e -> {
-                    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-                    assertThat(e.getStatus().getDescription()).contains("exec-c");
+                    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+                    assertThat(e.getStatus().getDescription())
+                        .contains("task's id")
+                        .contains("exec-c");
                   });
         } finally {
           channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);

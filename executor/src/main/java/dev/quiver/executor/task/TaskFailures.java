@@ -1,0 +1,82 @@
+package dev.quiver.executor.task;
+
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.distributed.proto.ErrorInfo;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.arrow.memory.OutOfMemoryException;
+
+/** Turns a task's failure into the typed {@link ErrorInfo} a client can rethrow. */
+public final class TaskFailures {
+
+  /** Setting keys whose values are never repeated in an error message. */
+  private static final String[] SECRET_WORDS = {
+    "secret", "password", "passwd", "token", "credential", "key"
+  };
+
+  private TaskFailures() {}
+
+  /**
+   * Describes {@code failure} of task {@code task}: the kind is the simple class name of the
+   * binding exception that caused it ({@code QuiverException} when none did), and the message has
+   * the values of secret-looking {@code settings} masked.
+   */
+  public static ErrorInfo describe(Throwable failure, String task, Map<String, String> settings) {
+    String kind;
+    String message;
+    QuiverException typed = typedCause(failure);
+    if (typed != null) {
+      kind = typed.getClass().getSimpleName();
+      message = typed.getMessage();
+    } else {
+      kind = QuiverException.class.getSimpleName();
+      message = "task " + task + " failed: " + failure;
+    }
+    return ErrorInfo.newBuilder()
+        .setKind(kind)
+        .setMessage(redact(message == null ? kind : message, settings))
+        .build();
+  }
+
+  /** The binding exception behind {@code failure}, with Arrow memory limits mapped to one. */
+  static QuiverException typedCause(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof OutOfMemoryException || t instanceof OutOfMemoryError) {
+        return new ResourcesExhaustedException(
+            "Resources exhausted: the task hit the executor's memory limit ("
+                + t.getMessage()
+                + "); give the executors more memory or run the query with more partitions",
+            t);
+      }
+    }
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof QuiverException q) {
+        return q;
+      }
+    }
+    return null;
+  }
+
+  /** Replaces the values of secret-looking settings in {@code message} with {@code ***}. */
+  static String redact(String message, Map<String, String> settings) {
+    String out = message;
+    for (Map.Entry<String, String> e : settings.entrySet()) {
+      String value = e.getValue();
+      if (value != null && value.length() >= 4 && looksSecret(e.getKey())) {
+        out = out.replace(value, "***");
+      }
+    }
+    return out;
+  }
+
+  private static boolean looksSecret(String key) {
+    String k = key.toLowerCase(Locale.ROOT);
+    for (String word : SECRET_WORDS) {
+      if (k.contains(word)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,107 @@
+package dev.quiver.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import dev.quiver.binding.physical.Partitioning;
+import dev.quiver.distributed.proto.ExecutorControlGrpc;
+import dev.quiver.distributed.proto.LaunchTaskRequest;
+import dev.quiver.distributed.proto.TaskId;
+import dev.quiver.distributed.proto.TaskState;
+import dev.quiver.distributed.proto.TaskStatusReport;
+import dev.quiver.distributed.spi.ExecutorLauncher;
+import dev.quiver.distributed.spi.RunningServer;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(60)
+class EmbeddedExecutorLauncherTest {
+
+  @TempDir Path tmp;
+
+  @Test
+  void isFoundAsAServiceAndDecodesWithTheExecutorsCodecByDefault() throws Exception {
+    List<ExecutorLauncher> launchers =
+        ServiceLoader.load(ExecutorLauncher.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .toList();
+    assertThat(launchers).singleElement().isInstanceOf(EmbeddedExecutorLauncher.class);
+
+    // Without a plan codec service on the class path, tasks fail with a typed, named error.
+    try (FakeScheduler scheduler = new FakeScheduler();
+        RunningServer executor =
+            launchers
+                .get(0)
+                .start("127.0.0.1:" + scheduler.port(), tmp.resolve("w"), 1, 64L << 20)) {
+      TaskId id = TaskId.newBuilder().setJobId("j").setStageId(1).build();
+      launch(executor, id, "anything");
+      TaskStatusReport report = scheduler.awaitReport(id, TaskState.TASK_STATE_FAILED);
+      assertThat(report.getError().getKind()).isEqualTo("PlanCodecException");
+      assertThat(report.getError().getMessage()).contains("no plan codec");
+    }
+    assertThat(EmbeddedExecutorLauncher.rootAllocator().getAllocatedMemory()).isZero();
+  }
+
+  @Test
+  void startsARegisteredExecutorThatRunsTasksAndCleansUpOnClose() throws Exception {
+    TestPlans plans = new TestPlans().add("scan", TestPlans.scan(1, 10, Partitioning.single()));
+    Path workDir = tmp.resolve("executor-1");
+    try (FakeScheduler scheduler = new FakeScheduler()) {
+      RunningServer executor =
+          new EmbeddedExecutorLauncher(plans)
+              .start("127.0.0.1:" + scheduler.port(), workDir, 2, 64L << 20);
+      try {
+        assertThat(executor.id()).startsWith("embedded-");
+        assertThat(executor.target()).startsWith("127.0.0.1:");
+        TaskId id = TaskId.newBuilder().setJobId("j").setStageId(1).build();
+        launch(executor, id, "scan");
+        TaskStatusReport report = scheduler.awaitReport(id, TaskState.TASK_STATE_SUCCEEDED);
+        assertThat(report.getExecutorId()).isEqualTo(executor.id());
+        assertThat(report.getMetrics().getOutputRows()).isEqualTo(10);
+        assertThat(EmbeddedExecutorLauncher.rootAllocator().getAllocatedMemory()).isPositive();
+      } finally {
+        executor.close();
+      }
+      assertThat(Files.exists(workDir)).as("work directory deleted").isFalse();
+      assertThat(EmbeddedExecutorLauncher.rootAllocator().getAllocatedMemory()).isZero();
+    }
+  }
+
+  @Test
+  void aBadSchedulerTargetIsRefused() {
+    assertThatThrownBy(
+            () -> new EmbeddedExecutorLauncher(new TestPlans()).start("nowhere", tmp, 1, 1 << 20))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("HOST:PORT");
+  }
+
+  private static void launch(RunningServer executor, TaskId id, String plan) throws Exception {
+    String[] hostPort = executor.target().split(":");
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress(hostPort[0], Integer.parseInt(hostPort[1]))
+            .usePlaintext()
+            .build();
+    try {
+      ExecutorControlGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(30, TimeUnit.SECONDS)
+          .launchTask(
+              LaunchTaskRequest.newBuilder()
+                  .setTask(id)
+                  .setPlan(ByteString.copyFrom(plan, StandardCharsets.UTF_8))
+                  .setOutputPartitions(1)
+                  .build());
+    } finally {
+      channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    }
+  }
+}
