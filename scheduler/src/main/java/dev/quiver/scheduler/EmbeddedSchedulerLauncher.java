@@ -21,9 +21,7 @@ public final class EmbeddedSchedulerLauncher implements SchedulerLauncher {
     Duration interval = Duration.ofMillis(Math.max(1, heartbeatTimeoutMillis / 5));
     SchedulerServer server =
         SchedulerServer.start(
-            SchedulerConfig.defaults()
-                .withPort(port)
-                .withHeartbeat(interval, timeout));
+            SchedulerConfig.defaults().withPort(port).withHeartbeat(interval, timeout));
     return new RunningServer() {
       @Override
       public String id() {

@@ -11,11 +11,11 @@ import dev.quiver.distributed.proto.ListExecutorsRequest;
 import dev.quiver.distributed.proto.ListExecutorsResponse;
 import dev.quiver.distributed.proto.RegisterRequest;
 import dev.quiver.distributed.proto.RegisterResponse;
+import dev.quiver.distributed.proto.ReleaseJobRequest;
+import dev.quiver.distributed.proto.ReleaseJobResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.SubmitJobRequest;
 import dev.quiver.distributed.proto.SubmitJobResponse;
-import dev.quiver.distributed.proto.ReleaseJobRequest;
-import dev.quiver.distributed.proto.ReleaseJobResponse;
 import dev.quiver.distributed.proto.TaskStatusReport;
 import dev.quiver.distributed.proto.TaskStatusResponse;
 import dev.quiver.distributed.wire.WireProtocol;
@@ -52,7 +52,8 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
           String who = "executor '" + info.getExecutorId() + "' (" + info.getHost() + ")";
           WireProtocol.requireCompatible(request.getProtocolVersion(), who, "scheduler");
           validate(info);
-          if (registry.register(info)) {
+          boolean fresh = registry.register(info);
+          if (fresh) {
             LOG.info(
                 "{} registered: flight port {}, {} cores, {} bytes of memory, release {}",
                 who,
@@ -61,7 +62,7 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
                 info.getMemoryBytes(),
                 info.getVersion());
           }
-          jobs.executorRegistered(info);
+          jobs.executorRegistered(info, fresh);
           return RegisterResponse.newBuilder()
               .setProtocolVersion(WireProtocol.VERSION)
               .setHeartbeatIntervalMillis(config.heartbeatInterval().toMillis())
@@ -142,8 +143,7 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
   }
 
   @Override
-  public void reportTaskStatus(
-      TaskStatusReport request, StreamObserver<TaskStatusResponse> out) {
+  public void reportTaskStatus(TaskStatusReport request, StreamObserver<TaskStatusResponse> out) {
     respond(
         out,
         () -> {

@@ -20,7 +20,9 @@ class EmbeddedSchedulerLauncherTest {
   @Test
   void serviceLoaderFindsTheLauncherAndItsSchedulerAnswers() throws Exception {
     List<SchedulerLauncher> launchers =
-        ServiceLoader.load(SchedulerLauncher.class).stream().map(ServiceLoader.Provider::get).toList();
+        ServiceLoader.load(SchedulerLauncher.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .toList();
     assertThat(launchers).singleElement().isInstanceOf(EmbeddedSchedulerLauncher.class);
     try (RunningServer scheduler = launchers.get(0).start(0, 1000)) {
       assertThat(scheduler.id()).isEqualTo("scheduler");

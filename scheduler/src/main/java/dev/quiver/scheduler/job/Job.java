@@ -16,18 +16,24 @@ import java.util.Map;
 final class Job {
 
   final String id;
+
   /** Submission order: the shared task queue serves earlier jobs first. */
   final long seq;
+
   final JobSpec spec;
   final Map<Integer, StageRun> stages = new LinkedHashMap<>();
   final StageRun finalStage;
   JobState state = JobState.JOB_STATE_QUEUED;
   ErrorInfo error;
+
   /** Every executor that ran one of the job's attempts, by id: they hold its shuffle data. */
   final Map<String, ExecutorInfo> executorsUsed = new LinkedHashMap<>();
+
   final List<ServerCallStreamObserver<JobStatusUpdate>> watchers = new ArrayList<>();
+
   /** When the job started waiting for an executor to exist, or -1. */
   long waitingSinceNanos = -1;
+
   long finishedAtNanos;
   boolean dataRemoved;
 

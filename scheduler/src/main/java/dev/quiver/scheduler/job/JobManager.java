@@ -69,10 +69,10 @@ public final class JobManager implements AutoCloseable {
   // Loop-thread state.
   private final Map<String, Job> jobs = new LinkedHashMap<>();
   private final Map<String, Set<TaskRun>> running = new HashMap<>();
+
   /** Executors whose LaunchTask failed with UNAVAILABLE, until they register again or a timeout. */
   private final Map<String, Long> unreachable = new HashMap<>();
-  /** Executor info as last registered, to notice a restart at a new address. */
-  private final Map<String, ExecutorInfo> known = new HashMap<>();
+
   private final Set<Job> changed = new LinkedHashSet<>();
   private long jobSeq;
   private long eventSeq;
@@ -94,8 +94,7 @@ public final class JobManager implements AutoCloseable {
 
   /** Starts the periodic checks (executor wait, finished job retention). */
   public void start() {
-    long period =
-        Math.max(10, Math.min(250, config.noExecutorTimeout().toMillis() / 5));
+    long period = Math.max(10, Math.min(250, config.noExecutorTimeout().toMillis() / 5));
     loop.scheduleWithFixedDelay(() -> run(this::tick), period, period, TimeUnit.MILLISECONDS);
   }
 
@@ -212,16 +211,17 @@ public final class JobManager implements AutoCloseable {
     post(() -> onReport(report));
   }
 
-  /** An executor registered (new, back after loss, or restarted). */
-  public void executorRegistered(ExecutorInfo info) {
+  /**
+   * An executor registered.
+   *
+   * @param fresh false when the registry knew it as alive: it restarted, and what its previous
+   *     process held is gone
+   */
+  public void executorRegistered(ExecutorInfo info, boolean fresh) {
     post(
         () -> {
-          ExecutorInfo old = known.put(info.getExecutorId(), info);
-          if (old != null
-              && (!old.getHost().equals(info.getHost())
-                  || old.getFlightPort() != info.getFlightPort())) {
-            // A restart at a new address: what the old process held is gone.
-            onExecutorLost(old.getExecutorId(), "it registered again at a new address");
+          if (!fresh) {
+            onExecutorLost(info.getExecutorId(), "it registered again, so it restarted");
           }
           unreachable.remove(info.getExecutorId());
           schedule();
@@ -458,12 +458,11 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
-   * The executor with the most free slots (avoiding those the task failed on when possible),
-   * ties broken round-robin by id; null when every slot is taken.
+   * The executor with the most free slots (avoiding those the task failed on when possible), ties
+   * broken round-robin by id; null when every slot is taken.
    */
   private ExecutorInfo place(TaskRun task, List<ExecutorInfo> usable, Map<String, Integer> free) {
-    List<ExecutorInfo> open =
-        usable.stream().filter(e -> free.get(e.getExecutorId()) > 0).toList();
+    List<ExecutorInfo> open = usable.stream().filter(e -> free.get(e.getExecutorId()) > 0).toList();
     if (open.isEmpty()) {
       return null;
     }
@@ -569,7 +568,10 @@ public final class JobManager implements AutoCloseable {
         unreachable.put(target.getExecutorId(), System.nanoTime());
         onExecutorLost(target.getExecutorId(), "LaunchTask could not reach it");
       }
-      case INVALID_ARGUMENT, FAILED_PRECONDITION, UNIMPLEMENTED, PERMISSION_DENIED,
+      case INVALID_ARGUMENT,
+          FAILED_PRECONDITION,
+          UNIMPLEMENTED,
+          PERMISSION_DENIED,
           UNAUTHENTICATED -> {
         stopRunning(task);
         task.summarize(TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
@@ -697,8 +699,7 @@ public final class JobManager implements AutoCloseable {
     TaskRun producer = stage.tasks.get(partition.getTaskId());
     // A producer that succeeded again after the consumer was launched has already been re-run.
     if (producer.phase == TaskRun.Phase.SUCCEEDED && producer.successSeq < consumer.launchSeq) {
-      LOG.info(
-          "{}: output of {} is gone; re-running it", job.describe(), producer.describe());
+      LOG.info("{}: output of {} is gone; re-running it", job.describe(), producer.describe());
       producer.phase = TaskRun.Phase.WAITING;
       changed.add(job);
     }
@@ -723,8 +724,7 @@ public final class JobManager implements AutoCloseable {
       }
       for (StageRun stage : job.stages.values()) {
         for (TaskRun t : stage.tasks) {
-          if (t.phase == TaskRun.Phase.SUCCEEDED
-              && t.executor.getExecutorId().equals(executorId)) {
+          if (t.phase == TaskRun.Phase.SUCCEEDED && t.executor.getExecutorId().equals(executorId)) {
             // Only stages still needed run again: scheduling starts from the final stage.
             t.phase = TaskRun.Phase.WAITING;
             changed.add(job);

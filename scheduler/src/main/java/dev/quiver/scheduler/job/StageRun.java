@@ -10,6 +10,7 @@ final class StageRun {
   final Job job;
   final StageSpec spec;
   final List<TaskRun> tasks = new ArrayList<>();
+
   /** Input stages in the spec's order; filled once every stage of the job exists. */
   final List<StageRun> inputs = new ArrayList<>();
 

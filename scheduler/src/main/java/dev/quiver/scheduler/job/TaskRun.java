@@ -21,19 +21,27 @@ final class TaskRun {
   final StageRun stage;
   final int index;
   Phase phase = Phase.WAITING;
+
   /** Attempts launched so far; the next attempt's number. */
   int launches;
+
   /** The current (latest launched) attempt, -1 before the first launch. */
   int attempt = -1;
+
   /** Failed attempts counted against the job's attempt limit. */
   int failures;
+
   /** Executor of the current attempt: where it runs, or where its output lives once succeeded. */
   ExecutorInfo executor;
+
   /** Event sequence numbers of the current attempt's launch and success. */
   long launchSeq;
+
   long successSeq;
+
   /** Executors the task failed on, avoided by retries when others are free. */
   final Set<String> failedOn = new HashSet<>();
+
   /** The latest attempt as status reports it; null until the first launch. */
   TaskSummary summary;
 

@@ -78,8 +78,7 @@ final class FakeExecutor implements AutoCloseable {
   private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
   private final ExecutorService reporter = Executors.newSingleThreadExecutor();
 
-  FakeExecutor(String id, int cores, int schedulerPort, List<Launch> globalLog)
-      throws IOException {
+  FakeExecutor(String id, int cores, int schedulerPort, List<Launch> globalLog) throws IOException {
     this.id = id;
     this.cores = cores;
     this.globalLog = globalLog;
@@ -123,10 +122,7 @@ final class FakeExecutor implements AutoCloseable {
       scheduler
           .withDeadlineAfter(5, TimeUnit.SECONDS)
           .heartbeat(
-              HeartbeatRequest.newBuilder()
-                  .setExecutorId(id)
-                  .setRunningTasks(held.size())
-                  .build());
+              HeartbeatRequest.newBuilder().setExecutorId(id).setRunningTasks(held.size()).build());
     } catch (RuntimeException e) {
       // The scheduler may be shutting down at the end of a test.
     }

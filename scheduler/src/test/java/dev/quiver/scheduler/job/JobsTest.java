@@ -1,7 +1,6 @@
 package dev.quiver.scheduler.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import dev.quiver.distributed.proto.CancelJobRequest;
@@ -207,7 +206,8 @@ class JobsTest {
     assertThat(statusError(() -> follow(stub, unknown)).getStatus().getCode())
         .isEqualTo(Status.Code.NOT_FOUND);
     assertThat(
-            statusError(() -> stub.cancelJob(CancelJobRequest.newBuilder().setJobId(unknown).build()))
+            statusError(
+                    () -> stub.cancelJob(CancelJobRequest.newBuilder().setJobId(unknown).build()))
                 .getStatus()
                 .getDescription())
         .contains(unknown);
@@ -225,13 +225,7 @@ class JobsTest {
     FakeExecutor a = executor("exec-a", 2);
     FakeExecutor b = executor("exec-b", 2);
     // Two producers (1, 2) feed a join stage (3) whose output a final stage (4) gathers.
-    JobSpec spec =
-        job(
-            4,
-            stage(1, 2, 2),
-            stage(2, 2, 2),
-            stage(3, 2, 1, 1, 2),
-            stage(4, 1, 1, 3));
+    JobSpec spec = job(4, stage(1, 2, 2), stage(2, 2, 2), stage(3, 2, 1, 1, 2), stage(4, 1, 1, 3));
     String id = submit(spec);
     assertThat(id).matches("[A-Za-z0-9_-]+");
     ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -293,13 +287,16 @@ class JobsTest {
       // The status stream: the current state first, a RUNNING phase, then SUCCEEDED last.
       assertThat(updates.get(0).getState())
           .isIn(JobState.JOB_STATE_QUEUED, JobState.JOB_STATE_RUNNING);
-      assertThat(updates).extracting(JobStatusUpdate::getState).contains(JobState.JOB_STATE_RUNNING);
+      assertThat(updates)
+          .extracting(JobStatusUpdate::getState)
+          .contains(JobState.JOB_STATE_RUNNING);
       assertThat(updates.size()).isGreaterThanOrEqualTo(4);
       JobStatusUpdate done = updates.get(updates.size() - 1);
       assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
       assertThat(done.getJobId()).isEqualTo(id);
       assertThat(done.getStagesList())
-          .extracting(StageStatus::getStageId, StageStatus::getTaskCount, StageStatus::getTasksSucceeded)
+          .extracting(
+              StageStatus::getStageId, StageStatus::getTaskCount, StageStatus::getTasksSucceeded)
           .containsExactly(
               org.assertj.core.groups.Tuple.tuple(1, 2, 2),
               org.assertj.core.groups.Tuple.tuple(2, 2, 2),
@@ -363,7 +360,11 @@ class JobsTest {
     startScheduler();
     FakeExecutor e = executor("exec-a", 8);
     // Hold every first-stage task until tasks of all three jobs are running at once.
-    e.script = r -> r.getTask().getStageId() == 1 ? FakeExecutor.Outcome.held() : FakeExecutor.Outcome.succeed();
+    e.script =
+        r ->
+            r.getTask().getStageId() == 1
+                ? FakeExecutor.Outcome.held()
+                : FakeExecutor.Outcome.succeed();
     ExecutorService clients = Executors.newFixedThreadPool(3);
     try {
       List<Future<JobStatusUpdate>> results = new ArrayList<>();
@@ -376,8 +377,8 @@ class JobsTest {
             };
         results.add(clients.submit(run));
       }
-      waitFor(() -> e.held.keySet().stream().map(TaskId::getJobId).distinct().count() == 3);
-      assertThat(e.held).hasSize(6);
+      waitFor(() -> e.held.size() == 6);
+      assertThat(e.held.keySet().stream().map(TaskId::getJobId).distinct()).hasSize(3);
       for (TaskId t : List.copyOf(e.held.keySet())) {
         e.complete(t, FakeExecutor.Outcome.succeed());
       }
@@ -538,7 +539,10 @@ class JobsTest {
     FakeExecutor big = executor("exec-b", 4);
     // exec-b has the most free slots, so it gets stage 1 and the final stage; it dies mid-way.
     big.script =
-        r -> r.getTask().getStageId() == 2 ? FakeExecutor.Outcome.held() : FakeExecutor.Outcome.succeed();
+        r ->
+            r.getTask().getStageId() == 2
+                ? FakeExecutor.Outcome.held()
+                : FakeExecutor.Outcome.succeed();
     String id = submit(twoStages());
     waitFor(() -> big.held.size() == 1);
     assertThat(launchesOf(1)).extracting(FakeExecutor.Launch::executorId).containsOnly("exec-b");
@@ -559,7 +563,9 @@ class JobsTest {
             .findFirst()
             .orElseThrow()
             .request();
-    assertThat(rerun.getInputsList()).extracting(PartitionLocation::getExecutorId).containsOnly("exec-a");
+    assertThat(rerun.getInputsList())
+        .extracting(PartitionLocation::getExecutorId)
+        .containsOnly("exec-a");
     assertThat(done.getFinalOutputs(0).getExecutorId()).isEqualTo("exec-a");
   }
 
@@ -643,5 +649,45 @@ class JobsTest {
     assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
     assertThat(launches().stream().map(FakeExecutor.Launch::executorId).collect(Collectors.toSet()))
         .containsExactly("late");
+  }
+
+  @Test
+  void launchToAnUnreachableExecutorMovesItsTasksElsewhere() throws Exception {
+    startScheduler();
+    FakeExecutor alive = executor("exec-a", 2);
+    FakeExecutor gone = executor("exec-b", 4);
+    // Still registered (its heartbeat timeout has not passed) but no longer listening.
+    gone.kill();
+    JobStatusUpdate done = await(submit(twoStages()));
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(gone.launches).isEmpty();
+    assertThat(alive.launches).hasSize(3);
+    assertThat(done.getStagesList())
+        .flatExtracting(StageStatus::getTasksList)
+        .extracting(TaskSummary::getExecutorId)
+        .containsOnly("exec-a");
+  }
+
+  @Test
+  void anExecutorThatRegistersAgainHasItsTasksRunAgain() throws Exception {
+    startScheduler();
+    FakeExecutor first = executor("exec-a", 2);
+    first.script =
+        r ->
+            r.getTask().getStageId() == 2
+                ? FakeExecutor.Outcome.held()
+                : FakeExecutor.Outcome.succeed();
+    String id = submit(twoStages());
+    waitFor(() -> first.held.size() == 1);
+    // The process restarts under the same id before any heartbeat timeout: its work is gone.
+    first.kill();
+    FakeExecutor second = executor("exec-a", 2);
+    assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(second.launches)
+        .extracting(l -> l.task().getStageId(), l -> l.task().getAttempt())
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(1, 1),
+            org.assertj.core.groups.Tuple.tuple(1, 1),
+            org.assertj.core.groups.Tuple.tuple(2, 1));
   }
 }
