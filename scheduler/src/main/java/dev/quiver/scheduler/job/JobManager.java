@@ -37,6 +37,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -269,7 +270,12 @@ public final class JobManager implements AutoCloseable {
     } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
       LOG.warn("job manager did not stop cleanly", e);
     }
-    loop.shutdownNow();
+    for (Runnable queued : loop.shutdownNow()) {
+      // Callers blocked on an event that will never run get UNAVAILABLE rather than a timeout.
+      if (queued instanceof Future<?> f) {
+        f.cancel(false);
+      }
+    }
     try {
       loop.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
@@ -322,6 +328,10 @@ public final class JobManager implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
+    } catch (CancellationException e) {
+      throw Status.UNAVAILABLE
+          .withDescription("the scheduler is shutting down")
+          .asRuntimeException();
     } catch (TimeoutException e) {
       throw Status.DEADLINE_EXCEEDED
           .withDescription("the scheduler's job loop did not answer in time")
