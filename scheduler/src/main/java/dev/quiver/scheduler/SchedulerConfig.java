@@ -10,9 +10,18 @@ import java.util.Objects;
  * @param port port to listen on, 0 for any free port
  * @param heartbeatInterval how often executors are told to heartbeat
  * @param heartbeatTimeout silence after which an executor is marked lost
+ * @param maxTaskAttempts attempts a task gets against transient failures before its job fails
+ * @param noExecutorTimeout how long a job with runnable tasks waits for an executor to register
+ * @param finishedJobRetention how long a finished job stays available for status
  */
 public record SchedulerConfig(
-    String host, int port, Duration heartbeatInterval, Duration heartbeatTimeout) {
+    String host,
+    int port,
+    Duration heartbeatInterval,
+    Duration heartbeatTimeout,
+    int maxTaskAttempts,
+    Duration noExecutorTimeout,
+    Duration finishedJobRetention) {
 
   /** Default listen address: loopback only, so nothing is exposed unless asked for. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -20,11 +29,22 @@ public record SchedulerConfig(
   /** Default port of the scheduler. */
   public static final int DEFAULT_PORT = 50050;
 
+  /** Default attempts per task against transient failures. */
+  public static final int DEFAULT_MAX_TASK_ATTEMPTS = 3;
+
+  /** Default wait for an executor before a job fails. */
+  public static final Duration DEFAULT_NO_EXECUTOR_TIMEOUT = Duration.ofSeconds(60);
+
+  /** Default time a finished job is kept for status. */
+  public static final Duration DEFAULT_FINISHED_JOB_RETENTION = Duration.ofMinutes(5);
+
   /** Validates the settings. */
   public SchedulerConfig {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
     Objects.requireNonNull(heartbeatTimeout, "heartbeatTimeout");
+    Objects.requireNonNull(noExecutorTimeout, "noExecutorTimeout");
+    Objects.requireNonNull(finishedJobRetention, "finishedJobRetention");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("scheduler port " + port + " is not in 0..65535");
     }
@@ -40,6 +60,31 @@ public record SchedulerConfig(
               + heartbeatInterval
               + "), or every executor would be marked lost between two heartbeats");
     }
+    if (maxTaskAttempts < 1) {
+      throw new IllegalArgumentException(
+          "max task attempts must be at least 1, got " + maxTaskAttempts);
+    }
+    if (noExecutorTimeout.isNegative() || noExecutorTimeout.isZero()) {
+      throw new IllegalArgumentException(
+          "the wait for executors must be positive, got " + noExecutorTimeout);
+    }
+    if (finishedJobRetention.isNegative()) {
+      throw new IllegalArgumentException(
+          "finished job retention must not be negative, got " + finishedJobRetention);
+    }
+  }
+
+  /** Settings with the default task attempts, executor wait and job retention. */
+  public SchedulerConfig(
+      String host, int port, Duration heartbeatInterval, Duration heartbeatTimeout) {
+    this(
+        host,
+        port,
+        heartbeatInterval,
+        heartbeatTimeout,
+        DEFAULT_MAX_TASK_ATTEMPTS,
+        DEFAULT_NO_EXECUTOR_TIMEOUT,
+        DEFAULT_FINISHED_JOB_RETENTION);
   }
 
   /** Loopback on the default port, heartbeats every 2 s, lost after 10 s of silence. */
@@ -50,11 +95,55 @@ public record SchedulerConfig(
 
   /** A copy listening on another port. */
   public SchedulerConfig withPort(int newPort) {
-    return new SchedulerConfig(host, newPort, heartbeatInterval, heartbeatTimeout);
+    return new SchedulerConfig(
+        host,
+        newPort,
+        heartbeatInterval,
+        heartbeatTimeout,
+        maxTaskAttempts,
+        noExecutorTimeout,
+        finishedJobRetention);
   }
 
   /** A copy with other heartbeat timing. */
   public SchedulerConfig withHeartbeat(Duration interval, Duration timeout) {
-    return new SchedulerConfig(host, port, interval, timeout);
+    return new SchedulerConfig(
+        host, port, interval, timeout, maxTaskAttempts, noExecutorTimeout, finishedJobRetention);
+  }
+
+  /** A copy giving each task another number of attempts against transient failures. */
+  public SchedulerConfig withMaxTaskAttempts(int attempts) {
+    return new SchedulerConfig(
+        host,
+        port,
+        heartbeatInterval,
+        heartbeatTimeout,
+        attempts,
+        noExecutorTimeout,
+        finishedJobRetention);
+  }
+
+  /** A copy waiting another time for executors before failing a job. */
+  public SchedulerConfig withNoExecutorTimeout(Duration timeout) {
+    return new SchedulerConfig(
+        host,
+        port,
+        heartbeatInterval,
+        heartbeatTimeout,
+        maxTaskAttempts,
+        timeout,
+        finishedJobRetention);
+  }
+
+  /** A copy keeping finished jobs for status for another time. */
+  public SchedulerConfig withFinishedJobRetention(Duration retention) {
+    return new SchedulerConfig(
+        host,
+        port,
+        heartbeatInterval,
+        heartbeatTimeout,
+        maxTaskAttempts,
+        noExecutorTimeout,
+        retention);
   }
 }

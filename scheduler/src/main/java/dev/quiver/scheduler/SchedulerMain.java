@@ -11,7 +11,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "quiver-scheduler",
     mixinStandardHelpOptions = true,
-    description = "Runs the Quiver scheduler: executors register with it over gRPC.")
+    description =
+        "Runs the Quiver scheduler: executors register with it and clients submit jobs over gRPC.")
 public final class SchedulerMain implements Callable<Integer> {
 
   @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
@@ -32,6 +33,26 @@ public final class SchedulerMain implements Callable<Integer> {
       description = "Silence after which an executor is lost (default: ${DEFAULT-VALUE}).")
   long heartbeatTimeoutMillis = SchedulerConfig.defaults().heartbeatTimeout().toMillis();
 
+  @Option(
+      names = "--max-task-attempts",
+      description =
+          "Attempts a task gets against transient failures before its job fails"
+              + " (default: ${DEFAULT-VALUE}).")
+  int maxTaskAttempts = SchedulerConfig.DEFAULT_MAX_TASK_ATTEMPTS;
+
+  @Option(
+      names = "--no-executor-timeout-ms",
+      description =
+          "How long a job waits for an executor to register before it fails"
+              + " (default: ${DEFAULT-VALUE}).")
+  long noExecutorTimeoutMillis = SchedulerConfig.DEFAULT_NO_EXECUTOR_TIMEOUT.toMillis();
+
+  @Option(
+      names = "--job-retention-ms",
+      description =
+          "How long a finished job stays available for status (default: ${DEFAULT-VALUE}).")
+  long jobRetentionMillis = SchedulerConfig.DEFAULT_FINISHED_JOB_RETENTION.toMillis();
+
   /** Runs the scheduler until interrupted or killed. */
   public static void main(String[] args) {
     System.exit(new CommandLine(new SchedulerMain()).execute(args));
@@ -44,7 +65,10 @@ public final class SchedulerMain implements Callable<Integer> {
             host,
             port,
             Duration.ofMillis(heartbeatIntervalMillis),
-            Duration.ofMillis(heartbeatTimeoutMillis));
+            Duration.ofMillis(heartbeatTimeoutMillis),
+            maxTaskAttempts,
+            Duration.ofMillis(noExecutorTimeoutMillis),
+            Duration.ofMillis(jobRetentionMillis));
     SchedulerServer server = SchedulerServer.start(config);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

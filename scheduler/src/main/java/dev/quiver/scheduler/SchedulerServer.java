@@ -1,32 +1,36 @@
 package dev.quiver.scheduler;
 
 import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.scheduler.job.JobManager;
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The scheduler process's gRPC server and its executor liveness checker. */
+/** The scheduler process's gRPC server, its executor liveness checker and its job manager. */
 public final class SchedulerServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerServer.class);
 
   private final SchedulerConfig config;
   private final ExecutorRegistry registry;
+  private final JobManager jobs;
   private final Server server;
   private final ScheduledExecutorService liveness;
 
   private SchedulerServer(SchedulerConfig config) {
     this.config = config;
     this.registry = new ExecutorRegistry(config.heartbeatTimeout());
+    this.jobs = new JobManager(registry, config);
     this.server =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
-            .addService(new SchedulerService(registry, config))
+            .addService(new SchedulerService(registry, config, jobs))
             .build();
     this.liveness =
         Executors.newSingleThreadScheduledExecutor(
@@ -44,6 +48,7 @@ public final class SchedulerServer implements AutoCloseable {
       s.server.start();
     } catch (IOException e) {
       s.liveness.shutdownNow();
+      s.jobs.close();
       throw new IOException(
           "scheduler could not listen on "
               + config.host()
@@ -58,13 +63,15 @@ public final class SchedulerServer implements AutoCloseable {
     long periodMillis = Math.max(10, config.heartbeatTimeout().toMillis() / 4);
     s.liveness.scheduleWithFixedDelay(
         s::checkLiveness, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+    s.jobs.start();
     LOG.info("scheduler listening on {}:{}", config.host(), s.port());
     return s;
   }
 
   private void checkLiveness() {
     try {
-      for (ExecutorInfo lost : registry.expire()) {
+      List<ExecutorInfo> expired = registry.expire();
+      for (ExecutorInfo lost : expired) {
         LOG.warn(
             "executor '{}' ({}:{}) sent no heartbeat for {}: marked lost",
             lost.getExecutorId(),
@@ -72,6 +79,7 @@ public final class SchedulerServer implements AutoCloseable {
             lost.getFlightPort(),
             config.heartbeatTimeout());
       }
+      jobs.executorsLost(expired);
     } catch (RuntimeException e) {
       // Keep the periodic check alive: a thrown exception would cancel it for good.
       LOG.error("executor liveness check failed", e);
@@ -93,11 +101,17 @@ public final class SchedulerServer implements AutoCloseable {
     return registry;
   }
 
-  /** Stops accepting calls, waits briefly for running ones, then stops the liveness checker. */
+  /** The job manager. */
+  public JobManager jobs() {
+    return jobs;
+  }
+
+  /** Stops accepting calls, ends status streams, waits briefly for running calls, then stops. */
   @Override
   public void close() {
     liveness.shutdownNow();
     server.shutdown();
+    jobs.close();
     try {
       if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
         server.shutdownNow();

@@ -11,28 +11,36 @@ import dev.quiver.distributed.proto.ListExecutorsRequest;
 import dev.quiver.distributed.proto.ListExecutorsResponse;
 import dev.quiver.distributed.proto.RegisterRequest;
 import dev.quiver.distributed.proto.RegisterResponse;
+import dev.quiver.distributed.proto.ReleaseJobRequest;
+import dev.quiver.distributed.proto.ReleaseJobResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.SubmitJobRequest;
 import dev.quiver.distributed.proto.SubmitJobResponse;
+import dev.quiver.distributed.proto.TaskStatusReport;
+import dev.quiver.distributed.proto.TaskStatusResponse;
 import dev.quiver.distributed.wire.WireProtocol;
+import dev.quiver.scheduler.job.JobManager;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The scheduler's gRPC service: executor registry now, jobs once the plan codec exists. */
+/** The scheduler's gRPC service: the executor registry and jobs. */
 final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
 
   private final ExecutorRegistry registry;
   private final SchedulerConfig config;
+  private final JobManager jobs;
 
-  SchedulerService(ExecutorRegistry registry, SchedulerConfig config) {
+  SchedulerService(ExecutorRegistry registry, SchedulerConfig config, JobManager jobs) {
     this.registry = registry;
     this.config = config;
+    this.jobs = jobs;
   }
 
   @Override
@@ -44,7 +52,8 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
           String who = "executor '" + info.getExecutorId() + "' (" + info.getHost() + ")";
           WireProtocol.requireCompatible(request.getProtocolVersion(), who, "scheduler");
           validate(info);
-          if (registry.register(info)) {
+          boolean fresh = registry.register(info);
+          if (fresh) {
             LOG.info(
                 "{} registered: flight port {}, {} cores, {} bytes of memory, release {}",
                 who,
@@ -53,6 +62,7 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
                 info.getMemoryBytes(),
                 info.getVersion());
           }
+          jobs.executorRegistered(info, fresh);
           return RegisterResponse.newBuilder()
               .setProtocolVersion(WireProtocol.VERSION)
               .setHeartbeatIntervalMillis(config.heartbeatInterval().toMillis())
@@ -99,18 +109,54 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
         out,
         () -> {
           WireProtocol.requireCompatible(request.getProtocolVersion(), "client", "scheduler");
-          throw jobsUnavailable("SubmitJob");
+          return SubmitJobResponse.newBuilder().setJobId(jobs.submit(request.getJob())).build();
         });
   }
 
   @Override
   public void jobStatus(JobStatusRequest request, StreamObserver<JobStatusUpdate> out) {
-    out.onError(jobsUnavailable("JobStatus"));
+    if (request.getJobId().isEmpty()) {
+      out.onError(invalid("JobStatus needs the job id SubmitJob returned"));
+      return;
+    }
+    jobs.watch(request.getJobId(), (ServerCallStreamObserver<JobStatusUpdate>) out);
   }
 
   @Override
   public void cancelJob(CancelJobRequest request, StreamObserver<CancelJobResponse> out) {
-    out.onError(jobsUnavailable("CancelJob"));
+    respond(
+        out,
+        () ->
+            CancelJobResponse.newBuilder()
+                .setCancelled(jobs.cancel(requireJobId(request.getJobId(), "CancelJob")))
+                .build());
+  }
+
+  @Override
+  public void releaseJob(ReleaseJobRequest request, StreamObserver<ReleaseJobResponse> out) {
+    respond(
+        out,
+        () -> {
+          jobs.release(requireJobId(request.getJobId(), "ReleaseJob"));
+          return ReleaseJobResponse.getDefaultInstance();
+        });
+  }
+
+  @Override
+  public void reportTaskStatus(TaskStatusReport request, StreamObserver<TaskStatusResponse> out) {
+    respond(
+        out,
+        () -> {
+          jobs.report(request);
+          return TaskStatusResponse.getDefaultInstance();
+        });
+  }
+
+  private static String requireJobId(String jobId, String method) {
+    if (jobId.isEmpty()) {
+      throw invalid(method + " needs the job id SubmitJob returned");
+    }
+    return jobId;
   }
 
   private static void validate(ExecutorInfo info) {
@@ -135,17 +181,6 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
 
   private static StatusRuntimeException invalid(String message) {
     return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
-  }
-
-  private static StatusRuntimeException jobsUnavailable(String method) {
-    return Status.UNIMPLEMENTED
-        .withDescription(
-            method
-                + " is not available on this scheduler (release "
-                + WireProtocol.softwareVersion()
-                + "): it runs the executor registry only; job execution needs the plan codec,"
-                + " which this release does not have yet")
-        .asRuntimeException();
   }
 
   /** Answers a unary call; any failure becomes a status, never an escaped exception. */

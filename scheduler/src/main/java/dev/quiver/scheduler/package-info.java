@@ -1,2 +1,2 @@
-/** The scheduler server: executor registry over gRPC (jobs and task placement to follow). */
+/** The scheduler server: executor registry, jobs and task placement over gRPC. */
 package dev.quiver.scheduler;

@@ -3,13 +3,11 @@ package dev.quiver.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.distributed.proto.CancelJobRequest;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.ExecutorState;
 import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.distributed.proto.HeartbeatRequest;
 import dev.quiver.distributed.proto.JobSpec;
-import dev.quiver.distributed.proto.JobStatusRequest;
 import dev.quiver.distributed.proto.ListExecutorsRequest;
 import dev.quiver.distributed.proto.RegisterRequest;
 import dev.quiver.distributed.proto.RegisterResponse;
@@ -165,33 +163,6 @@ class SchedulerServerTest {
                   .contains("protocol version " + (WireProtocol.VERSION + 1))
                   .contains("protocol version " + WireProtocol.VERSION);
             });
-  }
-
-  @Test
-  void jobMethodsAnswerUnimplementedAndTheServerKeepsServing() {
-    SubmitJobRequest request =
-        SubmitJobRequest.newBuilder().setProtocolVersion(WireProtocol.VERSION).build();
-    assertThatThrownBy(() -> stub.submitJob(request))
-        .isInstanceOfSatisfying(
-            StatusRuntimeException.class,
-            e -> {
-              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-              assertThat(e.getStatus().getDescription())
-                  .contains("SubmitJob")
-                  .contains("plan codec");
-            });
-    assertThatThrownBy(
-            () -> stub.jobStatus(JobStatusRequest.newBuilder().setJobId("j").build()).next())
-        .isInstanceOfSatisfying(
-            StatusRuntimeException.class,
-            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
-    assertThatThrownBy(() -> stub.cancelJob(CancelJobRequest.newBuilder().setJobId("j").build()))
-        .isInstanceOfSatisfying(
-            StatusRuntimeException.class,
-            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
-
-    stub.register(register("after", WireProtocol.VERSION));
-    assertThat(list(false)).hasSize(1);
   }
 
   @Test

@@ -1,0 +1,64 @@
+package dev.quiver.scheduler.job;
+
+import dev.quiver.distributed.proto.ErrorInfo;
+import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.JobSpec;
+import dev.quiver.distributed.proto.JobState;
+import dev.quiver.distributed.proto.JobStatusUpdate;
+import dev.quiver.distributed.proto.StageSpec;
+import io.grpc.stub.ServerCallStreamObserver;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A submitted job and everything the scheduler tracks about it; touched by the job loop only. */
+final class Job {
+
+  final String id;
+
+  /** Submission order: the shared task queue serves earlier jobs first. */
+  final long seq;
+
+  final JobSpec spec;
+  final Map<Integer, StageRun> stages = new LinkedHashMap<>();
+  final StageRun finalStage;
+  JobState state = JobState.JOB_STATE_QUEUED;
+  ErrorInfo error;
+
+  /** Every executor that ran one of the job's attempts, by id: they hold its shuffle data. */
+  final Map<String, ExecutorInfo> executorsUsed = new LinkedHashMap<>();
+
+  final List<ServerCallStreamObserver<JobStatusUpdate>> watchers = new ArrayList<>();
+
+  /** When the job started waiting for an executor to exist, or -1. */
+  long waitingSinceNanos = -1;
+
+  long finishedAtNanos;
+  boolean dataRemoved;
+
+  Job(String id, long seq, JobSpec spec) {
+    this.id = id;
+    this.seq = seq;
+    this.spec = spec;
+    for (StageSpec s : spec.getStagesList()) {
+      stages.put(s.getStageId(), new StageRun(this, s));
+    }
+    for (StageRun s : stages.values()) {
+      for (int input : s.spec.getInputStageIdsList()) {
+        s.inputs.add(stages.get(input));
+      }
+    }
+    this.finalStage = stages.get(spec.getFinalStageId());
+  }
+
+  boolean terminal() {
+    return state == JobState.JOB_STATE_SUCCEEDED
+        || state == JobState.JOB_STATE_FAILED
+        || state == JobState.JOB_STATE_CANCELLED;
+  }
+
+  String describe() {
+    return spec.getName().isEmpty() ? "job " + id : "job " + id + " (" + spec.getName() + ")";
+  }
+}

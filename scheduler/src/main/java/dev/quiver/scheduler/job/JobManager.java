@@ -1,0 +1,908 @@
+package dev.quiver.scheduler.job;
+
+import dev.quiver.distributed.proto.CancelTasksRequest;
+import dev.quiver.distributed.proto.CancelTasksResponse;
+import dev.quiver.distributed.proto.ErrorInfo;
+import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.JobSpec;
+import dev.quiver.distributed.proto.JobState;
+import dev.quiver.distributed.proto.JobStatusUpdate;
+import dev.quiver.distributed.proto.LaunchTaskRequest;
+import dev.quiver.distributed.proto.LaunchTaskResponse;
+import dev.quiver.distributed.proto.PartitionLocation;
+import dev.quiver.distributed.proto.RemoveJobDataRequest;
+import dev.quiver.distributed.proto.RemoveJobDataResponse;
+import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.proto.StageStatus;
+import dev.quiver.distributed.proto.TaskId;
+import dev.quiver.distributed.proto.TaskMetrics;
+import dev.quiver.distributed.proto.TaskState;
+import dev.quiver.distributed.proto.TaskStatusReport;
+import dev.quiver.distributed.wire.ShuffleTickets;
+import dev.quiver.scheduler.ExecutorRegistry;
+import dev.quiver.scheduler.SchedulerConfig;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs jobs: launches each stage's tasks once its inputs are complete, places them on executors,
+ * follows task reports, retries and re-runs, and streams job status to watchers.
+ *
+ * <p>All job state is owned by one loop thread; RPC handlers, executor callbacks and the liveness
+ * checker hand it events, so no state is shared between threads.
+ */
+public final class JobManager implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobManager.class);
+  private static final long RPC_DEADLINE_MILLIS = 30_000;
+  private static final String NO_EXECUTORS = "no executors are registered with the scheduler";
+
+  private final ExecutorRegistry registry;
+  private final SchedulerConfig config;
+  private final ExecutorClients clients = new ExecutorClients(RPC_DEADLINE_MILLIS);
+  private final ScheduledExecutorService loop;
+  private final SecureRandom random = new SecureRandom();
+
+  // Loop-thread state.
+  private final Map<String, Job> jobs = new LinkedHashMap<>();
+  private final Map<String, Set<TaskRun>> running = new HashMap<>();
+
+  /** Executors whose LaunchTask failed with UNAVAILABLE, until they register again or a timeout. */
+  private final Map<String, Long> unreachable = new HashMap<>();
+
+  private final Set<Job> changed = new LinkedHashSet<>();
+  private long jobSeq;
+  private long eventSeq;
+  private String lastPicked = "";
+  private boolean closed;
+
+  /** A job manager placing tasks on the executors of {@code registry}; call {@link #start}. */
+  public JobManager(ExecutorRegistry registry, SchedulerConfig config) {
+    this.registry = registry;
+    this.config = config;
+    this.loop =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "quiver-scheduler-jobs");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Starts the periodic checks (executor wait, finished job retention). */
+  public void start() {
+    long period = Math.max(10, Math.min(250, config.noExecutorTimeout().toMillis() / 5));
+    loop.scheduleWithFixedDelay(() -> run(this::tick), period, period, TimeUnit.MILLISECONDS);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Entry points (any thread)
+  // ------------------------------------------------------------------------------------------
+
+  /**
+   * Accepts a job.
+   *
+   * @return the job id (letters, digits and dashes: safe in file names)
+   * @throws StatusRuntimeException INVALID_ARGUMENT when the stage graph is malformed
+   */
+  public String submit(JobSpec spec) {
+    JobSpecValidator.validate(spec);
+    return call(
+        () -> {
+          String id = String.format("job-%d-%08x", ++jobSeq, random.nextInt());
+          Job job = new Job(id, jobSeq, spec);
+          jobs.put(id, job);
+          changed.add(job);
+          LOG.info(
+              "{} submitted: {} stages, final stage {}",
+              job.describe(),
+              spec.getStagesCount(),
+              spec.getFinalStageId());
+          schedule();
+          return id;
+        });
+  }
+
+  /** Streams a job's status: the current state now, then every change until it finishes. */
+  public void watch(String jobId, ServerCallStreamObserver<JobStatusUpdate> out) {
+    out.setOnCancelHandler(() -> post(() -> unwatch(jobId, out)));
+    post(
+        () -> {
+          Job job = jobs.get(jobId);
+          if (job == null) {
+            out.onError(notFound(jobId));
+            return;
+          }
+          if (!send(out, snapshot(job))) {
+            return;
+          }
+          if (job.terminal()) {
+            out.onCompleted();
+          } else {
+            job.watchers.add(out);
+          }
+        });
+  }
+
+  /** The job's status right now. */
+  public JobStatusUpdate status(String jobId) {
+    return call(() -> snapshot(require(jobId)));
+  }
+
+  /**
+   * Cancels a job: its running tasks are cancelled and its data removed.
+   *
+   * @return false when the job had already finished
+   */
+  public boolean cancel(String jobId) {
+    return call(
+        () -> {
+          Job job = require(jobId);
+          if (job.terminal()) {
+            return false;
+          }
+          LOG.info("{} cancelled by the client", job.describe());
+          finish(job, JobState.JOB_STATE_CANCELLED, null);
+          return true;
+        });
+  }
+
+  /** The client is done with the job: executors delete its data (a running job is cancelled). */
+  public void release(String jobId) {
+    call(
+        () -> {
+          Job job = require(jobId);
+          if (!job.terminal()) {
+            LOG.info("{} released while running: cancelling it", job.describe());
+            finish(job, JobState.JOB_STATE_CANCELLED, null);
+          }
+          removeData(job);
+          return null;
+        });
+  }
+
+  /**
+   * Records the end of a task attempt; reports of unknown jobs and stale attempts are ignored.
+   *
+   * @throws StatusRuntimeException INVALID_ARGUMENT when the report is malformed
+   */
+  public void report(TaskStatusReport report) {
+    if (report.getTask().getJobId().isEmpty() || report.getExecutorId().isEmpty()) {
+      throw Status.INVALID_ARGUMENT
+          .withDescription("a task status report needs the task's job id and the executor id")
+          .asRuntimeException();
+    }
+    TaskState state = report.getState();
+    if (state != TaskState.TASK_STATE_SUCCEEDED
+        && state != TaskState.TASK_STATE_FAILED
+        && state != TaskState.TASK_STATE_CANCELLED) {
+      throw Status.INVALID_ARGUMENT
+          .withDescription(
+              "task status report for job "
+                  + report.getTask().getJobId()
+                  + " has state "
+                  + state
+                  + "; report only SUCCEEDED, FAILED or CANCELLED")
+          .asRuntimeException();
+    }
+    post(() -> onReport(report));
+  }
+
+  /**
+   * An executor registered.
+   *
+   * @param fresh false when the registry knew it as alive: it restarted, and what its previous
+   *     process held is gone
+   */
+  public void executorRegistered(ExecutorInfo info, boolean fresh) {
+    post(
+        () -> {
+          if (!fresh) {
+            onExecutorLost(info.getExecutorId(), "it registered again, so it restarted");
+          }
+          unreachable.remove(info.getExecutorId());
+          schedule();
+        });
+  }
+
+  /** The registry declared executors lost: re-run their tasks and the outputs still needed. */
+  public void executorsLost(List<ExecutorInfo> lost) {
+    if (lost.isEmpty()) {
+      return;
+    }
+    post(
+        () -> {
+          for (ExecutorInfo info : lost) {
+            onExecutorLost(info.getExecutorId(), "it sent no heartbeat in time");
+          }
+          schedule();
+        });
+  }
+
+  /** Ends every status stream and stops the loop; executors keep their data. */
+  @Override
+  public void close() {
+    try {
+      loop.submit(
+              () -> {
+                closed = true;
+                for (Job job : jobs.values()) {
+                  for (ServerCallStreamObserver<JobStatusUpdate> w : job.watchers) {
+                    try {
+                      w.onError(
+                          Status.UNAVAILABLE
+                              .withDescription("the scheduler is shutting down")
+                              .asRuntimeException());
+                    } catch (RuntimeException e) {
+                      LOG.debug("status watcher already gone", e);
+                    }
+                  }
+                  job.watchers.clear();
+                }
+              })
+          .get(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+      LOG.warn("job manager did not stop cleanly", e);
+    }
+    for (Runnable queued : loop.shutdownNow()) {
+      // Callers blocked on an event that will never run get UNAVAILABLE rather than a timeout.
+      if (queued instanceof Future<?> f) {
+        f.cancel(false);
+      }
+    }
+    try {
+      loop.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    clients.close();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The loop
+  // ------------------------------------------------------------------------------------------
+
+  private void post(Runnable event) {
+    try {
+      loop.execute(() -> run(event));
+    } catch (RejectedExecutionException e) {
+      LOG.debug("scheduler is closed: event dropped");
+    }
+  }
+
+  private <T> T call(Callable<T> event) {
+    Future<T> f;
+    try {
+      f =
+          loop.submit(
+              () -> {
+                if (closed) {
+                  throw Status.UNAVAILABLE
+                      .withDescription("the scheduler is shutting down")
+                      .asRuntimeException();
+                }
+                try {
+                  return event.call();
+                } finally {
+                  publish();
+                }
+              });
+    } catch (RejectedExecutionException e) {
+      throw Status.UNAVAILABLE
+          .withDescription("the scheduler is shutting down")
+          .asRuntimeException();
+    }
+    try {
+      return f.get(RPC_DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
+    } catch (CancellationException e) {
+      throw Status.UNAVAILABLE
+          .withDescription("the scheduler is shutting down")
+          .asRuntimeException();
+    } catch (TimeoutException e) {
+      throw Status.DEADLINE_EXCEEDED
+          .withDescription("the scheduler's job loop did not answer in time")
+          .asRuntimeException();
+    }
+  }
+
+  /** Runs an event on the loop; an exception is logged, never allowed to stop the loop. */
+  private void run(Runnable event) {
+    if (closed) {
+      return;
+    }
+    try {
+      event.run();
+    } catch (RuntimeException e) {
+      LOG.error("scheduler job loop event failed", e);
+    } finally {
+      try {
+        publish();
+      } catch (RuntimeException e) {
+        LOG.error("publishing job status failed", e);
+      }
+    }
+  }
+
+  private Job require(String jobId) {
+    Job job = jobs.get(jobId);
+    if (job == null) {
+      throw notFound(jobId);
+    }
+    return job;
+  }
+
+  private static StatusRuntimeException notFound(String jobId) {
+    return Status.NOT_FOUND
+        .withDescription(
+            "job '"
+                + jobId
+                + "' is not known to this scheduler: it was never submitted here, or it"
+                + " finished and was forgotten after the retention time")
+        .asRuntimeException();
+  }
+
+  private void tick() {
+    long now = System.nanoTime();
+    unreachable.values().removeIf(since -> now - since > config.heartbeatTimeout().toNanos());
+    schedule();
+    for (Job job : List.copyOf(jobs.values())) {
+      if (!job.terminal()
+          && job.waitingSinceNanos >= 0
+          && now - job.waitingSinceNanos >= config.noExecutorTimeout().toNanos()) {
+        fail(
+            job,
+            ErrorInfo.newBuilder()
+                .setKind("QuiverException")
+                .setMessage(
+                    NO_EXECUTORS
+                        + ": "
+                        + job.describe()
+                        + " waited "
+                        + Duration.ofNanos(now - job.waitingSinceNanos).toMillis()
+                        + " ms for one; start executors with --scheduler pointing here")
+                .build());
+      } else if (job.terminal()
+          && now - job.finishedAtNanos >= config.finishedJobRetention().toNanos()) {
+        removeData(job);
+        jobs.remove(job.id);
+        LOG.debug("{} forgotten", job.describe());
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Placement and launch
+  // ------------------------------------------------------------------------------------------
+
+  /** Launches ready tasks, jobs in submission order, while executors have free slots. */
+  private void schedule() {
+    List<ExecutorInfo> usable = new ArrayList<>();
+    for (ExecutorInfo info : registry.alive()) {
+      if (!unreachable.containsKey(info.getExecutorId())) {
+        usable.add(info);
+      }
+    }
+    Map<String, Integer> free = new HashMap<>();
+    for (ExecutorInfo info : usable) {
+      int busy = running.getOrDefault(info.getExecutorId(), Set.of()).size();
+      free.put(info.getExecutorId(), info.getCores() - busy);
+    }
+    boolean slotsLeft = true;
+    for (Job job : List.copyOf(jobs.values())) {
+      if (job.terminal()) {
+        continue;
+      }
+      List<TaskRun> ready = new ArrayList<>();
+      collectReady(job.finalStage, new HashSet<>(), ready);
+      if (ready.isEmpty() || !usable.isEmpty()) {
+        job.waitingSinceNanos = -1;
+      } else if (job.waitingSinceNanos < 0) {
+        job.waitingSinceNanos = System.nanoTime();
+        LOG.warn("{} is waiting: {}", job.describe(), NO_EXECUTORS);
+      }
+      for (TaskRun task : ready) {
+        if (!slotsLeft) {
+          break;
+        }
+        ExecutorInfo target = place(task, usable, free);
+        if (target == null) {
+          slotsLeft = false;
+        } else {
+          launch(task, target);
+        }
+      }
+    }
+  }
+
+  /** Waiting tasks of stages whose inputs are complete, producers before consumers. */
+  private static void collectReady(StageRun stage, Set<StageRun> visited, List<TaskRun> out) {
+    if (!visited.add(stage) || stage.complete()) {
+      return;
+    }
+    boolean inputsDone = true;
+    for (StageRun input : stage.inputs) {
+      collectReady(input, visited, out);
+      inputsDone &= input.complete();
+    }
+    if (inputsDone) {
+      for (TaskRun t : stage.tasks) {
+        if (t.phase == TaskRun.Phase.WAITING) {
+          out.add(t);
+        }
+      }
+    }
+  }
+
+  /**
+   * The executor with the most free slots (avoiding those the task failed on when possible), ties
+   * broken round-robin by id; null when every slot is taken.
+   */
+  private ExecutorInfo place(TaskRun task, List<ExecutorInfo> usable, Map<String, Integer> free) {
+    List<ExecutorInfo> open = usable.stream().filter(e -> free.get(e.getExecutorId()) > 0).toList();
+    if (open.isEmpty()) {
+      return null;
+    }
+    List<ExecutorInfo> fresh =
+        open.stream().filter(e -> !task.failedOn.contains(e.getExecutorId())).toList();
+    List<ExecutorInfo> candidates = fresh.isEmpty() ? open : fresh;
+    int most = candidates.stream().mapToInt(e -> free.get(e.getExecutorId())).max().orElse(0);
+    List<ExecutorInfo> tied =
+        candidates.stream().filter(e -> free.get(e.getExecutorId()) == most).toList();
+    ExecutorInfo pick =
+        tied.stream()
+            .filter(e -> e.getExecutorId().compareTo(lastPicked) > 0)
+            .findFirst()
+            .orElse(tied.get(0));
+    lastPicked = pick.getExecutorId();
+    free.merge(pick.getExecutorId(), -1, Integer::sum);
+    return pick;
+  }
+
+  private void launch(TaskRun task, ExecutorInfo target) {
+    Job job = task.stage.job;
+    task.attempt = task.launches++;
+    task.phase = TaskRun.Phase.RUNNING;
+    task.executor = target;
+    task.launchSeq = ++eventSeq;
+    task.summarize(TaskState.TASK_STATE_RUNNING, TaskMetrics.getDefaultInstance());
+    running.computeIfAbsent(target.getExecutorId(), k -> new LinkedHashSet<>()).add(task);
+    job.executorsUsed.put(target.getExecutorId(), target);
+    if (job.state == JobState.JOB_STATE_QUEUED) {
+      job.state = JobState.JOB_STATE_RUNNING;
+    }
+    changed.add(job);
+
+    LaunchTaskRequest.Builder request =
+        LaunchTaskRequest.newBuilder()
+            .setTask(task.id())
+            .setPlan(task.stage.spec.getPlan())
+            .setOutputPartitions(task.stage.spec.getOutputPartitions())
+            .putAllSettings(job.spec.getSettingsMap());
+    for (StageRun input : task.stage.inputs) {
+      request.addAllInputs(outputs(input));
+    }
+    LOG.debug("{}: launching {} on {}", job.describe(), task.describe(), target.getExecutorId());
+    int attempt = task.attempt;
+    clients
+        .stub(target)
+        .launchTask(
+            request.build(),
+            new StreamObserver<>() {
+              @Override
+              public void onNext(LaunchTaskResponse value) {}
+
+              @Override
+              public void onError(Throwable t) {
+                Status status = Status.fromThrowable(t);
+                post(() -> onLaunchFailed(task, attempt, target, status));
+              }
+
+              @Override
+              public void onCompleted() {}
+            });
+  }
+
+  /** Every output partition of every task of a complete stage, ordered by task then partition. */
+  private static List<PartitionLocation> outputs(StageRun stage) {
+    List<PartitionLocation> out = new ArrayList<>();
+    for (TaskRun t : stage.tasks) {
+      for (int p = 0; p < stage.spec.getOutputPartitions(); p++) {
+        out.add(
+            PartitionLocation.newBuilder()
+                .setPartition(ShuffleTickets.id(stage.job.id, stage.id(), t.index, p))
+                .setExecutorId(t.executor.getExecutorId())
+                .setHost(t.executor.getHost())
+                .setFlightPort(t.executor.getFlightPort())
+                .build());
+      }
+    }
+    return out;
+  }
+
+  private void onLaunchFailed(TaskRun task, int attempt, ExecutorInfo target, Status status) {
+    Job job = task.stage.job;
+    if (job.terminal() || !isCurrent(task, attempt, target.getExecutorId())) {
+      return;
+    }
+    String what =
+        "executor '"
+            + target.getExecutorId()
+            + "' ("
+            + target.getHost()
+            + ":"
+            + target.getFlightPort()
+            + ") did not accept "
+            + task.describe()
+            + " of "
+            + job.describe()
+            + ": "
+            + status.getCode()
+            + (status.getDescription() == null ? "" : " " + status.getDescription());
+    switch (status.getCode()) {
+      case UNAVAILABLE -> {
+        LOG.warn("{}; treating the executor as lost", what);
+        unreachable.put(target.getExecutorId(), System.nanoTime());
+        onExecutorLost(target.getExecutorId(), "LaunchTask could not reach it");
+      }
+      case INVALID_ARGUMENT,
+          FAILED_PRECONDITION,
+          UNIMPLEMENTED,
+          PERMISSION_DENIED,
+          UNAUTHENTICATED -> {
+        stopRunning(task);
+        task.summarize(TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
+        fail(job, ErrorInfo.newBuilder().setKind("QuiverException").setMessage(what).build());
+      }
+      default -> {
+        stopRunning(task);
+        task.summarize(TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
+        onFailure(
+            task,
+            target.getExecutorId(),
+            ErrorInfo.newBuilder()
+                .setKind("QuiverException")
+                .setMessage(what)
+                .setRetryable(true)
+                .build());
+      }
+    }
+    schedule();
+  }
+
+  private static boolean isCurrent(TaskRun task, int attempt, String executorId) {
+    return task.phase == TaskRun.Phase.RUNNING
+        && task.attempt == attempt
+        && task.executor.getExecutorId().equals(executorId);
+  }
+
+  private void stopRunning(TaskRun task) {
+    Set<TaskRun> set = running.get(task.executor.getExecutorId());
+    if (set != null) {
+      set.remove(task);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Reports, failures and losses
+  // ------------------------------------------------------------------------------------------
+
+  private void onReport(TaskStatusReport report) {
+    TaskId id = report.getTask();
+    Job job = jobs.get(id.getJobId());
+    StageRun stage = job == null ? null : job.stages.get(id.getStageId());
+    if (job == null
+        || job.terminal()
+        || stage == null
+        || id.getTaskId() >= stage.tasks.size()
+        || !isCurrent(stage.tasks.get(id.getTaskId()), id.getAttempt(), report.getExecutorId())) {
+      LOG.debug(
+          "ignoring report {} from executor '{}' for job {} stage {} task {} attempt {}:"
+              + " stale or unknown",
+          report.getState(),
+          report.getExecutorId(),
+          id.getJobId(),
+          id.getStageId(),
+          id.getTaskId(),
+          id.getAttempt());
+      return;
+    }
+    TaskRun task = stage.tasks.get(id.getTaskId());
+    stopRunning(task);
+    task.summarize(report.getState(), report.getMetrics());
+    changed.add(job);
+    switch (report.getState()) {
+      case TASK_STATE_SUCCEEDED -> {
+        task.phase = TaskRun.Phase.SUCCEEDED;
+        task.successSeq = ++eventSeq;
+        if (job.finalStage.complete()) {
+          finish(job, JobState.JOB_STATE_SUCCEEDED, null);
+        }
+      }
+      case TASK_STATE_FAILED -> onFailure(task, report.getExecutorId(), report.getError());
+      default ->
+          onFailure(
+              task,
+              report.getExecutorId(),
+              ErrorInfo.newBuilder()
+                  .setKind("QueryCancelledException")
+                  .setMessage("executor '" + report.getExecutorId() + "' cancelled the task")
+                  .setRetryable(true)
+                  .build());
+    }
+    schedule();
+  }
+
+  /** A failed attempt: re-run lost producer output, retry a transient failure, or fail the job. */
+  private void onFailure(TaskRun task, String executorId, ErrorInfo error) {
+    Job job = task.stage.job;
+    String where = task.describe() + " failed on executor '" + executorId + "'";
+    Optional<ShufflePartitionId> missing = TaskFailures.missingPartition(error);
+    missing.ifPresent(p -> producerOutputLost(task, p));
+    if (!missing.isPresent() && !TaskFailures.isTransient(error)) {
+      LOG.info("{}: {} with {}: failing the job", job.describe(), where, error.getKind());
+      fail(job, error.toBuilder().setMessage(where + ": " + error.getMessage()).build());
+      return;
+    }
+    task.failures++;
+    task.failedOn.add(executorId);
+    if (task.failures >= config.maxTaskAttempts()) {
+      LOG.info("{}: {} for the {} time: failing the job", job.describe(), where, task.failures);
+      fail(
+          job,
+          error.toBuilder()
+              .setMessage(
+                  where
+                      + " after "
+                      + task.failures
+                      + " attempts (the limit); last error: "
+                      + error.getMessage())
+              .build());
+      return;
+    }
+    LOG.info("{}: {} with {}: retrying", job.describe(), where, error.getKind());
+    task.phase = TaskRun.Phase.WAITING;
+  }
+
+  /** A consumer could not fetch a producer's partition: the producer task must run again. */
+  private void producerOutputLost(TaskRun consumer, ShufflePartitionId partition) {
+    Job job = consumer.stage.job;
+    StageRun stage = job.stages.get(partition.getStageId());
+    if (!partition.getJobId().equals(job.id)
+        || stage == null
+        || partition.getTaskId() >= stage.tasks.size()) {
+      return;
+    }
+    TaskRun producer = stage.tasks.get(partition.getTaskId());
+    // A producer that succeeded again after the consumer was launched has already been re-run.
+    if (producer.phase == TaskRun.Phase.SUCCEEDED && producer.successSeq < consumer.launchSeq) {
+      LOG.info("{}: output of {} is gone; re-running it", job.describe(), producer.describe());
+      producer.phase = TaskRun.Phase.WAITING;
+      changed.add(job);
+    }
+  }
+
+  /** Re-queues an executor's running tasks and re-runs the succeeded tasks whose output it held. */
+  private void onExecutorLost(String executorId, String why) {
+    LOG.warn("executor '{}' is lost ({}): re-running its tasks", executorId, why);
+    clients.forget(executorId);
+    Set<TaskRun> tasks = running.remove(executorId);
+    if (tasks != null) {
+      for (TaskRun t : tasks) {
+        t.phase = TaskRun.Phase.WAITING;
+        t.failedOn.add(executorId);
+        t.summarize(TaskState.TASK_STATE_FAILED, t.summary.getMetrics());
+        changed.add(t.stage.job);
+      }
+    }
+    for (Job job : jobs.values()) {
+      if (job.terminal()) {
+        continue;
+      }
+      for (StageRun stage : job.stages.values()) {
+        for (TaskRun t : stage.tasks) {
+          if (t.phase == TaskRun.Phase.SUCCEEDED && t.executor.getExecutorId().equals(executorId)) {
+            // Only stages still needed run again: scheduling starts from the final stage.
+            t.phase = TaskRun.Phase.WAITING;
+            changed.add(job);
+          }
+        }
+      }
+    }
+  }
+
+  private void fail(Job job, ErrorInfo error) {
+    finish(job, JobState.JOB_STATE_FAILED, error);
+  }
+
+  /** Moves a job to a terminal state and stops whatever of it still runs. */
+  private void finish(Job job, JobState state, ErrorInfo error) {
+    job.state = state;
+    job.error = error;
+    job.finishedAtNanos = System.nanoTime();
+    job.waitingSinceNanos = -1;
+    changed.add(job);
+    Map<String, List<TaskId>> toCancel = new LinkedHashMap<>();
+    for (StageRun stage : job.stages.values()) {
+      for (TaskRun t : stage.tasks) {
+        if (t.phase == TaskRun.Phase.RUNNING) {
+          stopRunning(t);
+          t.phase = TaskRun.Phase.WAITING;
+          t.summarize(TaskState.TASK_STATE_CANCELLED, t.summary.getMetrics());
+          toCancel.computeIfAbsent(t.executor.getExecutorId(), k -> new ArrayList<>()).add(t.id());
+        }
+      }
+    }
+    toCancel.forEach((executorId, ids) -> cancelTasks(job, executorId, ids));
+    if (state == JobState.JOB_STATE_SUCCEEDED) {
+      LOG.info("{} succeeded", job.describe());
+    } else {
+      LOG.info(
+          "{} {}{}",
+          job.describe(),
+          state == JobState.JOB_STATE_FAILED ? "failed" : "cancelled",
+          error == null ? "" : ": " + error.getKind() + ": " + error.getMessage());
+      // Nobody will read a failed or cancelled job's shuffle output.
+      removeData(job);
+    }
+  }
+
+  private void cancelTasks(Job job, String executorId, List<TaskId> ids) {
+    ExecutorInfo info = job.executorsUsed.get(executorId);
+    clients
+        .stub(info)
+        .cancelTasks(
+            CancelTasksRequest.newBuilder().addAllTasks(ids).build(),
+            logOnly(
+                "CancelTasks for " + job.describe() + " on executor '" + executorId + "'",
+                CancelTasksResponse.class));
+  }
+
+  /** Tells every alive executor that ran the job's tasks to delete its data, once. */
+  private void removeData(Job job) {
+    if (job.dataRemoved) {
+      return;
+    }
+    job.dataRemoved = true;
+    Map<String, ExecutorInfo> alive = new HashMap<>();
+    for (ExecutorInfo info : registry.alive()) {
+      alive.put(info.getExecutorId(), info);
+    }
+    for (String executorId : job.executorsUsed.keySet()) {
+      ExecutorInfo info = alive.get(executorId);
+      if (info == null) {
+        continue; // lost: its data went with it
+      }
+      clients
+          .stub(info)
+          .removeJobData(
+              RemoveJobDataRequest.newBuilder().setJobId(job.id).build(),
+              logOnly(
+                  "RemoveJobData for " + job.describe() + " on executor '" + executorId + "'",
+                  RemoveJobDataResponse.class));
+    }
+  }
+
+  private static <T> StreamObserver<T> logOnly(String what, Class<T> type) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(T value) {
+        LOG.debug("{}: {}", what, value);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        LOG.warn("{} failed: {}", what, Status.fromThrowable(t));
+      }
+
+      @Override
+      public void onCompleted() {}
+    };
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Status
+  // ------------------------------------------------------------------------------------------
+
+  private static JobStatusUpdate snapshot(Job job) {
+    JobStatusUpdate.Builder b = JobStatusUpdate.newBuilder().setJobId(job.id).setState(job.state);
+    for (StageRun stage : job.stages.values()) {
+      StageStatus.Builder s =
+          StageStatus.newBuilder()
+              .setStageId(stage.id())
+              .setTaskCount(stage.tasks.size())
+              .setTasksSucceeded(stage.succeeded());
+      for (TaskRun t : stage.tasks) {
+        if (t.summary != null) {
+          s.addTasks(t.summary);
+        }
+      }
+      b.addStages(s);
+    }
+    if (job.state == JobState.JOB_STATE_FAILED && job.error != null) {
+      b.setError(job.error.getMessage()).setErrorInfo(job.error);
+    }
+    if (job.state == JobState.JOB_STATE_SUCCEEDED) {
+      b.addAllFinalOutputs(outputs(job.finalStage));
+    }
+    return b.build();
+  }
+
+  /** Sends one update to the watchers of every job that changed during the event. */
+  private void publish() {
+    if (changed.isEmpty()) {
+      return;
+    }
+    List<Job> jobsChanged = List.copyOf(changed);
+    changed.clear();
+    for (Job job : jobsChanged) {
+      if (job.watchers.isEmpty()) {
+        continue;
+      }
+      JobStatusUpdate update = snapshot(job);
+      for (ServerCallStreamObserver<JobStatusUpdate> w : List.copyOf(job.watchers)) {
+        if (!send(w, update)) {
+          job.watchers.remove(w);
+        } else if (job.terminal()) {
+          w.onCompleted();
+        }
+      }
+      if (job.terminal()) {
+        job.watchers.clear();
+      }
+    }
+  }
+
+  private static boolean send(ServerCallStreamObserver<JobStatusUpdate> w, JobStatusUpdate u) {
+    if (w.isCancelled()) {
+      return false;
+    }
+    try {
+      w.onNext(u);
+      return true;
+    } catch (RuntimeException e) {
+      LOG.debug("status watcher went away", e);
+      return false;
+    }
+  }
+
+  private void unwatch(String jobId, ServerCallStreamObserver<JobStatusUpdate> out) {
+    Job job = jobs.get(jobId);
+    if (job != null) {
+      job.watchers.remove(out);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+package dev.quiver.scheduler.job;
+
+import dev.quiver.distributed.proto.StageSpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One stage of a job: its tasks and the stages whose output it reads. */
+final class StageRun {
+
+  final Job job;
+  final StageSpec spec;
+  final List<TaskRun> tasks = new ArrayList<>();
+
+  /** Input stages in the spec's order; filled once every stage of the job exists. */
+  final List<StageRun> inputs = new ArrayList<>();
+
+  StageRun(Job job, StageSpec spec) {
+    this.job = job;
+    this.spec = spec;
+    for (int i = 0; i < spec.getTaskCount(); i++) {
+      tasks.add(new TaskRun(this, i));
+    }
+  }
+
+  int id() {
+    return spec.getStageId();
+  }
+
+  /** True when every task has a successful attempt whose output is still available. */
+  boolean complete() {
+    return tasks.stream().allMatch(t -> t.phase == TaskRun.Phase.SUCCEEDED);
+  }
+
+  int succeeded() {
+    return (int) tasks.stream().filter(t -> t.phase == TaskRun.Phase.SUCCEEDED).count();
+  }
+}

@@ -1,0 +1,693 @@
+package dev.quiver.scheduler.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import dev.quiver.distributed.proto.CancelJobRequest;
+import dev.quiver.distributed.proto.ErrorInfo;
+import dev.quiver.distributed.proto.JobSpec;
+import dev.quiver.distributed.proto.JobState;
+import dev.quiver.distributed.proto.JobStatusRequest;
+import dev.quiver.distributed.proto.JobStatusUpdate;
+import dev.quiver.distributed.proto.LaunchTaskRequest;
+import dev.quiver.distributed.proto.PartitionLocation;
+import dev.quiver.distributed.proto.ReleaseJobRequest;
+import dev.quiver.distributed.proto.SchedulerGrpc;
+import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.proto.StageSpec;
+import dev.quiver.distributed.proto.StageStatus;
+import dev.quiver.distributed.proto.SubmitJobRequest;
+import dev.quiver.distributed.proto.TaskId;
+import dev.quiver.distributed.proto.TaskState;
+import dev.quiver.distributed.proto.TaskSummary;
+import dev.quiver.distributed.wire.WireProtocol;
+import dev.quiver.scheduler.SchedulerConfig;
+import dev.quiver.scheduler.SchedulerServer;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(60)
+class JobsTest {
+
+  private static final Duration INTERVAL = Duration.ofMillis(100);
+  private static final Duration TIMEOUT = Duration.ofMillis(600);
+
+  private final List<FakeExecutor.Launch> log = new ArrayList<>();
+  private final List<FakeExecutor> executors = new ArrayList<>();
+  private final List<ManagedChannel> channels = new ArrayList<>();
+  private SchedulerServer server;
+  private SchedulerGrpc.SchedulerBlockingStub stub;
+
+  private void startScheduler(SchedulerConfig config) throws Exception {
+    server = SchedulerServer.start(config.withPort(0).withHeartbeat(INTERVAL, TIMEOUT));
+    stub = newStub();
+  }
+
+  private void startScheduler() throws Exception {
+    startScheduler(SchedulerConfig.defaults());
+  }
+
+  private SchedulerGrpc.SchedulerBlockingStub newStub() {
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+    channels.add(channel);
+    return SchedulerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+  }
+
+  private FakeExecutor executor(String id, int cores) throws Exception {
+    FakeExecutor e = new FakeExecutor(id, cores, server.port(), log);
+    executors.add(e);
+    return e;
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    for (ManagedChannel c : channels) {
+      c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    for (FakeExecutor e : executors) {
+      e.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Helpers
+  // ------------------------------------------------------------------------------------------
+
+  private static StageSpec stage(int id, int tasks, int outputPartitions, Integer... inputs) {
+    return StageSpec.newBuilder()
+        .setStageId(id)
+        .setTaskCount(tasks)
+        .setOutputPartitions(outputPartitions)
+        .addAllInputStageIds(List.of(inputs))
+        .setPlan(ByteString.copyFromUtf8("plan of stage " + id))
+        .build();
+  }
+
+  private static JobSpec job(int finalStage, StageSpec... stages) {
+    return JobSpec.newBuilder()
+        .setName("test job")
+        .setFinalStageId(finalStage)
+        .addAllStages(List.of(stages))
+        .putSettings("quiver.batch_size", "1024")
+        .build();
+  }
+
+  /** A producer stage 1 (2 tasks) feeding a final stage 2 (1 task). */
+  private static JobSpec twoStages() {
+    return job(2, stage(1, 2, 1), stage(2, 1, 1, 1));
+  }
+
+  private String submit(JobSpec spec) {
+    return submit(stub, spec);
+  }
+
+  private static String submit(SchedulerGrpc.SchedulerBlockingStub s, JobSpec spec) {
+    return s.submitJob(
+            SubmitJobRequest.newBuilder()
+                .setProtocolVersion(WireProtocol.VERSION)
+                .setJob(spec)
+                .build())
+        .getJobId();
+  }
+
+  /** Every update of the job's status stream, until it ends. */
+  private static List<JobStatusUpdate> follow(SchedulerGrpc.SchedulerBlockingStub s, String id) {
+    List<JobStatusUpdate> updates = new ArrayList<>();
+    Iterator<JobStatusUpdate> it = s.jobStatus(JobStatusRequest.newBuilder().setJobId(id).build());
+    it.forEachRemaining(updates::add);
+    return updates;
+  }
+
+  private JobStatusUpdate await(String id) {
+    List<JobStatusUpdate> updates = follow(stub, id);
+    assertThat(updates).isNotEmpty();
+    return updates.get(updates.size() - 1);
+  }
+
+  private static void waitFor(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("condition not met in time").isLessThan(deadline);
+      Thread.sleep(10);
+    }
+  }
+
+  private List<FakeExecutor.Launch> launches() {
+    synchronized (log) {
+      return List.copyOf(log);
+    }
+  }
+
+  private List<FakeExecutor.Launch> launchesOf(int stage) {
+    return launches().stream().filter(l -> l.task().getStageId() == stage).toList();
+  }
+
+  private static ErrorInfo error(String kind, String message) {
+    return ErrorInfo.newBuilder().setKind(kind).setMessage(message).build();
+  }
+
+  private static StatusRuntimeException statusError(Runnable call) {
+    try {
+      call.run();
+    } catch (StatusRuntimeException e) {
+      return e;
+    }
+    throw new AssertionError("expected the call to fail");
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Tests
+  // ------------------------------------------------------------------------------------------
+
+  @Test
+  void malformedJobsAreRefusedNamingTheProblem() throws Exception {
+    startScheduler();
+    Map<JobSpec, String> cases =
+        Map.of(
+            job(1), "no stages",
+            job(1, stage(1, 1, 1), stage(1, 1, 1)), "stage 1 appears twice",
+            job(1, stage(1, 0, 1)), "stage 1 has task_count 0",
+            job(1, stage(1, 1, 0)), "stage 1 has output_partitions 0",
+            job(2, stage(1, 1, 1), stage(2, 1, 1, 7)), "reads input stage 7",
+            job(9, stage(1, 1, 1)), "final stage 9 is not in the job",
+            job(3, stage(1, 1, 1, 2), stage(2, 1, 1, 1), stage(3, 1, 1, 1)), "cycle",
+            job(1, stage(1, 1, 1).toBuilder().setPlan(ByteString.EMPTY).build()),
+                "stage 1 has no plan bytes",
+            job(1, stage(1, 1, 1), stage(2, 1, 1)), "stage 2 does not feed final stage 1");
+    for (Map.Entry<JobSpec, String> c : cases.entrySet()) {
+      StatusRuntimeException e = statusError(() -> submit(c.getKey()));
+      assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+      assertThat(e.getStatus().getDescription()).contains(c.getValue());
+    }
+    // The server keeps serving, and unknown jobs are NOT_FOUND.
+    String unknown = "job-0-none";
+    assertThat(statusError(() -> follow(stub, unknown)).getStatus().getCode())
+        .isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(
+            statusError(
+                    () -> stub.cancelJob(CancelJobRequest.newBuilder().setJobId(unknown).build()))
+                .getStatus()
+                .getDescription())
+        .contains(unknown);
+    assertThat(
+            statusError(
+                    () -> stub.releaseJob(ReleaseJobRequest.newBuilder().setJobId(unknown).build()))
+                .getStatus()
+                .getCode())
+        .isEqualTo(Status.Code.NOT_FOUND);
+  }
+
+  @Test
+  void stagesRunInDependencyOrderWithTheirInputsSpreadOverExecutors() throws Exception {
+    startScheduler();
+    FakeExecutor a = executor("exec-a", 2);
+    FakeExecutor b = executor("exec-b", 2);
+    // Two producers (1, 2) feed a join stage (3) whose output a final stage (4) gathers.
+    JobSpec spec = job(4, stage(1, 2, 2), stage(2, 2, 2), stage(3, 2, 1, 1, 2), stage(4, 1, 1, 3));
+    String id = submit(spec);
+    assertThat(id).matches("[A-Za-z0-9_-]+");
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<List<JobStatusUpdate>> first = pool.submit(() -> follow(newStub(), id));
+      Future<List<JobStatusUpdate>> second = pool.submit(() -> follow(newStub(), id));
+      List<JobStatusUpdate> updates = first.get(30, TimeUnit.SECONDS);
+      assertThat(second.get(30, TimeUnit.SECONDS).get(second.get().size() - 1))
+          .isEqualTo(updates.get(updates.size() - 1));
+
+      // Launch order: every producer before the join, the join before the final stage.
+      List<FakeExecutor.Launch> all = launches();
+      assertThat(all).hasSize(7);
+      int lastProducer = lastIndex(all, Set.of(1, 2));
+      assertThat(firstIndex(all, Set.of(3))).isGreaterThan(lastProducer);
+      assertThat(firstIndex(all, Set.of(4))).isGreaterThan(lastIndex(all, Set.of(3)));
+
+      // Tasks spread: each producer stage ran on both executors.
+      for (int s : List.of(1, 2)) {
+        assertThat(launchesOf(s).stream().map(FakeExecutor.Launch::executorId))
+            .containsExactlyInAnyOrder("exec-a", "exec-b");
+      }
+
+      // The join's inputs: every partition of every task of stages 1 and 2, where it ran.
+      Map<String, Integer> ports = Map.of("exec-a", a.port(), "exec-b", b.port());
+      for (FakeExecutor.Launch join : launchesOf(3)) {
+        LaunchTaskRequest r = join.request();
+        assertThat(r.getPlan().toStringUtf8()).isEqualTo("plan of stage 3");
+        assertThat(r.getOutputPartitions()).isEqualTo(1);
+        assertThat(r.getSettingsMap()).containsEntry("quiver.batch_size", "1024");
+        assertThat(r.getTask().getJobId()).isEqualTo(id);
+        assertThat(r.getInputsList())
+            .extracting(
+                p -> p.getPartition().getStageId(),
+                p -> p.getPartition().getTaskId(),
+                p -> p.getPartition().getPartition())
+            .containsExactly(
+                org.assertj.core.groups.Tuple.tuple(1, 0, 0),
+                org.assertj.core.groups.Tuple.tuple(1, 0, 1),
+                org.assertj.core.groups.Tuple.tuple(1, 1, 0),
+                org.assertj.core.groups.Tuple.tuple(1, 1, 1),
+                org.assertj.core.groups.Tuple.tuple(2, 0, 0),
+                org.assertj.core.groups.Tuple.tuple(2, 0, 1),
+                org.assertj.core.groups.Tuple.tuple(2, 1, 0),
+                org.assertj.core.groups.Tuple.tuple(2, 1, 1));
+        for (PartitionLocation p : r.getInputsList()) {
+          String ranOn = ranOn(p.getPartition().getStageId(), p.getPartition().getTaskId());
+          assertThat(p.getExecutorId()).isEqualTo(ranOn);
+          assertThat(p.getHost()).isEqualTo("127.0.0.1");
+          assertThat(p.getFlightPort()).isEqualTo(ports.get(ranOn));
+          assertThat(p.getPartition().getJobId()).isEqualTo(id);
+        }
+      }
+      assertThat(launchesOf(4).get(0).request().getInputsList())
+          .extracting(p -> p.getPartition().getStageId(), p -> p.getPartition().getTaskId())
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple(3, 0), org.assertj.core.groups.Tuple.tuple(3, 1));
+
+      // The status stream: the current state first, a RUNNING phase, then SUCCEEDED last.
+      assertThat(updates.get(0).getState())
+          .isIn(JobState.JOB_STATE_QUEUED, JobState.JOB_STATE_RUNNING);
+      assertThat(updates)
+          .extracting(JobStatusUpdate::getState)
+          .contains(JobState.JOB_STATE_RUNNING);
+      assertThat(updates.size()).isGreaterThanOrEqualTo(4);
+      JobStatusUpdate done = updates.get(updates.size() - 1);
+      assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+      assertThat(done.getJobId()).isEqualTo(id);
+      assertThat(done.getStagesList())
+          .extracting(
+              StageStatus::getStageId, StageStatus::getTaskCount, StageStatus::getTasksSucceeded)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple(1, 2, 2),
+              org.assertj.core.groups.Tuple.tuple(2, 2, 2),
+              org.assertj.core.groups.Tuple.tuple(3, 2, 2),
+              org.assertj.core.groups.Tuple.tuple(4, 1, 1));
+      for (StageStatus s : done.getStagesList()) {
+        for (TaskSummary t : s.getTasksList()) {
+          assertThat(t.getState()).isEqualTo(TaskState.TASK_STATE_SUCCEEDED);
+          assertThat(t.getExecutorId()).isEqualTo(ranOn(s.getStageId(), t.getTask().getTaskId()));
+          assertThat(t.getMetrics().getOutputRows()).isEqualTo(10L * (t.getTask().getTaskId() + 1));
+        }
+      }
+      assertThat(done.getFinalOutputsList())
+          .singleElement()
+          .satisfies(
+              p -> {
+                assertThat(p.getPartition())
+                    .isEqualTo(
+                        ShufflePartitionId.newBuilder()
+                            .setJobId(id)
+                            .setStageId(4)
+                            .setTaskId(0)
+                            .setPartition(0)
+                            .build());
+                assertThat(p.getExecutorId()).isEqualTo(ranOn(4, 0));
+              });
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private String ranOn(int stage, int task) {
+    return launchesOf(stage).stream()
+        .filter(l -> l.task().getTaskId() == task)
+        .reduce((x, y) -> y)
+        .orElseThrow()
+        .executorId();
+  }
+
+  private static int firstIndex(List<FakeExecutor.Launch> all, Set<Integer> stages) {
+    for (int i = 0; i < all.size(); i++) {
+      if (stages.contains(all.get(i).task().getStageId())) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static int lastIndex(List<FakeExecutor.Launch> all, Set<Integer> stages) {
+    int last = -1;
+    for (int i = 0; i < all.size(); i++) {
+      if (stages.contains(all.get(i).task().getStageId())) {
+        last = i;
+      }
+    }
+    return last;
+  }
+
+  @Test
+  void jobsFromSeveralClientsRunAtTheSameTime() throws Exception {
+    startScheduler();
+    FakeExecutor e = executor("exec-a", 8);
+    // Hold every first-stage task until tasks of all three jobs are running at once.
+    e.script =
+        r ->
+            r.getTask().getStageId() == 1
+                ? FakeExecutor.Outcome.held()
+                : FakeExecutor.Outcome.succeed();
+    ExecutorService clients = Executors.newFixedThreadPool(3);
+    try {
+      List<Future<JobStatusUpdate>> results = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        SchedulerGrpc.SchedulerBlockingStub client = newStub();
+        Callable<JobStatusUpdate> run =
+            () -> {
+              List<JobStatusUpdate> updates = follow(client, submit(client, twoStages()));
+              return updates.get(updates.size() - 1);
+            };
+        results.add(clients.submit(run));
+      }
+      waitFor(() -> e.held.size() == 6);
+      assertThat(e.held.keySet().stream().map(TaskId::getJobId).distinct()).hasSize(3);
+      for (TaskId t : List.copyOf(e.held.keySet())) {
+        e.complete(t, FakeExecutor.Outcome.succeed());
+      }
+      Set<String> ids = new java.util.HashSet<>();
+      for (Future<JobStatusUpdate> f : results) {
+        JobStatusUpdate done = f.get(30, TimeUnit.SECONDS);
+        assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+        ids.add(done.getJobId());
+      }
+      assertThat(ids).hasSize(3);
+    } finally {
+      clients.shutdownNow();
+    }
+  }
+
+  @Test
+  void cancelStopsRunningTasksAndRemovesTheJobData() throws Exception {
+    startScheduler();
+    FakeExecutor e = executor("exec-a", 2);
+    e.script = r -> FakeExecutor.Outcome.held();
+    String id = submit(twoStages());
+    waitFor(() -> e.held.size() == 2);
+
+    // A report for an attempt the scheduler never launched is ignored.
+    TaskId stale = e.held.keySet().iterator().next().toBuilder().setAttempt(5).build();
+    e.report(stale, FakeExecutor.Outcome.succeed());
+    assertThat(server.jobs().status(id).getState()).isEqualTo(JobState.JOB_STATE_RUNNING);
+    assertThat(server.jobs().status(id).getStages(0).getTasksSucceeded()).isZero();
+
+    assertThat(stub.cancelJob(CancelJobRequest.newBuilder().setJobId(id).build()).getCancelled())
+        .isTrue();
+    JobStatusUpdate done = await(id);
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_CANCELLED);
+    assertThat(done.getStages(0).getTasksList())
+        .extracting(TaskSummary::getState)
+        .containsOnly(TaskState.TASK_STATE_CANCELLED);
+    waitFor(() -> !e.cancels.isEmpty() && !e.removedJobs.isEmpty());
+    assertThat(e.cancels.get(0).getTasksList())
+        .extracting(TaskId::getJobId, TaskId::getStageId)
+        .containsOnly(org.assertj.core.groups.Tuple.tuple(id, 1));
+    assertThat(e.cancels.get(0).getTasksCount()).isEqualTo(2);
+    assertThat(e.held).isEmpty();
+    assertThat(e.removedJobs).containsExactly(id);
+    assertThat(stub.cancelJob(CancelJobRequest.newBuilder().setJobId(id).build()).getCancelled())
+        .isFalse();
+  }
+
+  @Test
+  void releaseRemovesTheJobDataOnEveryExecutorThatRanIt() throws Exception {
+    startScheduler();
+    FakeExecutor a = executor("exec-a", 1);
+    FakeExecutor b = executor("exec-b", 1);
+    String id = submit(twoStages());
+    assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(a.removedJobs).isEmpty();
+    assertThat(b.removedJobs).isEmpty();
+
+    stub.releaseJob(ReleaseJobRequest.newBuilder().setJobId(id).build());
+    waitFor(() -> a.removedJobs.contains(id) && b.removedJobs.contains(id));
+    // Finished jobs stay available for status until the retention time has passed.
+    assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+  }
+
+  @Test
+  void finishedJobsAreForgottenAfterTheRetentionTime() throws Exception {
+    startScheduler(SchedulerConfig.defaults().withFinishedJobRetention(Duration.ofMillis(200)));
+    executor("exec-a", 2);
+    String id = submit(twoStages());
+    assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    waitFor(
+        () -> {
+          try {
+            server.jobs().status(id);
+            return false;
+          } catch (StatusRuntimeException e) {
+            return e.getStatus().getCode() == Status.Code.NOT_FOUND;
+          }
+        });
+    // The client never released it: the executor is told to drop its data anyway.
+    waitFor(() -> executors.get(0).removedJobs.contains(id));
+  }
+
+  @Test
+  void deterministicFailureFailsTheJobAtOnceWithItsKind() throws Exception {
+    startScheduler();
+    FakeExecutor e = executor("exec-a", 2);
+    e.script =
+        r ->
+            r.getTask().getTaskId() == 1
+                ? FakeExecutor.Outcome.fail(
+                    error("DataSourceException", "file /data/missing.parquet does not exist"))
+                : FakeExecutor.Outcome.succeed();
+    String id = submit(twoStages());
+    JobStatusUpdate done = await(id);
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_FAILED);
+    assertThat(done.getErrorInfo().getKind()).isEqualTo("DataSourceException");
+    assertThat(done.getErrorInfo().getMessage())
+        .contains("stage 1 task 1")
+        .contains("exec-a")
+        .contains("/data/missing.parquet");
+    assertThat(done.getError()).isEqualTo(done.getErrorInfo().getMessage());
+    assertThat(launchesOf(1)).hasSize(2);
+    assertThat(launchesOf(2)).isEmpty();
+    waitFor(() -> e.removedJobs.contains(id));
+  }
+
+  @Test
+  void transientFailureIsRetriedOnAnotherExecutor() throws Exception {
+    startScheduler();
+    executor("exec-a", 2);
+    executor("exec-b", 2);
+    for (FakeExecutor e : executors) {
+      e.script =
+          r ->
+              r.getTask().getStageId() == 2 && r.getTask().getAttempt() == 0
+                  ? FakeExecutor.Outcome.fail(
+                      error("QuiverException", "connection reset").toBuilder()
+                          .setRetryable(true)
+                          .build())
+                  : FakeExecutor.Outcome.succeed();
+    }
+    String id = submit(twoStages());
+    JobStatusUpdate done = await(id);
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    List<FakeExecutor.Launch> finals = launchesOf(2);
+    assertThat(finals).extracting(l -> l.task().getAttempt()).containsExactly(0, 1);
+    assertThat(finals.get(1).executorId()).isNotEqualTo(finals.get(0).executorId());
+    assertThat(done.getStages(1).getTasks(0).getTask().getAttempt()).isEqualTo(1);
+    assertThat(done.getFinalOutputs(0).getExecutorId()).isEqualTo(finals.get(1).executorId());
+  }
+
+  @Test
+  void exhaustedRetriesFailTheJobWithTheOriginalCause() throws Exception {
+    startScheduler(SchedulerConfig.defaults().withMaxTaskAttempts(3));
+    FakeExecutor e = executor("exec-a", 2);
+    e.script =
+        r ->
+            r.getTask().getStageId() == 2
+                ? FakeExecutor.Outcome.fail(
+                    error("ResourcesExhaustedException", "memory pool of 64 MB exhausted")
+                        .toBuilder()
+                        .setRetryable(true)
+                        .build())
+                : FakeExecutor.Outcome.succeed();
+    JobStatusUpdate done = await(submit(twoStages()));
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_FAILED);
+    assertThat(done.getErrorInfo().getKind()).isEqualTo("ResourcesExhaustedException");
+    assertThat(done.getErrorInfo().getMessage())
+        .contains("after 3 attempts")
+        .contains("memory pool of 64 MB exhausted");
+    assertThat(launchesOf(2)).extracting(l -> l.task().getAttempt()).containsExactly(0, 1, 2);
+  }
+
+  @Test
+  void lostExecutorsTasksAndOutputsRunAgainElsewhere() throws Exception {
+    startScheduler();
+    FakeExecutor small = executor("exec-a", 2);
+    FakeExecutor big = executor("exec-b", 4);
+    // exec-b has the most free slots, so it gets stage 1 and the final stage; it dies mid-way.
+    big.script =
+        r ->
+            r.getTask().getStageId() == 2
+                ? FakeExecutor.Outcome.held()
+                : FakeExecutor.Outcome.succeed();
+    String id = submit(twoStages());
+    waitFor(() -> big.held.size() == 1);
+    assertThat(launchesOf(1)).extracting(FakeExecutor.Launch::executorId).containsOnly("exec-b");
+    big.kill();
+
+    JobStatusUpdate done = await(id);
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    // Stage 1's outputs lived on the lost executor: both tasks ran again, then the final task.
+    assertThat(small.launches)
+        .extracting(l -> l.task().getStageId(), l -> l.task().getAttempt())
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(1, 1),
+            org.assertj.core.groups.Tuple.tuple(1, 1),
+            org.assertj.core.groups.Tuple.tuple(2, 1));
+    LaunchTaskRequest rerun =
+        small.launches.stream()
+            .filter(l -> l.task().getStageId() == 2)
+            .findFirst()
+            .orElseThrow()
+            .request();
+    assertThat(rerun.getInputsList())
+        .extracting(PartitionLocation::getExecutorId)
+        .containsOnly("exec-a");
+    assertThat(done.getFinalOutputs(0).getExecutorId()).isEqualTo("exec-a");
+  }
+
+  @Test
+  void consumerFetchFailureReRunsTheProducerFirst() throws Exception {
+    startScheduler();
+    FakeExecutor e = executor("exec-a", 2);
+    JobSpec spec = job(2, stage(1, 1, 1), stage(2, 1, 1, 1));
+    e.script =
+        r -> {
+          TaskId t = r.getTask();
+          if (t.getStageId() == 2 && t.getAttempt() == 0) {
+            // The message form ShuffleFetchException builds; no missing_partition field set.
+            return FakeExecutor.Outcome.fail(
+                error(
+                    "ShuffleFetchException",
+                    "Could not fetch job "
+                        + t.getJobId()
+                        + " stage 1 task 0 partition 0 on exec-a (127.0.0.1:1): NOT_FOUND"));
+          }
+          return FakeExecutor.Outcome.succeed();
+        };
+    JobStatusUpdate done = await(submit(spec));
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(launches())
+        .extracting(l -> l.task().getStageId(), l -> l.task().getAttempt())
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(1, 0),
+            org.assertj.core.groups.Tuple.tuple(2, 0),
+            org.assertj.core.groups.Tuple.tuple(1, 1),
+            org.assertj.core.groups.Tuple.tuple(2, 1));
+  }
+
+  @Test
+  void fetchFailureNamingThePartitionByFieldReRunsThatProducerTaskOnly() throws Exception {
+    startScheduler();
+    FakeExecutor e = executor("exec-a", 4);
+    e.script =
+        r -> {
+          TaskId t = r.getTask();
+          if (t.getStageId() == 2 && t.getAttempt() == 0) {
+            return FakeExecutor.Outcome.fail(
+                error("ShuffleFetchException", "gone").toBuilder()
+                    .setMissingPartition(
+                        ShufflePartitionId.newBuilder()
+                            .setJobId(t.getJobId())
+                            .setStageId(1)
+                            .setTaskId(1)
+                            .setPartition(0))
+                    .build());
+          }
+          return FakeExecutor.Outcome.succeed();
+        };
+    JobStatusUpdate done = await(submit(twoStages()));
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(launchesOf(1))
+        .extracting(l -> l.task().getTaskId(), l -> l.task().getAttempt())
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(0, 0),
+            org.assertj.core.groups.Tuple.tuple(1, 0),
+            org.assertj.core.groups.Tuple.tuple(1, 1));
+  }
+
+  @Test
+  void withoutExecutorsAJobFailsAfterTheConfiguredWait() throws Exception {
+    startScheduler(SchedulerConfig.defaults().withNoExecutorTimeout(Duration.ofMillis(300)));
+    long start = System.nanoTime();
+    JobStatusUpdate done = await(submit(twoStages()));
+    long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_FAILED);
+    assertThat(done.getError()).contains("no executors are registered with the scheduler");
+    assertThat(waitedMillis).isBetween(250L, 10_000L);
+  }
+
+  @Test
+  void aJobWaitingForExecutorsRunsOnceOneRegisters() throws Exception {
+    startScheduler();
+    String id = submit(twoStages());
+    assertThat(server.jobs().status(id).getState()).isEqualTo(JobState.JOB_STATE_QUEUED);
+    executor("late", 1);
+    assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(launches().stream().map(FakeExecutor.Launch::executorId).collect(Collectors.toSet()))
+        .containsExactly("late");
+  }
+
+  @Test
+  void launchToAnUnreachableExecutorMovesItsTasksElsewhere() throws Exception {
+    startScheduler();
+    FakeExecutor alive = executor("exec-a", 2);
+    FakeExecutor gone = executor("exec-b", 4);
+    // Still registered (its heartbeat timeout has not passed) but no longer listening.
+    gone.kill();
+    JobStatusUpdate done = await(submit(twoStages()));
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(gone.launches).isEmpty();
+    assertThat(alive.launches).hasSize(3);
+    assertThat(done.getStagesList())
+        .flatExtracting(StageStatus::getTasksList)
+        .extracting(TaskSummary::getExecutorId)
+        .containsOnly("exec-a");
+  }
+
+  @Test
+  void anExecutorThatRegistersAgainHasItsTasksRunAgain() throws Exception {
+    startScheduler();
+    FakeExecutor first = executor("exec-a", 2);
+    first.script =
+        r ->
+            r.getTask().getStageId() == 2
+                ? FakeExecutor.Outcome.held()
+                : FakeExecutor.Outcome.succeed();
+    String id = submit(twoStages());
+    waitFor(() -> first.held.size() == 1);
+    // The process restarts under the same id before any heartbeat timeout: its work is gone.
+    first.kill();
+    FakeExecutor second = executor("exec-a", 2);
+    assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(second.launches)
+        .extracting(l -> l.task().getStageId(), l -> l.task().getAttempt())
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(1, 1),
+            org.assertj.core.groups.Tuple.tuple(1, 1),
+            org.assertj.core.groups.Tuple.tuple(2, 1));
+  }
+}
