@@ -3,6 +3,7 @@ package dev.quiver.executor.task;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.distributed.proto.ErrorInfo;
+import dev.quiver.distributed.shuffle.ShuffleFetchException;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.arrow.memory.OutOfMemoryException;
@@ -33,10 +34,15 @@ public final class TaskFailures {
       kind = QuiverException.class.getSimpleName();
       message = "task " + task + " failed: " + failure;
     }
-    return ErrorInfo.newBuilder()
-        .setKind(kind)
-        .setMessage(redact(message == null ? kind : message, settings))
-        .build();
+    ErrorInfo.Builder info =
+        ErrorInfo.newBuilder()
+            .setKind(kind)
+            .setMessage(redact(message == null ? kind : message, settings));
+    if (typed instanceof ShuffleFetchException fetch && fetch.location() != null) {
+      // The scheduler re-runs the producer of this partition instead of failing the job.
+      info.setRetryable(true).setMissingPartition(fetch.location().id());
+    }
+    return info.build();
   }
 
   /** The binding exception behind {@code failure}, with Arrow memory limits mapped to one. */
