@@ -324,9 +324,7 @@ final class PlanDecoder {
     Schema tableSchema = ArrowSerde.schema(m.getTableSchema(), "MemoryScanExec");
     List<VectorSchemaRoot> batches = new ArrayList<>(m.getBatchesCount());
     for (var bytes : m.getBatchesList()) {
-      VectorSchemaRoot batch = ArrowSerde.batch(bytes, ctx.allocator());
-      resources.add(batch);
-      batches.add(batch);
+      batches.add(ArrowSerde.batch(bytes, ctx.allocator(), resources));
     }
     List<List<MemoryScanExec.Chunk>> partitions = new ArrayList<>();
     for (MemoryScanPartition p : m.getPartitionsList()) {
