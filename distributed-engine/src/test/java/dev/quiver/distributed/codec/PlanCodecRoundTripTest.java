@@ -21,13 +21,11 @@ import dev.quiver.distributed.proto.PhysicalPlanNode;
 import dev.quiver.distributed.proto.StagePlanNode;
 import java.math.BigDecimal;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -313,9 +311,5 @@ class PlanCodecRoundTripTest {
         collectKinds((Message) f.getValue(), out);
       }
     }
-  }
-
-  static String describe(Set<String> s) {
-    return Arrays.stream(s.toArray(String[]::new)).collect(Collectors.joining(", "));
   }
 }
