@@ -22,6 +22,7 @@ public final class MemoryScanExec extends BaseExecutionPlan {
   /** A row range of one source batch: the unit dealt to partitions. */
   public record Chunk(int batch, int offset, int length) {}
 
+  private final Schema tableSchema;
   private final List<VectorSchemaRoot> batches;
   private final int[] projection;
   private final OptionalLong limit;
@@ -39,11 +40,45 @@ public final class MemoryScanExec extends BaseExecutionPlan {
       int targetPartitions,
       int batchSize) {
     super(project(tableSchema, projection), List.of());
+    this.tableSchema = tableSchema;
     this.batches = List.copyOf(batches);
     this.projection = projection == null ? null : projection.clone();
     this.limit = limit;
     this.partitions =
         assign(chunks(this.batches, targetPartitions, batchSize, limit), targetPartitions);
+  }
+
+  /**
+   * Creates a scan that reads exactly {@code partitionChunks} of {@code batches}: rebuilds a scan
+   * elsewhere (e.g. after a plan codec shipped it) with the same partitions.
+   */
+  public MemoryScanExec(
+      Schema tableSchema,
+      List<VectorSchemaRoot> batches,
+      int[] projection,
+      OptionalLong limit,
+      List<List<Chunk>> partitionChunks) {
+    super(project(tableSchema, projection), List.of());
+    if (partitionChunks.isEmpty()) {
+      throw new IllegalArgumentException("MemoryScanExec needs at least one partition");
+    }
+    for (List<Chunk> part : partitionChunks) {
+      for (Chunk c : part) {
+        if (c.batch() < 0
+            || c.batch() >= batches.size()
+            || c.offset() < 0
+            || c.length() < 0
+            || (long) c.offset() + c.length() > batches.get(c.batch()).getRowCount()) {
+          throw new IllegalArgumentException(
+              "chunk " + c + " is outside the " + batches.size() + " batches of the scan");
+        }
+      }
+    }
+    this.tableSchema = tableSchema;
+    this.batches = List.copyOf(batches);
+    this.projection = projection == null ? null : projection.clone();
+    this.limit = limit;
+    this.partitions = partitionChunks.stream().map(List::copyOf).toList();
   }
 
   /** The output schema of a scan of {@code schema} with {@code projection} (null = all columns). */
@@ -91,6 +126,16 @@ public final class MemoryScanExec extends BaseExecutionPlan {
       parts.get(i % n).add(chunks.get(i));
     }
     return parts.stream().map(List::copyOf).toList();
+  }
+
+  /** The schema of the scanned batches, before projection. */
+  public Schema tableSchema() {
+    return tableSchema;
+  }
+
+  /** The scanned batches (borrowed from their owner; do not close). */
+  public List<VectorSchemaRoot> batches() {
+    return batches;
   }
 
   /** The chunks read by each partition. */
