@@ -1,6 +1,7 @@
 package dev.quiver.executor;
 
 import dev.quiver.distributed.codec.PlanCodecException;
+import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.codec.StageDecoder;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -76,23 +77,11 @@ public final class ExecutorMain implements Callable<Integer> {
 
   /**
    * The plan codec that decodes launched tasks' plans: the one place where the executor jar chooses
-   * it. It is the {@link StageDecoder} service found through {@code extensionLoader} (the
-   * executor's class path plus the {@code --classpath} jars); without one, every task fails with a
-   * {@link PlanCodecException} saying so.
+   * it. Custom nodes' {@code NodeCodec}s are found through {@code extensionLoader} (the executor's
+   * class path plus the {@code --classpath} jars).
    */
   public static StageDecoder stageDecoder(ClassLoader extensionLoader) {
-    Optional<StageDecoder> found =
-        ServiceLoader.load(StageDecoder.class, extensionLoader).findFirst();
-    if (found.isPresent()) {
-      return found.get();
-    }
-    return (bytes, context) -> {
-      throw new PlanCodecException(
-          "this executor has no plan codec: no "
-              + StageDecoder.class.getName()
-              + " service is on its class path; run the executor jar of the same Quiver release as"
-              + " the client");
-    };
+    return new PlanCodec(PlanCodec.DEFAULT_MAX_SHIPPED_BYTES, extensionLoader);
   }
 
   /** Converts option values such as 512m or 2g to bytes. */

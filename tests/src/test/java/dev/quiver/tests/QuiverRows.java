@@ -15,17 +15,38 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /** Quiver (the binding, in process) over the TPC-H Parquet files: the engine under test. */
 final class QuiverRows implements RowEngine {
   private final SessionContext ctx;
+  private final String name;
+  private final AutoCloseable owner;
 
   QuiverRows(Path tpchDir, int partitions) {
-    this.ctx = new SessionContext(new SessionConfig().withTargetPartitions(partitions));
+    this(
+        new SessionContext(new SessionConfig().withTargetPartitions(partitions)),
+        tpchDir,
+        "quiver",
+        () -> {});
+  }
+
+  /**
+   * Quiver over {@code ctx} (plain or decorated) with the TPC-H tables of {@code tpchDir}
+   * registered; closing closes the session, then {@code owner} (e.g. its cluster).
+   */
+  QuiverRows(SessionContext ctx, Path tpchDir, String name, AutoCloseable owner) {
+    this.ctx = ctx;
+    this.name = name;
+    this.owner = owner;
     for (String table : TpchData.TABLES) {
       ctx.registerParquet(table, TpchData.tableDirectory(tpchDir, table).toString());
     }
   }
 
+  /** The session queries run on. */
+  SessionContext session() {
+    return ctx;
+  }
+
   @Override
   public String name() {
-    return "quiver";
+    return name;
   }
 
   @Override
@@ -66,6 +87,14 @@ final class QuiverRows implements RowEngine {
 
   @Override
   public void close() {
-    ctx.close();
+    try {
+      ctx.close();
+    } finally {
+      try {
+        owner.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("closing " + name + " failed", e);
+      }
+    }
   }
 }

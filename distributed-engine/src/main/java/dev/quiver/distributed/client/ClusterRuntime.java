@@ -8,6 +8,9 @@ import dev.quiver.distributed.shuffle.FlightShuffleClient;
 import dev.quiver.distributed.shuffle.PerRootShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleClient;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import dev.quiver.distributed.planner.StageGraph;
+import dev.quiver.distributed.proto.JobStatusUpdate;
 
 /**
  * What a client process holds to run queries on one cluster: the scheduler connection and the
@@ -19,6 +22,7 @@ public final class ClusterRuntime implements AutoCloseable {
   private final ClusterConfig config;
   private final SchedulerClient scheduler;
   private final PerRootShuffleClient shuffle;
+  private final List<JobListener> listeners = new CopyOnWriteArrayList<>();
   private long slotsCheckedAt;
   private int slots;
 
@@ -70,6 +74,22 @@ public final class ClusterRuntime implements AutoCloseable {
     slots = total;
     slotsCheckedAt = now;
     return total;
+  }
+
+  /** Adds a listener told about every job that succeeds. */
+  public void addJobListener(JobListener listener) {
+    listeners.add(listener);
+  }
+
+  /** Removes a listener. */
+  public void removeJobListener(JobListener listener) {
+    listeners.remove(listener);
+  }
+
+  void jobSucceeded(StageGraph graph, JobStatusUpdate status) {
+    for (JobListener l : listeners) {
+      l.jobSucceeded(graph, status);
+    }
   }
 
   @Override

@@ -112,6 +112,7 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
             });
         JobStatusUpdate status = handle.awaitSuccess(context::isCancelled);
         future.complete(new Run(handle, status));
+        runtime.jobSucceeded(graph, status);
       } catch (RuntimeException e) {
         future.completeExceptionally(e);
         throw e;

@@ -11,8 +11,8 @@ public final class DistributedSettings {
   /** Input bytes one task should read; sets how many tasks a stage gets. */
   public static final String BYTES_PER_TASK = "quiver.distributed.bytes_per_task";
 
-  /** Default of {@link #BYTES_PER_TASK}: 8 MiB. */
-  public static final long DEFAULT_BYTES_PER_TASK = 8L << 20;
+  /** Default of {@link #BYTES_PER_TASK}: 4 MiB. */
+  public static final long DEFAULT_BYTES_PER_TASK = 4L << 20;
 
   /**
    * A join build side estimated at no more rows than this is broadcast to every probe task

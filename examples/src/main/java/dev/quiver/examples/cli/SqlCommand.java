@@ -1,5 +1,8 @@
 package dev.quiver.examples.cli;
 
+import dev.quiver.examples.cluster.ClusterTarget;
+import picocli.CommandLine.Mixin;
+
 import dev.quiver.binding.DataFrame;
 import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
@@ -66,6 +69,8 @@ public final class SqlCommand implements Callable<Integer> {
       description = "The SQL statement to run.")
   private String sql;
 
+  @Mixin private ClusterOptions cluster;
+
   @Override
   public Integer call() {
     SessionConfig config = new SessionConfig();
@@ -73,7 +78,8 @@ public final class SqlCommand implements Callable<Integer> {
       config.withTargetPartitions(partitions);
     }
     PrintWriter out = spec.commandLine().getOut();
-    try (SessionContext ctx = new SessionContext(config)) {
+    try (ClusterTarget target = cluster.open();
+        SessionContext ctx = target.newSession(config)) {
       parquet.forEach((name, path) -> ctx.registerParquet(name, existing(name, path)));
       csv.forEach((name, path) -> ctx.registerCsv(name, existing(name, path)));
       DataFrame df = ctx.sql(sql);

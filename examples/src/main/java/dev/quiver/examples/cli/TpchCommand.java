@@ -1,5 +1,11 @@
 package dev.quiver.examples.cli;
 
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.examples.cluster.ClusterTarget;
+import dev.quiver.examples.engine.QuiverEngine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParameterException;
+
 import dev.quiver.examples.engine.Engine;
 import dev.quiver.examples.engine.Engines;
 import dev.quiver.examples.tpch.TpchQuery;
@@ -51,6 +57,23 @@ public final class TpchCommand implements Callable<Integer> {
       description = "Engine to run the queries on (default: ${DEFAULT-VALUE}).")
   private String engineName;
 
+  @Mixin private ClusterOptions cluster;
+
+  @Option(
+      names = "--show-results",
+      paramLabel = "ROWS",
+      defaultValue = "0",
+      description = "Print up to ROWS rows of each query's result (default: none).")
+  private int showRows;
+
+  @Option(
+      names = "--show-stages",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description = "On a cluster, print each query's stages with their tasks (default: on).")
+  private boolean showStages;
+
   @Override
   public Integer call() {
     if (!Engines.names().contains(engineName)) {
@@ -62,11 +85,23 @@ public final class TpchCommand implements Callable<Integer> {
     List<TpchQuery> selected = TpchSetup.selectQueries(queries);
     int failures = 0;
     double totalMs = 0;
-    try (Engine engine = TpchSetup.openEngine(engineName, threads, dir)) {
+    try (ClusterTarget target = cluster.open();
+        Engine engine = openEngine(target, threads, dir)) {
+      if (target.distributed()) {
+        out.printf("running on %s%n", target.describe());
+        if (showStages) {
+          target.runtime().addJobListener((graph, status) -> out.print(StageReport.format(status)));
+        }
+      }
       for (TpchQuery q : selected) {
         long start = System.nanoTime();
         try {
-          long rows = engine.execute(q.sql());
+          long rows;
+          if (showRows > 0 && engine instanceof QuiverEngine quiver) {
+            rows = ResultPrinter.print(quiver.session().sql(q.sql()), showRows, out);
+          } else {
+            rows = engine.execute(q.sql());
+          }
           double ms = (System.nanoTime() - start) / 1e6;
           totalMs += ms;
           out.printf("%s  %8d rows  %10.1f ms%n", q.name(), rows, ms);
@@ -80,5 +115,18 @@ public final class TpchCommand implements Callable<Integer> {
     out.printf("total %d queries, %d failed, %.1f ms%n", selected.size(), failures, totalMs);
     out.flush();
     return failures == 0 ? 0 : QuiverCli.EXIT_FAILURE;
+  }
+
+  private Engine openEngine(ClusterTarget target, int threads, Path dir) {
+    if (!target.distributed()) {
+      return TpchSetup.openEngine(engineName, threads, dir);
+    }
+    if (!engineName.equals("quiver")) {
+      throw new ParameterException(
+          spec.commandLine(), "--embedded and --scheduler run the quiver engine only");
+    }
+    return TpchSetup.registerTables(
+        new QuiverEngine(target.newSession(new SessionConfig().withTargetPartitions(threads))),
+        dir);
   }
 }

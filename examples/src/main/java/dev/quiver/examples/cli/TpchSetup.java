@@ -51,7 +51,11 @@ final class TpchSetup {
 
   /** Creates the engine {@code name} with every TPC-H table of {@code dir} registered. */
   static Engine openEngine(String name, int threads, Path dir) {
-    Engine engine = Engines.create(name, threads);
+    return registerTables(Engines.create(name, threads), dir);
+  }
+
+  /** Registers every TPC-H table of {@code dir} with {@code engine}; closes it on failure. */
+  static Engine registerTables(Engine engine, Path dir) {
     try {
       for (String table : TpchData.TABLES) {
         engine.registerParquet(table, TpchData.tableDirectory(dir, table));

@@ -12,7 +12,12 @@ public final class QuiverEngine implements Engine {
 
   /** Creates a session planned for {@code partitions} partitions. */
   public QuiverEngine(int partitions) {
-    this.ctx = new SessionContext(new SessionConfig().withTargetPartitions(partitions));
+    this(new SessionContext(new SessionConfig().withTargetPartitions(partitions)));
+  }
+
+  /** Runs on {@code session} (e.g. a distributed one); closing the engine closes it. */
+  public QuiverEngine(SessionContext session) {
+    this.ctx = session;
   }
 
   /** The underlying session. */

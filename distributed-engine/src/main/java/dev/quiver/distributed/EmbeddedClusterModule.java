@@ -1,0 +1,30 @@
+package dev.quiver.distributed;
+
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.distributed.cluster.EmbeddedCluster;
+
+/**
+ * Guice wiring for a cluster inside this process: a scheduler and {@code n} executors on
+ * loopback (the scheduler and executor modules must be on the classpath). The module does no
+ * I/O: the injected {@link ClusterLifecycle} starts the servers when the first session is created
+ * (or on {@link ClusterLifecycle#start()}) and stops them on close.
+ */
+public final class EmbeddedClusterModule extends ClusterSessionModule {
+  private final int executors;
+
+  /** An embedded cluster of {@code executors} executors; sessions with default settings. */
+  public EmbeddedClusterModule(int executors) {
+    this(executors, new SessionConfig());
+  }
+
+  /** An embedded cluster of {@code executors} executors; sessions with {@code sessionConfig}. */
+  public EmbeddedClusterModule(int executors, SessionConfig sessionConfig) {
+    super(sessionConfig);
+    this.executors = executors;
+  }
+
+  @Override
+  ClusterLifecycle newLifecycle() {
+    return ClusterLifecycle.embedded(EmbeddedCluster.sharingCores(executors));
+  }
+}

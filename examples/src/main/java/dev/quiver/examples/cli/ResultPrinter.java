@@ -1,0 +1,27 @@
+package dev.quiver.examples.cli;
+
+import dev.quiver.binding.DataFrame;
+import dev.quiver.binding.format.TableFormatter;
+import java.io.PrintWriter;
+import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/** Runs a query and prints the first rows of its result as a table; returns the row count. */
+final class ResultPrinter {
+  private ResultPrinter() {}
+
+  static long print(DataFrame df, int maxRows, PrintWriter out) {
+    List<VectorSchemaRoot> batches = df.collect();
+    try {
+      long rows = 0;
+      for (VectorSchemaRoot b : batches) {
+        rows += b.getRowCount();
+      }
+      out.println(TableFormatter.format(df.schema(), batches, maxRows));
+      out.flush();
+      return rows;
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package dev.quiver.examples.cluster;
+
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.SessionContext;
+import dev.quiver.decorators.DistributedSessionContext;
+import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.ClusterDistribution;
+import dev.quiver.distributed.ClusterLifecycle;
+import dev.quiver.distributed.client.ClusterRuntime;
+import dev.quiver.distributed.cluster.EmbeddedCluster;
+
+/**
+ * Where a command's queries run: in this process (the plain binding), on an embedded cluster of N
+ * executors started for the command, or on a running cluster. Closing it stops what it started.
+ */
+public final class ClusterTarget implements AutoCloseable {
+  private final ClusterLifecycle lifecycle;
+  private final ClusterRuntime runtime;
+  private final ClusterDistribution distribution;
+  private final String description;
+
+  private ClusterTarget(ClusterLifecycle lifecycle, String description) {
+    this.lifecycle = lifecycle;
+    this.description = description;
+    if (lifecycle == null) {
+      this.runtime = null;
+      this.distribution = null;
+    } else {
+      try {
+        this.runtime = lifecycle.start();
+      } catch (RuntimeException e) {
+        lifecycle.close();
+        throw e;
+      }
+      this.distribution = new ClusterDistribution(runtime);
+    }
+  }
+
+  /** Queries run in this process. */
+  public static ClusterTarget local() {
+    return new ClusterTarget(null, "this process");
+  }
+
+  /** Starts an embedded cluster of {@code executors} executors. */
+  public static ClusterTarget embedded(int executors) {
+    return new ClusterTarget(
+        ClusterLifecycle.embedded(EmbeddedCluster.sharingCores(executors)),
+        "an embedded cluster of " + executors + " executors");
+  }
+
+  /** Connects to the scheduler at {@code target} ("host:port"). */
+  public static ClusterTarget remote(String target) {
+    return new ClusterTarget(
+        ClusterLifecycle.remote(ClusterConfig.remote(target)), "the cluster at " + target);
+  }
+
+  /** Whether queries run on a cluster. */
+  public boolean distributed() {
+    return runtime != null;
+  }
+
+  /** The cluster connection (null when local). */
+  public ClusterRuntime runtime() {
+    return runtime;
+  }
+
+  /** A new session on this target. */
+  public SessionContext newSession(SessionConfig config) {
+    return runtime == null
+        ? new SessionContext(config)
+        : new DistributedSessionContext(config, distribution);
+  }
+
+  /** A short description, e.g. "an embedded cluster of 2 executors". */
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public void close() {
+    if (lifecycle != null) {
+      lifecycle.close();
+    }
+  }
+}
