@@ -64,12 +64,14 @@ public final class FileWriters {
         Path chunkDir = staging.resolve(Integer.toString(fileIndex));
         long chunkRows;
         boolean exhausted;
-        try (ChunkReader chunk = new ChunkReader(allocator, reader, schema, fileBytes)) {
+        try (BufferAllocator chunkAllocator =
+                allocator.newChildAllocator("parquet-write-" + fileIndex, 0, Long.MAX_VALUE);
+            ChunkReader chunk = new ChunkReader(chunkAllocator, reader, schema, fileBytes)) {
           if (!chunk.hasInput() && fileIndex > 0) {
             break;
           }
           DatasetFileWriter.write(
-              allocator,
+              chunkAllocator,
               chunk,
               FileFormat.PARQUET,
               chunkDir.toUri().toString(),
@@ -78,6 +80,8 @@ public final class FileWriters {
               "part-{i}.parquet");
           chunkRows = chunk.rows;
           exhausted = chunk.sourceExhausted;
+          chunk.close();
+          awaitNativeRelease(chunkAllocator);
         }
         List<Path> written = listFiles(chunkDir);
         if (written.isEmpty() && fileIndex == 0) {
@@ -105,6 +109,23 @@ public final class FileWriters {
       deleteRecursively(staging);
     }
     return rows;
+  }
+
+  /**
+   * The native dataset writer may drop its references to exported batches on its own threads
+   * after {@code write} returns; wait (briefly) for that so the chunk's allocator closes empty
+   * and the caller's zero-bytes check after the query holds.
+   */
+  private static void awaitNativeRelease(BufferAllocator chunkAllocator) {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (chunkAllocator.getAllocatedMemory() != 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /**
