@@ -1,18 +1,14 @@
 package dev.quiver.executor;
 
-import dev.quiver.distributed.codec.PlanCodecException;
+import com.google.inject.Guice;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.codec.StageDecoder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -129,12 +125,13 @@ public final class ExecutorMain implements Callable<Integer> {
             memoryBytes,
             shuffleMemory == null ? memoryBytes / 4 : shuffleMemory,
             classpath);
-    BufferAllocator allocator = new RootAllocator();
+    ExecutorLifecycle lifecycle =
+        Guice.createInjector(new ExecutorModule(config)).getInstance(ExecutorLifecycle.class);
     ExecutorServer server;
     try {
-      server = ExecutorServer.start(config, allocator, ExecutorMain::stageDecoder);
+      server = lifecycle.start();
     } catch (IllegalArgumentException e) {
-      allocator.close();
+      lifecycle.close();
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     CountDownLatch stopped = new CountDownLatch(1);
@@ -143,8 +140,7 @@ public final class ExecutorMain implements Callable<Integer> {
             new Thread(
                 () -> {
                   try {
-                    server.close();
-                    allocator.close();
+                    lifecycle.close();
                   } finally {
                     stopped.countDown();
                   }

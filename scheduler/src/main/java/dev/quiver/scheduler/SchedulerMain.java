@@ -1,5 +1,6 @@
 package dev.quiver.scheduler;
 
+import com.google.inject.Guice;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -69,14 +70,16 @@ public final class SchedulerMain implements Callable<Integer> {
             maxTaskAttempts,
             Duration.ofMillis(noExecutorTimeoutMillis),
             Duration.ofMillis(jobRetentionMillis));
-    SchedulerServer server = SchedulerServer.start(config);
+    SchedulerLifecycle lifecycle =
+        Guice.createInjector(new SchedulerModule(config)).getInstance(SchedulerLifecycle.class);
+    SchedulerServer server = lifecycle.start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   try {
-                    server.close();
+                    lifecycle.close();
                   } finally {
                     stopped.countDown();
                   }
