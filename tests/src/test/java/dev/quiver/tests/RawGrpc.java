@@ -35,7 +35,8 @@ final class RawGrpc {
   private RawGrpc() {}
 
   /** A byte-array descriptor of method {@code fullName} (e.g. "quiver.v1.Scheduler/Register"). */
-  static MethodDescriptor<byte[], byte[]> method(String fullName, MethodDescriptor.MethodType type) {
+  static MethodDescriptor<byte[], byte[]> method(
+      String fullName, MethodDescriptor.MethodType type) {
     return MethodDescriptor.newBuilder(BYTES, BYTES)
         .setFullMethodName(fullName)
         .setType(type)
