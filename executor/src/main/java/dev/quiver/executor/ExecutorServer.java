@@ -8,6 +8,7 @@ import dev.quiver.distributed.proto.RegisterRequest;
 import dev.quiver.distributed.proto.RegisterResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.shuffle.FlightShuffleClient;
+import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.executor.task.StatusReporter;
 import dev.quiver.executor.task.TaskManager;
@@ -127,10 +128,13 @@ public final class ExecutorServer implements AutoCloseable {
                   allocator,
                   Location.forGrpcInsecure(config.host(), config.port()),
                   new ShuffleFlightProducer(s, allocator, config.executorId()))
+              // Flight's default (2 GiB) would let one call hold that much memory.
+              .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
               // The control service shares the Flight server's port and transport.
               .transportHint(
                   "grpc.builderConsumer",
-                  (Consumer<NettyServerBuilder>) builder -> builder.addService(control))
+                  (Consumer<NettyServerBuilder>)
+                      builder -> builder.addService(StrictRequests.of(control.bindService())))
               .build();
     } catch (IOException | RuntimeException e) {
       if (t != null) {

@@ -1,6 +1,8 @@
 package dev.quiver.scheduler;
 
 import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.wire.StrictRequests;
+import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.job.JobManager;
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;
@@ -30,7 +32,9 @@ public final class SchedulerServer implements AutoCloseable {
     this.jobs = new JobManager(registry, config);
     this.server =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
-            .addService(new SchedulerService(registry, config, jobs))
+            .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
+            .addService(
+                StrictRequests.of(new SchedulerService(registry, config, jobs).bindService()))
             .build();
     this.liveness =
         Executors.newSingleThreadScheduledExecutor(

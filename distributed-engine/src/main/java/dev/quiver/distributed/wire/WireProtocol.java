@@ -9,6 +9,12 @@ public final class WireProtocol {
   /** The protocol version this build speaks; bump when old peers cannot ignore a change. */
   public static final int VERSION = 1;
 
+  /**
+   * Largest message a Quiver server accepts (RESOURCE_EXHAUSTED beyond): room for a stage plan
+   * carrying memory tables up to twice the default shipping limit (64 MiB).
+   */
+  public static final int MAX_MESSAGE_BYTES = 128 << 20;
+
   private WireProtocol() {}
 
   /** The Quiver release this build comes from, or "development" when run from classes. */

@@ -603,6 +603,31 @@ public final class JobManager implements AutoCloseable {
     schedule();
   }
 
+  /**
+   * A task of a job this scheduler does not know (never submitted here, e.g. launched by a rogue
+   * client, or already forgotten) wrote output nobody will read or remove: drop it.
+   */
+  private void dropUnknownJobData(TaskStatusReport report) {
+    String jobId = report.getTask().getJobId();
+    for (ExecutorInfo info : registry.alive()) {
+      if (info.getExecutorId().equals(report.getExecutorId())) {
+        LOG.warn(
+            "executor '{}' ran a task of job '{}', which this scheduler does not know:"
+                + " removing its output",
+            info.getExecutorId(),
+            jobId);
+        clients
+            .stub(info)
+            .removeJobData(
+                RemoveJobDataRequest.newBuilder().setJobId(jobId).build(),
+                logOnly(
+                    "RemoveJobData for unknown job '" + jobId + "' on executor '"
+                        + info.getExecutorId() + "'",
+                    RemoveJobDataResponse.class));
+      }
+    }
+  }
+
   private static boolean isCurrent(TaskRun task, int attempt, String executorId) {
     return task.phase == TaskRun.Phase.RUNNING
         && task.attempt == attempt
@@ -623,6 +648,10 @@ public final class JobManager implements AutoCloseable {
   private void onReport(TaskStatusReport report) {
     TaskId id = report.getTask();
     Job job = jobs.get(id.getJobId());
+    if (job == null && report.getState() == TaskState.TASK_STATE_SUCCEEDED) {
+      dropUnknownJobData(report);
+      return;
+    }
     StageRun stage = job == null ? null : job.stages.get(id.getStageId());
     if (job == null
         || job.terminal()

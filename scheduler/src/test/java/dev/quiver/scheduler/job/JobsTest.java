@@ -427,6 +427,18 @@ class JobsTest {
   }
 
   @Test
+  void outputOfATaskOfAnUnknownJobIsRemovedFromItsExecutor() throws Exception {
+    startScheduler();
+    FakeExecutor a = executor("exec-a", 1);
+    FakeExecutor b = executor("exec-b", 1);
+    // E.g. a rogue client launched it: nobody would ever read or remove its output.
+    a.report(TaskId.newBuilder().setJobId("job-rogue").setStageId(1).build(),
+        FakeExecutor.Outcome.succeed());
+    waitFor(() -> a.removedJobs.contains("job-rogue"));
+    assertThat(b.removedJobs).isEmpty();
+  }
+
+  @Test
   void releaseRemovesTheJobDataOnEveryExecutorThatRanIt() throws Exception {
     startScheduler();
     FakeExecutor a = executor("exec-a", 1);
