@@ -2,6 +2,7 @@ package dev.quiver.distributed;
 
 import dev.quiver.binding.SessionConfig;
 import dev.quiver.distributed.cluster.EmbeddedCluster;
+import dev.quiver.distributed.security.SecurityConfig;
 
 /**
  * Guice wiring for a cluster inside this process: a scheduler and {@code n} executors on
@@ -11,6 +12,7 @@ import dev.quiver.distributed.cluster.EmbeddedCluster;
  */
 public final class EmbeddedClusterModule extends ClusterSessionModule {
   private final int executors;
+  private final SecurityConfig security;
 
   /** An embedded cluster of {@code executors} executors; sessions with default settings. */
   public EmbeddedClusterModule(int executors) {
@@ -19,12 +21,22 @@ public final class EmbeddedClusterModule extends ClusterSessionModule {
 
   /** An embedded cluster of {@code executors} executors; sessions with {@code sessionConfig}. */
   public EmbeddedClusterModule(int executors, SessionConfig sessionConfig) {
+    this(executors, sessionConfig, SecurityConfig.none());
+  }
+
+  /**
+   * An embedded cluster whose servers and connections use {@code security} (TLS and token);
+   * sessions with {@code sessionConfig}.
+   */
+  public EmbeddedClusterModule(
+      int executors, SessionConfig sessionConfig, SecurityConfig security) {
     super(sessionConfig);
     this.executors = executors;
+    this.security = security;
   }
 
   @Override
   ClusterLifecycle newLifecycle() {
-    return ClusterLifecycle.embedded(EmbeddedCluster.sharingCores(executors));
+    return ClusterLifecycle.embedded(EmbeddedCluster.sharingCores(executors, security));
   }
 }

@@ -1,6 +1,7 @@
 package dev.quiver.executor;
 
 import dev.quiver.distributed.codec.StageDecoder;
+import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.spi.ExecutorLauncher;
 import dev.quiver.distributed.spi.RunningServer;
 import java.io.IOException;
@@ -50,7 +51,8 @@ public final class EmbeddedExecutorLauncher implements ExecutorLauncher {
   }
 
   @Override
-  public RunningServer start(String schedulerTarget, Path workDir, int cores, long memoryBytes)
+  public RunningServer start(
+      String schedulerTarget, Path workDir, int cores, long memoryBytes, SecurityConfig security)
       throws Exception {
     int colon = schedulerTarget.lastIndexOf(':');
     int port;
@@ -68,7 +70,8 @@ public final class EmbeddedExecutorLauncher implements ExecutorLauncher {
         ExecutorConfig.defaults(schedulerTarget.substring(0, colon), port, workDir)
             .withExecutorId("embedded-" + UUID.randomUUID().toString().substring(0, 8))
             .withPort(0)
-            .withResources(cores, memoryBytes);
+            .withResources(cores, memoryBytes)
+            .withSecurity(security);
     ExecutorServer server = ExecutorServer.start(config, Root.ALLOCATOR, decoders);
     String target = config.host() + ":" + server.port();
     return new RunningServer() {

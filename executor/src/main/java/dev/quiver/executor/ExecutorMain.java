@@ -1,8 +1,10 @@
 package dev.quiver.executor;
 
 import com.google.inject.Guice;
+import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.codec.StageDecoder;
+import dev.quiver.distributed.security.SecurityConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,6 +73,34 @@ public final class ExecutorMain implements Callable<Integer> {
               + " and table providers the executor's tasks may use.")
   List<Path> classpath = new ArrayList<>();
 
+  @Option(
+      names = "--tls-cert",
+      paramLabel = "PEM",
+      description = "Certificate chain to serve Flight and control calls over TLS (needs --tls-key).")
+  Path tlsCert;
+
+  @Option(
+      names = "--tls-key",
+      paramLabel = "PEM",
+      description = "Private key of --tls-cert (unencrypted PKCS#8 PEM).")
+  Path tlsKey;
+
+  @Option(
+      names = "--tls-ca",
+      paramLabel = "PEM",
+      description =
+          "CA certificates that verify the scheduler's and other executors' certificates"
+              + " (default with --tls-cert: the JDK's trusted roots).")
+  Path tlsCa;
+
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "File holding the cluster's shared token: every call must carry it, and this"
+              + " executor's calls send it.")
+  Path tokenFile;
+
   /**
    * The plan codec that decodes launched tasks' plans: the one place where the executor jar chooses
    * it. Custom nodes' {@code NodeCodec}s are found through {@code extensionLoader} (the executor's
@@ -111,6 +141,12 @@ public final class ExecutorMain implements Callable<Integer> {
           spec.commandLine(), "--scheduler must be HOST:PORT, got '" + scheduler + "'");
     }
     String schedulerHost = scheduler.substring(0, colon);
+    SecurityConfig security;
+    try {
+      security = SecurityConfig.fromFiles(tlsCert, tlsKey, tlsCa, tokenFile);
+    } catch (QuiverException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     ExecutorConfig defaults = ExecutorConfig.defaults(schedulerHost, schedulerPort, workDir);
     long memoryBytes = memory == null ? defaults.memoryBytes() : memory;
     ExecutorConfig config =
@@ -124,7 +160,8 @@ public final class ExecutorMain implements Callable<Integer> {
             cores == null ? defaults.cores() : cores,
             memoryBytes,
             shuffleMemory == null ? memoryBytes / 4 : shuffleMemory,
-            classpath);
+            classpath,
+            security);
     ExecutorLifecycle lifecycle =
         Guice.createInjector(new ExecutorModule(config)).getInstance(ExecutorLifecycle.class);
     ExecutorServer server;

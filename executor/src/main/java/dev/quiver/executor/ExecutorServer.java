@@ -7,15 +7,18 @@ import dev.quiver.distributed.proto.HeartbeatRequest;
 import dev.quiver.distributed.proto.RegisterRequest;
 import dev.quiver.distributed.proto.RegisterResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
+import dev.quiver.distributed.security.FlightSecurity;
+import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.shuffle.FlightShuffleClient;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.executor.task.StatusReporter;
 import dev.quiver.executor.task.TaskManager;
 import io.grpc.ManagedChannel;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -26,7 +29,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.arrow.flight.FlightServer;
-import org.apache.arrow.flight.Location;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,10 +101,10 @@ public final class ExecutorServer implements AutoCloseable {
       x = Extensions.load(config.extensionJars(), ExecutorServer.class.getClassLoader());
       StageDecoder decoder = decoders.create(x.classLoader());
       s = new ShuffleStore(allocator, config.workDir(), config.shuffleMemoryBytes());
-      sc = FlightShuffleClient.insecure(allocator);
+      sc = FlightShuffleClient.create(allocator, config.security());
       c =
-          NettyChannelBuilder.forAddress(config.schedulerHost(), config.schedulerPort())
-              .usePlaintext()
+          GrpcSecurity.channelBuilder(
+                  config.schedulerHost(), config.schedulerPort(), config.security())
               .build();
       r =
           new StatusReporter(
@@ -123,18 +125,27 @@ public final class ExecutorServer implements AutoCloseable {
                   r::report),
               config.cores());
       ExecutorControlService control = new ExecutorControlService(s, t, config.executorId());
+      // TLS and the token check of DoGet come from Flight; the control service, which shares the
+      // Flight server's port and transport, gets its own token interceptor.
+      // Requests are parsed inside the call so unparsable ones get INVALID_ARGUMENT naming it.
+      ServerServiceDefinition strict = StrictRequests.of(control.bindService());
+      ServerServiceDefinition controlService =
+          config.security().hasToken()
+              ? ServerInterceptors.intercept(
+                  strict, GrpcSecurity.tokenInterceptor(config.security()))
+              : strict;
       f =
-          FlightServer.builder(
-                  allocator,
-                  Location.forGrpcInsecure(config.host(), config.port()),
-                  new ShuffleFlightProducer(s, allocator, config.executorId()))
+          FlightSecurity.secure(
+                  FlightServer.builder(
+                      allocator,
+                      FlightSecurity.serverLocation(config.host(), config.port(), config.security()),
+                      new ShuffleFlightProducer(s, allocator, config.executorId())),
+                  config.security())
               // Flight's default (2 GiB) would let one call hold that much memory.
               .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
-              // The control service shares the Flight server's port and transport.
               .transportHint(
                   "grpc.builderConsumer",
-                  (Consumer<NettyServerBuilder>)
-                      builder -> builder.addService(StrictRequests.of(control.bindService())))
+                  (Consumer<NettyServerBuilder>) builder -> builder.addService(controlService))
               .build();
     } catch (IOException | RuntimeException e) {
       if (t != null) {
@@ -213,12 +224,13 @@ public final class ExecutorServer implements AutoCloseable {
     }
     server.scheduleHeartbeat();
     LOG.info(
-        "executor {} serving Flight on {}:{}, scheduler {}:{}",
+        "executor {} serving Flight on {}:{}, scheduler {}:{} ({})",
         config.executorId(),
         config.host(),
         server.port(),
         config.schedulerHost(),
-        config.schedulerPort());
+        config.schedulerPort(),
+        config.security());
     return server;
   }
 

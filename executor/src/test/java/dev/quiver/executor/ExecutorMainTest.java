@@ -42,6 +42,20 @@ class ExecutorMainTest {
   }
 
   @Test
+  void badSecurityFilesAreUsageErrorsThatNeverQuoteTheToken() throws Exception {
+    String base = "--scheduler localhost:50050 --work-dir " + workDir;
+    assertThat(run((base + " --token-file " + workDir.resolve("no-token")).split(" ")))
+        .contains("token file")
+        .contains("no-token");
+    Path bad = java.nio.file.Files.writeString(workDir.resolve("bad-token"), "has a secret-part");
+    assertThat(run((base + " --token-file " + bad).split(" ")))
+        .contains("printable ASCII")
+        .doesNotContain("secret-part");
+    Path cert = java.nio.file.Files.writeString(workDir.resolve("cert.pem"), "not a certificate");
+    assertThat(run((base + " --tls-cert " + cert).split(" "))).contains("--tls-key");
+  }
+
+  @Test
   void badCommandLinesAreUsageErrors() {
     assertThat(run("--port", "50061")).contains("--scheduler").contains("--work-dir");
     assertThat(

@@ -1,5 +1,6 @@
 package dev.quiver.scheduler;
 
+import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.spi.RunningServer;
 import dev.quiver.distributed.spi.SchedulerLauncher;
 import java.time.Duration;
@@ -11,7 +12,8 @@ public final class EmbeddedSchedulerLauncher implements SchedulerLauncher {
   public EmbeddedSchedulerLauncher() {}
 
   @Override
-  public RunningServer start(int port, long heartbeatTimeoutMillis) throws Exception {
+  public RunningServer start(int port, long heartbeatTimeoutMillis, SecurityConfig security)
+      throws Exception {
     if (heartbeatTimeoutMillis < 2) {
       throw new IllegalArgumentException(
           "heartbeat timeout must be at least 2 ms, got " + heartbeatTimeoutMillis);
@@ -21,7 +23,10 @@ public final class EmbeddedSchedulerLauncher implements SchedulerLauncher {
     Duration interval = Duration.ofMillis(Math.max(1, heartbeatTimeoutMillis / 5));
     SchedulerServer server =
         SchedulerServer.start(
-            SchedulerConfig.defaults().withPort(port).withHeartbeat(interval, timeout));
+            SchedulerConfig.defaults()
+                .withPort(port)
+                .withHeartbeat(interval, timeout)
+                .withSecurity(security));
     return new RunningServer() {
       @Override
       public String id() {

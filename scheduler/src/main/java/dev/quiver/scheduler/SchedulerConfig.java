@@ -1,5 +1,6 @@
 package dev.quiver.scheduler;
 
+import dev.quiver.distributed.security.SecurityConfig;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -13,6 +14,7 @@ import java.util.Objects;
  * @param maxTaskAttempts attempts a task gets against transient failures before its job fails
  * @param noExecutorTimeout how long a job with runnable tasks waits for an executor to register
  * @param finishedJobRetention how long a finished job stays available for status
+ * @param security TLS of the server and of the channels to executors, and the shared token
  */
 public record SchedulerConfig(
     String host,
@@ -21,7 +23,8 @@ public record SchedulerConfig(
     Duration heartbeatTimeout,
     int maxTaskAttempts,
     Duration noExecutorTimeout,
-    Duration finishedJobRetention) {
+    Duration finishedJobRetention,
+    SecurityConfig security) {
 
   /** Default listen address: loopback only, so nothing is exposed unless asked for. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -45,6 +48,7 @@ public record SchedulerConfig(
     Objects.requireNonNull(heartbeatTimeout, "heartbeatTimeout");
     Objects.requireNonNull(noExecutorTimeout, "noExecutorTimeout");
     Objects.requireNonNull(finishedJobRetention, "finishedJobRetention");
+    Objects.requireNonNull(security, "security");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("scheduler port " + port + " is not in 0..65535");
     }
@@ -72,6 +76,26 @@ public record SchedulerConfig(
       throw new IllegalArgumentException(
           "finished job retention must not be negative, got " + finishedJobRetention);
     }
+  }
+
+  /** Settings without TLS or token. */
+  public SchedulerConfig(
+      String host,
+      int port,
+      Duration heartbeatInterval,
+      Duration heartbeatTimeout,
+      int maxTaskAttempts,
+      Duration noExecutorTimeout,
+      Duration finishedJobRetention) {
+    this(
+        host,
+        port,
+        heartbeatInterval,
+        heartbeatTimeout,
+        maxTaskAttempts,
+        noExecutorTimeout,
+        finishedJobRetention,
+        SecurityConfig.none());
   }
 
   /** Settings with the default task attempts, executor wait and job retention. */
@@ -102,13 +126,21 @@ public record SchedulerConfig(
         heartbeatTimeout,
         maxTaskAttempts,
         noExecutorTimeout,
-        finishedJobRetention);
+        finishedJobRetention,
+        security);
   }
 
   /** A copy with other heartbeat timing. */
   public SchedulerConfig withHeartbeat(Duration interval, Duration timeout) {
     return new SchedulerConfig(
-        host, port, interval, timeout, maxTaskAttempts, noExecutorTimeout, finishedJobRetention);
+        host,
+        port,
+        interval,
+        timeout,
+        maxTaskAttempts,
+        noExecutorTimeout,
+        finishedJobRetention,
+        security);
   }
 
   /** A copy giving each task another number of attempts against transient failures. */
@@ -120,7 +152,8 @@ public record SchedulerConfig(
         heartbeatTimeout,
         attempts,
         noExecutorTimeout,
-        finishedJobRetention);
+        finishedJobRetention,
+        security);
   }
 
   /** A copy waiting another time for executors before failing a job. */
@@ -132,7 +165,8 @@ public record SchedulerConfig(
         heartbeatTimeout,
         maxTaskAttempts,
         timeout,
-        finishedJobRetention);
+        finishedJobRetention,
+        security);
   }
 
   /** A copy keeping finished jobs for status for another time. */
@@ -144,6 +178,20 @@ public record SchedulerConfig(
         heartbeatTimeout,
         maxTaskAttempts,
         noExecutorTimeout,
-        retention);
+        retention,
+        security);
+  }
+
+  /** A copy with other security settings (TLS and token). */
+  public SchedulerConfig withSecurity(SecurityConfig newSecurity) {
+    return new SchedulerConfig(
+        host,
+        port,
+        heartbeatInterval,
+        heartbeatTimeout,
+        maxTaskAttempts,
+        noExecutorTimeout,
+        finishedJobRetention,
+        newSecurity);
   }
 }

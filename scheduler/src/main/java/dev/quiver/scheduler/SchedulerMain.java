@@ -1,12 +1,17 @@
 package dev.quiver.scheduler;
 
 import com.google.inject.Guice;
+import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.security.SecurityConfig;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Command line of the scheduler jar: runs a scheduler until the process is stopped. */
 @Command(
@@ -54,6 +59,36 @@ public final class SchedulerMain implements Callable<Integer> {
           "How long a finished job stays available for status (default: ${DEFAULT-VALUE}).")
   long jobRetentionMillis = SchedulerConfig.DEFAULT_FINISHED_JOB_RETENTION.toMillis();
 
+  @Option(
+      names = "--tls-cert",
+      paramLabel = "PEM",
+      description = "Certificate chain to serve TLS with (needs --tls-key).")
+  Path tlsCert;
+
+  @Option(
+      names = "--tls-key",
+      paramLabel = "PEM",
+      description = "Private key of --tls-cert (unencrypted PKCS#8 PEM).")
+  Path tlsKey;
+
+  @Option(
+      names = "--tls-ca",
+      paramLabel = "PEM",
+      description =
+          "CA certificates that verify executors' certificates (default with --tls-cert: the"
+              + " JDK's trusted roots).")
+  Path tlsCa;
+
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "File holding the cluster's shared token: every call must carry it, and calls to"
+              + " executors send it.")
+  Path tokenFile;
+
+  @Spec CommandSpec spec;
+
   /** Runs the scheduler until interrupted or killed. */
   public static void main(String[] args) {
     System.exit(new CommandLine(new SchedulerMain()).execute(args));
@@ -61,6 +96,12 @@ public final class SchedulerMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    SecurityConfig security;
+    try {
+      security = SecurityConfig.fromFiles(tlsCert, tlsKey, tlsCa, tokenFile);
+    } catch (QuiverException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     SchedulerConfig config =
         new SchedulerConfig(
             host,
@@ -69,7 +110,8 @@ public final class SchedulerMain implements Callable<Integer> {
             Duration.ofMillis(heartbeatTimeoutMillis),
             maxTaskAttempts,
             Duration.ofMillis(noExecutorTimeoutMillis),
-            Duration.ofMillis(jobRetentionMillis));
+            Duration.ofMillis(jobRetentionMillis),
+            security);
     SchedulerLifecycle lifecycle =
         Guice.createInjector(new SchedulerModule(config)).getInstance(SchedulerLifecycle.class);
     SchedulerServer server = lifecycle.start();

@@ -3,6 +3,7 @@ package dev.quiver.scheduler;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
+import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.scheduler.job.JobManager;
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;
@@ -31,7 +32,9 @@ public final class SchedulerServer implements AutoCloseable {
     this.registry = new ExecutorRegistry(config.heartbeatTimeout());
     this.jobs = new JobManager(registry, config);
     this.server =
-        NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
+        GrpcSecurity.secure(
+                NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port())),
+                config.security())
             .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
             .addService(
                 StrictRequests.of(new SchedulerService(registry, config, jobs).bindService()))
@@ -68,7 +71,8 @@ public final class SchedulerServer implements AutoCloseable {
     s.liveness.scheduleWithFixedDelay(
         s::checkLiveness, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
     s.jobs.start();
-    LOG.info("scheduler listening on {}:{}", config.host(), s.port());
+    LOG.info(
+        "scheduler listening on {}:{} ({})", config.host(), s.port(), config.security());
     return s;
   }
 

@@ -12,6 +12,7 @@ import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.StageStatus;
 import dev.quiver.distributed.proto.TaskSummary;
+import dev.quiver.distributed.security.SecurityConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,12 +32,24 @@ final class ClusterFixture {
         "quiver-embedded" + executors);
   }
 
+  /** Quiver on a new embedded cluster secured by {@code security} (stopped on close). */
+  static ClusterRows embedded(
+      int executors, Path dir, SessionConfig config, SecurityConfig security) {
+    return open(
+        Guice.createInjector(new EmbeddedClusterModule(executors, config, security)),
+        dir,
+        "quiver-embedded" + executors + "-secure");
+  }
+
   /** Quiver on the running cluster at {@code target}. */
   static ClusterRows remote(String target, Path dir, SessionConfig config) {
+    return remote(ClusterConfig.remote(target), dir, config);
+  }
+
+  /** Quiver on the running cluster of {@code cluster} (address and security). */
+  static ClusterRows remote(ClusterConfig cluster, Path dir, SessionConfig config) {
     return open(
-        Guice.createInjector(new DistributedModule(ClusterConfig.remote(target), config)),
-        dir,
-        "quiver-cluster");
+        Guice.createInjector(new DistributedModule(cluster, config)), dir, "quiver-cluster");
   }
 
   private static ClusterRows open(Injector injector, Path dir, String name) {

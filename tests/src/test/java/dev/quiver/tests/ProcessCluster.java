@@ -3,6 +3,7 @@ package dev.quiver.tests;
 import dev.quiver.distributed.ClusterConfig;
 import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.distributed.proto.ExecutorState;
+import dev.quiver.distributed.security.SecurityConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -25,12 +26,16 @@ final class ProcessCluster implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("listening on ([\\w.]+):(\\d+)");
 
   private final Path dir;
+  private final List<String> serverArgs;
+  private final SecurityConfig clientSecurity;
   private final List<Process> executors = new ArrayList<>();
   private Process scheduler;
   private String target;
 
-  private ProcessCluster(Path dir) {
+  private ProcessCluster(Path dir, List<String> serverArgs, SecurityConfig clientSecurity) {
     this.dir = dir;
+    this.serverArgs = List.copyOf(serverArgs);
+    this.clientSecurity = clientSecurity;
   }
 
   /** The runnable jar built by module {@code module} (the reactor packages it before tests). */
@@ -49,7 +54,23 @@ final class ProcessCluster implements AutoCloseable {
    */
   static ProcessCluster start(Path dir, int executors, int cores, Path extraClasspath)
       throws Exception {
-    ProcessCluster c = new ProcessCluster(dir);
+    return start(dir, executors, cores, extraClasspath, List.of(), SecurityConfig.none());
+  }
+
+  /**
+   * As {@link #start(Path, int, int, Path)}, passing {@code serverArgs} (e.g. --tls-cert,
+   * --token-file) to the scheduler and every executor; the cluster is checked with a client using
+   * {@code clientSecurity}.
+   */
+  static ProcessCluster start(
+      Path dir,
+      int executors,
+      int cores,
+      Path extraClasspath,
+      List<String> serverArgs,
+      SecurityConfig clientSecurity)
+      throws Exception {
+    ProcessCluster c = new ProcessCluster(dir, serverArgs, clientSecurity);
     try {
       c.startScheduler();
       for (int i = 0; i < executors; i++) {
@@ -69,14 +90,18 @@ final class ProcessCluster implements AutoCloseable {
 
   private void startScheduler() throws Exception {
     Path log = dir.resolve("scheduler.log");
-    scheduler =
-        new ProcessBuilder(
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
                 java(),
                 "-Xmx512m",
                 "-jar",
                 jar("scheduler", "quiver-scheduler.jar").toString(),
                 "--port",
-                "0")
+                "0"));
+    cmd.addAll(serverArgs);
+    scheduler =
+        new ProcessBuilder(cmd)
             .redirectErrorStream(true)
             .start();
     CompletableFuture<String> address = new CompletableFuture<>();
@@ -131,6 +156,7 @@ final class ProcessCluster implements AutoCloseable {
       cmd.add("--classpath");
       cmd.add(extraClasspath.toString());
     }
+    cmd.addAll(serverArgs);
     executors.add(
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
@@ -140,7 +166,8 @@ final class ProcessCluster implements AutoCloseable {
 
   private void awaitExecutors(int n) throws InterruptedException {
     long deadline = System.currentTimeMillis() + 60_000;
-    try (SchedulerClient client = new SchedulerClient(ClusterConfig.remote(target))) {
+    ClusterConfig config = ClusterConfig.remote(target).withSecurity(clientSecurity);
+    try (SchedulerClient client = new SchedulerClient(config)) {
       while (true) {
         long alive =
             client.executors().stream()
@@ -166,6 +193,11 @@ final class ProcessCluster implements AutoCloseable {
   /** The scheduler's {@code host:port}. */
   String target() {
     return target;
+  }
+
+  /** The directory holding the processes' logs ({@code scheduler.log}, {@code executor-N.log}). */
+  Path dir() {
+    return dir;
   }
 
   /** The executor processes, in start order. */

@@ -30,7 +30,7 @@ public final class ClusterRuntime implements AutoCloseable {
   public ClusterRuntime(ClusterConfig config) {
     this.config = config;
     this.scheduler = new SchedulerClient(config);
-    this.shuffle = new PerRootShuffleClient(FlightShuffleClient::insecure);
+    this.shuffle = new PerRootShuffleClient(root -> FlightShuffleClient.create(root, config.security()));
   }
 
   /** The cluster's address. */

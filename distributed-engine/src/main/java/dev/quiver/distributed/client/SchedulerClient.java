@@ -11,10 +11,10 @@ import dev.quiver.distributed.proto.ListExecutorsRequest;
 import dev.quiver.distributed.proto.ReleaseJobRequest;
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.SubmitJobRequest;
+import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.wire.WireProtocol;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,12 +28,12 @@ public final class SchedulerClient implements AutoCloseable {
   private final SchedulerGrpc.SchedulerBlockingStub blocking;
   private final SchedulerGrpc.SchedulerStub async;
 
-  /** Connects (lazily) to the scheduler in {@code config}. */
+  /** Connects (lazily) to the scheduler in {@code config}, with its TLS and token settings. */
   public SchedulerClient(ClusterConfig config) {
     this.config = config;
     this.channel =
-        NettyChannelBuilder.forAddress(config.schedulerHost(), config.schedulerPort())
-            .usePlaintext()
+        GrpcSecurity.channelBuilder(
+                config.schedulerHost(), config.schedulerPort(), config.security())
             .maxInboundMessageSize(64 << 20)
             .build();
     this.blocking = SchedulerGrpc.newBlockingStub(channel);

@@ -4,6 +4,7 @@ import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.ClusterConfig;
 import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.distributed.proto.ExecutorState;
+import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.spi.ExecutorLauncher;
 import dev.quiver.distributed.spi.RunningServer;
 import dev.quiver.distributed.spi.SchedulerLauncher;
@@ -30,6 +31,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   private final int executors;
   private final int coresPerExecutor;
   private final long memoryPerExecutor;
+  private final SecurityConfig security;
   private final List<RunningServer> executorServers = new ArrayList<>();
   private RunningServer scheduler;
   private Path workRoot;
@@ -40,6 +42,15 @@ public final class EmbeddedCluster implements AutoCloseable {
    * slots and {@code memoryPerExecutor} bytes for task data.
    */
   public EmbeddedCluster(int executors, int coresPerExecutor, long memoryPerExecutor) {
+    this(executors, coresPerExecutor, memoryPerExecutor, SecurityConfig.none());
+  }
+
+  /**
+   * As {@link #EmbeddedCluster(int, int, long)}, with every server and connection secured by
+   * {@code security} (its certificate must be valid for 127.0.0.1).
+   */
+  public EmbeddedCluster(
+      int executors, int coresPerExecutor, long memoryPerExecutor, SecurityConfig security) {
     if (executors < 1) {
       throw new QuiverException("An embedded cluster needs at least one executor, got " + executors);
     }
@@ -49,6 +60,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     this.executors = executors;
     this.coresPerExecutor = coresPerExecutor;
     this.memoryPerExecutor = memoryPerExecutor;
+    this.security = java.util.Objects.requireNonNull(security, "security");
   }
 
   /**
@@ -56,8 +68,13 @@ public final class EmbeddedCluster implements AutoCloseable {
    * with 2 GiB of task memory each.
    */
   public static EmbeddedCluster sharingCores(int executors) {
+    return sharingCores(executors, SecurityConfig.none());
+  }
+
+  /** As {@link #sharingCores(int)}, secured by {@code security}. */
+  public static EmbeddedCluster sharingCores(int executors, SecurityConfig security) {
     int cores = Math.max(1, Runtime.getRuntime().availableProcessors() / Math.max(1, executors));
-    return new EmbeddedCluster(executors, cores, 2L << 30);
+    return new EmbeddedCluster(executors, cores, 2L << 30, security);
   }
 
   /** Starts the servers (once) and waits until every executor has registered. */
@@ -72,11 +89,12 @@ public final class EmbeddedCluster implements AutoCloseable {
     ExecutorLauncher executorLauncher = load(ExecutorLauncher.class, "quiver-executor");
     try {
       workRoot = Files.createTempDirectory("quiver-embedded-");
-      scheduler = schedulers.start(0, HEARTBEAT_TIMEOUT_MILLIS);
+      scheduler = schedulers.start(0, HEARTBEAT_TIMEOUT_MILLIS, security);
       for (int i = 0; i < executors; i++) {
         Path dir = Files.createDirectories(workRoot.resolve("executor-" + i));
         executorServers.add(
-            executorLauncher.start(scheduler.target(), dir, coresPerExecutor, memoryPerExecutor));
+            executorLauncher.start(
+                scheduler.target(), dir, coresPerExecutor, memoryPerExecutor, security));
       }
       awaitRegistration();
       return this;
@@ -124,12 +142,12 @@ public final class EmbeddedCluster implements AutoCloseable {
                         + " dependency"));
   }
 
-  /** The address clients use; the cluster must be started. */
+  /** The address and security settings clients use; the cluster must be started. */
   public synchronized ClusterConfig config() {
     if (scheduler == null) {
       throw new QuiverException("The embedded cluster is not started");
     }
-    return ClusterConfig.remote(scheduler.target());
+    return ClusterConfig.remote(scheduler.target()).withSecurity(security);
   }
 
   /** The running executors (for tests that stop one). */

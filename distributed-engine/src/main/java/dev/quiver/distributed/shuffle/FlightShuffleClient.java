@@ -2,16 +2,16 @@ package dev.quiver.distributed.shuffle;
 
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.distributed.security.FlightSecurity;
+import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiFunction;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStream;
-import org.apache.arrow.flight.Location;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -25,24 +25,35 @@ import org.apache.arrow.vector.util.TransferPair;
  */
 public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
   private final BufferAllocator allocator;
-  private final BiFunction<BufferAllocator, Location, FlightClient> connector;
+  private final Connector connector;
   private final Map<String, FlightClient> clients = new ConcurrentHashMap<>();
+
+  /** Builds the Flight client of one executor address. */
+  @FunctionalInterface
+  public interface Connector {
+    /** A client to {@code host:port} whose streams allocate from {@code allocator}. */
+    FlightClient connect(BufferAllocator allocator, String host, int port);
+  }
 
   /**
    * Creates a client whose Flight streams allocate from a child of {@code parent}.
    *
-   * @param connector builds a Flight client for an address (lets callers add TLS and tokens)
+   * @param connector builds a Flight client for an address (with the cluster's TLS and token)
    */
-  public FlightShuffleClient(
-      BufferAllocator parent, BiFunction<BufferAllocator, Location, FlightClient> connector) {
+  public FlightShuffleClient(BufferAllocator parent, Connector connector) {
     this.allocator = parent.newChildAllocator("flight-shuffle-client", 0, Long.MAX_VALUE);
     this.connector = connector;
   }
 
-  /** A client over plaintext gRPC. */
-  public static FlightShuffleClient insecure(BufferAllocator parent) {
+  /** A client using {@code security}'s TLS and token on every connection. */
+  public static FlightShuffleClient create(BufferAllocator parent, SecurityConfig security) {
     return new FlightShuffleClient(
-        parent, (alloc, location) -> FlightClient.builder(alloc, location).build());
+        parent, (alloc, host, port) -> FlightSecurity.connect(alloc, host, port, security));
+  }
+
+  /** A client over plaintext gRPC without a token. */
+  public static FlightShuffleClient insecure(BufferAllocator parent) {
+    return create(parent, SecurityConfig.none());
   }
 
   @Override
@@ -50,7 +61,7 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
     FlightClient client =
         clients.computeIfAbsent(
             location.host() + ":" + location.port(),
-            k -> connector.apply(allocator, Location.forGrpcInsecure(location.host(), location.port())));
+            k -> connector.connect(allocator, location.host(), location.port()));
     try {
       FlightStream stream = client.getStream(ShuffleTickets.encode(location.id()));
       return new FlightBatchStream(location, schema, stream, context.allocator());

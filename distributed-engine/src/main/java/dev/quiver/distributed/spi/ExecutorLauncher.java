@@ -1,5 +1,6 @@
 package dev.quiver.distributed.spi;
 
+import dev.quiver.distributed.security.SecurityConfig;
 import java.nio.file.Path;
 
 /** Starts an executor inside this process (provided by the executor module). */
@@ -11,7 +12,15 @@ public interface ExecutorLauncher {
    * @param workDir where it spills shuffle data; the executor deletes what it wrote on close
    * @param cores task slots
    * @param memoryBytes memory for task data
+   * @param security TLS for its Flight server and its channels, and the shared token
    */
-  RunningServer start(String schedulerTarget, Path workDir, int cores, long memoryBytes)
+  RunningServer start(
+      String schedulerTarget, Path workDir, int cores, long memoryBytes, SecurityConfig security)
       throws Exception;
+
+  /** Starts an unsecured executor (plaintext, no token). */
+  default RunningServer start(String schedulerTarget, Path workDir, int cores, long memoryBytes)
+      throws Exception {
+    return start(schedulerTarget, workDir, cores, memoryBytes, SecurityConfig.none());
+  }
 }

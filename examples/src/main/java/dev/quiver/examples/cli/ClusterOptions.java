@@ -1,6 +1,9 @@
 package dev.quiver.examples.cli;
 
+import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.examples.cluster.ClusterTarget;
+import java.nio.file.Path;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
@@ -23,8 +26,25 @@ public final class ClusterOptions {
     String scheduler;
   }
 
+  @Option(
+      names = "--tls-ca",
+      paramLabel = "PEM",
+      description =
+          "With --scheduler: connect over TLS, verifying the cluster with these CA certificates.")
+  private Path tlsCa;
+
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "With --scheduler: file holding the cluster's shared token, sent on every call.")
+  private Path tokenFile;
+
   /** Opens the chosen target (local when neither option is given). */
   public ClusterTarget open() {
+    if ((tlsCa != null || tokenFile != null) && (choice == null || choice.scheduler == null)) {
+      throw new IllegalArgumentException("--tls-ca and --token-file need --scheduler");
+    }
     if (choice == null) {
       return ClusterTarget.local();
     }
@@ -34,6 +54,8 @@ public final class ClusterOptions {
       }
       return ClusterTarget.embedded(choice.embedded);
     }
-    return ClusterTarget.remote(choice.scheduler);
+    return ClusterTarget.remote(
+        ClusterConfig.remote(choice.scheduler)
+            .withSecurity(SecurityConfig.fromFiles(null, null, tlsCa, tokenFile)));
   }
 }

@@ -50,8 +50,13 @@ public final class ClusterTarget implements AutoCloseable {
 
   /** Connects to the scheduler at {@code target} ("host:port"). */
   public static ClusterTarget remote(String target) {
+    return remote(ClusterConfig.remote(target));
+  }
+
+  /** Connects to the cluster of {@code config} (address, TLS and token). */
+  public static ClusterTarget remote(ClusterConfig config) {
     return new ClusterTarget(
-        ClusterLifecycle.remote(ClusterConfig.remote(target)), "the cluster at " + target);
+        ClusterLifecycle.remote(config), "the cluster at " + config.target());
   }
 
   /** Whether queries run on a cluster. */

@@ -2,8 +2,9 @@ package dev.quiver.scheduler.job;
 
 import dev.quiver.distributed.proto.ExecutorControlGrpc;
 import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.security.GrpcSecurity;
+import dev.quiver.distributed.security.SecurityConfig;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.NettyChannelBuilder;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -15,9 +16,11 @@ final class ExecutorClients implements AutoCloseable {
 
   private final Map<String, Client> clients = new HashMap<>();
   private final long deadlineMillis;
+  private final SecurityConfig security;
 
-  ExecutorClients(long deadlineMillis) {
+  ExecutorClients(long deadlineMillis, SecurityConfig security) {
     this.deadlineMillis = deadlineMillis;
+    this.security = security;
   }
 
   /** An async stub with a deadline, on a channel to the executor's current address. */
@@ -29,9 +32,7 @@ final class ExecutorClients implements AutoCloseable {
     }
     if (c == null) {
       ManagedChannel channel =
-          NettyChannelBuilder.forAddress(info.getHost(), info.getFlightPort())
-              .usePlaintext()
-              .build();
+          GrpcSecurity.channelBuilder(info.getHost(), info.getFlightPort(), security).build();
       c = new Client(info.getHost(), info.getFlightPort(), channel);
       clients.put(info.getExecutorId(), c);
     }

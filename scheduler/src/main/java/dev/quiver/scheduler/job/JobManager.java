@@ -63,7 +63,7 @@ public final class JobManager implements AutoCloseable {
 
   private final ExecutorRegistry registry;
   private final SchedulerConfig config;
-  private final ExecutorClients clients = new ExecutorClients(RPC_DEADLINE_MILLIS);
+  private final ExecutorClients clients;
   private final ScheduledExecutorService loop;
   private final SecureRandom random = new SecureRandom();
 
@@ -84,6 +84,7 @@ public final class JobManager implements AutoCloseable {
   public JobManager(ExecutorRegistry registry, SchedulerConfig config) {
     this.registry = registry;
     this.config = config;
+    this.clients = new ExecutorClients(RPC_DEADLINE_MILLIS, config.security());
     this.loop =
         Executors.newSingleThreadScheduledExecutor(
             r -> {

@@ -1,0 +1,123 @@
+package dev.quiver.distributed.security;
+
+import dev.quiver.binding.QuiverException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import org.apache.arrow.flight.CallHeaders;
+import org.apache.arrow.flight.CallInfo;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightClientMiddleware;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.FlightServerMiddleware;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Applies a {@link SecurityConfig} to Arrow Flight servers and clients: TLS and the token. */
+public final class FlightSecurity {
+  private static final Logger LOG = LoggerFactory.getLogger(FlightSecurity.class);
+
+  private static final FlightServerMiddleware.Key<TokenMiddleware> TOKEN_KEY =
+      FlightServerMiddleware.Key.of("quiver-token");
+
+  private FlightSecurity() {}
+
+  /** The location a Flight server of this config listens on ({@code grpc+tls} with TLS). */
+  public static Location serverLocation(String host, int port, SecurityConfig security) {
+    return security.serverTls()
+        ? Location.forGrpcTls(host, port)
+        : Location.forGrpcInsecure(host, port);
+  }
+
+  /**
+   * A Flight server builder serving TLS when the config has a certificate and rejecting calls
+   * without the token (UNAUTHENTICATED) when one is set.
+   */
+  public static FlightServer.Builder secure(FlightServer.Builder builder, SecurityConfig security) {
+    if (security.serverTls()) {
+      try {
+        builder.useTls(
+            new ByteArrayInputStream(security.certChain().bytes()),
+            new ByteArrayInputStream(security.privateKey().bytes()));
+      } catch (IOException e) {
+        throw new QuiverException(
+            "Cannot serve Flight over TLS with " + security.certChain().source() + ": "
+                + e.getMessage(),
+            e);
+      }
+    }
+    if (security.hasToken()) {
+      Tokens tokens = new Tokens(security.token());
+      builder.middleware(TOKEN_KEY, (info, headers, context) -> check(tokens, info, headers));
+    }
+    return builder;
+  }
+
+  private static TokenMiddleware check(Tokens tokens, CallInfo info, CallHeaders headers) {
+    if (!tokens.matches(headers.get(Tokens.HEADER))) {
+      LOG.warn("rejected Flight {}: missing or invalid cluster token", info.method());
+      throw CallStatus.UNAUTHENTICATED.withDescription(Tokens.REJECTED).toRuntimeException();
+    }
+    return TokenMiddleware.INSTANCE;
+  }
+
+  /** A Flight client to {@code host:port} with this config's TLS and token. */
+  public static FlightClient connect(
+      BufferAllocator allocator, String host, int port, SecurityConfig security) {
+    FlightClient.Builder b;
+    if (security.clientTls()) {
+      b = FlightClient.builder(allocator, Location.forGrpcTls(host, port)).useTls();
+      if (security.ca() != null) {
+        b.trustedCertificates(new ByteArrayInputStream(security.ca().bytes()));
+      }
+    } else {
+      b = FlightClient.builder(allocator, Location.forGrpcInsecure(host, port));
+    }
+    if (security.hasToken()) {
+      String value = Tokens.headerValue(security.token());
+      b.intercept(info -> new TokenClientMiddleware(value));
+    }
+    return b.build();
+  }
+
+  /** Nothing to do per call once the token matched. */
+  private static final class TokenMiddleware implements FlightServerMiddleware {
+    static final TokenMiddleware INSTANCE = new TokenMiddleware();
+
+    @Override
+    public void onBeforeSendingHeaders(CallHeaders outgoingHeaders) {}
+
+    @Override
+    public void onCallCompleted(CallStatus status) {}
+
+    @Override
+    public void onCallErrored(Throwable err) {}
+  }
+
+  /** Puts the token header on every outgoing call. */
+  private static final class TokenClientMiddleware implements FlightClientMiddleware {
+    private final String headerValue;
+
+    TokenClientMiddleware(String headerValue) {
+      this.headerValue = headerValue;
+    }
+
+    @Override
+    public void onBeforeSendingHeaders(CallHeaders outgoingHeaders) {
+      outgoingHeaders.insert(Tokens.HEADER, headerValue);
+    }
+
+    @Override
+    public void onHeadersReceived(CallHeaders incomingHeaders) {}
+
+    @Override
+    public void onCallCompleted(CallStatus status) {}
+
+    @Override
+    public String toString() {
+      return "TokenClientMiddleware[token=<redacted>]";
+    }
+  }
+}

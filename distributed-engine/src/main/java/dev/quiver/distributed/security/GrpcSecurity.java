@@ -1,0 +1,160 @@
+package dev.quiver.distributed.security;
+
+import dev.quiver.binding.QuiverException;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.ForwardingClientCall;
+import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.NettyServerBuilder;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.ByteArrayInputStream;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Applies a {@link SecurityConfig} to gRPC servers and channels: TLS and the shared token. */
+public final class GrpcSecurity {
+  private static final Logger LOG = LoggerFactory.getLogger(GrpcSecurity.class);
+
+  private static final Metadata.Key<String> AUTHORIZATION =
+      Metadata.Key.of(Tokens.HEADER, Metadata.ASCII_STRING_MARSHALLER);
+
+  private GrpcSecurity() {}
+
+  /**
+   * A channel builder to {@code host:port}: TLS verified with the configured CA when the config
+   * asks for it (plaintext otherwise), and the token on every call when one is set.
+   */
+  public static NettyChannelBuilder channelBuilder(
+      String host, int port, SecurityConfig security) {
+    NettyChannelBuilder b = NettyChannelBuilder.forAddress(host, port);
+    if (security.clientTls()) {
+      b.sslContext(clientSslContext(security));
+    } else {
+      b.usePlaintext();
+    }
+    if (security.hasToken()) {
+      b.intercept(new TokenClientInterceptor(Tokens.headerValue(security.token())));
+    }
+    return b;
+  }
+
+  /**
+   * Makes {@code builder} serve TLS when the config has a certificate and reject every call
+   * without the token (UNAUTHENTICATED) when one is set.
+   */
+  public static NettyServerBuilder secure(NettyServerBuilder builder, SecurityConfig security) {
+    if (security.serverTls()) {
+      builder.sslContext(serverSslContext(security));
+    }
+    if (security.hasToken()) {
+      builder.intercept(tokenInterceptor(security));
+    }
+    return builder;
+  }
+
+  /** An interceptor that rejects calls without the configured token; needs a token. */
+  public static ServerInterceptor tokenInterceptor(SecurityConfig security) {
+    if (!security.hasToken()) {
+      throw new IllegalArgumentException("no token configured to check");
+    }
+    return new TokenServerInterceptor(new Tokens(security.token()));
+  }
+
+  static SslContext clientSslContext(SecurityConfig security) {
+    SslContextBuilder b = GrpcSslContexts.forClient();
+    if (security.ca() != null) {
+      try {
+        b.trustManager(new ByteArrayInputStream(security.ca().bytes()));
+      } catch (IllegalArgumentException e) {
+        throw new QuiverException(
+            "The TLS CA certificates in " + security.ca().source() + " are not valid PEM: "
+                + e.getMessage(),
+            e);
+      }
+    }
+    try {
+      return b.build();
+    } catch (SSLException e) {
+      throw new QuiverException("Cannot set up TLS for client connections: " + e.getMessage(), e);
+    }
+  }
+
+  private static SslContext serverSslContext(SecurityConfig security) {
+    try {
+      return GrpcSslContexts.forServer(
+              new ByteArrayInputStream(security.certChain().bytes()),
+              new ByteArrayInputStream(security.privateKey().bytes()))
+          .build();
+    } catch (SSLException | IllegalArgumentException e) {
+      throw new QuiverException(
+          "Cannot serve TLS with the certificate chain in "
+              + security.certChain().source()
+              + " and the private key in "
+              + security.privateKey().source()
+              + " (both must be PEM; the key unencrypted PKCS#8): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /** Adds the token header to every call. */
+  private static final class TokenClientInterceptor implements ClientInterceptor {
+    private final String headerValue;
+
+    TokenClientInterceptor(String headerValue) {
+      this.headerValue = headerValue;
+    }
+
+    @Override
+    public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
+        MethodDescriptor<ReqT, RespT> method, CallOptions options, Channel next) {
+      return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
+        @Override
+        public void start(Listener<RespT> listener, Metadata headers) {
+          headers.put(AUTHORIZATION, headerValue);
+          super.start(listener, headers);
+        }
+      };
+    }
+
+    @Override
+    public String toString() {
+      return "TokenClientInterceptor[token=<redacted>]";
+    }
+  }
+
+  /** Closes calls without the right token before any handler sees them. */
+  private static final class TokenServerInterceptor implements ServerInterceptor {
+    private final Tokens tokens;
+
+    TokenServerInterceptor(Tokens tokens) {
+      this.tokens = tokens;
+    }
+
+    @Override
+    public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
+        ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
+      if (tokens.matches(headers.get(AUTHORIZATION))) {
+        return next.startCall(call, headers);
+      }
+      LOG.warn(
+          "rejected {} from {}: missing or invalid cluster token",
+          call.getMethodDescriptor().getFullMethodName(),
+          call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+      call.close(Status.UNAUTHENTICATED.withDescription(Tokens.REJECTED), new Metadata());
+      return new ServerCall.Listener<>() {};
+    }
+  }
+}

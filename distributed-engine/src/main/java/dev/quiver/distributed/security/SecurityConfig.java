@@ -1,0 +1,178 @@
+package dev.quiver.distributed.security;
+
+import dev.quiver.binding.QuiverException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * TLS material (certificate chain, private key and CA certificates, all PEM) and the cluster's
+ * shared token. Servers use TLS when given a certificate and key; clients use TLS when given a CA
+ * (or, on cluster nodes, when they serve TLS themselves). {@link #toString()} never shows the
+ * token.
+ */
+public final class SecurityConfig {
+  private static final SecurityConfig NONE = new SecurityConfig(null, null, null, null, null);
+
+  private final Pem certChain;
+  private final Pem privateKey;
+  private final Pem ca;
+  private final String token;
+  private final String tokenSource;
+
+  /** PEM bytes and the file they came from (for error messages; paths are not secret). */
+  record Pem(byte[] bytes, String source) {
+    @Override
+    public String toString() {
+      return source;
+    }
+  }
+
+  private SecurityConfig(Pem certChain, Pem privateKey, Pem ca, String token, String tokenSource) {
+    if ((certChain == null) != (privateKey == null)) {
+      throw new QuiverException(
+          "TLS needs both a certificate chain (--tls-cert) and its private key (--tls-key)");
+    }
+    this.certChain = certChain;
+    this.privateKey = privateKey;
+    this.ca = ca;
+    this.token = token;
+    this.tokenSource = tokenSource;
+  }
+
+  /** No TLS and no token: plaintext, unauthenticated (loopback development only). */
+  public static SecurityConfig none() {
+    return NONE;
+  }
+
+  /**
+   * Settings read from files; any argument may be null.
+   *
+   * @param certChain this server's certificate chain (PEM); needs {@code privateKey}
+   * @param privateKey its private key (PKCS#8 PEM)
+   * @param ca certificates that verify the peers this process connects to (PEM)
+   * @param tokenFile file holding the shared token (surrounding whitespace is ignored)
+   */
+  public static SecurityConfig fromFiles(Path certChain, Path privateKey, Path ca, Path tokenFile) {
+    SecurityConfig c =
+        new SecurityConfig(
+            certChain == null ? null : read(certChain, "TLS certificate chain"),
+            privateKey == null ? null : read(privateKey, "TLS private key"),
+            ca == null ? null : read(ca, "TLS CA certificates"),
+            null,
+            null);
+    return tokenFile == null ? c : c.withTokenFile(tokenFile);
+  }
+
+  /** A copy whose clients verify servers with the CA certificates in {@code caPem}. */
+  public SecurityConfig withTrustedCa(Path caPem) {
+    return new SecurityConfig(
+        certChain, privateKey, read(caPem, "TLS CA certificates"), token, tokenSource);
+  }
+
+  /** A copy whose servers present {@code certChainPem} with the private key {@code keyPem}. */
+  public SecurityConfig withServerCertificate(Path certChainPem, Path keyPem) {
+    return new SecurityConfig(
+        read(certChainPem, "TLS certificate chain"),
+        read(keyPem, "TLS private key"),
+        ca,
+        token,
+        tokenSource);
+  }
+
+  /** A copy that sends and requires {@code sharedToken} (surrounding whitespace is ignored). */
+  public SecurityConfig withToken(String sharedToken) {
+    return new SecurityConfig(
+        certChain, privateKey, ca, checkToken(sharedToken, "the token given"), "the token given");
+  }
+
+  /** A copy that sends and requires the token held in {@code tokenFile} (trimmed). */
+  public SecurityConfig withTokenFile(Path tokenFile) {
+    String source = "token file " + tokenFile;
+    String text = new String(read(tokenFile, "token file").bytes(), StandardCharsets.UTF_8);
+    return new SecurityConfig(certChain, privateKey, ca, checkToken(text, source), source);
+  }
+
+  /** Whether servers of this process serve TLS. */
+  public boolean serverTls() {
+    return certChain != null;
+  }
+
+  /** Whether this process's client channels use TLS. */
+  public boolean clientTls() {
+    return ca != null || serverTls();
+  }
+
+  /** Whether calls carry, and servers require, a shared token. */
+  public boolean hasToken() {
+    return token != null;
+  }
+
+  Pem certChain() {
+    return certChain;
+  }
+
+  Pem privateKey() {
+    return privateKey;
+  }
+
+  /** The CA certificates clients verify servers with; null means the JDK's trusted roots. */
+  Pem ca() {
+    return ca;
+  }
+
+  String token() {
+    return token;
+  }
+
+  String tokenSource() {
+    return tokenSource;
+  }
+
+  private static String checkToken(String text, String source) {
+    if (text == null) {
+      throw new QuiverException("The cluster token must not be null");
+    }
+    String t = text.strip();
+    if (t.isEmpty()) {
+      throw new QuiverException("The cluster token from " + source + " is empty");
+    }
+    for (int i = 0; i < t.length(); i++) {
+      char ch = t.charAt(i);
+      // It travels in an HTTP/2 header: printable ASCII only, and no spaces so it is one word.
+      if (ch <= ' ' || ch > '~') {
+        throw new QuiverException(
+            "The cluster token from "
+                + source
+                + " must be printable ASCII without spaces (character at index "
+                + i
+                + " is not)");
+      }
+    }
+    return t;
+  }
+
+  private static Pem read(Path file, String what) {
+    if (file == null) {
+      throw new QuiverException("No file given for the " + what);
+    }
+    try {
+      return new Pem(Files.readAllBytes(file), file.toString());
+    } catch (IOException e) {
+      throw new QuiverException(
+          "Cannot read the " + what + " from " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SecurityConfig[serverTls="
+        + (certChain == null ? "off" : certChain.source())
+        + ", ca="
+        + (ca == null ? (serverTls() ? "JDK default" : "none") : ca.source())
+        + ", token="
+        + (token == null ? "none" : "set")
+        + "]";
+  }
+}

@@ -1,0 +1,93 @@
+package dev.quiver.distributed.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.ClusterConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Building security settings from files, validation, and keeping the token out of text. */
+@Timeout(30)
+class SecurityConfigTest {
+  private static final String TOKEN = "s3cr3t-token-4f9a";
+
+  @TempDir Path dir;
+
+  @Test
+  void noneIsPlaintextWithoutToken() {
+    SecurityConfig none = SecurityConfig.none();
+    assertThat(none.serverTls()).isFalse();
+    assertThat(none.clientTls()).isFalse();
+    assertThat(none.hasToken()).isFalse();
+    assertThat(new ClusterConfig("localhost", 1).security()).isSameAs(none);
+  }
+
+  @Test
+  void tokenFileIsTrimmedAndNeverShown() throws Exception {
+    Path file = Files.writeString(dir.resolve("token"), "  " + TOKEN + "\n\n");
+    SecurityConfig c = SecurityConfig.fromFiles(null, null, null, file);
+    assertThat(c.hasToken()).isTrue();
+    assertThat(c.token()).isEqualTo(TOKEN);
+    assertThat(c.toString()).doesNotContain(TOKEN).contains("token=set");
+    ClusterConfig cluster = ClusterConfig.remote("127.0.0.1:50050").withTokenFile(file);
+    assertThat(cluster.toString()).doesNotContain(TOKEN);
+    assertThat(new Tokens(TOKEN).toString()).doesNotContain(TOKEN);
+  }
+
+  @Test
+  void tokensMatchOnlyTheBearerOfTheSameToken() {
+    Tokens tokens = new Tokens(TOKEN);
+    assertThat(tokens.matches("Bearer " + TOKEN)).isTrue();
+    assertThat(tokens.matches("bearer " + TOKEN)).isTrue();
+    assertThat(tokens.matches(null)).isFalse();
+    assertThat(tokens.matches(TOKEN)).isFalse();
+    assertThat(tokens.matches("Bearer " + TOKEN + "x")).isFalse();
+    assertThat(tokens.matches("Bearer " + TOKEN.substring(1))).isFalse();
+    assertThat(tokens.matches("Bearer ")).isFalse();
+  }
+
+  @Test
+  void badTokensAreRefusedWithoutQuotingThem() throws Exception {
+    Path empty = Files.writeString(dir.resolve("empty"), " \n");
+    assertThatThrownBy(() -> SecurityConfig.fromFiles(null, null, null, empty))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("empty")
+        .hasMessageContaining(empty.toString());
+    Path spaced = Files.writeString(dir.resolve("spaced"), "abc def-secret");
+    assertThatThrownBy(() -> SecurityConfig.fromFiles(null, null, null, spaced))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("printable ASCII")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("def-secret"));
+    assertThatThrownBy(
+            () -> SecurityConfig.fromFiles(null, null, null, dir.resolve("missing-token")))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("missing-token");
+  }
+
+  @Test
+  void certificateNeedsItsKey() throws Exception {
+    Path cert = Files.writeString(dir.resolve("cert.pem"), "not really a certificate");
+    assertThatThrownBy(() -> SecurityConfig.fromFiles(cert, null, null, null))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("--tls-key");
+  }
+
+  @Test
+  void nodeSettingsServeAndUseTls() throws Exception {
+    TestCertificates certs = TestCertificates.generate(dir.resolve("certs"));
+    SecurityConfig node = certs.node(TOKEN);
+    assertThat(node.serverTls()).isTrue();
+    assertThat(node.clientTls()).isTrue();
+    assertThat(node.hasToken()).isTrue();
+    assertThat(node.toString()).doesNotContain(TOKEN).contains("node.pem");
+    SecurityConfig client = certs.client(null);
+    assertThat(client.serverTls()).isFalse();
+    assertThat(client.clientTls()).isTrue();
+    assertThat(client.hasToken()).isFalse();
+  }
+}
