@@ -1,6 +1,7 @@
 package dev.quiver.executor;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -18,6 +19,8 @@ import java.util.UUID;
  * @param memoryBytes memory the executor may use for task data
  * @param shuffleMemoryBytes part of it that holds shuffle output before spilling to disk
  * @param extensionJars jars with {@code dev.quiver.binding.Extension}s (UDFs, table providers)
+ * @param shuffleTtl how long a job's shuffle output may sit unwritten and unread before the
+ *     executor deletes it (its client never released it)
  */
 public record ExecutorConfig(
     String executorId,
@@ -29,7 +32,11 @@ public record ExecutorConfig(
     int cores,
     long memoryBytes,
     long shuffleMemoryBytes,
-    List<Path> extensionJars) {
+    List<Path> extensionJars,
+    Duration shuffleTtl) {
+
+  /** Default time unread shuffle output is kept: well past the scheduler's job retention. */
+  public static final Duration DEFAULT_SHUFFLE_TTL = Duration.ofHours(1);
 
   /** Default listen address: loopback only, so nothing is exposed unless asked for. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -43,7 +50,11 @@ public record ExecutorConfig(
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(schedulerHost, "schedulerHost");
     Objects.requireNonNull(workDir, "workDir");
+    Objects.requireNonNull(shuffleTtl, "shuffleTtl");
     extensionJars = List.copyOf(extensionJars);
+    if (shuffleTtl.isNegative() || shuffleTtl.isZero()) {
+      throw new IllegalArgumentException("shuffle TTL must be positive, got " + shuffleTtl);
+    }
     if (executorId.isBlank()) {
       throw new IllegalArgumentException("executor id must not be blank");
     }
@@ -63,6 +74,32 @@ public record ExecutorConfig(
               + memoryBytes
               + " bytes)");
     }
+  }
+
+  /** Settings with the default shuffle TTL. */
+  public ExecutorConfig(
+      String executorId,
+      String host,
+      int port,
+      String schedulerHost,
+      int schedulerPort,
+      Path workDir,
+      int cores,
+      long memoryBytes,
+      long shuffleMemoryBytes,
+      List<Path> extensionJars) {
+    this(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        extensionJars,
+        DEFAULT_SHUFFLE_TTL);
   }
 
   /** Settings without extension jars. */
@@ -125,7 +162,8 @@ public record ExecutorConfig(
         cores,
         memoryBytes,
         shuffleMemoryBytes,
-        extensionJars);
+        extensionJars,
+        shuffleTtl);
   }
 
   /** A copy listening on another port. */
@@ -140,7 +178,8 @@ public record ExecutorConfig(
         cores,
         memoryBytes,
         shuffleMemoryBytes,
-        extensionJars);
+        extensionJars,
+        shuffleTtl);
   }
 
   /** A copy with other resources; shuffle memory becomes a quarter of {@code memory}. */
@@ -155,7 +194,8 @@ public record ExecutorConfig(
         newCores,
         memory,
         memory / 4,
-        extensionJars);
+        extensionJars,
+        shuffleTtl);
   }
 
   /** A copy with another shuffle memory budget. */
@@ -170,7 +210,24 @@ public record ExecutorConfig(
         cores,
         memoryBytes,
         bytes,
-        extensionJars);
+        extensionJars,
+        shuffleTtl);
+  }
+
+  /** A copy that deletes unreleased shuffle output after {@code ttl} without access. */
+  public ExecutorConfig withShuffleTtl(Duration ttl) {
+    return new ExecutorConfig(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        extensionJars,
+        ttl);
   }
 
   /** A copy that loads extensions from {@code jars}. */
@@ -185,6 +242,7 @@ public record ExecutorConfig(
         cores,
         memoryBytes,
         shuffleMemoryBytes,
-        jars);
+        jars,
+        shuffleTtl);
   }
 }

@@ -78,6 +78,11 @@ public final class SchedulerClient implements AutoCloseable {
     async.jobStatus(JobStatusRequest.newBuilder().setJobId(jobId).build(), observer);
   }
 
+  /** Retries connecting to the scheduler now rather than after gRPC's reconnect backoff. */
+  public void reconnectNow() {
+    channel.resetConnectBackoff();
+  }
+
   /** Cancels a job; false when it had already finished. */
   public boolean cancel(String jobId) {
     try {
