@@ -57,6 +57,18 @@ public final class SchedulerClient implements AutoCloseable {
     }
   }
 
+  /** Every executor the scheduler knows, lost ones included, with its last heartbeat. */
+  public List<ExecutorStatus> executorsIncludingLost() {
+    try {
+      return blocking
+          .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+          .listExecutors(ListExecutorsRequest.newBuilder().setIncludeLost(true).build())
+          .getExecutorsList();
+    } catch (StatusRuntimeException e) {
+      throw failure("list the cluster's executors", e);
+    }
+  }
+
   /** Submits a job; returns its id. */
   public String submit(JobSpec job) {
     try {
