@@ -17,16 +17,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A process cluster for fault tests with a distributed engine over it, whose job status updates
  * a test can act on (e.g. kill an executor once a stage has finished).
  */
 final class FaultCluster implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(FaultCluster.class);
-
   /** What one query went through: the executor killed, the time to recover, tasks run again. */
   record Recovery(
       String query,
@@ -119,8 +115,6 @@ final class FaultCluster implements AutoCloseable {
                     String victim = stage.getTasks(0).getExecutorId();
                     killed[0] = victim;
                     killedAt[0] = System.nanoTime();
-                    LOG.info(
-                        "{}: stage {} finished; killing {}", name, stage.getStageId(), victim);
                     processes.killExecutor(victim);
                   });
         });
@@ -141,7 +135,6 @@ final class FaultCluster implements AutoCloseable {
             tasksRunAgain(done),
             done.getStagesCount(),
             done);
-    LOG.info("recovery {}", r);
     processes.startExecutor();
     assertThat(processes.executorIds()).hasSize(executorsBefore);
     return r;
@@ -175,6 +168,11 @@ final class FaultCluster implements AutoCloseable {
       }
     }
     return n;
+  }
+
+  /** When the latest job succeeded (System.nanoTime). */
+  long succeededAtNanos() {
+    return succeededAtNanos;
   }
 
   /** The latest job that succeeded. */

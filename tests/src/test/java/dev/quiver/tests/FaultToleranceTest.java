@@ -30,8 +30,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Faults on a cluster of separate processes (a scheduler and three executors, default heartbeat
@@ -43,11 +41,10 @@ import org.slf4j.LoggerFactory;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class FaultToleranceTest {
-  private static final Logger LOG = LoggerFactory.getLogger(FaultToleranceTest.class);
   private static final double SCALE = 0.1;
 
   /** Queries with joins and aggregations over several stages (the slow test runs all 22). */
-  private static final List<Integer> QUERIES = List.of(3, 9, 18);
+  private static final List<Integer> QUERIES = List.of(3, 10, 12);
 
   private final QueryThread queryThread = new QueryThread();
   private QuiverRows local;
@@ -116,7 +113,7 @@ class FaultToleranceTest {
             }
           });
     }
-    recoveries.forEach(r -> LOG.info("recovered: {}", r));
+    recoveries.forEach(r -> System.out.println("recovered: " + r));
     assertThat(recoveries).hasSize(QUERIES.size());
     // The killed executor's output was needed later: some tasks ran again in every query.
     assertThat(recoveries).allSatisfy(r -> assertThat(r.tasksRunAgain()).isPositive());
@@ -180,11 +177,16 @@ class FaultToleranceTest {
               assertThat(killer.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
               assertThat(killedAt.get()).as("the kill happened").isPositive();
               JobStatusUpdate done = faults.lastSucceeded();
-              LOG.info(
-                  "shuffle kill: killed {}; {} task attempts > 0; stages {}",
-                  victim.get(),
-                  FaultCluster.tasksRunAgain(done),
-                  done.getStagesCount());
+              System.out.println(
+                  "shuffle kill: killed "
+                      + victim.get()
+                      + ", job succeeded "
+                      + TimeUnit.NANOSECONDS.toMillis(faults.succeededAtNanos() - killedAt.get())
+                      + " ms later; "
+                      + FaultCluster.tasksRunAgain(done)
+                      + " task attempts > 0 over "
+                      + done.getStagesCount()
+                      + " stages");
               faults.processes.startExecutor();
             } catch (Exception e) {
               throw new IllegalStateException(e);
@@ -215,10 +217,11 @@ class FaultToleranceTest {
           .isLessThan(TimeUnit.SECONDS.toNanos(5));
       Thread.sleep(10);
     }
-    LOG.info(
-        "{} declared lost {} ms after SIGKILL",
-        victim,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    System.out.println(
+        victim
+            + " declared lost "
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
+            + " ms after SIGKILL");
     faults.processes.startExecutor();
   }
 
@@ -233,7 +236,8 @@ class FaultToleranceTest {
   @Test
   @Order(4)
   void aSchedulerRestartFailsRunningJobsClearlyAndNewJobsRun() {
-    TpchQuery q = TpchQueries.get(9);
+    TpchQuery q = TpchQueries.get(3);
+    TpchQuery after = TpchQueries.get(12);
     onQueryThread(
         "scheduler restart",
         () -> {
@@ -271,14 +275,14 @@ class FaultToleranceTest {
           } catch (InterruptedException e) {
             throw new IllegalStateException(e);
           }
-          QueryResult expected = local.query(q.sql());
-          QueryResult actual = faults.cluster.rows().query(q.sql());
+          QueryResult expected = local.query(after.sql());
+          QueryResult actual = faults.cluster.rows().query(after.sql());
           Differential.check(
-              q.name() + " after a scheduler restart",
-              q.sql(),
+              after.name() + " after a scheduler restart",
+              after.sql(),
               expected,
               actual,
-              Differential.sortOf(q.orderBy(), expected));
+              Differential.sortOf(after.orderBy(), expected));
         });
   }
 }
