@@ -50,6 +50,7 @@ final class FaultCluster implements AutoCloseable {
   final ClusterFixture.ClusterRows cluster;
   private final Path logs;
   private volatile BiConsumer<StageGraph, JobStatusUpdate> onUpdate = (g, s) -> {};
+  private volatile BiConsumer<StageGraph, JobStatusUpdate> onSuccess = (g, s) -> {};
   private volatile long succeededAtNanos;
   private volatile JobStatusUpdate lastSucceeded;
 
@@ -65,6 +66,7 @@ final class FaultCluster implements AutoCloseable {
               public void jobSucceeded(StageGraph graph, JobStatusUpdate status) {
                 succeededAtNanos = System.nanoTime();
                 lastSucceeded = status;
+                onSuccess.accept(graph, status);
               }
 
               @Override
@@ -92,6 +94,11 @@ final class FaultCluster implements AutoCloseable {
   /** Acts on every job status update the engine sees from now on (on the query thread). */
   void onUpdate(BiConsumer<StageGraph, JobStatusUpdate> action) {
     onUpdate = action;
+  }
+
+  /** Acts on every job that succeeds from now on, before the client reads its result. */
+  void onSuccess(BiConsumer<StageGraph, JobStatusUpdate> action) {
+    onSuccess = action;
   }
 
   /**

@@ -235,6 +235,47 @@ class FaultToleranceTest {
 
   @Test
   @Order(4)
+  void aResultLostWithItsExecutorAfterTheJobSucceededIsComputedAgain() {
+    TpchQuery q = TpchQueries.get(12);
+    onQueryThread(
+        "result lost",
+        () -> {
+          QueryResult expected = local.query(q.sql());
+          List<String> jobs = new ArrayList<>();
+          AtomicReference<String> victim = new AtomicReference<>();
+          faults.onSuccess(
+              (graph, status) -> {
+                jobs.add(status.getJobId());
+                if (victim.get() == null) {
+                  // Before the client reads anything: the executor holding the result dies.
+                  victim.set(status.getFinalOutputs(0).getExecutorId());
+                  faults.processes.killExecutor(victim.get());
+                }
+              });
+          QueryResult actual;
+          try {
+            actual = faults.cluster.rows().query(q.sql());
+          } finally {
+            faults.onSuccess((g, s) -> {});
+          }
+          Differential.check(
+              q.name() + " with its result's executor killed",
+              q.sql(),
+              expected,
+              actual,
+              Differential.sortOf(q.orderBy(), expected));
+          assertThat(jobs).as("the job was submitted again, once").hasSize(2);
+          System.out.println("result lost with " + victim.get() + ": jobs " + jobs);
+          try {
+            faults.processes.startExecutor();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  @Test
+  @Order(5)
   void aSchedulerRestartFailsRunningJobsClearlyAndNewJobsRun() {
     TpchQuery q = TpchQueries.get(3);
     TpchQuery after = TpchQueries.get(12);
