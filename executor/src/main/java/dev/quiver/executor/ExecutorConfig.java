@@ -2,6 +2,7 @@ package dev.quiver.executor;
 
 import dev.quiver.distributed.security.SecurityConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -20,6 +21,8 @@ import java.util.UUID;
  * @param shuffleMemoryBytes part of it that holds shuffle output before spilling to disk
  * @param extensionJars jars with {@code dev.quiver.binding.Extension}s (UDFs, table providers)
  * @param security TLS of the Flight server and of the channels it opens, and the shared token
+ * @param shuffleTtl how long a job's shuffle output may sit unwritten and unread before the
+ *     executor deletes it (its client never released it)
  */
 public record ExecutorConfig(
     String executorId,
@@ -32,7 +35,11 @@ public record ExecutorConfig(
     long memoryBytes,
     long shuffleMemoryBytes,
     List<Path> extensionJars,
-    SecurityConfig security) {
+    SecurityConfig security,
+    Duration shuffleTtl) {
+
+  /** Default time unread shuffle output is kept: well past the scheduler's job retention. */
+  public static final Duration DEFAULT_SHUFFLE_TTL = Duration.ofHours(1);
 
   /** Default listen address: loopback only, so nothing is exposed unless asked for. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -47,7 +54,11 @@ public record ExecutorConfig(
     Objects.requireNonNull(schedulerHost, "schedulerHost");
     Objects.requireNonNull(workDir, "workDir");
     Objects.requireNonNull(security, "security");
+    Objects.requireNonNull(shuffleTtl, "shuffleTtl");
     extensionJars = List.copyOf(extensionJars);
+    if (shuffleTtl.isNegative() || shuffleTtl.isZero()) {
+      throw new IllegalArgumentException("shuffle TTL must be positive, got " + shuffleTtl);
+    }
     if (executorId.isBlank()) {
       throw new IllegalArgumentException("executor id must not be blank");
     }
@@ -69,7 +80,7 @@ public record ExecutorConfig(
     }
   }
 
-  /** Settings without TLS or token. */
+  /** Settings without TLS or token, with the default shuffle TTL. */
   public ExecutorConfig(
       String executorId,
       String host,
@@ -92,7 +103,8 @@ public record ExecutorConfig(
         memoryBytes,
         shuffleMemoryBytes,
         extensionJars,
-        SecurityConfig.none());
+        SecurityConfig.none(),
+        DEFAULT_SHUFFLE_TTL);
   }
 
   /** Settings without extension jars. */
@@ -156,7 +168,8 @@ public record ExecutorConfig(
         memoryBytes,
         shuffleMemoryBytes,
         extensionJars,
-        security);
+        security,
+        shuffleTtl);
   }
 
   /** A copy listening on another port. */
@@ -172,7 +185,8 @@ public record ExecutorConfig(
         memoryBytes,
         shuffleMemoryBytes,
         extensionJars,
-        security);
+        security,
+        shuffleTtl);
   }
 
   /** A copy with other resources; shuffle memory becomes a quarter of {@code memory}. */
@@ -188,7 +202,8 @@ public record ExecutorConfig(
         memory,
         memory / 4,
         extensionJars,
-        security);
+        security,
+        shuffleTtl);
   }
 
   /** A copy with another shuffle memory budget. */
@@ -204,7 +219,25 @@ public record ExecutorConfig(
         memoryBytes,
         bytes,
         extensionJars,
-        security);
+        security,
+        shuffleTtl);
+  }
+
+  /** A copy that deletes unreleased shuffle output after {@code ttl} without access. */
+  public ExecutorConfig withShuffleTtl(Duration ttl) {
+    return new ExecutorConfig(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        extensionJars,
+        security,
+        ttl);
   }
 
   /** A copy that loads extensions from {@code jars}. */
@@ -220,7 +253,8 @@ public record ExecutorConfig(
         memoryBytes,
         shuffleMemoryBytes,
         jars,
-        security);
+        security,
+        shuffleTtl);
   }
 
   /** A copy with other security settings (TLS and token). */
@@ -236,6 +270,7 @@ public record ExecutorConfig(
         memoryBytes,
         shuffleMemoryBytes,
         extensionJars,
-        newSecurity);
+        newSecurity,
+        shuffleTtl);
   }
 }

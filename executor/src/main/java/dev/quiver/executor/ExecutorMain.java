@@ -6,6 +6,7 @@ import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.security.SecurityConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -65,6 +66,15 @@ public final class ExecutorMain implements Callable<Integer> {
   Long shuffleMemory;
 
   @Option(
+      names = "--shuffle-ttl",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "Delete a job's shuffle output once nothing wrote or read it for this long, e.g. 90s,"
+              + " 30m or 1h: output of clients that never released their job (default: 1h).")
+  Duration shuffleTtl = ExecutorConfig.DEFAULT_SHUFFLE_TTL;
+
+  @Option(
       names = "--classpath",
       split = ",",
       paramLabel = "JAR",
@@ -122,6 +132,49 @@ public final class ExecutorMain implements Callable<Integer> {
     }
   }
 
+  /** Converts option values such as 500ms, 90s, 30m or 1h to durations. */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      try {
+        return parseDuration(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** Parses a duration such as 500ms, 90s, 30m or 1h (a bare number is seconds). */
+  static Duration parseDuration(String text) {
+    String s = text.trim().toLowerCase(Locale.ROOT);
+    int split = 0;
+    while (split < s.length() && Character.isDigit(s.charAt(split))) {
+      split++;
+    }
+    String unit = s.substring(split);
+    try {
+      long n = Long.parseLong(s.substring(0, split));
+      if (n > 0) {
+        switch (unit) {
+          case "ms":
+            return Duration.ofMillis(n);
+          case "", "s":
+            return Duration.ofSeconds(n);
+          case "m":
+            return Duration.ofMinutes(n);
+          case "h":
+            return Duration.ofHours(n);
+          default:
+            break;
+        }
+      }
+    } catch (NumberFormatException | ArithmeticException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        "'" + text + "' is not a duration; use a positive number with ms, s, m or h, e.g. 30m");
+  }
+
   /** Runs the executor until interrupted or killed. */
   public static void main(String[] args) {
     System.exit(new CommandLine(new ExecutorMain()).execute(args));
@@ -161,7 +214,8 @@ public final class ExecutorMain implements Callable<Integer> {
             memoryBytes,
             shuffleMemory == null ? memoryBytes / 4 : shuffleMemory,
             classpath,
-            security);
+            security,
+            shuffleTtl);
     ExecutorLifecycle lifecycle =
         Guice.createInjector(new ExecutorModule(config)).getInstance(ExecutorLifecycle.class);
     ExecutorServer server;

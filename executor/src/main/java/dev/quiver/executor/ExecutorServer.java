@@ -223,6 +223,9 @@ public final class ExecutorServer implements AutoCloseable {
       throw e;
     }
     server.scheduleHeartbeat();
+    long sweepMillis = Math.max(100, Math.min(60_000, config.shuffleTtl().toMillis() / 4));
+    server.heartbeats.scheduleWithFixedDelay(
+        server::expireShuffles, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
     LOG.info(
         "executor {} serving Flight on {}:{}, scheduler {}:{} ({})",
         config.executorId(),
@@ -290,6 +293,7 @@ public final class ExecutorServer implements AutoCloseable {
           intervalMillis);
     } catch (StatusRuntimeException e) {
       if (isTransient(e.getStatus())) {
+        schedulerChannel.resetConnectBackoff();
         LOG.warn(
             "scheduler {}:{} not reachable ({}); executor {} retries registering",
             config.schedulerHost(),
@@ -345,22 +349,72 @@ public final class ExecutorServer implements AutoCloseable {
                         .setExecutorId(config.executorId())
                         .setRunningTasks(tasks.runningTasks())
                         .setShuffleBytes(store.memoryBytes() + store.diskBytes())
+                        .setAllocatedBytes(allocator.getAllocatedMemory())
+                        .setActiveTasks(tasks.activeTasks())
                         .build())
                 .getReregister();
         if (reregister) {
           LOG.info("scheduler asked executor {} to register again", config.executorId());
           registered = false;
+          dropWork("the scheduler restarted or declared this executor lost");
           tryRegister();
         }
       }
     } catch (StatusRuntimeException e) {
       LOG.warn("heartbeat of executor {} failed: {}", config.executorId(), describe(e.getStatus()));
+      // Try again at the next beat, not after gRPC's growing reconnect backoff: a restarted
+      // scheduler then learns about this executor within one heartbeat interval.
+      schedulerChannel.resetConnectBackoff();
     } catch (RuntimeException e) {
       // Keep heartbeating: a refused registration is logged and retried, not fatal later on.
       LOG.error("heartbeat of executor {} failed", config.executorId(), e);
     } finally {
       scheduleHeartbeat();
     }
+  }
+
+  /**
+   * Stops every task and deletes every shuffle output: a scheduler that asks for a new
+   * registration has forgotten this executor's work (it restarted, or re-runs the work elsewhere),
+   * so nothing will read it.
+   */
+  private void dropWork(String why) {
+    int cancelled = tasks.cancelAll(why);
+    ShuffleStore.Removed removed = store.removeAll();
+    if (cancelled > 0 || removed.partitions() > 0) {
+      LOG.info(
+          "executor {} dropped its work ({}): cancelled {} tasks, removed {} shuffle partitions"
+              + " ({} bytes)",
+          config.executorId(),
+          why,
+          cancelled,
+          removed.partitions(),
+          removed.bytes());
+    }
+  }
+
+  /** Deletes the shuffle output of jobs nobody touched for the configured TTL. */
+  private void expireShuffles() {
+    try {
+      for (ShuffleStore.Expired e : store.expire(config.shuffleTtl(), tasks::hasTasksOf)) {
+        LOG.info(
+            "executor {} expired the shuffle output of job {}: {} partitions ({} bytes) unread"
+                + " for {} (the client never released it)",
+            config.executorId(),
+            e.jobId(),
+            e.removed().partitions(),
+            e.removed().bytes(),
+            config.shuffleTtl());
+      }
+    } catch (RuntimeException e) {
+      // Keep the periodic sweep alive; a store closing underneath is the only expected cause.
+      LOG.debug("shuffle expiry sweep of executor {} failed", config.executorId(), e);
+    }
+  }
+
+  /** Arrow memory the executor holds right now (tasks, shuffle output, transfers). */
+  public long allocatedBytes() {
+    return allocator.getAllocatedMemory();
   }
 
   /** The executor's id. */

@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -16,6 +17,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -42,6 +44,9 @@ public final class ShuffleStore implements AutoCloseable {
   /** What {@link #removeJob} released. */
   public record Removed(int partitions, long bytes) {}
 
+  /** A job whose output {@link #expire} deleted. */
+  public record Expired(String jobId, Removed removed) {}
+
   /** One output partition: spill files first, then the batches appended since the last spill. */
   private static final class Partition {
     final Schema schema;
@@ -60,6 +65,9 @@ public final class ShuffleStore implements AutoCloseable {
   private final Path spillDir;
   private final long memoryBudget;
   private final Map<ShufflePartitionId, Partition> partitions = new HashMap<>();
+
+  /** When each job's output was last written or opened for reading (System.nanoTime). */
+  private final Map<String, Long> lastTouched = new HashMap<>();
   private long diskBytes;
   private long spillFiles;
   private boolean closed;
@@ -115,6 +123,7 @@ public final class ShuffleStore implements AutoCloseable {
   }
 
   private Partition partitionFor(ShufflePartitionId id, Schema schema) {
+    touch(id.getJobId());
     Partition p = partitions.get(id);
     if (p == null) {
       p = new Partition(schema);
@@ -235,6 +244,7 @@ public final class ShuffleStore implements AutoCloseable {
     if (p == null || !p.complete) {
       return Optional.empty();
     }
+    touch(id.getJobId());
     List<ArrowRecordBatch> inMemory = new ArrayList<>(p.memory.size());
     for (VectorSchemaRoot batch : p.memory) {
       inMemory.add(new VectorUnloader(batch).getRecordBatch());
@@ -249,9 +259,51 @@ public final class ShuffleStore implements AutoCloseable {
     return p != null && !p.complete;
   }
 
+  private void touch(String jobId) {
+    lastTouched.put(jobId, System.nanoTime());
+  }
+
+  /**
+   * Deletes the output of every job not written or opened for {@code ttl}, unless {@code busy}
+   * says a task of the job still runs here: output a client abandoned without releasing it.
+   */
+  public synchronized List<Expired> expire(Duration ttl, Predicate<String> busy) {
+    ensureOpen();
+    long now = System.nanoTime();
+    List<String> idle = new ArrayList<>();
+    for (Map.Entry<String, Long> e : lastTouched.entrySet()) {
+      if (now - e.getValue() >= ttl.toNanos() && !busy.test(e.getKey())) {
+        idle.add(e.getKey());
+      }
+    }
+    List<Expired> out = new ArrayList<>();
+    for (String jobId : idle) {
+      Removed removed = removeJob(jobId);
+      if (removed.partitions() > 0) {
+        out.add(new Expired(jobId, removed));
+      }
+    }
+    return out;
+  }
+
+  /** Deletes every partition of every job. */
+  public synchronized Removed removeAll() {
+    ensureOpen();
+    int count = partitions.size();
+    long bytes = 0;
+    for (Partition p : partitions.values()) {
+      bytes += p.memoryBytes + p.diskBytes;
+      release(p);
+    }
+    partitions.clear();
+    lastTouched.clear();
+    return new Removed(count, bytes);
+  }
+
   /** Deletes every partition of a job, in memory and on disk. */
   public synchronized Removed removeJob(String jobId) {
     ensureOpen();
+    lastTouched.remove(jobId);
     int count = 0;
     long bytes = 0;
     Iterator<Map.Entry<ShufflePartitionId, Partition>> it = partitions.entrySet().iterator();

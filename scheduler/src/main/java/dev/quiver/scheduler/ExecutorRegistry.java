@@ -3,12 +3,14 @@ package dev.quiver.scheduler;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.ExecutorState;
 import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.distributed.proto.HeartbeatRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /** The executors the scheduler knows, with their liveness. Thread-safe. */
@@ -21,7 +23,9 @@ public final class ExecutorRegistry {
       long lastSeenNanos,
       long lastSeenUnixMillis,
       int runningTasks,
-      long shuffleBytes) {
+      long shuffleBytes,
+      long allocatedBytes,
+      int activeTasks) {
 
     ExecutorStatus toStatus() {
       return ExecutorStatus.newBuilder()
@@ -30,6 +34,8 @@ public final class ExecutorRegistry {
           .setLastSeenUnixMillis(lastSeenUnixMillis)
           .setRunningTasks(runningTasks)
           .setShuffleBytes(shuffleBytes)
+          .setAllocatedBytes(allocatedBytes)
+          .setActiveTasks(activeTasks)
           .build();
     }
   }
@@ -66,6 +72,8 @@ public final class ExecutorRegistry {
             nanoTime.getAsLong(),
             unixMillis.getAsLong(),
             0,
+            0,
+            0,
             0));
     return old == null || old.state() != ExecutorState.EXECUTOR_STATE_ALIVE;
   }
@@ -75,7 +83,22 @@ public final class ExecutorRegistry {
    *
    * @return false when the executor is unknown or lost, so it must register again
    */
-  public synchronized boolean heartbeat(String executorId, int runningTasks, long shuffleBytes) {
+  public boolean heartbeat(String executorId, int runningTasks, long shuffleBytes) {
+    return heartbeat(
+        HeartbeatRequest.newBuilder()
+            .setExecutorId(executorId)
+            .setRunningTasks(runningTasks)
+            .setShuffleBytes(shuffleBytes)
+            .build());
+  }
+
+  /**
+   * Records a heartbeat with everything it reports.
+   *
+   * @return false when the executor is unknown or lost, so it must register again
+   */
+  public synchronized boolean heartbeat(HeartbeatRequest beat) {
+    String executorId = beat.getExecutorId();
     Entry old = executors.get(executorId);
     if (old == null || old.state() != ExecutorState.EXECUTOR_STATE_ALIVE) {
       return false;
@@ -87,9 +110,37 @@ public final class ExecutorRegistry {
             old.state(),
             nanoTime.getAsLong(),
             unixMillis.getAsLong(),
-            runningTasks,
-            shuffleBytes));
+            beat.getRunningTasks(),
+            beat.getShuffleBytes(),
+            beat.getAllocatedBytes(),
+            beat.getActiveTasks()));
     return true;
+  }
+
+  /**
+   * Marks one executor lost at once (its connection broke), whatever its last heartbeat.
+   *
+   * @return its info when it was alive until now, else empty
+   */
+  public synchronized Optional<ExecutorInfo> markLost(String executorId) {
+    Entry entry = executors.get(executorId);
+    if (entry == null || entry.state() != ExecutorState.EXECUTOR_STATE_ALIVE) {
+      return Optional.empty();
+    }
+    executors.put(executorId, lostEntry(entry));
+    return Optional.of(entry.info());
+  }
+
+  private static Entry lostEntry(Entry entry) {
+    return new Entry(
+        entry.info(),
+        ExecutorState.EXECUTOR_STATE_LOST,
+        entry.lastSeenNanos(),
+        entry.lastSeenUnixMillis(),
+        0,
+        0,
+        0,
+        0);
   }
 
   /**
@@ -104,14 +155,7 @@ public final class ExecutorRegistry {
       Entry entry = e.getValue();
       if (entry.state() == ExecutorState.EXECUTOR_STATE_ALIVE
           && now - entry.lastSeenNanos() > timeoutNanos) {
-        e.setValue(
-            new Entry(
-                entry.info(),
-                ExecutorState.EXECUTOR_STATE_LOST,
-                entry.lastSeenNanos(),
-                entry.lastSeenUnixMillis(),
-                0,
-                0));
+        e.setValue(lostEntry(entry));
         lost.add(entry.info());
       }
     }

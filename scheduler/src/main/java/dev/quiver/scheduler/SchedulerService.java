@@ -79,9 +79,7 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
           if (request.getExecutorId().isEmpty()) {
             throw invalid("a heartbeat must carry the executor id it got registered with");
           }
-          boolean known =
-              registry.heartbeat(
-                  request.getExecutorId(), request.getRunningTasks(), request.getShuffleBytes());
+          boolean known = registry.heartbeat(request);
           if (!known) {
             LOG.info(
                 "heartbeat from executor '{}', which is not registered or was marked lost:"

@@ -4,6 +4,7 @@ import dev.quiver.distributed.ClusterConfig;
 import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.distributed.proto.ExecutorState;
 import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.proto.ExecutorStatus;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -11,31 +12,61 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A cluster of separate processes started from the runnable jars: one scheduler and N executors
  * on 127.0.0.1. Each process's output goes to a log file in the given directory; closing kills
- * every process and waits for it.
+ * every process and waits for it. Fault tests kill executors (SIGKILL), start replacements and
+ * restart the scheduler on its port.
  */
 final class ProcessCluster implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("listening on ([\\w.]+):(\\d+)");
 
+  /**
+   * Extra command-line options of the scheduler and of every executor, and the security the
+   * test's own clients use to reach the cluster.
+   */
+  record Options(
+      int cores,
+      Path extraClasspath,
+      List<String> schedulerArgs,
+      List<String> executorArgs,
+      SecurityConfig clientSecurity) {
+    /** {@code cores} slots per executor, no extra options. */
+    static Options of(int cores) {
+      return new Options(cores, null, List.of(), List.of(), SecurityConfig.none());
+    }
+
+    Options withSchedulerArgs(String... args) {
+      return new Options(cores, extraClasspath, List.of(args), executorArgs, clientSecurity);
+    }
+
+    Options withExecutorArgs(String... args) {
+      return new Options(cores, extraClasspath, schedulerArgs, List.of(args), clientSecurity);
+    }
+  }
+
   private final Path dir;
-  private final List<String> serverArgs;
-  private final SecurityConfig clientSecurity;
-  private final List<Process> executors = new ArrayList<>();
+  private final Options options;
+  private final Map<String, Process> executors = new LinkedHashMap<>();
+  private final List<Process> dead = new ArrayList<>();
   private Process scheduler;
   private String target;
+  private int schedulerStarts;
+  private int executorSeq;
 
-  private ProcessCluster(Path dir, List<String> serverArgs, SecurityConfig clientSecurity) {
+  private ProcessCluster(Path dir, Options options) {
     this.dir = dir;
-    this.serverArgs = List.copyOf(serverArgs);
-    this.clientSecurity = clientSecurity;
+    this.options = options;
   }
 
   /** The runnable jar built by module {@code module} (the reactor packages it before tests). */
@@ -54,13 +85,16 @@ final class ProcessCluster implements AutoCloseable {
    */
   static ProcessCluster start(Path dir, int executors, int cores, Path extraClasspath)
       throws Exception {
-    return start(dir, executors, cores, extraClasspath, List.of(), SecurityConfig.none());
+    return start(
+        dir,
+        executors,
+        new Options(cores, extraClasspath, List.of(), List.of(), SecurityConfig.none()));
   }
 
   /**
    * As {@link #start(Path, int, int, Path)}, passing {@code serverArgs} (e.g. --tls-cert,
-   * --token-file) to the scheduler and every executor; the cluster is checked with a client using
-   * {@code clientSecurity}.
+   * --token-file) to the scheduler and every executor; the test's clients use {@code
+   * clientSecurity}.
    */
   static ProcessCluster start(
       Path dir,
@@ -70,11 +104,19 @@ final class ProcessCluster implements AutoCloseable {
       List<String> serverArgs,
       SecurityConfig clientSecurity)
       throws Exception {
-    ProcessCluster c = new ProcessCluster(dir, serverArgs, clientSecurity);
+    return start(
+        dir,
+        executors,
+        new Options(cores, extraClasspath, serverArgs, serverArgs, clientSecurity));
+  }
+
+  /** Starts a scheduler and {@code executors} executors as {@code options} say. */
+  static ProcessCluster start(Path dir, int executors, Options options) throws Exception {
+    ProcessCluster c = new ProcessCluster(dir, options);
     try {
-      c.startScheduler();
+      c.startScheduler(0);
       for (int i = 0; i < executors; i++) {
-        c.startExecutor(i, cores, extraClasspath);
+        c.launchExecutor();
       }
       c.awaitExecutors(executors);
       return c;
@@ -88,8 +130,8 @@ final class ProcessCluster implements AutoCloseable {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
-  private void startScheduler() throws Exception {
-    Path log = dir.resolve("scheduler.log");
+  private void startScheduler(int port) throws Exception {
+    Path log = dir.resolve("scheduler-" + schedulerStarts++ + ".log");
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -98,19 +140,17 @@ final class ProcessCluster implements AutoCloseable {
                 "-jar",
                 jar("scheduler", "quiver-scheduler.jar").toString(),
                 "--port",
-                "0"));
-    cmd.addAll(serverArgs);
-    scheduler =
-        new ProcessBuilder(cmd)
-            .redirectErrorStream(true)
-            .start();
+                Integer.toString(port)));
+    cmd.addAll(options.schedulerArgs());
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    scheduler = p;
     CompletableFuture<String> address = new CompletableFuture<>();
     Thread pump =
         new Thread(
             () -> {
               try (BufferedReader r =
                       new BufferedReader(
-                          new InputStreamReader(scheduler.getInputStream(), StandardCharsets.UTF_8));
+                          new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
                   var out = Files.newBufferedWriter(log)) {
                 String line;
                 while ((line = r.readLine()) != null) {
@@ -133,61 +173,160 @@ final class ProcessCluster implements AutoCloseable {
     target = address.get(60, TimeUnit.SECONDS);
   }
 
-  private void startExecutor(int i, int cores, Path extraClasspath) throws IOException {
-    Path work = Files.createDirectories(dir.resolve("executor-" + i));
-    List<String> cmd = new ArrayList<>(List.of(
-        java(),
-        "-Xmx1g",
-        "-jar",
-        jar("executor", "quiver-executor.jar").toString(),
-        "--scheduler",
-        target,
-        "--port",
-        "0",
-        "--id",
-        "exec-" + i,
-        "--work-dir",
-        work.toString(),
-        "--cores",
-        Integer.toString(cores),
-        "--memory",
-        "1g"));
-    if (extraClasspath != null) {
+  /** Starts one more executor process (id {@code exec-N}); returns its id at once. */
+  private String launchExecutor() throws IOException {
+    String id = "exec-" + executorSeq++;
+    Path work = Files.createDirectories(workDir(id));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                java(),
+                "-Xmx1g",
+                "-jar",
+                jar("executor", "quiver-executor.jar").toString(),
+                "--scheduler",
+                target,
+                "--port",
+                "0",
+                "--id",
+                id,
+                "--work-dir",
+                work.toString(),
+                "--cores",
+                Integer.toString(options.cores()),
+                "--memory",
+                "1g"));
+    if (options.extraClasspath() != null) {
       cmd.add("--classpath");
-      cmd.add(extraClasspath.toString());
+      cmd.add(options.extraClasspath().toString());
     }
-    cmd.addAll(serverArgs);
-    executors.add(
+    cmd.addAll(options.executorArgs());
+    executors.put(
+        id,
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("executor-" + i + ".log").toFile())
+            .redirectOutput(dir.resolve(id + ".log").toFile())
             .start());
+    return id;
   }
 
-  private void awaitExecutors(int n) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 60_000;
-    ClusterConfig config = ClusterConfig.remote(target).withSecurity(clientSecurity);
-    try (SchedulerClient client = new SchedulerClient(config)) {
-      while (true) {
-        long alive =
-            client.executors().stream()
-                .filter(e -> e.getState() == ExecutorState.EXECUTOR_STATE_ALIVE)
-                .count();
-        if (alive >= n) {
-          return;
-        }
-        for (Process p : executors) {
-          if (!p.isAlive()) {
-            throw new IllegalStateException(
-                "an executor exited with " + p.exitValue() + "; see the logs in " + dir);
-          }
-        }
-        if (System.currentTimeMillis() > deadline) {
-          throw new IllegalStateException(alive + " of " + n + " executors registered; logs in " + dir);
-        }
-        Thread.sleep(50);
-      }
+  /** Starts a replacement executor and waits until every running executor is registered. */
+  String startExecutor() throws Exception {
+    String id = launchExecutor();
+    awaitExecutors(executors.size());
+    return id;
+  }
+
+  /** Kills an executor with SIGKILL (no shutdown hook runs) and waits for the process to end. */
+  void killExecutor(String id) {
+    Process p = executors.remove(id);
+    if (p == null) {
+      throw new IllegalArgumentException("no running executor " + id + " in " + executors.keySet());
     }
+    p.destroyForcibly();
+    try {
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("executor " + id + " survived SIGKILL for 10 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    dead.add(p);
+  }
+
+  /**
+   * Kills the scheduler with SIGKILL and starts a new one on the same port; executors keep
+   * running and must register with the new one on their own.
+   */
+  void restartScheduler() throws Exception {
+    int port = Integer.parseInt(target.substring(target.lastIndexOf(':') + 1));
+    scheduler.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    dead.add(scheduler);
+    startScheduler(port);
+  }
+
+  /** Waits until at least {@code n} executors are registered and alive. */
+  void awaitExecutors(int n) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (true) {
+      long alive =
+          statuses().stream()
+              .filter(e -> e.getState() == ExecutorState.EXECUTOR_STATE_ALIVE)
+              .count();
+      if (alive >= n) {
+        return;
+      }
+      for (Map.Entry<String, Process> e : executors.entrySet()) {
+        if (!e.getValue().isAlive()) {
+          throw new IllegalStateException(
+              e.getKey() + " exited with " + e.getValue().exitValue() + "; see the logs in " + dir);
+        }
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IllegalStateException(
+            alive + " of " + n + " executors registered; logs in " + dir);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /** How the test's own clients reach the scheduler. */
+  ClusterConfig clientConfig() {
+    return ClusterConfig.remote(target).withSecurity(options.clientSecurity());
+  }
+
+  /** The directory holding the processes' logs. */
+  Path dir() {
+    return dir;
+  }
+
+  /** Every executor the scheduler knows, lost ones included, as of their last heartbeat. */
+  List<ExecutorStatus> statuses() {
+    try (SchedulerClient client = new SchedulerClient(clientConfig())) {
+      return client.executorsIncludingLost();
+    }
+  }
+
+  /**
+   * Waits until every alive executor's last heartbeat satisfies {@code condition}; returns those
+   * statuses. Fails after {@code timeoutMillis}.
+   */
+  List<ExecutorStatus> awaitAllExecutors(
+      String what, Predicate<ExecutorStatus> condition, long timeoutMillis)
+      throws InterruptedException {
+    long deadline = System.currentTimeMillis() + timeoutMillis;
+    List<ExecutorStatus> alive;
+    while (true) {
+      alive =
+          statuses().stream()
+              .filter(e -> e.getState() == ExecutorState.EXECUTOR_STATE_ALIVE)
+              .toList();
+      if (!alive.isEmpty() && alive.stream().allMatch(condition)) {
+        return alive;
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError(
+            "executors did not reach: " + what + " within " + timeoutMillis + " ms: " + alive);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** The work directory of executor {@code id}. */
+  Path workDir(String id) {
+    return dir.resolve("work-" + id);
+  }
+
+  /** Regular files under executor {@code id}'s work directory (spill and shuffle files). */
+  List<Path> filesIn(String id) throws IOException {
+    try (Stream<Path> files = Files.walk(workDir(id))) {
+      return files.filter(Files::isRegularFile).toList();
+    }
+  }
+
+  /** The log of executor {@code id}. */
+  String executorLog(String id) throws IOException {
+    return Files.readString(dir.resolve(id + ".log"));
   }
 
   /** The scheduler's {@code host:port}. */
@@ -195,19 +334,19 @@ final class ProcessCluster implements AutoCloseable {
     return target;
   }
 
-  /** The directory holding the processes' logs ({@code scheduler.log}, {@code executor-N.log}). */
-  Path dir() {
-    return dir;
+  /** The ids of the executor processes running now, in start order. */
+  List<String> executorIds() {
+    return List.copyOf(executors.keySet());
   }
 
-  /** The executor processes, in start order. */
+  /** The executor processes running now, in start order. */
   List<Process> executors() {
-    return executors;
+    return List.copyOf(executors.values());
   }
 
   @Override
   public void close() {
-    List<Process> all = new ArrayList<>(executors);
+    List<Process> all = new ArrayList<>(executors.values());
     if (scheduler != null) {
       all.add(scheduler);
     }
@@ -224,5 +363,6 @@ final class ProcessCluster implements AutoCloseable {
         p.destroyForcibly();
       }
     }
+    executors.clear();
   }
 }

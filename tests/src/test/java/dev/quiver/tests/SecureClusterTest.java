@@ -217,14 +217,14 @@ class SecureClusterTest {
       files.filter(p -> p.toString().endsWith(".log")).forEach(logs::add);
     }
     assertThat(logs).extracting(p -> p.getFileName().toString())
-        .contains("scheduler.log", "executor-0.log", "executor-1.log");
+        .contains("scheduler-0.log", "exec-0.log", "exec-1.log");
     for (Path log : logs) {
       String text = Files.readString(log);
       assertThat(text).as(log + " is not empty").isNotBlank();
       assertThat(text).as(log.toString()).doesNotContain(TOKEN).doesNotContain(WRONG);
     }
     // The processes did log their security settings (redacted), so the check has teeth.
-    assertThat(Files.readString(processes.dir().resolve("executor-0.log"))).contains("token=set");
+    assertThat(Files.readString(processes.dir().resolve("exec-0.log"))).contains("token=set");
     String output;
     synchronized (captured) {
       output = captured.toString(StandardCharsets.UTF_8);

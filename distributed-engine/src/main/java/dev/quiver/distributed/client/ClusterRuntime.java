@@ -76,7 +76,7 @@ public final class ClusterRuntime implements AutoCloseable {
     return total;
   }
 
-  /** Adds a listener told about every job that succeeds. */
+  /** Adds a listener told about every job's progress and success. */
   public void addJobListener(JobListener listener) {
     listeners.add(listener);
   }
@@ -84,6 +84,12 @@ public final class ClusterRuntime implements AutoCloseable {
   /** Removes a listener. */
   public void removeJobListener(JobListener listener) {
     listeners.remove(listener);
+  }
+
+  void jobUpdated(StageGraph graph, JobStatusUpdate status) {
+    for (JobListener l : listeners) {
+      l.jobUpdated(graph, status);
+    }
   }
 
   void jobSucceeded(StageGraph graph, JobStatusUpdate status) {

@@ -5,6 +5,7 @@ import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.QueryCancelledException;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.planner.StageGraph;
 import dev.quiver.distributed.proto.JobSpec;
@@ -13,13 +14,16 @@ import dev.quiver.distributed.proto.PartitionLocation;
 import dev.quiver.distributed.proto.StageStatus;
 import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.proto.TaskSummary;
+import dev.quiver.distributed.shuffle.ShuffleFetchException;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The root of a distributed plan, run in the client: executing it submits the stage graph as a
@@ -28,10 +32,15 @@ import java.util.concurrent.CompletionException;
  * show, EXPLAIN ANALYZE) therefore works unchanged.
  */
 public final class DistributedQueryExec extends BaseExecutionPlan {
+  private static final Logger LOG = LoggerFactory.getLogger(DistributedQueryExec.class);
+
+  /** Times a job is submitted again because its result could not be read. */
+  static final int MAX_RESUBMITS = 2;
+
   private final StageGraph graph;
   private final JobSpec job;
   private final ClusterRuntime runtime;
-  private final Map<String, CompletableFuture<Run>> runs = new HashMap<>();
+  private final Map<String, Execution> executions = new HashMap<>();
   private volatile JobHandle lastJob;
 
   /** A run of one execution (one TaskContext): the job and where its result lives. */
@@ -76,52 +85,210 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    Run run = runFor(context);
-    for (PartitionLocation l : run.status().getFinalOutputsList()) {
-      ShuffleLocation location = ShuffleLocation.fromProto(l);
-      if (location.taskId() == partition && location.partition() == 0) {
-        return runtime.shuffle().open(location, schema(), context);
-      }
-    }
-    throw new QuiverException(
-        "Job " + run.handle().jobId() + " reported no output for final task " + partition);
+    Execution execution = executionFor(context);
+    return new ResultStream(execution, partition, execution.current());
   }
 
-  /** The run of this execution: the first partition to ask submits the job, the others wait. */
-  private Run runFor(TaskContext context) {
-    CompletableFuture<Run> future;
-    boolean mine = false;
-    synchronized (runs) {
-      future = runs.get(context.queryId());
-      if (future == null) {
-        future = new CompletableFuture<>();
-        runs.put(context.queryId(), future);
-        mine = true;
+  /** The execution of {@code context}'s query, shared by its partitions. */
+  private Execution executionFor(TaskContext context) {
+    synchronized (executions) {
+      Execution e = executions.get(context.queryId());
+      if (e == null) {
+        Execution created = new Execution(context);
+        executions.put(context.queryId(), created);
+        context.registerCleanup(
+            () -> {
+              synchronized (executions) {
+                executions.remove(context.queryId(), created);
+              }
+              created.close();
+            });
+        e = created;
       }
+      return e;
     }
-    if (mine) {
+  }
+
+  /**
+   * One execution of the plan (one TaskContext): the job run whose output its partitions read.
+   * If reading the output fails because an executor holding it died after the job succeeded, the
+   * job is submitted again, as long as no partition has returned a batch yet.
+   */
+  private final class Execution {
+    private final TaskContext context;
+    private Run run;
+    private RuntimeException failure;
+    private boolean delivered;
+    private int resubmits;
+    private boolean closed;
+
+    Execution(TaskContext context) {
+      this.context = context;
+    }
+
+    /** The current run: the first partition to ask submits the job, the others wait for it. */
+    synchronized Run current() {
+      if (failure != null) {
+        throw failure;
+      }
+      if (run == null) {
+        run = submit();
+      }
+      return run;
+    }
+
+    private Run submit() {
+      if (closed) {
+        throw new QueryCancelledException("Query " + context.queryId() + " was closed");
+      }
       try {
         JobHandle handle = JobHandle.submit(runtime.scheduler(), job);
         lastJob = handle;
-        context.registerCleanup(
-            () -> {
-              synchronized (runs) {
-                runs.remove(context.queryId());
-              }
-              handle.close();
-            });
-        JobStatusUpdate status = handle.awaitSuccess(context::isCancelled);
-        future.complete(new Run(handle, status));
-        runtime.jobSucceeded(graph, status);
+        try {
+          JobStatusUpdate status =
+              handle.awaitSuccess(context::isCancelled, u -> runtime.jobUpdated(graph, u));
+          runtime.jobSucceeded(graph, status);
+          return new Run(handle, status);
+        } catch (RuntimeException e) {
+          handle.close();
+          throw e;
+        }
       } catch (RuntimeException e) {
-        future.completeExceptionally(e);
+        failure = e;
         throw e;
       }
     }
-    try {
-      return future.join();
-    } catch (CompletionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : e;
+
+    /**
+     * Replaces {@code failed}, whose output could not be read, with a new run; refuses once a
+     * batch was returned (the result would repeat rows) or after {@link #MAX_RESUBMITS}.
+     */
+    synchronized Run resubmit(Run failed, ShuffleFetchException cause) {
+      if (failure != null) {
+        throw failure;
+      }
+      if (run != failed) {
+        return run; // another partition has already submitted it again
+      }
+      if (delivered) {
+        throw new QuiverException(
+            "Reading the result of distributed job "
+                + failed.handle().jobId()
+                + " failed after part of it was returned, so it cannot be run again"
+                + " transparently (an executor holding it is gone?): "
+                + cause.getMessage()
+                + "; run the query again",
+            cause);
+      }
+      if (resubmits >= MAX_RESUBMITS) {
+        throw new QuiverException(
+            "Reading the result of distributed job "
+                + failed.handle().jobId()
+                + " failed after the job was run "
+                + (resubmits + 1)
+                + " times: "
+                + cause.getMessage(),
+            cause);
+      }
+      resubmits++;
+      LOG.warn(
+          "reading the result of job {} failed before any row was returned ({}); submitting the"
+              + " job again ({} of {})",
+          failed.handle().jobId(),
+          cause.getMessage(),
+          resubmits,
+          MAX_RESUBMITS);
+      failed.handle().close();
+      run = null;
+      run = submit();
+      return run;
+    }
+
+    /**
+     * Records that a partition of {@code from} is about to return a batch; false when the job was
+     * submitted again meanwhile (the batch must be dropped and the partition re-read).
+     */
+    synchronized boolean deliver(Run from) {
+      if (run != from) {
+        return false;
+      }
+      delivered = true;
+      return true;
+    }
+
+    synchronized void close() {
+      closed = true;
+      if (run != null) {
+        run.handle().close();
+      }
+    }
+  }
+
+  /** One output partition of an execution, re-read from a new run when the job is resubmitted. */
+  private final class ResultStream implements BatchStream {
+    private final Execution execution;
+    private final int partition;
+    private Run run;
+    private BatchStream current;
+
+    ResultStream(Execution execution, int partition, Run run) {
+      this.execution = execution;
+      this.partition = partition;
+      this.run = run;
+    }
+
+    @Override
+    public Schema schema() {
+      return DistributedQueryExec.this.schema();
+    }
+
+    @Override
+    public VectorSchemaRoot next() {
+      while (true) {
+        try {
+          if (current == null) {
+            current = open(run, partition);
+          }
+          VectorSchemaRoot batch = current.next();
+          if (batch == null || execution.deliver(run)) {
+            return batch;
+          }
+          batch.close();
+          switchTo(execution.current());
+        } catch (ShuffleFetchException e) {
+          closeCurrent();
+          run = execution.resubmit(run, e);
+        }
+      }
+    }
+
+    private void switchTo(Run next) {
+      closeCurrent();
+      run = next;
+    }
+
+    private BatchStream open(Run from, int p) {
+      for (PartitionLocation l : from.status().getFinalOutputsList()) {
+        ShuffleLocation location = ShuffleLocation.fromProto(l);
+        if (location.taskId() == p && location.partition() == 0) {
+          return runtime.shuffle().open(location, schema(), execution.context);
+        }
+      }
+      throw new QuiverException(
+          "Job " + from.handle().jobId() + " reported no output for final task " + p);
+    }
+
+    private void closeCurrent() {
+      if (current != null) {
+        BatchStream c = current;
+        current = null;
+        c.close();
+      }
+    }
+
+    @Override
+    public void close() {
+      closeCurrent();
     }
   }
 

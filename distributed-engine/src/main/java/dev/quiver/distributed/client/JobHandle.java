@@ -5,10 +5,12 @@ import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
+import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +21,11 @@ import org.slf4j.LoggerFactory;
 public final class JobHandle implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(JobHandle.class);
   private static final Object END = new Object();
+
+  /** How long a job waits for an unreachable scheduler to come back. */
+  public static final long SCHEDULER_RECONNECT_MILLIS = 30_000;
+
+  private static final long RECONNECT_PAUSE_MILLIS = 250;
 
   private final SchedulerClient scheduler;
   private final String jobId;
@@ -51,6 +58,90 @@ public final class JobHandle implements AutoCloseable {
    * turns true while waiting.
    */
   public JobStatusUpdate awaitSuccess(BooleanSupplier cancelled) {
+    return awaitSuccess(cancelled, update -> {});
+  }
+
+  /**
+   * Like {@link #awaitSuccess(BooleanSupplier)}, handing every status update to {@code updates}.
+   * A status stream cut by the scheduler going away is re-opened for up to {@link
+   * #SCHEDULER_RECONNECT_MILLIS}; if the scheduler then no longer knows the job, it restarted and
+   * the job is lost: that fails with a message saying so.
+   */
+  public JobStatusUpdate awaitSuccess(
+      BooleanSupplier cancelled, Consumer<JobStatusUpdate> updates) {
+    long brokenSince = -1;
+    try {
+      while (true) {
+        Status ended = follow(cancelled, updates);
+        if (ended == null) {
+          return last;
+        }
+        if (ended.getCode() == Status.Code.NOT_FOUND) {
+          throw new QuiverException(
+              "Distributed job "
+                  + jobId
+                  + " was lost because the scheduler at "
+                  + scheduler.target()
+                  + " restarted while it ran (the scheduler no longer knows the job); run the"
+                  + " query again");
+        }
+        if (ended.getCode() != Status.Code.UNAVAILABLE) {
+          throw new QuiverException(
+              "Lost the status stream of job "
+                  + jobId
+                  + " from the scheduler at "
+                  + scheduler.target()
+                  + ": "
+                  + ended.getCode()
+                  + (ended.getDescription() == null ? "" : " " + ended.getDescription()),
+              ended.asRuntimeException());
+        }
+        long now = System.nanoTime();
+        if (brokenSince < 0) {
+          brokenSince = now;
+          LOG.warn(
+              "status stream of job {} broke ({}); reconnecting to the scheduler at {}",
+              jobId,
+              ended,
+              scheduler.target());
+        } else if (now - brokenSince > TimeUnit.MILLISECONDS.toNanos(SCHEDULER_RECONNECT_MILLIS)) {
+          throw new QuiverException(
+              "The scheduler at "
+                  + scheduler.target()
+                  + " has been unreachable for "
+                  + SCHEDULER_RECONNECT_MILLIS / 1000
+                  + " s while job "
+                  + jobId
+                  + " ran: "
+                  + ended.getDescription()
+                  + "; check that it is running and run the query again",
+              ended.asRuntimeException());
+        }
+        Thread.sleep(RECONNECT_PAUSE_MILLIS);
+        checkCancelled(cancelled);
+        scheduler.reconnectNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      cancelQuietly();
+      throw new QueryCancelledException("Interrupted while waiting for job " + jobId);
+    }
+  }
+
+  private void checkCancelled(BooleanSupplier cancelled) {
+    if (cancelled.getAsBoolean()) {
+      cancelQuietly();
+      throw new QueryCancelledException("Distributed job " + jobId + " was cancelled");
+    }
+  }
+
+  /**
+   * Follows one status stream: null once the job succeeded, or the status that ended the stream
+   * early (the scheduler went away or no longer knows the job). Throws when the job failed or was
+   * cancelled.
+   */
+  private Status follow(BooleanSupplier cancelled, Consumer<JobStatusUpdate> listener)
+      throws InterruptedException {
     LinkedBlockingQueue<Object> updates = new LinkedBlockingQueue<>();
     scheduler.watch(
         jobId,
@@ -62,7 +153,7 @@ public final class JobHandle implements AutoCloseable {
 
           @Override
           public void onError(Throwable t) {
-            updates.add(t);
+            updates.add(Status.fromThrowable(t));
           }
 
           @Override
@@ -70,43 +161,35 @@ public final class JobHandle implements AutoCloseable {
             updates.add(END);
           }
         });
-    try {
-      while (true) {
-        Object next = updates.poll(100, TimeUnit.MILLISECONDS);
-        if (cancelled.getAsBoolean()) {
-          cancelQuietly();
-          throw new QueryCancelledException("Distributed job " + jobId + " was cancelled");
-        }
-        if (next == null) {
-          continue;
-        }
-        if (next instanceof JobStatusUpdate u) {
-          last = u;
-          switch (u.getState()) {
-            case JOB_STATE_SUCCEEDED:
-              return u;
-            case JOB_STATE_FAILED:
-              throw RemoteErrors.toException(jobId, u.getErrorInfo().getKind().isEmpty()
-                  ? RemoteErrors.toProto(new QuiverException(u.getError()))
-                  : u.getErrorInfo());
-            case JOB_STATE_CANCELLED:
-              throw new QueryCancelledException("Distributed job " + jobId + " was cancelled");
-            default:
-              break;
-          }
-        } else if (next instanceof Throwable t) {
-          throw new QuiverException(
-              "Lost the status stream of job " + jobId + " from the scheduler at "
-                  + scheduler.target() + ": " + t.getMessage(), t);
-        } else {
-          throw new QuiverException(
-              "The scheduler ended the status stream of job " + jobId + " before it finished");
-        }
+    while (true) {
+      Object next = updates.poll(100, TimeUnit.MILLISECONDS);
+      checkCancelled(cancelled);
+      if (next == null) {
+        continue;
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      cancelQuietly();
-      throw new QueryCancelledException("Interrupted while waiting for job " + jobId);
+      if (next instanceof JobStatusUpdate u) {
+        last = u;
+        listener.accept(u);
+        switch (u.getState()) {
+          case JOB_STATE_SUCCEEDED:
+            return null;
+          case JOB_STATE_FAILED:
+            throw RemoteErrors.toException(
+                jobId,
+                u.getErrorInfo().getKind().isEmpty()
+                    ? RemoteErrors.toProto(new QuiverException(u.getError()))
+                    : u.getErrorInfo());
+          case JOB_STATE_CANCELLED:
+            throw new QueryCancelledException("Distributed job " + jobId + " was cancelled");
+          default:
+            break;
+        }
+      } else if (next instanceof Status status) {
+        return status;
+      } else {
+        throw new QuiverException(
+            "The scheduler ended the status stream of job " + jobId + " before it finished");
+      }
     }
   }
 

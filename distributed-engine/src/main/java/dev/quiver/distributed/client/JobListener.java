@@ -3,9 +3,15 @@ package dev.quiver.distributed.client;
 import dev.quiver.distributed.planner.StageGraph;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 
-/** Told about every job that succeeds on a cluster runtime (e.g. to print its stages). */
+/** Told about the jobs of a cluster runtime (e.g. to print their stages or follow progress). */
 @FunctionalInterface
 public interface JobListener {
   /** Job {@code status.getJobId()} of {@code graph} succeeded with this final status. */
   void jobSucceeded(StageGraph graph, JobStatusUpdate status);
+
+  /**
+   * Every status update of a job while the client waits for it (stage and task progress), on the
+   * thread that runs the query; a listener that blocks delays the query.
+   */
+  default void jobUpdated(StageGraph graph, JobStatusUpdate status) {}
 }

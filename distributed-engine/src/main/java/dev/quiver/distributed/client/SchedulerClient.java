@@ -57,6 +57,18 @@ public final class SchedulerClient implements AutoCloseable {
     }
   }
 
+  /** Every executor the scheduler knows, lost ones included, with its last heartbeat. */
+  public List<ExecutorStatus> executorsIncludingLost() {
+    try {
+      return blocking
+          .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+          .listExecutors(ListExecutorsRequest.newBuilder().setIncludeLost(true).build())
+          .getExecutorsList();
+    } catch (StatusRuntimeException e) {
+      throw failure("list the cluster's executors", e);
+    }
+  }
+
   /** Submits a job; returns its id. */
   public String submit(JobSpec job) {
     try {
@@ -76,6 +88,11 @@ public final class SchedulerClient implements AutoCloseable {
   /** Follows a job's status; {@code observer} gets every update until the stream ends. */
   public void watch(String jobId, StreamObserver<JobStatusUpdate> observer) {
     async.jobStatus(JobStatusRequest.newBuilder().setJobId(jobId).build(), observer);
+  }
+
+  /** Retries connecting to the scheduler now rather than after gRPC's reconnect backoff. */
+  public void reconnectNow() {
+    channel.resetConnectBackoff();
   }
 
   /** Cancels a job; false when it had already finished. */

@@ -249,6 +249,27 @@ public final class TaskManager implements AutoCloseable {
     return cancelled;
   }
 
+  /** Cancels every queued or running task; returns how many there were. */
+  public synchronized int cancelAll(String reason) {
+    int cancelled = 0;
+    for (Task task : active.values()) {
+      if (task.cancel(reason)) {
+        cancelled++;
+      }
+    }
+    return cancelled;
+  }
+
+  /** Whether a task of the job is queued or running here. */
+  public synchronized boolean hasTasksOf(String jobId) {
+    for (TaskKey key : active.keySet()) {
+      if (key.jobId().equals(jobId)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether the manager is stopping (it takes no new tasks). */
   public synchronized boolean isStopping() {
     return closed;

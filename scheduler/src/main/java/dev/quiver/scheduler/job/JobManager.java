@@ -226,8 +226,27 @@ public final class JobManager implements AutoCloseable {
             onExecutorLost(info.getExecutorId(), "it registered again, so it restarted");
           }
           unreachable.remove(info.getExecutorId());
+          clients.connect(info, this::connectionBroken);
           schedule();
         });
+  }
+
+  /** The watched connection to an executor broke and could not be re-established. */
+  private void connectionBroken(String executorId, long generation) {
+    post(
+        () -> {
+          if (clients.isCurrent(executorId, generation)) {
+            declareLost(executorId, "its connection broke and reconnecting was refused");
+            schedule();
+          }
+        });
+  }
+
+  /** Marks an executor lost in the registry (it must register again) and re-runs its work. */
+  private void declareLost(String executorId, String why) {
+    if (registry.markLost(executorId).isPresent()) {
+      onExecutorLost(executorId, why);
+    }
   }
 
   /** The registry declared executors lost: re-run their tasks and the outputs still needed. */
@@ -577,6 +596,7 @@ public final class JobManager implements AutoCloseable {
       case UNAVAILABLE -> {
         LOG.warn("{}; treating the executor as lost", what);
         unreachable.put(target.getExecutorId(), System.nanoTime());
+        registry.markLost(target.getExecutorId());
         onExecutorLost(target.getExecutorId(), "LaunchTask could not reach it");
       }
       case INVALID_ARGUMENT,
@@ -816,9 +836,32 @@ public final class JobManager implements AutoCloseable {
         .stub(info)
         .cancelTasks(
             CancelTasksRequest.newBuilder().addAllTasks(ids).build(),
-            logOnly(
-                "CancelTasks for " + job.describe() + " on executor '" + executorId + "'",
-                CancelTasksResponse.class));
+            new StreamObserver<>() {
+              @Override
+              public void onNext(CancelTasksResponse value) {
+                LOG.debug("CancelTasks for {} on '{}': {}", job.describe(), executorId, value);
+              }
+
+              @Override
+              public void onError(Throwable t) {
+                Status status = Status.fromThrowable(t);
+                LOG.warn(
+                    "CancelTasks for {} on executor '{}' failed: {}",
+                    job.describe(),
+                    executorId,
+                    status);
+                if (status.getCode() == Status.Code.UNAVAILABLE) {
+                  post(
+                      () -> {
+                        declareLost(executorId, "CancelTasks could not reach it");
+                        schedule();
+                      });
+                }
+              }
+
+              @Override
+              public void onCompleted() {}
+            });
   }
 
   /** Tells every alive executor that ran the job's tasks to delete its data, once. */

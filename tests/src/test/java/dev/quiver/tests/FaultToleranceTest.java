@@ -1,0 +1,329 @@
+package dev.quiver.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.distributed.planner.DistributedSettings;
+import dev.quiver.distributed.proto.ExecutorState;
+import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.distributed.proto.JobState;
+import dev.quiver.distributed.proto.JobStatusUpdate;
+import dev.quiver.distributed.proto.StageStatus;
+import dev.quiver.examples.tpch.TpchQueries;
+import dev.quiver.examples.tpch.TpchQuery;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Faults on a cluster of separate processes (a scheduler and three executors, default heartbeat
+ * timeout of 10 s): executors killed with SIGKILL after a stage and while their shuffle output is
+ * being read, and a scheduler killed and restarted on its port. Queries complete with the rows of
+ * the single-node binding; a restarted scheduler fails its running jobs clearly and runs new ones.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class FaultToleranceTest {
+  private static final double SCALE = 0.1;
+
+  /** Queries with joins and aggregations over several stages (the slow test runs all 22). */
+  private static final List<Integer> QUERIES = List.of(3, 10, 12);
+
+  private final QueryThread queryThread = new QueryThread();
+  private QuiverRows local;
+  private FaultCluster faults;
+
+  @BeforeAll
+  void start() throws Exception {
+    Path data = TpchFixture.data(SCALE);
+    queryThread.run(
+        Duration.ofSeconds(120),
+        "start",
+        () -> {
+          local = new QuiverRows(data, 4);
+          try {
+            faults =
+                FaultCluster.start(
+                    3,
+                    ProcessCluster.Options.of(2),
+                    data,
+                    // Both join sides shuffled: large shuffles whose producers can be killed.
+                    new SessionConfig().set(DistributedSettings.BROADCAST_THRESHOLD_ROWS, "0"));
+          } catch (Exception e) {
+            throw new IllegalStateException("starting the cluster failed", e);
+          }
+        });
+  }
+
+  @AfterAll
+  void stop() {
+    try {
+      queryThread.run(
+          Duration.ofSeconds(60),
+          "stop",
+          () -> {
+            if (faults != null) {
+              faults.close();
+            }
+            if (local != null) {
+              local.close();
+            }
+          });
+    } finally {
+      queryThread.close();
+    }
+  }
+
+  private void onQueryThread(String label, Runnable task) {
+    queryThread.run(Duration.ofSeconds(200), label, task);
+  }
+
+  @Test
+  @Order(1)
+  void queriesCompleteWhenAnExecutorIsKilledAfterTheirFirstStage() {
+    List<FaultCluster.Recovery> recoveries = new ArrayList<>();
+    for (TpchQuery q : TpchQueries.select(QUERIES)) {
+      onQueryThread(
+          q.name(),
+          () -> {
+            QueryResult expected = local.query(q.sql());
+            try {
+              recoveries.add(
+                  faults.queryKillingAfterFirstStage(
+                      q.name(), q.sql(), expected, Differential.sortOf(q.orderBy(), expected)));
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          });
+    }
+    recoveries.forEach(r -> System.out.println("recovered: " + r));
+    assertThat(recoveries).hasSize(QUERIES.size());
+    // The killed executor's output was needed later: some tasks ran again in every query.
+    assertThat(recoveries).allSatisfy(r -> assertThat(r.tasksRunAgain()).isPositive());
+  }
+
+  @Test
+  @Order(2)
+  void aQueryCompletesWhenTheExecutorServingItsShuffleIsKilled() {
+    String sql =
+        "SELECT o_orderpriority, count(*) AS n, sum(l_extendedprice) AS revenue"
+            + " FROM orders JOIN lineitem ON o_orderkey = l_orderkey"
+            + " GROUP BY o_orderpriority ORDER BY o_orderpriority";
+    ScheduledExecutorService killer = Executors.newSingleThreadScheduledExecutor();
+    try {
+      onQueryThread(
+          "shuffle kill",
+          () -> {
+            QueryResult expected = local.query(sql);
+            AtomicReference<String> victim = new AtomicReference<>();
+            AtomicLong killedAt = new AtomicLong();
+            faults.onUpdate(
+                (graph, status) -> {
+                  if (victim.get() != null || status.getState() != JobState.JOB_STATE_RUNNING) {
+                    return;
+                  }
+                  // A consumer stage runs: kill an executor holding producer output it reads.
+                  for (StageStatus consumer : FaultCluster.runningStages(status)) {
+                    for (int input : graph.stage(consumer.getStageId()).inputStageIds()) {
+                      StageStatus producer = stageOf(status, input);
+                      if (producer.getTasksSucceeded() == producer.getTaskCount()) {
+                        String id = producer.getTasks(0).getExecutorId();
+                        victim.set(id);
+                        // Let the consumers start fetching before the producer dies.
+                        killer.schedule(
+                            () -> {
+                              killedAt.set(System.nanoTime());
+                              faults.processes.killExecutor(id);
+                            },
+                            50,
+                            TimeUnit.MILLISECONDS);
+                        return;
+                      }
+                    }
+                  }
+                });
+            QueryResult actual;
+            try {
+              actual = faults.cluster.rows().query(sql);
+            } finally {
+              faults.onUpdate((g, s) -> {});
+            }
+            Differential.check(
+                "join with its shuffle producer killed",
+                sql,
+                expected,
+                actual,
+                Differential.sortOf(List.of("o_orderpriority"), expected));
+            assertThat(victim.get()).as("a producer's executor was chosen").isNotNull();
+            killer.shutdown();
+            try {
+              assertThat(killer.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+              assertThat(killedAt.get()).as("the kill happened").isPositive();
+              JobStatusUpdate done = faults.lastSucceeded();
+              System.out.println(
+                  "shuffle kill: killed "
+                      + victim.get()
+                      + ", job succeeded "
+                      + TimeUnit.NANOSECONDS.toMillis(faults.succeededAtNanos() - killedAt.get())
+                      + " ms later; "
+                      + FaultCluster.tasksRunAgain(done)
+                      + " task attempts > 0 over "
+                      + done.getStagesCount()
+                      + " stages");
+              faults.processes.startExecutor();
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          });
+    } finally {
+      killer.shutdownNow();
+    }
+  }
+
+  private static StageStatus stageOf(JobStatusUpdate status, int stageId) {
+    return status.getStagesList().stream()
+        .filter(s -> s.getStageId() == stageId)
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  @Order(3)
+  void aKilledExecutorIsDeclaredLostWithoutWaitingForTheHeartbeatTimeout() throws Exception {
+    // The scheduler watches its connection to every executor from its registration on.
+    String victim = faults.processes.executorIds().get(0);
+    long start = System.nanoTime();
+    faults.processes.killExecutor(victim);
+    while (stateOf(victim) != ExecutorState.EXECUTOR_STATE_LOST) {
+      assertThat(System.nanoTime() - start)
+          .as("lost well before the 10 s heartbeat timeout")
+          .isLessThan(TimeUnit.SECONDS.toNanos(5));
+      Thread.sleep(10);
+    }
+    System.out.println(
+        victim
+            + " declared lost "
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
+            + " ms after SIGKILL");
+    faults.processes.startExecutor();
+  }
+
+  private ExecutorState stateOf(String id) {
+    return faults.processes.statuses().stream()
+        .filter(s -> s.getInfo().getExecutorId().equals(id))
+        .map(ExecutorStatus::getState)
+        .findFirst()
+        .orElse(ExecutorState.EXECUTOR_STATE_UNSPECIFIED);
+  }
+
+  @Test
+  @Order(4)
+  void aResultLostWithItsExecutorAfterTheJobSucceededIsComputedAgain() {
+    TpchQuery q = TpchQueries.get(12);
+    onQueryThread(
+        "result lost",
+        () -> {
+          QueryResult expected = local.query(q.sql());
+          List<String> jobs = new ArrayList<>();
+          AtomicReference<String> victim = new AtomicReference<>();
+          faults.onSuccess(
+              (graph, status) -> {
+                jobs.add(status.getJobId());
+                if (victim.get() == null) {
+                  // Before the client reads anything: the executor holding the result dies.
+                  victim.set(status.getFinalOutputs(0).getExecutorId());
+                  faults.processes.killExecutor(victim.get());
+                }
+              });
+          QueryResult actual;
+          try {
+            actual = faults.cluster.rows().query(q.sql());
+          } finally {
+            faults.onSuccess((g, s) -> {});
+          }
+          Differential.check(
+              q.name() + " with its result's executor killed",
+              q.sql(),
+              expected,
+              actual,
+              Differential.sortOf(q.orderBy(), expected));
+          assertThat(jobs).as("the job was submitted again, once").hasSize(2);
+          System.out.println("result lost with " + victim.get() + ": jobs " + jobs);
+          try {
+            faults.processes.startExecutor();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  @Test
+  @Order(5)
+  void aSchedulerRestartFailsRunningJobsClearlyAndNewJobsRun() {
+    TpchQuery q = TpchQueries.get(3);
+    TpchQuery after = TpchQueries.get(12);
+    onQueryThread(
+        "scheduler restart",
+        () -> {
+          AtomicReference<String> restarted = new AtomicReference<>();
+          faults.onUpdate(
+              (graph, status) -> {
+                if (restarted.get() == null
+                    && status.getState() == JobState.JOB_STATE_RUNNING
+                    && !FaultCluster.runningStages(status).isEmpty()) {
+                  restarted.set(status.getJobId());
+                  try {
+                    faults.processes.restartScheduler();
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                }
+              });
+          try {
+            assertThatThrownBy(() -> faults.cluster.rows().query(q.sql()))
+                .isInstanceOf(QuiverException.class)
+                .hasMessageContaining(restarted.get() == null ? "job" : restarted.get())
+                .hasMessageContaining("the scheduler at " + faults.processes.target())
+                .hasMessageContaining("restarted while it ran");
+          } finally {
+            faults.onUpdate((g, s) -> {});
+          }
+          assertThat(restarted.get()).isNotNull();
+          try {
+            // Executors register with the new scheduler and drop the old scheduler's work.
+            faults.processes.awaitExecutors(3);
+            faults.processes.awaitAllExecutors(
+                "no old work left",
+                s -> s.getActiveTasks() == 0 && s.getShuffleBytes() == 0,
+                30_000);
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+          QueryResult expected = local.query(after.sql());
+          QueryResult actual = faults.cluster.rows().query(after.sql());
+          Differential.check(
+              after.name() + " after a scheduler restart",
+              after.sql(),
+              expected,
+              actual,
+              Differential.sortOf(after.orderBy(), expected));
+        });
+  }
+}
