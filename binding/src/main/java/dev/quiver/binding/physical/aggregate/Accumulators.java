@@ -2,6 +2,7 @@ package dev.quiver.binding.physical.aggregate;
 
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.physical.kernel.Raw;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
@@ -507,11 +508,11 @@ public final class Accumulators {
     }
 
     private void fold(FieldVector v, int[] gids, int rows, boolean[] use, long[] n) {
-      ArrowBuf data = ((BaseFixedWidthVector) v).getDataBuffer();
+      long data = Raw.address(((BaseFixedWidthVector) v).getDataBuffer(), rows * 16L);
       for (int i = 0; i < rows; i++) {
         if (n != null ? n[i] > 0 : use == null || use[i]) {
           int g = gids[i];
-          add(g, data.getLong((long) i * 16), data.getLong((long) i * 16 + 8));
+          add(g, Raw.getLong(data + i * 16L), Raw.getLong(data + i * 16L + 8));
           counts[g] += n != null ? n[i] : 1;
         }
       }

@@ -6,9 +6,12 @@ import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.kernel.BatchCoalescer;
+import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.kernel.Hashing;
 import dev.quiver.binding.physical.kernel.Take;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -126,6 +129,11 @@ public final class RepartitionExec extends BaseExecutionPlan {
     private void produce(int inputPartition) {
       int n = channels.length;
       long roundRobin = inputPartition;
+      // A hash split cuts each batch into n pieces; merge them back to full-size batches.
+      BatchCoalescer[] coalescers = new BatchCoalescer[n];
+      for (int p = 0; p < n; p++) {
+        coalescers[p] = new BatchCoalescer(context.batchSize(), context.allocator());
+      }
       try (BatchStream stream = input.execute(inputPartition, context)) {
         VectorSchemaRoot batch;
         while (!allClosed() && (batch = stream.next()) != null) {
@@ -137,8 +145,14 @@ public final class RepartitionExec extends BaseExecutionPlan {
             channels[(int) (roundRobin++ % n)].send(batch);
           } else {
             try (VectorSchemaRoot owned = batch) {
-              splitByHash(owned, n);
+              splitByHash(owned, n, coalescers);
             }
+          }
+        }
+        for (int p = 0; p < n; p++) {
+          VectorSchemaRoot rest = coalescers[p].flush();
+          if (rest != null) {
+            send(p, rest);
           }
         }
       } catch (Throwable t) {
@@ -146,13 +160,22 @@ public final class RepartitionExec extends BaseExecutionPlan {
           c.fail(t);
         }
       } finally {
+        Batches.closeAll(Arrays.asList(coalescers));
         for (BatchChannel c : channels) {
           c.producerDone();
         }
       }
     }
 
-    private void splitByHash(VectorSchemaRoot batch, int n) {
+    private void send(int p, VectorSchemaRoot batch) {
+      if (channels[p].isClosed()) {
+        batch.close();
+      } else {
+        channels[p].send(batch);
+      }
+    }
+
+    private void splitByHash(VectorSchemaRoot batch, int n, BatchCoalescer[] coalescers) {
       int rows = batch.getRowCount();
       BufferAllocator allocator = context.allocator();
       List<FieldVector> keys = new ArrayList<>();
@@ -181,7 +204,10 @@ public final class RepartitionExec extends BaseExecutionPlan {
       }
       for (int p = 0; p < n; p++) {
         if (counts[p] > 0 && !channels[p].isClosed()) {
-          channels[p].send(Take.take(batch, indices[p], counts[p], allocator));
+          for (VectorSchemaRoot ready :
+              coalescers[p].add(Take.take(batch, indices[p], counts[p], allocator))) {
+            send(p, ready);
+          }
         }
       }
     }

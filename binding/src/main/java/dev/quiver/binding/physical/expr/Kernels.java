@@ -2,6 +2,7 @@ package dev.quiver.binding.physical.expr;
 
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.physical.kernel.Raw;
 import java.math.BigInteger;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -106,13 +107,17 @@ final class Kernels {
     try {
       ArrowBuf data = out.getDataBuffer();
       if (small != null) {
+        long address = Raw.address(data, n * 16L);
+        int precision = d.getPrecision();
+        long bound = precision >= 19 ? Long.MAX_VALUE : Decimals.POW10[precision];
         for (int i = 0; i < n; i++) {
           long x = Bits.valid(valid, i) ? small[i] : 0;
-          if (!Decimals.fits(x, d.getPrecision())) {
+          if (precision < 19 && (x >= bound || x <= -bound)) {
             throw Decimals.overflow(new java.math.BigDecimal(BigInteger.valueOf(x), d.getScale()),
                 d.getPrecision(), d.getScale());
           }
-          Decimals.setLong(data, i, x);
+          Raw.putLong(address + i * 16L, x);
+          Raw.putLong(address + i * 16L + 8, x >> 63);
         }
       } else {
         for (int i = 0; i < n; i++) {

@@ -1,6 +1,7 @@
 package dev.quiver.binding.physical.expr;
 
 import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.physical.kernel.Raw;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
@@ -217,9 +218,10 @@ final class Operand implements AutoCloseable {
       ArrowBuf data = dv.getDataBuffer();
       long[] small = new long[n];
       boolean fits = true;
+      long address = Raw.address(data, n * 16L);
       for (int i = 0; i < n; i++) {
-        long lo = Decimals.low(data, i);
-        if (!Decimals.fitsLong(lo, Decimals.high(data, i)) && Bits.valid(valid, i)) {
+        long lo = Raw.getLong(address + i * 16L);
+        if (!Decimals.fitsLong(lo, Raw.getLong(address + i * 16L + 8)) && Bits.valid(valid, i)) {
           fits = false;
           break;
         }

@@ -2,6 +2,7 @@ package dev.quiver.binding.physical.join;
 
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.kernel.Raw;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -170,9 +171,9 @@ final class JoinKeys {
       boolean[] nulls = null;
       if (v.getNullCount() > 0) {
         nulls = new boolean[rows];
-        ArrowBuf validity = v.getValidityBuffer();
+        long validity = Raw.address(v.getValidityBuffer(), (rows + 7) >>> 3);
         for (int i = 0; i < rows; i++) {
-          nulls[i] = BitVectorHelper.get(validity, i) == 0;
+          nulls[i] = !Raw.bit(validity, i);
         }
       }
       switch (type.getTypeID()) {
@@ -196,12 +197,12 @@ final class JoinKeys {
           return new LongCol(nulls, vals);
         }
         case Decimal: {
-          ArrowBuf data = ((BaseFixedWidthVector) v).getDataBuffer();
+          long data = Raw.address(((BaseFixedWidthVector) v).getDataBuffer(), rows * 16L);
           long[] lo = new long[rows];
           long[] hi = new long[rows];
           for (int i = 0; i < rows; i++) {
-            lo[i] = data.getLong((long) i * 16);
-            hi[i] = data.getLong((long) i * 16 + 8);
+            lo[i] = Raw.getLong(data + i * 16L);
+            hi[i] = Raw.getLong(data + i * 16L + 8);
           }
           return new DecimalCol(nulls, lo, hi);
         }
@@ -229,13 +230,15 @@ final class JoinKeys {
           long[] vals = new long[rows];
           switch (fixed.getTypeWidth()) {
             case 8 -> {
+              long address = Raw.address(data, rows * 8L);
               for (int i = 0; i < rows; i++) {
-                vals[i] = data.getLong((long) i * 8);
+                vals[i] = Raw.getLong(address + i * 8L);
               }
             }
             case 4 -> {
+              long address = Raw.address(data, rows * 4L);
               for (int i = 0; i < rows; i++) {
-                vals[i] = data.getInt((long) i * 4);
+                vals[i] = Raw.getInt(address + i * 4L);
               }
             }
             case 2 -> {

@@ -3,6 +3,7 @@ package dev.quiver.binding.physical.join;
 import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.physical.kernel.BatchCoalescer;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.kernel.Take;
 import java.util.ArrayDeque;
@@ -18,6 +19,7 @@ abstract class JoinOutputStream implements BatchStream {
   protected final BufferAllocator allocator;
   protected final int batchSize;
   private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
+  private final BatchCoalescer coalescer;
   /** Set by {@link #step()} once no further batch will be added. */
   protected boolean finished;
   private boolean closed;
@@ -25,6 +27,7 @@ abstract class JoinOutputStream implements BatchStream {
   JoinOutputStream(TaskContext context) {
     this.allocator = context.allocator();
     this.batchSize = Math.max(1, context.batchSize());
+    this.coalescer = new BatchCoalescer(batchSize, allocator);
   }
 
   /** Advances the join by one unit of work, possibly adding output with {@link #addReady}. */
@@ -47,7 +50,7 @@ abstract class JoinOutputStream implements BatchStream {
           return ready.poll();
         }
         if (finished) {
-          return null;
+          return coalescer.flush();
         }
         step();
       }
@@ -58,13 +61,9 @@ abstract class JoinOutputStream implements BatchStream {
     }
   }
 
-  /** Queues {@code out} for output, or closes it when it has no rows. */
+  /** Queues {@code out} for output (small batches merged), or closes it when it has no rows. */
   protected final void addReady(VectorSchemaRoot out) {
-    if (out.getRowCount() == 0) {
-      out.close();
-    } else {
-      ready.add(out);
-    }
+    ready.addAll(coalescer.add(out));
   }
 
   /** Queues rows {@code idx} of {@code batch}, at most {@code batchSize} rows per batch. */
@@ -101,6 +100,7 @@ abstract class JoinOutputStream implements BatchStream {
     closed = true;
     List<AutoCloseable> all = new ArrayList<>(ready);
     ready.clear();
+    all.add(coalescer);
     releaseResources(all);
     Batches.closeAll(all);
   }

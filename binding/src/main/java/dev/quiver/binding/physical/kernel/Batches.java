@@ -7,7 +7,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -144,11 +143,20 @@ public final class Batches {
   }
 
   private static void copyValidity(FieldVector source, ArrowBuf validity, int pos, int n) {
-    ArrowBuf sv = source.getValidityBuffer();
-    boolean allValid = source.getNullCount() == 0;
+    if (n <= 0) {
+      return;
+    }
+    long dv = Raw.address(validity, (pos + n + 7L) >>> 3);
+    if (source.getNullCount() == 0) {
+      for (int i = 0; i < n; i++) {
+        Raw.setBit(dv, pos + i);
+      }
+      return;
+    }
+    long sv = Raw.address(source.getValidityBuffer(), (n + 7L) >>> 3);
     for (int i = 0; i < n; i++) {
-      if (allValid || BitVectorHelper.get(sv, i) != 0) {
-        BitVectorHelper.setBit(validity, pos + i);
+      if (Raw.bit(sv, i)) {
+        Raw.setBit(dv, pos + i);
       }
     }
   }

@@ -2,12 +2,10 @@ package dev.quiver.binding.physical.kernel;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -59,17 +57,32 @@ public final class Take {
       BaseFixedWidthVector src, BaseFixedWidthVector dst, int[] indices, int count) {
     dst.allocateNew(Math.max(count, 1));
     int width = src.getTypeWidth();
-    ArrowBuf sd = src.getDataBuffer();
-    ArrowBuf dd = dst.getDataBuffer();
-    ArrowBuf sv = src.getValidityBuffer();
-    ArrowBuf dv = dst.getValidityBuffer();
     boolean srcHasNulls = src.getNullCount() > 0;
+    // Rows the buffers can hold (not the value count, which callers may leave unset).
+    int limit = (int) Math.min(Integer.MAX_VALUE, src.getDataBuffer().capacity() / width);
+    if (srcHasNulls) {
+      limit = (int) Math.min(limit, src.getValidityBuffer().capacity() * 8);
+    }
+    long sd = Raw.address(src.getDataBuffer(), (long) limit * width);
+    long dd = Raw.address(dst.getDataBuffer(), (long) count * width);
+    long sv = srcHasNulls ? Raw.address(src.getValidityBuffer(), (limit + 7) >>> 3) : 0;
+    long dv = Raw.address(dst.getValidityBuffer(), (count + 7) >>> 3);
+    for (int i = 0; i < count; i++) {
+      int j = indices[i];
+      if (j >= limit) {
+        throw outOfRange(j, limit);
+      }
+      if (j >= 0 && (!srcHasNulls || Raw.bit(sv, j))) {
+        Raw.setBit(dv, i);
+      }
+    }
+    // Indices are in range now.
     switch (width) {
       case 8 -> {
         for (int i = 0; i < count; i++) {
           int j = indices[i];
           if (j >= 0) {
-            dd.setLong((long) i * 8, sd.getLong((long) j * 8));
+            Raw.putLong(dd + (long) i * 8, Raw.getLong(sd + (long) j * 8));
           }
         }
       }
@@ -77,7 +90,7 @@ public final class Take {
         for (int i = 0; i < count; i++) {
           int j = indices[i];
           if (j >= 0) {
-            dd.setInt((long) i * 4, sd.getInt((long) j * 4));
+            Raw.putInt(dd + (long) i * 4, Raw.getInt(sd + (long) j * 4));
           }
         }
       }
@@ -85,8 +98,8 @@ public final class Take {
         for (int i = 0; i < count; i++) {
           int j = indices[i];
           if (j >= 0) {
-            dd.setLong((long) i * 16, sd.getLong((long) j * 16));
-            dd.setLong((long) i * 16 + 8, sd.getLong((long) j * 16 + 8));
+            Raw.putLong(dd + (long) i * 16, Raw.getLong(sd + (long) j * 16));
+            Raw.putLong(dd + (long) i * 16 + 8, Raw.getLong(sd + (long) j * 16 + 8));
           }
         }
       }
@@ -94,33 +107,38 @@ public final class Take {
         for (int i = 0; i < count; i++) {
           int j = indices[i];
           if (j >= 0) {
-            dd.setBytes((long) i * width, sd, (long) j * width, width);
+            Raw.copy(sd + (long) j * width, dd + (long) i * width, width);
           }
         }
-      }
-    }
-    for (int i = 0; i < count; i++) {
-      int j = indices[i];
-      boolean valid = j >= 0 && (!srcHasNulls || BitVectorHelper.get(sv, j) != 0);
-      if (valid) {
-        BitVectorHelper.setBit(dv, i);
       }
     }
     dst.setValueCount(count);
   }
 
+  private static IndexOutOfBoundsException outOfRange(int index, int rows) {
+    return new IndexOutOfBoundsException("take index " + index + " of a vector of " + rows + " rows");
+  }
+
   private static void takeBits(BitVector src, BitVector dst, int[] indices, int count) {
     dst.allocateNew(Math.max(count, 1));
-    ArrowBuf sd = src.getDataBuffer();
-    ArrowBuf sv = src.getValidityBuffer();
-    ArrowBuf dd = dst.getDataBuffer();
-    ArrowBuf dv = dst.getValidityBuffer();
+    int limit =
+        (int)
+            Math.min(
+                Integer.MAX_VALUE,
+                8 * Math.min(src.getDataBuffer().capacity(), src.getValidityBuffer().capacity()));
+    long sd = Raw.address(src.getDataBuffer(), (limit + 7) >>> 3);
+    long sv = Raw.address(src.getValidityBuffer(), (limit + 7) >>> 3);
+    long dd = Raw.address(dst.getDataBuffer(), (count + 7) >>> 3);
+    long dv = Raw.address(dst.getValidityBuffer(), (count + 7) >>> 3);
     for (int i = 0; i < count; i++) {
       int j = indices[i];
-      if (j >= 0 && BitVectorHelper.get(sv, j) != 0) {
-        BitVectorHelper.setBit(dv, i);
-        if (BitVectorHelper.get(sd, j) != 0) {
-          BitVectorHelper.setBit(dd, i);
+      if (j >= limit) {
+        throw outOfRange(j, limit);
+      }
+      if (j >= 0 && Raw.bit(sv, j)) {
+        Raw.setBit(dv, i);
+        if (Raw.bit(sd, j)) {
+          Raw.setBit(dd, i);
         }
       }
     }
@@ -129,40 +147,52 @@ public final class Take {
 
   private static void takeVariable(
       BaseVariableWidthVector src, BaseVariableWidthVector dst, int[] indices, int count) {
-    ArrowBuf so = src.getOffsetBuffer();
+    // Rows the offsets can describe (not the value count, which callers may leave unset).
+    int limit = (int) Math.max(0, Math.min(Integer.MAX_VALUE, src.getOffsetBuffer().capacity() / 4 - 1));
+    long so = Raw.address(src.getOffsetBuffer(), limit == 0 ? 0 : (limit + 1L) * 4);
+    long sdCapacity = src.getDataBuffer().capacity();
+    int maxIndex = -1;
     long bytes = 0;
     for (int i = 0; i < count; i++) {
       int j = indices[i];
+      if (j >= limit) {
+        throw outOfRange(j, limit);
+      }
       if (j >= 0) {
-        bytes += so.getInt((long) (j + 1) * 4) - so.getInt((long) j * 4);
+        int start = Raw.getInt(so + (long) j * 4);
+        int end = Raw.getInt(so + (long) (j + 1) * 4);
+        if (start < 0 || end < start || end > sdCapacity) {
+          throw new IndexOutOfBoundsException(
+              "string offsets [" + start + ", " + end + ") outside a buffer of " + sdCapacity);
+        }
+        bytes += end - start;
+        maxIndex = Math.max(maxIndex, j);
       }
     }
     if (bytes > Integer.MAX_VALUE) {
       throw new IllegalStateException("batch too large for a 32-bit offset string vector: " + bytes);
     }
     dst.allocateNew(Math.max(bytes, 1), Math.max(count, 1));
-    ArrowBuf sd = src.getDataBuffer();
-    ArrowBuf sv = src.getValidityBuffer();
-    ArrowBuf dd = dst.getDataBuffer();
-    ArrowBuf doff = dst.getOffsetBuffer();
-    ArrowBuf dv = dst.getValidityBuffer();
     boolean srcHasNulls = src.getNullCount() > 0;
+    long sd = src.getDataBuffer().memoryAddress();
+    long sv = srcHasNulls ? Raw.address(src.getValidityBuffer(), (maxIndex + 8) >>> 3) : 0;
+    long dd = Raw.address(dst.getDataBuffer(), bytes);
+    long doff = Raw.address(dst.getOffsetBuffer(), (count + 1L) * 4);
+    long dv = Raw.address(dst.getValidityBuffer(), (count + 7) >>> 3);
     int pos = 0;
-    doff.setInt(0, 0);
+    Raw.putInt(doff, 0);
     for (int i = 0; i < count; i++) {
       int j = indices[i];
       if (j >= 0) {
-        int start = so.getInt((long) j * 4);
-        int len = so.getInt((long) (j + 1) * 4) - start;
-        if (len > 0) {
-          dd.setBytes(pos, sd, start, len);
-        }
+        int start = Raw.getInt(so + (long) j * 4);
+        int len = Raw.getInt(so + (long) (j + 1) * 4) - start;
+        Raw.copy(sd + start, dd + pos, len);
         pos += len;
-        if (!srcHasNulls || BitVectorHelper.get(sv, j) != 0) {
-          BitVectorHelper.setBit(dv, i);
+        if (!srcHasNulls || Raw.bit(sv, j)) {
+          Raw.setBit(dv, i);
         }
       }
-      doff.setInt((long) (i + 1) * 4, pos);
+      Raw.putInt(doff + (long) (i + 1) * 4, pos);
     }
     dst.setLastSet(count - 1);
     dst.setValueCount(count);

@@ -6,12 +6,14 @@ import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.kernel.BatchCoalescer;
 import dev.quiver.binding.physical.kernel.Batches;
+import dev.quiver.binding.physical.kernel.Raw;
 import dev.quiver.binding.physical.kernel.Take;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -57,6 +59,11 @@ public final class FilterExec extends BaseExecutionPlan {
     BatchStream in = input.execute(partition, context);
     return new BatchStream() {
       private int[] selection = new int[0];
+      // A selective predicate leaves small batches; merge them to full-size ones.
+      private final BatchCoalescer coalescer =
+          new BatchCoalescer(context.batchSize(), context.allocator());
+      private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
+      private boolean inputDone;
 
       @Override
       public Schema schema() {
@@ -65,25 +72,38 @@ public final class FilterExec extends BaseExecutionPlan {
 
       @Override
       public VectorSchemaRoot next() {
-        while (true) {
-          VectorSchemaRoot batch = in.next();
-          if (batch == null) {
+        while (ready.isEmpty()) {
+          if (inputDone) {
             return null;
           }
-          try (VectorSchemaRoot owned = batch) {
-            int rows = owned.getRowCount();
-            int selected;
-            try (FieldVector mask = predicate.evaluate(owned, context.allocator())) {
-              selected = select((BitVector) mask, rows);
-            }
-            if (selected == 0) {
-              continue;
-            }
-            if (selected == rows) {
-              return Batches.transfer(owned, context.allocator());
-            }
-            return Take.take(owned, selection, selected, context.allocator());
+          VectorSchemaRoot batch = in.next();
+          if (batch == null) {
+            inputDone = true;
+            return coalescer.flush();
           }
+          VectorSchemaRoot kept = filter(batch);
+          if (kept != null) {
+            ready.addAll(coalescer.add(kept));
+          }
+        }
+        return ready.poll();
+      }
+
+      /** The rows of {@code batch} that pass, or null when none does; closes {@code batch}. */
+      private VectorSchemaRoot filter(VectorSchemaRoot batch) {
+        try (VectorSchemaRoot owned = batch) {
+          int rows = owned.getRowCount();
+          int selected;
+          try (FieldVector mask = predicate.evaluate(owned, context.allocator())) {
+            selected = select((BitVector) mask, rows);
+          }
+          if (selected == 0) {
+            return null;
+          }
+          if (selected == rows) {
+            return Batches.transfer(owned, context.allocator());
+          }
+          return Take.take(owned, selection, selected, context.allocator());
         }
       }
 
@@ -91,13 +111,23 @@ public final class FilterExec extends BaseExecutionPlan {
         if (selection.length < rows) {
           selection = new int[rows];
         }
-        ArrowBuf data = mask.getDataBuffer();
-        ArrowBuf validity = mask.getValidityBuffer();
         boolean hasNulls = mask.getNullCount() > 0;
+        int bytes = (rows + 7) >>> 3;
+        long data = Raw.address(mask.getDataBuffer(), bytes);
+        long validity = hasNulls ? Raw.address(mask.getValidityBuffer(), bytes) : 0;
         int n = 0;
-        for (int i = 0; i < rows; i++) {
-          if (BitVectorHelper.get(data, i) != 0 && (!hasNulls || BitVectorHelper.get(validity, i) != 0)) {
-            selection[n++] = i;
+        // A byte of the mask at a time: the selected rows of each are its set bits.
+        for (int b = 0; b < bytes; b++) {
+          int bits = Raw.getByte(data + b) & 0xFF;
+          if (hasNulls) {
+            bits &= Raw.getByte(validity + b);
+          }
+          if (b == bytes - 1 && (rows & 7) != 0) {
+            bits &= (1 << (rows & 7)) - 1;
+          }
+          while (bits != 0) {
+            selection[n++] = (b << 3) + Integer.numberOfTrailingZeros(bits);
+            bits &= bits - 1;
           }
         }
         return n;
@@ -105,7 +135,11 @@ public final class FilterExec extends BaseExecutionPlan {
 
       @Override
       public void close() {
-        in.close();
+        List<AutoCloseable> all = new ArrayList<>(ready);
+        ready.clear();
+        all.add(coalescer);
+        all.add(in);
+        Batches.closeAll(all);
       }
     };
   }
