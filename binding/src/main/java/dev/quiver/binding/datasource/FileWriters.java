@@ -116,7 +116,7 @@ public final class FileWriters {
    * after {@code write} returns; wait (briefly) for that so the chunk's allocator closes empty
    * and the caller's zero-bytes check after the query holds.
    */
-  private static void awaitNativeRelease(BufferAllocator chunkAllocator) {
+  static void awaitNativeRelease(BufferAllocator chunkAllocator) {
     long deadline = System.nanoTime() + 5_000_000_000L;
     while (chunkAllocator.getAllocatedMemory() != 0 && System.nanoTime() < deadline) {
       try {

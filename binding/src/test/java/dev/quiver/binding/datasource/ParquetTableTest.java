@@ -152,15 +152,20 @@ class ParquetTableTest {
   @Test
   void findsFilesNamedByArrowsDefaultWriterAndSkipsHiddenOnes() throws IOException {
     Path dir = tmp.resolve("arrow");
-    List<VectorSchemaRoot> batches = List.of(allTypesBatch(0, 40, allocator));
-    try (ArrowReader reader = readerOf(ALL_TYPES, batches, allocator)) {
-      org.apache.arrow.dataset.file.DatasetFileWriter.write(
-          allocator,
-          reader,
-          org.apache.arrow.dataset.file.FileFormat.PARQUET,
-          dir.toUri().toString());
-    } finally {
-      batches.forEach(VectorSchemaRoot::close);
+    // The native writer may release exported batches after it returns: give it its own allocator
+    // and wait for that, as FileWriters does.
+    try (BufferAllocator writer = allocator.newChildAllocator("arrow-writer", 0, Long.MAX_VALUE)) {
+      List<VectorSchemaRoot> batches = List.of(allTypesBatch(0, 40, writer));
+      try (ArrowReader reader = readerOf(ALL_TYPES, batches, writer)) {
+        org.apache.arrow.dataset.file.DatasetFileWriter.write(
+            writer,
+            reader,
+            org.apache.arrow.dataset.file.FileFormat.PARQUET,
+            dir.toUri().toString());
+      } finally {
+        batches.forEach(VectorSchemaRoot::close);
+      }
+      FileWriters.awaitNativeRelease(writer);
     }
     Files.writeString(dir.resolve("_SUCCESS"), "");
     Files.writeString(dir.resolve(".hidden.parquet"), "junk");
