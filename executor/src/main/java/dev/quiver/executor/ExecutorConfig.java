@@ -1,5 +1,6 @@
 package dev.quiver.executor;
 
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -18,6 +19,7 @@ import java.util.UUID;
  * @param memoryBytes memory the executor may use for task data
  * @param shuffleMemoryBytes part of it that holds shuffle output before spilling to disk
  * @param extensionJars jars with {@code dev.quiver.binding.Extension}s (UDFs, table providers)
+ * @param shuffleCompression how shuffle output is served when a task does not choose
  */
 public record ExecutorConfig(
     String executorId,
@@ -29,7 +31,8 @@ public record ExecutorConfig(
     int cores,
     long memoryBytes,
     long shuffleMemoryBytes,
-    List<Path> extensionJars) {
+    List<Path> extensionJars,
+    ShuffleCompression shuffleCompression) {
 
   /** Default listen address: loopback only, so nothing is exposed unless asked for. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -43,6 +46,7 @@ public record ExecutorConfig(
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(schedulerHost, "schedulerHost");
     Objects.requireNonNull(workDir, "workDir");
+    Objects.requireNonNull(shuffleCompression, "shuffleCompression");
     extensionJars = List.copyOf(extensionJars);
     if (executorId.isBlank()) {
       throw new IllegalArgumentException("executor id must not be blank");
@@ -63,6 +67,32 @@ public record ExecutorConfig(
               + memoryBytes
               + " bytes)");
     }
+  }
+
+  /** Settings with the default shuffle compression. */
+  public ExecutorConfig(
+      String executorId,
+      String host,
+      int port,
+      String schedulerHost,
+      int schedulerPort,
+      Path workDir,
+      int cores,
+      long memoryBytes,
+      long shuffleMemoryBytes,
+      List<Path> extensionJars) {
+    this(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        extensionJars,
+        ShuffleCompression.DEFAULT);
   }
 
   /** Settings without extension jars. */
@@ -125,7 +155,8 @@ public record ExecutorConfig(
         cores,
         memoryBytes,
         shuffleMemoryBytes,
-        extensionJars);
+        extensionJars,
+        shuffleCompression);
   }
 
   /** A copy listening on another port. */
@@ -140,7 +171,8 @@ public record ExecutorConfig(
         cores,
         memoryBytes,
         shuffleMemoryBytes,
-        extensionJars);
+        extensionJars,
+        shuffleCompression);
   }
 
   /** A copy with other resources; shuffle memory becomes a quarter of {@code memory}. */
@@ -155,7 +187,8 @@ public record ExecutorConfig(
         newCores,
         memory,
         memory / 4,
-        extensionJars);
+        extensionJars,
+        shuffleCompression);
   }
 
   /** A copy with another shuffle memory budget. */
@@ -170,7 +203,8 @@ public record ExecutorConfig(
         cores,
         memoryBytes,
         bytes,
-        extensionJars);
+        extensionJars,
+        shuffleCompression);
   }
 
   /** A copy that loads extensions from {@code jars}. */
@@ -185,6 +219,23 @@ public record ExecutorConfig(
         cores,
         memoryBytes,
         shuffleMemoryBytes,
-        jars);
+        jars,
+        shuffleCompression);
+  }
+
+  /** A copy that serves shuffle output with {@code compression} unless a task chooses. */
+  public ExecutorConfig withShuffleCompression(ShuffleCompression compression) {
+    return new ExecutorConfig(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        extensionJars,
+        compression);
   }
 }

@@ -1,6 +1,8 @@
 package dev.quiver.executor;
 
+import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.codec.PlanCodecException;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.codec.StageDecoder;
 import java.nio.file.Path;
@@ -67,6 +69,16 @@ public final class ExecutorMain implements Callable<Integer> {
   Long shuffleMemory;
 
   @Option(
+      names = "--shuffle-compression",
+      paramLabel = "CODEC",
+      converter = CompressionConverter.class,
+      description =
+          "How shuffle output is sent to consumers unless a task sets "
+              + ShuffleCompression.SETTING
+              + ": none, lz4 or zstd (default: lz4).")
+  ShuffleCompression shuffleCompression = ShuffleCompression.DEFAULT;
+
+  @Option(
       names = "--classpath",
       split = ",",
       paramLabel = "JAR",
@@ -91,6 +103,19 @@ public final class ExecutorMain implements Callable<Integer> {
       try {
         return parseBytes(value);
       } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** Converts none, lz4 or zstd to a shuffle compression. */
+  static final class CompressionConverter
+      implements CommandLine.ITypeConverter<ShuffleCompression> {
+    @Override
+    public ShuffleCompression convert(String value) {
+      try {
+        return ShuffleCompression.parse(value);
+      } catch (QuiverException e) {
         throw new CommandLine.TypeConversionException(e.getMessage());
       }
     }
@@ -128,7 +153,8 @@ public final class ExecutorMain implements Callable<Integer> {
             cores == null ? defaults.cores() : cores,
             memoryBytes,
             shuffleMemory == null ? memoryBytes / 4 : shuffleMemory,
-            classpath);
+            classpath,
+            shuffleCompression);
     BufferAllocator allocator = new RootAllocator();
     ExecutorServer server;
     try {

@@ -126,7 +126,8 @@ public final class ExecutorServer implements AutoCloseable {
           FlightServer.builder(
                   allocator,
                   Location.forGrpcInsecure(config.host(), config.port()),
-                  new ShuffleFlightProducer(s, allocator, config.executorId()))
+                  new ShuffleFlightProducer(
+                      s, allocator, config.executorId(), config.shuffleCompression()))
               // The control service shares the Flight server's port and transport.
               .transportHint(
                   "grpc.builderConsumer",
