@@ -8,6 +8,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /** The Quiver binding, in process, planned for a given number of partitions. */
 public final class QuiverEngine implements Engine {
+  /** The engine's name on the command line. */
+  public static final String NAME = "quiver";
+
   private final SessionContext ctx;
 
   /** Creates a session planned for {@code partitions} partitions. */
@@ -27,7 +30,7 @@ public final class QuiverEngine implements Engine {
 
   @Override
   public String name() {
-    return "quiver";
+    return NAME;
   }
 
   @Override
