@@ -9,7 +9,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -72,6 +74,14 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Threads (Quiver partitions) for every engine (default: number of cores).")
   private Integer threads;
 
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A session setting for the Quiver engines, e.g. quiver.shuffle.compression=zstd"
+              + " (repeatable).")
+  private Map<String, String> settings = new LinkedHashMap<>();
+
   @Override
   public Integer call() {
     if (runs < 1) {
@@ -96,6 +106,9 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> errors = new ArrayList<>();
     for (int e = 0; e < engines.size(); e++) {
       try (Engine engine = TpchSetup.openEngine(engines.get(e), n, dir)) {
+        if (engines.get(e).startsWith(QuiverEngine.NAME)) {
+          settings.forEach(engine::set);
+        }
         for (int q = 0; q < selected.size(); q++) {
           TpchQuery query = selected.get(q);
           try {

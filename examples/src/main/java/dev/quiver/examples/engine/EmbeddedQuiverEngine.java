@@ -47,6 +47,11 @@ public final class EmbeddedQuiverEngine implements Engine {
   }
 
   @Override
+  public void set(String key, String value) {
+    quiver.set(key, value);
+  }
+
+  @Override
   public long execute(String sql) {
     return quiver.execute(sql);
   }

@@ -39,6 +39,11 @@ public final class QuiverEngine implements Engine {
   }
 
   @Override
+  public void set(String key, String value) {
+    ctx.config().set(key, value);
+  }
+
+  @Override
   public long execute(String sql) {
     List<VectorSchemaRoot> batches = ctx.sql(sql).collect();
     long rows = 0;
