@@ -75,7 +75,7 @@ public final class ExecutorMain implements Callable<Integer> {
       description =
           "How shuffle output is sent to consumers unless a task sets "
               + ShuffleCompression.SETTING
-              + ": none, lz4 or zstd (default: lz4).")
+              + ": none, lz4 or zstd (default: none).")
   ShuffleCompression shuffleCompression = ShuffleCompression.DEFAULT;
 
   @Option(
