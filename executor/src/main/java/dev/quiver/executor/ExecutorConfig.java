@@ -1,6 +1,7 @@
 package dev.quiver.executor;
 
 import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +24,7 @@ import java.util.UUID;
  * @param security TLS of the Flight server and of the channels it opens, and the shared token
  * @param shuffleTtl how long a job's shuffle output may sit unwritten and unread before the
  *     executor deletes it (its client never released it)
+ * @param shuffleCompression how shuffle output is served when a task does not choose
  */
 public record ExecutorConfig(
     String executorId,
@@ -36,7 +38,8 @@ public record ExecutorConfig(
     long shuffleMemoryBytes,
     List<Path> extensionJars,
     SecurityConfig security,
-    Duration shuffleTtl) {
+    Duration shuffleTtl,
+    ShuffleCompression shuffleCompression) {
 
   /** Default time unread shuffle output is kept: well past the scheduler's job retention. */
   public static final Duration DEFAULT_SHUFFLE_TTL = Duration.ofHours(1);
@@ -55,6 +58,7 @@ public record ExecutorConfig(
     Objects.requireNonNull(workDir, "workDir");
     Objects.requireNonNull(security, "security");
     Objects.requireNonNull(shuffleTtl, "shuffleTtl");
+    Objects.requireNonNull(shuffleCompression, "shuffleCompression");
     extensionJars = List.copyOf(extensionJars);
     if (shuffleTtl.isNegative() || shuffleTtl.isZero()) {
       throw new IllegalArgumentException("shuffle TTL must be positive, got " + shuffleTtl);
@@ -104,7 +108,8 @@ public record ExecutorConfig(
         shuffleMemoryBytes,
         extensionJars,
         SecurityConfig.none(),
-        DEFAULT_SHUFFLE_TTL);
+        DEFAULT_SHUFFLE_TTL,
+        ShuffleCompression.DEFAULT);
   }
 
   /** Settings without extension jars. */
@@ -169,7 +174,8 @@ public record ExecutorConfig(
         shuffleMemoryBytes,
         extensionJars,
         security,
-        shuffleTtl);
+        shuffleTtl,
+        shuffleCompression);
   }
 
   /** A copy listening on another port. */
@@ -186,7 +192,8 @@ public record ExecutorConfig(
         shuffleMemoryBytes,
         extensionJars,
         security,
-        shuffleTtl);
+        shuffleTtl,
+        shuffleCompression);
   }
 
   /** A copy with other resources; shuffle memory becomes a quarter of {@code memory}. */
@@ -203,7 +210,8 @@ public record ExecutorConfig(
         memory / 4,
         extensionJars,
         security,
-        shuffleTtl);
+        shuffleTtl,
+        shuffleCompression);
   }
 
   /** A copy with another shuffle memory budget. */
@@ -220,7 +228,8 @@ public record ExecutorConfig(
         bytes,
         extensionJars,
         security,
-        shuffleTtl);
+        shuffleTtl,
+        shuffleCompression);
   }
 
   /** A copy that deletes unreleased shuffle output after {@code ttl} without access. */
@@ -237,7 +246,8 @@ public record ExecutorConfig(
         shuffleMemoryBytes,
         extensionJars,
         security,
-        ttl);
+        ttl,
+        shuffleCompression);
   }
 
   /** A copy that loads extensions from {@code jars}. */
@@ -254,7 +264,8 @@ public record ExecutorConfig(
         shuffleMemoryBytes,
         jars,
         security,
-        shuffleTtl);
+        shuffleTtl,
+        shuffleCompression);
   }
 
   /** A copy with other security settings (TLS and token). */
@@ -271,6 +282,25 @@ public record ExecutorConfig(
         shuffleMemoryBytes,
         extensionJars,
         newSecurity,
-        shuffleTtl);
+        shuffleTtl,
+        shuffleCompression);
+  }
+
+  /** A copy that serves shuffle output with {@code compression} unless a task chooses. */
+  public ExecutorConfig withShuffleCompression(ShuffleCompression compression) {
+    return new ExecutorConfig(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        extensionJars,
+        security,
+        shuffleTtl,
+        compression);
   }
 }

@@ -2,6 +2,7 @@ package dev.quiver.executor;
 
 import com.google.inject.Guice;
 import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.security.SecurityConfig;
@@ -75,6 +76,16 @@ public final class ExecutorMain implements Callable<Integer> {
   Duration shuffleTtl = ExecutorConfig.DEFAULT_SHUFFLE_TTL;
 
   @Option(
+      names = "--shuffle-compression",
+      paramLabel = "CODEC",
+      converter = CompressionConverter.class,
+      description =
+          "How shuffle output is sent to consumers unless a task sets "
+              + ShuffleCompression.SETTING
+              + ": none, lz4 or zstd (default: none).")
+  ShuffleCompression shuffleCompression = ShuffleCompression.DEFAULT;
+
+  @Option(
       names = "--classpath",
       split = ",",
       paramLabel = "JAR",
@@ -139,6 +150,19 @@ public final class ExecutorMain implements Callable<Integer> {
       try {
         return parseDuration(value);
       } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** Converts none, lz4 or zstd to a shuffle compression. */
+  static final class CompressionConverter
+      implements CommandLine.ITypeConverter<ShuffleCompression> {
+    @Override
+    public ShuffleCompression convert(String value) {
+      try {
+        return ShuffleCompression.parse(value);
+      } catch (QuiverException e) {
         throw new CommandLine.TypeConversionException(e.getMessage());
       }
     }
@@ -215,7 +239,8 @@ public final class ExecutorMain implements Callable<Integer> {
             shuffleMemory == null ? memoryBytes / 4 : shuffleMemory,
             classpath,
             security,
-            shuffleTtl);
+            shuffleTtl,
+            shuffleCompression);
     ExecutorLifecycle lifecycle =
         Guice.createInjector(new ExecutorModule(config)).getInstance(ExecutorLifecycle.class);
     ExecutorServer server;

@@ -139,7 +139,8 @@ public final class ExecutorServer implements AutoCloseable {
                   FlightServer.builder(
                       allocator,
                       FlightSecurity.serverLocation(config.host(), config.port(), config.security()),
-                      new ShuffleFlightProducer(s, allocator, config.executorId())),
+                      new ShuffleFlightProducer(
+                          s, allocator, config.executorId(), config.shuffleCompression())),
                   config.security())
               // Flight's default (2 GiB) would let one call hold that much memory.
               .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)

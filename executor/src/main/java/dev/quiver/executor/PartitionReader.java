@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -20,13 +22,19 @@ public final class PartitionReader implements AutoCloseable {
   private final List<Path> files;
   private final List<ArrowRecordBatch> inMemory;
   private final BufferAllocator allocator;
+  private final Optional<ShuffleCompression> compression;
   private int nextFile;
   private int nextInMemory;
   private ArrowFileReader current;
 
   PartitionReader(
-      Schema schema, List<Path> files, List<ArrowRecordBatch> inMemory, BufferAllocator allocator) {
+      Schema schema,
+      List<Path> files,
+      List<ArrowRecordBatch> inMemory,
+      BufferAllocator allocator,
+      Optional<ShuffleCompression> compression) {
     this.schema = schema;
+    this.compression = compression;
     this.files = files;
     this.inMemory = inMemory;
     this.allocator = allocator;
@@ -35,6 +43,11 @@ public final class PartitionReader implements AutoCloseable {
   /** The partition's schema; targets passed to {@link #loadNext} must have it. */
   public Schema schema() {
     return schema;
+  }
+
+  /** The compression its task asked for; empty for the executor's default. */
+  public Optional<ShuffleCompression> compression() {
+    return compression;
   }
 
   /**

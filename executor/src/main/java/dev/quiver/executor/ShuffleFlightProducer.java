@@ -1,6 +1,8 @@
 package dev.quiver.executor;
 
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.shuffle.CompressedBatches;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import java.util.Optional;
 import org.apache.arrow.flight.BackpressureStrategy;
@@ -11,10 +13,15 @@ import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.compression.CompressionCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Arrow Flight service of an executor: {@code DoGet} streams one stored shuffle partition. */
+/**
+ * Arrow Flight service of an executor: {@code DoGet} streams one stored shuffle partition, as plain
+ * Arrow bodies or, when compressed, as one compressed IPC message per batch in {@code app_metadata}
+ * (see {@link CompressedBatches}).
+ */
 public final class ShuffleFlightProducer extends NoOpFlightProducer {
 
   private static final Logger LOG = LoggerFactory.getLogger(ShuffleFlightProducer.class);
@@ -25,17 +32,29 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
   private final ShuffleStore store;
   private final BufferAllocator allocator;
   private final String executorId;
+  private final ShuffleCompression defaultCompression;
+
+  /** Serves the partitions of {@code store} with the default compression. */
+  public ShuffleFlightProducer(ShuffleStore store, BufferAllocator allocator, String executorId) {
+    this(store, allocator, executorId, ShuffleCompression.DEFAULT);
+  }
 
   /**
    * Serves the partitions of {@code store}.
    *
    * @param allocator parent of the per-call allocators used to read spilled batches
    * @param executorId named in errors so a consumer knows which executor it asked
+   * @param defaultCompression for partitions whose task did not choose one
    */
-  public ShuffleFlightProducer(ShuffleStore store, BufferAllocator allocator, String executorId) {
+  public ShuffleFlightProducer(
+      ShuffleStore store,
+      BufferAllocator allocator,
+      String executorId,
+      ShuffleCompression defaultCompression) {
     this.store = store;
     this.allocator = allocator;
     this.executorId = executorId;
+    this.defaultCompression = defaultCompression;
   }
 
   @Override
@@ -57,6 +76,8 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
       }
       try (PartitionReader reader = opened.get();
           VectorSchemaRoot root = VectorSchemaRoot.create(reader.schema(), callAllocator)) {
+        ShuffleCompression compression = reader.compression().orElse(defaultCompression);
+        CompressionCodec codec = compression == ShuffleCompression.NONE ? null : compression.newCodec();
         BackpressureStrategy backpressure = new BackpressureStrategy.CallbackBackpressureStrategy();
         backpressure.register(listener);
         listener.start(root);
@@ -75,7 +96,12 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
                     .toRuntimeException());
             return;
           }
-          listener.putNext();
+          if (codec == null) {
+            listener.putNext();
+          } else {
+            // Flight takes over the buffer.
+            listener.putMetadata(CompressedBatches.encode(root, codec, callAllocator));
+          }
         }
         listener.completed();
       }

@@ -2,6 +2,7 @@ package dev.quiver.executor;
 
 import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,6 +56,8 @@ public final class ShuffleStore implements AutoCloseable {
     long memoryBytes;
     long diskBytes;
     boolean complete;
+    /** How the partition is served; null for the executor's default. */
+    ShuffleCompression compression;
 
     Partition(Schema schema) {
       this.schema = schema;
@@ -118,8 +121,21 @@ public final class ShuffleStore implements AutoCloseable {
    * @throws IllegalArgumentException if {@code schema} differs from the appended batches'
    */
   public synchronized void complete(ShufflePartitionId id, Schema schema) {
+    complete(id, schema, null);
+  }
+
+  /**
+   * Makes a partition readable, to be served with {@code compression} (null: the executor's
+   * default).
+   *
+   * @throws IllegalArgumentException if {@code schema} differs from the appended batches'
+   */
+  public synchronized void complete(
+      ShufflePartitionId id, Schema schema, ShuffleCompression compression) {
     ensureOpen();
-    partitionFor(id, schema).complete = true;
+    Partition p = partitionFor(id, schema);
+    p.compression = compression;
+    p.complete = true;
   }
 
   private Partition partitionFor(ShufflePartitionId id, Schema schema) {
@@ -250,7 +266,12 @@ public final class ShuffleStore implements AutoCloseable {
       inMemory.add(new VectorUnloader(batch).getRecordBatch());
     }
     return Optional.of(
-        new PartitionReader(p.schema, List.copyOf(p.files), inMemory, readAllocator));
+        new PartitionReader(
+            p.schema,
+            List.copyOf(p.files),
+            inMemory,
+            readAllocator,
+            Optional.ofNullable(p.compression)));
   }
 
   /** Whether a partition exists but its task has not completed it yet. */

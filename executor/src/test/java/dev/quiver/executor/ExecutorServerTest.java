@@ -34,6 +34,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.apache.arrow.flight.FlightClient;
@@ -210,13 +211,11 @@ class ExecutorServerTest {
       try (FlightClient client =
           FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", executor.port()))
               .build()) {
-        long rows = 0;
+        AtomicLong rows = new AtomicLong();
         try (FlightStream stream = client.getStream(ShuffleTickets.encode(id))) {
-          while (stream.next()) {
-            rows += stream.getRoot().getRowCount();
-          }
+          TestBatches.forEachBatch(stream, allocator, b -> rows.addAndGet(b.getRowCount()));
         }
-        assertThat(rows).isEqualTo(100);
+        assertThat(rows.get()).isEqualTo(100);
 
         // The control service answers on the Flight port.
         ManagedChannel channel =

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+/** Plain (uncompressed) shuffle streams read with a raw Flight client. */
 @Timeout(60)
 class ShuffleFlightProducerTest {
 
@@ -51,7 +53,7 @@ class ShuffleFlightProducerTest {
         FlightServer.builder(
                 allocator,
                 Location.forGrpcInsecure("127.0.0.1", 0),
-                new ShuffleFlightProducer(store, allocator, "exec-test"))
+                new ShuffleFlightProducer(store, allocator, "exec-test", ShuffleCompression.NONE))
             .build()
             .start();
     client =

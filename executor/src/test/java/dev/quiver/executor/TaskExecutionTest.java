@@ -138,14 +138,16 @@ class TaskExecutionTest {
         FlightStream stream =
             client.getStream(
                 ShuffleTickets.encode(ShuffleTickets.id(job, stage, task, partition)))) {
-      while (stream.next()) {
-        VectorSchemaRoot root = stream.getRoot();
-        BigIntVector key = (BigIntVector) root.getVector(0);
-        BigIntVector value = (BigIntVector) root.getVector(1);
-        for (int i = 0; i < root.getRowCount(); i++) {
-          rows.add(new long[] {key.get(i), value.get(i)});
-        }
-      }
+      TestBatches.forEachBatch(
+          stream,
+          allocator,
+          root -> {
+            BigIntVector key = (BigIntVector) root.getVector(0);
+            BigIntVector value = (BigIntVector) root.getVector(1);
+            for (int i = 0; i < root.getRowCount(); i++) {
+              rows.add(new long[] {key.get(i), value.get(i)});
+            }
+          });
     }
     return rows;
   }

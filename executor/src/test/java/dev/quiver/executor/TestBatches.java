@@ -1,8 +1,12 @@
 package dev.quiver.executor;
 
+import dev.quiver.distributed.shuffle.CompressedBatches;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -52,6 +56,26 @@ final class TestBatches {
       }
     }
     return out;
+  }
+
+  /**
+   * Passes each batch of a shuffle stream read with a raw Flight client to {@code action}:
+   * plain batches as they are, compressed ones (IPC messages in app_metadata) decoded.
+   */
+  static void forEachBatch(
+      FlightStream stream, BufferAllocator allocator, Consumer<VectorSchemaRoot> action) {
+    while (stream.next()) {
+      VectorSchemaRoot root = stream.getRoot();
+      ArrowBuf compressed = stream.getLatestMetadata();
+      if (compressed != null && root.getRowCount() == 0) {
+        try (VectorSchemaRoot decoded =
+            CompressedBatches.decode(compressed, root.getSchema(), allocator)) {
+          action.accept(decoded);
+        }
+      } else {
+        action.accept(root);
+      }
+    }
   }
 
   /** Appends one line per row of {@code root} to {@code out}. */

@@ -8,6 +8,7 @@ import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
 import dev.quiver.binding.physical.scan.FileScanExec;
 import dev.quiver.binding.planner.DefaultQueryPlanner;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.client.DistributedQueryExec;
 import dev.quiver.distributed.proto.JobSpec;
@@ -66,6 +67,8 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     if (broadcast != null) {
       config.set(DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS, broadcast);
     }
+    // A bad value fails here, typed, rather than in every task.
+    ShuffleCompression.of(config);
     int slots = runtime.totalSlots();
     int maxTasks = DistributedSettings.maxTasks(config);
     int cap = maxTasks == 0 ? slots : Math.min(slots, maxTasks);

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -21,7 +22,8 @@ import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * Fetches shuffle partitions with Arrow Flight {@code DoGet}, keeping one client per executor
- * address. Batches are moved (not copied) into the reading task's allocator.
+ * address. Plain batches are moved (not copied) into the reading task's allocator; compressed ones
+ * ({@link ShuffleCompression}) are decompressed into it.
  */
 public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
   private final BufferAllocator allocator;
@@ -119,6 +121,11 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
           checkSchema(root.getSchema());
           checked = true;
         }
+        ArrowBuf compressed = stream.getLatestMetadata();
+        if (compressed != null && root.getRowCount() == 0) {
+          // A compressed producer sends each batch as an IPC message in app_metadata.
+          return decode(compressed);
+        }
         List<FieldVector> vectors = new ArrayList<>(root.getFieldVectors().size());
         for (FieldVector v : root.getFieldVectors()) {
           TransferPair pair = v.getTransferPair(target);
@@ -129,6 +136,14 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
         return new VectorSchemaRoot(fields, vectors, root.getRowCount());
       } catch (FlightRuntimeException e) {
         throw new ShuffleFetchException(location, e.status().code() + ": " + e.getMessage(), e);
+      }
+    }
+
+    private VectorSchemaRoot decode(ArrowBuf message) {
+      try {
+        return CompressedBatches.decode(message, schema, target);
+      } catch (IllegalArgumentException e) {
+        throw new ShuffleFetchException(location, e.getMessage(), e);
       }
     }
 

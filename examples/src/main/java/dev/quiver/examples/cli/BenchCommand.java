@@ -1,13 +1,17 @@
 package dev.quiver.examples.cli;
 
+import dev.quiver.examples.engine.EmbeddedQuiverEngine;
 import dev.quiver.examples.engine.Engine;
 import dev.quiver.examples.engine.Engines;
+import dev.quiver.examples.engine.QuiverEngine;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -18,7 +22,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code quiver bench}: runs TPC-H queries on several engines in this process over the same Parquet
- * files and compares the median times.
+ * files and compares the median times: per query the median of {@code --runs} runs after one
+ * warm-up, in total the sum of the per-query medians, and the ratios of the totals.
  */
 @Command(
     name = "bench",
@@ -43,7 +48,10 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--engines",
       split = ",",
       defaultValue = "quiver,duckdb",
-      description = "Engines to compare (default: ${DEFAULT-VALUE}); the first two give the ratio.")
+      description =
+          "Engines to compare: quiver, quiver-embedded2 (a cluster of 2 executors in this"
+              + " process), duckdb, spark (builds with the spark profile) (default:"
+              + " ${DEFAULT-VALUE}).")
   private List<String> engines;
 
   @Option(
@@ -66,6 +74,14 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Threads (Quiver partitions) for every engine (default: number of cores).")
   private Integer threads;
 
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A session setting for the Quiver engines, e.g. quiver.shuffle.compression=zstd"
+              + " (repeatable).")
+  private Map<String, String> settings = new LinkedHashMap<>();
+
   @Override
   public Integer call() {
     if (runs < 1) {
@@ -75,10 +91,11 @@ public final class BenchCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--engines needs at least one engine");
     }
     for (String e : engines) {
-      if (!Engines.names().contains(e.trim().toLowerCase(Locale.ROOT))) {
+      if (Engines.unavailableReason(e) != null) {
         throw TpchSetup.unknownEngine(spec, e);
       }
     }
+    engines = engines.stream().map(e -> e.trim().toLowerCase(Locale.ROOT)).toList();
     PrintWriter out = spec.commandLine().getOut();
     Path dir = TpchSetup.prepareData(scaleFactor, data, out);
     int n = TpchSetup.threadsOrCores(threads);
@@ -89,6 +106,9 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> errors = new ArrayList<>();
     for (int e = 0; e < engines.size(); e++) {
       try (Engine engine = TpchSetup.openEngine(engines.get(e), n, dir)) {
+        if (engines.get(e).startsWith(QuiverEngine.NAME)) {
+          settings.forEach(engine::set);
+        }
         for (int q = 0; q < selected.size(); q++) {
           TpchQuery query = selected.get(q);
           try {
@@ -100,8 +120,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
     }
-    print(out, selected, medians);
+    double[] totals = print(out, selected, medians);
     errors.forEach(msg -> out.println("failed: " + msg));
+    printRatios(out, totals);
     out.flush();
     return errors.isEmpty() ? 0 : QuiverCli.EXIT_FAILURE;
   }
@@ -118,12 +139,41 @@ public final class BenchCommand implements Callable<Integer> {
     return runs % 2 == 1 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
   }
 
-  private void print(PrintWriter out, List<TpchQuery> selected, double[][] medians) {
+  /**
+   * The total ratios to print, numerator first: Quiver against DuckDB and Spark, and the embedded
+   * cluster against in-process Quiver, for the engines that ran; else the first two engines.
+   */
+  private List<String[]> ratioPairs() {
+    List<String[]> pairs = new ArrayList<>();
+    String[][] wanted = {
+      {QuiverEngine.NAME, "duckdb"},
+      {QuiverEngine.NAME, Engines.SPARK},
+      {EmbeddedQuiverEngine.NAME, QuiverEngine.NAME}
+    };
+    for (String[] pair : wanted) {
+      if (engines.contains(pair[0]) && engines.contains(pair[1])) {
+        pairs.add(pair);
+      }
+    }
+    if (pairs.isEmpty() && engines.size() >= 2) {
+      pairs.add(new String[] {engines.get(0), engines.get(1)});
+    }
+    return pairs;
+  }
+
+  /** Prints the table and its total line; returns the totals per engine. */
+  private double[] print(PrintWriter out, List<TpchQuery> selected, double[][] medians) {
     boolean ratio = engines.size() >= 2;
+    int width = 12;
+    for (String e : engines) {
+      width = Math.max(width, e.length() + 3);
+    }
+    String text = "  %" + width + "s";
+    String number = "  %" + width + ".1f";
     String ratioName = ratio ? engines.get(0) + "/" + engines.get(1) : "";
     StringBuilder header = new StringBuilder(String.format("%-6s", "query"));
     for (String e : engines) {
-      header.append(String.format("  %12s", e + " ms"));
+      header.append(String.format(text, e + " ms"));
     }
     if (ratio) {
       header.append(String.format("  %14s", ratioName));
@@ -137,7 +187,7 @@ public final class BenchCommand implements Callable<Integer> {
         double ms = medians[e][q];
         allOk &= !Double.isNaN(ms);
         line.append(
-            Double.isNaN(ms) ? String.format("  %12s", "failed") : String.format("  %12.1f", ms));
+            Double.isNaN(ms) ? String.format(text, "failed") : String.format(number, ms));
       }
       if (allOk) {
         // Totals only count queries every engine finished, so that they stay comparable.
@@ -155,12 +205,19 @@ public final class BenchCommand implements Callable<Integer> {
     }
     StringBuilder total = new StringBuilder(String.format("%-6s", "total"));
     for (double t : totals) {
-      total.append(String.format("  %12.1f", t));
+      total.append(String.format(number, t));
     }
     out.println(total);
-    if (ratio) {
-      String value = totals[1] > 0 ? String.format("%.2f", totals[0] / totals[1]) : "n/a";
-      out.println("total ratio " + ratioName + ": " + value);
+    return totals;
+  }
+
+  /** The final lines: one per total ratio. */
+  private void printRatios(PrintWriter out, double[] totals) {
+    for (String[] pair : ratioPairs()) {
+      int num = engines.indexOf(pair[0]);
+      int den = engines.indexOf(pair[1]);
+      String value = totals[den] > 0 ? String.format("%.2f", totals[num] / totals[den]) : "n/a";
+      out.println("total ratio " + pair[0] + "/" + pair[1] + ": " + value);
     }
   }
 }

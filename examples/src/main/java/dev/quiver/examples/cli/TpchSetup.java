@@ -17,9 +17,7 @@ final class TpchSetup {
 
   /** The error for an engine name that {@link Engines} does not know. */
   static ParameterException unknownEngine(CommandSpec spec, String name) {
-    return new ParameterException(
-        spec.commandLine(),
-        "Unknown engine '" + name + "': use one of " + String.join(", ", Engines.names()));
+    return new ParameterException(spec.commandLine(), Engines.unavailableReason(name));
   }
 
   /**

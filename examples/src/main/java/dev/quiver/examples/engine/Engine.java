@@ -12,6 +12,15 @@ public interface Engine extends AutoCloseable {
   /** Registers a Parquet file, or a folder of Parquet files, as table {@code table}. */
   void registerParquet(String table, Path path);
 
+  /**
+   * Applies a session setting ({@code key=value}); engines without such settings refuse it.
+   *
+   * @throws IllegalArgumentException if the engine has no settings of its own
+   */
+  default void set(String key, String value) {
+    throw new IllegalArgumentException(name() + " takes no Quiver setting such as " + key);
+  }
+
   /** Runs a query to completion, fetching every row; returns the row count. */
   long execute(String sql);
 

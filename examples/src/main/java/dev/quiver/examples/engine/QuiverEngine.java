@@ -8,6 +8,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /** The Quiver binding, in process, planned for a given number of partitions. */
 public final class QuiverEngine implements Engine {
+  /** The engine's name on the command line. */
+  public static final String NAME = "quiver";
+
   private final SessionContext ctx;
 
   /** Creates a session planned for {@code partitions} partitions. */
@@ -27,12 +30,17 @@ public final class QuiverEngine implements Engine {
 
   @Override
   public String name() {
-    return "quiver";
+    return NAME;
   }
 
   @Override
   public void registerParquet(String table, Path path) {
     ctx.registerParquet(table, path.toString());
+  }
+
+  @Override
+  public void set(String key, String value) {
+    ctx.config().set(key, value);
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Hashing;
 import dev.quiver.binding.physical.kernel.Take;
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import dev.quiver.executor.ShuffleStore;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ public final class ShuffleWriter {
   private final int partitions;
   private final Schema schema;
   private final BufferAllocator allocator;
+  private final ShuffleCompression compression;
   private Schema written;
   private long nextRoundRobin;
   private long rows;
@@ -53,6 +55,23 @@ public final class ShuffleWriter {
       int partitions,
       Schema schema,
       BufferAllocator allocator) {
+    this(store, jobId, stageId, taskId, output, partitions, schema, allocator, null);
+  }
+
+  /**
+   * Creates a writer for one task whose partitions are served with {@code compression} (null: the
+   * executor's default); the other parameters are as above.
+   */
+  public ShuffleWriter(
+      ShuffleStore store,
+      String jobId,
+      int stageId,
+      int taskId,
+      Partitioning output,
+      int partitions,
+      Schema schema,
+      BufferAllocator allocator,
+      ShuffleCompression compression) {
     if (partitions < 1) {
       throw new IllegalArgumentException("a task writes at least one partition: " + partitions);
     }
@@ -72,6 +91,7 @@ public final class ShuffleWriter {
     this.partitions = partitions;
     this.schema = schema;
     this.allocator = allocator;
+    this.compression = compression;
     // Start each task at its own partition so that tasks with few batches spread evenly.
     this.nextRoundRobin = taskId;
   }
@@ -162,7 +182,7 @@ public final class ShuffleWriter {
     Schema complete = written == null ? schema : written;
     for (int p = 0; p < partitions; p++) {
       ShufflePartitionId id = ShuffleTickets.id(jobId, stageId, taskId, p);
-      store.complete(id, complete);
+      store.complete(id, complete, compression);
     }
     finished = true;
   }

@@ -20,6 +20,7 @@ import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskStatusReport;
 import dev.quiver.distributed.shuffle.ShuffleClient;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
 import dev.quiver.executor.ShuffleStore;
 import java.io.IOException;
@@ -166,6 +167,12 @@ public final class TaskManager implements AutoCloseable {
         throw new IllegalArgumentException(
             "LaunchTask of " + task + " has an invalid setting: " + ex.getMessage(), ex);
       }
+    }
+    try {
+      ShuffleCompression.of(config);
+    } catch (QuiverException ex) {
+      throw new IllegalArgumentException(
+          "LaunchTask of " + task + " has an invalid setting: " + ex.getMessage(), ex);
     }
     return config;
   }
@@ -486,7 +493,8 @@ public final class TaskManager implements AutoCloseable {
                 stage.output(),
                 request.getOutputPartitions(),
                 root.schema(),
-                allocator);
+                allocator,
+                ShuffleCompression.of(config).orElse(null));
         VectorSchemaRoot batch;
         while ((batch = stream.next()) != null) {
           try (VectorSchemaRoot owned = batch) {

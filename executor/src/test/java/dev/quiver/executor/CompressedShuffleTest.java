@@ -1,0 +1,335 @@
+package dev.quiver.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.physical.BatchStream;
+import dev.quiver.binding.physical.MemoryPool;
+import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.shuffle.FlightShuffleClient;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
+import dev.quiver.distributed.shuffle.ShuffleFetchException;
+import dev.quiver.distributed.shuffle.ShuffleLocation;
+import dev.quiver.distributed.wire.ShuffleTickets;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.NoOpFlightProducer;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.complex.impl.UnionListWriter;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Shuffle partitions served by {@link ShuffleFlightProducer} with each compression and read back
+ * with {@link FlightShuffleClient}: every Arrow type the engine uses, spilled and in-memory
+ * batches, empty partitions, corrupt messages, and no leaked bytes on either side.
+ */
+@Timeout(60)
+class CompressedShuffleTest {
+  private static final int ROWS = 3_000;
+
+  static final Schema SCHEMA =
+      new Schema(
+          List.of(
+              Field.notNullable("i64", new ArrowType.Int(64, true)),
+              Field.nullable("i8", new ArrowType.Int(8, true)),
+              Field.nullable("i16", new ArrowType.Int(16, true)),
+              Field.nullable("i32", new ArrowType.Int(32, true)),
+              Field.nullable("f32", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+              Field.nullable("f64", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+              Field.nullable("dec", new ArrowType.Decimal(15, 2, 128)),
+              Field.nullable("str", ArrowType.Utf8.INSTANCE),
+              Field.nullable("bin", ArrowType.Binary.INSTANCE),
+              Field.nullable("flag", ArrowType.Bool.INSTANCE),
+              Field.nullable("day", new ArrowType.Date(DateUnit.DAY)),
+              Field.nullable("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null)),
+              new Field(
+                  "list",
+                  FieldType.nullable(ArrowType.List.INSTANCE),
+                  List.of(Field.nullable("item", new ArrowType.Int(32, true))))));
+
+  @TempDir Path workDir;
+
+  private BufferAllocator allocator;
+  private ShuffleStore store;
+  private ExecutorService threads;
+  private final List<AutoCloseable> servers = new ArrayList<>();
+
+  @BeforeEach
+  void start() throws Exception {
+    allocator = new RootAllocator();
+    // A small budget, so that partitions are read from spill files and from memory.
+    store = new ShuffleStore(allocator, workDir, 256 * 1024);
+    threads = Executors.newCachedThreadPool();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    for (AutoCloseable s : servers) {
+      s.close();
+    }
+    store.close();
+    threads.shutdownNow();
+    assertThat(allocator.getAllocatedMemory()).as("bytes leaked").isZero();
+    allocator.close();
+  }
+
+  private int serve(NoOpFlightProducer producer) throws Exception {
+    FlightServer server =
+        FlightServer.builder(allocator, Location.forGrpcInsecure("127.0.0.1", 0), producer)
+            .build()
+            .start();
+    servers.add(server);
+    return server.getPort();
+  }
+
+  private int serve(ShuffleCompression defaultCompression) throws Exception {
+    return serve(new ShuffleFlightProducer(store, allocator, "exec-test", defaultCompression));
+  }
+
+  /** Batch {@code b}: every column non-null except on rows divisible by 5. */
+  static VectorSchemaRoot batch(BufferAllocator allocator, int b, int rows) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);
+    root.allocateNew();
+    UnionListWriter list = ((ListVector) root.getVector("list")).getWriter();
+    for (int r = 0; r < rows; r++) {
+      long v = b * 1_000_000L + r;
+      ((BigIntVector) root.getVector("i64")).setSafe(r, v);
+      list.setPosition(r);
+      if (r % 5 == 0) {
+        for (int c = 1; c < SCHEMA.getFields().size() - 1; c++) {
+          root.getVector(c).setNull(r);
+        }
+        continue;
+      }
+      ((TinyIntVector) root.getVector("i8")).setSafe(r, (byte) v);
+      ((SmallIntVector) root.getVector("i16")).setSafe(r, (short) v);
+      ((IntVector) root.getVector("i32")).setSafe(r, (int) (v * 31));
+      ((Float4Vector) root.getVector("f32")).setSafe(r, v / 3f);
+      ((Float8Vector) root.getVector("f64")).setSafe(r, Math.sqrt(v));
+      ((DecimalVector) root.getVector("dec")).setSafe(r, BigDecimal.valueOf(v * 7, 2));
+      ((VarCharVector) root.getVector("str"))
+          .setSafe(r, ("name-" + (v % 97)).getBytes(StandardCharsets.UTF_8));
+      ((VarBinaryVector) root.getVector("bin")).setSafe(r, new byte[] {(byte) v, (byte) (v >> 8)});
+      ((BitVector) root.getVector("flag")).setSafe(r, (int) (v & 1));
+      ((DateDayVector) root.getVector("day")).setSafe(r, (int) (v % 20_000));
+      ((TimeStampMicroVector) root.getVector("ts")).setSafe(r, v * 1_000_003L);
+      list.startList();
+      for (int i = 0; i < r % 4; i++) {
+        list.writeInt((int) v + i);
+      }
+      list.endList();
+    }
+    root.setRowCount(rows);
+    return root;
+  }
+
+  private static String expected(int batches, int rows) throws Exception {
+    StringBuilder out = new StringBuilder();
+    try (BufferAllocator a = new RootAllocator()) {
+      for (int b = 0; b < batches; b++) {
+        try (VectorSchemaRoot root = batch(a, b, rows)) {
+          out.append(dump(root));
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  /** One line per row; binary values by content. */
+  private static String dump(VectorSchemaRoot root) {
+    StringBuilder out = new StringBuilder();
+    for (int r = 0; r < root.getRowCount(); r++) {
+      for (FieldVector v : root.getFieldVectors()) {
+        Object o = v.getObject(r);
+        out.append(o instanceof byte[] bytes ? Arrays.toString(bytes) : String.valueOf(o))
+            .append('|');
+      }
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  private void write(ShufflePartitionId id, int batches, ShuffleCompression compression) {
+    for (int b = 0; b < batches; b++) {
+      try (VectorSchemaRoot batch = batch(allocator, b, ROWS)) {
+        store.append(id, batch);
+      }
+    }
+    store.complete(id, SCHEMA, compression);
+  }
+
+  /** Reads a partition with the shuffle client into a task allocator, as a consumer task does. */
+  private String fetch(int port, ShufflePartitionId id) throws Exception {
+    StringBuilder out = new StringBuilder();
+    try (BufferAllocator task = allocator.newChildAllocator("task", 0, Long.MAX_VALUE);
+        FlightShuffleClient client = FlightShuffleClient.insecure(allocator)) {
+      TaskContext ctx =
+          new TaskContext("q", task, new MemoryPool(1 << 20), new SessionConfig(), threads);
+      ShuffleLocation where =
+          new ShuffleLocation(
+              id.getJobId(),
+              id.getStageId(),
+              id.getTaskId(),
+              id.getPartition(),
+              "exec-test",
+              "127.0.0.1",
+              port);
+      try (BatchStream stream = client.open(where, SCHEMA, ctx)) {
+        VectorSchemaRoot next;
+        while ((next = stream.next()) != null) {
+          try (VectorSchemaRoot b = next) {
+            assertThat(b.getSchema()).isEqualTo(SCHEMA);
+            out.append(dump(b));
+          }
+        }
+      }
+      assertThat(task.getAllocatedMemory()).as("task bytes after the stream").isZero();
+    }
+    return out.toString();
+  }
+
+  @ParameterizedTest
+  @EnumSource(ShuffleCompression.class)
+  void everyTypeRoundTripsFromDiskAndMemory(ShuffleCompression compression) throws Exception {
+    int port = serve(ShuffleCompression.NONE);
+    ShufflePartitionId id = ShuffleTickets.id("job-1", 1, 0, 0);
+    write(id, 4, compression);
+    try (Stream<Path> files = Files.list(store.spillDirectory())) {
+      assertThat(files.count()).as("spill files").isPositive();
+    }
+    assertThat(fetch(port, id)).isEqualTo(expected(4, ROWS));
+  }
+
+  @ParameterizedTest
+  @EnumSource(ShuffleCompression.class)
+  void partitionsWithoutAChoiceUseTheExecutorDefault(ShuffleCompression executorDefault)
+      throws Exception {
+    int port = serve(executorDefault);
+    ShufflePartitionId id = ShuffleTickets.id("job-1", 1, 0, 1);
+    write(id, 2, null);
+    assertThat(fetch(port, id)).isEqualTo(expected(2, ROWS));
+  }
+
+  @ParameterizedTest
+  @EnumSource(ShuffleCompression.class)
+  void emptyPartitionYieldsNoBatch(ShuffleCompression compression) throws Exception {
+    int port = serve(ShuffleCompression.NONE);
+    ShufflePartitionId id = ShuffleTickets.id("job-1", 1, 0, 2);
+    store.complete(id, SCHEMA, compression);
+    assertThat(fetch(port, id)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = ShuffleCompression.class,
+      names = {"LZ4", "ZSTD"})
+  void compressedBatchesTravelAsSmallerIpcMessagesInAppMetadata(ShuffleCompression compression)
+      throws Exception {
+    int port = serve(ShuffleCompression.NONE);
+    ShufflePartitionId id = ShuffleTickets.id("job-1", 1, 0, 4);
+    write(id, 2, compression);
+    long plainBytes;
+    try (VectorSchemaRoot one = batch(allocator, 0, ROWS);
+        ArrowRecordBatch rb = new VectorUnloader(one).getRecordBatch()) {
+      plainBytes = 2L * rb.computeBodyLength();
+    }
+    long sent = 0;
+    int messages = 0;
+    try (FlightClient raw =
+            FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", port)).build();
+        FlightStream stream = raw.getStream(ShuffleTickets.encode(id))) {
+      while (stream.next()) {
+        assertThat(stream.getRoot().getRowCount()).as("rows in the Flight body").isZero();
+        assertThat(stream.getLatestMetadata()).isNotNull();
+        sent += stream.getLatestMetadata().readableBytes();
+        messages++;
+      }
+    }
+    assertThat(messages).isEqualTo(2);
+    assertThat(sent).as("compressed bytes").isPositive().isLessThan(plainBytes * 2 / 3);
+  }
+
+  @Test
+  void garbageInAppMetadataIsAShuffleFetchError() throws Exception {
+    int port =
+        serve(
+            new NoOpFlightProducer() {
+              @Override
+              public void getStream(
+                  CallContext context, Ticket ticket, ServerStreamListener listener) {
+                try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
+                  listener.start(root);
+                  ArrowBuf garbage = allocator.buffer(16);
+                  garbage.setBytes(0, "not an IPC msg!!".getBytes(StandardCharsets.UTF_8));
+                  garbage.writerIndex(16);
+                  listener.putMetadata(garbage);
+                  listener.completed();
+                }
+              }
+            });
+    assertThatThrownBy(() -> fetch(port, ShuffleTickets.id("job-1", 1, 0, 3)))
+        .isInstanceOf(ShuffleFetchException.class)
+        .hasMessageContaining("job job-1 stage 1 task 0 partition 3")
+        .hasMessageContaining("IPC");
+  }
+
+  @Test
+  void settingValuesParseAndBadOnesAreNamed() {
+    assertThat(ShuffleCompression.parse(" ZSTD ")).isEqualTo(ShuffleCompression.ZSTD);
+    assertThat(ShuffleCompression.of(new SessionConfig())).isEmpty();
+    assertThat(
+            ShuffleCompression.of(new SessionConfig().set(ShuffleCompression.SETTING, "none")))
+        .contains(ShuffleCompression.NONE);
+    assertThatThrownBy(() -> ShuffleCompression.parse("gzip"))
+        .hasMessageContaining(ShuffleCompression.SETTING)
+        .hasMessageContaining("none, lz4 or zstd")
+        .hasMessageContaining("gzip");
+  }
+}
