@@ -488,8 +488,9 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
-   * The executor with the most free slots (avoiding those the task failed on when possible), ties
-   * broken round-robin by id; null when every slot is taken.
+   * The executor with the most free slots (avoiding those the task failed on when possible); among
+   * those, the one already holding the most of the task's input bytes (so less data crosses the
+   * network), then round-robin by id; null when every slot is taken.
    */
   private ExecutorInfo place(TaskRun task, List<ExecutorInfo> usable, Map<String, Integer> free) {
     List<ExecutorInfo> open = usable.stream().filter(e -> free.get(e.getExecutorId()) > 0).toList();
@@ -502,6 +503,13 @@ public final class JobManager implements AutoCloseable {
     int most = candidates.stream().mapToInt(e -> free.get(e.getExecutorId())).max().orElse(0);
     List<ExecutorInfo> tied =
         candidates.stream().filter(e -> free.get(e.getExecutorId()) == most).toList();
+    Map<String, Long> held = inputBytesByExecutor(task);
+    long mostHeld =
+        tied.stream().mapToLong(e -> held.getOrDefault(e.getExecutorId(), 0L)).max().orElse(0);
+    tied =
+        tied.stream()
+            .filter(e -> held.getOrDefault(e.getExecutorId(), 0L) == mostHeld)
+            .toList();
     ExecutorInfo pick =
         tied.stream()
             .filter(e -> e.getExecutorId().compareTo(lastPicked) > 0)
@@ -510,6 +518,27 @@ public final class JobManager implements AutoCloseable {
     lastPicked = pick.getExecutorId();
     free.merge(pick.getExecutorId(), -1, Integer::sum);
     return pick;
+  }
+
+  /**
+   * Bytes of the task's input held per executor: the outputs of its input stages' tasks (every
+   * task of a stage reads from each of them, so the whole output counts).
+   */
+  private static Map<String, Long> inputBytesByExecutor(TaskRun task) {
+    Map<String, Long> held = new HashMap<>();
+    for (StageRun input : task.stage.inputs) {
+      for (TaskRun producer : input.tasks) {
+        if (producer.phase == TaskRun.Phase.SUCCEEDED
+            && producer.executor != null
+            && producer.summary != null) {
+          held.merge(
+              producer.executor.getExecutorId(),
+              producer.summary.getMetrics().getOutputBytes(),
+              Long::sum);
+        }
+      }
+    }
+    return held;
   }
 
   private void launch(TaskRun task, ExecutorInfo target) {

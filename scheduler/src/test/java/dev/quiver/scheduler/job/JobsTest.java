@@ -356,6 +356,25 @@ class JobsTest {
   }
 
   @Test
+  void aConsumerPrefersTheExecutorHoldingItsInputWhenSlotsAreEven() throws Exception {
+    startScheduler();
+    executor("exec-a", 2);
+    executor("exec-b", 2);
+    // Round-robin alone would move each consumer to the other executor than its producer.
+    for (int i = 0; i < 3; i++) {
+      String id = submit(job(2, stage(1, 1, 1), stage(2, 1, 1, 1)));
+      assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+      List<FakeExecutor.Launch> ofJob =
+          launches().stream().filter(l -> l.task().getJobId().equals(id)).toList();
+      String producer =
+          ofJob.stream().filter(l -> l.task().getStageId() == 1).findFirst().get().executorId();
+      String consumer =
+          ofJob.stream().filter(l -> l.task().getStageId() == 2).findFirst().get().executorId();
+      assertThat(consumer).as("job " + i).isEqualTo(producer);
+    }
+  }
+
+  @Test
   void jobsFromSeveralClientsRunAtTheSameTime() throws Exception {
     startScheduler();
     FakeExecutor e = executor("exec-a", 8);
