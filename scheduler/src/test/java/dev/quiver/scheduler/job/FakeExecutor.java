@@ -158,9 +158,11 @@ final class FakeExecutor implements AutoCloseable {
   }
 
   /** Simulates a crash: no more heartbeats, and the control server stops answering. */
-  void kill() {
+  void kill() throws InterruptedException {
     heartbeats.shutdownNow();
     server.shutdownNow();
+    // Until termination, established connections may still take a call.
+    server.awaitTermination(5, TimeUnit.SECONDS);
   }
 
   @Override
