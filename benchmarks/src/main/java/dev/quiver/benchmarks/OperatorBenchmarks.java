@@ -53,6 +53,7 @@ public class OperatorBenchmarks {
   public int rows;
 
   private SessionContext ctx;
+  private final List<VectorSchemaRoot> tables = new ArrayList<>();
   private SessionState session;
   private ExecutionPlan filter;
   private ExecutionPlan projectDouble;
@@ -90,6 +91,7 @@ public class OperatorBenchmarks {
       batches.add(b);
     }
     ctx.registerRecordBatches("t", fact, batches);
+    tables.addAll(batches);
     Schema dimSchema =
         new Schema(
             List.of(
@@ -109,6 +111,7 @@ public class OperatorBenchmarks {
       dims.add(b);
     }
     ctx.registerRecordBatches("dim", dimSchema, dims);
+    tables.addAll(dims);
 
     filter = plan("SELECT k, v FROM t WHERE v < 250.0 AND k > 1000");
     projectDouble = plan("SELECT v * 1.07 + v / 3.0 - 2.5 AS x FROM t");
@@ -139,6 +142,7 @@ public class OperatorBenchmarks {
 
   @TearDown(Level.Trial)
   public void tearDown() {
+    tables.forEach(VectorSchemaRoot::close);
     ctx.close();
   }
 

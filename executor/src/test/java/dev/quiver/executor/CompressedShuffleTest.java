@@ -296,6 +296,51 @@ class CompressedShuffleTest {
     assertThat(sent).as("compressed bytes").isPositive().isLessThan(plainBytes * 2 / 3);
   }
 
+  /**
+   * More data than gRPC's flow-control window: the producer must resume as soon as the consumer
+   * reads (it once waited for an onReady callback that could not arrive, stalling for 120 s).
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = ShuffleCompression.class,
+      names = {"NONE", "ZSTD"})
+  @Timeout(30)
+  void partitionsLargerThanTheFlowControlWindowDoNotStall(ShuffleCompression compression)
+      throws Exception {
+    ShuffleStore big = new ShuffleStore(allocator, workDir.resolve("big"), Long.MAX_VALUE);
+    try {
+      int port = serve(new ShuffleFlightProducer(big, allocator, "exec-test", compression));
+      ShufflePartitionId id = ShuffleTickets.id("job-2", 1, 0, 0);
+      for (int b = 0; b < 80; b++) {
+        try (VectorSchemaRoot batch = TestBatches.batch(allocator, b, 4_000)) {
+          big.append(id, batch);
+        }
+      }
+      big.complete(id, TestBatches.SCHEMA);
+      long rows = 0;
+      try (BufferAllocator task = allocator.newChildAllocator("task", 0, Long.MAX_VALUE);
+          FlightShuffleClient client = FlightShuffleClient.insecure(allocator)) {
+        TaskContext ctx =
+            new TaskContext("q", task, new MemoryPool(1 << 20), new SessionConfig(), threads);
+        ShuffleLocation where = new ShuffleLocation("job-2", 1, 0, 0, "exec-test", "127.0.0.1", port);
+        try (BatchStream stream = client.open(where, TestBatches.SCHEMA, ctx)) {
+          VectorSchemaRoot next;
+          while ((next = stream.next()) != null) {
+            rows += next.getRowCount();
+            next.close();
+          }
+        }
+      }
+      assertThat(rows).isEqualTo(80 * 4_000);
+    } finally {
+      for (AutoCloseable s : servers) {
+        s.close();
+      }
+      servers.clear();
+      big.close();
+    }
+  }
+
   @Test
   void garbageInAppMetadataIsAShuffleFetchError() throws Exception {
     int port =
