@@ -5,6 +5,8 @@ import dev.quiver.binding.QueryPlanner;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.planner.DistributedQueryPlanner;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Makes a plain session's queries run on a cluster, without Guice:
@@ -14,6 +16,9 @@ import dev.quiver.distributed.planner.DistributedQueryPlanner;
 public final class DistributedExtension implements Extension, AutoCloseable {
   private final ClusterRuntime runtime;
   private final boolean ownsRuntime;
+  // Building a codec scans the class path for NodeCodec plug-ins: do it once per shipping limit,
+  // not for every stage of every query.
+  private final Map<Long, PlanCodec> codecs = new ConcurrentHashMap<>();
 
   private DistributedExtension(ClusterRuntime runtime, boolean ownsRuntime) {
     this.runtime = runtime;
@@ -40,7 +45,8 @@ public final class DistributedExtension implements Extension, AutoCloseable {
     return new DistributedQueryPlanner(
         current,
         runtime,
-        (stage, maxShipped) -> new PlanCodec(maxShipped).encodeStage(stage),
+        (stage, maxShipped) ->
+            codecs.computeIfAbsent(maxShipped, PlanCodec::new).encodeStage(stage),
         PlanCodec.MAX_SHIPPED_BYTES,
         PlanCodec.DEFAULT_MAX_SHIPPED_BYTES);
   }
