@@ -47,57 +47,64 @@ class ClusterLoadTest {
       }
     }
     Path logs = Files.createTempDirectory("quiver-load-");
-    List<String> roundTimes = Collections.synchronizedList(new ArrayList<>());
     try (ProcessCluster processes =
         ProcessCluster.start(logs, EXECUTORS, ProcessCluster.Options.of(2))) {
-      ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-      // Clients start each round together, so every round is measured under full load.
-      long[] roundStart = new long[1];
-      CyclicBarrier barrier =
-          new CyclicBarrier(
-              CLIENTS,
-              () -> {
-                long now = System.nanoTime();
-                if (roundStart[0] != 0) {
-                  roundTimes.add(
-                      "round " + (roundTimes.size() + 1) + ": "
-                          + TimeUnit.NANOSECONDS.toMillis(now - roundStart[0]) + " ms");
-                }
-                roundStart[0] = now;
-              });
-      try {
-        List<Future<Integer>> clients = new ArrayList<>();
-        for (int c = 0; c < CLIENTS; c++) {
-          int client = c;
-          clients.add(
-              pool.submit(
-                  () -> runClient(client, processes.target(), data, expected, barrier)));
-        }
-        int queries = 0;
-        for (Future<Integer> f : clients) {
-          queries += f.get(55, TimeUnit.MINUTES);
-        }
-        assertThat(queries).isEqualTo(CLIENTS * ROUNDS * expected.size());
-      } finally {
-        pool.shutdownNow();
-      }
-      System.out.printf(
-          "load: %d clients x %d rounds x %d queries on %d executors%n%s%n",
-          CLIENTS, ROUNDS, expected.size(), EXECUTORS, String.join("\n", roundTimes));
+      runLoad(processes, data, expected);
+    } finally {
+      ProcessCluster.deleteTree(logs);
+    }
+  }
 
-      List<ExecutorStatus> statuses =
-          processes.awaitAllExecutors(
-              "idle and empty after the load",
-              s ->
-                  s.getActiveTasks() == 0
-                      && s.getRunningTasks() == 0
-                      && s.getShuffleBytes() == 0
-                      && s.getAllocatedBytes() == 0,
-              60_000);
-      assertThat(statuses).hasSize(EXECUTORS);
-      for (String id : processes.executorIds()) {
-        assertThat(processes.filesIn(id)).as("files left in " + id).isEmpty();
+  private static void runLoad(
+      ProcessCluster processes, Path data, Map<String, QueryResult> expected) throws Exception {
+    List<String> roundTimes = Collections.synchronizedList(new ArrayList<>());
+    ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+    // Clients start each round together, so every round is measured under full load.
+    long[] roundStart = new long[1];
+    CyclicBarrier barrier =
+        new CyclicBarrier(
+            CLIENTS,
+            () -> {
+              long now = System.nanoTime();
+              if (roundStart[0] != 0) {
+                roundTimes.add(
+                    "round " + (roundTimes.size() + 1) + ": "
+                        + TimeUnit.NANOSECONDS.toMillis(now - roundStart[0]) + " ms");
+              }
+              roundStart[0] = now;
+            });
+    try {
+      List<Future<Integer>> clients = new ArrayList<>();
+      for (int c = 0; c < CLIENTS; c++) {
+        int client = c;
+        clients.add(
+            pool.submit(
+                () -> runClient(client, processes.target(), data, expected, barrier)));
       }
+      int queries = 0;
+      for (Future<Integer> f : clients) {
+        queries += f.get(55, TimeUnit.MINUTES);
+      }
+      assertThat(queries).isEqualTo(CLIENTS * ROUNDS * expected.size());
+    } finally {
+      pool.shutdownNow();
+    }
+    System.out.printf(
+        "load: %d clients x %d rounds x %d queries on %d executors%n%s%n",
+        CLIENTS, ROUNDS, expected.size(), EXECUTORS, String.join("\n", roundTimes));
+
+    List<ExecutorStatus> statuses =
+        processes.awaitAllExecutors(
+            "idle and empty after the load",
+            s ->
+                s.getActiveTasks() == 0
+                    && s.getRunningTasks() == 0
+                    && s.getShuffleBytes() == 0
+                    && s.getAllocatedBytes() == 0,
+            60_000);
+    assertThat(statuses).hasSize(EXECUTORS);
+    for (String id : processes.executorIds()) {
+      assertThat(processes.filesIn(id)).as("files left in " + id).isEmpty();
     }
   }
 

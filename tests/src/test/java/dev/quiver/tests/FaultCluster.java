@@ -12,7 +12,6 @@ import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -193,11 +192,7 @@ final class FaultCluster implements AutoCloseable {
       cluster.rows().close();
     } finally {
       processes.close();
-      try (var paths = Files.walk(logs)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      } catch (java.io.IOException e) {
-        // Logs are best-effort diagnostics.
-      }
+      ProcessCluster.deleteTree(logs);
     }
   }
 }

@@ -365,4 +365,13 @@ final class ProcessCluster implements AutoCloseable {
     }
     executors.clear();
   }
+
+  /** Deletes {@code dir} and everything in it, best effort (logs and work directories). */
+  static void deleteTree(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (java.io.IOException e) {
+      // Diagnostics only: a leftover log must not fail the test that wrote it.
+    }
+  }
 }
