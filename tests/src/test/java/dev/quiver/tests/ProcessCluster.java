@@ -294,14 +294,17 @@ final class ProcessCluster implements AutoCloseable {
   List<ExecutorStatus> awaitAllExecutors(
       String what, Predicate<ExecutorStatus> condition, long timeoutMillis)
       throws InterruptedException {
-    long deadline = System.currentTimeMillis() + timeoutMillis;
+    long start = System.currentTimeMillis();
+    long deadline = start + timeoutMillis;
     List<ExecutorStatus> alive;
     while (true) {
       alive =
           statuses().stream()
               .filter(e -> e.getState() == ExecutorState.EXECUTOR_STATE_ALIVE)
               .toList();
-      if (!alive.isEmpty() && alive.stream().allMatch(condition)) {
+      // Only heartbeats sent after the call count: an older one may predate the work awaited.
+      if (!alive.isEmpty()
+          && alive.stream().allMatch(e -> e.getLastSeenUnixMillis() > start && condition.test(e))) {
         return alive;
       }
       if (System.currentTimeMillis() > deadline) {
