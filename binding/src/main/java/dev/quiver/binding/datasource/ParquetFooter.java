@@ -1,9 +1,8 @@
 package dev.quiver.binding.datasource;
 
 import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.physical.scan.ParquetFooterBytes;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -17,8 +16,6 @@ import java.util.List;
  * not need, so no Parquet or Hadoop library is required.
  */
 record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
-  private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
-
   /** One row group: its rows, its uncompressed size, its size on disk and its column chunks. */
   record RowGroup(
       long numRows, long uncompressedBytes, long compressedBytes, List<ColumnChunk> columns) {
@@ -67,59 +64,15 @@ record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
    */
   static ParquetFooter read(Path file) {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = ch.size();
-      if (size < 12) {
-        throw corrupt(file, "it is only " + size + " bytes long, too short for Parquet");
-      }
-      ByteBuffer tail = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-      readFully(ch, tail, size - 8);
-      ByteBuffer head = ByteBuffer.allocate(4);
-      readFully(ch, head, 0);
-      if (!hasMagic(tail.array(), 4) || !hasMagic(head.array(), 0)) {
-        throw corrupt(file, "it does not start and end with the Parquet magic bytes 'PAR1'");
-      }
-      int footerLength = tail.getInt(0);
-      if (footerLength <= 0 || footerLength > size - 12) {
-        throw corrupt(file, "its footer length " + footerLength + " does not fit in the file");
-      }
-      ByteBuffer footer = ByteBuffer.allocate(footerLength);
-      readFully(ch, footer, size - 8 - footerLength);
+      byte[] footer = ParquetFooterBytes.read(ch, file);
       try {
-        return parse(size, new Compact(footer.array()));
+        return parse(ch.size(), new Compact(footer));
       } catch (RuntimeException e) {
-        throw corrupt(file, "its footer cannot be decoded (" + e.getMessage() + ")");
+        throw ParquetFooterBytes.corrupt(
+            file, "its footer cannot be decoded (" + e.getMessage() + ")");
       }
     } catch (IOException e) {
       throw new DataSourceException("Cannot read Parquet file " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static DataSourceException corrupt(Path file, String why) {
-    return new DataSourceException(
-        "File "
-            + file
-            + " is not a valid Parquet file: "
-            + why
-            + "; check that it was fully written");
-  }
-
-  private static boolean hasMagic(byte[] bytes, int at) {
-    for (int i = 0; i < 4; i++) {
-      if (bytes[at + i] != MAGIC[i]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static void readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
-    long pos = position;
-    while (buf.hasRemaining()) {
-      int n = ch.read(buf, pos);
-      if (n < 0) {
-        throw new IOException("unexpected end of file");
-      }
-      pos += n;
     }
   }
 

@@ -78,6 +78,11 @@ final class ParquetPruning {
     return true;
   }
 
+  /** True when the statistics prove no row of row group {@code g} can match the filters. */
+  boolean canSkip(ParquetFooter.RowGroup g) {
+    return g.numRows() == 0 || conjuncts.stream().anyMatch(c -> refutes(c, g));
+  }
+
   private static boolean refutes(Node n, ParquetFooter.RowGroup g) {
     if (n instanceof Conjunct c) {
       return excludes(c, g);

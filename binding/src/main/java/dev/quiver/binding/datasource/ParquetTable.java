@@ -7,6 +7,7 @@ import dev.quiver.binding.TableStatistics;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.scan.FileSplits;
 import dev.quiver.binding.physical.scan.ParquetScanExec;
+import dev.quiver.binding.physical.scan.ParquetSplit;
 import dev.quiver.binding.physical.scan.TypeNormalizer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,7 +15,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.apache.arrow.dataset.file.FileFormat;
 import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
@@ -26,15 +29,23 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A Parquet file or directory of files. Opening reads every footer (row counts and sizes for
- * statistics and splitting, schema for validation); scans split the files over partitions by bytes.
- * Filters in the scan request prune whole files whose footer statistics prove no row can match; the
- * planner's filter above the scan still applies them to the rows read.
+ * statistics and splitting, schema for validation); scans split the files over partitions by bytes,
+ * dividing files by row group when there are fewer files than partitions. Filters in the scan
+ * request skip files and row groups whose footer statistics prove no row can match; the planner's
+ * filter above the scan still applies them to the rows read.
  */
 public final class ParquetTable implements TableProvider {
+  /**
+   * Option: whether a scan may divide files by row group ({@code true}, the default) or reads
+   * whole files only ({@code false}).
+   */
+  public static final String SPLIT_ROW_GROUPS = "quiver.parquet.split_row_groups";
+
   private final String path;
   private final Schema schema;
   private final List<ParquetFile> files;
   private final Set<String> prunable;
+  private final Map<Path, Boolean> rowGroupSupport = new ConcurrentHashMap<>();
 
   /** One file of the table with what its footer says. */
   record ParquetFile(Path path, ParquetFooter footer) {}
@@ -234,24 +245,101 @@ public final class ParquetTable implements TableProvider {
   @Override
   public ExecutionPlan scan(ScanRequest request) {
     ParquetPruning pruning = ParquetPruning.of(request.filters(), schema, prunable);
-    List<FileSplits.SizedFile> sized = new ArrayList<>();
+    int target = Math.max(1, request.targetPartitions());
+    String splitOption = request.config().get(SPLIT_ROW_GROUPS);
+    boolean mayDivide = splitOption == null || !splitOption.trim().equalsIgnoreCase("false");
+    List<ParquetFile> kept = new ArrayList<>();
+    List<boolean[]> keptGroups = new ArrayList<>();
     int candidates = 0;
     for (ParquetFile f : files) {
-      if (f.footer().numRows() > 0) {
-        candidates++;
-        if (!pruning.isEmpty() && pruning.canSkip(f.footer())) {
-          continue;
-        }
-        sized.add(new FileSplits.SizedFile(f.path().toString(), f.footer().fileBytes()));
+      if (f.footer().numRows() == 0) {
+        continue;
+      }
+      candidates++;
+      List<ParquetFooter.RowGroup> groups = f.footer().rowGroups();
+      boolean[] read = new boolean[groups.size()];
+      boolean any = false;
+      for (int g = 0; g < groups.size(); g++) {
+        read[g] = pruning.isEmpty() ? groups.get(g).numRows() > 0 : !pruning.canSkip(groups.get(g));
+        any |= read[g];
+      }
+      if (any) {
+        kept.add(f);
+        keptGroups.add(read);
       }
     }
-    return new ParquetScanExec(
+    List<SizedSplit> units = new ArrayList<>();
+    for (int k = 0; k < kept.size(); k++) {
+      ParquetFile f = kept.get(k);
+      boolean[] read = keptGroups.get(k);
+      List<ParquetFooter.RowGroup> groups = f.footer().rowGroups();
+      int reading = 0;
+      int nonEmpty = 0;
+      for (int g = 0; g < groups.size(); g++) {
+        reading += read[g] ? 1 : 0;
+        nonEmpty += groups.get(g).numRows() > 0 ? 1 : 0;
+      }
+      // Divide a file by row group when pruning skipped some of them, or when there are fewer
+      // files than partitions and the file has row groups to spread.
+      boolean divide = reading < nonEmpty || (reading > 1 && kept.size() < target);
+      String path = f.path().toString();
+      if (mayDivide && divide && rowGroupsReadable(f.path())) {
+        for (int g = 0; g < groups.size(); g++) {
+          if (read[g]) {
+            units.add(
+                new SizedSplit(
+                    ParquetSplit.rowGroups(path, g, 1), groups.get(g).compressedBytes()));
+          }
+        }
+      } else {
+        units.add(new SizedSplit(ParquetSplit.wholeFile(path), f.footer().fileBytes()));
+      }
+    }
+    List<List<ParquetSplit>> partitions = new ArrayList<>();
+    for (List<SizedSplit> p : FileSplits.balance(units, SizedSplit::bytes, target)) {
+      partitions.add(mergeAdjacent(p));
+    }
+    return ParquetScanExec.ofSplits(
         schema,
-        FileSplits.balance(sized, Math.max(1, request.targetPartitions())),
+        partitions,
         request.projection(),
         request.limit(),
         request.config().batchSize(),
         candidates);
+  }
+
+  /** A split and the bytes it reads, for balancing partitions. */
+  private record SizedSplit(ParquetSplit split, long bytes) {}
+
+  /** Joins consecutive row-group splits of one file into ranges. */
+  private static List<ParquetSplit> mergeAdjacent(List<SizedSplit> splits) {
+    List<ParquetSplit> out = new ArrayList<>();
+    for (SizedSplit s : splits) {
+      ParquetSplit next = s.split();
+      ParquetSplit last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (last != null
+          && !last.isWholeFile()
+          && !next.isWholeFile()
+          && last.path().equals(next.path())
+          && last.firstRowGroup() + last.rowGroupCount() == next.firstRowGroup()) {
+        out.set(
+            out.size() - 1,
+            ParquetSplit.rowGroups(
+                last.path(), last.firstRowGroup(), last.rowGroupCount() + next.rowGroupCount()));
+      } else {
+        out.add(next);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Whether Quiver's row-group reader can read {@code file}'s row groups by themselves; decided
+   * once per file.
+   */
+  private boolean rowGroupsReadable(Path file) {
+    return rowGroupSupport.computeIfAbsent(
+        file, f -> ParquetScanExec.unsupportedRowGroupReason(f, schema) == null);
   }
 
   @Override

@@ -4,8 +4,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.function.ToLongFunction;
 
-/** Deals files to partitions so that every partition gets about the same number of bytes. */
+/**
+ * Deals files (or parts of files) to partitions so that every partition gets about the same number
+ * of bytes.
+ */
 public final class FileSplits {
   private FileSplits() {}
 
@@ -18,7 +22,19 @@ public final class FileSplits {
    * each partition lists its files in input order.
    */
   public static List<List<String>> balance(List<SizedFile> files, int targetPartitions) {
-    int n = Math.max(1, Math.min(targetPartitions, files.size()));
+    return balance(files, SizedFile::bytes, targetPartitions).stream()
+        .map(p -> p.stream().map(SizedFile::path).toList())
+        .toList();
+  }
+
+  /**
+   * Assigns {@code units} to at most {@code targetPartitions} partitions (never an empty one unless
+   * there are no units: then one empty partition), largest unit first onto the lightest partition;
+   * each partition lists its units in input order.
+   */
+  public static <T> List<List<T>> balance(
+      List<T> units, ToLongFunction<T> bytes, int targetPartitions) {
+    int n = Math.max(1, Math.min(targetPartitions, units.size()));
     long[] load = new long[n];
     List<List<Integer>> picked = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -30,22 +46,23 @@ public final class FileSplits {
     for (int i = 0; i < n; i++) {
       lightest.add(i);
     }
+    long[] size = new long[units.size()];
     List<Integer> order = new ArrayList<>();
-    for (int i = 0; i < files.size(); i++) {
+    for (int i = 0; i < units.size(); i++) {
+      size[i] = bytes.applyAsLong(units.get(i));
       order.add(i);
     }
-    order.sort(
-        Comparator.<Integer>comparingLong(i -> -files.get(i).bytes()).thenComparingInt(i -> i));
-    for (int f : order) {
+    order.sort(Comparator.<Integer>comparingLong(i -> -size[i]).thenComparingInt(i -> i));
+    for (int u : order) {
       int p = lightest.poll();
-      picked.get(p).add(f);
-      load[p] += Math.max(1, files.get(f).bytes());
+      picked.get(p).add(u);
+      load[p] += Math.max(1, size[u]);
       lightest.add(p);
     }
-    List<List<String>> out = new ArrayList<>(n);
+    List<List<T>> out = new ArrayList<>(n);
     for (List<Integer> p : picked) {
       p.sort(Integer::compare);
-      out.add(p.stream().map(i -> files.get(i).path()).toList());
+      out.add(p.stream().map(units::get).toList());
     }
     return List.copyOf(out);
   }

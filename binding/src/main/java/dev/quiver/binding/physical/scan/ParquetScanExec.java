@@ -29,12 +29,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 
 /**
- * Reads Parquet files through Arrow Dataset (JNI). Each partition reads its own list of files; only
+ * Reads Parquet files. Each partition reads its own list of splits: whole files go through Arrow
+ * Dataset (JNI), row-group ranges of a split file through {@link ParquetRowGroupReader}. Only
  * the projected columns are decoded, batches have at most {@code batchSize} rows, and a pushed-down
  * limit stops the partition early. Batches are imported into the query's allocator and converted to
  * the engine's internal types.
  */
 public final class ParquetScanExec extends FileScanExec {
+  private final List<List<ParquetSplit>> partitionSplits;
   private final int filesBeforePruning;
 
   /**
@@ -68,8 +70,75 @@ public final class ParquetScanExec extends FileScanExec {
       OptionalLong limit,
       int batchSize,
       int filesBeforePruning) {
+    this(
+        tableSchema,
+        partitionFiles,
+        partitionFiles.stream()
+            .map(files -> files.stream().map(ParquetSplit::wholeFile).toList())
+            .toList(),
+        projection,
+        limit,
+        batchSize,
+        filesBeforePruning);
+  }
+
+  private ParquetScanExec(
+      Schema tableSchema,
+      List<List<String>> partitionFiles,
+      List<List<ParquetSplit>> partitionSplits,
+      int[] projection,
+      OptionalLong limit,
+      int batchSize,
+      int filesBeforePruning) {
     super(tableSchema, partitionFiles, projection, limit, batchSize);
+    this.partitionSplits = partitionSplits.stream().map(List::copyOf).toList();
     this.filesBeforePruning = filesBeforePruning;
+  }
+
+  /**
+   * Creates a scan whose partitions read whole files or ranges of row groups.
+   *
+   * @param partitionSplits what each partition reads (at least one partition)
+   * @param filesBeforePruning files the table would have read without filters; -1 when no pruning
+   *     was attempted
+   */
+  public static ParquetScanExec ofSplits(
+      Schema tableSchema,
+      List<List<ParquetSplit>> partitionSplits,
+      int[] projection,
+      OptionalLong limit,
+      int batchSize,
+      int filesBeforePruning) {
+    return new ParquetScanExec(
+        tableSchema,
+        partitionSplits.stream()
+            .map(splits -> splits.stream().map(ParquetSplit::path).distinct().toList())
+            .toList(),
+        partitionSplits,
+        projection,
+        limit,
+        batchSize,
+        filesBeforePruning);
+  }
+
+  /**
+   * Why the row groups of {@code file} cannot be read one range at a time into {@code
+   * tableSchema} (e.g. nested columns, an unsupported codec or type), or null when they can.
+   */
+  public static String unsupportedRowGroupReason(Path file, Schema tableSchema) {
+    return ParquetRowGroupReader.unsupportedReason(file, tableSchema);
+  }
+
+  /** What each partition reads: whole files or ranges of their row groups. */
+  public List<List<ParquetSplit>> partitionSplits() {
+    return partitionSplits;
+  }
+
+  /** Distinct files read over all partitions (a file split by row groups counts once). */
+  @Override
+  public int fileCount() {
+    return (int)
+        partitionSplits.stream().flatMap(List::stream).map(ParquetSplit::path).distinct().count();
   }
 
   /** Files the table would have read without filters, or -1 when no pruning was attempted. */
@@ -91,15 +160,12 @@ public final class ParquetScanExec extends FileScanExec {
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    return new ParquetStream(partitionFiles().get(partition), context.allocator());
+    return new ParquetStream(partitionSplits.get(partition), context.allocator());
   }
 
   @Override
   protected String partitionListing() {
-    List<String> names =
-        partitionFiles().stream()
-            .map(p -> p.stream().map(f -> Path.of(f).getFileName().toString()).toList().toString())
-            .toList();
+    List<String> names = partitionSplits.stream().map(List::toString).toList();
     String shown = names.toString();
     if (shown.length() > 200) {
       shown = shown.substring(0, 200) + "...";
@@ -107,7 +173,155 @@ public final class ParquetScanExec extends FileScanExec {
     return " " + shown;
   }
 
+  /** One partition: its splits in order, consecutive whole files sharing one Arrow Dataset. */
   private final class ParquetStream implements BatchStream {
+    private final List<List<ParquetSplit>> runs = new ArrayList<>();
+    private final BufferAllocator allocator;
+    private int nextRun;
+    private Source current;
+    private boolean done;
+    private long remaining = limit().orElse(Long.MAX_VALUE);
+
+    ParquetStream(List<ParquetSplit> splits, BufferAllocator allocator) {
+      this.allocator = allocator;
+      for (ParquetSplit split : splits) {
+        List<ParquetSplit> last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+        if (split.isWholeFile() && last != null && last.get(0).isWholeFile()) {
+          last.add(split);
+        } else {
+          runs.add(new ArrayList<>(List.of(split)));
+        }
+      }
+      this.done = runs.isEmpty() || remaining <= 0;
+    }
+
+    @Override
+    public Schema schema() {
+      return ParquetScanExec.this.schema();
+    }
+
+    @Override
+    public VectorSchemaRoot next() {
+      while (!done) {
+        if (current == null) {
+          if (nextRun >= runs.size()) {
+            done = true;
+            return null;
+          }
+          List<ParquetSplit> run = runs.get(nextRun++);
+          current =
+              run.get(0).isWholeFile()
+                  ? new DatasetSource(run.stream().map(ParquetSplit::path).toList(), allocator)
+                  : new RowGroupSource(run.get(0), allocator);
+        }
+        VectorSchemaRoot batch = current.next();
+        if (batch == null) {
+          Source finished = current;
+          current = null;
+          finished.close();
+          continue;
+        }
+        if (batch.getRowCount() == 0) {
+          batch.close();
+          continue;
+        }
+        return limitAndCheck(batch, current.describe());
+      }
+      return null;
+    }
+
+    /** Cuts the batch to the rows the limit still wants and enforces the allocator's limit. */
+    private VectorSchemaRoot limitAndCheck(VectorSchemaRoot batch, String what) {
+      Schema out = ParquetScanExec.this.schema();
+      if (batch.getRowCount() > remaining) {
+        VectorSchemaRoot cut = ScanBatches.slice(batch, null, 0, (int) remaining, allocator);
+        batch.close();
+        batch = ScanBatches.withSchema(cut, out);
+      }
+      if (allocator.getHeadroom() < 0) {
+        long held = allocator.getAllocatedMemory();
+        batch.close();
+        throw new dev.quiver.binding.ResourcesExhaustedException(
+            "Resources exhausted while reading "
+                + what
+                + ": the query holds "
+                + held
+                + " bytes, over its allocator limit of "
+                + allocator.getLimit()
+                + "; raise quiver.execution.memory_limit or read fewer columns");
+      }
+      remaining -= batch.getRowCount();
+      if (remaining <= 0) {
+        done = true;
+      }
+      return batch;
+    }
+
+    @Override
+    public void close() {
+      done = true;
+      if (current != null) {
+        Source open = current;
+        current = null;
+        open.close();
+      }
+    }
+  }
+
+  /** Where a partition's batches come from: an Arrow Dataset or a row-group reader. */
+  private interface Source extends AutoCloseable {
+    /** The next batch in the scan's output schema and the query's allocator, or null at the end. */
+    VectorSchemaRoot next();
+
+    /** The files read, for error messages. */
+    String describe();
+
+    @Override
+    void close();
+  }
+
+  /** Reads a row-group range of one file with {@link ParquetRowGroupReader}. */
+  private final class RowGroupSource implements Source {
+    private final ParquetSplit split;
+    private final BufferAllocator allocator;
+    private ParquetRowGroupReader reader;
+
+    RowGroupSource(ParquetSplit split, BufferAllocator allocator) {
+      this.split = split;
+      this.allocator = allocator;
+    }
+
+    @Override
+    public VectorSchemaRoot next() {
+      try {
+        if (reader == null) {
+          reader =
+              new ParquetRowGroupReader(
+                  split, ParquetScanExec.this.schema(), allocator, batchSize());
+        }
+        return reader.next();
+      } catch (OutOfMemoryException e) {
+        throw ScanBatches.exhausted("reading " + describe(), e);
+      }
+    }
+
+    @Override
+    public String describe() {
+      return "Parquet " + split + " (" + split.path() + ")";
+    }
+
+    @Override
+    public void close() {
+      if (reader != null) {
+        ParquetRowGroupReader r = reader;
+        reader = null;
+        r.close();
+      }
+    }
+  }
+
+  /** Reads whole files through Arrow Dataset (JNI). */
+  private final class DatasetSource implements Source {
     private final List<String> files;
     private final BufferAllocator allocator;
     private ImportAllocator importAllocator;
@@ -115,18 +329,15 @@ public final class ParquetScanExec extends FileScanExec {
     private Dataset dataset;
     private Scanner scanner;
     private ArrowReader reader;
-    private boolean done;
-    private long remaining = limit().orElse(Long.MAX_VALUE);
 
-    ParquetStream(List<String> files, BufferAllocator allocator) {
+    DatasetSource(List<String> files, BufferAllocator allocator) {
       this.files = files;
       this.allocator = allocator;
-      this.done = files.isEmpty() || remaining <= 0;
     }
 
     @Override
-    public Schema schema() {
-      return ParquetScanExec.this.schema();
+    public String describe() {
+      return "Parquet files " + files;
     }
 
     private void open() {
@@ -153,23 +364,14 @@ public final class ParquetScanExec extends FileScanExec {
 
     @Override
     public VectorSchemaRoot next() {
-      if (done) {
-        return null;
-      }
       try {
         if (reader == null) {
           open();
         }
-        while (true) {
-          if (!reader.loadNextBatch()) {
-            done = true;
-            return null;
-          }
-          VectorSchemaRoot root = reader.getVectorSchemaRoot();
-          if (root.getRowCount() > 0) {
-            return take(root);
-          }
+        if (!reader.loadNextBatch()) {
+          return null;
         }
+        return take(reader.getVectorSchemaRoot());
       } catch (OutOfMemoryException e) {
         throw ScanBatches.exhausted("reading Parquet files " + files, e);
       } catch (QuiverException e) {
@@ -190,11 +392,11 @@ public final class ParquetScanExec extends FileScanExec {
       }
     }
 
+    /** Moves the batch into the query's allocator, converted to the engine's internal types. */
     private VectorSchemaRoot take(VectorSchemaRoot root) {
       int rows = root.getRowCount();
       Schema out = ParquetScanExec.this.schema();
       List<FieldVector> vectors = new ArrayList<>(out.getFields().size());
-      VectorSchemaRoot batch;
       try {
         for (int i = 0; i < out.getFields().size(); i++) {
           Field target = out.getFields().get(i);
@@ -217,29 +419,7 @@ public final class ParquetScanExec extends FileScanExec {
         throw e;
       }
       List<Field> fields = vectors.stream().map(FieldVector::getField).toList();
-      batch = ScanBatches.withSchema(new VectorSchemaRoot(fields, vectors, rows), out);
-      if (rows > remaining) {
-        VectorSchemaRoot cut = ScanBatches.slice(batch, null, 0, (int) remaining, allocator);
-        batch.close();
-        batch = ScanBatches.withSchema(cut, out);
-      }
-      if (allocator.getHeadroom() < 0) {
-        long held = allocator.getAllocatedMemory();
-        batch.close();
-        throw new dev.quiver.binding.ResourcesExhaustedException(
-            "Resources exhausted while reading Parquet files "
-                + files
-                + ": the query holds "
-                + held
-                + " bytes, over its allocator limit of "
-                + allocator.getLimit()
-                + "; raise quiver.execution.memory_limit or read fewer columns");
-      }
-      remaining -= batch.getRowCount();
-      if (remaining <= 0) {
-        done = true;
-      }
-      return batch;
+      return ScanBatches.withSchema(new VectorSchemaRoot(fields, vectors, rows), out);
     }
 
     private int indexOf(Schema schema, String name) {
@@ -254,7 +434,6 @@ public final class ParquetScanExec extends FileScanExec {
 
     @Override
     public void close() {
-      done = true;
       RuntimeException failure = null;
       for (AutoCloseable c : Arrays.asList(reader, scanner, dataset, factory)) {
         if (c == null) {

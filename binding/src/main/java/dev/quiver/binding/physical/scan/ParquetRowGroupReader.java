@@ -1,0 +1,542 @@
+package dev.quiver.binding.physical.scan;
+
+import dev.quiver.binding.DataSourceException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
+import org.apache.parquet.VersionParser;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.impl.ColumnReaderImpl;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.ConvertedType;
+import org.apache.parquet.format.FieldRepetitionType;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.SchemaElement;
+import org.apache.parquet.format.Type;
+import org.apache.parquet.format.Util;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Types;
+
+/**
+ * Decodes a range of one Parquet file's row groups into Arrow batches, so that a file can be split
+ * over partitions (Arrow Dataset's Java API reads whole files only). Pages are decoded by
+ * parquet-java's column readers; values are copied into Arrow vectors by one tight loop per column
+ * type. Only flat files whose columns have the types {@link #unsupportedReason} accepts are read
+ * this way; the table reads any other file whole through Arrow Dataset.
+ */
+final class ParquetRowGroupReader implements AutoCloseable {
+  /** How one file column becomes one Arrow vector. */
+  private enum Kind {
+    BOOLEAN,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    UINT32_AS_INT64,
+    FLOAT,
+    DOUBLE,
+    DATE_DAY,
+    BYTES,
+    DECIMAL_INT32,
+    DECIMAL_INT64,
+    DECIMAL_BYTES
+  }
+
+  /** One distinct output column: its file column, how it converts, and its place in the output. */
+  private record Column(Field field, SchemaElement element, int leaf, Kind kind) {}
+
+  private final ParquetSplit split;
+  private final Schema out;
+  private final BufferAllocator allocator;
+  private final int batchSize;
+  private final FileChannel channel;
+  private final FileMetaData metadata;
+  private final List<Column> columns = new ArrayList<>();
+  /** For each output field, the index in {@link #columns} of the column it reads. */
+  private final int[] source;
+
+  private final VersionParser.ParsedVersion writer;
+  private int nextGroup;
+  private long rowsLeftInGroup;
+  private ColumnReaderImpl[] readers;
+
+  ParquetRowGroupReader(ParquetSplit split, Schema out, BufferAllocator allocator, int batchSize) {
+    this.split = split;
+    this.out = out;
+    this.allocator = allocator;
+    this.batchSize = Math.max(1, batchSize);
+    Path file = Path.of(split.path());
+    try {
+      this.channel = FileChannel.open(file, StandardOpenOption.READ);
+    } catch (IOException e) {
+      throw new DataSourceException(
+          "Cannot open Parquet file " + file + ": " + e.getMessage() + "; check that it exists",
+          e);
+    }
+    try {
+      this.metadata = readMetadata(channel, file);
+      int groups = metadata.getRow_groupsSize();
+      if (split.firstRowGroup() + Math.max(split.rowGroupCount(), 0) > groups) {
+        throw new DataSourceException(
+            "Parquet file " + file + " has " + groups + " row groups; cannot read " + split);
+      }
+      String why = unsupportedReason(metadata, out);
+      if (why != null) {
+        throw new DataSourceException(
+            "Cannot read row groups of Parquet file " + file + " by themselves: " + why);
+      }
+      Map<String, Integer> byName = new HashMap<>();
+      this.source = new int[out.getFields().size()];
+      for (int i = 0; i < out.getFields().size(); i++) {
+        Field f = out.getFields().get(i);
+        Integer seen = byName.get(f.getName());
+        if (seen == null) {
+          int leaf = leafIndex(metadata, f.getName());
+          SchemaElement e = metadata.getSchema().get(leaf + 1);
+          seen = columns.size();
+          columns.add(new Column(f, e, leaf, kind(e, f.getType())));
+          byName.put(f.getName(), seen);
+        }
+        source[i] = seen;
+      }
+      this.writer = writerVersion(metadata.getCreated_by());
+      this.nextGroup = split.firstRowGroup();
+    } catch (RuntimeException e) {
+      closeQuietly();
+      throw e;
+    }
+  }
+
+  /**
+   * Why the row groups of {@code file} cannot be read by themselves into {@code tableSchema}, or
+   * null when they can.
+   */
+  static String unsupportedReason(Path file, Schema tableSchema) {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      return unsupportedReason(readMetadata(ch, file), tableSchema);
+    } catch (IOException | RuntimeException e) {
+      return "its footer cannot be read (" + e.getMessage() + ")";
+    }
+  }
+
+  private static String unsupportedReason(FileMetaData m, Schema tableSchema) {
+    List<SchemaElement> schema = m.getSchema();
+    if (schema.isEmpty() || schema.get(0).getNum_children() != schema.size() - 1) {
+      return "it has nested columns";
+    }
+    for (SchemaElement e : schema.subList(1, schema.size())) {
+      if (e.isSetNum_children() && e.getNum_children() > 0 || !e.isSetType()) {
+        return "column " + e.getName() + " is nested";
+      }
+      if (e.getRepetition_type() == FieldRepetitionType.REPEATED) {
+        return "column " + e.getName() + " is repeated";
+      }
+    }
+    for (RowGroup g : m.getRow_groups()) {
+      if (g.getColumnsSize() != schema.size() - 1) {
+        return "a row group has " + g.getColumnsSize() + " column chunks";
+      }
+      for (ColumnChunk c : g.getColumns()) {
+        if (!c.isSetMeta_data()) {
+          return "a column chunk has no metadata";
+        }
+        if (!ParquetColumnPages.CODECS.contains(c.getMeta_data().getCodec())) {
+          return "it is compressed with " + c.getMeta_data().getCodec();
+        }
+      }
+    }
+    for (Field f : tableSchema.getFields()) {
+      int leaf = leafIndex(m, f.getName());
+      if (leaf < 0) {
+        return "it has no column " + f.getName();
+      }
+      if (kind(schema.get(leaf + 1), f.getType()) == null) {
+        return "column " + f.getName() + " of type " + f.getType() + " is not supported";
+      }
+    }
+    return null;
+  }
+
+  private static int leafIndex(FileMetaData m, String name) {
+    List<SchemaElement> schema = m.getSchema();
+    for (int i = 1; i < schema.size(); i++) {
+      if (schema.get(i).getName().equals(name)) {
+        return i - 1;
+      }
+    }
+    return -1;
+  }
+
+  /** How file column {@code e} converts to {@code target}, or null when it is not supported. */
+  private static Kind kind(SchemaElement e, ArrowType target) {
+    Type physical = e.getType();
+    boolean unsigned = isUnsigned(e);
+    return switch (target.getTypeID()) {
+      case Bool -> physical == Type.BOOLEAN ? Kind.BOOLEAN : null;
+      case Int -> {
+        ArrowType.Int i = (ArrowType.Int) target;
+        if (!i.getIsSigned()) {
+          yield null;
+        }
+        if (physical == Type.INT32 && !unsigned) {
+          yield switch (i.getBitWidth()) {
+            case 8 -> Kind.INT8;
+            case 16 -> Kind.INT16;
+            case 32 -> Kind.INT32;
+            default -> null;
+          };
+        }
+        if (physical == Type.INT32 && unsigned) {
+          // Arrow widens UINT8/16 to 32 and UINT32 to 64 bits; both are exact.
+          yield i.getBitWidth() == 32 ? Kind.INT32 : i.getBitWidth() == 64 ? Kind.UINT32_AS_INT64 : null;
+        }
+        yield physical == Type.INT64 && !unsigned && i.getBitWidth() == 64 ? Kind.INT64 : null;
+      }
+      case FloatingPoint -> {
+        FloatingPointPrecision p = ((ArrowType.FloatingPoint) target).getPrecision();
+        if (p == FloatingPointPrecision.SINGLE && physical == Type.FLOAT) {
+          yield Kind.FLOAT;
+        }
+        yield p == FloatingPointPrecision.DOUBLE && physical == Type.DOUBLE ? Kind.DOUBLE : null;
+      }
+      case Date ->
+          ((ArrowType.Date) target).getUnit() == DateUnit.DAY && physical == Type.INT32
+              ? Kind.DATE_DAY
+              : null;
+      case Utf8, Binary -> physical == Type.BYTE_ARRAY ? Kind.BYTES : null;
+      case Decimal -> {
+        ArrowType.Decimal d = (ArrowType.Decimal) target;
+        if (d.getBitWidth() != 128 || !e.isSetScale() || e.getScale() != d.getScale()) {
+          yield null;
+        }
+        yield switch (physical) {
+          case INT32 -> Kind.DECIMAL_INT32;
+          case INT64 -> Kind.DECIMAL_INT64;
+          case FIXED_LEN_BYTE_ARRAY -> e.getType_length() <= 16 ? Kind.DECIMAL_BYTES : null;
+          case BYTE_ARRAY -> Kind.DECIMAL_BYTES;
+          default -> null;
+        };
+      }
+      default -> null;
+    };
+  }
+
+  private static boolean isUnsigned(SchemaElement e) {
+    if (e.isSetLogicalType() && e.getLogicalType().isSetINTEGER()) {
+      return !e.getLogicalType().getINTEGER().isIsSigned();
+    }
+    if (e.isSetConverted_type()) {
+      ConvertedType c = e.getConverted_type();
+      return c == ConvertedType.UINT_8
+          || c == ConvertedType.UINT_16
+          || c == ConvertedType.UINT_32
+          || c == ConvertedType.UINT_64;
+    }
+    return false;
+  }
+
+  /** Reads the file's footer; throws {@link DataSourceException} when it is not valid Parquet. */
+  static FileMetaData readMetadata(FileChannel ch, Path file) {
+    try {
+      return Util.readFileMetaData(new ByteArrayInputStream(ParquetFooterBytes.read(ch, file)));
+    } catch (IOException e) {
+      throw ParquetFooterBytes.corrupt(file, "its footer cannot be decoded (" + e.getMessage() + ")");
+    }
+  }
+
+  private static VersionParser.ParsedVersion writerVersion(String createdBy) {
+    if (createdBy == null) {
+      return null;
+    }
+    try {
+      return VersionParser.parse(createdBy);
+    } catch (VersionParser.VersionParseException | RuntimeException e) {
+      return null; // Only used to work around old writers' bugs; unknown writers need none.
+    }
+  }
+
+  private int endGroup() {
+    return split.isWholeFile()
+        ? metadata.getRow_groupsSize()
+        : split.firstRowGroup() + split.rowGroupCount();
+  }
+
+  /** The next batch of at most {@code batchSize} rows, or null after the last row group. */
+  VectorSchemaRoot next() {
+    try {
+      while (rowsLeftInGroup == 0) {
+        if (nextGroup >= endGroup()) {
+          return null;
+        }
+        openGroup(nextGroup++);
+      }
+      int rows = (int) Math.min(batchSize, rowsLeftInGroup);
+      List<FieldVector> vectors = new ArrayList<>(out.getFields().size());
+      FieldVector[] filled = new FieldVector[columns.size()];
+      try {
+        for (int c = 0; c < columns.size(); c++) {
+          filled[c] = fill(columns.get(c), readers[c], rows);
+        }
+        for (int i = 0; i < source.length; i++) {
+          FieldVector v = filled[source[i]];
+          if (vectors.contains(v)) {
+            // The same column projected twice: share the first copy's buffers.
+            TransferPair pair = v.getTransferPair(allocator);
+            pair.splitAndTransfer(0, rows);
+            v = (FieldVector) pair.getTo();
+          }
+          vectors.add(v);
+        }
+      } catch (RuntimeException e) {
+        // Closing is idempotent, so vectors both filled and already in the output are fine.
+        for (FieldVector v : filled) {
+          if (v != null) {
+            v.close();
+          }
+        }
+        vectors.forEach(FieldVector::close);
+        throw e;
+      }
+      rowsLeftInGroup -= rows;
+      return new VectorSchemaRoot(out.getFields(), vectors, rows);
+    } catch (IOException e) {
+      throw failure(e);
+    } catch (DataSourceException | org.apache.arrow.memory.OutOfMemoryException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw failure(e);
+    }
+  }
+
+  private DataSourceException failure(Exception e) {
+    return new DataSourceException(
+        "Cannot read "
+            + split
+            + " of Parquet file "
+            + split.path()
+            + ": "
+            + e.getMessage()
+            + "; check that the file is valid Parquet",
+        e);
+  }
+
+  private void openGroup(int index) throws IOException {
+    RowGroup group = metadata.getRow_groups().get(index);
+    readers = new ColumnReaderImpl[columns.size()];
+    for (int c = 0; c < columns.size(); c++) {
+      Column col = columns.get(c);
+      ColumnMetaData meta = group.getColumns().get(col.leaf()).getMeta_data();
+      long start = meta.getData_page_offset();
+      if (meta.isSetDictionary_page_offset()
+          && meta.getDictionary_page_offset() > 0
+          && meta.getDictionary_page_offset() < start) {
+        start = meta.getDictionary_page_offset();
+      }
+      long length = meta.getTotal_compressed_size();
+      if (start < 4 || length < 0 || length > Integer.MAX_VALUE || start + length > channel.size()) {
+        throw new IOException(
+            "column " + col.field().getName() + " of row group " + index + " lies outside the file");
+      }
+      ByteBuffer bytes = ByteBuffer.allocate((int) length);
+      ParquetFooterBytes.readFully(channel, bytes, start);
+      ColumnDescriptor descriptor = descriptor(col.element());
+      ParquetColumnPages pages =
+          new ParquetColumnPages(bytes.array(), descriptor, meta.getCodec(), meta.getNum_values());
+      readers[c] = new ColumnReaderImpl(descriptor, pages, new PrimitiveConverter() {}, writer);
+    }
+    rowsLeftInGroup = group.getNum_rows();
+  }
+
+  private static ColumnDescriptor descriptor(SchemaElement e) {
+    // The file format's enum and parquet-java's differ only in BYTE_ARRAY's name.
+    PrimitiveType.PrimitiveTypeName name =
+        e.getType() == Type.BYTE_ARRAY
+            ? PrimitiveType.PrimitiveTypeName.BINARY
+            : PrimitiveType.PrimitiveTypeName.valueOf(e.getType().name());
+    boolean optional = e.getRepetition_type() != FieldRepetitionType.REQUIRED;
+    Types.PrimitiveBuilder<PrimitiveType> b =
+        optional ? Types.optional(name) : Types.required(name);
+    if (name == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+      b.length(e.getType_length());
+    }
+    return new ColumnDescriptor(new String[] {e.getName()}, b.named(e.getName()), 0, optional ? 1 : 0);
+  }
+
+  /** Reads {@code rows} values of one column into a new vector; one loop per kind, no boxing. */
+  private FieldVector fill(Column col, ColumnReaderImpl r, int rows) {
+    FieldVector vector = col.field().createVector(allocator);
+    try {
+      if (vector instanceof BaseFixedWidthVector fixed) {
+        fixed.allocateNew(rows);
+      } else {
+        ((BaseVariableWidthVector) vector).allocateNew((long) rows * 16, rows);
+      }
+      int def = r.getDescriptor().getMaxDefinitionLevel();
+      switch (col.kind()) {
+        case BOOLEAN -> {
+          BitVector v = (BitVector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.set(i, r.getBoolean() ? 1 : 0);
+            }
+          }
+        }
+        case INT8 -> {
+          TinyIntVector v = (TinyIntVector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.set(i, (byte) r.getInteger());
+            }
+          }
+        }
+        case INT16 -> {
+          SmallIntVector v = (SmallIntVector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.set(i, (short) r.getInteger());
+            }
+          }
+        }
+        case INT32 -> {
+          IntVector v = (IntVector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.set(i, r.getInteger());
+            }
+          }
+        }
+        case DATE_DAY -> {
+          DateDayVector v = (DateDayVector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.set(i, r.getInteger());
+            }
+          }
+        }
+        case INT64 -> {
+          BigIntVector v = (BigIntVector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.set(i, r.getLong());
+            }
+          }
+        }
+        case UINT32_AS_INT64 -> {
+          BigIntVector v = (BigIntVector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.set(i, Integer.toUnsignedLong(r.getInteger()));
+            }
+          }
+        }
+        case FLOAT -> {
+          Float4Vector v = (Float4Vector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.set(i, r.getFloat());
+            }
+          }
+        }
+        case DOUBLE -> {
+          Float8Vector v = (Float8Vector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.set(i, r.getDouble());
+            }
+          }
+        }
+        case BYTES -> {
+          BaseVariableWidthVector v = (BaseVariableWidthVector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              Binary b = r.getBinary();
+              ByteBuffer buf = b.toByteBuffer();
+              v.setSafe(i, buf, buf.position(), buf.remaining());
+            } else {
+              v.setNull(i);
+            }
+          }
+        }
+        case DECIMAL_INT32 -> {
+          DecimalVector v = (DecimalVector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.set(i, r.getInteger());
+            }
+          }
+        }
+        case DECIMAL_INT64 -> {
+          DecimalVector v = (DecimalVector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.set(i, r.getLong());
+            }
+          }
+        }
+        case DECIMAL_BYTES -> {
+          DecimalVector v = (DecimalVector) vector;
+          for (int i = 0; i < rows; i++, r.consume()) {
+            if (r.getCurrentDefinitionLevel() == def) {
+              v.setBigEndian(i, r.getBinary().getBytesUnsafe());
+            }
+          }
+        }
+      }
+      vector.setValueCount(rows);
+      return vector;
+    } catch (RuntimeException e) {
+      vector.close();
+      throw e;
+    }
+  }
+
+  private void closeQuietly() {
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // Nothing was read yet; the original failure is what matters.
+    }
+  }
+
+  @Override
+  public void close() {
+    readers = null;
+    try {
+      channel.close();
+    } catch (IOException e) {
+      throw new DataSourceException(
+          "Cannot close Parquet file " + split.path() + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package dev.quiver.binding.physical.scan;
+
+/**
+ * What one scan partition reads of a Parquet file: the whole file, or a contiguous range of its
+ * row groups (so that a file can be split over partitions, and row groups whose statistics refute
+ * the filters are never read).
+ *
+ * @param path the file's absolute path
+ * @param firstRowGroup index of the first row group read; 0 for a whole file
+ * @param rowGroupCount row groups read; -1 for the whole file
+ */
+public record ParquetSplit(String path, int firstRowGroup, int rowGroupCount) {
+  public ParquetSplit {
+    if (firstRowGroup < 0 || rowGroupCount == 0 || rowGroupCount < -1) {
+      throw new IllegalArgumentException(
+          "Invalid row group range " + firstRowGroup + "+" + rowGroupCount + " of " + path);
+    }
+    if (rowGroupCount < 0 && firstRowGroup != 0) {
+      throw new IllegalArgumentException("A whole-file split of " + path + " starts at 0");
+    }
+  }
+
+  /** All of {@code path}. */
+  public static ParquetSplit wholeFile(String path) {
+    return new ParquetSplit(path, 0, -1);
+  }
+
+  /** Row groups {@code first} to {@code first + count - 1} of {@code path}. */
+  public static ParquetSplit rowGroups(String path, int first, int count) {
+    return new ParquetSplit(path, first, count);
+  }
+
+  /** Whether the split is the whole file (read by Arrow Dataset) rather than a row-group range. */
+  public boolean isWholeFile() {
+    return rowGroupCount < 0;
+  }
+
+  @Override
+  public String toString() {
+    String name = java.nio.file.Path.of(path).getFileName().toString();
+    if (isWholeFile()) {
+      return name;
+    }
+    return rowGroupCount == 1
+        ? name + "[rg " + firstRowGroup + "]"
+        : name + "[rg " + firstRowGroup + "-" + (firstRowGroup + rowGroupCount - 1) + "]";
+  }
+}
