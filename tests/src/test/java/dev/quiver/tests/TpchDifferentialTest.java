@@ -16,11 +16,14 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The 22 TPC-H queries on Quiver against DuckDB, at SF 0.01 and 0.1, with 1, 2 and 4 partitions.
+ * The 22 TPC-H queries on Quiver against DuckDB, at SF 0.01 and 0.1, with 1, 2 and 4 partitions;
+ * at SF 0.1 also with 8, more partitions than files, so that scans divide files by row group.
  */
 class TpchDifferentialTest {
   private static final double[] SCALES = {0.01, 0.1};
   private static final int[] PARTITIONS = {1, 2, 4};
+  /** Partitions beyond the table's 4 files: lineitem and orders are read by row-group ranges. */
+  private static final int ROW_GROUP_PARTITIONS = 8;
   private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(45);
 
   // Reference results per scale and query, computed once; engines per scale and partitions.
@@ -42,8 +45,26 @@ class TpchDifferentialTest {
     List<DynamicNode> scales = new ArrayList<>();
     for (double sf : SCALES) {
       List<DynamicNode> configs = new ArrayList<>();
-      for (int partitions : PARTITIONS) {
+      int[] partitionCounts =
+          sf >= 0.1
+              ? java.util.stream.IntStream.concat(
+                      java.util.Arrays.stream(PARTITIONS),
+                      java.util.stream.IntStream.of(ROW_GROUP_PARTITIONS))
+                  .toArray()
+              : PARTITIONS;
+      for (int partitions : partitionCounts) {
         List<DynamicNode> tests = new ArrayList<>();
+        if (partitions == ROW_GROUP_PARTITIONS) {
+          tests.add(
+              DynamicTest.dynamicTest(
+                  "lineitem is divided by row group",
+                  () ->
+                      QUERY_THREAD.run(
+                          QUERY_TIMEOUT,
+                          "explain",
+                          () -> checkRowGroupSplits(sf, partitions),
+                          () -> dropEngine(sf, partitions))));
+        }
         for (TpchQuery q : TpchQueries.all()) {
           tests.add(
               DynamicTest.dynamicTest(
@@ -73,6 +94,15 @@ class TpchDifferentialTest {
         expected,
         result,
         sort);
+  }
+
+  private static void checkRowGroupSplits(double sf, int partitions) {
+    if (engine(sf, partitions) instanceof QuiverRows quiver) {
+      String plan = quiver.session().sql("select count(*) from lineitem").explain();
+      if (!plan.contains("[rg ")) {
+        throw new AssertionError("lineitem is not divided by row group:\n" + plan);
+      }
+    }
   }
 
   private static QueryResult expected(double sf, TpchQuery q) {

@@ -23,6 +23,7 @@ import dev.quiver.binding.physical.operator.ValuesExec;
 import dev.quiver.binding.physical.scan.CsvScanExec;
 import dev.quiver.binding.physical.scan.MemoryScanExec;
 import dev.quiver.binding.physical.scan.ParquetScanExec;
+import dev.quiver.binding.physical.scan.ParquetSplit;
 import dev.quiver.binding.physical.sort.SortExec;
 import dev.quiver.binding.physical.sort.SortPreservingMergeExec;
 import dev.quiver.binding.physical.window.WindowCall;
@@ -49,6 +50,7 @@ import dev.quiver.distributed.proto.PartitioningSpec;
 import dev.quiver.distributed.proto.PhysicalPlanNode;
 import dev.quiver.distributed.proto.Projection;
 import dev.quiver.distributed.proto.ProjectionExecNode;
+import dev.quiver.distributed.proto.RowGroupRanges;
 import dev.quiver.distributed.proto.ShuffleReaderExecNode;
 import dev.quiver.distributed.proto.ShuffleReaderModeSpec;
 import dev.quiver.distributed.proto.SortExecNode;
@@ -157,9 +159,9 @@ final class PlanDecoder {
       case MEMORY_SCAN -> memoryScan(n.getMemoryScan());
       case PARQUET_SCAN -> {
         ParquetScanExecNode s = n.getParquetScan();
-        yield new ParquetScanExec(
+        yield ParquetScanExec.ofSplits(
             ArrowSerde.schema(s.getTableSchema(), "ParquetScanExec"),
-            fileGroups(s.getPartitionsList()),
+            parquetSplits(s),
             s.hasProjection() ? projection(s.getProjection()) : null,
             s.hasLimit() ? OptionalLong.of(s.getLimit()) : OptionalLong.empty(),
             s.getBatchSize(),
@@ -316,6 +318,42 @@ final class PlanDecoder {
     List<List<String>> out = new ArrayList<>(groups.size());
     for (FileGroup g : groups) {
       out.add(List.copyOf(g.getPathsList()));
+    }
+    return out;
+  }
+
+  /** Each partition's splits: whole files unless row-group ranges came with the paths. */
+  private static List<List<ParquetSplit>> parquetSplits(ParquetScanExecNode s) {
+    List<FileGroup> groups = s.getPartitionsList();
+    if (s.getRowGroupsCount() != 0 && s.getRowGroupsCount() != groups.size()) {
+      throw new PlanCodecException(
+          "ParquetScanExec has "
+              + groups.size()
+              + " partitions but row-group ranges for "
+              + s.getRowGroupsCount());
+    }
+    List<List<ParquetSplit>> out = new ArrayList<>(groups.size());
+    for (int p = 0; p < groups.size(); p++) {
+      List<String> paths = groups.get(p).getPathsList();
+      List<ParquetSplit> splits = new ArrayList<>(paths.size());
+      RowGroupRanges ranges = s.getRowGroupsCount() == 0 ? null : s.getRowGroups(p);
+      if (ranges != null
+          && (ranges.getFirstCount() != paths.size() || ranges.getCountCount() != paths.size())) {
+        throw new PlanCodecException(
+            "ParquetScanExec partition " + p + " has " + paths.size() + " paths but "
+                + ranges.getFirstCount() + " row-group ranges");
+      }
+      for (int i = 0; i < paths.size(); i++) {
+        try {
+          splits.add(
+              ranges == null
+                  ? ParquetSplit.wholeFile(paths.get(i))
+                  : new ParquetSplit(paths.get(i), ranges.getFirst(i), ranges.getCount(i)));
+        } catch (IllegalArgumentException e) {
+          throw new PlanCodecException("ParquetScanExec: " + e.getMessage());
+        }
+      }
+      out.add(splits);
     }
     return out;
   }

@@ -22,6 +22,7 @@ import dev.quiver.binding.physical.scan.CsvScanExec;
 import dev.quiver.binding.physical.scan.FileScanExec;
 import dev.quiver.binding.physical.scan.MemoryScanExec;
 import dev.quiver.binding.physical.scan.ParquetScanExec;
+import dev.quiver.binding.physical.scan.ParquetSplit;
 import dev.quiver.binding.physical.sort.SortExec;
 import dev.quiver.binding.physical.sort.SortPreservingMergeExec;
 import dev.quiver.binding.physical.window.WindowCall;
@@ -52,6 +53,7 @@ import dev.quiver.distributed.proto.PhysicalExprNode;
 import dev.quiver.distributed.proto.PhysicalPlanNode;
 import dev.quiver.distributed.proto.Projection;
 import dev.quiver.distributed.proto.ProjectionExecNode;
+import dev.quiver.distributed.proto.RowGroupRanges;
 import dev.quiver.distributed.proto.RepartitionExecNode;
 import dev.quiver.distributed.proto.ShuffleReaderExecNode;
 import dev.quiver.distributed.proto.ShuffleReaderModeSpec;
@@ -197,9 +199,22 @@ final class PlanEncoder {
       ParquetScanExecNode.Builder s =
           ParquetScanExecNode.newBuilder()
               .setTableSchema(ArrowSerde.schema(p.tableSchema()))
-              .addAllPartitions(fileGroups(p))
               .setBatchSize(p.batchSize())
               .setFilesBeforePruning(p.filesBeforePruning());
+      boolean wholeFiles =
+          p.partitionSplits().stream().flatMap(List::stream).allMatch(ParquetSplit::isWholeFile);
+      for (List<ParquetSplit> splits : p.partitionSplits()) {
+        FileGroup.Builder paths = FileGroup.newBuilder();
+        RowGroupRanges.Builder ranges = RowGroupRanges.newBuilder();
+        for (ParquetSplit split : splits) {
+          paths.addPaths(split.path());
+          ranges.addFirst(split.firstRowGroup()).addCount(split.rowGroupCount());
+        }
+        s.addPartitions(paths);
+        if (!wholeFiles) {
+          s.addRowGroups(ranges);
+        }
+      }
       if (p.projection() != null) {
         s.setProjection(projection(p.projection()));
       }
