@@ -269,6 +269,7 @@ public final class ParquetTable implements TableProvider {
       }
     }
     List<SizedSplit> units = new ArrayList<>();
+    boolean divided = false;
     for (int k = 0; k < kept.size(); k++) {
       ParquetFile f = kept.get(k);
       boolean[] read = keptGroups.get(k);
@@ -284,6 +285,7 @@ public final class ParquetTable implements TableProvider {
       boolean divide = reading < nonEmpty || (reading > 1 && kept.size() < target);
       String path = f.path().toString();
       if (mayDivide && divide && rowGroupsReadable(f.path())) {
+        divided = true;
         for (int g = 0; g < groups.size(); g++) {
           if (read[g]) {
             units.add(
@@ -296,7 +298,13 @@ public final class ParquetTable implements TableProvider {
       }
     }
     List<List<ParquetSplit>> partitions = new ArrayList<>();
-    for (List<SizedSplit> p : FileSplits.balance(units, SizedSplit::bytes, target)) {
+    // Row groups are small next to whole files: cutting the ordered list into contiguous runs
+    // balances well and keeps each partition's reads sequential and its splits few.
+    List<List<SizedSplit>> assigned =
+        divided
+            ? FileSplits.contiguous(units, SizedSplit::bytes, target)
+            : FileSplits.balance(units, SizedSplit::bytes, target);
+    for (List<SizedSplit> p : assigned) {
       partitions.add(mergeAdjacent(p));
     }
     return ParquetScanExec.ofSplits(

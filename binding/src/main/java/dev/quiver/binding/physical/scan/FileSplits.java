@@ -66,4 +66,41 @@ public final class FileSplits {
     }
     return List.copyOf(out);
   }
+
+  /**
+   * Cuts {@code units}, in order, into at most {@code targetPartitions} contiguous runs of about
+   * the same number of bytes (a unit goes to the run its middle byte falls in), so that each
+   * partition reads neighbouring row groups; empty runs are dropped, leaving at least one.
+   */
+  public static <T> List<List<T>> contiguous(
+      List<T> units, ToLongFunction<T> bytes, int targetPartitions) {
+    int n = Math.max(1, targetPartitions);
+    long total = 0;
+    long[] size = new long[units.size()];
+    for (int i = 0; i < units.size(); i++) {
+      size[i] = Math.max(1, bytes.applyAsLong(units.get(i)));
+      total += size[i];
+    }
+    List<List<T>> runs = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      runs.add(new ArrayList<>());
+    }
+    long before = 0;
+    for (int i = 0; i < units.size(); i++) {
+      double middle = before + size[i] / 2.0;
+      int run = (int) Math.min(n - 1, Math.floor(middle * n / total));
+      runs.get(run).add(units.get(i));
+      before += size[i];
+    }
+    List<List<T>> out = new ArrayList<>();
+    for (List<T> run : runs) {
+      if (!run.isEmpty()) {
+        out.add(List.copyOf(run));
+      }
+    }
+    if (out.isEmpty()) {
+      out.add(List.of());
+    }
+    return List.copyOf(out);
+  }
 }

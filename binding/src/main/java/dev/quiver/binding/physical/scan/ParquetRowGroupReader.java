@@ -508,7 +508,13 @@ final class ParquetRowGroupReader implements AutoCloseable {
           DecimalVector v = (DecimalVector) vector;
           for (int i = 0; i < rows; i++, r.consume()) {
             if (r.getCurrentDefinitionLevel() == def) {
-              v.setBigEndian(i, r.getBinary().getBytesUnsafe());
+              Binary b = r.getBinary();
+              if (b.length() <= 8) {
+                // Most decimals fit a long: no byte[] copy per value.
+                v.set(i, bigEndianLong(b.toByteBuffer()));
+              } else {
+                v.setBigEndian(i, b.getBytesUnsafe());
+              }
             }
           }
         }
@@ -519,6 +525,20 @@ final class ParquetRowGroupReader implements AutoCloseable {
       vector.close();
       throw e;
     }
+  }
+
+  /** The big-endian two's-complement integer in {@code buf}'s remaining (at most 8) bytes. */
+  private static long bigEndianLong(ByteBuffer buf) {
+    int at = buf.position();
+    int end = buf.limit();
+    if (at == end) {
+      return 0;
+    }
+    long x = buf.get(at); // the sign extends from the first byte
+    for (int j = at + 1; j < end; j++) {
+      x = (x << 8) | (buf.get(j) & 0xFF);
+    }
+    return x;
   }
 
   private void closeQuietly() {
