@@ -126,6 +126,15 @@ final class ProcessCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Points a child JVM's temporary directory into the cluster's directory: native libraries that
+   * Arrow, Snappy and zstd unpack there are deleted at exit, which a SIGKILLed process never
+   * reaches, and the cluster's directory is removed with the test.
+   */
+  private String tmpDirOption(String process) throws IOException {
+    return "-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp-" + process));
+  }
+
   private static String java() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
@@ -137,6 +146,7 @@ final class ProcessCluster implements AutoCloseable {
             List.of(
                 java(),
                 "-Xmx512m",
+                tmpDirOption("scheduler"),
                 "-jar",
                 jar("scheduler", "quiver-scheduler.jar").toString(),
                 "--port",
@@ -182,6 +192,7 @@ final class ProcessCluster implements AutoCloseable {
             List.of(
                 java(),
                 "-Xmx1g",
+                tmpDirOption(id),
                 "-jar",
                 jar("executor", "quiver-executor.jar").toString(),
                 "--scheduler",
