@@ -796,9 +796,10 @@ public final class JobManager implements AutoCloseable {
 
   /** Re-queues an executor's running tasks and re-runs the succeeded tasks whose output it held. */
   private void onExecutorLost(String executorId, String why) {
-    LOG.warn("executor '{}' is lost ({}): re-running its tasks", executorId, why);
     clients.forget(executorId);
     Set<TaskRun> tasks = running.remove(executorId);
+    int requeued = tasks == null ? 0 : tasks.size();
+    int rerun = 0;
     if (tasks != null) {
       for (TaskRun t : tasks) {
         t.phase = TaskRun.Phase.WAITING;
@@ -817,9 +818,21 @@ public final class JobManager implements AutoCloseable {
             // Only stages still needed run again: scheduling starts from the final stage.
             t.phase = TaskRun.Phase.WAITING;
             changed.add(job);
+            rerun++;
           }
         }
       }
+    }
+    if (requeued + rerun == 0) {
+      // E.g. a cluster shutting down: nothing running needed this executor.
+      LOG.info("executor '{}' is gone ({}); no running job used it", executorId, why);
+    } else {
+      LOG.warn(
+          "executor '{}' is lost ({}): re-queuing {} running and re-running {} finished tasks",
+          executorId,
+          why,
+          requeued,
+          rerun);
     }
   }
 
