@@ -63,6 +63,14 @@ public final class BenchCommand implements Callable<Integer> {
   private int runs;
 
   @Option(
+      names = "--warmup-passes",
+      defaultValue = "1",
+      description =
+          "Untimed passes over all selected queries on each engine before any is timed, so that"
+              + " a JVM engine's shared kernels are compiled (default: ${DEFAULT-VALUE}).")
+  private int warmupPasses;
+
+  @Option(
       names = "--queries",
       split = ",",
       paramLabel = "N",
@@ -87,6 +95,10 @@ public final class BenchCommand implements Callable<Integer> {
     if (runs < 1) {
       throw new ParameterException(spec.commandLine(), "--runs must be at least 1, got " + runs);
     }
+    if (warmupPasses < 0) {
+      throw new ParameterException(
+          spec.commandLine(), "--warmup-passes must be at least 0, got " + warmupPasses);
+    }
     if (engines.isEmpty()) {
       throw new ParameterException(spec.commandLine(), "--engines needs at least one engine");
     }
@@ -108,6 +120,15 @@ public final class BenchCommand implements Callable<Integer> {
       try (Engine engine = TpchSetup.openEngine(engines.get(e), n, dir)) {
         if (engines.get(e).startsWith(QuiverEngine.NAME)) {
           settings.forEach(engine::set);
+        }
+        for (int pass = 0; pass < warmupPasses; pass++) {
+          for (TpchQuery query : selected) {
+            try {
+              engine.execute(query.sql());
+            } catch (RuntimeException ex) {
+              // The timed runs below report the failure.
+            }
+          }
         }
         for (int q = 0; q < selected.size(); q++) {
           TpchQuery query = selected.get(q);

@@ -561,8 +561,21 @@ final class GroupTable {
         return true;
       }
       int s = ends[g];
-      int e = ends[g + 1];
-      return Arrays.equals(arena, s, e, bdata, boff[row], boff[row + 1]);
+      int len = ends[g + 1] - s;
+      int r = boff[row];
+      if (boff[row + 1] - r != len) {
+        return false;
+      }
+      if (len > 16) {
+        return Arrays.equals(arena, s, s + len, bdata, r, r + len);
+      }
+      // Short keys (flags, codes) are compared inline: the library call costs more than the bytes.
+      for (int k = 0; k < len; k++) {
+        if (arena[s + k] != bdata[r + k]) {
+          return false;
+        }
+      }
+      return true;
     }
 
     @Override
