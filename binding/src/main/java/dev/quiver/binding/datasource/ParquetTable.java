@@ -30,16 +30,18 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * A Parquet file or directory of files. Opening reads every footer (row counts and sizes for
  * statistics and splitting, schema for validation); scans split the files over partitions by bytes,
- * dividing files by row group when there are fewer files than partitions. Filters in the scan
- * request skip files and row groups whose footer statistics prove no row can match; the planner's
- * filter above the scan still applies them to the rows read.
+ * dividing files by row group when there are fewer files than partitions. Files Quiver's row-group
+ * reader supports are read by it (it decodes faster than Arrow Dataset), others whole by Arrow
+ * Dataset. Filters in the scan request skip files and row groups whose footer statistics prove no
+ * row can match; the planner's filter above the scan still applies them to the rows read.
  */
 public final class ParquetTable implements TableProvider {
   /**
-   * Option: whether a scan may divide files by row group ({@code true}, the default) or reads
-   * whole files only ({@code false}).
+   * Option: whether scans read the files it supports with Quiver's own row-group reader, dividing
+   * them by row group where that helps ({@code true}, the default), or read every file whole
+   * through Arrow Dataset ({@code false}).
    */
-  public static final String SPLIT_ROW_GROUPS = "quiver.parquet.split_row_groups";
+  public static final String ROW_GROUP_READER = "quiver.parquet.row_group_reader";
 
   private final String path;
   private final Schema schema;
@@ -246,8 +248,8 @@ public final class ParquetTable implements TableProvider {
   public ExecutionPlan scan(ScanRequest request) {
     ParquetPruning pruning = ParquetPruning.of(request.filters(), schema, prunable);
     int target = Math.max(1, request.targetPartitions());
-    String splitOption = request.config().get(SPLIT_ROW_GROUPS);
-    boolean mayDivide = splitOption == null || !splitOption.trim().equalsIgnoreCase("false");
+    String readerOption = request.config().get(ROW_GROUP_READER);
+    boolean ownReader = readerOption == null || !readerOption.trim().equalsIgnoreCase("false");
     List<ParquetFile> kept = new ArrayList<>();
     List<boolean[]> keptGroups = new ArrayList<>();
     int candidates = 0;
@@ -284,14 +286,21 @@ public final class ParquetTable implements TableProvider {
       // files than partitions and the file has row groups to spread.
       boolean divide = reading < nonEmpty || (reading > 1 && kept.size() < target);
       String path = f.path().toString();
-      if (mayDivide && divide && rowGroupsReadable(f.path())) {
-        divided = true;
-        for (int g = 0; g < groups.size(); g++) {
-          if (read[g]) {
-            units.add(
-                new SizedSplit(
-                    ParquetSplit.rowGroups(path, g, 1), groups.get(g).compressedBytes()));
+      if (ownReader && rowGroupsReadable(f.path())) {
+        if (divide) {
+          divided = true;
+          for (int g = 0; g < groups.size(); g++) {
+            if (read[g]) {
+              units.add(
+                  new SizedSplit(
+                      ParquetSplit.rowGroups(path, g, 1), groups.get(g).compressedBytes()));
+            }
           }
+        } else {
+          // Quiver's decoder outruns Arrow Dataset's on the files it supports; see the reader.
+          units.add(
+              new SizedSplit(
+                  ParquetSplit.rowGroups(path, 0, groups.size()), f.footer().fileBytes()));
         }
       } else {
         units.add(new SizedSplit(ParquetSplit.wholeFile(path), f.footer().fileBytes()));

@@ -107,7 +107,7 @@ class ParquetRowGroupSplitTest {
     SessionConfig config =
         new SessionConfig()
             .withBatchSize(1000)
-            .set(ParquetTable.SPLIT_ROW_GROUPS, Boolean.toString(split));
+            .set(ParquetTable.ROW_GROUP_READER, Boolean.toString(split));
     return new ScanRequest(null, filters, OptionalLong.empty(), partitions, config);
   }
 

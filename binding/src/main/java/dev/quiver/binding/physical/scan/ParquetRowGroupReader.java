@@ -49,11 +49,13 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Types;
 
 /**
- * Decodes a range of one Parquet file's row groups into Arrow batches, so that a file can be split
- * over partitions (Arrow Dataset's Java API reads whole files only). Pages are decoded by
- * parquet-java's column readers; values are copied into Arrow vectors by one tight loop per column
- * type. Only flat files whose columns have the types {@link #unsupportedReason} accepts are read
- * this way; the table reads any other file whole through Arrow Dataset.
+ * Decodes a range of one Parquet file's row groups into Arrow batches: the scan's reader for every
+ * file it supports, and what lets a file be split over partitions (Arrow Dataset's Java API reads
+ * whole files only). Columns in the common encodings (PLAIN and dictionary values, RLE levels) go
+ * through {@link ParquetPageDecoder}, a page at a time; others through parquet-java's column
+ * reader with one tight loop per column type. Only flat files whose columns have the types {@link
+ * #unsupportedReason} accepts are read this way; the table reads any other file whole through
+ * Arrow Dataset.
  */
 final class ParquetRowGroupReader implements AutoCloseable {
   /** How one file column becomes one Arrow vector. */
@@ -90,6 +92,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
   private int nextGroup;
   private long rowsLeftInGroup;
   private ColumnReaderImpl[] readers;
+  private ParquetPageDecoder[] decoders;
 
   ParquetRowGroupReader(ParquetSplit split, Schema out, BufferAllocator allocator, int batchSize) {
     this.split = split;
@@ -306,7 +309,10 @@ final class ParquetRowGroupReader implements AutoCloseable {
       FieldVector[] filled = new FieldVector[columns.size()];
       try {
         for (int c = 0; c < columns.size(); c++) {
-          filled[c] = fill(columns.get(c), readers[c], rows);
+          filled[c] =
+              decoders[c] != null
+                  ? decode(columns.get(c), decoders[c], rows)
+                  : fill(columns.get(c), readers[c], rows);
         }
         for (int i = 0; i < source.length; i++) {
           FieldVector v = filled[source[i]];
@@ -354,6 +360,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
   private void openGroup(int index) throws IOException {
     RowGroup group = metadata.getRow_groups().get(index);
     readers = new ColumnReaderImpl[columns.size()];
+    decoders = new ParquetPageDecoder[columns.size()];
     for (int c = 0; c < columns.size(); c++) {
       Column col = columns.get(c);
       ColumnMetaData meta = group.getColumns().get(col.leaf()).getMeta_data();
@@ -373,9 +380,46 @@ final class ParquetRowGroupReader implements AutoCloseable {
       ColumnDescriptor descriptor = descriptor(col.element());
       ParquetColumnPages pages =
           new ParquetColumnPages(bytes.array(), descriptor, meta.getCodec(), meta.getNum_values());
-      readers[c] = new ColumnReaderImpl(descriptor, pages, new PrimitiveConverter() {}, writer);
+      decoders[c] =
+          ParquetPageDecoder.of(
+              pages,
+              meta.getEncodings(),
+              layout(col),
+              target(col.kind()),
+              col.element().getType_length(),
+              descriptor.getMaxDefinitionLevel() > 0);
+      if (decoders[c] == null) {
+        readers[c] = new ColumnReaderImpl(descriptor, pages, new PrimitiveConverter() {}, writer);
+      }
     }
     rowsLeftInGroup = group.getNum_rows();
+  }
+
+  /** How the fast decoder reads the column's values, or null when it cannot. */
+  private static ParquetPageDecoder.Layout layout(Column col) {
+    return switch (col.kind()) {
+      case INT32, DATE_DAY, FLOAT, UINT32_AS_INT64, DECIMAL_INT32 -> ParquetPageDecoder.Layout.INT;
+      case INT64, DOUBLE, DECIMAL_INT64 -> ParquetPageDecoder.Layout.LONG;
+      case DECIMAL_BYTES ->
+          col.element().getType() == Type.FIXED_LEN_BYTE_ARRAY
+              ? ParquetPageDecoder.Layout.BIG_ENDIAN
+              : null;
+      case BYTES -> ParquetPageDecoder.Layout.BYTES;
+      case BOOLEAN, INT8, INT16 -> null;
+    };
+  }
+
+  /** How the fast decoder writes the column's vector, or null when it cannot. */
+  private static ParquetPageDecoder.Target target(Kind kind) {
+    return switch (kind) {
+      // Floats travel as their bit patterns: the vectors store exactly those.
+      case INT32, DATE_DAY, FLOAT -> ParquetPageDecoder.Target.INT32;
+      case INT64, DOUBLE -> ParquetPageDecoder.Target.INT64;
+      case UINT32_AS_INT64 -> ParquetPageDecoder.Target.UINT32_AS_INT64;
+      case DECIMAL_INT32, DECIMAL_INT64, DECIMAL_BYTES -> ParquetPageDecoder.Target.DECIMAL;
+      case BYTES -> ParquetPageDecoder.Target.BYTES;
+      case BOOLEAN, INT8, INT16 -> null;
+    };
   }
 
   private static ColumnDescriptor descriptor(SchemaElement e) {
@@ -391,6 +435,22 @@ final class ParquetRowGroupReader implements AutoCloseable {
       b.length(e.getType_length());
     }
     return new ColumnDescriptor(new String[] {e.getName()}, b.named(e.getName()), 0, optional ? 1 : 0);
+  }
+
+  /** Reads {@code rows} values of one column with the fast page decoder into a new vector. */
+  private FieldVector decode(Column col, ParquetPageDecoder decoder, int rows) throws IOException {
+    FieldVector vector = col.field().createVector(allocator);
+    try {
+      if (vector instanceof BaseFixedWidthVector fixed) {
+        fixed.allocateNew(rows);
+      }
+      decoder.read(vector, rows);
+      vector.setValueCount(rows);
+      return vector;
+    } catch (IOException | RuntimeException e) {
+      vector.close();
+      throw e;
+    }
   }
 
   /** Reads {@code rows} values of one column into a new vector; one loop per kind, no boxing. */
@@ -552,6 +612,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
   @Override
   public void close() {
     readers = null;
+    decoders = null;
     try {
       channel.close();
     } catch (IOException e) {

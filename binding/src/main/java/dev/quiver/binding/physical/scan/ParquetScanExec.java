@@ -29,8 +29,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 
 /**
- * Reads Parquet files. Each partition reads its own list of splits: whole files go through Arrow
- * Dataset (JNI), row-group ranges of a split file through {@link ParquetRowGroupReader}. Only
+ * Reads Parquet files. Each partition reads its own list of splits: row-group ranges through
+ * Quiver's {@link ParquetRowGroupReader}, whole files (those it does not support) through Arrow
+ * Dataset (JNI). Only
  * the projected columns are decoded, batches have at most {@code batchSize} rows, and a pushed-down
  * limit stops the partition early. Batches are imported into the query's allocator and converted to
  * the engine's internal types.
