@@ -383,7 +383,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   /**
    * Pulls conjuncts common to every branch of an OR out of filter and join conditions (TPC-H Q19:
    * {@code (a = b AND x) OR (a = b AND y)} becomes {@code a = b AND (x OR y)}), so that the
-   * equality can become a hash-join key instead of leaving a nested-loop join.
+   * equality can become a hash-join key instead of leaving a nested-loop join; then adds the
+   * one-column restrictions every branch implies ({@link ColumnRestrictions}) so that they reach
+   * the scans.
    */
   private RelNode pullFactors(RelNode rel) {
     List<RelNode> inputs = new ArrayList<>();
@@ -397,11 +399,15 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     if (node instanceof org.apache.calcite.rel.core.Filter f) {
       org.apache.calcite.rex.RexNode c =
           org.apache.calcite.rex.RexUtil.pullFactors(cluster.getRexBuilder(), f.getCondition());
+      c = ColumnRestrictions.derive(cluster.getRexBuilder(), c);
       return c.equals(f.getCondition()) ? f : f.copy(f.getTraitSet(), f.getInput(), c);
     }
     if (node instanceof org.apache.calcite.rel.core.Join j) {
       org.apache.calcite.rex.RexNode c =
           org.apache.calcite.rex.RexUtil.pullFactors(cluster.getRexBuilder(), j.getCondition());
+      if (j.getJoinType() == org.apache.calcite.rel.core.JoinRelType.INNER) {
+        c = ColumnRestrictions.derive(cluster.getRexBuilder(), c);
+      }
       return c.equals(j.getCondition())
           ? j
           : j.copy(

@@ -70,6 +70,28 @@ class PhysicalPlanTest {
   }
 
   @Test
+  void columnRestrictionsImpliedByEveryBranchOfAnOrReachTheScans() {
+    // TPC-H Q7's nation pair: each nation scan gets n_name IN ('FRANCE', 'GERMANY') while the
+    // pairing itself stays on the join.
+    ExecutionPlan p =
+        plan(
+            "select n1.n_name, n2.n_name from supplier, customer, nation n1, nation n2"
+                + " where s_nationkey = n1.n_nationkey and c_nationkey = n2.n_nationkey"
+                + " and ((n1.n_name = 'FRANCE' and n2.n_name = 'GERMANY')"
+                + " or (n1.n_name = 'GERMANY' and n2.n_name = 'FRANCE'))");
+    List<String> restrictions =
+        all(p, dev.quiver.binding.physical.operator.FilterExec.class).stream()
+            .map(f -> f.predicate().toString())
+            .toList();
+    assertThat(restrictions)
+        .hasSize(2)
+        .allMatch(t -> t.matches("\\(\\(n_name@\\d+ = 'FRANCE'\\) OR \\(n_name@\\d+ = 'GERMANY'\\)\\)"));
+    // The pairing itself is still checked where both nations meet.
+    String text = dev.quiver.binding.planner.PlanFormatter.format(p, false);
+    assertThat(text).contains("= 'FRANCE') AND (n_name@");
+  }
+
+  @Test
   void globalAggregateCoalescesPartialResults() {
     ExecutionPlan p = plan("select count(*), max(l_shipdate) from lineitem");
     assertThat(p).isInstanceOf(HashAggregateExec.class);
