@@ -622,3 +622,9 @@ SELECT COUNT(*) FROM orders WHERE o_custkey IN (1, 4, 7, 10, 13, 16, 19, 22, 25,
 SELECT COUNT(*) FROM lineitem l1 WHERE EXISTS (SELECT 1 FROM lineitem l2 WHERE l2.l_orderkey = l1.l_orderkey AND l2.l_suppkey <> l1.l_suppkey);
 -- name: correlated_pairs_as_join
 SELECT COUNT(DISTINCT l1.l_orderkey * 10 + l1.l_linenumber) FROM lineitem l1 JOIN lineitem l2 ON l2.l_orderkey = l1.l_orderkey AND l2.l_suppkey <> l1.l_suppkey AND l2.l_linenumber > l1.l_linenumber;
+-- name: exists_over_join_becomes_semi_join
+SELECT n_name, COUNT(*) FROM supplier s JOIN nation n ON s.s_nationkey = n.n_nationkey WHERE n.n_regionkey = 1 AND EXISTS (SELECT 1 FROM partsupp ps WHERE ps.ps_suppkey = s.s_suppkey AND ps.ps_availqty > 9990) GROUP BY n_name;
+-- name: not_exists_over_join_becomes_anti_join
+SELECT COUNT(*), SUM(o_totalprice) FROM orders o JOIN customer c ON o.o_custkey = c.c_custkey WHERE c.c_mktsegment = 'MACHINERY' AND NOT EXISTS (SELECT 1 FROM lineitem l WHERE l.l_orderkey = o.o_orderkey AND l.l_returnflag = 'R' AND l.l_suppkey <> c.c_nationkey);
+-- name: exists_and_not_exists_over_join_with_nullable_correlation
+SELECT c_custkey FROM customer c JOIN nation n ON c.c_nationkey = n.n_nationkey WHERE n.n_name = 'BRAZIL' AND EXISTS (SELECT 1 FROM orders o WHERE o.o_custkey = NULLIF(c.c_custkey % 7, 0) AND o.o_orderstatus = 'F') AND NOT EXISTS (SELECT 1 FROM orders o2 WHERE o2.o_custkey = c.c_custkey AND o2.o_totalprice > 300000) ORDER BY c_custkey;

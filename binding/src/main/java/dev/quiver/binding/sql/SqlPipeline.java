@@ -302,8 +302,12 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     return removeSubQueries(rel);
   }
 
-  /** Rewrites subqueries as correlates, then decorrelates them into joins and aggregates. */
+  /**
+   * Turns plain EXISTS / NOT EXISTS filters into semi / anti joins, rewrites other subqueries as
+   * correlates, then decorrelates them into joins and aggregates.
+   */
   public RelNode removeSubQueries(RelNode rel) {
+    rel = ExistsToSemiJoin.apply(rel);
     HepProgram program =
         HepProgram.builder()
             .addRuleCollection(

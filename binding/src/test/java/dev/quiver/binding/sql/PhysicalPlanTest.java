@@ -92,6 +92,24 @@ class PhysicalPlanTest {
   }
 
   @Test
+  void existsOverAJoinBecomesASemiJoinAndNotExistsAnAntiJoin() {
+    // TPC-H Q21's shape: decorrelating would compute the outer join once more per subquery.
+    ExecutionPlan p =
+        plan(
+            "select s_name from supplier, lineitem l1, orders where s_suppkey = l1.l_suppkey"
+                + " and o_orderkey = l1.l_orderkey and o_orderstatus = 'F'"
+                + " and exists (select * from lineitem l2 where l2.l_orderkey = l1.l_orderkey"
+                + " and l2.l_suppkey <> l1.l_suppkey)"
+                + " and not exists (select * from lineitem l3 where l3.l_orderkey = l1.l_orderkey"
+                + " and l3.l_suppkey <> l1.l_suppkey and l3.l_receiptdate > l3.l_commitdate)");
+    List<dev.quiver.binding.JoinType> types =
+        all(p, HashJoinExec.class).stream().map(HashJoinExec::joinType).toList();
+    assertThat(types)
+        .contains(dev.quiver.binding.JoinType.SEMI, dev.quiver.binding.JoinType.ANTI);
+    assertThat(all(p, HashAggregateExec.class)).isEmpty();
+  }
+
+  @Test
   void globalAggregateCoalescesPartialResults() {
     ExecutionPlan p = plan("select count(*), max(l_shipdate) from lineitem");
     assertThat(p).isInstanceOf(HashAggregateExec.class);
