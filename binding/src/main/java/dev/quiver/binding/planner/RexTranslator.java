@@ -204,8 +204,10 @@ public final class RexTranslator {
         return comparison(ComparisonExpr.Op.GE, call, input);
       case AND:
         return new LogicalExpr(LogicalExpr.Op.AND, operands(call, input));
-      case OR:
-        return new LogicalExpr(LogicalExpr.Op.OR, operands(call, input));
+      case OR: {
+        PhysicalExpr in = equalitiesAsInList(call, input);
+        return in != null ? in : new LogicalExpr(LogicalExpr.Op.OR, operands(call, input));
+      }
       case NOT:
         return new NotExpr(translate(call.getOperands().get(0), input));
       case IS_NULL:
@@ -374,6 +376,46 @@ public final class RexTranslator {
     }
     PhysicalExpr elseExpr = i < ops.size() ? coerce(translate(ops.get(i), input), type) : null;
     return new CaseExpr(whens, thens, elseExpr, type);
+  }
+
+  /**
+   * {@code e = 'a' OR e = 'b' OR ...} as {@code e IN ('a', 'b', ...)}, so that {@code e} is
+   * evaluated once (Calcite leaves short IN lists over expressions, e.g. TPC-H Q22's
+   * SUBSTRING(c_phone, 1, 2), as ORs); null when the disjuncts have another shape. Same result:
+   * with non-null literals both are null exactly when e is null and no literal matches.
+   */
+  private PhysicalExpr equalitiesAsInList(RexCall or, RelDataType input) {
+    RexNode common = null;
+    PhysicalExpr x = null;
+    List<PhysicalExpr> points = new ArrayList<>();
+    for (RexNode op : or.getOperands()) {
+      if (op.getKind() != SqlKind.EQUALS) {
+        return null;
+      }
+      RexCall eq = (RexCall) op;
+      boolean literalRight = eq.getOperands().get(1) instanceof RexLiteral;
+      RexNode e = eq.getOperands().get(literalRight ? 0 : 1);
+      RexNode literal = eq.getOperands().get(literalRight ? 1 : 0);
+      if (!(literal instanceof RexLiteral l) || l.isNull() || e instanceof RexLiteral) {
+        return null;
+      }
+      if (common == null) {
+        common = e;
+      } else if (!common.equals(e)) {
+        return null;
+      }
+      PhysicalExpr[] p = comparable(eq, input);
+      PhysicalExpr px = p[literalRight ? 0 : 1];
+      PhysicalExpr point = p[literalRight ? 1 : 0];
+      if (x == null) {
+        x = px;
+      }
+      if (!x.dataType().equals(px.dataType()) || !point.dataType().equals(px.dataType())) {
+        return null;
+      }
+      points.add(point);
+    }
+    return points.size() < 2 ? null : new InListExpr(x, points, false);
   }
 
   private PhysicalExpr search(RexCall call, RelDataType input) {
