@@ -3,7 +3,6 @@ package dev.quiver.binding.physical.scan;
 import com.github.luben.zstd.Zstd;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
@@ -25,9 +24,10 @@ import org.apache.parquet.format.Util;
 import org.xerial.snappy.Snappy;
 
 /**
- * The pages of one column chunk, held in memory, for parquet-java's column reader. Pages are
- * decompressed with each codec's own library (snappy-java, zstd-jni, java.util.zip) so that no
- * Hadoop codec classes are needed.
+ * The pages of one column chunk, held in memory: as parquet-java pages for its column reader, or
+ * as raw byte ranges for {@link ParquetPageDecoder} (an uncompressed page is then never copied).
+ * Pages are decompressed with each codec's own library (snappy-java, zstd-jni, java.util.zip) so
+ * that no Hadoop codec classes are needed.
  */
 final class ParquetColumnPages implements PageReader {
   /** Codecs this reader can decompress. */
@@ -38,11 +38,33 @@ final class ParquetColumnPages implements PageReader {
           CompressionCodec.GZIP,
           CompressionCodec.ZSTD);
 
+  /** Bytes {@code data[start, end)}. */
+  record Slice(byte[] data, int start, int end) {
+    int length() {
+      return end - start;
+    }
+
+    BytesInput bytes() {
+      return BytesInput.from(data, start, end - start);
+    }
+  }
+
+  /**
+   * A data page, decompressed: definition levels in {@code levels} (for a V1 page, length-prefixed
+   * at the start of {@code values}, and {@code levels} is null), values in {@code values}.
+   */
+  record RawPage(
+      int rows, org.apache.parquet.format.Encoding valueEncoding, Slice levels, Slice values) {}
+
+  /** The dictionary page: {@code count} values in {@code encoding}. */
+  record RawDictionary(Slice values, int count, org.apache.parquet.format.Encoding encoding) {}
+
   private final ColumnDescriptor column;
   private final CompressionCodec codec;
   private final long valueCount;
-  private final InputStream in;
-  private final DictionaryPage dictionary;
+  private final byte[] chunk;
+  private int pos;
+  private final RawDictionary dictionary;
   private PageHeader pending;
 
   /**
@@ -58,17 +80,16 @@ final class ParquetColumnPages implements PageReader {
     this.column = column;
     this.codec = codec;
     this.valueCount = valueCount;
-    this.in = new ByteArrayInputStream(chunk);
-    DictionaryPage dict = null;
-    if (in.available() > 0) {
-      PageHeader first = Util.readPageHeader(in);
+    this.chunk = chunk;
+    RawDictionary dict = null;
+    if (pos < chunk.length) {
+      PageHeader first = readHeader();
       if (first.getType() == PageType.DICTIONARY_PAGE) {
-        byte[] bytes = body(first);
         dict =
-            new DictionaryPage(
-                BytesInput.from(bytes),
+            new RawDictionary(
+                body(first),
                 first.getDictionary_page_header().getNum_values(),
-                encoding(first.getDictionary_page_header().getEncoding()));
+                first.getDictionary_page_header().getEncoding());
       } else {
         pending = first;
       }
@@ -76,9 +97,24 @@ final class ParquetColumnPages implements PageReader {
     this.dictionary = dict;
   }
 
+  private PageHeader readHeader() throws IOException {
+    ByteArrayInputStream in = new ByteArrayInputStream(chunk, pos, chunk.length - pos);
+    PageHeader header = Util.readPageHeader(in);
+    pos = chunk.length - in.available();
+    return header;
+  }
+
+  /** The dictionary page's raw values, or null when the chunk has none. */
+  RawDictionary rawDictionary() {
+    return dictionary;
+  }
+
   @Override
   public DictionaryPage readDictionaryPage() {
-    return dictionary;
+    return dictionary == null
+        ? null
+        : new DictionaryPage(
+            dictionary.values().bytes(), dictionary.count(), encoding(dictionary.encoding()));
   }
 
   @Override
@@ -86,43 +122,78 @@ final class ParquetColumnPages implements PageReader {
     return valueCount;
   }
 
+  /** The next data page as raw ranges, or null after the last. */
+  RawPage readRawPage() throws IOException {
+    PageHeader header = nextDataPageHeader();
+    if (header == null) {
+      return null;
+    }
+    if (header.getType() == PageType.DATA_PAGE) {
+      DataPageHeader h = header.getData_page_header();
+      return new RawPage(h.getNum_values(), h.getEncoding(), null, body(header));
+    }
+    DataPageHeaderV2 h = header.getData_page_header_v2();
+    Slice[] parts = bodyV2(header);
+    return new RawPage(h.getNum_values(), h.getEncoding(), parts[1], parts[2]);
+  }
+
   @Override
   public DataPage readPage() {
     try {
-      while (true) {
-        PageHeader header = pending;
-        pending = null;
-        if (header == null) {
-          if (in.available() == 0) {
-            return null;
-          }
-          header = Util.readPageHeader(in);
-        }
-        if (header.getType() == PageType.DATA_PAGE) {
-          DataPageHeader h = header.getData_page_header();
-          byte[] bytes = body(header);
-          return new DataPageV1(
-              BytesInput.from(bytes),
-              h.getNum_values(),
-              bytes.length,
-              Statistics.noopStats(column.getPrimitiveType()),
-              encoding(h.getRepetition_level_encoding()),
-              encoding(h.getDefinition_level_encoding()),
-              encoding(h.getEncoding()));
-        }
-        if (header.getType() == PageType.DATA_PAGE_V2) {
-          return pageV2(header);
-        }
-        // Index pages, and dictionary pages after the first page, carry nothing to decode here.
-        skip(header.getCompressed_page_size());
+      PageHeader header = nextDataPageHeader();
+      if (header == null) {
+        return null;
       }
+      if (header.getType() == PageType.DATA_PAGE) {
+        DataPageHeader h = header.getData_page_header();
+        Slice bytes = body(header);
+        return new DataPageV1(
+            bytes.bytes(),
+            h.getNum_values(),
+            bytes.length(),
+            Statistics.noopStats(column.getPrimitiveType()),
+            encoding(h.getRepetition_level_encoding()),
+            encoding(h.getDefinition_level_encoding()),
+            encoding(h.getEncoding()));
+      }
+      DataPageHeaderV2 h = header.getData_page_header_v2();
+      Slice[] parts = bodyV2(header);
+      return DataPageV2.uncompressed(
+          h.getNum_rows(),
+          h.getNum_nulls(),
+          h.getNum_values(),
+          parts[0].bytes(),
+          parts[1].bytes(),
+          encoding(h.getEncoding()),
+          parts[2].bytes(),
+          Statistics.noopStats(column.getPrimitiveType()));
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(
           "Cannot read a page of column " + String.join(".", column.getPath()), e);
     }
   }
 
-  private DataPage pageV2(PageHeader header) throws IOException {
+  /** The header of the next V1 or V2 data page, skipping other pages; null at the end. */
+  private PageHeader nextDataPageHeader() throws IOException {
+    while (true) {
+      PageHeader header = pending;
+      pending = null;
+      if (header == null) {
+        if (pos >= chunk.length) {
+          return null;
+        }
+        header = readHeader();
+      }
+      if (header.getType() == PageType.DATA_PAGE || header.getType() == PageType.DATA_PAGE_V2) {
+        return header;
+      }
+      // Index pages, and dictionary pages after the first page, carry nothing to decode here.
+      take(header.getCompressed_page_size());
+    }
+  }
+
+  /** A V2 page's repetition levels, definition levels and (decompressed) values. */
+  private Slice[] bodyV2(PageHeader header) throws IOException {
     DataPageHeaderV2 h = header.getData_page_header_v2();
     int rl = h.getRepetition_levels_byte_length();
     int dl = h.getDefinition_levels_byte_length();
@@ -131,54 +202,60 @@ final class ParquetColumnPages implements PageReader {
     if (rl < 0 || dl < 0 || compressed < 0 || uncompressed < 0) {
       throw new IOException("page header has inconsistent level lengths");
     }
-    byte[] rlBytes = in.readNBytes(rl);
-    byte[] dlBytes = in.readNBytes(dl);
-    byte[] data = in.readNBytes(compressed);
-    if (rlBytes.length != rl || dlBytes.length != dl || data.length != compressed) {
-      throw new IOException("the column chunk ends inside a page");
-    }
+    Slice rlBytes = take(rl);
+    Slice dlBytes = take(dl);
+    Slice data = take(compressed);
     // Levels are never compressed in a V2 page; the values are unless is_compressed is false.
     if (!h.isSetIs_compressed() || h.isIs_compressed()) {
       data = decompress(data, uncompressed);
     }
-    return DataPageV2.uncompressed(
-        h.getNum_rows(),
-        h.getNum_nulls(),
-        h.getNum_values(),
-        BytesInput.from(rlBytes),
-        BytesInput.from(dlBytes),
-        encoding(h.getEncoding()),
-        BytesInput.from(data),
-        Statistics.noopStats(column.getPrimitiveType()));
+    return new Slice[] {rlBytes, dlBytes, data};
   }
 
-  /** Reads and decompresses the page body that follows {@code header}. */
-  private byte[] body(PageHeader header) throws IOException {
-    int size = header.getCompressed_page_size();
-    byte[] raw = in.readNBytes(Math.max(0, size));
-    if (size < 0 || raw.length != size) {
+  /** The (decompressed) body that follows {@code header}. */
+  private Slice body(PageHeader header) throws IOException {
+    return decompress(take(header.getCompressed_page_size()), header.getUncompressed_page_size());
+  }
+
+  /** The next {@code bytes} bytes of the chunk, without copying them. */
+  private Slice take(int bytes) throws IOException {
+    if (bytes < 0 || bytes > chunk.length - pos) {
       throw new IOException("the column chunk ends inside a page");
     }
-    return decompress(raw, header.getUncompressed_page_size());
+    Slice s = new Slice(chunk, pos, pos + bytes);
+    pos += bytes;
+    return s;
   }
 
-  private void skip(int bytes) throws IOException {
-    if (bytes < 0 || in.skip(bytes) != bytes) {
-      throw new IOException("the column chunk ends inside a page");
-    }
-  }
-
-  private byte[] decompress(byte[] raw, int uncompressedSize) throws IOException {
+  private Slice decompress(Slice raw, int uncompressedSize) throws IOException {
     if (uncompressedSize < 0) {
       throw new IOException("negative uncompressed page size " + uncompressedSize);
     }
+    if (codec == CompressionCodec.UNCOMPRESSED) {
+      if (raw.length() != uncompressedSize) {
+        throw new IOException(
+            "an uncompressed page has "
+                + raw.length()
+                + " bytes where its header says "
+                + uncompressedSize);
+      }
+      return raw;
+    }
     byte[] out =
         switch (codec) {
-          case UNCOMPRESSED -> raw;
-          case SNAPPY -> Snappy.uncompress(raw);
-          case ZSTD -> Zstd.decompress(raw, uncompressedSize);
+          case SNAPPY -> {
+            byte[] o = new byte[uncompressedSize];
+            int n = Snappy.uncompress(raw.data(), raw.start(), raw.length(), o, 0);
+            yield n == uncompressedSize ? o : java.util.Arrays.copyOf(o, n);
+          }
+          case ZSTD ->
+              Zstd.decompress(
+                  java.util.Arrays.copyOfRange(raw.data(), raw.start(), raw.end()),
+                  uncompressedSize);
           case GZIP -> {
-            try (GZIPInputStream gz = new GZIPInputStream(new ByteArrayInputStream(raw))) {
+            try (GZIPInputStream gz =
+                new GZIPInputStream(
+                    new ByteArrayInputStream(raw.data(), raw.start(), raw.length()))) {
               yield gz.readNBytes(uncompressedSize);
             }
           }
@@ -191,7 +268,7 @@ final class ParquetColumnPages implements PageReader {
               + " bytes where its header says "
               + uncompressedSize);
     }
-    return out;
+    return new Slice(out, 0, out.length);
   }
 
   private static Encoding encoding(org.apache.parquet.format.Encoding e) {

@@ -6,10 +6,6 @@ import java.util.Set;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.parquet.column.page.DataPage;
-import org.apache.parquet.column.page.DataPageV1;
-import org.apache.parquet.column.page.DataPageV2;
-import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.format.Encoding;
 
 /**
@@ -60,6 +56,7 @@ final class ParquetPageDecoder {
   private int pageRow;
   private int pageValue;
   private byte[] defined = new byte[0];
+  private int[] levelBuffer = new int[0];
   private boolean dictionaryPage;
   private int[] ids = new int[0];
   private byte[] plain;
@@ -218,7 +215,7 @@ final class ParquetPageDecoder {
         loadDictionary();
         dictionaryLoaded = true;
       }
-      DataPage page = pages.readPage();
+      ParquetColumnPages.RawPage page = pages.readRawPage();
       if (page == null) {
         throw new IOException("the column chunk has fewer values than its row group");
       }
@@ -227,81 +224,77 @@ final class ParquetPageDecoder {
   }
 
   private void loadDictionary() throws IOException {
-    DictionaryPage d = pages.readDictionaryPage();
+    ParquetColumnPages.RawDictionary d = pages.rawDictionary();
     if (d == null) {
       return;
     }
-    byte[] b = d.getBytes().toByteArray();
-    int n = d.getDictionarySize();
+    if (d.encoding() != Encoding.PLAIN && d.encoding() != Encoding.PLAIN_DICTIONARY) {
+      throw new IOException("dictionary page encoding " + d.encoding() + " is not supported");
+    }
+    byte[] b = d.values().data();
+    int at = d.values().start();
+    int end = d.values().end();
+    int n = d.count();
     if (n < 0) {
       throw new IOException("negative dictionary size " + n);
     }
     switch (layout) {
       case INT -> {
-        checkLength(b.length, 0, (long) n * 4);
+        checkLength(end, at, (long) n * 4);
         dictInts = new int[n];
         for (int i = 0; i < n; i++) {
-          dictInts[i] = (int) littleEndianInt(b, i * 4);
+          dictInts[i] = (int) littleEndianInt(b, at + i * 4);
         }
       }
       case LONG, BIG_ENDIAN -> {
         int w = layout == Layout.LONG ? 8 : typeLength;
-        checkLength(b.length, 0, (long) n * w);
+        checkLength(end, at, (long) n * w);
         dictLongs = new long[n];
         for (int i = 0; i < n; i++) {
-          dictLongs[i] = layout == Layout.LONG ? littleEndianLong(b, i * 8) : bigEndian(b, i * w, w);
+          int p = at + i * w;
+          dictLongs[i] = layout == Layout.LONG ? littleEndianLong(b, p) : bigEndian(b, p, w);
         }
       }
       case BYTES -> {
-        dictOffsets = byteOffsets(b, 0, b.length, n, new int[n + 1]);
+        dictOffsets = byteOffsets(b, at, end, n, new int[n + 1]);
         dictBytes = b;
       }
     }
     dictionarySize = n;
   }
 
-  private void loadPage(DataPage page) throws IOException {
-    int rows = page.getValueCount();
-    byte[] levels;
-    int levelsStart;
-    int levelsEnd;
-    byte[] values;
-    int valuesStart;
-    Encoding encoding;
-    if (page instanceof DataPageV1 v1) {
-      byte[] b = v1.getBytes().toByteArray();
-      int p = 0;
-      if (optional) {
-        checkLength(b.length, 0, 4);
-        int len = (int) littleEndianInt(b, 0);
-        checkLength(b.length, 4, len);
-        levels = b;
-        levelsStart = 4;
-        levelsEnd = 4 + len;
-        p = levelsEnd;
-      } else {
-        levels = null;
-        levelsStart = 0;
-        levelsEnd = 0;
-      }
-      values = b;
-      valuesStart = p;
-      encoding = Encoding.valueOf(v1.getValueEncoding().name());
-    } else {
-      DataPageV2 v2 = (DataPageV2) page;
-      levels = v2.getDefinitionLevels().toByteArray();
-      levelsStart = 0;
-      levelsEnd = levels.length;
-      values = v2.getData().toByteArray();
-      valuesStart = 0;
-      encoding = Encoding.valueOf(v2.getDataEncoding().name());
+  private void loadPage(ParquetColumnPages.RawPage page) throws IOException {
+    int rows = page.rows();
+    byte[] levels = null;
+    int levelsStart = 0;
+    int levelsEnd = 0;
+    byte[] values = page.values().data();
+    int valuesStart = page.values().start();
+    int valuesEnd = page.values().end();
+    if (optional && page.levels() == null) {
+      // V1: the definition levels come first, after their 4-byte length.
+      checkLength(valuesEnd, valuesStart, 4);
+      int len = (int) littleEndianInt(values, valuesStart);
+      checkLength(valuesEnd, valuesStart + 4L, len);
+      levels = values;
+      levelsStart = valuesStart + 4;
+      levelsEnd = levelsStart + len;
+      valuesStart = levelsEnd;
+    } else if (optional) {
+      levels = page.levels().data();
+      levelsStart = page.levels().start();
+      levelsEnd = page.levels().end();
     }
+    Encoding encoding = page.valueEncoding();
     if (defined.length < rows) {
       defined = new byte[rows];
     }
     int nonNull = rows;
     if (optional) {
-      int[] lv = new int[rows];
+      if (levelBuffer.length < rows) {
+        levelBuffer = new int[rows];
+      }
+      int[] lv = levelBuffer;
       decodeHybrid(levels, levelsStart, levelsEnd, 1, lv, rows);
       nonNull = 0;
       for (int i = 0; i < rows; i++) {
@@ -315,7 +308,7 @@ final class ParquetPageDecoder {
         throw new IOException("a dictionary-encoded page has no dictionary page");
       }
       int dictSize = dictionarySize;
-      checkLength(values.length, valuesStart, 1);
+      checkLength(valuesEnd, valuesStart, 1);
       int bitWidth = values[valuesStart] & 0xFF;
       if (bitWidth > 32) {
         throw new IOException("dictionary id bit width " + bitWidth + " is over 32");
@@ -323,7 +316,7 @@ final class ParquetPageDecoder {
       if (ids.length < nonNull) {
         ids = new int[nonNull];
       }
-      decodeHybrid(values, valuesStart + 1, values.length, bitWidth, ids, nonNull);
+      decodeHybrid(values, valuesStart + 1, valuesEnd, bitWidth, ids, nonNull);
       for (int i = 0; i < nonNull; i++) {
         if (ids[i] < 0 || ids[i] >= dictSize) {
           throw new IOException("dictionary id " + ids[i] + " is outside the dictionary");
@@ -333,14 +326,14 @@ final class ParquetPageDecoder {
       plain = values;
       plainStart = valuesStart;
       switch (layout) {
-        case INT -> checkLength(values.length, valuesStart, (long) nonNull * 4);
-        case LONG -> checkLength(values.length, valuesStart, (long) nonNull * 8);
-        case BIG_ENDIAN -> checkLength(values.length, valuesStart, (long) nonNull * typeLength);
+        case INT -> checkLength(valuesEnd, valuesStart, (long) nonNull * 4);
+        case LONG -> checkLength(valuesEnd, valuesStart, (long) nonNull * 8);
+        case BIG_ENDIAN -> checkLength(valuesEnd, valuesStart, (long) nonNull * typeLength);
         case BYTES -> {
           if (plainOffsets.length < nonNull + 1) {
             plainOffsets = new int[nonNull + 1];
           }
-          byteOffsets(values, valuesStart, values.length, nonNull, plainOffsets);
+          byteOffsets(values, valuesStart, valuesEnd, nonNull, plainOffsets);
         }
       }
     } else {
@@ -407,6 +400,18 @@ final class ParquetPageDecoder {
         long bytes = (header >>> 1) * bitWidth;
         // The last group of a page may be cut short of its declared size.
         int take = (int) Math.min(values, count - n);
+        if (bitWidth > 0 && pos + bytes <= end) {
+          // The whole run is present: each value is one unaligned 8-byte read, a shift and a mask.
+          for (int k = 0; k < take; k++) {
+            long bit = (long) k * bitWidth;
+            int at = pos + (int) (bit >>> 3);
+            long word = at + 8 <= end ? (long) LONG_LE.get(b, at) : tailWord(b, at, end);
+            out[n + k] = (int) ((word >>> (bit & 7)) & mask);
+          }
+          n += take;
+          pos += (int) bytes;
+          continue;
+        }
         long buffer = 0;
         int bits = 0;
         int p = pos;
@@ -427,6 +432,19 @@ final class ParquetPageDecoder {
         pos = (int) Math.min((long) end, pos + bytes);
       }
     }
+  }
+
+  private static final java.lang.invoke.VarHandle LONG_LE =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+  /** The little-endian bytes from {@code at} to {@code end} (fewer than 8), zero-extended. */
+  private static long tailWord(byte[] b, int at, int end) {
+    long word = 0;
+    for (int i = end - 1; i >= at; i--) {
+      word = (word << 8) | (b[i] & 0xFF);
+    }
+    return word;
   }
 
   private static void checkLength(int limit, long at, long length) throws IOException {

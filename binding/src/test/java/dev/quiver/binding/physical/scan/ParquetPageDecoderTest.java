@@ -37,6 +37,36 @@ class ParquetPageDecoderTest {
   }
 
   @Test
+  void bitPackedRunsOfEveryWidthRoundTrip() throws IOException {
+    java.util.Random random = new java.util.Random(42);
+    for (int width = 1; width <= 32; width++) {
+      int groups = 5;
+      int[] values = new int[groups * 8];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = (int) (random.nextLong() & (width == 32 ? 0xFFFFFFFFL : (1L << width) - 1));
+      }
+      // Header: (groups << 1) | 1, then the values packed least significant bit first.
+      byte[] packed = new byte[1 + groups * width];
+      packed[0] = (byte) ((groups << 1) | 1);
+      for (int i = 0; i < values.length; i++) {
+        for (int bit = 0; bit < width; bit++) {
+          if ((values[i] >>> bit & 1) != 0) {
+            int at = i * width + bit;
+            packed[1 + at / 8] |= (byte) (1 << (at % 8));
+          }
+        }
+      }
+      int[] out = new int[values.length];
+      ParquetPageDecoder.decodeHybrid(packed, 0, packed.length, width, out, out.length);
+      assertThat(out).as("bit width %d", width).containsExactly(values);
+      // Fewer values than the run holds: the rest of the run is skipped.
+      int[] some = new int[values.length - 3];
+      ParquetPageDecoder.decodeHybrid(packed, 0, packed.length, width, some, some.length);
+      assertThat(some).containsExactly(java.util.Arrays.copyOf(values, some.length));
+    }
+  }
+
+  @Test
   void bitWidthZeroMeansAllZeros() throws IOException {
     assertThat(decode(0, 4, 8)).containsExactly(0, 0, 0, 0);
   }
