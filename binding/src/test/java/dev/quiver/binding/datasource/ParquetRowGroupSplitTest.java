@@ -67,7 +67,10 @@ class ParquetRowGroupSplitTest {
           + " ((i - 10000) * 1.25)::DECIMAL(9,2) AS dec32,"
           + " CASE WHEN i % 9 = 0 THEN NULL ELSE ((i - 7000) * 123456.789)::DECIMAL(18,3) END AS dec64,"
           + " ((i - 12345) * 98765432109.1234)::DECIMAL(30,4) AS dec128,"
-          + " ((i % 1000) * 0.01 - 3)::DECIMAL(15,2) AS money"
+          + " ((i % 1000) * 0.01 - 3)::DECIMAL(15,2) AS money,"
+          // Whole row groups (and so pages) of NULLs, then values.
+          + " CASE WHEN i < 5000 THEN NULL ELSE 'late-' || (i % 13)::VARCHAR END AS late_s,"
+          + " CASE WHEN i < 5000 THEN NULL ELSE i * 3 END AS late_n"
           + " FROM range(" + ROWS + ") t(i)";
 
   @TempDir Path tmp;

@@ -303,7 +303,10 @@ final class ParquetPageDecoder {
       }
     }
     dictionaryPage = encoding == Encoding.RLE_DICTIONARY || encoding == Encoding.PLAIN_DICTIONARY;
-    if (dictionaryPage) {
+    if (nonNull == 0) {
+      // Every row is null: no value is read, whatever (possibly nothing) the values section holds.
+      dictionaryPage = false;
+    } else if (dictionaryPage) {
       if (dictionarySize < 0) {
         throw new IOException("a dictionary-encoded page has no dictionary page");
       }
