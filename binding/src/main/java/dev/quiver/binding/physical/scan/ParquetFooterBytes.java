@@ -1,14 +1,17 @@
 package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.DataSourceException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.Util;
 
-/** Locates and reads the Thrift-encoded footer of a Parquet file, checking its framing. */
+/** Locates, reads and decodes the Thrift-encoded footer of a Parquet file, checking its framing. */
 public final class ParquetFooterBytes {
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
@@ -37,6 +40,16 @@ public final class ParquetFooterBytes {
     ByteBuffer footer = ByteBuffer.allocate(footerLength);
     readFully(ch, footer, size - 8 - footerLength);
     return footer.array();
+  }
+
+  /** The decoded footer; throws {@link DataSourceException} when it is not valid Parquet. */
+  public static FileMetaData readMetadata(FileChannel ch, Path file) throws IOException {
+    byte[] footer = read(ch, file);
+    try {
+      return Util.readFileMetaData(new ByteArrayInputStream(footer));
+    } catch (IOException | RuntimeException e) {
+      throw corrupt(file, "its footer cannot be decoded (" + e.getMessage() + ")");
+    }
   }
 
   /** The error for a file that is not valid Parquet, saying why. */

@@ -1,7 +1,6 @@
 package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.DataSourceException;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -42,7 +41,6 @@ import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.SchemaElement;
 import org.apache.parquet.format.Type;
-import org.apache.parquet.format.Util;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.PrimitiveType;
@@ -272,9 +270,9 @@ final class ParquetRowGroupReader implements AutoCloseable {
   /** Reads the file's footer; throws {@link DataSourceException} when it is not valid Parquet. */
   static FileMetaData readMetadata(FileChannel ch, Path file) {
     try {
-      return Util.readFileMetaData(new ByteArrayInputStream(ParquetFooterBytes.read(ch, file)));
+      return ParquetFooterBytes.readMetadata(ch, file);
     } catch (IOException e) {
-      throw ParquetFooterBytes.corrupt(file, "its footer cannot be decoded (" + e.getMessage() + ")");
+      throw ParquetFooterBytes.corrupt(file, "its footer cannot be read (" + e.getMessage() + ")");
     }
   }
 
