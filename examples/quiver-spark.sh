@@ -17,4 +17,5 @@ for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio 
 done
 exec java "${opens[@]}" -Djdk.reflect.useDirectMethodHandle=false \
   -Dio.netty.tryReflectionSetAccessible=true ${JAVA_OPTS:-} \
-  -cp "$target/quiver.jar:$(cat "$target/spark.classpath")" dev.quiver.examples.cli.QuiverCli "$@"
+  -cp "$target/quiver.jar:$(cat "$target/spark.classpath"):$target/spark-parquet/*" \
+  dev.quiver.examples.cli.QuiverCli "$@"
