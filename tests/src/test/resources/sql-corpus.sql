@@ -628,3 +628,15 @@ SELECT n_name, COUNT(*) FROM supplier s JOIN nation n ON s.s_nationkey = n.n_nat
 SELECT COUNT(*), SUM(o_totalprice) FROM orders o JOIN customer c ON o.o_custkey = c.c_custkey WHERE c.c_mktsegment = 'MACHINERY' AND NOT EXISTS (SELECT 1 FROM lineitem l WHERE l.l_orderkey = o.o_orderkey AND l.l_returnflag = 'R' AND l.l_suppkey <> c.c_nationkey);
 -- name: exists_and_not_exists_over_join_with_nullable_correlation
 SELECT c_custkey FROM customer c JOIN nation n ON c.c_nationkey = n.n_nationkey WHERE n.n_name = 'BRAZIL' AND EXISTS (SELECT 1 FROM orders o WHERE o.o_custkey = NULLIF(c.c_custkey % 7, 0) AND o.o_orderstatus = 'F') AND NOT EXISTS (SELECT 1 FROM orders o2 WHERE o2.o_custkey = c.c_custkey AND o2.o_totalprice > 300000) ORDER BY c_custkey;
+-- name: semi_join_reduction_scalar_subquery
+SELECT SUM(l_extendedprice) AS s FROM lineitem, part WHERE p_partkey = l_partkey AND p_brand = 'Brand#23' AND l_quantity < (SELECT 0.5 * AVG(l_quantity) FROM lineitem WHERE l_partkey = p_partkey);
+-- name: semi_join_reduction_aggregate_on_null_producing_side
+SELECT p.p_partkey, t.total FROM part p LEFT JOIN (SELECT l_partkey, SUM(l_quantity) AS total FROM lineitem GROUP BY l_partkey) t ON t.l_partkey = p.p_partkey WHERE p.p_size = 7;
+-- name: semi_join_reduction_not_on_preserved_side
+SELECT t.l_partkey, t.total, p.p_name FROM (SELECT l_partkey, SUM(l_quantity) AS total FROM lineitem GROUP BY l_partkey) t LEFT JOIN part p ON p.p_partkey = t.l_partkey AND p.p_size = 7;
+-- name: semi_join_reduction_through_join_and_having
+SELECT t.ps_partkey, t.s_nationkey, t.m, p_name FROM (SELECT ps_partkey, s_nationkey, MIN(ps_supplycost) AS m FROM partsupp JOIN supplier ON ps_suppkey = s_suppkey GROUP BY ps_partkey, s_nationkey HAVING COUNT(*) > 1) t JOIN part ON p_partkey = t.ps_partkey WHERE p_type LIKE '%BRASS' AND p_size = 15;
+-- name: semi_join_reduction_in_subquery
+SELECT COUNT(*) FROM part WHERE p_size = 3 AND p_partkey IN (SELECT l_partkey FROM lineitem GROUP BY l_partkey HAVING SUM(l_quantity) > 100);
+-- name: semi_join_reduction_computed_nullable_key
+SELECT p_partkey, t.c FROM (SELECT CASE WHEN MOD(l_partkey, 3) = 0 THEN NULL ELSE l_partkey END AS k, COUNT(*) AS c FROM lineitem GROUP BY CASE WHEN MOD(l_partkey, 3) = 0 THEN NULL ELSE l_partkey END) t JOIN part ON p_partkey = t.k WHERE p_size < 5;

@@ -381,6 +381,8 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
                         CoreRules.PROJECT_REMOVE,
                         CoreRules.AGGREGATE_PROJECT_MERGE))
                 .build());
+    cluster.invalidateMetadataQuery();
+    r = SemiJoinReduction.apply(r, relBuilder());
     return ScanPushDown.apply(r);
   }
 

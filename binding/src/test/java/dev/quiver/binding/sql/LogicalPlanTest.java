@@ -95,4 +95,38 @@ class LogicalPlanTest {
                 + "where l_orderkey = o_orderkey and l_commitdate < l_receiptdate)");
     assertThat(plan).doesNotContain("Correlate").contains("LogicalJoin");
   }
+
+  @Test
+  void aggregateJoinedOnItsGroupKeyIsComputedOnlyForTheKeysTheJoinCanMatch() {
+    // TPC-H Q17: the average per part is needed only for the parts of one brand and container.
+    String plan =
+        plan(
+            "select sum(l_extendedprice) / 7.0 from lineitem, part where p_partkey = l_partkey"
+                + " and p_brand = 'Brand#23' and p_container = 'MED BOX' and l_quantity < ("
+                + "select 0.2 * avg(l_quantity) from lineitem where l_partkey = p_partkey)");
+    assertThat(plan)
+        .containsPattern(
+            "LogicalAggregate\\(group=\\[\\{0}], agg#0=\\[AVG\\(\\$1\\)]\\)\\n\\s+"
+                + "LogicalJoin\\(condition=\\[=\\(\\$0, \\$2\\)], joinType=\\[semi]\\)")
+        .contains("LogicalProject(p_partkey=[$0])");
+  }
+
+  @Test
+  void aggregateOnThePreservedSideOfAnOuterJoinKeepsAllItsGroups() {
+    String plan =
+        plan(
+            "select t.l_partkey, t.total, p.p_name from (select l_partkey, sum(l_quantity) as"
+                + " total from lineitem group by l_partkey) t left join part p"
+                + " on p.p_partkey = t.l_partkey and p.p_size = 7");
+    assertThat(plan).doesNotContain("semi");
+  }
+
+  @Test
+  void aggregateJoinedWithAnUnfilteredTableIsNotReduced() {
+    String plan =
+        plan(
+            "select p_name, t.total from part join (select l_partkey, sum(l_quantity) as total"
+                + " from lineitem group by l_partkey) t on p_partkey = t.l_partkey");
+    assertThat(plan).doesNotContain("semi");
+  }
 }
