@@ -31,7 +31,7 @@ import org.apache.calcite.tools.RelBuilder;
  */
 final class SemiJoinReduction {
   /** A key source must be estimated at most this fraction of the aggregate input's rows. */
-  private static final double MAX_SOURCE_FRACTION = 0.1;
+  private static final double MAX_SOURCE_FRACTION = 0.5;
 
   /** ... and its filter must keep at most this fraction of its table, or it filters little. */
   private static final double MAX_SOURCE_SELECTIVITY = 0.5;
