@@ -414,7 +414,19 @@ public class DefaultQueryPlanner implements QueryPlanner {
         }
         return new ProjectionExec(joined, exprs, j.getRowType().getFieldNames());
       }
-      double buildRows = type == JoinType.SEMI || type == JoinType.ANTI ? rRows : lRows;
+      boolean semi = type == JoinType.SEMI || type == JoinType.ANTI;
+      if (semi && rRows > collectThreshold && lRows < rRows) {
+        // Hash the smaller left input and mark its rows as the large right input streams past.
+        // Partitioned only: rows marked in one process's copy of a gathered build are unknown to
+        // the other processes of a distributed run.
+        PhysicalExpr filter = residual == null ? null : translate(residual, concat);
+        ExecutionPlan sl = partitions == 1 ? single(left) : hashed(left, lk);
+        ExecutionPlan sr = partitions == 1 ? single(right) : hashed(right, rk);
+        PartitionMode mode = partitions == 1 ? PartitionMode.COLLECT_BUILD : PartitionMode.PARTITIONED;
+        return new HashJoinExec(
+            sl, sr, columns(sl, lk), columns(sr, rk), type, filter, mode, false, true);
+      }
+      double buildRows = semi ? rRows : lRows;
       return hashJoin(left, right, lk, rk, type, residual, concat, buildRows);
     }
 

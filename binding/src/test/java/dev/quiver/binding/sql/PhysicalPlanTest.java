@@ -107,6 +107,12 @@ class PhysicalPlanTest {
     assertThat(types)
         .contains(dev.quiver.binding.JoinType.SEMI, dev.quiver.binding.JoinType.ANTI);
     assertThat(all(p, HashAggregateExec.class)).isEmpty();
+    // The outer rows are estimated far fewer than lineitem's: both joins hash them and mark the
+    // rows lineitem matches instead of hashing lineitem.
+    assertThat(all(p, HashJoinExec.class))
+        .filteredOn(j -> j.joinType() != dev.quiver.binding.JoinType.INNER)
+        .hasSize(2)
+        .allMatch(HashJoinExec::semiBuildsLeft);
   }
 
   @Test

@@ -271,7 +271,8 @@ final class PlanDecoder {
         j.hasResidualFilter() ? exprs.expr(j.getResidualFilter()) : null,
         EnumMapping.fromNumber(
             JoinPartitionModeSpec.getDescriptor(), j.getModeValue(), PartitionMode.class),
-        j.getNullEqualsNull());
+        j.getNullEqualsNull(),
+        j.getSemiBuildsLeft());
   }
 
   private List<SortField> sortFields(List<SortFieldSpec> specs) {

@@ -159,7 +159,8 @@ final class PlanEncoder {
               .addAllRightKeys(exprs(p.rightKeys()))
               .setJoinTypeValue(EnumMapping.toNumber(JoinTypeSpec.getDescriptor(), p.joinType()))
               .setModeValue(EnumMapping.toNumber(JoinPartitionModeSpec.getDescriptor(), p.mode()))
-              .setNullEqualsNull(p.nullEqualsNull());
+              .setNullEqualsNull(p.nullEqualsNull())
+              .setSemiBuildsLeft(p.semiBuildsLeft());
       if (p.residualFilter() != null) {
         j.setResidualFilter(expr(p.residualFilter()));
       }

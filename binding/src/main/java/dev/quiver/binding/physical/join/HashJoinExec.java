@@ -17,8 +17,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Equi-join of two inputs with an optional residual filter over left ++ right columns. INNER,
  * LEFT, RIGHT and FULL joins build a hash table on the left input and stream the right; SEMI and
- * ANTI build on the right and stream the left, emitting left columns only. Keys with a null
- * never match unless {@code nullEqualsNull}.
+ * ANTI build on the right and stream the left, emitting left columns only, unless built with
+ * {@code semiBuildsLeft}: then they build on the left (the smaller input, e.g. TPC-H Q21's 75K
+ * orders against 6M lineitem rows), mark the build rows the right input matches and emit the marked
+ * (SEMI) or unmarked (ANTI) ones once the right input ends. Keys with a null never match unless
+ * {@code nullEqualsNull}.
  *
  * <p>In {@link PartitionMode#COLLECT_BUILD} mode the build input is gathered once per execution
  * and shared by all output partitions; unmatched build rows of LEFT/FULL joins are emitted once,
@@ -34,6 +37,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
   private final PartitionMode mode;
   private final boolean nullEqualsNull;
   private final boolean buildLeft;
+  private final boolean semiBuildsLeft;
   private final Schema filterSchema;
   private final SharedBuild.Registry<BuildSide> shared = new SharedBuild.Registry<>();
 
@@ -47,6 +51,23 @@ public final class HashJoinExec extends BaseExecutionPlan {
       PhysicalExpr residualFilter,
       PartitionMode mode,
       boolean nullEqualsNull) {
+    this(left, right, leftKeys, rightKeys, joinType, residualFilter, mode, nullEqualsNull, false);
+  }
+
+  /**
+   * Creates the operator; {@code semiBuildsLeft} makes a SEMI or ANTI join build on its left input
+   * (see the class comment).
+   */
+  public HashJoinExec(
+      ExecutionPlan left,
+      ExecutionPlan right,
+      List<PhysicalExpr> leftKeys,
+      List<PhysicalExpr> rightKeys,
+      JoinType joinType,
+      PhysicalExpr residualFilter,
+      PartitionMode mode,
+      boolean nullEqualsNull,
+      boolean semiBuildsLeft) {
     super(JoinSupport.outputSchema(left.schema(), right.schema(), joinType), List.of(left, right));
     JoinKeys.checkCompatible(leftKeys, rightKeys, "Hash join");
     if (mode == PartitionMode.PARTITIONED && left.partitionCount() != right.partitionCount()) {
@@ -62,7 +83,12 @@ public final class HashJoinExec extends BaseExecutionPlan {
     this.residualFilter = residualFilter;
     this.mode = mode;
     this.nullEqualsNull = nullEqualsNull;
-    this.buildLeft = joinType != JoinType.SEMI && joinType != JoinType.ANTI;
+    boolean semi = joinType == JoinType.SEMI || joinType == JoinType.ANTI;
+    if (semiBuildsLeft && !semi) {
+      throw new IllegalArgumentException("Only SEMI and ANTI joins choose their build side");
+    }
+    this.semiBuildsLeft = semiBuildsLeft;
+    this.buildLeft = !semi || semiBuildsLeft;
     this.filterSchema = JoinSupport.filterSchema(left.schema(), right.schema());
   }
 
@@ -106,6 +132,16 @@ public final class HashJoinExec extends BaseExecutionPlan {
     return nullEqualsNull;
   }
 
+  /** Whether this SEMI or ANTI join builds on its left input and marks the rows matched. */
+  public boolean semiBuildsLeft() {
+    return semiBuildsLeft;
+  }
+
+  /** Whether build rows' matches are tracked: they decide which build rows are emitted at the end. */
+  private boolean tracksBuildMatches() {
+    return buildLeft && (semiBuildsLeft || JoinSupport.emitsUnmatchedLeft(joinType));
+  }
+
   private ExecutionPlan buildPlan() {
     return buildLeft ? left : right;
   }
@@ -128,6 +164,10 @@ public final class HashJoinExec extends BaseExecutionPlan {
         case FULL -> Partitioning.unknown(n);
       };
     }
+    if (semiBuildsLeft) {
+      // Every row is emitted by whichever partition finishes the shared build last.
+      return Partitioning.unknown(n);
+    }
     Partitioning probe = probePlan().outputPartitioning();
     return switch (joinType) {
       case SEMI, ANTI -> probe;
@@ -148,7 +188,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
       throw new IllegalArgumentException("HashJoinExec takes two children, got " + children.size());
     }
     return new HashJoinExec(children.get(0), children.get(1), leftKeys, rightKeys, joinType,
-        residualFilter, mode, nullEqualsNull);
+        residualFilter, mode, nullEqualsNull, semiBuildsLeft);
   }
 
   @Override
@@ -159,7 +199,8 @@ public final class HashJoinExec extends BaseExecutionPlan {
     }
     return "mode=" + mode + ", join_type=" + joinType + ", on=" + on
         + (residualFilter != null ? ", filter=" + residualFilter : "")
-        + (nullEqualsNull ? ", null_equals_null=true" : "");
+        + (nullEqualsNull ? ", null_equals_null=true" : "")
+        + (semiBuildsLeft ? ", build=left" : "");
   }
 
   private String consumer(int partition) {
@@ -170,7 +211,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
     SharedBuild<BuildSide> s = mode == PartitionMode.COLLECT_BUILD
-        ? shared.acquire(context, partitionCount(), buildLeft && JoinSupport.emitsUnmatchedLeft(joinType))
+        ? shared.acquire(context, partitionCount(), tracksBuildMatches())
         : null;
     return new HashJoinStream(partition, context, s);
   }
@@ -257,11 +298,11 @@ public final class HashJoinExec extends BaseExecutionPlan {
         }
         int rows = build.batch.getRowCount();
         if (rows == 0 && (joinType == JoinType.INNER || joinType == JoinType.LEFT
-            || joinType == JoinType.SEMI)) {
+            || joinType == JoinType.SEMI || semiBuildsLeft)) {
           finished = true;
           return;
         }
-        if (buildLeft && JoinSupport.emitsUnmatchedLeft(joinType)) {
+        if (tracksBuildMatches()) {
           buildMatched = new long[(rows + 63) >>> 6];
         }
         probeIn = probePlan().execute(partition, context);
@@ -290,7 +331,9 @@ public final class HashJoinExec extends BaseExecutionPlan {
       if (probe != null && !probe.done()) {
         int n = probe.fill(buildIdx, probeIdx, batchSize);
         if (n > 0) {
-          if (buildLeft) {
+          if (semiBuildsLeft) {
+            markBuildMatches(n);
+          } else if (buildLeft) {
             emitPairs(n);
           } else {
             markSemiCandidates(n);
@@ -326,6 +369,25 @@ public final class HashJoinExec extends BaseExecutionPlan {
         }
       }
       addReady(out);
+    }
+
+    /** SEMI/ANTI built on the left: mark build rows with a probe row passing the filter. */
+    private void markBuildMatches(int n) {
+      if (residualFilter == null) {
+        for (int i = 0; i < n; i++) {
+          JoinSupport.setBit(buildMatched, buildIdx[i]);
+        }
+        return;
+      }
+      try (VectorSchemaRoot candidates = JoinSupport.gatherPairs(
+          filterSchema, build.batch, buildIdx, probeBatch, probeIdx, n, allocator)) {
+        boolean[] keep = JoinSupport.evaluateFilter(residualFilter, candidates, allocator);
+        for (int i = 0; i < n; i++) {
+          if (keep[i]) {
+            JoinSupport.setBit(buildMatched, buildIdx[i]);
+          }
+        }
+      }
     }
 
     /** SEMI/ANTI with a filter: mark probe (left) rows with a candidate passing the filter. */
@@ -371,6 +433,11 @@ public final class HashJoinExec extends BaseExecutionPlan {
           return;
         }
         matched = sharedBuild.matched();
+      }
+      if (semiBuildsLeft) {
+        boolean wanted = joinType == JoinType.SEMI;
+        emitRows(build.batch, JoinSupport.rowsWhere(matched, build.batch.getRowCount(), wanted));
+        return;
       }
       int[] idx = JoinSupport.rowsWhere(matched, build.batch.getRowCount(), false);
       try (VectorSchemaRoot emptyRight = Batches.empty(right.schema(), allocator)) {

@@ -203,7 +203,10 @@ class JoinExecTest {
         for (boolean multiKey : new boolean[] {false, true}) {
           for (boolean filter : new boolean[] {false, true}) {
             for (boolean nullEq : new boolean[] {false, true}) {
-              out.add(Arguments.of(type, mode, multiKey, filter, nullEq));
+              out.add(Arguments.of(type, mode, multiKey, filter, nullEq, false));
+              if (type == JoinType.SEMI || type == JoinType.ANTI) {
+                out.add(Arguments.of(type, mode, multiKey, filter, nullEq, true));
+              }
             }
           }
         }
@@ -212,10 +215,10 @@ class JoinExecTest {
     return out.stream();
   }
 
-  @ParameterizedTest(name = "{0} {1} multiKey={2} filter={3} nullEqualsNull={4}")
+  @ParameterizedTest(name = "{0} {1} multiKey={2} filter={3} nullEqualsNull={4} semiBuildsLeft={5}")
   @MethodSource("cases")
-  void hashJoinMatchesReference(
-      JoinType type, PartitionMode mode, boolean multiKey, boolean filter, boolean nullEq) throws Exception {
+  void hashJoinMatchesReference(JoinType type, PartitionMode mode, boolean multiKey,
+      boolean filter, boolean nullEq, boolean semiBuildsLeft) throws Exception {
     Random rnd = new Random(type.ordinal() * 31 + mode.ordinal());
     List<Object[]> l = rows(rnd, 300, true);
     List<Object[]> r = rows(rnd, 400, false);
@@ -230,8 +233,8 @@ class JoinExecTest {
       leftKeys.add(col(LEFT, k));
       rightKeys.add(col(RIGHT, k));
     }
-    HashJoinExec join = new HashJoinExec(
-        left, right, leftKeys, rightKeys, type, filter ? FILTER : null, mode, nullEq);
+    HashJoinExec join = new HashJoinExec(left, right, leftKeys, rightKeys, type,
+        filter ? FILTER : null, mode, nullEq, semiBuildsLeft);
     List<String> expected = reference(l, r, lk, rk, type, filter ? LESS : null, nullEq, 3, 3);
 
     assertThat(join.schema().getFields()).hasSize(type == JoinType.SEMI || type == JoinType.ANTI ? 3 : 6);
@@ -276,12 +279,17 @@ class JoinExecTest {
         for (int emptySide = 0; emptySide < 3; emptySide++) {
           List<Object[]> l = emptySide == 0 || emptySide == 2 ? List.of() : some;
           List<Object[]> r = emptySide == 1 || emptySide == 2 ? List.of() : someRight;
-          HashJoinExec join = new HashJoinExec(source(LEFT, l, 2, new int[] {0}, rnd),
-              source(RIGHT, r, 2, new int[] {0}, rnd), List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
-              type, FILTER, mode, false);
-          List<String> expected = reference(l, r, new int[] {0}, new int[] {0}, type, LESS, false, 3, 3);
-          assertThat(sortedStrings(TestData.collect(join, ctx(16))))
-              .as("%s %s empty=%d", type, mode, emptySide).isEqualTo(expected);
+          boolean semi = type == JoinType.SEMI || type == JoinType.ANTI;
+          for (boolean buildsLeft : semi ? new boolean[] {false, true} : new boolean[] {false}) {
+            HashJoinExec join = new HashJoinExec(source(LEFT, l, 2, new int[] {0}, rnd),
+                source(RIGHT, r, 2, new int[] {0}, rnd), List.of(col(LEFT, 0)),
+                List.of(col(RIGHT, 0)), type, FILTER, mode, false, buildsLeft);
+            List<String> expected =
+                reference(l, r, new int[] {0}, new int[] {0}, type, LESS, false, 3, 3);
+            assertThat(sortedStrings(TestData.collect(join, ctx(16))))
+                .as("%s %s empty=%d semiBuildsLeft=%s", type, mode, emptySide, buildsLeft)
+                .isEqualTo(expected);
+          }
         }
       }
     }
