@@ -1,6 +1,7 @@
 package dev.quiver.binding.physical.expr;
 
 import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.physical.kernel.Raw;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -9,6 +10,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.Types;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
@@ -174,11 +176,104 @@ public record ComparisonExpr(Op op, PhysicalExpr left, PhysicalExpr right) imple
         long[] y = micros(r);
         return longs(x, y, 0, op, n);
       default:
+        long[] inPlace = int32s(l, r, op, n);
+        if (inPlace != null) {
+          return inPlace;
+        }
         if (r.isScalar()) {
           return longs(l.longs(), null, r.scalarLong(), op, n);
         }
         return longs(l.longs(), r.longs(), 0, op, n);
     }
+  }
+
+  private static boolean isInt32(Operand o) {
+    return o.vector != null
+        && (o.vector.getMinorType() == Types.MinorType.INT
+            || o.vector.getMinorType() == Types.MinorType.DATEDAY);
+  }
+
+  /**
+   * 4-byte integers and dates compared where they lie in Arrow memory (no widening copies: TPC-H
+   * filters such as {@code l_commitdate < l_receiptdate} run over every lineitem row); null when
+   * the operands are not such columns, or the scalar does not fit in an int.
+   */
+  private static long[] int32s(Operand l, Operand r, Op op, int n) {
+    if (!isInt32(l) || !(r.isScalar() ? r.value != null : isInt32(r))) {
+      return null;
+    }
+    long a = Raw.address(l.vector.getDataBuffer(), n * 4L);
+    long[] w = new long[Bits.words(n)];
+    if (r.isScalar()) {
+      long scalar = r.scalarLong();
+      if (scalar != (int) scalar) {
+        return null;
+      }
+      int s = (int) scalar;
+      switch (op) {
+        case EQ -> {
+          for (int i = 0; i < n; i++) {
+            w[i >>> 6] |= (Raw.getInt(a + 4L * i) == s ? 1L : 0L) << i;
+          }
+        }
+        case LT -> {
+          for (int i = 0; i < n; i++) {
+            w[i >>> 6] |= (Raw.getInt(a + 4L * i) < s ? 1L : 0L) << i;
+          }
+        }
+        case LE -> {
+          for (int i = 0; i < n; i++) {
+            w[i >>> 6] |= (Raw.getInt(a + 4L * i) <= s ? 1L : 0L) << i;
+          }
+        }
+        case GT -> {
+          for (int i = 0; i < n; i++) {
+            w[i >>> 6] |= (Raw.getInt(a + 4L * i) > s ? 1L : 0L) << i;
+          }
+        }
+        case GE -> {
+          for (int i = 0; i < n; i++) {
+            w[i >>> 6] |= (Raw.getInt(a + 4L * i) >= s ? 1L : 0L) << i;
+          }
+        }
+        default -> {
+          return null;
+        }
+      }
+      return w;
+    }
+    long b = Raw.address(r.vector.getDataBuffer(), n * 4L);
+    switch (op) {
+      case EQ -> {
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (Raw.getInt(a + 4L * i) == Raw.getInt(b + 4L * i) ? 1L : 0L) << i;
+        }
+      }
+      case LT -> {
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (Raw.getInt(a + 4L * i) < Raw.getInt(b + 4L * i) ? 1L : 0L) << i;
+        }
+      }
+      case LE -> {
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (Raw.getInt(a + 4L * i) <= Raw.getInt(b + 4L * i) ? 1L : 0L) << i;
+        }
+      }
+      case GT -> {
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (Raw.getInt(a + 4L * i) > Raw.getInt(b + 4L * i) ? 1L : 0L) << i;
+        }
+      }
+      case GE -> {
+        for (int i = 0; i < n; i++) {
+          w[i >>> 6] |= (Raw.getInt(a + 4L * i) >= Raw.getInt(b + 4L * i) ? 1L : 0L) << i;
+        }
+      }
+      default -> {
+        return null;
+      }
+    }
+    return w;
   }
 
   private static long[] micros(Operand o) {

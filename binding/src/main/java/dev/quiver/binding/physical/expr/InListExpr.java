@@ -1,5 +1,6 @@
 package dev.quiver.binding.physical.expr;
 
+import dev.quiver.binding.physical.kernel.Raw;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -28,6 +29,7 @@ public final class InListExpr implements PhysicalExpr {
   private final int decimalScale;
   private final LongHashSet longSet;
   private final Set<Object> objectSet;
+  private final Utf8Set stringSet;
 
   /** Creates the predicate; a list of literals is turned into a hash set here. */
   public InListExpr(PhysicalExpr child, List<PhysicalExpr> list, boolean negated) {
@@ -56,6 +58,7 @@ public final class InListExpr implements PhysicalExpr {
     this.listHasNull = hasNull;
     LongHashSet ls = null;
     Set<Object> os = null;
+    Utf8Set ss = null;
     if (literals) {
       List<Long> longs = new ArrayList<>();
       os = new HashSet<>();
@@ -76,9 +79,13 @@ public final class InListExpr implements PhysicalExpr {
       if (allLong && kind != Vectors.Kind.STRING) {
         ls = new LongHashSet(longs.stream().mapToLong(Long::longValue).toArray());
       }
+      if (kind == Vectors.Kind.STRING) {
+        ss = new Utf8Set(os.stream().map(v -> ((ByteBuffer) v).array()).toList());
+      }
     }
     this.longSet = ls;
     this.objectSet = os;
+    this.stringSet = ss;
   }
 
   private static Vectors.Kind merge(Vectors.Kind a, Vectors.Kind b) {
@@ -206,15 +213,15 @@ public final class InListExpr implements PhysicalExpr {
     }
     switch (kind) {
       case STRING: {
-        ArrowBuf offsets = c.vector.getOffsetBuffer();
-        ArrowBuf data = c.vector.getDataBuffer();
+        long offsets = Raw.address(c.vector.getOffsetBuffer(), (n + 1) * 4L);
+        int end = Raw.getInt(offsets + n * 4L);
+        long data = Raw.address(c.vector.getDataBuffer(), end);
         long[] valid = c.validity();
         for (int i = 0; i < n; i++) {
           if (Bits.valid(valid, i)) {
-            int start = offsets.getInt(i * 4L);
-            byte[] bytes = new byte[offsets.getInt(i * 4L + 4) - start];
-            data.getBytes(start, bytes);
-            if (objectSet.contains(ByteBuffer.wrap(bytes))) {
+            int start = Raw.getInt(offsets + i * 4L);
+            int length = Raw.getInt(offsets + i * 4L + 4) - start;
+            if (stringSet.contains(data + start, length)) {
               Bits.set(w, i);
             }
           }

@@ -173,4 +173,53 @@ class ComparisonAndLogicTest extends ExprTestSupport {
     assertThat(eval(new InListExpr(column(b, 0), List.of(column(b, 2), lit("MAIL", UTF8)), false), b))
         .isEqualTo(list(true, false, true, null));
   }
+
+  @Test
+  void int32ColumnsCompareInPlaceWithEveryOperator() {
+    // INT against INT, INT against an int literal, a literal beyond int range, DATE against DATE.
+    VectorSchemaRoot b = batch(
+        col("a", INT, 1L, 5L, null, -7L, 2147483647L),
+        col("b", INT, 1L, 3L, 2L, 9L, -2147483648L),
+        col("d", DATE, LocalDate.of(1994, 1, 1), LocalDate.of(1995, 6, 1), null,
+            LocalDate.of(1993, 1, 1), LocalDate.of(1994, 1, 1)),
+        col("e", DATE, LocalDate.of(1994, 1, 2), LocalDate.of(1995, 6, 1), LocalDate.of(1994, 1, 1),
+            LocalDate.of(1992, 1, 1), null));
+    ColumnExpr a = column(b, 0);
+    ColumnExpr c = column(b, 1);
+    assertThat(cmp(ComparisonExpr.Op.EQ, a, c, b)).isEqualTo(list(true, false, null, false, false));
+    assertThat(cmp(ComparisonExpr.Op.LT, a, c, b)).isEqualTo(list(false, false, null, true, false));
+    assertThat(cmp(ComparisonExpr.Op.LE, a, c, b)).isEqualTo(list(true, false, null, true, false));
+    assertThat(cmp(ComparisonExpr.Op.GT, a, c, b)).isEqualTo(list(false, true, null, false, true));
+    assertThat(cmp(ComparisonExpr.Op.GE, a, c, b)).isEqualTo(list(true, true, null, false, true));
+    assertThat(cmp(ComparisonExpr.Op.NE, a, c, b)).isEqualTo(list(false, true, null, true, true));
+    assertThat(cmp(ComparisonExpr.Op.LE, a, lit(1L, INT), b)).isEqualTo(list(true, false, null, true, false));
+    assertThat(cmp(ComparisonExpr.Op.EQ, a, lit(5L, BIGINT), b)).isEqualTo(list(false, true, null, false, false));
+    assertThat(cmp(ComparisonExpr.Op.LT, a, lit(3_000_000_000L, BIGINT), b))
+        .isEqualTo(list(true, true, null, true, true));
+    assertThat(cmp(ComparisonExpr.Op.LT, column(b, 2), column(b, 3), b))
+        .isEqualTo(list(true, false, null, false, null));
+    assertThat(cmp(ComparisonExpr.Op.GE, column(b, 2), lit(LocalDate.of(1994, 1, 1), DATE), b))
+        .isEqualTo(list(true, true, null, false, true));
+  }
+
+  @Test
+  void inListOfManyStringsIsHashedAndMatchesExactBytes() {
+    List<PhysicalExpr> items = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      items.add(lit("v" + i, UTF8));
+    }
+    items.add(lit("v7", UTF8));
+    items.add(lit("ünï", UTF8));
+    items.add(lit("", UTF8));
+    items.add(lit("a-string-longer-than-sixty-three-bytes-for-the-length-filter-check!", UTF8));
+    VectorSchemaRoot b = batch(col("s", UTF8, "v0", "v39", "v40", "v7", "ünï", "uni", "", null, "V1",
+        "a-string-longer-than-sixty-three-bytes-for-the-length-filter-check!",
+        "a-string-longer-than-sixty-three-bytes-for-the-length-filter-check?"));
+    assertThat(eval(new InListExpr(column(b, 0), items, false), b))
+        .isEqualTo(list(true, true, false, true, true, false, true, null, false, true, false));
+    // A short list is scanned rather than hashed: duplicates and lengths must not matter.
+    List<PhysicalExpr> few = List.of(lit("v7", UTF8), lit("v7", UTF8), lit("", UTF8));
+    assertThat(eval(new InListExpr(column(b, 0), few, true), b))
+        .isEqualTo(list(true, true, true, false, true, true, false, null, true, true, true));
+  }
 }
