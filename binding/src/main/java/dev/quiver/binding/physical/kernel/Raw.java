@@ -72,6 +72,13 @@ public final class Raw {
     MemoryUtil.putByte(a, (byte) (MemoryUtil.getByte(a) | (1 << (i & 7))));
   }
 
+  /** Copies {@code length} bytes of {@code src} from {@code offset} to {@code address}. */
+  public static void copy(byte[] src, int offset, long address, int length) {
+    if (length > 0) {
+      MemoryUtil.copyToMemory(src, offset, address, length);
+    }
+  }
+
   /** Copies {@code bytes} bytes between addresses. */
   public static void copy(long from, long to, long bytes) {
     if (bytes > 0) {

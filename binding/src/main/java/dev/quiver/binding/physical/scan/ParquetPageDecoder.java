@@ -2,6 +2,7 @@ package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.physical.kernel.Raw;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Set;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -159,11 +160,21 @@ final class ParquetPageDecoder {
     return littleEndianLong(plain, plainStart + at * 8);
   }
 
+  private byte[][] rowSources = new byte[0][];
+  private int[] rowStarts = new int[0];
+  private int[] rowEnds = new int[0];
+
   private void readBytes(BaseVariableWidthVector v, int rows) throws IOException {
     // Values may span pages: gather (array, start, end) per row first, then size the buffer once.
-    byte[][] src = new byte[rows][];
-    int[] start = new int[rows];
-    int[] end = new int[rows];
+    if (rowSources.length < rows) {
+      rowSources = new byte[rows][];
+      rowStarts = new int[rows];
+      rowEnds = new int[rows];
+    }
+    byte[][] src = rowSources;
+    int[] start = rowStarts;
+    int[] end = rowEnds;
+    Arrays.fill(src, 0, rows, null);
     long total = 0;
     int done = 0;
     while (done < rows) {
@@ -191,19 +202,28 @@ final class ParquetPageDecoder {
       done += n;
     }
     v.allocateNew(Math.max(total, 1), rows);
-    var offsets = v.getOffsetBuffer();
-    var data = v.getDataBuffer();
+    long offsets = Raw.address(v.getOffsetBuffer(), (rows + 1) * 4L);
+    long data = Raw.address(v.getDataBuffer(), Math.max(total, 1));
     long validity = Raw.address(v.getValidityBuffer(), (rows + 7) / 8);
     int pos = 0;
-    offsets.setInt(0, 0);
+    Raw.putInt(offsets, 0);
     for (int row = 0; row < rows; row++) {
-      if (src[row] != null) {
+      byte[] from = src[row];
+      if (from != null) {
         Raw.setBit(validity, row);
-        int len = end[row] - start[row];
-        data.setBytes(pos, src[row], start[row], len);
+        int at = start[row];
+        int len = end[row] - at;
+        // Codes and flags are a few bytes: a loop beats a bulk copy's per-call cost.
+        if (len <= 16) {
+          for (int k = 0; k < len; k++) {
+            Raw.putByte(data + pos + k, from[at + k]);
+          }
+        } else {
+          Raw.copy(from, at, data + pos, len);
+        }
         pos += len;
       }
-      offsets.setInt((row + 1) * 4L, pos);
+      Raw.putInt(offsets + (row + 1) * 4L, pos);
     }
     v.setLastSet(rows - 1);
   }
