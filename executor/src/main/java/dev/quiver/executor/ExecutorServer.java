@@ -118,7 +118,7 @@ public final class ExecutorServer implements AutoCloseable {
                   config.memoryBytes(),
                   spillBudget(config),
                   s,
-                  sc,
+                  new LocalFirstShuffleClient(config.executorId(), s, sc),
                   decoder,
                   x::udf,
                   Files.createTempDirectory(config.workDir(), "tasks-"),
