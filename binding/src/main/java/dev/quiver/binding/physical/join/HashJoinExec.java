@@ -407,9 +407,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
       int rows = probeBatch.getRowCount();
       if (!buildLeft) {
         if (probe == null) {
-          for (int p = 0; p < rows; p++) {
-            probeMatched[p] = build.table.anyMatch(probeKeys, p);
-          }
+          build.table.anyMatches(probeKeys, probeMatched);
         }
         boolean wanted = joinType == JoinType.SEMI;
         emitRows(probeBatch, JoinSupport.rowsWhere(probeMatched, wanted));

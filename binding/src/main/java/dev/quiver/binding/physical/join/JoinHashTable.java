@@ -62,6 +62,33 @@ final class JoinHashTable {
     return false;
   }
 
+  /** Sets {@code out[p]} to whether probe row {@code p} has a build row with equal keys. */
+  void anyMatches(JoinKeys probe, boolean[] out) {
+    int rows = probe.rows();
+    long[] bl = keys.singleLong();
+    long[] pl = probe.singleLong();
+    if (bl == null || pl == null) {
+      for (int p = 0; p < rows; p++) {
+        out[p] = anyMatch(probe, p);
+      }
+      return;
+    }
+    // One integer key (the common case): compare values along the chain, no per-row dispatch.
+    for (int p = 0; p < rows; p++) {
+      boolean found = false;
+      if (nullEqualsNull || !probe.hasNull(p)) {
+        long v = pl[p];
+        for (int b = heads[bucket(probe.hash(p))]; b >= 0; b = next[b]) {
+          if (bl[b] == v) {
+            found = true;
+            break;
+          }
+        }
+      }
+      out[p] = found;
+    }
+  }
+
   /** Resumable enumeration of (build row, probe row) pairs with equal keys for one probe batch. */
   final class Probe {
     private final JoinKeys probe;
