@@ -72,6 +72,26 @@ class StringAndLikeTest extends ExprTestSupport {
   }
 
   @Test
+  void substringWithConstantBoundsWalksCodePointsLikeThePerRowPath() {
+    // Constant bounds take the byte-level path; bounds from a column take the per-row one.
+    VectorSchemaRoot b = batch(
+        col("s", UTF8, "a😀bç", "", "xyz", null, "😀😀"),
+        col("from", INT, -1L, -1L, -1L, -1L, -1L),
+        col("len", INT, 3L, 3L, 3L, 3L, 3L));
+    List<Object> constant =
+        fn(StringFunctionExpr.Fn.SUBSTRING, b, column(b, 0), lit(-1L, INT), lit(3L, INT));
+    assertThat(constant).isEqualTo(list("a", "", "x", null, "😀"));
+    assertThat(fn(StringFunctionExpr.Fn.SUBSTRING, b, column(b, 0), column(b, 1), column(b, 2)))
+        .isEqualTo(constant);
+    assertThat(fn(StringFunctionExpr.Fn.SUBSTRING, b, column(b, 0), lit(2L, INT), lit(2L, INT)))
+        .isEqualTo(list("😀b", "", "yz", null, "😀"));
+    assertThat(fn(StringFunctionExpr.Fn.SUBSTRING, b, column(b, 0), lit(3L, INT)))
+        .isEqualTo(list("bç", "", "z", null, ""));
+    assertThat(fn(StringFunctionExpr.Fn.SUBSTRING, b, column(b, 0), lit(1L, INT), lit(0L, INT)))
+        .isEqualTo(list("", "", "", null, ""));
+  }
+
+  @Test
   void trimConcatPositionReplaceLeftRight() {
     VectorSchemaRoot b = batch(col("s", UTF8, "  ab  ", "xxabxx", null), col("t", UTF8, "c", null, "d"));
     assertThat(fn(StringFunctionExpr.Fn.BTRIM, b, column(b, 0))).isEqualTo(list("ab", "xxabxx", null));
