@@ -5,12 +5,11 @@ import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.distributed.shuffle.ShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleFetchException;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
+import dev.quiver.distributed.shuffle.ShuffleSchemas;
 import java.io.IOException;
-import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -46,7 +45,7 @@ final class LocalFirstShuffleClient implements ShuffleClient {
           null);
     }
     PartitionReader reader = opened.get();
-    if (!sameTypes(reader.schema(), schema)) {
+    if (!ShuffleSchemas.sameColumnTypes(reader.schema(), schema)) {
       close(reader, location);
       throw new ShuffleFetchException(
           location,
@@ -54,20 +53,6 @@ final class LocalFirstShuffleClient implements ShuffleClient {
           null);
     }
     return new LocalStream(location, schema, reader, context.allocator());
-  }
-
-  private static boolean sameTypes(Schema actual, Schema wanted) {
-    List<Field> got = actual.getFields();
-    List<Field> want = wanted.getFields();
-    if (got.size() != want.size()) {
-      return false;
-    }
-    for (int i = 0; i < want.size(); i++) {
-      if (!want.get(i).getType().equals(got.get(i).getType())) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static void close(PartitionReader reader, ShuffleLocation location) {

@@ -148,13 +148,7 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
     }
 
     private void checkSchema(Schema actual) {
-      List<Field> want = schema.getFields();
-      List<Field> got = actual.getFields();
-      boolean same = want.size() == got.size();
-      for (int i = 0; same && i < want.size(); i++) {
-        same = want.get(i).getType().equals(got.get(i).getType());
-      }
-      if (!same) {
+      if (!ShuffleSchemas.sameColumnTypes(actual, schema)) {
         throw new ShuffleFetchException(
             location, "producer wrote schema " + actual + " but the reader expects " + schema, null);
       }
