@@ -404,7 +404,7 @@ public class DefaultQueryPlanner implements QueryPlanner {
         RelDataType swappedConcat =
             rexBuilder.getTypeFactory().createJoinType(r.getRowType(), l.getRowType());
         ExecutionPlan joined =
-            hashJoin(right, left, rk, lk, swap(type), swappedResidual, swappedConcat, rRows);
+            hashJoin(right, left, rk, lk, swap(type), swappedResidual, swappedConcat, rRows, false);
         List<PhysicalExpr> exprs = new ArrayList<>();
         for (int i = 0; i < nl; i++) {
           exprs.add(column(joined, nr + i));
@@ -415,19 +415,11 @@ public class DefaultQueryPlanner implements QueryPlanner {
         return new ProjectionExec(joined, exprs, j.getRowType().getFieldNames());
       }
       boolean semi = type == JoinType.SEMI || type == JoinType.ANTI;
-      if (semi && rRows > collectThreshold && lRows < rRows) {
-        // Hash the smaller left input and mark its rows as the large right input streams past.
-        // Partitioned only: rows marked in one process's copy of a gathered build are unknown to
-        // the other processes of a distributed run.
-        PhysicalExpr filter = residual == null ? null : translate(residual, concat);
-        ExecutionPlan sl = partitions == 1 ? single(left) : hashed(left, lk);
-        ExecutionPlan sr = partitions == 1 ? single(right) : hashed(right, rk);
-        PartitionMode mode = partitions == 1 ? PartitionMode.COLLECT_BUILD : PartitionMode.PARTITIONED;
-        return new HashJoinExec(
-            sl, sr, columns(sl, lk), columns(sr, rk), type, filter, mode, false, true);
-      }
-      double buildRows = semi ? rRows : lRows;
-      return hashJoin(left, right, lk, rk, type, residual, concat, buildRows);
+      // A SEMI/ANTI join hashes the smaller left input and marks its rows as a right input too
+      // large to gather streams past.
+      boolean semiBuildsLeft = semi && rRows > collectThreshold && lRows < rRows;
+      double buildRows = semi && !semiBuildsLeft ? rRows : lRows;
+      return hashJoin(left, right, lk, rk, type, residual, concat, buildRows, semiBuildsLeft);
     }
 
     private ExecutionPlan hashJoin(
@@ -438,15 +430,19 @@ public class DefaultQueryPlanner implements QueryPlanner {
         JoinType type,
         RexNode residual,
         RelDataType concat,
-        double buildRows) {
+        double buildRows,
+        boolean semiBuildsLeft) {
       PhysicalExpr filter = residual == null ? null : translate(residual, concat);
       boolean leftIsBuild = type != JoinType.SEMI && type != JoinType.ANTI;
-      // Collecting the build side is only safe when unmatched build rows need not be emitted.
+      // Collecting the build side is only safe when unmatched build rows need not be emitted (nor,
+      // for a SEMI/ANTI join built on the left, matched ones: one process's marks are unknown to
+      // the other processes of a distributed run).
       boolean collectSafe =
-          type == JoinType.INNER
-              || type == JoinType.RIGHT
-              || type == JoinType.SEMI
-              || type == JoinType.ANTI;
+          !semiBuildsLeft
+              && (type == JoinType.INNER
+                  || type == JoinType.RIGHT
+                  || type == JoinType.SEMI
+                  || type == JoinType.ANTI);
       if (collectSafe && (buildRows <= collectThreshold || partitions == 1)) {
         ExecutionPlan l = leftIsBuild ? single(left) : left;
         ExecutionPlan r = leftIsBuild ? right : single(right);
@@ -462,8 +458,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
         l = hashed(left, lk);
         r = hashed(right, rk);
       }
-      return new HashJoinExec(
-          l, r, columns(l, lk), columns(r, rk), type, filter, PartitionMode.PARTITIONED, false);
+      return new HashJoinExec(l, r, columns(l, lk), columns(r, rk), type, filter,
+          PartitionMode.PARTITIONED, false, semiBuildsLeft);
     }
 
     private static JoinType joinType(JoinRelType t) {

@@ -309,11 +309,13 @@ public record StringFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
     long inOffsets = Raw.address(o.vector.getOffsetBuffer(), (n + 1) * 4L);
     int inEnd = Raw.getInt(inOffsets + n * 4L);
     long inData = Raw.address(o.vector.getDataBuffer(), inEnd);
+    // No substring is longer than its string, so the input's byte count bounds the output's.
+    int maxBytes = Math.max(1, inEnd - Raw.getInt(inOffsets));
     VarCharVector out = (VarCharVector) Field.nullable("expr", dataType).createVector(allocator);
     try {
-      out.allocateNew(Math.max(1, inEnd - Raw.getInt(inOffsets)), Math.max(n, 1));
+      out.allocateNew(maxBytes, Math.max(n, 1));
       long outOffsets = Raw.address(out.getOffsetBuffer(), (n + 1) * 4L);
-      long outData = Raw.address(out.getDataBuffer(), Math.max(1, inEnd - Raw.getInt(inOffsets)));
+      long outData = Raw.address(out.getDataBuffer(), maxBytes);
       long outValid = Raw.address(out.getValidityBuffer(), (n + 7) / 8);
       int pos = 0;
       Raw.putInt(outOffsets, 0);
