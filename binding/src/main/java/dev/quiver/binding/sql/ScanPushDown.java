@@ -21,14 +21,10 @@ final class ScanPushDown {
   private ScanPushDown() {}
 
   static RelNode apply(RelNode rel) {
-    List<RelNode> inputs = new ArrayList<>();
-    boolean changed = false;
-    for (RelNode in : rel.getInputs()) {
-      RelNode n = apply(in);
-      changed |= n != in;
-      inputs.add(n);
-    }
-    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    return BottomUp.rewrite(rel, ScanPushDown::pushDown);
+  }
+
+  private static RelNode pushDown(RelNode node) {
     if (node instanceof LogicalFilter f && f.getInput() instanceof QuiverScan s) {
       return filterOverScan(f, s);
     }

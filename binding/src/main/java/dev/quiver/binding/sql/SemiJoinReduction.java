@@ -1,6 +1,5 @@
 package dev.quiver.binding.sql;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
@@ -45,19 +44,8 @@ final class SemiJoinReduction {
   }
 
   static RelNode apply(RelNode rel, RelBuilder builder) {
-    return new SemiJoinReduction(builder, rel.getCluster().getMetadataQuery()).rewrite(rel);
-  }
-
-  private RelNode rewrite(RelNode rel) {
-    List<RelNode> inputs = new ArrayList<>();
-    boolean changed = false;
-    for (RelNode in : rel.getInputs()) {
-      RelNode n = rewrite(in);
-      changed |= n != in;
-      inputs.add(n);
-    }
-    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
-    return node instanceof Join j ? reduce(j) : node;
+    SemiJoinReduction r = new SemiJoinReduction(builder, rel.getCluster().getMetadataQuery());
+    return BottomUp.rewrite(rel, node -> node instanceof Join j ? r.reduce(j) : node);
   }
 
   /** Reduces the aggregate on either side of {@code join}, if one qualifies. */

@@ -394,14 +394,10 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * the scans.
    */
   private RelNode pullFactors(RelNode rel) {
-    List<RelNode> inputs = new ArrayList<>();
-    boolean changed = false;
-    for (RelNode in : rel.getInputs()) {
-      RelNode n = pullFactors(in);
-      changed |= n != in;
-      inputs.add(n);
-    }
-    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    return BottomUp.rewrite(rel, this::pullFactorsOf);
+  }
+
+  private RelNode pullFactorsOf(RelNode node) {
     if (node instanceof org.apache.calcite.rel.core.Filter f) {
       org.apache.calcite.rex.RexNode c =
           org.apache.calcite.rex.RexUtil.pullFactors(cluster.getRexBuilder(), f.getCondition());
