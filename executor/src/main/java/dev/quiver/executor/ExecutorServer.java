@@ -144,6 +144,7 @@ public final class ExecutorServer implements AutoCloseable {
                   config.security())
               // Flight's default (2 GiB) would let one call hold that much memory.
               .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
+              .setMaxHeaderListSize(WireProtocol.MAX_HEADER_LIST_BYTES)
               .transportHint(
                   "grpc.builderConsumer",
                   (Consumer<NettyServerBuilder>) builder -> builder.addService(controlService))

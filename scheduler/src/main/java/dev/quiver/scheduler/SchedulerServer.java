@@ -36,6 +36,7 @@ public final class SchedulerServer implements AutoCloseable {
                 NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port())),
                 config.security())
             .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
+            .maxInboundMetadataSize(WireProtocol.MAX_HEADER_LIST_BYTES)
             .addService(
                 StrictRequests.of(new SchedulerService(registry, config, jobs).bindService()))
             .build();

@@ -598,6 +598,49 @@ class BadInputTest {
     }
   }
 
+  /**
+   * Two requests at once to every server, each with a 50 MB header and no token (an executor once
+   * spent ~105 s of two cores decoding them and was declared lost twice): every server refuses
+   * them at once, as soon as the header list passes its bound, and the cluster stays usable.
+   */
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void hugeHeaderListsAreRefusedAtOnceByEveryServer() throws Exception {
+    List<String[]> targets = new ArrayList<>();
+    String[] scheduler = cluster.target().split(":");
+    targets.add(new String[] {scheduler[0], scheduler[1], "/" + SCHEDULER + "ListExecutors"});
+    for (ExecutorInfo info : executors) {
+      String port = Integer.toString(info.getFlightPort());
+      targets.add(new String[] {info.getHost(), port, "/arrow.flight.protocol.FlightService/DoGet"});
+      targets.add(new String[] {info.getHost(), port, "/" + EXECUTOR + "LaunchTask"});
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+    try {
+      List<java.util.concurrent.Future<RawHttp2.Outcome>> calls = new ArrayList<>();
+      for (String[] t : targets) {
+        for (int i = 0; i < 2; i++) {
+          calls.add(
+              pool.submit(
+                  () ->
+                      RawHttp2.requestWithHugeHeader(
+                          t[0], Integer.parseInt(t[1]), t[2], 50 << 20, 60_000)));
+        }
+      }
+      for (int i = 0; i < calls.size(); i++) {
+        RawHttp2.Outcome outcome = calls.get(i).get(90, TimeUnit.SECONDS);
+        String[] t = targets.get(i / 2);
+        System.out.println("50 MB header to " + t[2] + " on port " + t[1] + ": " + outcome);
+        assertThat(outcome.how())
+            .as(t[2] + " on port " + t[1])
+            .isNotEqualTo("no answer");
+        // Generous for a loaded machine; unbounded header lists took ~50 s per request.
+        assertThat(outcome.millis()).as(t[2] + " on port " + t[1] + ": " + outcome).isLessThan(10_000);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   // ------------------------------------------------------------------------------------------
   // Bad jobs and handshakes
   // ------------------------------------------------------------------------------------------
