@@ -9,6 +9,7 @@ import dev.quiver.distributed.proto.RegisterResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.GrpcSecurity;
+import dev.quiver.distributed.security.TlsDiagnosis;
 import dev.quiver.distributed.shuffle.FlightShuffleClient;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
@@ -319,10 +320,11 @@ public final class ExecutorServer implements AutoCloseable {
     }
   }
 
-  private static String describe(Status status) {
+  private String describe(Status status) {
     return status.getCode()
         + (status.getDescription() == null ? "" : ": " + status.getDescription())
-        + (status.getCause() == null ? "" : " (" + status.getCause() + ")");
+        + (status.getCause() == null ? "" : " (" + status.getCause() + ")")
+        + TlsDiagnosis.explain(status, config.security().clientTls());
   }
 
   private static boolean isTransient(Status status) {

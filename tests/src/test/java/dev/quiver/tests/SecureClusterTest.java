@@ -171,11 +171,93 @@ class SecureClusterTest {
   @Test
   @Order(3)
   @Timeout(120)
-  void clientsWithoutOrWithAWrongTokenOrOverPlaintextAreRefused() {
+  void clientsWithoutOrWithAWrongTokenOrOverPlaintextAreRefused() throws Exception {
     assertThat(processes).as("the process cluster of the previous test").isNotNull();
     assertRefused(processes.target(), certs.client(null), "UNAUTHENTICATED");
     assertRefused(processes.target(), certs.client(WRONG), "UNAUTHENTICATED");
-    assertRefused(processes.target(), SecurityConfig.none().withToken(TOKEN), "UNAVAILABLE");
+    // TLS mistakes say TLS, not only "UNAVAILABLE (io exception)".
+    assertRefused(
+        processes.target(),
+        SecurityConfig.none().withToken(TOKEN),
+        "UNAVAILABLE",
+        "if it serves TLS, connect with TLS");
+    TestCertificates otherCa = TestCertificates.generate(tmp.resolve("other-certs"));
+    assertRefused(
+        processes.target(),
+        otherCa.client(TOKEN),
+        "UNAVAILABLE",
+        "the TLS handshake failed because the server's certificate is not trusted");
+    try (ProcessCluster plaintext =
+        ProcessCluster.start(
+            Files.createDirectories(tmp.resolve("plaintext")), 0, ProcessCluster.Options.of(1))) {
+      assertRefused(
+          plaintext.target(), certs.client(TOKEN), "UNAVAILABLE", "answered in plaintext, not TLS");
+    }
+  }
+
+  /** Only exactly {@code authorization: Bearer <token>} is accepted, by every server. */
+  @Test
+  @Order(4)
+  @Timeout(120)
+  void theTokenIsAcceptedOnlyInTheStandardForm() {
+    assertThat(processes).as("the process cluster of the previous test").isNotNull();
+    List<String> targets = new ArrayList<>(List.of(processes.target()));
+    for (var e : processes.statuses()) {
+      targets.add(e.getInfo().getHost() + ":" + e.getInfo().getFlightPort());
+    }
+    SecurityConfig tlsOnly = certs.client(null);
+    for (String target : targets) {
+      String host = target.substring(0, target.lastIndexOf(':'));
+      int port = Integer.parseInt(target.substring(target.lastIndexOf(':') + 1));
+      boolean scheduler = target.equals(processes.target());
+      String method =
+          scheduler
+              ? "quiver.v1.Scheduler/ListExecutors"
+              : "quiver.v1.ExecutorControl/CancelTasks";
+      for (String header :
+          List.of("Bearer " + TOKEN, "bearer " + TOKEN, "BEARER " + TOKEN,
+              "Bearer  " + TOKEN, "Bearer " + TOKEN + " ")) {
+        io.grpc.ManagedChannel channel =
+            dev.quiver.distributed.security.GrpcSecurity.channelBuilder(host, port, tlsOnly)
+                .intercept(authorization(header))
+                .build();
+        try {
+          Throwable e = org.assertj.core.api.Assertions.catchThrowable(
+              () -> RawGrpc.call(channel, method, false, new byte[0]));
+          if (header.equals("Bearer " + TOKEN)) {
+            assertThat(e).as(method + " with the standard form").isNull();
+          } else {
+            assertThat(e).as(method + " with '" + header.replace(TOKEN, "<token>") + "'")
+                .isInstanceOf(io.grpc.StatusRuntimeException.class);
+            assertThat(((io.grpc.StatusRuntimeException) e).getStatus().getCode())
+                .isEqualTo(io.grpc.Status.Code.UNAUTHENTICATED);
+          }
+        } finally {
+          channel.shutdownNow();
+        }
+      }
+    }
+  }
+
+  private static io.grpc.ClientInterceptor authorization(String value) {
+    io.grpc.Metadata.Key<String> key =
+        io.grpc.Metadata.Key.of("authorization", io.grpc.Metadata.ASCII_STRING_MARSHALLER);
+    return new io.grpc.ClientInterceptor() {
+      @Override
+      public <ReqT, RespT> io.grpc.ClientCall<ReqT, RespT> interceptCall(
+          io.grpc.MethodDescriptor<ReqT, RespT> method,
+          io.grpc.CallOptions options,
+          io.grpc.Channel next) {
+        return new io.grpc.ForwardingClientCall.SimpleForwardingClientCall<>(
+            next.newCall(method, options)) {
+          @Override
+          public void start(Listener<RespT> listener, io.grpc.Metadata headers) {
+            headers.put(key, value);
+            super.start(listener, headers);
+          }
+        };
+      }
+    };
   }
 
   /**
@@ -183,7 +265,8 @@ class SecureClusterTest {
    * with {@code code}; prints the config and the whole error (as an application's log would) so
    * the output check below sees them.
    */
-  private void assertRefused(String target, SecurityConfig security, String code) {
+  private void assertRefused(
+      String target, SecurityConfig security, String code, String... explanations) {
     ClusterConfig config = ClusterConfig.remote(target).withSecurity(security);
     System.out.println("connecting with " + config);
     assertThatThrownBy(
@@ -200,13 +283,19 @@ class SecureClusterTest {
         .hasMessageContaining(code)
         .satisfies(
             e -> {
+              for (String explanation : explanations) {
+                assertThat(e.getMessage()).contains(explanation);
+              }
+            })
+        .satisfies(
+            e -> {
               e.printStackTrace();
               assertThat(e.getMessage()).doesNotContain(TOKEN).doesNotContain(WRONG);
             });
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   @Timeout(60)
   void noLogNorTestOutputContainsTheToken() throws Exception {
     assertThat(processes).as("the process cluster of the earlier tests").isNotNull();

@@ -12,8 +12,10 @@ import dev.quiver.distributed.proto.ReleaseJobRequest;
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.SubmitJobRequest;
 import dev.quiver.distributed.security.GrpcSecurity;
+import dev.quiver.distributed.security.TlsDiagnosis;
 import dev.quiver.distributed.wire.WireProtocol;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
@@ -119,16 +121,21 @@ public final class SchedulerClient implements AutoCloseable {
   }
 
   private QuiverException failure(String what, StatusRuntimeException e) {
+    Status status = e.getStatus();
+    String description = status.getDescription();
+    if (description != null && description.indexOf('\n') >= 0) {
+      // Netty appends its channel pipeline on further lines.
+      description = description.substring(0, description.indexOf('\n'));
+    }
     return new QuiverException(
         "Could not "
             + what
             + " on the scheduler at "
             + config.target()
             + ": "
-            + e.getStatus().getCode()
-            + (e.getStatus().getDescription() == null
-                ? ""
-                : " (" + e.getStatus().getDescription() + ")"),
+            + status.getCode()
+            + (description == null ? "" : " (" + description + ")")
+            + TlsDiagnosis.explain(status, config.security().clientTls()),
         e);
   }
 

@@ -28,14 +28,16 @@ final class Tokens {
   }
 
   /**
-   * Whether {@code header} (may be null) carries the expected token. Both sides are hashed first
+   * Whether {@code header} (may be null) is exactly {@code Bearer <token>} with the expected
+   * token. Both sides are hashed first
    * so the comparison takes the same time whatever the presented token's length or content.
    */
   boolean matches(String header) {
-    if (header == null || !header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
+    // Exactly the form clients send: no other spelling of the scheme, no extra spaces.
+    if (header == null || !header.startsWith(SCHEME)) {
       return false;
     }
-    return MessageDigest.isEqual(expectedDigest, sha256(header.substring(SCHEME.length()).strip()));
+    return MessageDigest.isEqual(expectedDigest, sha256(header.substring(SCHEME.length())));
   }
 
   private static byte[] sha256(String s) {

@@ -4,6 +4,7 @@ import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.security.TlsDiagnosis;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,7 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
   private final BufferAllocator allocator;
   private final Connector connector;
   private final Map<String, FlightClient> clients = new ConcurrentHashMap<>();
+  private final boolean clientTls;
 
   /** Builds the Flight client of one executor address. */
   @FunctionalInterface
@@ -43,14 +45,21 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
    * @param connector builds a Flight client for an address (with the cluster's TLS and token)
    */
   public FlightShuffleClient(BufferAllocator parent, Connector connector) {
+    this(parent, connector, false);
+  }
+
+  private FlightShuffleClient(BufferAllocator parent, Connector connector, boolean clientTls) {
     this.allocator = parent.newChildAllocator("flight-shuffle-client", 0, Long.MAX_VALUE);
     this.connector = connector;
+    this.clientTls = clientTls;
   }
 
   /** A client using {@code security}'s TLS and token on every connection. */
   public static FlightShuffleClient create(BufferAllocator parent, SecurityConfig security) {
     return new FlightShuffleClient(
-        parent, (alloc, host, port) -> FlightSecurity.connect(alloc, host, port, security));
+        parent,
+        (alloc, host, port) -> FlightSecurity.connect(alloc, host, port, security),
+        security.clientTls());
   }
 
   /** A client over plaintext gRPC without a token. */
@@ -66,9 +75,9 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
             k -> connector.connect(allocator, location.host(), location.port()));
     try {
       FlightStream stream = client.getStream(ShuffleTickets.encode(location.id()));
-      return new FlightBatchStream(location, schema, stream, context.allocator());
+      return new FlightBatchStream(location, schema, stream, context.allocator(), clientTls);
     } catch (FlightRuntimeException e) {
-      throw new ShuffleFetchException(location, e.status().code() + ": " + e.getMessage(), e);
+      throw fetchFailed(location, e, clientTls);
     }
   }
 
@@ -89,20 +98,34 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
     }
   }
 
+  private static ShuffleFetchException fetchFailed(
+      ShuffleLocation location, FlightRuntimeException e, boolean clientTls) {
+    return new ShuffleFetchException(
+        location,
+        e.status().code() + ": " + e.getMessage() + TlsDiagnosis.explain(e, clientTls),
+        e);
+  }
+
   private static final class FlightBatchStream implements BatchStream {
     private final ShuffleLocation location;
     private final Schema schema;
     private final FlightStream stream;
     private final BufferAllocator target;
+    private final boolean clientTls;
     private boolean checked;
     private boolean closed;
 
     FlightBatchStream(
-        ShuffleLocation location, Schema schema, FlightStream stream, BufferAllocator target) {
+        ShuffleLocation location,
+        Schema schema,
+        FlightStream stream,
+        BufferAllocator target,
+        boolean clientTls) {
       this.location = location;
       this.schema = schema;
       this.stream = stream;
       this.target = target;
+      this.clientTls = clientTls;
     }
 
     @Override
@@ -135,7 +158,7 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
         List<Field> fields = schema.getFields();
         return new VectorSchemaRoot(fields, vectors, root.getRowCount());
       } catch (FlightRuntimeException e) {
-        throw new ShuffleFetchException(location, e.status().code() + ": " + e.getMessage(), e);
+        throw fetchFailed(location, e, clientTls);
       }
     }
 

@@ -40,10 +40,14 @@ class SecurityConfigTest {
   }
 
   @Test
-  void tokensMatchOnlyTheBearerOfTheSameToken() {
+  void tokensMatchOnlyTheBearerOfTheSameTokenInTheStandardForm() {
     Tokens tokens = new Tokens(TOKEN);
     assertThat(tokens.matches("Bearer " + TOKEN)).isTrue();
-    assertThat(tokens.matches("bearer " + TOKEN)).isTrue();
+    assertThat(tokens.matches("bearer " + TOKEN)).isFalse();
+    assertThat(tokens.matches("BEARER " + TOKEN)).isFalse();
+    assertThat(tokens.matches("Bearer  " + TOKEN)).isFalse();
+    assertThat(tokens.matches("Bearer " + TOKEN + " ")).isFalse();
+    assertThat(tokens.matches("Bearer\t" + TOKEN)).isFalse();
     assertThat(tokens.matches(null)).isFalse();
     assertThat(tokens.matches(TOKEN)).isFalse();
     assertThat(tokens.matches("Bearer " + TOKEN + "x")).isFalse();
