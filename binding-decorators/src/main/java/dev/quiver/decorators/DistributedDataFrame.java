@@ -23,14 +23,65 @@ public final class DistributedDataFrame implements DataFrame {
   private final DataFrame inner;
   private final DistributedSessionContext session;
 
-  private DistributedDataFrame(DataFrame inner, DistributedSessionContext session) {
+  /** The SQL the frame came from, or null for frames built with DataFrame calls. */
+  private final String sql;
+
+  private volatile JobProgress progress;
+
+  private DistributedDataFrame(DataFrame inner, DistributedSessionContext session, String sql) {
     this.inner = inner;
     this.session = session;
+    this.sql = sql;
   }
 
   /** Decorates {@code frame} of {@code session} (unless it already is). */
   public static DataFrame wrap(DataFrame frame, DistributedSessionContext session) {
-    return frame instanceof DistributedDataFrame ? frame : new DistributedDataFrame(frame, session);
+    return wrap(frame, session, null);
+  }
+
+  /** Decorates {@code frame}, made from {@code sql} (null if not), of {@code session}. */
+  public static DataFrame wrap(DataFrame frame, DistributedSessionContext session, String sql) {
+    return frame instanceof DistributedDataFrame
+        ? frame
+        : new DistributedDataFrame(frame, session, sql);
+  }
+
+  /**
+   * The progress of the job this frame's latest (or running) execution submitted to the cluster:
+   * empty before one, and for queries with nothing to distribute. Safe to call from another thread
+   * while {@code collect()} or another execution runs, e.g. to draw a progress bar.
+   */
+  public Optional<JobProgress> progress() {
+    return Optional.ofNullable(progress);
+  }
+
+  /** {@link #progress()} of {@code frame} if it is distributed, else empty. */
+  public static Optional<JobProgress> progressOf(DataFrame frame) {
+    return frame instanceof DistributedDataFrame d ? d.progress() : Optional.empty();
+  }
+
+  /** Runs one execution of the frame with its query scope open (the planner reads it). */
+  private <T> T running(java.util.function.Supplier<T> action) {
+    progress = null;
+    return new QueryScope(text(), p -> progress = p).run(action);
+  }
+
+  private void running(Runnable action) {
+    running(
+        () -> {
+          action.run();
+          return null;
+        });
+  }
+
+  /** The query's text for the scheduler: the SQL, or the first line of the logical plan. */
+  private String text() {
+    if (sql != null) {
+      return sql;
+    }
+    String plan = inner.logicalPlan().explain().strip();
+    int newline = plan.indexOf('\n');
+    return "DataFrame: " + (newline < 0 ? plan : plan.substring(0, newline));
   }
 
   /** The binding's frame underneath (for passing back into the binding). */
@@ -100,27 +151,27 @@ public final class DistributedDataFrame implements DataFrame {
 
   @Override
   public List<VectorSchemaRoot> collect() {
-    return inner.collect();
+    return running(inner::collect);
   }
 
   @Override
   public ArrowReader executeStream() {
-    return inner.executeStream();
+    return running(inner::executeStream);
   }
 
   @Override
   public long count() {
-    return inner.count();
+    return running(inner::count);
   }
 
   @Override
   public void show() {
-    inner.show();
+    running(() -> inner.show());
   }
 
   @Override
   public void show(int maxRows) {
-    inner.show(maxRows);
+    running(() -> inner.show(maxRows));
   }
 
   @Override
@@ -135,7 +186,7 @@ public final class DistributedDataFrame implements DataFrame {
 
   @Override
   public String explain(boolean analyze) {
-    return inner.explain(analyze);
+    return analyze ? running(() -> inner.explain(true)) : inner.explain(false);
   }
 
   /**
@@ -164,12 +215,12 @@ public final class DistributedDataFrame implements DataFrame {
 
   @Override
   public void writeParquet(String path) {
-    inner.writeParquet(path);
+    running(() -> inner.writeParquet(path));
   }
 
   @Override
   public void writeCsv(String path) {
-    inner.writeCsv(path);
+    running(() -> inner.writeCsv(path));
   }
 
   @Override

@@ -51,7 +51,9 @@ public class DistributedSessionContext extends SessionContext {
 
   @Override
   public DataFrame sql(String sql) {
-    return DistributedDataFrame.wrap(super.sql(sql), this);
+    // A statement that runs at once (e.g. INSERT) names its job after its SQL too.
+    return DistributedDataFrame.wrap(
+        new QueryScope(sql, progress -> {}).run(() -> super.sql(sql)), this, sql);
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.QueryCancelledException;
 import dev.quiver.binding.QuiverException;
+import dev.quiver.decorators.QueryScope;
 import dev.quiver.distributed.planner.StageGraph;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobStatusUpdate;
@@ -40,6 +41,7 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
   private final StageGraph graph;
   private final JobSpec job;
   private final ClusterRuntime runtime;
+  private final QueryScope.ProgressSink progress;
   private final Map<String, Execution> executions = new HashMap<>();
   private volatile JobHandle lastJob;
 
@@ -48,10 +50,17 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
 
   /** Creates the root for {@code graph}, already encoded as {@code job}. */
   public DistributedQueryExec(StageGraph graph, JobSpec job, ClusterRuntime runtime) {
+    this(graph, job, runtime, progress -> {});
+  }
+
+  /** As {@link #DistributedQueryExec(StageGraph, JobSpec, ClusterRuntime)}, reporting progress. */
+  public DistributedQueryExec(
+      StageGraph graph, JobSpec job, ClusterRuntime runtime, QueryScope.ProgressSink progress) {
     super(graph.finalStage().root().schema(), List.of());
     this.graph = graph;
     this.job = job;
     this.runtime = runtime;
+    this.progress = progress;
   }
 
   /** The stages. */
@@ -144,9 +153,15 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
       try {
         JobHandle handle = JobHandle.submit(runtime.scheduler(), job);
         lastJob = handle;
+        progress.update(handle.progress());
         try {
           JobStatusUpdate status =
-              handle.awaitSuccess(context::isCancelled, u -> runtime.jobUpdated(graph, u));
+              handle.awaitSuccess(
+                  context::isCancelled,
+                  u -> {
+                    progress.update(handle.progress());
+                    runtime.jobUpdated(graph, u);
+                  });
           runtime.jobSucceeded(graph, status);
           return new Run(handle, status);
         } catch (RuntimeException e) {

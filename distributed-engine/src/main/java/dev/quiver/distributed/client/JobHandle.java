@@ -5,6 +5,11 @@ import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
+import dev.quiver.distributed.proto.StageSpec;
+import dev.quiver.distributed.proto.StageStatus;
+import dev.quiver.distributed.proto.TaskState;
+import dev.quiver.distributed.proto.TaskSummary;
+import dev.quiver.decorators.JobProgress;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -29,17 +34,61 @@ public final class JobHandle implements AutoCloseable {
 
   private final SchedulerClient scheduler;
   private final String jobId;
+  private final JobSpec spec;
+  private final long submittedNanos = System.nanoTime();
   private volatile JobStatusUpdate last;
   private boolean closed;
 
-  private JobHandle(SchedulerClient scheduler, String jobId) {
+  private JobHandle(SchedulerClient scheduler, String jobId, JobSpec spec) {
     this.scheduler = scheduler;
     this.jobId = jobId;
+    this.spec = spec;
   }
 
   /** Submits {@code job}. */
   public static JobHandle submit(SchedulerClient scheduler, JobSpec job) {
-    return new JobHandle(scheduler, scheduler.submit(job));
+    return new JobHandle(scheduler, scheduler.submit(job), job);
+  }
+
+  /**
+   * How far the job has got as of the latest status update (queued with nothing done before the
+   * first one). Safe to call from any thread.
+   */
+  public JobProgress progress() {
+    return progressOf(spec, last, jobId, (System.nanoTime() - submittedNanos) / 1_000_000);
+  }
+
+  /** The progress a status update shows of a job of {@code spec} (null: none seen yet). */
+  static JobProgress progressOf(
+      JobSpec spec, JobStatusUpdate status, String jobId, long elapsedMillis) {
+    int stagesTotal = spec.getStagesCount();
+    int tasksTotal = 0;
+    for (StageSpec s : spec.getStagesList()) {
+      tasksTotal += s.getTaskCount();
+    }
+    if (status == null) {
+      return new JobProgress(jobId, "QUEUED", 0, stagesTotal, 0, tasksTotal, 0, 0, elapsedMillis);
+    }
+    int stagesDone = 0;
+    int tasksDone = 0;
+    int running = 0;
+    long rows = 0;
+    for (StageStatus s : status.getStagesList()) {
+      if (s.getTaskCount() > 0 && s.getTasksSucceeded() >= s.getTaskCount()) {
+        stagesDone++;
+      }
+      tasksDone += s.getTasksSucceeded();
+      for (TaskSummary t : s.getTasksList()) {
+        if (t.getState() == TaskState.TASK_STATE_RUNNING) {
+          running++;
+        } else if (t.getState() == TaskState.TASK_STATE_SUCCEEDED) {
+          rows += t.getMetrics().getOutputRows();
+        }
+      }
+    }
+    String state = status.getState().name().replace("JOB_STATE_", "");
+    return new JobProgress(
+        jobId, state, stagesDone, stagesTotal, tasksDone, tasksTotal, running, rows, elapsedMillis);
   }
 
   /** The scheduler's id of the job. */

@@ -8,6 +8,7 @@ import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
 import dev.quiver.binding.physical.scan.FileScanExec;
 import dev.quiver.binding.planner.DefaultQueryPlanner;
+import dev.quiver.decorators.QueryScope;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.client.DistributedQueryExec;
@@ -87,15 +88,24 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     if (graph.isEmpty()) {
       return local;
     }
-    return new DistributedQueryExec(graph.get(), job(graph.get(), config), runtime);
+    Optional<QueryScope> scope = QueryScope.current();
+    String name = scope.map(QueryScope::text).orElse("query");
+    return new DistributedQueryExec(
+        graph.get(),
+        job(graph.get(), config, name),
+        runtime,
+        scope.map(QueryScope::sink).orElse(progress -> {}));
   }
 
-  private JobSpec job(StageGraph graph, SessionConfig config) {
+  /** Longest job name sent: the scheduler keeps and shows it for every recent job. */
+  static final int MAX_NAME_CHARS = 8_192;
+
+  private JobSpec job(StageGraph graph, SessionConfig config, String name) {
     String limit = config.get(maxShippedBytesKey);
     long maxShipped = limit == null ? defaultMaxShippedBytes : SessionConfig.parseBytes(limit);
     JobSpec.Builder job =
         JobSpec.newBuilder()
-            .setName("query")
+            .setName(name.length() > MAX_NAME_CHARS ? name.substring(0, MAX_NAME_CHARS) + "…" : name)
             .setFinalStageId(graph.finalStage().id())
             .putAllSettings(config.options());
     for (Stage s : graph.stages()) {
@@ -105,6 +115,9 @@ public final class DistributedQueryPlanner implements QueryPlanner {
               .setTaskCount(s.taskCount())
               .addAllInputStageIds(s.inputStageIds())
               .setOutputPartitions(s.output().partitionCount())
+              .setPartitioning(s.output().toString())
+              .setBoundary(s.boundary().toString())
+              .setPlanText(StageGraph.planText(s.root()))
               .setPlan(com.google.protobuf.ByteString.copyFrom(encoder.encode(s.plan(), maxShipped)))
               .build());
     }

@@ -85,6 +85,13 @@ public record StageGraph(List<Stage> stages) {
     }
   }
 
+  /** A stage's plan as indented text, one operator a line. */
+  public static String planText(ExecutionPlan root) {
+    StringBuilder sb = new StringBuilder();
+    appendPlan(sb, root, 0);
+    return sb.toString();
+  }
+
   private static void appendPlan(StringBuilder sb, ExecutionPlan plan, int depth) {
     sb.append("  ".repeat(depth)).append(plan.name());
     String details = plan.displayDetails();
