@@ -40,7 +40,7 @@ final class ExecutorControlService extends ExecutorControlGrpc.ExecutorControlIm
               .asRuntimeException());
       return;
     }
-    int cancelled = tasks.cancelJob(request.getJobId(), "the job's data was removed");
+    int cancelled = tasks.removeJob(request.getJobId(), "the job's data was removed");
     if (cancelled > 0) {
       LOG.info("cancelled {} tasks of removed job {}", cancelled, request.getJobId());
     }

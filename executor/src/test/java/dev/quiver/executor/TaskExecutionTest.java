@@ -408,6 +408,29 @@ class TaskExecutionTest {
   }
 
   @Test
+  void aLaunchArrivingAfterItsJobWasRemovedIsRefusedAndWritesNothing() throws Exception {
+    // A LaunchTask sent just before the scheduler cancelled the job can reach the executor after
+    // the job's RemoveJobData: it must not run and leave output that nobody removes.
+    start(1);
+    plans.add("scan", TestPlans.scan(1, 100, Partitioning.single()));
+    control().removeJobData(RemoveJobDataRequest.newBuilder().setJobId("job-late").build());
+    TaskId id = task("job-late", 1, 0, 0);
+    assertThatThrownBy(() -> control().launchTask(launch(id, "scan", 1).build()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+              assertThat(e.getStatus().getDescription()).contains("job-late").contains("removed");
+            });
+    assertThat(executor.tasks().activeTasks()).isZero();
+    assertThat(executor.shuffleStore().partitionCount()).isZero();
+    // Other jobs still run.
+    TaskId other = task("job-other", 1, 0, 0);
+    control().launchTask(launch(other, "scan", 1).build());
+    scheduler.awaitReport(other, TaskState.TASK_STATE_SUCCEEDED);
+  }
+
+  @Test
   void relaunchReplacesTheEarlierAttemptsOutput() throws Exception {
     start(2);
     plans.add("first", TestPlans.scan(1, 50, Partitioning.single()));

@@ -90,6 +90,12 @@ public final class TaskManager implements AutoCloseable {
   private final ThreadPoolExecutor slots;
   private final ExecutorService operatorThreads;
   private final Map<TaskKey, Task> active = new HashMap<>();
+
+  /** Most removed jobs remembered: their late launches are refused (see {@link #removeJob}). */
+  static final int REMOVED_JOBS_KEPT = 10_000;
+
+  /** Jobs whose data was removed, oldest first. */
+  private final java.util.LinkedHashSet<String> removedJobs = new java.util.LinkedHashSet<>();
   private final AtomicInteger running = new AtomicInteger();
   private boolean closed;
 
@@ -194,6 +200,15 @@ public final class TaskManager implements AutoCloseable {
         throw new IllegalStateException(
             "executor " + resources.executorId() + " is stopping and takes no new tasks");
       }
+      if (removedJobs.contains(id.getJobId())) {
+        throw new IllegalStateException(
+            task.name
+                + " belongs to job "
+                + id.getJobId()
+                + ", whose data was removed from executor "
+                + resources.executorId()
+                + " (it finished or was cancelled): the launch arrived late and is refused");
+      }
       Task previous = active.get(key);
       if (previous != null) {
         if (previous.id.getAttempt() == id.getAttempt()) {
@@ -254,6 +269,24 @@ public final class TaskManager implements AutoCloseable {
       }
     }
     return cancelled;
+  }
+
+  /**
+   * The job's data is being removed (it finished or was cancelled): cancels its queued and running
+   * tasks and refuses any launch of it that arrives later (a LaunchTask sent before the job ended
+   * can overtake the removal), so nothing writes output that nobody would remove.
+   *
+   * @return how many tasks were cancelled
+   */
+  public synchronized int removeJob(String jobId, String reason) {
+    removedJobs.remove(jobId);
+    removedJobs.add(jobId);
+    if (removedJobs.size() > REMOVED_JOBS_KEPT) {
+      java.util.Iterator<String> oldest = removedJobs.iterator();
+      oldest.next();
+      oldest.remove();
+    }
+    return cancelJob(jobId, reason);
   }
 
   /** Cancels every queued or running task; returns how many there were. */
