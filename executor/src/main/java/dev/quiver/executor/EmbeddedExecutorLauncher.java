@@ -54,6 +54,18 @@ public final class EmbeddedExecutorLauncher implements ExecutorLauncher {
   public RunningServer start(
       String schedulerTarget, Path workDir, int cores, long memoryBytes, SecurityConfig security)
       throws Exception {
+    return start(schedulerTarget, workDir, cores, memoryBytes, security, false);
+  }
+
+  @Override
+  public RunningServer start(
+      String schedulerTarget,
+      Path workDir,
+      int cores,
+      long memoryBytes,
+      SecurityConfig security,
+      boolean serveHttp)
+      throws Exception {
     int colon = schedulerTarget.lastIndexOf(':');
     int port;
     try {
@@ -71,7 +83,8 @@ public final class EmbeddedExecutorLauncher implements ExecutorLauncher {
             .withExecutorId("embedded-" + UUID.randomUUID().toString().substring(0, 8))
             .withPort(0)
             .withResources(cores, memoryBytes)
-            .withSecurity(security);
+            .withSecurity(security)
+            .withHttpPort(serveHttp ? 0 : ExecutorConfig.NO_HTTP);
     ExecutorServer server = ExecutorServer.start(config, Root.ALLOCATOR, decoders);
     String target = config.host() + ":" + server.port();
     return new RunningServer() {
@@ -83,6 +96,11 @@ public final class EmbeddedExecutorLauncher implements ExecutorLauncher {
       @Override
       public String target() {
         return target;
+      }
+
+      @Override
+      public int httpPort() {
+        return server.httpPort();
       }
 
       @Override

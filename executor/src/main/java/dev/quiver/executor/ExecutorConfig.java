@@ -2,6 +2,7 @@ package dev.quiver.executor;
 
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
+import dev.quiver.distributed.wire.Hosts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -25,6 +26,10 @@ import java.util.UUID;
  * @param shuffleTtl how long a job's shuffle output may sit unwritten and unread before the
  *     executor deletes it (its client never released it)
  * @param shuffleCompression how shuffle output is served when a task does not choose
+ * @param httpPort port of the HTTP endpoint (health, metrics) on {@code host}, 0 for any free
+ *     port, -1 for none
+ * @param advertiseHost the address the scheduler, other executors and clients dial to reach this
+ *     executor, or null for {@code host} (this machine's name when {@code host} is a wildcard)
  */
 public record ExecutorConfig(
     String executorId,
@@ -39,7 +44,12 @@ public record ExecutorConfig(
     List<Path> extensionJars,
     SecurityConfig security,
     Duration shuffleTtl,
-    ShuffleCompression shuffleCompression) {
+    ShuffleCompression shuffleCompression,
+    int httpPort,
+    String advertiseHost) {
+
+  /** No HTTP endpoint. */
+  public static final int NO_HTTP = -1;
 
   /** Default time unread shuffle output is kept: well past the scheduler's job retention. */
   public static final Duration DEFAULT_SHUFFLE_TTL = Duration.ofHours(1);
@@ -67,6 +77,13 @@ public record ExecutorConfig(
       throw new IllegalArgumentException("executor id must not be blank");
     }
     checkPort("executor", port, true);
+    if (httpPort < NO_HTTP || httpPort > 65535) {
+      throw new IllegalArgumentException(
+          "executor HTTP port " + httpPort + " is not in 0..65535 (or -1 for none)");
+    }
+    if (advertiseHost != null && advertiseHost.isBlank()) {
+      throw new IllegalArgumentException("the advertised host must not be blank");
+    }
     checkPort("scheduler", schedulerPort, false);
     if (cores < 1) {
       throw new IllegalArgumentException("executor cores must be >= 1, got " + cores);
@@ -82,6 +99,39 @@ public record ExecutorConfig(
               + memoryBytes
               + " bytes)");
     }
+  }
+
+  /** Settings without an HTTP endpoint, advertising the listen address. */
+  public ExecutorConfig(
+      String executorId,
+      String host,
+      int port,
+      String schedulerHost,
+      int schedulerPort,
+      Path workDir,
+      int cores,
+      long memoryBytes,
+      long shuffleMemoryBytes,
+      List<Path> extensionJars,
+      SecurityConfig security,
+      Duration shuffleTtl,
+      ShuffleCompression shuffleCompression) {
+    this(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        extensionJars,
+        security,
+        shuffleTtl,
+        shuffleCompression,
+        NO_HTTP,
+        null);
   }
 
   /** Settings without TLS or token, with the default shuffle TTL. */
@@ -175,7 +225,9 @@ public record ExecutorConfig(
         extensionJars,
         security,
         shuffleTtl,
-        shuffleCompression);
+        shuffleCompression,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy listening on another port. */
@@ -193,7 +245,9 @@ public record ExecutorConfig(
         extensionJars,
         security,
         shuffleTtl,
-        shuffleCompression);
+        shuffleCompression,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy with other resources; shuffle memory becomes a quarter of {@code memory}. */
@@ -211,7 +265,9 @@ public record ExecutorConfig(
         extensionJars,
         security,
         shuffleTtl,
-        shuffleCompression);
+        shuffleCompression,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy with another shuffle memory budget. */
@@ -229,7 +285,9 @@ public record ExecutorConfig(
         extensionJars,
         security,
         shuffleTtl,
-        shuffleCompression);
+        shuffleCompression,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy that deletes unreleased shuffle output after {@code ttl} without access. */
@@ -247,7 +305,9 @@ public record ExecutorConfig(
         extensionJars,
         security,
         ttl,
-        shuffleCompression);
+        shuffleCompression,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy that loads extensions from {@code jars}. */
@@ -265,7 +325,9 @@ public record ExecutorConfig(
         jars,
         security,
         shuffleTtl,
-        shuffleCompression);
+        shuffleCompression,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy with other security settings (TLS and token). */
@@ -283,7 +345,9 @@ public record ExecutorConfig(
         extensionJars,
         newSecurity,
         shuffleTtl,
-        shuffleCompression);
+        shuffleCompression,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy that serves shuffle output with {@code compression} unless a task chooses. */
@@ -301,6 +365,53 @@ public record ExecutorConfig(
         extensionJars,
         security,
         shuffleTtl,
-        compression);
+        compression,
+        httpPort,
+        advertiseHost);
+  }
+
+  /** A copy serving HTTP on {@code newHttpPort} (0 for any free port, -1 for none). */
+  public ExecutorConfig withHttpPort(int newHttpPort) {
+    return new ExecutorConfig(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        extensionJars,
+        security,
+        shuffleTtl,
+        shuffleCompression,
+        newHttpPort,
+        advertiseHost);
+  }
+
+  /** A copy listening on {@code newHost} and advertising {@code newAdvertiseHost} (may be null). */
+  public ExecutorConfig withHosts(String newHost, String newAdvertiseHost) {
+    return new ExecutorConfig(
+        executorId,
+        newHost,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        extensionJars,
+        security,
+        shuffleTtl,
+        shuffleCompression,
+        httpPort,
+        newAdvertiseHost);
+  }
+
+  /** The address others dial to reach this executor. */
+  public String advertisedHost() {
+    return advertiseHost != null ? advertiseHost : Hosts.advertised(host);
   }
 }

@@ -37,8 +37,28 @@ public final class ExecutorMain implements Callable<Integer> {
       description = "Scheduler to register with, e.g. localhost:50050.")
   String scheduler;
 
-  @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--host",
+      description =
+          "Address to listen on, Flight and HTTP; 0.0.0.0 for every interface"
+              + " (default: ${DEFAULT-VALUE}).")
   String host = ExecutorConfig.DEFAULT_HOST;
+
+  @Option(
+      names = "--advertise-host",
+      paramLabel = "HOST",
+      description =
+          "Address the scheduler, other executors and clients dial to reach this executor"
+              + " (default: --host, or this machine's name when --host is a wildcard).")
+  String advertiseHost;
+
+  @Option(
+      names = "--http-port",
+      paramLabel = "PORT",
+      description =
+          "Serve /healthz, /readyz and /metrics on this port of --host, with the same TLS and"
+              + " token; 0 for any free port (default: none).")
+  Integer httpPort;
 
   @Option(names = "--port", description = "Flight port, 0 for any (default: ${DEFAULT-VALUE}).")
   int port = ExecutorConfig.DEFAULT_PORT;
@@ -224,6 +244,10 @@ public final class ExecutorMain implements Callable<Integer> {
     } catch (QuiverException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
+    }
     ExecutorConfig defaults = ExecutorConfig.defaults(schedulerHost, schedulerPort, workDir);
     long memoryBytes = memory == null ? defaults.memoryBytes() : memory;
     ExecutorConfig config =
@@ -240,7 +264,9 @@ public final class ExecutorMain implements Callable<Integer> {
             classpath,
             security,
             shuffleTtl,
-            shuffleCompression);
+            shuffleCompression,
+            httpPort == null ? ExecutorConfig.NO_HTTP : httpPort,
+            advertiseHost);
     ExecutorLifecycle lifecycle =
         Guice.createInjector(new ExecutorModule(config)).getInstance(ExecutorLifecycle.class);
     ExecutorServer server;
@@ -263,7 +289,15 @@ public final class ExecutorMain implements Callable<Integer> {
                 },
                 "quiver-executor-shutdown"));
     System.out.println(
-        "Quiver executor " + config.executorId() + " serving on " + host + ":" + server.port());
+        "Quiver executor "
+            + config.executorId()
+            + " serving on "
+            + host
+            + ":"
+            + server.port()
+            + (server.httpPort() < 0 ? "" : ", HTTP port " + server.httpPort())
+            + ", advertised as "
+            + config.advertisedHost());
     stopped.await();
     return 0;
   }

@@ -15,6 +15,9 @@ import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.executor.task.StatusReporter;
 import dev.quiver.executor.task.TaskManager;
+import dev.quiver.server.http.HttpEndpoint;
+import dev.quiver.server.http.ServerMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
@@ -22,8 +25,6 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -80,6 +81,8 @@ public final class ExecutorServer implements AutoCloseable {
   private final ManagedChannel schedulerChannel;
   private final SchedulerGrpc.SchedulerBlockingStub scheduler;
   private final ScheduledExecutorService heartbeats;
+  private final PrometheusRegistry metricsRegistry;
+  private HttpEndpoint http;
   private volatile ExecutorInfo info;
   private volatile boolean registered;
   private volatile long intervalMillis = INITIAL_INTERVAL_MILLIS;
@@ -91,6 +94,8 @@ public final class ExecutorServer implements AutoCloseable {
     this.config = config;
     this.allocator =
         parent.newChildAllocator("executor " + config.executorId(), 0, config.memoryBytes());
+    this.metricsRegistry = ServerMetrics.newRegistry();
+    ExecutorMetrics metrics = new ExecutorMetrics(metricsRegistry);
     Extensions x = null;
     ShuffleStore s = null;
     FlightShuffleClient sc = null;
@@ -119,12 +124,17 @@ public final class ExecutorServer implements AutoCloseable {
                   config.memoryBytes(),
                   spillBudget(config),
                   s,
-                  new LocalFirstShuffleClient(config.executorId(), s, sc),
+                  new MeteredShuffleClient(
+                      config.executorId(),
+                      new LocalFirstShuffleClient(config.executorId(), s, sc),
+                      metrics),
                   decoder,
                   x::udf,
                   Files.createTempDirectory(config.workDir(), "tasks-"),
-                  r::report),
+                  reportTo(r, metrics)),
               config.cores());
+      metrics.watch(
+          metricsRegistry, t, s, allocator::getAllocatedMemory, config.memoryBytes());
       ExecutorControlService control = new ExecutorControlService(s, t, config.executorId());
       // TLS and the token check of DoGet come from Flight; the control service, which shares the
       // Flight server's port and transport, gets its own token interceptor.
@@ -189,6 +199,14 @@ public final class ExecutorServer implements AutoCloseable {
             });
   }
 
+  private static java.util.function.Consumer<dev.quiver.distributed.proto.TaskStatusReport>
+      reportTo(StatusReporter reporter, ExecutorMetrics metrics) {
+    return report -> {
+      metrics.taskEnded(report);
+      reporter.report(report);
+    };
+  }
+
   /**
    * Starts the Flight server, registers with the scheduler and starts heartbeating. If the
    * scheduler is not reachable yet, registration is retried with every heartbeat.
@@ -218,6 +236,22 @@ public final class ExecutorServer implements AutoCloseable {
               + "); choose another --port or stop the process using it",
           e);
     }
+    if (config.httpPort() != ExecutorConfig.NO_HTTP) {
+      try {
+        server.http =
+            HttpEndpoint.builder(
+                    "executor " + config.executorId(),
+                    config.host(),
+                    config.httpPort(),
+                    config.security())
+                .metrics(server.metricsRegistry)
+                .readiness(server::notReadyBecause)
+                .start();
+      } catch (IOException | RuntimeException e) {
+        server.close();
+        throw e;
+      }
+    }
     server.info = server.describe();
     try {
       server.tryRegister();
@@ -230,10 +264,12 @@ public final class ExecutorServer implements AutoCloseable {
     server.heartbeats.scheduleWithFixedDelay(
         server::expireShuffles, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
     LOG.info(
-        "executor {} serving Flight on {}:{}, scheduler {}:{} ({})",
+        "executor {} serving Flight on {}:{} (advertised as {}){}, scheduler {}:{} ({})",
         config.executorId(),
         config.host(),
         server.port(),
+        config.advertisedHost(),
+        server.http == null ? "" : ", HTTP on port " + server.http.port(),
         config.schedulerHost(),
         config.schedulerPort(),
         config.security());
@@ -249,24 +285,28 @@ public final class ExecutorServer implements AutoCloseable {
   private ExecutorInfo describe() {
     return ExecutorInfo.newBuilder()
         .setExecutorId(config.executorId())
-        .setHost(advertisedHost(config.host()))
+        .setHost(config.advertisedHost())
         .setFlightPort(flight.getPort())
+        .setHttpPort(http == null ? 0 : http.port())
         .setCores(config.cores())
         .setMemoryBytes(config.memoryBytes())
         .setVersion(WireProtocol.softwareVersion())
         .build();
   }
 
-  /** The address peers should dial: the listen address unless it is a wildcard. */
-  private static String advertisedHost(String host) {
-    if (!host.equals("0.0.0.0") && !host.equals("::") && !host.equals("[::]")) {
-      return host;
+  /** Ready once registered with the scheduler and until it stops. */
+  private java.util.Optional<String> notReadyBecause() {
+    if (closed || tasks.isStopping()) {
+      return java.util.Optional.of("the executor is stopping");
     }
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      return "localhost";
+    if (!registered) {
+      return java.util.Optional.of(
+          "not registered with the scheduler at "
+              + config.schedulerHost()
+              + ":"
+              + config.schedulerPort());
     }
+    return java.util.Optional.empty();
   }
 
   /**
@@ -426,6 +466,11 @@ public final class ExecutorServer implements AutoCloseable {
     return config.executorId();
   }
 
+  /** The HTTP endpoint's port, or -1 when it serves none. */
+  public int httpPort() {
+    return http == null ? -1 : http.port();
+  }
+
   /** The Flight (and control) port (the real one when configured with port 0). */
   public int port() {
     return flight.getPort();
@@ -458,6 +503,9 @@ public final class ExecutorServer implements AutoCloseable {
       return;
     }
     closed = true;
+    if (http != null) {
+      http.close();
+    }
     heartbeats.shutdownNow();
     try {
       heartbeats.awaitTermination(5, TimeUnit.SECONDS);

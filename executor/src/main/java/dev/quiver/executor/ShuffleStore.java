@@ -73,6 +73,7 @@ public final class ShuffleStore implements AutoCloseable {
   private final Map<String, Long> lastTouched = new HashMap<>();
   private long diskBytes;
   private long spillFiles;
+  private long spilledTotal;
   private boolean closed;
 
   /**
@@ -243,6 +244,7 @@ public final class ShuffleStore implements AutoCloseable {
     p.files.add(file);
     p.diskBytes += size;
     diskBytes += size;
+    spilledTotal += size;
     LOG.debug("spilled {} ({} bytes in memory) to {}", ShuffleTickets.describe(id), freed, file);
   }
 
@@ -393,6 +395,11 @@ public final class ShuffleStore implements AutoCloseable {
   /** Bytes of batches held in memory. */
   public synchronized long memoryBytes() {
     return closed ? 0 : allocator.getAllocatedMemory();
+  }
+
+  /** Bytes written to spill files since the store opened (deleted files included). */
+  public synchronized long spilledBytesTotal() {
+    return spilledTotal;
   }
 
   /** Bytes of spill files on disk. */

@@ -14,6 +14,13 @@ public final class EmbeddedSchedulerLauncher implements SchedulerLauncher {
   @Override
   public RunningServer start(int port, long heartbeatTimeoutMillis, SecurityConfig security)
       throws Exception {
+    return start(port, SchedulerConfig.NO_HTTP, heartbeatTimeoutMillis, security);
+  }
+
+  @Override
+  public RunningServer start(
+      int port, int httpPort, long heartbeatTimeoutMillis, SecurityConfig security)
+      throws Exception {
     if (heartbeatTimeoutMillis < 2) {
       throw new IllegalArgumentException(
           "heartbeat timeout must be at least 2 ms, got " + heartbeatTimeoutMillis);
@@ -26,7 +33,8 @@ public final class EmbeddedSchedulerLauncher implements SchedulerLauncher {
             SchedulerConfig.defaults()
                 .withPort(port)
                 .withHeartbeat(interval, timeout)
-                .withSecurity(security));
+                .withSecurity(security)
+                .withHttpPort(httpPort));
     return new RunningServer() {
       @Override
       public String id() {
@@ -36,6 +44,11 @@ public final class EmbeddedSchedulerLauncher implements SchedulerLauncher {
       @Override
       public String target() {
         return server.host() + ":" + server.port();
+      }
+
+      @Override
+      public int httpPort() {
+        return server.httpPort();
       }
 
       @Override

@@ -1,6 +1,7 @@
 package dev.quiver.scheduler;
 
 import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.wire.Hosts;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -15,6 +16,10 @@ import java.util.Objects;
  * @param noExecutorTimeout how long a job with runnable tasks waits for an executor to register
  * @param finishedJobRetention how long a finished job stays available for status
  * @param security TLS of the server and of the channels to executors, and the shared token
+ * @param httpPort port of the HTTP endpoint (health, metrics, jobs API, web UI) on {@code host}, 0
+ *     for any free port, -1 for none
+ * @param advertiseHost the address others reach this scheduler at (shown by the web UI and the
+ *     logs), or null for {@code host} (or this machine's name when {@code host} is a wildcard)
  */
 public record SchedulerConfig(
     String host,
@@ -24,7 +29,12 @@ public record SchedulerConfig(
     int maxTaskAttempts,
     Duration noExecutorTimeout,
     Duration finishedJobRetention,
-    SecurityConfig security) {
+    SecurityConfig security,
+    int httpPort,
+    String advertiseHost) {
+
+  /** No HTTP endpoint. */
+  public static final int NO_HTTP = -1;
 
   /** Default listen address: loopback only, so nothing is exposed unless asked for. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -52,6 +62,13 @@ public record SchedulerConfig(
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("scheduler port " + port + " is not in 0..65535");
     }
+    if (httpPort < NO_HTTP || httpPort > 65535) {
+      throw new IllegalArgumentException(
+          "scheduler HTTP port " + httpPort + " is not in 0..65535 (or -1 for none)");
+    }
+    if (advertiseHost != null && advertiseHost.isBlank()) {
+      throw new IllegalArgumentException("the advertised host must not be blank");
+    }
     if (heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
       throw new IllegalArgumentException(
           "heartbeat interval must be positive, got " + heartbeatInterval);
@@ -76,6 +93,29 @@ public record SchedulerConfig(
       throw new IllegalArgumentException(
           "finished job retention must not be negative, got " + finishedJobRetention);
     }
+  }
+
+  /** Settings without an HTTP endpoint, advertising the listen address. */
+  public SchedulerConfig(
+      String host,
+      int port,
+      Duration heartbeatInterval,
+      Duration heartbeatTimeout,
+      int maxTaskAttempts,
+      Duration noExecutorTimeout,
+      Duration finishedJobRetention,
+      SecurityConfig security) {
+    this(
+        host,
+        port,
+        heartbeatInterval,
+        heartbeatTimeout,
+        maxTaskAttempts,
+        noExecutorTimeout,
+        finishedJobRetention,
+        security,
+        NO_HTTP,
+        null);
   }
 
   /** Settings without TLS or token. */
@@ -127,7 +167,9 @@ public record SchedulerConfig(
         maxTaskAttempts,
         noExecutorTimeout,
         finishedJobRetention,
-        security);
+        security,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy with other heartbeat timing. */
@@ -140,7 +182,9 @@ public record SchedulerConfig(
         maxTaskAttempts,
         noExecutorTimeout,
         finishedJobRetention,
-        security);
+        security,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy giving each task another number of attempts against transient failures. */
@@ -153,7 +197,9 @@ public record SchedulerConfig(
         attempts,
         noExecutorTimeout,
         finishedJobRetention,
-        security);
+        security,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy waiting another time for executors before failing a job. */
@@ -166,7 +212,9 @@ public record SchedulerConfig(
         maxTaskAttempts,
         timeout,
         finishedJobRetention,
-        security);
+        security,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy keeping finished jobs for status for another time. */
@@ -179,7 +227,9 @@ public record SchedulerConfig(
         maxTaskAttempts,
         noExecutorTimeout,
         retention,
-        security);
+        security,
+        httpPort,
+        advertiseHost);
   }
 
   /** A copy with other security settings (TLS and token). */
@@ -192,6 +242,43 @@ public record SchedulerConfig(
         maxTaskAttempts,
         noExecutorTimeout,
         finishedJobRetention,
-        newSecurity);
+        newSecurity,
+        httpPort,
+        advertiseHost);
+  }
+
+  /** A copy serving HTTP on {@code newHttpPort} (0 for any free port, -1 for none). */
+  public SchedulerConfig withHttpPort(int newHttpPort) {
+    return new SchedulerConfig(
+        host,
+        port,
+        heartbeatInterval,
+        heartbeatTimeout,
+        maxTaskAttempts,
+        noExecutorTimeout,
+        finishedJobRetention,
+        security,
+        newHttpPort,
+        advertiseHost);
+  }
+
+  /** A copy advertising {@code newAdvertiseHost} (null: the listen address). */
+  public SchedulerConfig withAdvertiseHost(String newAdvertiseHost) {
+    return new SchedulerConfig(
+        host,
+        port,
+        heartbeatInterval,
+        heartbeatTimeout,
+        maxTaskAttempts,
+        noExecutorTimeout,
+        finishedJobRetention,
+        security,
+        httpPort,
+        newAdvertiseHost);
+  }
+
+  /** The address others reach this scheduler at. */
+  public String advertisedHost() {
+    return advertiseHost != null ? advertiseHost : Hosts.advertised(host);
   }
 }

@@ -21,8 +21,28 @@ import picocli.CommandLine.Spec;
         "Runs the Quiver scheduler: executors register with it and clients submit jobs over gRPC.")
 public final class SchedulerMain implements Callable<Integer> {
 
-  @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--host",
+      description =
+          "Address to listen on, gRPC and HTTP; 0.0.0.0 for every interface"
+              + " (default: ${DEFAULT-VALUE}).")
   String host = SchedulerConfig.DEFAULT_HOST;
+
+  @Option(
+      names = "--advertise-host",
+      paramLabel = "HOST",
+      description =
+          "Address executors and clients reach this scheduler at, as shown in logs and the web"
+              + " UI (default: --host, or this machine's name when --host is a wildcard).")
+  String advertiseHost;
+
+  @Option(
+      names = "--http-port",
+      paramLabel = "PORT",
+      description =
+          "Serve /healthz, /readyz, /metrics, the /api/ JSON API and the web UI on this port of"
+              + " --host, with the same TLS and token; 0 for any free port (default: none).")
+  Integer httpPort;
 
   @Option(
       names = "--port",
@@ -102,6 +122,10 @@ public final class SchedulerMain implements Callable<Integer> {
     } catch (QuiverException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
+    }
     SchedulerConfig config =
         new SchedulerConfig(
             host,
@@ -111,7 +135,9 @@ public final class SchedulerMain implements Callable<Integer> {
             maxTaskAttempts,
             Duration.ofMillis(noExecutorTimeoutMillis),
             Duration.ofMillis(jobRetentionMillis),
-            security);
+            security,
+            httpPort == null ? SchedulerConfig.NO_HTTP : httpPort,
+            advertiseHost);
     SchedulerLifecycle lifecycle =
         Guice.createInjector(new SchedulerModule(config)).getInstance(SchedulerLifecycle.class);
     SchedulerServer server = lifecycle.start();
@@ -127,7 +153,14 @@ public final class SchedulerMain implements Callable<Integer> {
                   }
                 },
                 "quiver-scheduler-shutdown"));
-    System.out.println("Quiver scheduler listening on " + host + ":" + server.port());
+    System.out.println(
+        "Quiver scheduler listening on "
+            + host
+            + ":"
+            + server.port()
+            + (server.httpPort() < 0 ? "" : ", HTTP port " + server.httpPort())
+            + ", advertised as "
+            + server.advertisedTarget());
     stopped.await();
     return 0;
   }

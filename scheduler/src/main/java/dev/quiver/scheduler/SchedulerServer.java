@@ -4,7 +4,17 @@ import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.distributed.security.GrpcSecurity;
+import dev.quiver.scheduler.http.ClusterView;
+import dev.quiver.scheduler.http.JobsApi;
+import dev.quiver.scheduler.http.WebUi;
 import dev.quiver.scheduler.job.JobManager;
+import dev.quiver.scheduler.job.JobMetrics;
+import dev.quiver.scheduler.job.JobViews;
+import dev.quiver.server.http.HttpEndpoint;
+import dev.quiver.server.http.ServerMetrics;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Optional;
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -26,11 +36,15 @@ public final class SchedulerServer implements AutoCloseable {
   private final JobManager jobs;
   private final Server server;
   private final ScheduledExecutorService liveness;
+  private final PrometheusRegistry metrics;
+  private HttpEndpoint http;
+  private volatile boolean closing;
 
   private SchedulerServer(SchedulerConfig config) {
     this.config = config;
     this.registry = new ExecutorRegistry(config.heartbeatTimeout());
-    this.jobs = new JobManager(registry, config);
+    this.metrics = ServerMetrics.newRegistry();
+    this.jobs = new JobManager(registry, config, new JobMetrics(metrics));
     this.server =
         GrpcSecurity.secure(
                 NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port())),
@@ -67,14 +81,71 @@ public final class SchedulerServer implements AutoCloseable {
               + "; choose another --port or stop the process using it",
           e);
     }
+    if (config.httpPort() != SchedulerConfig.NO_HTTP) {
+      try {
+        s.http = s.startHttp();
+      } catch (IOException | RuntimeException e) {
+        s.close();
+        throw e;
+      }
+    }
     // Check often enough that a lost executor is noticed within ~1.25 timeouts.
     long periodMillis = Math.max(10, config.heartbeatTimeout().toMillis() / 4);
     s.liveness.scheduleWithFixedDelay(
         s::checkLiveness, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
     s.jobs.start();
     LOG.info(
-        "scheduler listening on {}:{} ({})", config.host(), s.port(), config.security());
+        "scheduler listening on {}:{}, advertised as {} ({}){}",
+        config.host(),
+        s.port(),
+        s.advertisedTarget(),
+        config.security(),
+        s.http == null ? "" : ", HTTP port " + s.http.port());
     return s;
+  }
+
+  private HttpEndpoint startHttp() throws IOException {
+    GaugeWithCallback.builder()
+        .name("quiver_tasks_queued")
+        .help("Tasks of unfinished jobs waiting to run (their inputs may not be ready yet)")
+        .callback(cb -> cb.call(taskCounts().queued()))
+        .register(metrics);
+    GaugeWithCallback.builder()
+        .name("quiver_tasks_running")
+        .help("Task attempts launched on executors and not yet reported")
+        .callback(cb -> cb.call(taskCounts().running()))
+        .register(metrics);
+    GaugeWithCallback.builder()
+        .name("quiver_jobs_running")
+        .help("Jobs submitted and not yet finished")
+        .callback(cb -> cb.call(taskCounts().jobsRunning()))
+        .register(metrics);
+    GaugeWithCallback.builder()
+        .name("quiver_executors_alive")
+        .help("Executors registered and heartbeating")
+        .callback(cb -> cb.call(registry.list(false).size()))
+        .register(metrics);
+    ClusterView view =
+        new ClusterView(jobs, registry, config.advertisedHost() + ":" + server.getPort());
+    return HttpEndpoint.builder("scheduler", config.host(), config.httpPort(), config.security())
+        .metrics(metrics)
+        .readiness(
+            () ->
+                closing || !jobs.accepting()
+                    ? Optional.of("the scheduler is shutting down")
+                    : Optional.empty())
+        .route("/api/", new JobsApi(view))
+        .route("/", new WebUi(view))
+        .start();
+  }
+
+  /** Task counts for the gauges; zeros once the job loop has stopped. */
+  private JobViews.TaskCounts taskCounts() {
+    try {
+      return jobs.taskCounts();
+    } catch (RuntimeException e) {
+      return new JobViews.TaskCounts(0, 0, 0);
+    }
   }
 
   private void checkLiveness() {
@@ -115,9 +186,23 @@ public final class SchedulerServer implements AutoCloseable {
     return jobs;
   }
 
+  /** The HTTP endpoint's port, or -1 when it serves none. */
+  public int httpPort() {
+    return http == null ? -1 : http.port();
+  }
+
+  /** The address others reach the scheduler at, {@code host:port}. */
+  public String advertisedTarget() {
+    return config.advertisedHost() + ":" + port();
+  }
+
   /** Stops accepting calls, ends status streams, waits briefly for running calls, then stops. */
   @Override
   public void close() {
+    closing = true;
+    if (http != null) {
+      http.close();
+    }
     liveness.shutdownNow();
     server.shutdown();
     jobs.close();

@@ -30,6 +30,7 @@ import java.util.stream.Stream;
  */
 final class ProcessCluster implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("listening on ([\\w.]+):(\\d+)");
+  private static final Pattern HTTP_PORT = Pattern.compile("HTTP port (\\d+)");
 
   /**
    * Extra command-line options of the scheduler and of every executor, and the security the
@@ -40,18 +41,47 @@ final class ProcessCluster implements AutoCloseable {
       Path extraClasspath,
       List<String> schedulerArgs,
       List<String> executorArgs,
-      SecurityConfig clientSecurity) {
+      SecurityConfig clientSecurity,
+      boolean http,
+      List<String> executorHosts) {
+    /** Without HTTP endpoints, every executor on 127.0.0.1. */
+    Options(
+        int cores,
+        Path extraClasspath,
+        List<String> schedulerArgs,
+        List<String> executorArgs,
+        SecurityConfig clientSecurity) {
+      this(cores, extraClasspath, schedulerArgs, executorArgs, clientSecurity, false, List.of());
+    }
+
     /** {@code cores} slots per executor, no extra options. */
     static Options of(int cores) {
       return new Options(cores, null, List.of(), List.of(), SecurityConfig.none());
     }
 
     Options withSchedulerArgs(String... args) {
-      return new Options(cores, extraClasspath, List.of(args), executorArgs, clientSecurity);
+      return new Options(
+          cores, extraClasspath, List.of(args), executorArgs, clientSecurity, http, executorHosts);
     }
 
     Options withExecutorArgs(String... args) {
-      return new Options(cores, extraClasspath, schedulerArgs, List.of(args), clientSecurity);
+      return new Options(
+          cores, extraClasspath, schedulerArgs, List.of(args), clientSecurity, http, executorHosts);
+    }
+
+    /** Every server also serves HTTP (health, metrics; the scheduler's API and UI), on free ports. */
+    Options withHttp() {
+      return new Options(
+          cores, extraClasspath, schedulerArgs, executorArgs, clientSecurity, true, executorHosts);
+    }
+
+    /**
+     * Executors listen on (and advertise) these addresses in turn (e.g. 127.0.0.2, 127.0.0.3),
+     * while the scheduler and the test's clients stay on 127.0.0.1.
+     */
+    Options withExecutorHosts(String... hosts) {
+      return new Options(
+          cores, extraClasspath, schedulerArgs, executorArgs, clientSecurity, http, List.of(hosts));
     }
   }
 
@@ -61,6 +91,7 @@ final class ProcessCluster implements AutoCloseable {
   private final List<Process> dead = new ArrayList<>();
   private Process scheduler;
   private String target;
+  private volatile int schedulerHttpPort = -1;
   private int schedulerStarts;
   private int executorSeq;
 
@@ -151,6 +182,9 @@ final class ProcessCluster implements AutoCloseable {
                 jar("scheduler", "quiver-scheduler.jar").toString(),
                 "--port",
                 Integer.toString(port)));
+    if (options.http()) {
+      cmd.addAll(List.of("--http-port", "0"));
+    }
     cmd.addAll(options.schedulerArgs());
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     scheduler = p;
@@ -167,6 +201,10 @@ final class ProcessCluster implements AutoCloseable {
                   out.write(line);
                   out.newLine();
                   out.flush();
+                  Matcher http = HTTP_PORT.matcher(line);
+                  if (http.find()) {
+                    schedulerHttpPort = Integer.parseInt(http.group(1));
+                  }
                   Matcher m = LISTENING.matcher(line);
                   if (m.find()) {
                     address.complete(m.group(1) + ":" + m.group(2));
@@ -185,7 +223,8 @@ final class ProcessCluster implements AutoCloseable {
 
   /** Starts one more executor process (id {@code exec-N}); returns its id at once. */
   private String launchExecutor() throws IOException {
-    String id = "exec-" + executorSeq++;
+    int seq = executorSeq++;
+    String id = "exec-" + seq;
     Path work = Files.createDirectories(workDir(id));
     List<String> cmd =
         new ArrayList<>(
@@ -210,6 +249,13 @@ final class ProcessCluster implements AutoCloseable {
     if (options.extraClasspath() != null) {
       cmd.add("--classpath");
       cmd.add(options.extraClasspath().toString());
+    }
+    if (options.http()) {
+      cmd.addAll(List.of("--http-port", "0"));
+    }
+    if (!options.executorHosts().isEmpty()) {
+      cmd.addAll(
+          List.of("--host", options.executorHosts().get(seq % options.executorHosts().size())));
     }
     cmd.addAll(options.executorArgs());
     executors.put(
@@ -341,6 +387,14 @@ final class ProcessCluster implements AutoCloseable {
   /** The log of executor {@code id}. */
   String executorLog(String id) throws IOException {
     return Files.readString(dir.resolve(id + ".log"));
+  }
+
+  /** The scheduler's HTTP base URL ({@link Options#withHttp()} only). */
+  String schedulerHttp() {
+    if (schedulerHttpPort < 0) {
+      throw new IllegalStateException("the scheduler serves no HTTP; start it with Options.withHttp");
+    }
+    return "http://127.0.0.1:" + schedulerHttpPort;
   }
 
   /** The scheduler's {@code host:port}. */

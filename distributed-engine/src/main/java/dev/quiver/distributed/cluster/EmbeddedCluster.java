@@ -32,6 +32,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   private final int coresPerExecutor;
   private final long memoryPerExecutor;
   private final SecurityConfig security;
+  private final int schedulerHttpPort;
   private final List<RunningServer> executorServers = new ArrayList<>();
   private RunningServer scheduler;
   private Path workRoot;
@@ -51,6 +52,21 @@ public final class EmbeddedCluster implements AutoCloseable {
    */
   public EmbeddedCluster(
       int executors, int coresPerExecutor, long memoryPerExecutor, SecurityConfig security) {
+    this(executors, coresPerExecutor, memoryPerExecutor, security, -1);
+  }
+
+  private EmbeddedCluster(
+      int executors,
+      int coresPerExecutor,
+      long memoryPerExecutor,
+      SecurityConfig security,
+      int schedulerHttpPort) {
+    if (schedulerHttpPort < -1 || schedulerHttpPort > 65535) {
+      throw new QuiverException(
+          "The scheduler's HTTP port must be in 0..65535 (or -1 for none), got "
+              + schedulerHttpPort);
+    }
+    this.schedulerHttpPort = schedulerHttpPort;
     if (executors < 1) {
       throw new QuiverException("An embedded cluster needs at least one executor, got " + executors);
     }
@@ -77,6 +93,23 @@ public final class EmbeddedCluster implements AutoCloseable {
     return new EmbeddedCluster(executors, cores, 2L << 30, security);
   }
 
+  /**
+   * A copy (not started) whose scheduler serves HTTP (health, metrics, jobs API, web UI) on
+   * 127.0.0.1:{@code port}, 0 for a free port, and whose executors serve health and metrics on
+   * free ports.
+   */
+  public EmbeddedCluster withHttp(int port) {
+    return new EmbeddedCluster(executors, coresPerExecutor, memoryPerExecutor, security, port);
+  }
+
+  /** The scheduler's HTTP port, or -1 when it serves none; the cluster must be started. */
+  public synchronized int schedulerHttpPort() {
+    if (scheduler == null) {
+      throw new QuiverException("The embedded cluster is not started");
+    }
+    return scheduler.httpPort();
+  }
+
   /** Starts the servers (once) and waits until every executor has registered. */
   public synchronized EmbeddedCluster start() {
     if (closed) {
@@ -89,12 +122,17 @@ public final class EmbeddedCluster implements AutoCloseable {
     ExecutorLauncher executorLauncher = load(ExecutorLauncher.class, "quiver-executor");
     try {
       workRoot = Files.createTempDirectory("quiver-embedded-");
-      scheduler = schedulers.start(0, HEARTBEAT_TIMEOUT_MILLIS, security);
+      scheduler = schedulers.start(0, schedulerHttpPort, HEARTBEAT_TIMEOUT_MILLIS, security);
       for (int i = 0; i < executors; i++) {
         Path dir = Files.createDirectories(workRoot.resolve("executor-" + i));
         executorServers.add(
             executorLauncher.start(
-                scheduler.target(), dir, coresPerExecutor, memoryPerExecutor, security));
+                scheduler.target(),
+                dir,
+                coresPerExecutor,
+                memoryPerExecutor,
+                security,
+                schedulerHttpPort != -1));
       }
       awaitRegistration();
       return this;

@@ -18,6 +18,24 @@ public interface ExecutorLauncher {
       String schedulerTarget, Path workDir, int cores, long memoryBytes, SecurityConfig security)
       throws Exception;
 
+  /**
+   * As {@link #start(String, Path, int, long, SecurityConfig)}; with {@code serveHttp}, the
+   * executor also serves HTTP (health, metrics) on a free port of 127.0.0.1.
+   */
+  default RunningServer start(
+      String schedulerTarget,
+      Path workDir,
+      int cores,
+      long memoryBytes,
+      SecurityConfig security,
+      boolean serveHttp)
+      throws Exception {
+    if (serveHttp) {
+      throw new UnsupportedOperationException(getClass().getName() + " cannot serve HTTP");
+    }
+    return start(schedulerTarget, workDir, cores, memoryBytes, security);
+  }
+
   /** Starts an unsecured executor (plaintext, no token). */
   default RunningServer start(String schedulerTarget, Path workDir, int cores, long memoryBytes)
       throws Exception {

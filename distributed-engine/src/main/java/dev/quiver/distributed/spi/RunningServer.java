@@ -8,6 +8,11 @@ public interface RunningServer extends AutoCloseable {
   /** {@code host:port} clients and peers connect to. */
   String target();
 
+  /** The port of its HTTP endpoint (health, metrics; the scheduler's API and UI), or -1. */
+  default int httpPort() {
+    return -1;
+  }
+
   @Override
   void close();
 }

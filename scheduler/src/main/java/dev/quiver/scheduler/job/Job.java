@@ -37,6 +37,12 @@ final class Job {
   long finishedAtNanos;
   boolean dataRemoved;
 
+  /** Monotonic and wall-clock times of submission, and wall-clock time of the end (0 until). */
+  final long submittedAtNanos = System.nanoTime();
+
+  final long submittedAtMillis = System.currentTimeMillis();
+  long finishedAtMillis;
+
   Job(String id, long seq, JobSpec spec) {
     this.id = id;
     this.seq = seq;

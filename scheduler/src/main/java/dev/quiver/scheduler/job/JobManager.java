@@ -61,8 +61,12 @@ public final class JobManager implements AutoCloseable {
   private static final long RPC_DEADLINE_MILLIS = 30_000;
   private static final String NO_EXECUTORS = "no executors are registered with the scheduler";
 
+  /** Finished jobs kept for the jobs API after they are forgotten, newest last. */
+  static final int HISTORY = 100;
+
   private final ExecutorRegistry registry;
   private final SchedulerConfig config;
+  private final JobMetrics metrics;
   private final ExecutorClients clients;
   private final ScheduledExecutorService loop;
   private final SecureRandom random = new SecureRandom();
@@ -70,6 +74,7 @@ public final class JobManager implements AutoCloseable {
   // Loop-thread state.
   private final Map<String, Job> jobs = new LinkedHashMap<>();
   private final Map<String, Set<TaskRun>> running = new HashMap<>();
+  private final java.util.ArrayDeque<JobViews.JobDetail> history = new java.util.ArrayDeque<>();
 
   /** Executors whose LaunchTask failed with UNAVAILABLE, until they register again or a timeout. */
   private final Map<String, Long> unreachable = new HashMap<>();
@@ -82,8 +87,14 @@ public final class JobManager implements AutoCloseable {
 
   /** A job manager placing tasks on the executors of {@code registry}; call {@link #start}. */
   public JobManager(ExecutorRegistry registry, SchedulerConfig config) {
+    this(registry, config, JobMetrics.unexposed());
+  }
+
+  /** As {@link #JobManager(ExecutorRegistry, SchedulerConfig)}, counting into {@code metrics}. */
+  public JobManager(ExecutorRegistry registry, SchedulerConfig config, JobMetrics metrics) {
     this.registry = registry;
     this.config = config;
+    this.metrics = metrics;
     this.clients = new ExecutorClients(RPC_DEADLINE_MILLIS, config.security());
     this.loop =
         Executors.newSingleThreadScheduledExecutor(
@@ -118,6 +129,7 @@ public final class JobManager implements AutoCloseable {
           Job job = new Job(id, jobSeq, spec);
           jobs.put(id, job);
           changed.add(job);
+          metrics.jobSubmitted();
           LOG.info(
               "{} submitted: {} stages, final stage {}",
               job.describe(),
@@ -152,6 +164,66 @@ public final class JobManager implements AutoCloseable {
   /** The job's status right now. */
   public JobStatusUpdate status(String jobId) {
     return call(() -> snapshot(require(jobId)));
+  }
+
+  /** The jobs this scheduler knows and those it finished recently, newest first. */
+  public List<JobViews.JobSummary> jobs() {
+    return call(
+        () -> {
+          List<JobViews.JobSummary> out = new ArrayList<>();
+          List<Job> live = new ArrayList<>(jobs.values());
+          for (int i = live.size() - 1; i >= 0; i--) {
+            out.add(JobSnapshots.summary(live.get(i)));
+          }
+          java.util.Iterator<JobViews.JobDetail> old = history.descendingIterator();
+          while (old.hasNext()) {
+            out.add(old.next().summary());
+          }
+          return out;
+        });
+  }
+
+  /** A job with its stages and tasks, if this scheduler knows it or finished it recently. */
+  public Optional<JobViews.JobDetail> job(String jobId) {
+    return call(
+        () -> {
+          Job job = jobs.get(jobId);
+          if (job != null) {
+            return Optional.of(JobSnapshots.detail(job, System.nanoTime()));
+          }
+          return history.stream().filter(d -> d.summary().id().equals(jobId)).findFirst();
+        });
+  }
+
+  /** Tasks of unfinished jobs waiting to run and running, and how many such jobs there are. */
+  public JobViews.TaskCounts taskCounts() {
+    return call(
+        () -> {
+          int queued = 0;
+          int runningTasks = 0;
+          int active = 0;
+          for (Job job : jobs.values()) {
+            if (job.terminal()) {
+              continue;
+            }
+            active++;
+            for (StageRun stage : job.stages.values()) {
+              for (TaskRun t : stage.tasks) {
+                if (t.phase == TaskRun.Phase.WAITING) {
+                  queued++;
+                } else if (t.phase == TaskRun.Phase.RUNNING) {
+                  runningTasks++;
+                }
+              }
+            }
+          }
+          return new JobViews.TaskCounts(queued, runningTasks, active);
+        });
+  }
+
+  /** Whether the job loop takes work (it stops when the scheduler shuts down). */
+  public boolean accepting() {
+    return !closed && !loop.isShutdown();
   }
 
   /**
@@ -419,6 +491,10 @@ public final class JobManager implements AutoCloseable {
           && now - job.finishedAtNanos >= config.finishedJobRetention().toNanos()) {
         removeData(job);
         jobs.remove(job.id);
+        history.addLast(JobSnapshots.detail(job, now));
+        while (history.size() > HISTORY) {
+          history.removeFirst();
+        }
         LOG.debug("{} forgotten", job.describe());
       }
     }
@@ -547,6 +623,11 @@ public final class JobManager implements AutoCloseable {
     task.phase = TaskRun.Phase.RUNNING;
     task.executor = target;
     task.launchSeq = ++eventSeq;
+    task.launchedAtNanos = System.nanoTime();
+    task.ranNanos = -1;
+    if (task.attempt > 0) {
+      metrics.taskRetried();
+    }
     task.summarize(TaskState.TASK_STATE_RUNNING, TaskMetrics.getDefaultInstance());
     running.computeIfAbsent(target.getExecutorId(), k -> new LinkedHashSet<>()).add(task);
     job.executorsUsed.put(target.getExecutorId(), target);
@@ -634,12 +715,12 @@ public final class JobManager implements AutoCloseable {
           PERMISSION_DENIED,
           UNAUTHENTICATED -> {
         stopRunning(task);
-        task.summarize(TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
+        endAttempt(task, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
         fail(job, ErrorInfo.newBuilder().setKind("QuiverException").setMessage(what).build());
       }
       default -> {
         stopRunning(task);
-        task.summarize(TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
+        endAttempt(task, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
         onFailure(
             task,
             target.getExecutorId(),
@@ -684,6 +765,15 @@ public final class JobManager implements AutoCloseable {
         && task.executor.getExecutorId().equals(executorId);
   }
 
+  /** Records how a task attempt ended (in its summary and the task metrics). */
+  private void endAttempt(TaskRun task, TaskState state, TaskMetrics taskMetrics) {
+    task.summarize(state, taskMetrics);
+    if (task.ranNanos < 0) {
+      task.ranNanos = System.nanoTime() - task.launchedAtNanos;
+      metrics.taskEnded(state, task.ranNanos);
+    }
+  }
+
   private void stopRunning(TaskRun task) {
     Set<TaskRun> set = running.get(task.executor.getExecutorId());
     if (set != null) {
@@ -721,7 +811,7 @@ public final class JobManager implements AutoCloseable {
     }
     TaskRun task = stage.tasks.get(id.getTaskId());
     stopRunning(task);
-    task.summarize(report.getState(), report.getMetrics());
+    endAttempt(task, report.getState(), report.getMetrics());
     changed.add(job);
     switch (report.getState()) {
       case TASK_STATE_SUCCEEDED -> {
@@ -796,6 +886,7 @@ public final class JobManager implements AutoCloseable {
 
   /** Re-queues an executor's running tasks and re-runs the succeeded tasks whose output it held. */
   private void onExecutorLost(String executorId, String why) {
+    metrics.executorLost();
     clients.forget(executorId);
     Set<TaskRun> tasks = running.remove(executorId);
     int requeued = tasks == null ? 0 : tasks.size();
@@ -804,7 +895,7 @@ public final class JobManager implements AutoCloseable {
       for (TaskRun t : tasks) {
         t.phase = TaskRun.Phase.WAITING;
         t.failedOn.add(executorId);
-        t.summarize(TaskState.TASK_STATE_FAILED, t.summary.getMetrics());
+        endAttempt(t, TaskState.TASK_STATE_FAILED, t.summary.getMetrics());
         changed.add(t.stage.job);
       }
     }
@@ -845,6 +936,8 @@ public final class JobManager implements AutoCloseable {
     job.state = state;
     job.error = error;
     job.finishedAtNanos = System.nanoTime();
+    job.finishedAtMillis = System.currentTimeMillis();
+    metrics.jobFinished(state, job.finishedAtNanos - job.submittedAtNanos);
     job.waitingSinceNanos = -1;
     changed.add(job);
     Map<String, List<TaskId>> toCancel = new LinkedHashMap<>();
@@ -853,7 +946,7 @@ public final class JobManager implements AutoCloseable {
         if (t.phase == TaskRun.Phase.RUNNING) {
           stopRunning(t);
           t.phase = TaskRun.Phase.WAITING;
-          t.summarize(TaskState.TASK_STATE_CANCELLED, t.summary.getMetrics());
+          endAttempt(t, TaskState.TASK_STATE_CANCELLED, t.summary.getMetrics());
           toCancel.computeIfAbsent(t.executor.getExecutorId(), k -> new ArrayList<>()).add(t.id());
         }
       }

@@ -34,6 +34,11 @@ final class TaskRun {
   /** Executor of the current attempt: where it runs, or where its output lives once succeeded. */
   ExecutorInfo executor;
 
+  /** When the current attempt was launched and, once it ended, how long it ran. */
+  long launchedAtNanos;
+
+  long ranNanos = -1;
+
   /** Event sequence numbers of the current attempt's launch and success. */
   long launchSeq;
 

@@ -1,0 +1,111 @@
+package dev.quiver.scheduler.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import dev.quiver.server.http.HttpEndpoint;
+import io.grpc.StatusRuntimeException;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The scheduler's JSON API under {@code /api/}:
+ *
+ * <ul>
+ *   <li>{@code GET /api/jobs}: recent jobs, newest first (id, SQL text, state, times, progress)
+ *   <li>{@code GET /api/jobs/{id}}: one job's stages, their tasks, and the stage graph as DOT
+ *   <li>{@code DELETE /api/jobs/{id}}: cancels the job
+ *   <li>{@code GET /api/executors}: the executors, lost ones included
+ * </ul>
+ */
+public final class JobsApi implements HttpHandler {
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private final ClusterView cluster;
+
+  /** Serves {@code cluster}. */
+  public JobsApi(ClusterView cluster) {
+    this.cluster = cluster;
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    String path = exchange.getRequestURI().getPath();
+    String method = exchange.getRequestMethod();
+    try {
+      if (path.equals("/api/jobs") || path.equals("/api/jobs/")) {
+        if (requireMethod(exchange, "GET")) {
+          json(exchange, 200, Map.of("jobs", cluster.jobs()));
+        }
+      } else if (path.startsWith("/api/jobs/")) {
+        String id = path.substring("/api/jobs/".length());
+        if (method.equals("DELETE")) {
+          Optional<Boolean> cancelled = cluster.cancel(id);
+          if (cancelled.isEmpty()) {
+            notFound(exchange, id);
+          } else {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("id", id);
+            body.put("cancelled", cancelled.get());
+            json(exchange, 200, body);
+          }
+        } else if (requireMethod(exchange, "GET", "DELETE")) {
+          var job = cluster.job(id);
+          if (job.isEmpty()) {
+            notFound(exchange, id);
+          } else {
+            json(exchange, 200, job.get());
+          }
+        }
+      } else if (path.equals("/api/executors") || path.equals("/api/executors/")) {
+        if (requireMethod(exchange, "GET")) {
+          json(exchange, 200, Map.of("executors", cluster.executors()));
+        }
+      } else {
+        json(
+            exchange,
+            404,
+            Map.of(
+                "error",
+                "no API at "
+                    + path
+                    + "; try /api/jobs, /api/jobs/{id} or /api/executors"));
+      }
+    } catch (StatusRuntimeException e) {
+      // The job loop is shutting down or did not answer in time.
+      json(exchange, 503, Map.of("error", String.valueOf(e.getStatus().getDescription())));
+    }
+  }
+
+  private static void notFound(HttpExchange exchange, String id) throws IOException {
+    json(
+        exchange,
+        404,
+        Map.of(
+            "error",
+            "job '"
+                + id
+                + "' is not known to this scheduler (never submitted here, or finished long"
+                + " ago)"));
+  }
+
+  /** True when the method is {@code allowed[0]} (or HEAD for GET); else answers 405. */
+  private static boolean requireMethod(HttpExchange exchange, String... allowed) throws IOException {
+    String method = exchange.getRequestMethod();
+    if (method.equals(allowed[0]) || (allowed[0].equals("GET") && method.equals("HEAD"))) {
+      return true;
+    }
+    exchange.getResponseHeaders().set("Allow", String.join(", ", allowed));
+    json(exchange, 405, Map.of("error", method + " is not allowed on " + exchange.getRequestURI().getPath()));
+    return false;
+  }
+
+  static void json(HttpExchange exchange, int status, Object body) throws IOException {
+    HttpEndpoint.send(
+        exchange, status, "application/json; charset=utf-8", JSON.writeValueAsString(body) + "\n");
+  }
+}

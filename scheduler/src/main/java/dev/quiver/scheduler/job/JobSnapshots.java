@@ -1,0 +1,145 @@
+package dev.quiver.scheduler.job;
+
+import dev.quiver.distributed.proto.StageSpec;
+import dev.quiver.distributed.proto.TaskMetrics;
+import dev.quiver.distributed.proto.TaskState;
+import dev.quiver.scheduler.job.JobViews.JobDetail;
+import dev.quiver.scheduler.job.JobViews.JobSummary;
+import dev.quiver.scheduler.job.JobViews.StageView;
+import dev.quiver.scheduler.job.JobViews.TaskView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Builds the immutable views of a job; called on the job loop only. */
+final class JobSnapshots {
+  private JobSnapshots() {}
+
+  static JobSummary summary(Job job) {
+    int stagesDone = 0;
+    int tasksDone = 0;
+    int tasksTotal = 0;
+    int running = 0;
+    long rows = 0;
+    for (StageRun stage : job.stages.values()) {
+      int done = stage.succeeded();
+      tasksDone += done;
+      tasksTotal += stage.tasks.size();
+      if (done == stage.tasks.size()) {
+        stagesDone++;
+      }
+      for (TaskRun t : stage.tasks) {
+        if (t.phase == TaskRun.Phase.RUNNING) {
+          running++;
+        } else if (t.phase == TaskRun.Phase.SUCCEEDED && t.summary != null) {
+          rows += t.summary.getMetrics().getOutputRows();
+        }
+      }
+    }
+    return new JobSummary(
+        job.id,
+        job.spec.getName(),
+        job.state.name().replace("JOB_STATE_", ""),
+        job.submittedAtMillis,
+        job.finishedAtMillis,
+        stagesDone,
+        job.stages.size(),
+        tasksDone,
+        tasksTotal,
+        running,
+        rows,
+        job.error == null ? null : job.error.getMessage());
+  }
+
+  static JobDetail detail(Job job, long nowNanos) {
+    List<StageView> stages = new ArrayList<>();
+    for (StageRun stage : job.stages.values()) {
+      List<TaskView> tasks = new ArrayList<>();
+      for (TaskRun t : stage.tasks) {
+        tasks.add(task(t, nowNanos));
+      }
+      StageSpec spec = stage.spec;
+      stages.add(
+          new StageView(
+              stage.id(),
+              stage.tasks.size(),
+              stage.succeeded(),
+              List.copyOf(spec.getInputStageIdsList()),
+              spec.getOutputPartitions(),
+              spec.getPartitioning(),
+              spec.getBoundary(),
+              spec.getPlanText(),
+              List.copyOf(tasks)));
+    }
+    return new JobDetail(summary(job), List.copyOf(stages), job.spec.getFinalStageId(), dot(job));
+  }
+
+  private static TaskView task(TaskRun t, long nowNanos) {
+    String state;
+    if (t.summary == null) {
+      state = "WAITING";
+    } else if (t.phase == TaskRun.Phase.WAITING && t.summary.getState() != TaskState.TASK_STATE_FAILED
+        && t.summary.getState() != TaskState.TASK_STATE_CANCELLED) {
+      state = "WAITING";
+    } else {
+      state = t.summary.getState().name().replace("TASK_STATE_", "");
+    }
+    TaskMetrics m = t.summary == null ? TaskMetrics.getDefaultInstance() : t.summary.getMetrics();
+    long elapsed;
+    if (t.summary == null) {
+      elapsed = 0;
+    } else if (t.phase == TaskRun.Phase.RUNNING) {
+      elapsed = TimeUnit.NANOSECONDS.toMillis(nowNanos - t.launchedAtNanos);
+    } else if (m.getElapsedMillis() > 0) {
+      elapsed = m.getElapsedMillis();
+    } else {
+      elapsed = t.ranNanos < 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(t.ranNanos);
+    }
+    return new TaskView(
+        t.index,
+        t.attempt,
+        t.launches,
+        state,
+        t.executor == null ? null : t.executor.getExecutorId(),
+        t.executor == null ? null : t.executor.getHost(),
+        m.getOutputRows(),
+        m.getOutputBytes(),
+        m.getSpilledBytes(),
+        elapsed);
+  }
+
+  /** The stage graph as Graphviz DOT: producer → consumer edges, the final stage → client. */
+  static String dot(Job job) {
+    StringBuilder sb = new StringBuilder("digraph stages {\n  rankdir=BT;\n  node [shape=box];\n");
+    for (StageRun s : job.stages.values()) {
+      sb.append("  s")
+          .append(s.id())
+          .append(" [label=\"Stage ")
+          .append(s.id())
+          .append("\\ntasks=")
+          .append(s.tasks.size())
+          .append(s.spec.getPartitioning().isEmpty()
+              ? ""
+              : "\\noutput=" + escape(s.spec.getPartitioning()))
+          .append("\"];\n");
+    }
+    for (StageRun s : job.stages.values()) {
+      for (int input : s.spec.getInputStageIdsList()) {
+        StageRun producer = job.stages.get(input);
+        sb.append("  s").append(input).append(" -> s").append(s.id());
+        if (producer != null && !producer.spec.getBoundary().isEmpty()) {
+          sb.append(" [label=\"").append(escape(producer.spec.getBoundary())).append("\"]");
+        }
+        sb.append(";\n");
+      }
+    }
+    sb.append("  client [shape=ellipse];\n  s")
+        .append(job.spec.getFinalStageId())
+        .append(" -> client [label=\"RESULT\"];\n");
+    return sb.append("}\n").toString();
+  }
+
+  private static String escape(String s) {
+    return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+  }
+}

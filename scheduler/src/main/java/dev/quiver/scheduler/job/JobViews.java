@@ -1,0 +1,77 @@
+package dev.quiver.scheduler.job;
+
+import java.util.List;
+
+/** What the scheduler shows of its jobs (the HTTP API and web UI): immutable snapshots. */
+public final class JobViews {
+  private JobViews() {}
+
+  /**
+   * One job as the jobs list shows it.
+   *
+   * @param name the query's SQL text (or a rendering of its plan)
+   * @param state QUEUED, RUNNING, SUCCEEDED, FAILED or CANCELLED
+   * @param submittedAtMillis wall-clock time of submission, Unix epoch milliseconds
+   * @param finishedAtMillis wall-clock time it ended, or 0 while it runs
+   * @param rows rows written by the tasks that succeeded, over all stages
+   * @param error why it failed, or null
+   */
+  public record JobSummary(
+      String id,
+      String name,
+      String state,
+      long submittedAtMillis,
+      long finishedAtMillis,
+      int stagesDone,
+      int stagesTotal,
+      int tasksDone,
+      int tasksTotal,
+      int tasksRunning,
+      long rows,
+      String error) {}
+
+  /**
+   * One task's latest attempt.
+   *
+   * @param state WAITING (not launched, or to run again), RUNNING, SUCCEEDED, FAILED or CANCELLED
+   * @param attempt number of the latest attempt, -1 before the first launch
+   * @param attempts attempts launched so far
+   * @param elapsedMillis the attempt's run time (so far, while it runs)
+   */
+  public record TaskView(
+      int task,
+      int attempt,
+      int attempts,
+      String state,
+      String executorId,
+      String executorHost,
+      long rows,
+      long bytes,
+      long spilledBytes,
+      long elapsedMillis) {}
+
+  /**
+   * One stage.
+   *
+   * @param inputs the stages whose output it reads
+   * @param partitioning how its output is split among its consumer's tasks
+   * @param boundary how consumers read its output
+   * @param planText its plan, one operator a line
+   */
+  public record StageView(
+      int id,
+      int taskCount,
+      int tasksSucceeded,
+      List<Integer> inputs,
+      int outputPartitions,
+      String partitioning,
+      String boundary,
+      String planText,
+      List<TaskView> tasks) {}
+
+  /** A job with its stages, their tasks, and the stage graph as Graphviz DOT. */
+  public record JobDetail(JobSummary summary, List<StageView> stages, int finalStageId, String dot) {}
+
+  /** Tasks of unfinished jobs: waiting to run, and running; and those jobs. */
+  public record TaskCounts(int queued, int running, int jobsRunning) {}
+}
