@@ -40,10 +40,36 @@ public final class ClusterOptions {
           "With --scheduler: file holding the cluster's shared token, sent on every call.")
   private Path tokenFile;
 
+  @Option(
+      names = "--http-port",
+      paramLabel = "PORT",
+      description =
+          "With --embedded: the scheduler serves its web UI, jobs API and metrics on"
+              + " 127.0.0.1:PORT (0 for a free one, printed at start).")
+  private Integer httpPort;
+
+  @Option(
+      names = "--progress",
+      defaultValue = "auto",
+      paramLabel = "WHEN",
+      description =
+          "Progress bar on stderr for distributed queries running longer than a second:"
+              + " ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}, when stderr is a terminal).")
+  private ProgressLine.Mode progress;
+
+  /** When to show the progress of distributed queries. */
+  ProgressLine.Mode progress() {
+    return progress;
+  }
+
   /** Opens the chosen target (local when neither option is given). */
   public ClusterTarget open() {
     if ((tlsCa != null || tokenFile != null) && (choice == null || choice.scheduler == null)) {
       throw new IllegalArgumentException("--tls-ca and --token-file need --scheduler");
+    }
+    if (httpPort != null && (choice == null || choice.embedded == null)) {
+      throw new IllegalArgumentException(
+          "--http-port needs --embedded (a running cluster's scheduler has its own --http-port)");
     }
     if (choice == null) {
       return ClusterTarget.local();
@@ -52,7 +78,7 @@ public final class ClusterOptions {
       if (choice.embedded < 1) {
         throw new IllegalArgumentException("--embedded needs at least 1 executor");
       }
-      return ClusterTarget.embedded(choice.embedded);
+      return ClusterTarget.embedded(choice.embedded, httpPort == null ? -1 : httpPort);
     }
     return ClusterTarget.remote(
         ClusterConfig.remote(choice.scheduler)

@@ -24,4 +24,18 @@ final class ResultPrinter {
       batches.forEach(VectorSchemaRoot::close);
     }
   }
+
+  /** Runs a query and returns its row count, the batches freed at once. */
+  static long count(DataFrame df) {
+    List<VectorSchemaRoot> batches = df.collect();
+    try {
+      long rows = 0;
+      for (VectorSchemaRoot b : batches) {
+        rows += b.getRowCount();
+      }
+      return rows;
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+  }
 }

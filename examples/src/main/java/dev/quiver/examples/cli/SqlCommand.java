@@ -4,6 +4,7 @@ import dev.quiver.examples.cluster.ClusterTarget;
 import picocli.CommandLine.Mixin;
 
 import dev.quiver.binding.DataFrame;
+import dev.quiver.decorators.DistributedDataFrame;
 import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.format.TableFormatter;
@@ -83,7 +84,14 @@ public final class SqlCommand implements Callable<Integer> {
       parquet.forEach((name, path) -> ctx.registerParquet(name, existing(name, path)));
       csv.forEach((name, path) -> ctx.registerCsv(name, existing(name, path)));
       DataFrame df = ctx.sql(sql);
-      List<VectorSchemaRoot> batches = df.collect();
+      List<VectorSchemaRoot> batches;
+      try (ProgressLine line =
+          ProgressLine.start(
+              () -> DistributedDataFrame.progressOf(df),
+              spec.commandLine().getErr(),
+              cluster.progress())) {
+        batches = df.collect();
+      }
       try {
         if (format == Format.csv) {
           CsvFormatter.write(df.schema(), batches, out);

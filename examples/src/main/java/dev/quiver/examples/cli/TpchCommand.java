@@ -1,6 +1,8 @@
 package dev.quiver.examples.cli;
 
+import dev.quiver.binding.DataFrame;
 import dev.quiver.binding.SessionConfig;
+import dev.quiver.decorators.DistributedDataFrame;
 import dev.quiver.examples.cluster.ClusterTarget;
 import dev.quiver.examples.engine.QuiverEngine;
 import picocli.CommandLine.Mixin;
@@ -97,7 +99,16 @@ public final class TpchCommand implements Callable<Integer> {
         long start = System.nanoTime();
         try {
           long rows;
-          if (showRows > 0 && engine instanceof QuiverEngine quiver) {
+          if (target.distributed() && engine instanceof QuiverEngine quiver) {
+            DataFrame df = quiver.session().sql(q.sql());
+            try (ProgressLine line =
+                ProgressLine.start(
+                    () -> DistributedDataFrame.progressOf(df),
+                    spec.commandLine().getErr(),
+                    cluster.progress())) {
+              rows = showRows > 0 ? ResultPrinter.print(df, showRows, out) : ResultPrinter.count(df);
+            }
+          } else if (showRows > 0 && engine instanceof QuiverEngine quiver) {
             rows = ResultPrinter.print(quiver.session().sql(q.sql()), showRows, out);
           } else {
             rows = engine.execute(q.sql());

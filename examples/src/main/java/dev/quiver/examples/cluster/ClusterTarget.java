@@ -18,10 +18,17 @@ public final class ClusterTarget implements AutoCloseable {
   private final ClusterRuntime runtime;
   private final ClusterDistribution distribution;
   private final String description;
+  private final java.util.function.Supplier<String> more;
 
   private ClusterTarget(ClusterLifecycle lifecycle, String description) {
+    this(lifecycle, description, () -> "");
+  }
+
+  private ClusterTarget(
+      ClusterLifecycle lifecycle, String description, java.util.function.Supplier<String> more) {
     this.lifecycle = lifecycle;
     this.description = description;
+    this.more = more;
     if (lifecycle == null) {
       this.runtime = null;
       this.distribution = null;
@@ -43,9 +50,25 @@ public final class ClusterTarget implements AutoCloseable {
 
   /** Starts an embedded cluster of {@code executors} executors. */
   public static ClusterTarget embedded(int executors) {
+    return embedded(executors, -1);
+  }
+
+  /**
+   * Starts an embedded cluster of {@code executors} executors whose scheduler serves HTTP (web
+   * UI, jobs API, metrics) on 127.0.0.1:{@code httpPort} (0: a free port; -1: none).
+   */
+  public static ClusterTarget embedded(int executors, int httpPort) {
+    EmbeddedCluster cluster = EmbeddedCluster.sharingCores(executors);
+    if (httpPort != -1) {
+      cluster = cluster.withHttp(httpPort);
+    }
+    EmbeddedCluster started = cluster;
     return new ClusterTarget(
-        ClusterLifecycle.embedded(EmbeddedCluster.sharingCores(executors)),
-        "an embedded cluster of " + executors + " executors");
+        ClusterLifecycle.embedded(cluster),
+        "an embedded cluster of "
+            + executors
+            + " executors",
+        () -> httpPort == -1 ? "" : ", web UI on http://127.0.0.1:" + started.schedulerHttpPort() + "/");
   }
 
   /** Connects to the scheduler at {@code target} ("host:port"). */
@@ -78,7 +101,7 @@ public final class ClusterTarget implements AutoCloseable {
 
   /** A short description, e.g. "an embedded cluster of 2 executors". */
   public String describe() {
-    return description;
+    return description + more.get();
   }
 
   @Override
