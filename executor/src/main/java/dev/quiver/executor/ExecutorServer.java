@@ -94,7 +94,11 @@ public final class ExecutorServer implements AutoCloseable {
     this.config = config;
     this.allocator =
         parent.newChildAllocator("executor " + config.executorId(), 0, config.memoryBytes());
-    this.metricsRegistry = ServerMetrics.newRegistry();
+    // JVM metrics only when something can scrape them.
+    this.metricsRegistry =
+        config.httpPort() == ExecutorConfig.NO_HTTP
+            ? new PrometheusRegistry()
+            : ServerMetrics.newRegistry();
     ExecutorMetrics metrics = new ExecutorMetrics(metricsRegistry);
     Extensions x = null;
     ShuffleStore s = null;

@@ -43,7 +43,11 @@ public final class SchedulerServer implements AutoCloseable {
   private SchedulerServer(SchedulerConfig config) {
     this.config = config;
     this.registry = new ExecutorRegistry(config.heartbeatTimeout());
-    this.metrics = ServerMetrics.newRegistry();
+    // JVM metrics only when something can scrape them.
+    this.metrics =
+        config.httpPort() == SchedulerConfig.NO_HTTP
+            ? new PrometheusRegistry()
+            : ServerMetrics.newRegistry();
     this.jobs = new JobManager(registry, config, new JobMetrics(metrics));
     this.server =
         GrpcSecurity.secure(
