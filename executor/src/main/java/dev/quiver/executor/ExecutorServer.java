@@ -162,7 +162,8 @@ public final class ExecutorServer implements AutoCloseable {
               .setMaxHeaderListSize(WireProtocol.MAX_HEADER_LIST_BYTES)
               .transportHint(
                   "grpc.builderConsumer",
-                  (Consumer<NettyServerBuilder>) builder -> builder.addService(controlService))
+                  (Consumer<NettyServerBuilder>)
+                      builder -> GrpcSecurity.permitKeepalive(builder).addService(controlService))
               .build();
     } catch (IOException | RuntimeException e) {
       if (t != null) {

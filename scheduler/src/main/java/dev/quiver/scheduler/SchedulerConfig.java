@@ -2,6 +2,7 @@ package dev.quiver.scheduler;
 
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.wire.Hosts;
+import dev.quiver.scheduler.job.Speculation;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -20,6 +21,7 @@ import java.util.Objects;
  *     for any free port, -1 for none
  * @param advertiseHost the address others reach this scheduler at (shown by the web UI and the
  *     logs), or null for {@code host} (or this machine's name when {@code host} is a wildcard)
+ * @param speculation when stragglers get a second attempt on another executor
  */
 public record SchedulerConfig(
     String host,
@@ -31,7 +33,8 @@ public record SchedulerConfig(
     Duration finishedJobRetention,
     SecurityConfig security,
     int httpPort,
-    String advertiseHost) {
+    String advertiseHost,
+    Speculation speculation) {
 
   /** No HTTP endpoint. */
   public static final int NO_HTTP = -1;
@@ -59,6 +62,7 @@ public record SchedulerConfig(
     Objects.requireNonNull(noExecutorTimeout, "noExecutorTimeout");
     Objects.requireNonNull(finishedJobRetention, "finishedJobRetention");
     Objects.requireNonNull(security, "security");
+    Objects.requireNonNull(speculation, "speculation");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("scheduler port " + port + " is not in 0..65535");
     }
@@ -115,7 +119,8 @@ public record SchedulerConfig(
         finishedJobRetention,
         security,
         NO_HTTP,
-        null);
+        null,
+        Speculation.DEFAULT);
   }
 
   /** Settings without TLS or token. */
@@ -169,7 +174,8 @@ public record SchedulerConfig(
         finishedJobRetention,
         security,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        speculation);
   }
 
   /** A copy with other heartbeat timing. */
@@ -184,7 +190,8 @@ public record SchedulerConfig(
         finishedJobRetention,
         security,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        speculation);
   }
 
   /** A copy giving each task another number of attempts against transient failures. */
@@ -199,7 +206,8 @@ public record SchedulerConfig(
         finishedJobRetention,
         security,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        speculation);
   }
 
   /** A copy waiting another time for executors before failing a job. */
@@ -214,7 +222,8 @@ public record SchedulerConfig(
         finishedJobRetention,
         security,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        speculation);
   }
 
   /** A copy keeping finished jobs for status for another time. */
@@ -229,7 +238,8 @@ public record SchedulerConfig(
         retention,
         security,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        speculation);
   }
 
   /** A copy with other security settings (TLS and token). */
@@ -244,7 +254,8 @@ public record SchedulerConfig(
         finishedJobRetention,
         newSecurity,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        speculation);
   }
 
   /** A copy serving HTTP on {@code newHttpPort} (0 for any free port, -1 for none). */
@@ -259,7 +270,8 @@ public record SchedulerConfig(
         finishedJobRetention,
         security,
         newHttpPort,
-        advertiseHost);
+        advertiseHost,
+        speculation);
   }
 
   /** A copy advertising {@code newAdvertiseHost} (null: the listen address). */
@@ -274,7 +286,24 @@ public record SchedulerConfig(
         finishedJobRetention,
         security,
         httpPort,
-        newAdvertiseHost);
+        newAdvertiseHost,
+        speculation);
+  }
+
+  /** A copy with other speculation settings. */
+  public SchedulerConfig withSpeculation(Speculation newSpeculation) {
+    return new SchedulerConfig(
+        host,
+        port,
+        heartbeatInterval,
+        heartbeatTimeout,
+        maxTaskAttempts,
+        noExecutorTimeout,
+        finishedJobRetention,
+        security,
+        httpPort,
+        advertiseHost,
+        newSpeculation);
   }
 
   /** The address others reach this scheduler at. */

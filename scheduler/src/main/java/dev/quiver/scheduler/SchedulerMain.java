@@ -3,6 +3,7 @@ package dev.quiver.scheduler;
 import com.google.inject.Guice;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.scheduler.job.Speculation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -80,6 +81,32 @@ public final class SchedulerMain implements Callable<Integer> {
   long jobRetentionMillis = SchedulerConfig.DEFAULT_FINISHED_JOB_RETENTION.toMillis();
 
   @Option(
+      names = "--speculation",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Give a task much slower than its stage's finished tasks a second attempt on another"
+              + " executor; the first to finish wins (default: on; --no-speculation turns it"
+              + " off).")
+  boolean speculation = true;
+
+  @Option(
+      names = "--speculation-multiplier",
+      paramLabel = "X",
+      description =
+          "How many times the median of its stage's finished tasks a task must run before it"
+              + " gets a speculative copy (default: ${DEFAULT-VALUE}).")
+  double speculationMultiplier = Speculation.DEFAULT.multiplier();
+
+  @Option(
+      names = "--speculation-min-runtime-ms",
+      paramLabel = "MS",
+      description =
+          "Running time below which no task gets a speculative copy (default: ${DEFAULT-VALUE}).")
+  long speculationMinRuntimeMillis = Speculation.DEFAULT.minRuntime().toMillis();
+
+  @Option(
       names = "--tls-cert",
       paramLabel = "PEM",
       description = "Certificate chain to serve TLS with (needs --tls-key).")
@@ -126,18 +153,26 @@ public final class SchedulerMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
     }
-    SchedulerConfig config =
-        new SchedulerConfig(
-            host,
-            port,
-            Duration.ofMillis(heartbeatIntervalMillis),
-            Duration.ofMillis(heartbeatTimeoutMillis),
-            maxTaskAttempts,
-            Duration.ofMillis(noExecutorTimeoutMillis),
-            Duration.ofMillis(jobRetentionMillis),
-            security,
-            httpPort == null ? SchedulerConfig.NO_HTTP : httpPort,
-            advertiseHost);
+    SchedulerConfig config;
+    try {
+      config =
+          new SchedulerConfig(
+              host,
+              port,
+              Duration.ofMillis(heartbeatIntervalMillis),
+              Duration.ofMillis(heartbeatTimeoutMillis),
+              maxTaskAttempts,
+              Duration.ofMillis(noExecutorTimeoutMillis),
+              Duration.ofMillis(jobRetentionMillis),
+              security,
+              httpPort == null ? SchedulerConfig.NO_HTTP : httpPort,
+              advertiseHost,
+              (speculation ? Speculation.DEFAULT : Speculation.off())
+                  .withMultiplier(speculationMultiplier)
+                  .withMinRuntime(Duration.ofMillis(speculationMinRuntimeMillis)));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     SchedulerLifecycle lifecycle =
         Guice.createInjector(new SchedulerModule(config)).getInstance(SchedulerLifecycle.class);
     SchedulerServer server = lifecycle.start();

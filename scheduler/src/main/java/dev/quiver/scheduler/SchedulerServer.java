@@ -51,7 +51,9 @@ public final class SchedulerServer implements AutoCloseable {
     this.jobs = new JobManager(registry, config, new JobMetrics(metrics));
     this.server =
         GrpcSecurity.secure(
-                NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port())),
+                GrpcSecurity.permitKeepalive(
+                    NettyServerBuilder.forAddress(
+                        new InetSocketAddress(config.host(), config.port()))),
                 config.security())
             .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
             .maxInboundMetadataSize(WireProtocol.MAX_HEADER_LIST_BYTES)

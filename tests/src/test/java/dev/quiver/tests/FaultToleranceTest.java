@@ -11,6 +11,7 @@ import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.StageStatus;
+import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -62,7 +64,9 @@ class FaultToleranceTest {
             faults =
                 FaultCluster.start(
                     3,
-                    ProcessCluster.Options.of(2),
+                    // Speculation after 200 ms (not 2 s): SF 0.1 tasks are short.
+                    ProcessCluster.Options.of(2)
+                        .withSchedulerArgs("--speculation-min-runtime-ms", "200"),
                     data,
                     // Both join sides shuffled: large shuffles whose producers can be killed.
                     new SessionConfig().set(DistributedSettings.BROADCAST_THRESHOLD_ROWS, "0"));
@@ -274,8 +278,154 @@ class FaultToleranceTest {
         });
   }
 
+  /**
+   * An executor holding shuffle output stops answering (SIGSTOP) while consumers read it: it is
+   * declared lost after the heartbeat timeout, the consumers blocked reading from it are
+   * cancelled (freeing their slots) and its output is computed again elsewhere, so the query
+   * completes with the right rows while the executor is still stopped.
+   */
   @Test
   @Order(5)
+  void aQueryCompletesWhenTheExecutorServingItsShuffleHangs() {
+    String sql =
+        "SELECT count(*) AS n, sum(a.l_quantity) AS q, sum(b.l_extendedprice) AS p"
+            + " FROM lineitem a JOIN lineitem b"
+            + " ON a.l_orderkey = b.l_orderkey AND a.l_linenumber = b.l_linenumber";
+    ScheduledExecutorService stopper = Executors.newSingleThreadScheduledExecutor();
+    AtomicReference<String> victim = new AtomicReference<>();
+    AtomicLong stoppedAt = new AtomicLong();
+    try {
+      onQueryThread(
+          "hung executor",
+          () -> {
+            QueryResult expected = local.query(sql);
+            faults.onUpdate(
+                (graph, status) -> {
+                  if (victim.get() != null || status.getState() != JobState.JOB_STATE_RUNNING) {
+                    return;
+                  }
+                  for (StageStatus consumer : FaultCluster.runningStages(status)) {
+                    for (int input : graph.stage(consumer.getStageId()).inputStageIds()) {
+                      StageStatus producer = stageOf(status, input);
+                      if (producer.getTasksSucceeded() == producer.getTaskCount()) {
+                        String id = producer.getTasks(0).getExecutorId();
+                        victim.set(id);
+                        stopper.schedule(
+                            () -> {
+                              stoppedAt.set(System.nanoTime());
+                              faults.processes.stopExecutor(id);
+                            },
+                            50,
+                            TimeUnit.MILLISECONDS);
+                        return;
+                      }
+                    }
+                  }
+                });
+            QueryResult actual;
+            try {
+              actual = faults.cluster.rows().query(sql);
+            } finally {
+              faults.onUpdate((g, s) -> {});
+            }
+            long finishedAt = System.nanoTime();
+            Differential.check("self-join with a hung shuffle producer", sql, expected, actual,
+                Differential.sortOf(List.of(), expected));
+            assertThat(victim.get()).as("a producer's executor was stopped").isNotNull();
+            assertThat(stoppedAt.get()).as("the stop happened").isPositive();
+            System.out.println(
+                "hung executor: stopped "
+                    + victim.get()
+                    + ", query done "
+                    + TimeUnit.NANOSECONDS.toMillis(finishedAt - stoppedAt.get())
+                    + " ms later, "
+                    + FaultCluster.tasksRunAgain(faults.lastSucceeded())
+                    + " task attempts > 0");
+          });
+    } finally {
+      stopper.shutdownNow();
+      if (victim.get() != null) {
+        // Back to work: it registers again and drops what the scheduler re-ran elsewhere.
+        faults.processes.continueExecutor(victim.get());
+      }
+    }
+    try {
+      faults.processes.awaitExecutors(3);
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * One executor runs at a fifth of its speed (SIGSTOP/SIGCONT, 400 ms stopped per 500 ms) but
+   * keeps heartbeating: its tasks are stragglers, get speculative copies on the other executors
+   * (the scheduler runs with a 200 ms minimum), and the copies win.
+   */
+  @Test
+  @Order(6)
+  void stragglersGetSpeculativeCopiesThatWin() {
+    String sql =
+        "SELECT l_suppkey, count(*) AS n, sum(l_extendedprice * (1 - l_discount)) AS revenue"
+            + " FROM lineitem GROUP BY l_suppkey ORDER BY revenue DESC, l_suppkey LIMIT 20";
+    String slow = faults.processes.executorIds().get(0);
+    ScheduledExecutorService throttle = Executors.newSingleThreadScheduledExecutor();
+    AtomicBoolean stopped = new AtomicBoolean();
+    try {
+      onQueryThread(
+          "straggler",
+          () -> {
+            QueryResult expected = local.query(sql);
+            throttle.scheduleAtFixedRate(
+                () -> {
+                  if (stopped.compareAndSet(false, true)) {
+                    faults.processes.stopExecutor(slow);
+                  }
+                },
+                0,
+                500,
+                TimeUnit.MILLISECONDS);
+            throttle.scheduleAtFixedRate(
+                () -> {
+                  if (stopped.compareAndSet(true, false)) {
+                    faults.processes.continueExecutor(slow);
+                  }
+                },
+                400,
+                500,
+                TimeUnit.MILLISECONDS);
+            int speculativeWins = 0;
+            int runs = 0;
+            // Each run gives the straggler tasks; a few runs make a win all but certain.
+            while (runs < 5 && speculativeWins == 0) {
+              runs++;
+              QueryResult actual = faults.cluster.rows().query(sql);
+              Differential.check("query with a straggling executor", sql, expected, actual,
+                  Differential.sortOf(List.of("revenue", "l_suppkey"), expected));
+              for (StageStatus stage : faults.lastSucceeded().getStagesList()) {
+                for (var task : stage.getTasksList()) {
+                  if (task.getSpeculative() && task.getState() == TaskState.TASK_STATE_SUCCEEDED) {
+                    speculativeWins++;
+                  }
+                }
+              }
+            }
+            System.out.println(
+                "straggler " + slow + ": " + speculativeWins + " speculative wins in " + runs + " runs");
+            assertThat(speculativeWins).as("speculative copies that finished first").isPositive();
+          });
+    } finally {
+      throttle.shutdownNow();
+      try {
+        throttle.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      faults.processes.continueExecutor(slow);
+    }
+  }
+
+  @Test
+  @Order(7)
   void aSchedulerRestartFailsRunningJobsClearlyAndNewJobsRun() {
     TpchQuery q = TpchQueries.get(3);
     TpchQuery after = TpchQueries.get(12);

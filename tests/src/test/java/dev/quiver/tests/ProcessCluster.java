@@ -291,6 +291,39 @@ final class ProcessCluster implements AutoCloseable {
     dead.add(p);
   }
 
+  /** Stops executor {@code id} with SIGSTOP: it keeps its connections but answers nothing. */
+  void stopExecutor(String id) {
+    signal(id, "STOP");
+  }
+
+  /** Lets an executor stopped with {@link #stopExecutor} run again (SIGCONT). */
+  void continueExecutor(String id) {
+    signal(id, "CONT");
+  }
+
+  private void signal(String id, String signal) {
+    Process p = executors.get(id);
+    if (p == null) {
+      throw new IllegalArgumentException("no running executor " + id + " in " + executors.keySet());
+    }
+    signal(p.pid(), signal);
+  }
+
+  /** Sends {@code signal} (e.g. STOP, CONT) to process {@code pid} with kill(1). */
+  static void signal(long pid, String signal) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("kill -" + signal + " " + pid + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while signalling " + pid, e);
+    }
+  }
+
   /**
    * Kills the scheduler with SIGKILL and starts a new one on the same port; executors keep
    * running and must register with the new one on their own.
@@ -419,6 +452,14 @@ final class ProcessCluster implements AutoCloseable {
       all.add(scheduler);
     }
     for (Process p : all) {
+      // A process stopped with SIGSTOP would not run its shutdown hook until continued.
+      if (p.isAlive()) {
+        try {
+          signal(p.pid(), "CONT");
+        } catch (IllegalStateException e) {
+          // It ended meanwhile.
+        }
+      }
       p.destroy();
     }
     for (Process p : all) {

@@ -4,7 +4,9 @@ import dev.quiver.binding.QueryCancelledException;
 import dev.quiver.binding.SessionConfig;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
@@ -22,6 +24,7 @@ public final class TaskContext implements AutoCloseable {
   private final ExecutorService executor;
   private final AtomicReference<String> cancelReason = new AtomicReference<>();
   private final Deque<AutoCloseable> cleanups = new ArrayDeque<>();
+  private final List<Runnable> cancelListeners = new ArrayList<>();
 
   /** Creates a context; the caller keeps ownership of {@code allocator} and {@code executor}. */
   public TaskContext(
@@ -75,9 +78,46 @@ public final class TaskContext implements AutoCloseable {
     return executor;
   }
 
-  /** Marks the query cancelled; running operators stop at their next batch. */
+  /**
+   * Marks the query cancelled; running operators stop at their next batch, and the {@link
+   * #onCancel} listeners run (on this thread) so that reads blocked on another process end too.
+   */
   public void cancel(String reason) {
-    cancelReason.compareAndSet(null, reason);
+    if (!cancelReason.compareAndSet(null, reason)) {
+      return;
+    }
+    List<Runnable> listeners;
+    synchronized (cancelListeners) {
+      listeners = List.copyOf(cancelListeners);
+      cancelListeners.clear();
+    }
+    for (Runnable l : listeners) {
+      try {
+        l.run();
+      } catch (RuntimeException e) {
+        // A listener only aborts work that is being cancelled anyway.
+      }
+    }
+  }
+
+  /**
+   * Runs {@code listener} once when the query is cancelled or ends (at once if it already has),
+   * e.g. to abort a read that blocks on another process and would not see the flag. Closing the
+   * returned handle removes the listener (call it once the read is over).
+   */
+  public AutoCloseable onCancel(Runnable listener) {
+    synchronized (cancelListeners) {
+      if (cancelReason.get() == null) {
+        cancelListeners.add(listener);
+        return () -> {
+          synchronized (cancelListeners) {
+            cancelListeners.remove(listener);
+          }
+        };
+      }
+    }
+    listener.run();
+    return () -> {};
   }
 
   /** True once {@link #cancel} was called. */

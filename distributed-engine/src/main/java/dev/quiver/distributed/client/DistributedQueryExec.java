@@ -342,6 +342,7 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
             .append(t.getExecutorId())
             .append(": ")
             .append(t.getState().name().replace("TASK_STATE_", ""))
+            .append(t.getSpeculative() ? " (speculative)" : "")
             .append(", rows=")
             .append(m.getOutputRows())
             .append(", bytes=")

@@ -7,7 +7,7 @@ import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallInfo;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightClient;
-import org.apache.arrow.flight.FlightClientMiddleware;
+import org.apache.arrow.flight.FlightGrpcUtils;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.FlightServerMiddleware;
 import org.apache.arrow.flight.Location;
@@ -63,23 +63,20 @@ public final class FlightSecurity {
     return TokenMiddleware.INSTANCE;
   }
 
-  /** A Flight client to {@code host:port} with this config's TLS and token. */
+  /**
+   * A Flight client to {@code host:port} with this config's TLS and token. Its connection sends
+   * HTTP/2 keepalive pings while a call waits for data, so a read from a server that stopped
+   * answering (a hung or SIGSTOPped process, a dead host whose TCP connection never closes) fails
+   * with UNAVAILABLE after {@link GrpcSecurity#KEEPALIVE} plus {@link
+   * GrpcSecurity#KEEPALIVE_TIMEOUT} instead of waiting forever.
+   */
   public static FlightClient connect(
       BufferAllocator allocator, String host, int port, SecurityConfig security) {
-    FlightClient.Builder b;
-    if (security.clientTls()) {
-      b = FlightClient.builder(allocator, Location.forGrpcTls(host, port)).useTls();
-      if (security.ca() != null) {
-        b.trustedCertificates(new ByteArrayInputStream(security.ca().bytes()));
-      }
-    } else {
-      b = FlightClient.builder(allocator, Location.forGrpcInsecure(host, port));
-    }
-    if (security.hasToken()) {
-      String value = Tokens.headerValue(security.token());
-      b.intercept(info -> new TokenClientMiddleware(value));
-    }
-    return b.build();
+    return FlightGrpcUtils.createFlightClient(
+        allocator,
+        GrpcSecurity.channelBuilder(host, port, security)
+            .maxInboundMessageSize(Integer.MAX_VALUE)
+            .build());
   }
 
   /** Nothing to do per call once the token matched. */
@@ -94,30 +91,5 @@ public final class FlightSecurity {
 
     @Override
     public void onCallErrored(Throwable err) {}
-  }
-
-  /** Puts the token header on every outgoing call. */
-  private static final class TokenClientMiddleware implements FlightClientMiddleware {
-    private final String headerValue;
-
-    TokenClientMiddleware(String headerValue) {
-      this.headerValue = headerValue;
-    }
-
-    @Override
-    public void onBeforeSendingHeaders(CallHeaders outgoingHeaders) {
-      outgoingHeaders.insert(Tokens.HEADER, headerValue);
-    }
-
-    @Override
-    public void onHeadersReceived(CallHeaders incomingHeaders) {}
-
-    @Override
-    public void onCallCompleted(CallStatus status) {}
-
-    @Override
-    public String toString() {
-      return "TokenClientMiddleware[token=<redacted>]";
-    }
   }
 }

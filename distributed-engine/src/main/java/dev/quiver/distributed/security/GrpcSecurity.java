@@ -19,6 +19,8 @@ import io.grpc.netty.NettyServerBuilder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.io.ByteArrayInputStream;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,15 +32,30 @@ public final class GrpcSecurity {
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of(Tokens.HEADER, Metadata.ASCII_STRING_MARSHALLER);
 
+  /**
+   * Silence on a connection with a call in progress after which a client pings the server: a
+   * peer that stopped answering (a hung or SIGSTOPped process, a host gone without closing its
+   * TCP connections) is noticed after this plus {@link #KEEPALIVE_TIMEOUT}.
+   */
+  public static final Duration KEEPALIVE = Duration.ofSeconds(10);
+
+  /** How long a client waits for the answer to a keepalive ping before closing the connection. */
+  public static final Duration KEEPALIVE_TIMEOUT = Duration.ofSeconds(10);
+
   private GrpcSecurity() {}
 
   /**
    * A channel builder to {@code host:port}: TLS verified with the configured CA when the config
-   * asks for it (plaintext otherwise), and the token on every call when one is set.
+   * asks for it (plaintext otherwise), the token on every call when one is set, and keepalive
+   * pings while calls are in progress.
    */
   public static NettyChannelBuilder channelBuilder(
       String host, int port, SecurityConfig security) {
-    NettyChannelBuilder b = NettyChannelBuilder.forAddress(host, port);
+    NettyChannelBuilder b =
+        NettyChannelBuilder.forAddress(host, port)
+            .keepAliveTime(KEEPALIVE.toMillis(), TimeUnit.MILLISECONDS)
+            .keepAliveTimeout(KEEPALIVE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+            .keepAliveWithoutCalls(false);
     if (security.clientTls()) {
       b.sslContext(clientSslContext(security));
     } else {
@@ -62,6 +79,14 @@ public final class GrpcSecurity {
       builder.intercept(tokenInterceptor(security));
     }
     return builder;
+  }
+
+  /**
+   * Lets clients ping as often as {@link #channelBuilder} channels do; gRPC's servers otherwise
+   * close connections that ping more often than every 5 minutes.
+   */
+  public static NettyServerBuilder permitKeepalive(NettyServerBuilder builder) {
+    return builder.permitKeepAliveTime(KEEPALIVE.toMillis() / 2, TimeUnit.MILLISECONDS);
   }
 
   /** An interceptor that rejects calls without the configured token; needs a token. */

@@ -73,12 +73,18 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
         clients.computeIfAbsent(
             location.host() + ":" + location.port(),
             k -> connector.connect(allocator, location.host(), location.port()));
+    FlightStream stream;
     try {
-      FlightStream stream = client.getStream(ShuffleTickets.encode(location.id()));
-      return new FlightBatchStream(location, schema, stream, context.allocator(), clientTls);
+      stream = client.getStream(ShuffleTickets.encode(location.id()));
     } catch (FlightRuntimeException e) {
       throw fetchFailed(location, e, clientTls);
     }
+    // A task cancelled while it waits for a batch (its producer's executor hangs, or the
+    // scheduler re-runs the producer) ends the call instead of waiting for the keepalive.
+    AutoCloseable onCancel =
+        context.onCancel(() -> stream.cancel("the reading task was cancelled", null));
+    return new FlightBatchStream(
+        location, schema, stream, context.allocator(), clientTls, onCancel);
   }
 
   @Override
@@ -112,6 +118,7 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
     private final FlightStream stream;
     private final BufferAllocator target;
     private final boolean clientTls;
+    private final AutoCloseable onCancel;
     private boolean checked;
     private boolean closed;
 
@@ -120,12 +127,14 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
         Schema schema,
         FlightStream stream,
         BufferAllocator target,
-        boolean clientTls) {
+        boolean clientTls,
+        AutoCloseable onCancel) {
       this.location = location;
       this.schema = schema;
       this.stream = stream;
       this.target = target;
       this.clientTls = clientTls;
+      this.onCancel = onCancel;
     }
 
     @Override
@@ -184,6 +193,7 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
       }
       closed = true;
       try {
+        onCancel.close();
         stream.close();
       } catch (Exception e) {
         // The consumer stopped early; the server notices the cancelled call. Nothing to recover.

@@ -504,7 +504,10 @@ public final class JobManager implements AutoCloseable {
   // Placement and launch
   // ------------------------------------------------------------------------------------------
 
-  /** Launches ready tasks, jobs in submission order, while executors have free slots. */
+  /**
+   * Launches ready tasks, jobs in submission order, while executors have free slots; slots left
+   * over go to speculative copies of stragglers.
+   */
   private void schedule() {
     List<ExecutorInfo> usable = new ArrayList<>();
     for (ExecutorInfo info : registry.alive()) {
@@ -517,7 +520,6 @@ public final class JobManager implements AutoCloseable {
       int busy = running.getOrDefault(info.getExecutorId(), Set.of()).size();
       free.put(info.getExecutorId(), info.getCores() - busy);
     }
-    boolean slotsLeft = true;
     for (Job job : List.copyOf(jobs.values())) {
       if (job.terminal()) {
         continue;
@@ -531,17 +533,22 @@ public final class JobManager implements AutoCloseable {
         LOG.warn("{} is waiting: {}", job.describe(), NO_EXECUTORS);
       }
       for (TaskRun task : ready) {
-        if (!slotsLeft) {
-          break;
+        if (!hasFreeSlot(free)) {
+          return;
         }
-        ExecutorInfo target = place(task, usable, free);
-        if (target == null) {
-          slotsLeft = false;
-        } else {
-          launch(task, target);
+        ExecutorInfo target = place(task, usable, free, null);
+        if (target != null) {
+          launch(task, target, false);
         }
       }
     }
+    if (hasFreeSlot(free)) {
+      speculate(usable, free);
+    }
+  }
+
+  private static boolean hasFreeSlot(Map<String, Integer> free) {
+    return free.values().stream().anyMatch(n -> n > 0);
   }
 
   /** Waiting tasks of stages whose inputs are complete, producers before consumers. */
@@ -564,18 +571,26 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
-   * The executor with the most free slots (avoiding those the task failed on when possible); among
-   * those, the one already holding the most of the task's input bytes (so less data crosses the
-   * network), then round-robin by id; null when every slot is taken.
+   * The executor with the most free slots; among those, the one already holding the most of the
+   * task's input bytes (so less data crosses the network), then round-robin by id. A task that
+   * failed on some executors goes to one of the others while any exists, waiting for a slot
+   * there (null) rather than going back where it failed. {@code busy} (may be null) is an
+   * executor the task already runs on. Null when no executor can take it now.
    */
-  private ExecutorInfo place(TaskRun task, List<ExecutorInfo> usable, Map<String, Integer> free) {
-    List<ExecutorInfo> open = usable.stream().filter(e -> free.get(e.getExecutorId()) > 0).toList();
-    if (open.isEmpty()) {
+  private ExecutorInfo place(
+      TaskRun task, List<ExecutorInfo> usable, Map<String, Integer> free, String busy) {
+    List<ExecutorInfo> allowed =
+        usable.stream().filter(e -> !e.getExecutorId().equals(busy)).toList();
+    List<ExecutorInfo> fresh =
+        allowed.stream().filter(e -> !task.failedOn.contains(e.getExecutorId())).toList();
+    List<ExecutorInfo> candidates =
+        (fresh.isEmpty() ? allowed : fresh)
+            .stream()
+            .filter(e -> free.get(e.getExecutorId()) > 0)
+            .toList();
+    if (candidates.isEmpty()) {
       return null;
     }
-    List<ExecutorInfo> fresh =
-        open.stream().filter(e -> !task.failedOn.contains(e.getExecutorId())).toList();
-    List<ExecutorInfo> candidates = fresh.isEmpty() ? open : fresh;
     int most = candidates.stream().mapToInt(e -> free.get(e.getExecutorId())).max().orElse(0);
     List<ExecutorInfo> tied =
         candidates.stream().filter(e -> free.get(e.getExecutorId()) == most).toList();
@@ -617,18 +632,74 @@ public final class JobManager implements AutoCloseable {
     return held;
   }
 
-  private void launch(TaskRun task, ExecutorInfo target) {
+  /**
+   * Launches a second attempt, on another executor, of every running task much slower than its
+   * stage's finished tasks (Spark's speculation): once a quantile of the stage's tasks succeeded,
+   * a task running longer than a multiple of their median (and a minimum) gets a copy; the first
+   * attempt to succeed wins and the other is cancelled.
+   */
+  private void speculate(List<ExecutorInfo> usable, Map<String, Integer> free) {
+    Speculation policy = config.speculation();
+    if (!policy.enabled()) {
+      return;
+    }
+    long now = System.nanoTime();
+    for (Job job : List.copyOf(jobs.values())) {
+      if (job.terminal()) {
+        continue;
+      }
+      for (StageRun stage : job.stages.values()) {
+        long threshold = stage.speculationThresholdNanos(policy);
+        if (threshold < 0) {
+          continue;
+        }
+        for (TaskRun task : stage.tasks) {
+          if (task.phase != TaskRun.Phase.RUNNING || task.running.size() != 1) {
+            continue;
+          }
+          TaskRun.Attempt slow = task.running.get(0);
+          if (now - slow.launchedNanos() <= threshold) {
+            continue;
+          }
+          if (!hasFreeSlot(free)) {
+            return;
+          }
+          ExecutorInfo target = place(task, usable, free, slow.executorId());
+          if (target != null) {
+            LOG.info(
+                "{}: {} has run {} ms on executor '{}', over {} ms ({} x the median of its"
+                    + " stage's finished tasks): launching a speculative copy on '{}'",
+                job.describe(),
+                task.describe(slow),
+                TimeUnit.NANOSECONDS.toMillis(now - slow.launchedNanos()),
+                slow.executorId(),
+                TimeUnit.NANOSECONDS.toMillis(threshold),
+                policy.multiplier(),
+                target.getExecutorId());
+            launch(task, target, true);
+          }
+        }
+      }
+    }
+  }
+
+  private void launch(TaskRun task, ExecutorInfo target, boolean speculative) {
     Job job = task.stage.job;
-    task.attempt = task.launches++;
+    int number = task.launches++;
+    TaskRun.Attempt attempt =
+        new TaskRun.Attempt(number, target, ++eventSeq, System.nanoTime(), speculative);
+    task.running.add(attempt);
     task.phase = TaskRun.Phase.RUNNING;
-    task.executor = target;
-    task.launchSeq = ++eventSeq;
-    task.launchedAtNanos = System.nanoTime();
-    task.ranNanos = -1;
-    if (task.attempt > 0) {
+    if (number > 0 && !speculative) {
       metrics.taskRetried();
     }
-    task.summarize(TaskState.TASK_STATE_RUNNING, TaskMetrics.getDefaultInstance());
+    if (!speculative) {
+      task.attempt = number;
+      task.executor = target;
+      task.launchedAtNanos = attempt.launchedNanos();
+      task.ranNanos = -1;
+      task.summarize(TaskState.TASK_STATE_RUNNING, TaskMetrics.getDefaultInstance());
+    }
     running.computeIfAbsent(target.getExecutorId(), k -> new LinkedHashSet<>()).add(task);
     job.executorsUsed.put(target.getExecutorId(), target);
     if (job.state == JobState.JOB_STATE_QUEUED) {
@@ -638,15 +709,14 @@ public final class JobManager implements AutoCloseable {
 
     LaunchTaskRequest.Builder request =
         LaunchTaskRequest.newBuilder()
-            .setTask(task.id())
+            .setTask(task.id(number))
             .setPlan(task.stage.spec.getPlan())
             .setOutputPartitions(task.stage.spec.getOutputPartitions())
             .putAllSettings(job.spec.getSettingsMap());
     for (StageRun input : task.stage.inputs) {
       request.addAllInputs(outputs(input));
     }
-    LOG.debug("{}: launching {} on {}", job.describe(), task.describe(), target.getExecutorId());
-    int attempt = task.attempt;
+    LOG.debug("{}: launching {} on {}", job.describe(), task.describe(attempt), target.getExecutorId());
     clients
         .stub(target)
         .launchTask(
@@ -658,7 +728,7 @@ public final class JobManager implements AutoCloseable {
               @Override
               public void onError(Throwable t) {
                 Status status = Status.fromThrowable(t);
-                post(() -> onLaunchFailed(task, attempt, target, status));
+                post(() -> onLaunchFailed(task, number, target, status));
               }
 
               @Override
@@ -683,9 +753,10 @@ public final class JobManager implements AutoCloseable {
     return out;
   }
 
-  private void onLaunchFailed(TaskRun task, int attempt, ExecutorInfo target, Status status) {
+  private void onLaunchFailed(TaskRun task, int number, ExecutorInfo target, Status status) {
     Job job = task.stage.job;
-    if (job.terminal() || !isCurrent(task, attempt, target.getExecutorId())) {
+    TaskRun.Attempt attempt = task.runningAttempt(number, target.getExecutorId());
+    if (job.terminal() || attempt == null) {
       return;
     }
     String what =
@@ -696,7 +767,7 @@ public final class JobManager implements AutoCloseable {
             + ":"
             + target.getFlightPort()
             + ") did not accept "
-            + task.describe()
+            + task.describe(attempt)
             + " of "
             + job.describe()
             + ": "
@@ -714,16 +785,14 @@ public final class JobManager implements AutoCloseable {
           UNIMPLEMENTED,
           PERMISSION_DENIED,
           UNAUTHENTICATED -> {
-        stopRunning(task);
-        endAttempt(task, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
+        endAttempt(task, attempt, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
         fail(job, ErrorInfo.newBuilder().setKind("QuiverException").setMessage(what).build());
       }
       default -> {
-        stopRunning(task);
-        endAttempt(task, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
+        endAttempt(task, attempt, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
         onFailure(
             task,
-            target.getExecutorId(),
+            attempt,
             ErrorInfo.newBuilder()
                 .setKind("QuiverException")
                 .setMessage(what)
@@ -759,26 +828,59 @@ public final class JobManager implements AutoCloseable {
     }
   }
 
-  private static boolean isCurrent(TaskRun task, int attempt, String executorId) {
-    return task.phase == TaskRun.Phase.RUNNING
-        && task.attempt == attempt
-        && task.executor.getExecutorId().equals(executorId);
-  }
-
-  /** Records how a task attempt ended (in its summary and the task metrics). */
-  private void endAttempt(TaskRun task, TaskState state, TaskMetrics taskMetrics) {
-    task.summarize(state, taskMetrics);
-    if (task.ranNanos < 0) {
-      task.ranNanos = System.nanoTime() - task.launchedAtNanos;
-      metrics.taskEnded(state, task.ranNanos);
-    }
-  }
-
-  private void stopRunning(TaskRun task) {
-    Set<TaskRun> set = running.get(task.executor.getExecutorId());
+  /**
+   * Ends one attempt of {@code task}: it no longer holds a slot. When it was the attempt the
+   * task's status shows, the status shows how it ended, or the attempt still running.
+   */
+  private void endAttempt(
+      TaskRun task, TaskRun.Attempt attempt, TaskState state, TaskMetrics taskMetrics) {
+    task.running.remove(attempt);
+    Set<TaskRun> set = running.get(attempt.executorId());
     if (set != null) {
       set.remove(task);
     }
+    changed.add(task.stage.job);
+    long ran = System.nanoTime() - attempt.launchedNanos();
+    metrics.taskEnded(state, ran);
+    if (attempt.number() != task.attempt) {
+      return;
+    }
+    if (task.running.isEmpty()) {
+      task.ranNanos = ran;
+      task.summarize(state, taskMetrics);
+    } else {
+      TaskRun.Attempt other = task.running.get(0);
+      task.attempt = other.number();
+      task.executor = other.executor();
+      task.launchedAtNanos = other.launchedNanos();
+      task.ranNanos = -1;
+      task.summarize(TaskState.TASK_STATE_RUNNING, TaskMetrics.getDefaultInstance());
+    }
+  }
+
+  /** Cancels every running attempt of {@code task} on its executor; the task waits again. */
+  private void cancelAttempts(TaskRun task, String why) {
+    Map<String, List<TaskId>> batch = new LinkedHashMap<>();
+    cancelAttempts(task, batch);
+    sendCancels(task.stage.job, batch, why);
+  }
+
+  /**
+   * Ends every running attempt of {@code task} (the task waits again) and adds it to {@code
+   * batch}, by executor, for {@link #sendCancels}.
+   */
+  private void cancelAttempts(TaskRun task, Map<String, List<TaskId>> batch) {
+    for (TaskRun.Attempt a : List.copyOf(task.running)) {
+      endAttempt(task, a, TaskState.TASK_STATE_CANCELLED, TaskMetrics.getDefaultInstance());
+      batch.computeIfAbsent(a.executorId(), k -> new ArrayList<>()).add(task.id(a.number()));
+    }
+    if (task.phase == TaskRun.Phase.RUNNING) {
+      task.phase = TaskRun.Phase.WAITING;
+    }
+  }
+
+  private void sendCancels(Job job, Map<String, List<TaskId>> batch, String why) {
+    batch.forEach((executorId, ids) -> cancelTasks(job, executorId, ids, why));
   }
 
   // ------------------------------------------------------------------------------------------
@@ -793,11 +895,13 @@ public final class JobManager implements AutoCloseable {
       return;
     }
     StageRun stage = job == null ? null : job.stages.get(id.getStageId());
-    if (job == null
-        || job.terminal()
-        || stage == null
-        || id.getTaskId() >= stage.tasks.size()
-        || !isCurrent(stage.tasks.get(id.getTaskId()), id.getAttempt(), report.getExecutorId())) {
+    TaskRun task =
+        job == null || job.terminal() || stage == null || id.getTaskId() >= stage.tasks.size()
+            ? null
+            : stage.tasks.get(id.getTaskId());
+    TaskRun.Attempt attempt =
+        task == null ? null : task.runningAttempt(id.getAttempt(), report.getExecutorId());
+    if (attempt == null) {
       LOG.debug(
           "ignoring report {} from executor '{}' for job {} stage {} task {} attempt {}:"
               + " stale or unknown",
@@ -809,45 +913,74 @@ public final class JobManager implements AutoCloseable {
           id.getAttempt());
       return;
     }
-    TaskRun task = stage.tasks.get(id.getTaskId());
-    stopRunning(task);
-    endAttempt(task, report.getState(), report.getMetrics());
-    changed.add(job);
     switch (report.getState()) {
       case TASK_STATE_SUCCEEDED -> {
+        endAttempt(task, attempt, TaskState.TASK_STATE_SUCCEEDED, report.getMetrics());
+        // The first attempt to succeed wins; a copy still racing it is cancelled.
+        cancelAttempts(task, "another attempt of the task succeeded");
         task.phase = TaskRun.Phase.SUCCEEDED;
+        task.attempt = attempt.number();
+        task.executor = attempt.executor();
         task.successSeq = ++eventSeq;
+        task.succeededAfterNanos = System.nanoTime() - attempt.launchedNanos();
+        task.launchedAtNanos = attempt.launchedNanos();
+        task.ranNanos = task.succeededAfterNanos;
+        task.summarize(
+            TaskState.TASK_STATE_SUCCEEDED, report.getMetrics(), attempt.speculative());
+        if (attempt.speculative()) {
+          LOG.info(
+              "{}: speculative {} on executor '{}' finished first",
+              job.describe(),
+              task.describe(attempt),
+              attempt.executorId());
+        }
         if (job.finalStage.complete()) {
           finish(job, JobState.JOB_STATE_SUCCEEDED, null);
         }
       }
-      case TASK_STATE_FAILED -> onFailure(task, report.getExecutorId(), report.getError());
-      default ->
-          onFailure(
-              task,
-              report.getExecutorId(),
-              ErrorInfo.newBuilder()
-                  .setKind("QueryCancelledException")
-                  .setMessage("executor '" + report.getExecutorId() + "' cancelled the task")
-                  .setRetryable(true)
-                  .build());
+      case TASK_STATE_FAILED -> {
+        endAttempt(task, attempt, TaskState.TASK_STATE_FAILED, report.getMetrics());
+        onFailure(task, attempt, report.getError());
+      }
+      default -> {
+        endAttempt(task, attempt, TaskState.TASK_STATE_CANCELLED, report.getMetrics());
+        onFailure(
+            task,
+            attempt,
+            ErrorInfo.newBuilder()
+                .setKind("QueryCancelledException")
+                .setMessage("executor '" + report.getExecutorId() + "' cancelled the task")
+                .setRetryable(true)
+                .build());
+      }
     }
     schedule();
   }
 
-  /** A failed attempt: re-run lost producer output, retry a transient failure, or fail the job. */
-  private void onFailure(TaskRun task, String executorId, ErrorInfo error) {
+  /**
+   * A failed attempt (already ended): re-run lost producer output, retry a transient failure, or
+   * fail the job. While another attempt of the task still runs, a transient failure only marks
+   * the executor as one to avoid.
+   */
+  private void onFailure(TaskRun task, TaskRun.Attempt attempt, ErrorInfo error) {
     Job job = task.stage.job;
-    String where = task.describe() + " failed on executor '" + executorId + "'";
+    String executorId = attempt.executorId();
+    String where = task.describe(attempt) + " failed on executor '" + executorId + "'";
     Optional<ShufflePartitionId> missing = TaskFailures.missingPartition(error);
-    missing.ifPresent(p -> producerOutputLost(task, p));
+    missing.ifPresent(p -> producerOutputLost(task, attempt, p));
     if (!missing.isPresent() && !TaskFailures.isTransient(error)) {
       LOG.info("{}: {} with {}: failing the job", job.describe(), where, error.getKind());
       fail(job, error.toBuilder().setMessage(where + ": " + error.getMessage()).build());
       return;
     }
-    task.failures++;
     task.failedOn.add(executorId);
+    if (!task.running.isEmpty()) {
+      LOG.info(
+          "{}: {} with {}; another attempt still runs", job.describe(), where, error.getKind());
+      cancelReadersOfIncompleteInputs(job);
+      return;
+    }
+    task.failures++;
     if (task.failures >= config.maxTaskAttempts()) {
       LOG.info("{}: {} for the {} time: failing the job", job.describe(), where, task.failures);
       fail(
@@ -864,10 +997,12 @@ public final class JobManager implements AutoCloseable {
     }
     LOG.info("{}: {} with {}: retrying", job.describe(), where, error.getKind());
     task.phase = TaskRun.Phase.WAITING;
+    cancelReadersOfIncompleteInputs(job);
   }
 
   /** A consumer could not fetch a producer's partition: the producer task must run again. */
-  private void producerOutputLost(TaskRun consumer, ShufflePartitionId partition) {
+  private void producerOutputLost(
+      TaskRun consumer, TaskRun.Attempt attempt, ShufflePartitionId partition) {
     Job job = consumer.stage.job;
     StageRun stage = job.stages.get(partition.getStageId());
     if (!partition.getJobId().equals(job.id)
@@ -877,14 +1012,50 @@ public final class JobManager implements AutoCloseable {
     }
     TaskRun producer = stage.tasks.get(partition.getTaskId());
     // A producer that succeeded again after the consumer was launched has already been re-run.
-    if (producer.phase == TaskRun.Phase.SUCCEEDED && producer.successSeq < consumer.launchSeq) {
+    if (producer.phase == TaskRun.Phase.SUCCEEDED && producer.successSeq < attempt.launchSeq()) {
       LOG.info("{}: output of {} is gone; re-running it", job.describe(), producer.describe());
       producer.phase = TaskRun.Phase.WAITING;
       changed.add(job);
     }
   }
 
-  /** Re-queues an executor's running tasks and re-runs the succeeded tasks whose output it held. */
+  /**
+   * Cancels and re-queues the running tasks of every stage of {@code job} whose input is no longer
+   * complete (a producer's output was lost and runs again): they may be blocked reading from an
+   * executor that is gone or hung, holding task slots the re-runs need, and would fail anyway.
+   */
+  private void cancelReadersOfIncompleteInputs(Job job) {
+    if (job.terminal()) {
+      return;
+    }
+    for (StageRun stage : job.stages.values()) {
+      if (stage.inputs.stream().allMatch(StageRun::complete)) {
+        continue;
+      }
+      int cancelled = 0;
+      Map<String, List<TaskId>> batch = new LinkedHashMap<>();
+      for (TaskRun t : stage.tasks) {
+        if (t.phase == TaskRun.Phase.RUNNING) {
+          cancelAttempts(t, batch);
+          cancelled++;
+        }
+      }
+      sendCancels(job, batch, "its input is being computed again");
+      if (cancelled > 0) {
+        LOG.info(
+            "{}: re-queued {} running tasks of stage {}: part of their input is being computed"
+                + " again",
+            job.describe(),
+            cancelled,
+            stage.id());
+      }
+    }
+  }
+
+  /**
+   * Re-queues an executor's running attempts, re-runs the succeeded tasks whose output it held,
+   * and cancels the tasks that were reading that output.
+   */
   private void onExecutorLost(String executorId, String why) {
     metrics.executorLost();
     clients.forget(executorId);
@@ -893,10 +1064,15 @@ public final class JobManager implements AutoCloseable {
     int rerun = 0;
     if (tasks != null) {
       for (TaskRun t : tasks) {
-        t.phase = TaskRun.Phase.WAITING;
+        TaskRun.Attempt a = t.runningOn(executorId);
+        if (a == null) {
+          continue;
+        }
         t.failedOn.add(executorId);
-        endAttempt(t, TaskState.TASK_STATE_FAILED, t.summary.getMetrics());
-        changed.add(t.stage.job);
+        endAttempt(t, a, TaskState.TASK_STATE_FAILED, t.summary.getMetrics());
+        if (t.running.isEmpty()) {
+          t.phase = TaskRun.Phase.WAITING;
+        }
       }
     }
     for (Job job : jobs.values()) {
@@ -913,6 +1089,9 @@ public final class JobManager implements AutoCloseable {
           }
         }
       }
+    }
+    for (Job job : List.copyOf(jobs.values())) {
+      cancelReadersOfIncompleteInputs(job);
     }
     if (requeued + rerun == 0) {
       // E.g. a cluster shutting down: nothing running needed this executor.
@@ -940,18 +1119,15 @@ public final class JobManager implements AutoCloseable {
     metrics.jobFinished(state, job.finishedAtNanos - job.submittedAtNanos);
     job.waitingSinceNanos = -1;
     changed.add(job);
-    Map<String, List<TaskId>> toCancel = new LinkedHashMap<>();
+    Map<String, List<TaskId>> batch = new LinkedHashMap<>();
     for (StageRun stage : job.stages.values()) {
       for (TaskRun t : stage.tasks) {
         if (t.phase == TaskRun.Phase.RUNNING) {
-          stopRunning(t);
-          t.phase = TaskRun.Phase.WAITING;
-          endAttempt(t, TaskState.TASK_STATE_CANCELLED, t.summary.getMetrics());
-          toCancel.computeIfAbsent(t.executor.getExecutorId(), k -> new ArrayList<>()).add(t.id());
+          cancelAttempts(t, batch);
         }
       }
     }
-    toCancel.forEach((executorId, ids) -> cancelTasks(job, executorId, ids));
+    sendCancels(job, batch, "its job ended");
     if (state == JobState.JOB_STATE_SUCCEEDED) {
       LOG.info("{} succeeded", job.describe());
     } else {
@@ -965,8 +1141,9 @@ public final class JobManager implements AutoCloseable {
     }
   }
 
-  private void cancelTasks(Job job, String executorId, List<TaskId> ids) {
+  private void cancelTasks(Job job, String executorId, List<TaskId> ids, String why) {
     ExecutorInfo info = job.executorsUsed.get(executorId);
+    LOG.debug("{}: cancelling {} on '{}': {}", job.describe(), ids, executorId, why);
     clients
         .stub(info)
         .cancelTasks(

@@ -31,6 +31,28 @@ final class StageRun {
     return tasks.stream().allMatch(t -> t.phase == TaskRun.Phase.SUCCEEDED);
   }
 
+  /**
+   * Running time beyond which an attempt of this stage is a straggler under {@code policy}, or -1
+   * while too few of its tasks have succeeded to tell.
+   */
+  long speculationThresholdNanos(Speculation policy) {
+    int n = tasks.size();
+    if (n < 2) {
+      return -1;
+    }
+    long[] done =
+        tasks.stream()
+            .filter(t -> t.phase == TaskRun.Phase.SUCCEEDED && t.succeededAfterNanos > 0)
+            .mapToLong(t -> t.succeededAfterNanos)
+            .sorted()
+            .toArray();
+    if (done.length == n || done.length < Math.max(1, (int) Math.ceil(policy.quantile() * n))) {
+      return -1;
+    }
+    long median = done[done.length / 2];
+    return Math.max((long) (median * policy.multiplier()), policy.minRuntime().toNanos());
+  }
+
   int succeeded() {
     return (int) tasks.stream().filter(t -> t.phase == TaskRun.Phase.SUCCEEDED).count();
   }

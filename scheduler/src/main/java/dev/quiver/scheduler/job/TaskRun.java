@@ -5,10 +5,12 @@ import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskSummary;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
-/** One task of a running stage: its current attempt and where its output lives. */
+/** One task of a running stage: its running attempts and where its output lives. */
 final class TaskRun {
 
   /** Where the task is in its life; a task goes back to WAITING when it must run again. */
@@ -18,6 +20,21 @@ final class TaskRun {
     SUCCEEDED
   }
 
+  /**
+   * One launched attempt that has not ended.
+   *
+   * @param number the attempt number (the executor's TaskId.attempt)
+   * @param launchSeq event sequence number of the launch
+   * @param launchedNanos when it was launched (System.nanoTime)
+   * @param speculative whether it is a copy racing a slow attempt
+   */
+  record Attempt(
+      int number, ExecutorInfo executor, long launchSeq, long launchedNanos, boolean speculative) {
+    String executorId() {
+      return executor.getExecutorId();
+    }
+  }
+
   final StageRun stage;
   final int index;
   Phase phase = Phase.WAITING;
@@ -25,26 +42,30 @@ final class TaskRun {
   /** Attempts launched so far; the next attempt's number. */
   int launches;
 
-  /** The current (latest launched) attempt, -1 before the first launch. */
+  /** The attempt the summary describes (the latest launched, or the one that succeeded). */
   int attempt = -1;
 
   /** Failed attempts counted against the job's attempt limit. */
   int failures;
 
-  /** Executor of the current attempt: where it runs, or where its output lives once succeeded. */
+  /** Attempts running now: one, or two while a speculative copy races a slow one. */
+  final List<Attempt> running = new ArrayList<>();
+
+  /** Executor of the summarized attempt: where it runs, or where its output lives once succeeded. */
   ExecutorInfo executor;
 
-  /** When the current attempt was launched and, once it ended, how long it ran. */
+  /** When the summarized attempt was launched and, once it ended, how long it ran. */
   long launchedAtNanos;
 
   long ranNanos = -1;
 
-  /** Event sequence numbers of the current attempt's launch and success. */
-  long launchSeq;
-
+  /** Event sequence number of the success. */
   long successSeq;
 
-  /** Executors the task failed on, avoided by retries when others are free. */
+  /** How long the successful attempt ran, for the stage's median (speculation). */
+  long succeededAfterNanos;
+
+  /** Executors the task failed on, avoided by retries while others exist. */
   final Set<String> failedOn = new HashSet<>();
 
   /** The latest attempt as status reports it; null until the first launch. */
@@ -55,26 +76,69 @@ final class TaskRun {
     this.index = index;
   }
 
+  /** The running attempt {@code number} on {@code executorId}, or null (ended or unknown). */
+  Attempt runningAttempt(int number, String executorId) {
+    if (phase != Phase.RUNNING) {
+      return null;
+    }
+    for (Attempt a : running) {
+      if (a.number() == number && a.executorId().equals(executorId)) {
+        return a;
+      }
+    }
+    return null;
+  }
+
+  /** The running attempt on {@code executorId}, or null. */
+  Attempt runningOn(String executorId) {
+    for (Attempt a : running) {
+      if (a.executorId().equals(executorId)) {
+        return a;
+      }
+    }
+    return null;
+  }
+
   TaskId id() {
+    return id(Math.max(attempt, 0));
+  }
+
+  TaskId id(int attemptNumber) {
     return TaskId.newBuilder()
         .setJobId(stage.job.id)
         .setStageId(stage.id())
         .setTaskId(index)
-        .setAttempt(Math.max(attempt, 0))
+        .setAttempt(attemptNumber)
         .build();
   }
 
   void summarize(TaskState state, TaskMetrics metrics) {
+    summarize(state, metrics, false);
+  }
+
+  void summarize(TaskState state, TaskMetrics metrics, boolean speculative) {
     summary =
         TaskSummary.newBuilder()
             .setTask(id())
             .setExecutorId(executor.getExecutorId())
             .setState(state)
             .setMetrics(metrics)
+            .setSpeculative(speculative)
             .build();
   }
 
   String describe() {
     return "stage " + stage.id() + " task " + index + " (attempt " + attempt + ")";
+  }
+
+  String describe(Attempt a) {
+    return "stage "
+        + stage.id()
+        + " task "
+        + index
+        + " (attempt "
+        + a.number()
+        + (a.speculative() ? ", speculative" : "")
+        + ")";
   }
 }
