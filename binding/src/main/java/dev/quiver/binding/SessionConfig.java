@@ -20,6 +20,22 @@ public final class SessionConfig {
   /** Directory for spill files; empty means the JVM temp directory. */
   public static final String SPILL_DIRECTORY = "quiver.execution.spill_directory";
 
+  /** Endpoint URL of an S3-compatible store, e.g. {@code http://127.0.0.1:9000}. */
+  public static final String S3_ENDPOINT = "quiver.s3.endpoint";
+  /** Region S3 requests are signed for (default: the AWS SDK's chain, else us-east-1). */
+  public static final String S3_REGION = "quiver.s3.region";
+  /**
+   * {@code true} for path-style S3 URLs (bucket in the path); default: true whenever an endpoint
+   * is overridden.
+   */
+  public static final String S3_PATH_STYLE = "quiver.s3.path_style";
+  /** S3 access key id; with the secret, replaces the AWS SDK's default credentials. */
+  public static final String S3_ACCESS_KEY_ID = "quiver.s3.access_key_id";
+  /** S3 secret access key (never shown in logs, errors, plans or job status). */
+  public static final String S3_SECRET_ACCESS_KEY = "quiver.s3.secret_access_key";
+  /** S3 session token of temporary credentials (optional). */
+  public static final String S3_SESSION_TOKEN = "quiver.s3.session_token";
+
   private final Map<String, String> options = new TreeMap<>();
 
   /** Creates a config with defaults: target partitions = available cores, batch size 8192. */
@@ -127,6 +143,36 @@ public final class SessionConfig {
     return k.startsWith("quiver.") ? k : "quiver.execution." + k;
   }
 
+  /** Throws unless {@code endpoint} is blank or an http(s) URL with a host. */
+  private static void checkEndpoint(String endpoint) {
+    if (endpoint.isBlank()) {
+      return;
+    }
+    boolean ok;
+    try {
+      java.net.URI u = java.net.URI.create(endpoint.trim());
+      ok =
+          u.getHost() != null
+              && ("http".equals(u.getScheme()) || "https".equals(u.getScheme()));
+    } catch (IllegalArgumentException e) {
+      ok = false;
+    }
+    if (!ok) {
+      throw new QuiverException(
+          "S3 endpoint '"
+              + endpoint
+              + "' is not valid: use an http:// or https:// URL with a host, e.g."
+              + " http://127.0.0.1:9000");
+    }
+  }
+
+  /** Whether the value of setting {@code key} is a credential, never to be shown. */
+  public static boolean isSecret(String key) {
+    String k = key.toLowerCase(Locale.ROOT);
+    return k.contains("secret") || k.contains("password") || k.contains("token")
+        || k.contains("credential");
+  }
+
   private static void validate(String key, String value) {
     try {
       switch (key) {
@@ -136,6 +182,13 @@ public final class SessionConfig {
           }
         }
         case MEMORY_LIMIT -> parseBytes(value);
+        case S3_PATH_STYLE -> {
+          String v = value.trim().toLowerCase(Locale.ROOT);
+          if (!v.equals("true") && !v.equals("false")) {
+            throw new QuiverException(key + " must be true or false, got '" + value + "'");
+          }
+        }
+        case S3_ENDPOINT -> checkEndpoint(value);
         default -> { }
       }
     } catch (NumberFormatException e) {

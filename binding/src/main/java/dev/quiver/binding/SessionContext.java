@@ -1,5 +1,6 @@
 package dev.quiver.binding;
 
+import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetTable;
@@ -40,14 +41,23 @@ public class SessionContext implements AutoCloseable {
     return state.allocator();
   }
 
-  /** Registers a Parquet file, or a directory of them, as table {@code name}. */
+  /**
+   * Registers a Parquet file, or a folder of them, as table {@code name}: a local path, a {@code
+   * file://} URI or {@code s3://bucket/prefix} (reached with the session's {@code quiver.s3.*}
+   * settings over the AWS SDK's defaults).
+   */
   public void registerParquet(String name, String path) {
-    register(name, ParquetTable.open(path), true);
+    register(name, ParquetTable.open(path, config()), true);
   }
 
-  /** Registers a CSV file (with header row), or a directory of them, as table {@code name}. */
+  /** Registers a CSV file (with header row), or a folder of them, as table {@code name}. */
   public void registerCsv(String name, String path) {
-    register(name, CsvTable.open(path), true);
+    register(name, CsvTable.open(path, null, CsvOptions.DEFAULT, config()), true);
+  }
+
+  /** Registers CSV files laid out as {@code options} say as table {@code name}. */
+  public void registerCsv(String name, String path, CsvOptions options) {
+    register(name, CsvTable.open(path, null, options, config()), true);
   }
 
   /** Registers any table provider as table {@code name}. */

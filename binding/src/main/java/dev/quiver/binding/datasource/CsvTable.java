@@ -9,9 +9,11 @@ import dev.quiver.binding.physical.scan.CsvScanExec;
 import dev.quiver.binding.physical.scan.CsvTokenizer;
 import dev.quiver.binding.physical.scan.CsvValues;
 import dev.quiver.binding.physical.scan.FileSplits;
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.io.ObjectStore;
+import dev.quiver.binding.io.ObjectStores;
+import dev.quiver.binding.io.StoredObject;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -32,11 +34,11 @@ public final class CsvTable implements TableProvider {
   private final String path;
   private final Schema schema;
   private final CsvOptions options;
-  private final List<Path> files;
+  private final List<StoredObject> files;
   private final long totalBytes;
 
   private CsvTable(
-      String path, Schema schema, CsvOptions options, List<Path> files, long totalBytes) {
+      String path, Schema schema, CsvOptions options, List<StoredObject> files, long totalBytes) {
     this.path = path;
     this.schema = schema;
     this.options = options;
@@ -56,18 +58,29 @@ public final class CsvTable implements TableProvider {
 
   /** Opens CSV files with the given schema (null = infer) and layout. */
   public static CsvTable open(String path, Schema schema, CsvOptions options) {
-    Path root = ParquetTable.toPath(path);
-    List<Path> files = ParquetTable.listFiles(root, "CSV", CsvTable::isCsvCandidate);
+    return open(path, schema, options, null);
+  }
+
+  /**
+   * Opens CSV files (a local path, {@code file://} or {@code s3://} URI) with the given schema
+   * (null = infer) and layout, reaching the store with {@code config}'s settings (null: the
+   * environment's).
+   */
+  public static CsvTable open(
+      String path, Schema schema, CsvOptions options, SessionConfig config) {
+    String root = ObjectStores.normalize(path);
+    ObjectStore store = ObjectStores.forLocation(root, config);
+    List<StoredObject> listed = ParquetTable.listObjects(store, root, "CSV");
+    boolean single = listed.size() == 1 && listed.get(0).location().equals(root);
+    List<StoredObject> files =
+        ParquetTable.selectFiles(listed, root, single, "CSV", CsvTable::isCsvCandidate);
     long bytes = 0;
     List<String> header = null;
-    Path headerSource = null;
-    for (Path f : files) {
-      List<String> h = firstRecord(f, options.delimiter());
-      try {
-        bytes += Files.size(f);
-      } catch (IOException e) {
-        throw new DataSourceException("Cannot read CSV file " + f + ": " + e.getMessage(), e);
-      }
+    String headerSource = null;
+    for (StoredObject o : files) {
+      String f = o.location();
+      List<String> h = firstRecord(store, f, options.delimiter());
+      bytes += o.size();
       if (h == null) {
         continue;
       }
@@ -112,20 +125,20 @@ public final class CsvTable implements TableProvider {
                 + root
                 + " holds only empty files, so no schema can be inferred; give an explicit schema");
       }
-      resolved = infer(files, header, options);
+      resolved = infer(store, files, header, options);
     }
     return new CsvTable(path, resolved, options, files, bytes);
   }
 
-  private static boolean isCsvCandidate(Path p) {
-    String name = p.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+  private static boolean isCsvCandidate(String fileName) {
+    String name = CsvScanExec.withoutCompressionSuffix(fileName.toLowerCase(java.util.Locale.ROOT));
     return name.endsWith(".csv") || name.endsWith(".tsv") || name.endsWith(".txt");
   }
 
   /** The first record of {@code file}, or null when the file is empty. */
-  private static List<String> firstRecord(Path file, char delimiter) {
+  private static List<String> firstRecord(ObjectStore store, String file, char delimiter) {
     try (CsvTokenizer t =
-        new CsvTokenizer(Files.newInputStream(file), file.toString(), delimiter)) {
+        new CsvTokenizer(CsvScanExec.open(store, file), file, delimiter)) {
       if (!CsvScanExec.nextNonBlank(t)) {
         return null;
       }
@@ -167,19 +180,21 @@ public final class CsvTable implements TableProvider {
     }
   }
 
-  private static Schema infer(List<Path> files, List<String> header, CsvOptions options) {
+  private static Schema infer(
+      ObjectStore store, List<StoredObject> files, List<String> header, CsvOptions options) {
     int n = header.size();
     Candidate[] candidates = new Candidate[n];
     for (int i = 0; i < n; i++) {
       candidates[i] = new Candidate();
     }
     int seen = 0;
-    for (Path file : files) {
+    for (StoredObject o : files) {
+      String file = o.location();
       if (seen >= options.inferenceRows()) {
         break;
       }
       try (CsvTokenizer t =
-          new CsvTokenizer(Files.newInputStream(file), file.toString(), options.delimiter())) {
+          new CsvTokenizer(CsvScanExec.open(store, file), file, options.delimiter())) {
         if (options.hasHeader() && !CsvScanExec.nextNonBlank(t)) {
           continue;
         }
@@ -251,9 +266,9 @@ public final class CsvTable implements TableProvider {
     return path;
   }
 
-  /** The table's files, sorted. */
-  public List<Path> files() {
-    return files;
+  /** The table's files (local paths or object URIs), sorted. */
+  public List<String> files() {
+    return files.stream().map(StoredObject::location).toList();
   }
 
   /** The layout options. */
@@ -274,12 +289,8 @@ public final class CsvTable implements TableProvider {
   @Override
   public ExecutionPlan scan(ScanRequest request) {
     List<FileSplits.SizedFile> sized = new ArrayList<>();
-    for (Path f : files) {
-      try {
-        sized.add(new FileSplits.SizedFile(f.toString(), Files.size(f)));
-      } catch (IOException e) {
-        throw new DataSourceException("Cannot read CSV file " + f + ": " + e.getMessage(), e);
-      }
+    for (StoredObject f : files) {
+      sized.add(new FileSplits.SizedFile(f.location(), f.size()));
     }
     return new CsvScanExec(
         schema,

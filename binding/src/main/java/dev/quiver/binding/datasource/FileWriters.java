@@ -2,6 +2,10 @@ package dev.quiver.binding.datasource;
 
 import dev.quiver.binding.DataSourceException;
 import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.io.ObjectStore;
+import dev.quiver.binding.io.ObjectStores;
+import dev.quiver.binding.io.PendingObject;
 import dev.quiver.binding.physical.scan.ScanBatches;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -9,7 +13,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -45,7 +49,7 @@ public final class FileWriters {
    * written.
    */
   public static long writeParquet(ArrowReader reader, Path dir, BufferAllocator allocator) {
-    return writeParquet(reader, dir, allocator, DEFAULT_PARQUET_FILE_BYTES);
+    return writeParquet(reader, dir.toString(), null, allocator, DEFAULT_PARQUET_FILE_BYTES);
   }
 
   /**
@@ -54,11 +58,34 @@ public final class FileWriters {
    */
   public static long writeParquet(
       ArrowReader reader, Path dir, BufferAllocator allocator, long fileBytes) {
-    prepareDirectory(dir);
-    Path staging = dir.resolve(".quiver-staging-" + UUID.randomUUID());
+    return writeParquet(reader, dir.toString(), null, allocator, fileBytes);
+  }
+
+  /**
+   * Writes every batch of {@code reader} as Parquet files under {@code location} (a local folder
+   * or {@code s3://bucket/prefix}, which must be empty), starting a new file once a file has
+   * received {@code fileBytes} bytes of Arrow data; returns rows written. Files are staged
+   * locally, uploaded (multipart in an object store) and published together at the end: a failed
+   * or killed write publishes none of them.
+   */
+  public static long writeParquet(
+      ArrowReader reader,
+      String location,
+      SessionConfig config,
+      BufferAllocator allocator,
+      long fileBytes) {
+    String root = ObjectStores.normalize(location);
+    ObjectStore store = ObjectStores.forLocation(root, config);
+    prepare(store, root);
+    List<PendingObject> pending = new ArrayList<>();
+    Path staging = null;
     long rows = 0;
     int fileIndex = 0;
     try {
+      staging =
+          store.isLocal()
+              ? Path.of(root).resolve(".quiver-staging-" + UUID.randomUUID())
+              : Files.createTempDirectory("quiver-write-");
       Schema schema = reader.getVectorSchemaRoot().getSchema();
       while (true) {
         Path chunkDir = staging.resolve(Integer.toString(fileIndex));
@@ -85,28 +112,34 @@ public final class FileWriters {
         }
         List<Path> written = listFiles(chunkDir);
         if (written.isEmpty() && fileIndex == 0) {
-          writeEmptySchema(schema, dir, allocator);
+          pending.add(emptySchema(schema, store, root, allocator));
         }
         for (Path file : written) {
-          Files.move(
-              file,
-              dir.resolve("part-" + fileIndex++ + ".parquet"),
-              StandardCopyOption.ATOMIC_MOVE);
+          pending.add(
+              store.upload(file, store.resolve(root, "part-" + fileIndex++ + ".parquet")));
         }
         rows += chunkRows;
         if (exhausted) {
           break;
         }
       }
+      for (PendingObject p : pending) {
+        p.commit();
+      }
     } catch (OutOfMemoryException e) {
-      throw ScanBatches.exhausted("writing Parquet to " + dir, e);
+      pending.forEach(PendingObject::abort);
+      throw ScanBatches.exhausted("writing Parquet to " + root, e);
     } catch (QuiverException e) {
+      pending.forEach(PendingObject::abort);
       throw e;
     } catch (IOException | RuntimeException e) {
+      pending.forEach(PendingObject::abort);
       throw new DataSourceException(
-          "Cannot write Parquet files to " + dir + ": " + e.getMessage(), e);
+          "Cannot write Parquet files to " + root + ": " + e.getMessage(), e);
     } finally {
-      deleteRecursively(staging);
+      if (staging != null) {
+        deleteRecursively(staging);
+      }
     }
     return rows;
   }
@@ -133,18 +166,20 @@ public final class FileWriters {
    * Arrow IPC file holding only the schema; {@link ParquetTable#open} reads it back as an empty
    * table.
    */
-  private static void writeEmptySchema(Schema schema, Path dir, BufferAllocator allocator)
+  private static PendingObject emptySchema(
+      Schema schema, ObjectStore store, String root, BufferAllocator allocator)
       throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     try (VectorSchemaRoot empty = VectorSchemaRoot.create(schema, allocator);
-        java.nio.channels.FileChannel ch =
-            java.nio.channels.FileChannel.open(
-                dir.resolve(EMPTY_SCHEMA_FILE),
-                java.nio.file.StandardOpenOption.CREATE_NEW,
-                java.nio.file.StandardOpenOption.WRITE);
-        ArrowFileWriter writer = new ArrowFileWriter(empty, null, ch)) {
+        ArrowFileWriter writer =
+            new ArrowFileWriter(empty, null, java.nio.channels.Channels.newChannel(bytes))) {
       writer.start();
       writer.end();
     }
+    PendingObject p = store.create(store.resolve(root, EMPTY_SCHEMA_FILE));
+    p.write(bytes.toByteArray());
+    p.close();
+    return p;
   }
 
   /**
@@ -152,7 +187,7 @@ public final class FileWriters {
    * rows written.
    */
   public static long writeCsv(ArrowReader reader, Path dir) {
-    return writeCsv(reader, dir, ',');
+    return writeCsv(reader, dir.toString(), null, ',');
   }
 
   /**
@@ -160,22 +195,36 @@ public final class FileWriters {
    * written.
    */
   public static long writeCsv(ArrowReader reader, Path dir, char delimiter) {
-    prepareDirectory(dir);
-    Path file = dir.resolve("part-0.csv");
+    return writeCsv(reader, dir.toString(), null, delimiter);
+  }
+
+  /**
+   * Writes every batch of {@code reader} as one CSV file {@code part-0.csv} with a header and
+   * {@code delimiter} under {@code location} (a local folder or {@code s3://bucket/prefix}, which
+   * must be empty); the file appears only once complete. Returns rows written.
+   */
+  public static long writeCsv(
+      ArrowReader reader, String location, SessionConfig config, char delimiter) {
+    String root = ObjectStores.normalize(location);
+    ObjectStore store = ObjectStores.forLocation(root, config);
+    prepare(store, root);
+    String file = store.resolve(root, "part-0.csv");
+    PendingObject pending = store.create(file);
     long rows = 0;
     try (Writer out =
-        new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16)) {
-      VectorSchemaRoot root = reader.getVectorSchemaRoot();
-      out.write(CsvFormat.header(root.getSchema(), delimiter));
+        new BufferedWriter(
+            new java.io.OutputStreamWriter(pending, StandardCharsets.UTF_8), 1 << 16)) {
+      VectorSchemaRoot root0 = reader.getVectorSchemaRoot();
+      out.write(CsvFormat.header(root0.getSchema(), delimiter));
       out.write('\n');
       StringBuilder line = new StringBuilder(256);
       while (reader.loadNextBatch()) {
-        List<FieldVector> vectors = root.getFieldVectors();
+        List<FieldVector> vectors = root0.getFieldVectors();
         CsvFormat.ValueWriter[] writers = new CsvFormat.ValueWriter[vectors.size()];
         for (int c = 0; c < writers.length; c++) {
           writers[c] = CsvFormat.writer(vectors.get(c), delimiter);
         }
-        int n = root.getRowCount();
+        int n = root0.getRowCount();
         for (int r = 0; r < n; r++) {
           line.setLength(0);
           for (int c = 0; c < writers.length; c++) {
@@ -189,12 +238,28 @@ public final class FileWriters {
         }
         rows += n;
       }
+      out.flush();
     } catch (QuiverException e) {
+      pending.abort();
       throw e;
     } catch (IOException | RuntimeException e) {
+      pending.abort();
       throw new DataSourceException("Cannot write CSV file " + file + ": " + e.getMessage(), e);
     }
+    pending.commit();
     return rows;
+  }
+
+  /** Checks that {@code root} can take a new table: empty or absent (created when local). */
+  private static void prepare(ObjectStore store, String root) {
+    if (store.isLocal()) {
+      prepareDirectory(Path.of(root));
+    } else if (!store.isEmpty(root)) {
+      throw new DataSourceException(
+          "Output location "
+              + root
+              + " is not empty; remove the objects under it or choose a new prefix");
+    }
   }
 
   private static void prepareDirectory(Path dir) {

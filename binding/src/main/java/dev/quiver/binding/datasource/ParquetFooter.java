@@ -2,10 +2,9 @@ package dev.quiver.binding.datasource;
 
 import dev.quiver.binding.DataSourceException;
 import dev.quiver.binding.physical.scan.ParquetFooterBytes;
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import dev.quiver.binding.io.ObjectReader;
+import dev.quiver.binding.io.ObjectStore;
+import dev.quiver.binding.io.ObjectStores;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.parquet.format.ColumnMetaData;
@@ -60,20 +59,23 @@ record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
   }
 
   /**
-   * Reads the footer of {@code file}; throws {@link DataSourceException} naming the file when it is
-   * not valid Parquet.
+   * Reads the footer of local file or object {@code location}; throws {@link
+   * DataSourceException} naming it when it is not valid Parquet.
    */
-  static ParquetFooter read(Path file) {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      FileMetaData m = ParquetFooterBytes.readMetadata(ch, file);
-      try {
-        return of(ch.size(), m);
-      } catch (RuntimeException e) {
-        throw ParquetFooterBytes.corrupt(
-            file, "its footer cannot be decoded (" + e.getMessage() + ")");
-      }
-    } catch (IOException e) {
-      throw new DataSourceException("Cannot read Parquet file " + file + ": " + e.getMessage(), e);
+  static ParquetFooter read(String location) {
+    ObjectStore store = ObjectStores.forLocation(location, null);
+    try (ObjectReader in = store.open(ObjectStores.normalize(location), -1)) {
+      return of(in.location(), in.size(), ParquetFooterBytes.readMetadata(in));
+    }
+  }
+
+  /** What {@code m}, the decoded footer of {@code location} ({@code fileBytes} long), says. */
+  static ParquetFooter of(String location, long fileBytes, FileMetaData m) {
+    try {
+      return of(fileBytes, m);
+    } catch (RuntimeException e) {
+      throw ParquetFooterBytes.corrupt(
+          location, "its footer cannot be decoded (" + e.getMessage() + ")");
     }
   }
 

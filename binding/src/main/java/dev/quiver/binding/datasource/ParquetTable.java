@@ -9,23 +9,26 @@ import dev.quiver.binding.physical.scan.FileSplits;
 import dev.quiver.binding.physical.scan.ParquetScanExec;
 import dev.quiver.binding.physical.scan.ParquetSplit;
 import dev.quiver.binding.physical.scan.TypeNormalizer;
+import dev.quiver.binding.ObjectStoreException;
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.io.ObjectReader;
+import dev.quiver.binding.io.ObjectStore;
+import dev.quiver.binding.io.ObjectStores;
+import dev.quiver.binding.io.StoredObject;
+import dev.quiver.binding.physical.scan.ParquetFooterBytes;
+import dev.quiver.binding.physical.scan.ParquetSchemas;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
-import org.apache.arrow.dataset.file.FileFormat;
-import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
-import org.apache.arrow.dataset.jni.NativeMemoryPool;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.format.FileMetaData;
 
 /**
  * A Parquet file or directory of files. Opening reads every footer (row counts and sizes for
@@ -47,10 +50,10 @@ public final class ParquetTable implements TableProvider {
   private final Schema schema;
   private final List<ParquetFile> files;
   private final Set<String> prunable;
-  private final Map<Path, Boolean> rowGroupSupport = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> rowGroupSupport = new ConcurrentHashMap<>();
 
   /** One file of the table with what its footer says. */
-  record ParquetFile(Path path, ParquetFooter footer) {}
+  record ParquetFile(String location, long size, ParquetFooter footer, FileMetaData metadata) {}
 
   private ParquetTable(String path, Schema schema, List<ParquetFile> files, Set<String> prunable) {
     this.path = path;
@@ -59,90 +62,94 @@ public final class ParquetTable implements TableProvider {
     this.prunable = Set.copyOf(prunable);
   }
 
-  /** Opens (reads the footers of) a Parquet file or a directory of them. */
+  /** Opens (reads the footers of) a Parquet file or a directory of them, local or in S3. */
   public static ParquetTable open(String path) {
-    Path root = toPath(path);
-    Path emptyMarker = root.resolve(FileWriters.EMPTY_SCHEMA_FILE);
-    if (Files.isDirectory(root) && Files.isRegularFile(emptyMarker)) {
-      return new ParquetTable(path, readEmptySchema(emptyMarker), List.of(), Set.of());
+    return open(path, null);
+  }
+
+  /**
+   * Opens (reads the footers of) a Parquet file or a folder of them: a local path, a {@code
+   * file://} URI or {@code s3://bucket/prefix}, with the store settings of {@code config} (null:
+   * the environment's).
+   */
+  public static ParquetTable open(String path, SessionConfig config) {
+    String root = ObjectStores.normalize(path);
+    ObjectStore store = ObjectStores.forLocation(root, config);
+    List<StoredObject> listed = listObjects(store, root, "Parquet");
+    boolean single = listed.size() == 1 && listed.get(0).location().equals(root);
+    if (!single) {
+      String marker = store.resolve(root, FileWriters.EMPTY_SCHEMA_FILE);
+      for (StoredObject o : listed) {
+        if (o.location().equals(marker)) {
+          return new ParquetTable(path, readEmptySchema(store, o), List.of(), Set.of());
+        }
+      }
     }
-    List<Path> paths = listFiles(root, "Parquet", ParquetTable::isParquetCandidate);
+    List<StoredObject> objects =
+        selectFiles(listed, root, single, "Parquet", ParquetTable::isParquetCandidate);
     List<ParquetFile> files = new ArrayList<>();
-    for (Path p : paths) {
-      files.add(new ParquetFile(p, ParquetFooter.read(p)));
-    }
     Schema schema = null;
-    Path schemaSource = null;
+    String schemaSource = null;
     Set<String> prunable = null;
-    try (BufferAllocator allocator = new RootAllocator()) {
-      for (Path p : paths) {
-        Schema raw = inspect(p, allocator);
-        // Statistics are trusted only for columns with a safely ordered type in every file.
-        Set<String> safe = new HashSet<>();
-        for (Field f : raw.getFields()) {
-          if (f.getChildren().isEmpty() && ParquetPruning.prunableFileType(f.getType())) {
-            safe.add(f.getName());
-          }
+    for (StoredObject o : objects) {
+      FileMetaData m;
+      try (ObjectReader in = store.open(o.location(), o.size())) {
+        m = ParquetFooterBytes.cachedMetadata(in);
+      }
+      files.add(new ParquetFile(o.location(), o.size(), ParquetFooter.of(o.location(), o.size(), m), m));
+      Schema raw = ParquetSchemas.toArrow(m, o.location());
+      // Statistics are trusted only for columns with a safely ordered type in every file.
+      Set<String> safe = new HashSet<>();
+      for (Field f : raw.getFields()) {
+        if (f.getChildren().isEmpty() && ParquetPruning.prunableFileType(f.getType())) {
+          safe.add(f.getName());
         }
-        if (prunable == null) {
-          prunable = safe;
-        } else {
-          prunable.retainAll(safe);
+      }
+      if (prunable == null) {
+        prunable = safe;
+      } else {
+        prunable.retainAll(safe);
+      }
+      Schema s = TypeNormalizer.normalize(raw);
+      if (schema == null) {
+        schema = s;
+        schemaSource = o.location();
+        for (Field f : s.getFields()) {
+          TypeNormalizer.checkSupported(f, o.location());
         }
-        Schema s = TypeNormalizer.normalize(raw);
-        if (schema == null) {
-          schema = s;
-          schemaSource = p;
-          for (Field f : s.getFields()) {
-            TypeNormalizer.checkSupported(f, p.toString());
-          }
-        } else if (!sameColumns(schema, s)) {
-          throw new DataSourceException(
-              "Parquet file "
-                  + p
-                  + " has schema "
-                  + describe(s)
-                  + " but "
-                  + schemaSource
-                  + " has "
-                  + describe(schema)
-                  + "; every file of table "
-                  + path
-                  + " needs the same columns");
-        }
+      } else if (!sameColumns(schema, s)) {
+        throw new DataSourceException(
+            "Parquet file "
+                + o.location()
+                + " has schema "
+                + describe(s)
+                + " but "
+                + schemaSource
+                + " has "
+                + describe(schema)
+                + "; every file of table "
+                + path
+                + " needs the same columns");
       }
     }
     return new ParquetTable(path, schema, files, prunable == null ? Set.of() : prunable);
   }
 
-  private static Schema readEmptySchema(Path file) {
+  private static Schema readEmptySchema(ObjectStore store, StoredObject file) {
+    byte[] bytes;
+    try (ObjectReader in = store.open(file.location(), file.size())) {
+      bytes = in.read(0, (int) in.size());
+    }
     try (BufferAllocator allocator = new RootAllocator();
-        java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file);
         org.apache.arrow.vector.ipc.ArrowFileReader reader =
-            new org.apache.arrow.vector.ipc.ArrowFileReader(ch, allocator)) {
+            new org.apache.arrow.vector.ipc.ArrowFileReader(
+                new org.apache.arrow.vector.ipc.SeekableReadChannel(
+                    new org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel(bytes)),
+                allocator)) {
       return reader.getVectorSchemaRoot().getSchema();
     } catch (IOException | RuntimeException e) {
       throw new DataSourceException(
-          "Cannot read the schema file " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static Schema inspect(Path file, BufferAllocator allocator) {
-    try (FileSystemDatasetFactory factory =
-        new FileSystemDatasetFactory(
-            allocator,
-            NativeMemoryPool.getDefault(),
-            FileFormat.PARQUET,
-            file.toUri().toString())) {
-      return factory.inspect();
-    } catch (RuntimeException e) {
-      throw new DataSourceException(
-          "Cannot read the schema of Parquet file "
-              + file
-              + ": "
-              + e.getMessage()
-              + "; check that it is a valid Parquet file",
-          e);
+          "Cannot read the schema file " + file.location() + ": " + e.getMessage(), e);
     }
   }
 
@@ -164,48 +171,50 @@ public final class ParquetTable implements TableProvider {
     return s.getFields().stream().map(f -> f.getName() + " " + f.getType()).toList().toString();
   }
 
-  static Path toPath(String path) {
-    String p = path.startsWith("file://") ? path.substring("file://".length()) : path;
-    return Path.of(p).toAbsolutePath().normalize();
-  }
-
-  private static boolean isParquetCandidate(Path p) {
-    String name = p.getFileName().toString();
+  private static boolean isParquetCandidate(String name) {
     // Arrow's dataset writer names files "data_0" etc. without an extension.
     return name.endsWith(".parquet") || !name.contains(".");
   }
 
   /**
-   * Lists {@code root} itself when it is a file, else the matching files below it (recursively,
-   * sorted, hidden and underscore-prefixed files skipped); throws when there are none.
+   * Lists {@code root}: the object itself when it is one, else every object below it; a missing
+   * location is an error naming the format.
    */
-  static List<Path> listFiles(Path root, String format, java.util.function.Predicate<Path> accept) {
-    if (!Files.exists(root)) {
-      throw new DataSourceException(
-          format
-              + " path "
-              + root
-              + " does not exist; check the path (relative paths resolve against "
-              + Path.of("").toAbsolutePath()
-              + ")");
+  static List<StoredObject> listObjects(ObjectStore store, String root, String format) {
+    try {
+      return store.list(root);
+    } catch (ObjectStoreException e) {
+      if (e.reason() == ObjectStoreException.Reason.NOT_FOUND) {
+        throw new ObjectStoreException(e.reason(), format + " " + e.getMessage(), e);
+      }
+      throw e;
     }
-    if (!Files.isReadable(root)) {
-      throw new DataSourceException(
-          format + " path " + root + " is not readable; check its permissions");
+  }
+
+  /**
+   * The data files among {@code listed} (all below {@code root}, or {@code root} itself): hidden
+   * and underscore-prefixed files and folders skipped, names {@code accept}ed; throws when there
+   * are none.
+   */
+  static List<StoredObject> selectFiles(
+      List<StoredObject> listed,
+      String root,
+      boolean single,
+      String format,
+      java.util.function.Predicate<String> accept) {
+    if (single) {
+      return listed;
     }
-    if (Files.isRegularFile(root)) {
-      return List.of(root);
-    }
-    List<Path> found;
-    try (Stream<Path> walk = Files.walk(root)) {
-      found =
-          walk.filter(Files::isRegularFile)
-              .filter(p -> !root.relativize(p).toString().matches("(.*/)?[._].*"))
-              .filter(accept)
-              .sorted()
-              .toList();
-    } catch (IOException | java.io.UncheckedIOException e) {
-      throw new DataSourceException("Cannot list directory " + root + ": " + e.getMessage(), e);
+    List<StoredObject> found = new ArrayList<>();
+    for (StoredObject o : listed) {
+      String relative = relativePath(root, o.location());
+      if (relative.matches("(.*/)?[._].*")) {
+        continue;
+      }
+      String name = relative.substring(relative.lastIndexOf('/') + 1);
+      if (accept.test(name)) {
+        found.add(o);
+      }
     }
     if (found.isEmpty()) {
       throw new DataSourceException(
@@ -218,14 +227,24 @@ public final class ParquetTable implements TableProvider {
     return found;
   }
 
+  /** The path of {@code location} below {@code root}, with '/' separators. */
+  static String relativePath(String root, String location) {
+    String rel = location.substring(root.length());
+    rel = rel.replace(java.io.File.separatorChar, '/');
+    while (rel.startsWith("/")) {
+      rel = rel.substring(1);
+    }
+    return rel;
+  }
+
   /** The path the table was opened from. */
   public String path() {
     return path;
   }
 
-  /** The table's files, sorted. */
-  public List<Path> files() {
-    return files.stream().map(ParquetFile::path).toList();
+  /** The table's files (local paths or object URIs), sorted. */
+  public List<String> files() {
+    return files.stream().map(ParquetFile::location).toList();
   }
 
   @Override
@@ -285,25 +304,28 @@ public final class ParquetTable implements TableProvider {
       // Divide a file by row group when pruning skipped some of them, or when there are fewer
       // files than partitions and the file has row groups to spread.
       boolean divide = reading < nonEmpty || (reading > 1 && kept.size() < target);
-      String path = f.path().toString();
-      if (ownReader && rowGroupsReadable(f.path())) {
+      String path = f.location();
+      if (ownReader && rowGroupsReadable(f)) {
         if (divide) {
           divided = true;
           for (int g = 0; g < groups.size(); g++) {
             if (read[g]) {
               units.add(
                   new SizedSplit(
-                      ParquetSplit.rowGroups(path, g, 1), groups.get(g).compressedBytes()));
+                      ParquetSplit.rowGroups(path, g, 1, f.size()),
+                      groups.get(g).compressedBytes()));
             }
           }
         } else {
           // Quiver's decoder outruns Arrow Dataset's on the files it supports; see the reader.
           units.add(
               new SizedSplit(
-                  ParquetSplit.rowGroups(path, 0, groups.size()), f.footer().fileBytes()));
+                  ParquetSplit.rowGroups(path, 0, groups.size(), f.size()),
+                  f.footer().fileBytes()));
         }
       } else {
-        units.add(new SizedSplit(ParquetSplit.wholeFile(path), f.footer().fileBytes()));
+        units.add(
+            new SizedSplit(ParquetSplit.wholeFile(path, f.size()), f.footer().fileBytes()));
       }
     }
     List<List<ParquetSplit>> partitions = new ArrayList<>();
@@ -342,7 +364,10 @@ public final class ParquetTable implements TableProvider {
         out.set(
             out.size() - 1,
             ParquetSplit.rowGroups(
-                last.path(), last.firstRowGroup(), last.rowGroupCount() + next.rowGroupCount()));
+                last.path(),
+                last.firstRowGroup(),
+                last.rowGroupCount() + next.rowGroupCount(),
+                last.fileSize()));
       } else {
         out.add(next);
       }
@@ -354,9 +379,10 @@ public final class ParquetTable implements TableProvider {
    * Whether Quiver's row-group reader can read {@code file}'s row groups by themselves; decided
    * once per file.
    */
-  private boolean rowGroupsReadable(Path file) {
+  private boolean rowGroupsReadable(ParquetFile file) {
     return rowGroupSupport.computeIfAbsent(
-        file, f -> ParquetScanExec.unsupportedRowGroupReason(f, schema) == null);
+        file.location(),
+        f -> ParquetScanExec.unsupportedRowGroupReason(file.metadata(), schema) == null);
   }
 
   @Override

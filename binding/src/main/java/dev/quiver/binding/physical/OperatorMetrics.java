@@ -11,6 +11,7 @@ public final class OperatorMetrics {
   private final LongAdder elapsedNanos = new LongAdder();
   private final LongAdder spillCount = new LongAdder();
   private final LongAdder spilledBytes = new LongAdder();
+  private final LongAdder fetchedBytes = new LongAdder();
 
   /** Records one produced batch. */
   public void recordBatch(long rows) {
@@ -27,6 +28,16 @@ public final class OperatorMetrics {
   public void recordSpill(long bytes) {
     spillCount.increment();
     spilledBytes.add(bytes);
+  }
+
+  /** Records {@code bytes} read from files or object stores (scans). */
+  public void recordFetched(long bytes) {
+    fetchedBytes.add(bytes);
+  }
+
+  /** Bytes read from files or object stores so far. */
+  public long fetchedBytes() {
+    return fetchedBytes.sum();
   }
 
   /** Rows produced so far. */
@@ -60,6 +71,9 @@ public final class OperatorMetrics {
     m.put("output_rows", outputRows());
     m.put("output_batches", outputBatches());
     m.put("elapsed_ms", elapsedNanos() / 1_000_000);
+    if (fetchedBytes() > 0) {
+      m.put("fetched_bytes", fetchedBytes());
+    }
     if (spillCount() > 0) {
       m.put("spill_count", spillCount());
       m.put("spilled_bytes", spilledBytes());

@@ -222,7 +222,12 @@ public final class DataFrameImpl implements DataFrame {
   @Override
   public void writeParquet(String path) {
     try (ArrowReader reader = executeStream()) {
-      FileWriters.writeParquet(reader, Path.of(path), session.allocator());
+      FileWriters.writeParquet(
+          reader,
+          path,
+          session.config(),
+          session.allocator(),
+          FileWriters.DEFAULT_PARQUET_FILE_BYTES);
     } catch (java.io.IOException e) {
       throw new QuiverException("Writing Parquet to " + path + " failed: " + e.getMessage(), e);
     }
@@ -231,7 +236,7 @@ public final class DataFrameImpl implements DataFrame {
   @Override
   public void writeCsv(String path) {
     try (ArrowReader reader = executeStream()) {
-      FileWriters.writeCsv(reader, Path.of(path));
+      FileWriters.writeCsv(reader, path, session.config(), ',');
     } catch (java.io.IOException e) {
       throw new QuiverException("Writing CSV to " + path + " failed: " + e.getMessage(), e);
     }

@@ -7,6 +7,7 @@ import dev.quiver.binding.Suggestions;
 import dev.quiver.binding.TableProvider;
 import dev.quiver.binding.UnknownColumnException;
 import dev.quiver.binding.UnknownTableException;
+import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetTable;
@@ -198,8 +199,8 @@ public final class StatementRunner {
     }
     TableProvider provider =
         switch (format) {
-          case "PARQUET" -> ParquetTable.open(path);
-          case "CSV" -> CsvTable.open(path);
+          case "PARQUET" -> ParquetTable.open(path, session.config());
+          case "CSV" -> CsvTable.open(path, null, CsvOptions.DEFAULT, session.config());
           default ->
               throw new QuiverException(
                   "CREATE EXTERNAL TABLE "

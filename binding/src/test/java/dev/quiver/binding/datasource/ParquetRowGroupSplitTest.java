@@ -16,6 +16,7 @@ import dev.quiver.binding.physical.scan.ParquetScanExec;
 import dev.quiver.binding.physical.scan.ParquetSplit;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -204,7 +205,8 @@ class ParquetRowGroupSplitTest {
     int firstMatching = 15_000 / ROW_GROUP;
     int groups = (ROWS + ROW_GROUP - 1) / ROW_GROUP;
     assertThat(parts).containsExactly(
-        ParquetSplit.rowGroups(file.toString(), firstMatching, groups - firstMatching));
+        ParquetSplit.rowGroups(
+            file.toString(), firstMatching, groups - firstMatching, Files.size(file)));
     List<List<Object>> rows = readAll(scan, allocator);
     assertThat(rows).hasSize(ROWS - firstMatching * ROW_GROUP);
     assertThat(rows.stream().filter(r -> (Long) r.get(0) >= 15_000).count()).isEqualTo(5_000);
@@ -250,10 +252,14 @@ class ParquetRowGroupSplitTest {
         file,
         "");
     ParquetTable table = ParquetTable.open(file.toString());
-    assertThat(ParquetScanExec.unsupportedRowGroupReason(Path.of(file.toString()), table.schema()))
-        .contains("ts");
+    org.apache.parquet.format.FileMetaData footer;
+    try (var in = dev.quiver.binding.io.LocalObjectStore.INSTANCE.open(file.toString(), -1)) {
+      footer = dev.quiver.binding.physical.scan.ParquetFooterBytes.readMetadata(in);
+    }
+    assertThat(ParquetScanExec.unsupportedRowGroupReason(footer, table.schema())).contains("ts");
     ParquetScanExec scan = (ParquetScanExec) table.scan(request(List.of(), 4, true));
-    assertThat(splits(scan)).containsExactly(ParquetSplit.wholeFile(file.toString()));
+    assertThat(splits(scan))
+        .containsExactly(ParquetSplit.wholeFile(file.toString(), Files.size(file)));
     assertThat(readAll(scan, allocator)).hasSize(ROWS);
   }
 

@@ -171,7 +171,7 @@ class ParquetTableTest {
     Files.writeString(dir.resolve(".hidden.parquet"), "junk");
     ParquetTable table = ParquetTable.open(dir.toString());
     assertThat(table.files()).hasSize(1);
-    assertThat(table.files().get(0).getFileName().toString()).doesNotContain(".");
+    assertThat(Path.of(table.files().get(0)).getFileName().toString()).doesNotContain(".");
     assertThat(readAll(table.scan(request(null, OptionalLong.empty(), 3, 100)), allocator))
         .containsExactlyInAnyOrderElementsOf(expectedRows(0, 40));
   }

@@ -126,21 +126,32 @@ final class ScanTestSupport {
 
   /** Rows read from every partition, as lists of values; checks each batch's schema. */
   static List<List<Object>> readAll(ExecutionPlan plan, BufferAllocator allocator) {
+    return readAll(plan, allocator, new SessionConfig());
+  }
+
+  /** As {@link #readAll(ExecutionPlan, BufferAllocator)}, running with {@code config}. */
+  static List<List<Object>> readAll(
+      ExecutionPlan plan, BufferAllocator allocator, SessionConfig config) {
     List<List<Object>> rows = new ArrayList<>();
     for (int p = 0; p < plan.partitionCount(); p++) {
-      rows.addAll(readPartition(plan, p, allocator));
+      rows.addAll(readPartition(plan, p, allocator, config));
     }
     return rows;
   }
 
   static List<List<Object>> readPartition(
       ExecutionPlan plan, int partition, BufferAllocator allocator) {
+    return readPartition(plan, partition, allocator, new SessionConfig());
+  }
+
+  static List<List<Object>> readPartition(
+      ExecutionPlan plan, int partition, BufferAllocator allocator, SessionConfig config) {
     List<List<Object>> rows = new ArrayList<>();
     ExecutorService executor = Executors.newSingleThreadExecutor();
     try {
       TaskContext ctx =
           new TaskContext(
-              "test", allocator, new MemoryPool(Long.MAX_VALUE), new SessionConfig(), executor);
+              "test", allocator, new MemoryPool(Long.MAX_VALUE), config, executor);
       try (BatchStream stream = plan.execute(partition, ctx)) {
         VectorSchemaRoot batch;
         while ((batch = stream.next()) != null) {

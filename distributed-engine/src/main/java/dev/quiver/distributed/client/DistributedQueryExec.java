@@ -326,6 +326,7 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
       long rows = 0;
       long bytes = 0;
       long spilled = 0;
+      long fetched = 0;
       long maxMillis = 0;
       StringBuilder tasks = new StringBuilder();
       for (TaskSummary t : s.getTasksList()) {
@@ -333,6 +334,7 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
         rows += m.getOutputRows();
         bytes += m.getOutputBytes();
         spilled += m.getSpilledBytes();
+        fetched += m.getFetchedBytes();
         maxMillis = Math.max(maxMillis, m.getElapsedMillis());
         tasks.append("\ntask ")
             .append(t.getTask().getTaskId())
@@ -349,6 +351,7 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
             .append(m.getOutputBytes())
             .append(", spilled=")
             .append(m.getSpilledBytes())
+            .append(m.getFetchedBytes() > 0 ? ", fetched_bytes=" + m.getFetchedBytes() : "")
             .append(", time=")
             .append(m.getElapsedMillis())
             .append(" ms");
@@ -365,6 +368,7 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
               + bytes
               + ", spilled="
               + spilled
+              + (fetched > 0 ? ", fetched_bytes=" + fetched : "")
               + ", slowest task="
               + maxMillis
               + " ms"

@@ -344,12 +344,20 @@ final class PlanDecoder {
             "ParquetScanExec partition " + p + " has " + paths.size() + " paths but "
                 + ranges.getFirstCount() + " row-group ranges");
       }
+      List<Long> sizes = groups.get(p).getSizesList();
+      if (!sizes.isEmpty() && sizes.size() != paths.size()) {
+        throw new PlanCodecException(
+            "ParquetScanExec partition " + p + " has " + paths.size() + " paths but "
+                + sizes.size() + " sizes");
+      }
       for (int i = 0; i < paths.size(); i++) {
+        long size = sizes.isEmpty() ? -1 : sizes.get(i);
         try {
           splits.add(
               ranges == null
-                  ? ParquetSplit.wholeFile(paths.get(i))
-                  : new ParquetSplit(paths.get(i), ranges.getFirst(i), ranges.getCount(i)));
+                  ? ParquetSplit.wholeFile(paths.get(i), size)
+                  : new ParquetSplit(
+                      paths.get(i), ranges.getFirst(i), ranges.getCount(i), size));
         } catch (IllegalArgumentException e) {
           throw new PlanCodecException("ParquetScanExec: " + e.getMessage());
         }

@@ -207,8 +207,12 @@ final class PlanEncoder {
       for (List<ParquetSplit> splits : p.partitionSplits()) {
         FileGroup.Builder paths = FileGroup.newBuilder();
         RowGroupRanges.Builder ranges = RowGroupRanges.newBuilder();
+        boolean sized = splits.stream().anyMatch(sp -> sp.fileSize() >= 0);
         for (ParquetSplit split : splits) {
           paths.addPaths(split.path());
+          if (sized) {
+            paths.addSizes(split.fileSize());
+          }
           ranges.addFirst(split.firstRowGroup()).addCount(split.rowGroupCount());
         }
         s.addPartitions(paths);

@@ -39,14 +39,26 @@ public final class SqlCommand implements Callable<Integer> {
   @Option(
       names = "--parquet",
       paramLabel = "NAME=PATH",
-      description = "Registers a Parquet file or folder as table NAME (repeatable).")
+      description =
+          "Registers a Parquet file or folder as table NAME (repeatable); PATH may be a local"
+              + " path or s3://bucket/prefix.")
   private Map<String, String> parquet = new LinkedHashMap<>();
 
   @Option(
       names = "--csv",
       paramLabel = "NAME=PATH",
-      description = "Registers a CSV file (with header) or folder as table NAME (repeatable).")
+      description =
+          "Registers a CSV file (with header) or folder as table NAME (repeatable); PATH may be a"
+              + " local path or s3://bucket/prefix.")
   private Map<String, String> csv = new LinkedHashMap<>();
+
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description =
+          "Sets a session setting before the statement runs (repeatable), e.g."
+              + " quiver.s3.endpoint=http://127.0.0.1:9000.")
+  private Map<String, String> settings = new LinkedHashMap<>();
 
   @Option(
       names = "--format",
@@ -78,6 +90,7 @@ public final class SqlCommand implements Callable<Integer> {
     if (partitions != null) {
       config.withTargetPartitions(partitions);
     }
+    settings.forEach(config::set);
     PrintWriter out = spec.commandLine().getOut();
     try (ClusterTarget target = cluster.open();
         SessionContext ctx = target.newSession(config)) {
@@ -107,7 +120,10 @@ public final class SqlCommand implements Callable<Integer> {
   }
 
   private String existing(String name, String path) {
-    if (!Files.exists(Path.of(path))) {
+    if (path.contains("://") && !path.startsWith("file://")) {
+      return path; // an object URI: the store says whether it exists
+    }
+    if (!Files.exists(dev.quiver.binding.io.LocalObjectStore.toPath(path))) {
       throw new ParameterException(
           spec.commandLine(),
           "Table " + name + ": no file or folder at " + path + "; check the path");

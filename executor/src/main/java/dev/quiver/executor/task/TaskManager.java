@@ -378,6 +378,15 @@ public final class TaskManager implements AutoCloseable {
     }
   }
 
+  /** Sum of the bytes every scan of {@code plan} read from files and object stores. */
+  static long fetchedBytes(ExecutionPlan plan) {
+    long bytes = plan.metrics().fetchedBytes();
+    for (ExecutionPlan child : plan.children()) {
+      bytes += fetchedBytes(child);
+    }
+    return bytes;
+  }
+
   /** Sum of the bytes every operator of {@code plan} spilled. */
   static long operatorSpills(ExecutionPlan plan) {
     long bytes = plan.metrics().spilledBytes();
@@ -493,6 +502,7 @@ public final class TaskManager implements AutoCloseable {
       ShuffleWriter writer = null;
       long elapsedMillis = 0;
       long operatorSpills = 0;
+      long fetched = 0;
       try {
         List<ShuffleLocation> inputs = new ArrayList<>(request.getInputsCount());
         for (PartitionLocation l : request.getInputsList()) {
@@ -538,6 +548,7 @@ public final class TaskManager implements AutoCloseable {
         writer.finish();
         elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - launchedNanos);
         operatorSpills = operatorSpills(root);
+        fetched = fetchedBytes(root);
       } catch (Throwable t) {
         failure = t;
         ctx.cancel("failed: " + t);
@@ -577,6 +588,7 @@ public final class TaskManager implements AutoCloseable {
                     operatorSpills
                         + store.diskBytesOf(id.getJobId(), id.getStageId(), id.getTaskId()))
                 .setElapsedMillis(elapsedMillis)
+                .setFetchedBytes(fetched)
                 .build();
         LOG.info(
             "{} succeeded: {} rows, {} bytes in {} ms",

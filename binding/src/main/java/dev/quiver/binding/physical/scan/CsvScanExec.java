@@ -6,8 +6,8 @@ import dev.quiver.binding.physical.TaskContext;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.quiver.binding.io.ObjectStore;
+import dev.quiver.binding.io.ObjectStores;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
@@ -102,12 +102,44 @@ public final class CsvScanExec extends FileScanExec {
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    return new CsvStream(partitionFiles().get(partition), context.allocator());
+    return new CsvStream(partitionFiles().get(partition), context);
   }
 
   /** Writes one CSV field into row {@code row} of a vector. */
   private interface ColumnParser {
     void parse(CsvTokenizer t, int field, int row);
+  }
+
+  /**
+   * Opens {@code file} of {@code store} for reading, decompressing {@code .gz} and {@code .zst}
+   * files.
+   */
+  public static java.io.InputStream open(ObjectStore store, String file) throws IOException {
+    java.io.InputStream in = store.openStream(file);
+    String name = file.toLowerCase(java.util.Locale.ROOT);
+    try {
+      if (name.endsWith(".gz") || name.endsWith(".gzip")) {
+        return new java.util.zip.GZIPInputStream(in, 1 << 16);
+      }
+      if (name.endsWith(".zst") || name.endsWith(".zstd")) {
+        return new java.io.BufferedInputStream(new com.github.luben.zstd.ZstdInputStream(in), 1 << 16);
+      }
+      return in;
+    } catch (IOException | RuntimeException e) {
+      in.close();
+      throw new DataSourceException(
+          "Cannot decompress CSV file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code name} without a {@code .gz}/{@code .zst} suffix. */
+  public static String withoutCompressionSuffix(String name) {
+    for (String suffix : new String[] {".gz", ".gzip", ".zst", ".zstd"}) {
+      if (name.endsWith(suffix)) {
+        return name.substring(0, name.length() - suffix.length());
+      }
+    }
+    return name;
   }
 
   /** Advances to the next record that is not a blank line; false at the end. */
@@ -148,15 +180,17 @@ public final class CsvScanExec extends FileScanExec {
   private final class CsvStream implements BatchStream {
     private final List<String> files;
     private final BufferAllocator allocator;
+    private final dev.quiver.binding.SessionConfig config;
     private final int[] fileColumns;
     private int fileIndex;
     private CsvTokenizer tokenizer;
     private long remaining = limit().orElse(Long.MAX_VALUE);
     private boolean done;
 
-    CsvStream(List<String> files, BufferAllocator allocator) {
+    CsvStream(List<String> files, TaskContext context) {
       this.files = files;
-      this.allocator = allocator;
+      this.allocator = context.allocator();
+      this.config = context.config();
       int n = schema().getFields().size();
       int[] projection = projection();
       this.fileColumns = new int[n];
@@ -178,7 +212,9 @@ public final class CsvScanExec extends FileScanExec {
           }
           String file = files.get(fileIndex++);
           try {
-            tokenizer = new CsvTokenizer(Files.newInputStream(Path.of(file)), file, delimiter);
+            tokenizer =
+                new CsvTokenizer(
+                    open(ObjectStores.forLocation(file, config), file), file, delimiter);
           } catch (IOException e) {
             throw new DataSourceException(
                 "Cannot open CSV file "

@@ -63,16 +63,23 @@ final class ParquetColumnPages implements PageReader {
   private final CompressionCodec codec;
   private final long valueCount;
   private final byte[] chunk;
+  private final int end;
   private int pos;
   private final RawDictionary dictionary;
   private PageHeader pending;
 
   /**
-   * @param chunk the column chunk's bytes, from its first page to its end
+   * @param chunk holds the column chunk's bytes, from its first page to its end, at {@code
+   *     [start, end)}
    * @param valueCount values (nulls included) in the chunk
    */
   ParquetColumnPages(
-      byte[] chunk, ColumnDescriptor column, CompressionCodec codec, long valueCount)
+      byte[] chunk,
+      int start,
+      int end,
+      ColumnDescriptor column,
+      CompressionCodec codec,
+      long valueCount)
       throws IOException {
     if (!CODECS.contains(codec)) {
       throw new IOException("compression codec " + codec + " is not supported");
@@ -81,8 +88,10 @@ final class ParquetColumnPages implements PageReader {
     this.codec = codec;
     this.valueCount = valueCount;
     this.chunk = chunk;
+    this.pos = start;
+    this.end = end;
     RawDictionary dict = null;
-    if (pos < chunk.length) {
+    if (pos < end) {
       PageHeader first = readHeader();
       if (first.getType() == PageType.DICTIONARY_PAGE) {
         dict =
@@ -98,9 +107,9 @@ final class ParquetColumnPages implements PageReader {
   }
 
   private PageHeader readHeader() throws IOException {
-    ByteArrayInputStream in = new ByteArrayInputStream(chunk, pos, chunk.length - pos);
+    ByteArrayInputStream in = new ByteArrayInputStream(chunk, pos, end - pos);
     PageHeader header = Util.readPageHeader(in);
-    pos = chunk.length - in.available();
+    pos = end - in.available();
     return header;
   }
 
@@ -179,7 +188,7 @@ final class ParquetColumnPages implements PageReader {
       PageHeader header = pending;
       pending = null;
       if (header == null) {
-        if (pos >= chunk.length) {
+        if (pos >= end) {
           return null;
         }
         header = readHeader();
@@ -219,7 +228,7 @@ final class ParquetColumnPages implements PageReader {
 
   /** The next {@code bytes} bytes of the chunk, without copying them. */
   private Slice take(int bytes) throws IOException {
-    if (bytes < 0 || bytes > chunk.length - pos) {
+    if (bytes < 0 || bytes > end - pos) {
       throw new IOException("the column chunk ends inside a page");
     }
     Slice s = new Slice(chunk, pos, pos + bytes);

@@ -1,77 +1,119 @@
 package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.io.ObjectReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.Util;
 
-/** Locates, reads and decodes the Thrift-encoded footer of a Parquet file, checking its framing. */
+/**
+ * Locates, reads and decodes the Thrift-encoded footer of a Parquet file, checking its framing.
+ * The file's last {@link #TAIL_BYTES} bytes are fetched at once, which holds the whole footer of
+ * most files (one request on an object store). Decoded footers are cached per object (location,
+ * size and, locally, modification time), so that the executors reading a file's row groups do not
+ * fetch its footer again for every split.
+ */
 public final class ParquetFooterBytes {
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+  /** Bytes read from the end of a file in the first request. */
+  static final int TAIL_BYTES = 64 << 10;
+  /** Footer bytes the cache holds at most (least recently used footers go first). */
+  static final long CACHE_BYTES = 64L << 20;
+
+  private record Key(String location, long size, long version) {}
+
+  private record Cached(FileMetaData metadata, int bytes) {}
+
+  private static final Map<Key, Cached> CACHE = new LinkedHashMap<>(64, 0.75f, true);
+  private static long cachedBytes;
 
   private ParquetFooterBytes() {}
 
   /**
-   * The footer's bytes; throws {@link DataSourceException} naming {@code file} when the file is
-   * too short, lacks the magic bytes at either end, or has a footer length that does not fit.
+   * The footer's bytes; throws {@link DataSourceException} naming the file when it is too short,
+   * lacks the magic bytes at either end, or has a footer length that does not fit.
    */
-  public static byte[] read(FileChannel ch, Path file) throws IOException {
-    long size = ch.size();
+  public static byte[] read(ObjectReader in) {
+    long size = in.size();
+    String file = in.location();
     if (size < 12) {
       throw corrupt(file, "it is only " + size + " bytes long, too short for Parquet");
     }
-    ByteBuffer tail = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-    readFully(ch, tail, size - 8);
-    ByteBuffer head = ByteBuffer.allocate(4);
-    readFully(ch, head, 0);
-    if (!hasMagic(tail.array(), 4) || !hasMagic(head.array(), 0)) {
+    int tailLength = (int) Math.min(size, TAIL_BYTES);
+    byte[] tail = in.read(size - tailLength, tailLength);
+    ByteBuffer end = ByteBuffer.wrap(tail, tailLength - 8, 8).order(ByteOrder.LITTLE_ENDIAN);
+    boolean headMagic = tailLength == size ? hasMagic(tail, 0) : hasMagic(in.read(0, 4), 0);
+    if (!hasMagic(tail, tailLength - 4) || !headMagic) {
       throw corrupt(file, "it does not start and end with the Parquet magic bytes 'PAR1'");
     }
-    int footerLength = tail.getInt(0);
+    int footerLength = end.getInt(tailLength - 8);
     if (footerLength <= 0 || footerLength > size - 12) {
       throw corrupt(file, "its footer length " + footerLength + " does not fit in the file");
     }
-    ByteBuffer footer = ByteBuffer.allocate(footerLength);
-    readFully(ch, footer, size - 8 - footerLength);
-    return footer.array();
+    if (footerLength <= tailLength - 8) {
+      byte[] footer = new byte[footerLength];
+      System.arraycopy(tail, tailLength - 8 - footerLength, footer, 0, footerLength);
+      return footer;
+    }
+    return in.read(size - 8 - footerLength, footerLength);
   }
 
   /** The decoded footer; throws {@link DataSourceException} when it is not valid Parquet. */
-  public static FileMetaData readMetadata(FileChannel ch, Path file) throws IOException {
-    byte[] footer = read(ch, file);
+  public static FileMetaData readMetadata(ObjectReader in) {
+    byte[] footer = read(in);
     try {
       return Util.readFileMetaData(new ByteArrayInputStream(footer));
     } catch (IOException | RuntimeException e) {
-      throw corrupt(file, "its footer cannot be decoded (" + e.getMessage() + ")");
+      throw corrupt(in.location(), "its footer cannot be decoded (" + e.getMessage() + ")");
     }
   }
 
+  /**
+   * The decoded footer of the object {@code in} reads, from the cache when this version of it
+   * (location, size and {@link ObjectReader#version()}) was read before.
+   */
+  public static FileMetaData cachedMetadata(ObjectReader in) {
+    Key key = new Key(in.location(), in.size(), in.version());
+    synchronized (CACHE) {
+      Cached hit = CACHE.get(key);
+      if (hit != null) {
+        return hit.metadata();
+      }
+    }
+    byte[] footer = read(in);
+    FileMetaData m;
+    try {
+      m = Util.readFileMetaData(new ByteArrayInputStream(footer));
+    } catch (IOException | RuntimeException e) {
+      throw corrupt(in.location(), "its footer cannot be decoded (" + e.getMessage() + ")");
+    }
+    synchronized (CACHE) {
+      if (CACHE.put(key, new Cached(m, footer.length)) == null) {
+        cachedBytes += footer.length;
+      }
+      var it = CACHE.values().iterator();
+      while (cachedBytes > CACHE_BYTES && it.hasNext()) {
+        cachedBytes -= it.next().bytes();
+        it.remove();
+      }
+    }
+    return m;
+  }
+
   /** The error for a file that is not valid Parquet, saying why. */
-  public static DataSourceException corrupt(Path file, String why) {
+  public static DataSourceException corrupt(String file, String why) {
     return new DataSourceException(
         "File "
             + file
             + " is not a valid Parquet file: "
             + why
             + "; check that it was fully written");
-  }
-
-  /** Fills {@code buf} from {@code position}; fails at end of file. */
-  static void readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
-    long pos = position;
-    while (buf.hasRemaining()) {
-      int n = ch.read(buf, pos);
-      if (n < 0) {
-        throw new IOException("unexpected end of file");
-      }
-      pos += n;
-    }
   }
 
   private static boolean hasMagic(byte[] bytes, int at) {

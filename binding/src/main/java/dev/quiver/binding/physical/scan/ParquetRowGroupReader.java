@@ -1,11 +1,10 @@
 package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.io.ObjectReader;
+import dev.quiver.binding.io.ObjectStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -80,7 +79,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
   private final Schema out;
   private final BufferAllocator allocator;
   private final int batchSize;
-  private final FileChannel channel;
+  private final ObjectReader file;
   private final FileMetaData metadata;
   private final List<Column> columns = new ArrayList<>();
   /** For each output field, the index in {@link #columns} of the column it reads. */
@@ -92,21 +91,16 @@ final class ParquetRowGroupReader implements AutoCloseable {
   private ColumnReaderImpl[] readers;
   private ParquetPageDecoder[] decoders;
 
-  ParquetRowGroupReader(ParquetSplit split, Schema out, BufferAllocator allocator, int batchSize) {
+  ParquetRowGroupReader(
+      ObjectStore store, ParquetSplit split, Schema out, BufferAllocator allocator, int batchSize) {
     this.split = split;
     this.out = out;
     this.allocator = allocator;
     this.batchSize = Math.max(1, batchSize);
-    Path file = Path.of(split.path());
+    String file = split.path();
+    this.file = store.open(file, split.fileSize());
     try {
-      this.channel = FileChannel.open(file, StandardOpenOption.READ);
-    } catch (IOException e) {
-      throw new DataSourceException(
-          "Cannot open Parquet file " + file + ": " + e.getMessage() + "; check that it exists",
-          e);
-    }
-    try {
-      this.metadata = readMetadata(channel, file);
+      this.metadata = ParquetFooterBytes.cachedMetadata(this.file);
       int groups = metadata.getRow_groupsSize();
       if (split.firstRowGroup() + Math.max(split.rowGroupCount(), 0) > groups) {
         throw new DataSourceException(
@@ -140,18 +134,10 @@ final class ParquetRowGroupReader implements AutoCloseable {
   }
 
   /**
-   * Why the row groups of {@code file} cannot be read by themselves into {@code tableSchema}, or
-   * null when they can.
+   * Why the row groups of the file with footer {@code m} cannot be read by themselves into {@code
+   * tableSchema}, or null when they can.
    */
-  static String unsupportedReason(Path file, Schema tableSchema) {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      return unsupportedReason(readMetadata(ch, file), tableSchema);
-    } catch (IOException | RuntimeException e) {
-      return "its footer cannot be read (" + e.getMessage() + ")";
-    }
-  }
-
-  private static String unsupportedReason(FileMetaData m, Schema tableSchema) {
+  static String unsupportedReason(FileMetaData m, Schema tableSchema) {
     List<SchemaElement> schema = m.getSchema();
     if (schema.isEmpty() || schema.get(0).getNum_children() != schema.size() - 1) {
       return "it has nested columns";
@@ -267,15 +253,6 @@ final class ParquetRowGroupReader implements AutoCloseable {
     return false;
   }
 
-  /** Reads the file's footer; throws {@link DataSourceException} when it is not valid Parquet. */
-  static FileMetaData readMetadata(FileChannel ch, Path file) {
-    try {
-      return ParquetFooterBytes.readMetadata(ch, file);
-    } catch (IOException e) {
-      throw ParquetFooterBytes.corrupt(file, "its footer cannot be read (" + e.getMessage() + ")");
-    }
-  }
-
   private static VersionParser.ParsedVersion writerVersion(String createdBy) {
     if (createdBy == null) {
       return null;
@@ -359,8 +336,10 @@ final class ParquetRowGroupReader implements AutoCloseable {
     RowGroup group = metadata.getRow_groups().get(index);
     readers = new ColumnReaderImpl[columns.size()];
     decoders = new ParquetPageDecoder[columns.size()];
-    for (int c = 0; c < columns.size(); c++) {
-      Column col = columns.get(c);
+    // Fetch every projected column chunk of the row group at once: an object store merges
+    // nearby chunks into one request and runs several requests in parallel.
+    List<ObjectReader.Range> ranges = new ArrayList<>(columns.size());
+    for (Column col : columns) {
       ColumnMetaData meta = group.getColumns().get(col.leaf()).getMeta_data();
       long start = meta.getData_page_offset();
       if (meta.isSetDictionary_page_offset()
@@ -369,15 +348,26 @@ final class ParquetRowGroupReader implements AutoCloseable {
         start = meta.getDictionary_page_offset();
       }
       long length = meta.getTotal_compressed_size();
-      if (start < 4 || length < 0 || length > Integer.MAX_VALUE || start + length > channel.size()) {
+      if (start < 4 || length < 0 || length > Integer.MAX_VALUE || start + length > file.size()) {
         throw new IOException(
             "column " + col.field().getName() + " of row group " + index + " lies outside the file");
       }
-      ByteBuffer bytes = ByteBuffer.allocate((int) length);
-      ParquetFooterBytes.readFully(channel, bytes, start);
+      ranges.add(new ObjectReader.Range(start, (int) length));
+    }
+    List<ObjectReader.Slice> chunks = file.readRanges(ranges);
+    for (int c = 0; c < columns.size(); c++) {
+      Column col = columns.get(c);
+      ColumnMetaData meta = group.getColumns().get(col.leaf()).getMeta_data();
+      ObjectReader.Slice bytes = chunks.get(c);
       ColumnDescriptor descriptor = descriptor(col.element());
       ParquetColumnPages pages =
-          new ParquetColumnPages(bytes.array(), descriptor, meta.getCodec(), meta.getNum_values());
+          new ParquetColumnPages(
+              bytes.data(),
+              bytes.start(),
+              bytes.start() + bytes.length(),
+              descriptor,
+              meta.getCodec(),
+              meta.getNum_values());
       decoders[c] =
           ParquetPageDecoder.of(
               pages,
@@ -601,21 +591,21 @@ final class ParquetRowGroupReader implements AutoCloseable {
 
   private void closeQuietly() {
     try {
-      channel.close();
-    } catch (IOException ignored) {
+      file.close();
+    } catch (RuntimeException ignored) {
       // Nothing was read yet; the original failure is what matters.
     }
+  }
+
+  /** Bytes fetched from the file so far (footer excluded when it came from the cache). */
+  long fetchedBytes() {
+    return file.fetchedBytes();
   }
 
   @Override
   public void close() {
     readers = null;
     decoders = null;
-    try {
-      channel.close();
-    } catch (IOException e) {
-      throw new DataSourceException(
-          "Cannot close Parquet file " + split.path() + ": " + e.getMessage(), e);
-    }
+    file.close();
   }
 }

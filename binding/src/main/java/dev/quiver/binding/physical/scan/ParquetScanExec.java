@@ -4,7 +4,10 @@ import dev.quiver.binding.DataSourceException;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.io.ObjectStore;
+import dev.quiver.binding.io.ObjectStores;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,6 +30,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
+import org.apache.parquet.format.FileMetaData;
 
 /**
  * Reads Parquet files. Each partition reads its own list of splits: row-group ranges through
@@ -123,10 +127,10 @@ public final class ParquetScanExec extends FileScanExec {
   }
 
   /**
-   * Why the row groups of {@code file} cannot be read one range at a time into {@code
+   * Why the row groups of the file with footer {@code file} cannot be read one range at a time into {@code
    * tableSchema} (e.g. nested columns, an unsupported codec or type), or null when they can.
    */
-  public static String unsupportedRowGroupReason(Path file, Schema tableSchema) {
+  public static String unsupportedRowGroupReason(FileMetaData file, Schema tableSchema) {
     return ParquetRowGroupReader.unsupportedReason(file, tableSchema);
   }
 
@@ -161,7 +165,7 @@ public final class ParquetScanExec extends FileScanExec {
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    return new ParquetStream(partitionSplits.get(partition), context.allocator());
+    return new ParquetStream(partitionSplits.get(partition), context);
   }
 
   @Override
@@ -178,13 +182,15 @@ public final class ParquetScanExec extends FileScanExec {
   private final class ParquetStream implements BatchStream {
     private final List<List<ParquetSplit>> runs = new ArrayList<>();
     private final BufferAllocator allocator;
+    private final TaskContext context;
     private int nextRun;
     private Source current;
     private boolean done;
     private long remaining = limit().orElse(Long.MAX_VALUE);
 
-    ParquetStream(List<ParquetSplit> splits, BufferAllocator allocator) {
-      this.allocator = allocator;
+    ParquetStream(List<ParquetSplit> splits, TaskContext context) {
+      this.allocator = context.allocator();
+      this.context = context;
       for (ParquetSplit split : splits) {
         List<ParquetSplit> last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
         if (split.isWholeFile() && last != null && last.get(0).isWholeFile()) {
@@ -210,10 +216,11 @@ public final class ParquetScanExec extends FileScanExec {
             return null;
           }
           List<ParquetSplit> run = runs.get(nextRun++);
+          ObjectStore store = ObjectStores.forLocation(run.get(0).path(), context.config());
           current =
               run.get(0).isWholeFile()
-                  ? new DatasetSource(run.stream().map(ParquetSplit::path).toList(), allocator)
-                  : new RowGroupSource(run.get(0), allocator);
+                  ? new DatasetSource(store, run, allocator)
+                  : new RowGroupSource(store, run.get(0), allocator);
         }
         VectorSchemaRoot batch = current.next();
         if (batch == null) {
@@ -283,11 +290,13 @@ public final class ParquetScanExec extends FileScanExec {
 
   /** Reads a row-group range of one file with {@link ParquetRowGroupReader}. */
   private final class RowGroupSource implements Source {
+    private final ObjectStore store;
     private final ParquetSplit split;
     private final BufferAllocator allocator;
     private ParquetRowGroupReader reader;
 
-    RowGroupSource(ParquetSplit split, BufferAllocator allocator) {
+    RowGroupSource(ObjectStore store, ParquetSplit split, BufferAllocator allocator) {
+      this.store = store;
       this.split = split;
       this.allocator = allocator;
     }
@@ -298,7 +307,7 @@ public final class ParquetScanExec extends FileScanExec {
         if (reader == null) {
           reader =
               new ParquetRowGroupReader(
-                  split, ParquetScanExec.this.schema(), allocator, batchSize());
+                  store, split, ParquetScanExec.this.schema(), allocator, batchSize());
         }
         return reader.next();
       } catch (OutOfMemoryException e) {
@@ -316,14 +325,21 @@ public final class ParquetScanExec extends FileScanExec {
       if (reader != null) {
         ParquetRowGroupReader r = reader;
         reader = null;
+        metrics().recordFetched(r.fetchedBytes());
         r.close();
       }
     }
   }
 
-  /** Reads whole files through Arrow Dataset (JNI). */
+  /**
+   * Reads whole files through Arrow Dataset (JNI); files in an object store are first copied to
+   * local temporary files, which Arrow's native reader can open.
+   */
   private final class DatasetSource implements Source {
+    private final ObjectStore store;
+    private final List<ParquetSplit> splits;
     private final List<String> files;
+    private final List<Path> downloaded = new ArrayList<>();
     private final BufferAllocator allocator;
     private ImportAllocator importAllocator;
     private FileSystemDatasetFactory factory;
@@ -331,9 +347,30 @@ public final class ParquetScanExec extends FileScanExec {
     private Scanner scanner;
     private ArrowReader reader;
 
-    DatasetSource(List<String> files, BufferAllocator allocator) {
-      this.files = files;
+    DatasetSource(ObjectStore store, List<ParquetSplit> splits, BufferAllocator allocator) {
+      this.store = store;
+      this.splits = splits;
+      this.files = splits.stream().map(ParquetSplit::path).toList();
       this.allocator = allocator;
+    }
+
+    private String localUri(ParquetSplit split) {
+      if (store.isLocal()) {
+        metrics().recordFetched(Math.max(0, split.fileSize()));
+        return Path.of(split.path()).toUri().toString();
+      }
+      try {
+        Path tmp = Files.createTempFile("quiver-scan-", ".parquet");
+        downloaded.add(tmp);
+        try (java.io.InputStream in = store.openStream(split.path())) {
+          long n = Files.copy(in, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+          metrics().recordFetched(n);
+        }
+        return tmp.toUri().toString();
+      } catch (IOException e) {
+        throw new DataSourceException(
+            "Cannot copy " + split.path() + " to a local file: " + e.getMessage(), e);
+      }
     }
 
     @Override
@@ -342,7 +379,7 @@ public final class ParquetScanExec extends FileScanExec {
     }
 
     private void open() {
-      String[] uris = files.stream().map(f -> Path.of(f).toUri().toString()).toArray(String[]::new);
+      String[] uris = splits.stream().map(this::localUri).toArray(String[]::new);
       Set<String> columns = new LinkedHashSet<>();
       for (Field f : ParquetScanExec.this.schema().getFields()) {
         columns.add(f.getName());
@@ -458,6 +495,14 @@ public final class ParquetScanExec extends FileScanExec {
       dataset = null;
       factory = null;
       importAllocator = null;
+      for (Path tmp : downloaded) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+          // A leftover temporary file is harmless.
+        }
+      }
+      downloaded.clear();
       if (failure != null) {
         throw failure;
       }

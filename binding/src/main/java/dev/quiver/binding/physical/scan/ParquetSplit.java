@@ -5,11 +5,12 @@ package dev.quiver.binding.physical.scan;
  * row groups (so that a file can be split over partitions, and row groups whose statistics refute
  * the filters are never read).
  *
- * @param path the file's absolute path
+ * @param path the file's location: an absolute local path or an object URI ({@code s3://...})
  * @param firstRowGroup index of the first row group read; 0 for a whole file
  * @param rowGroupCount row groups read; -1 for the whole file
+ * @param fileSize the file's length in bytes when known (saves a request to learn it), else -1
  */
-public record ParquetSplit(String path, int firstRowGroup, int rowGroupCount) {
+public record ParquetSplit(String path, int firstRowGroup, int rowGroupCount, long fileSize) {
   public ParquetSplit {
     if (firstRowGroup < 0 || rowGroupCount == 0 || rowGroupCount < -1) {
       throw new IllegalArgumentException(
@@ -18,16 +19,34 @@ public record ParquetSplit(String path, int firstRowGroup, int rowGroupCount) {
     if (rowGroupCount < 0 && firstRowGroup != 0) {
       throw new IllegalArgumentException("A whole-file split of " + path + " starts at 0");
     }
+    if (fileSize < -1) {
+      throw new IllegalArgumentException("Invalid size " + fileSize + " of " + path);
+    }
+  }
+
+  /** A split of a file whose size is not known. */
+  public ParquetSplit(String path, int firstRowGroup, int rowGroupCount) {
+    this(path, firstRowGroup, rowGroupCount, -1);
   }
 
   /** All of {@code path}. */
   public static ParquetSplit wholeFile(String path) {
-    return new ParquetSplit(path, 0, -1);
+    return new ParquetSplit(path, 0, -1, -1);
+  }
+
+  /** All of {@code path}, {@code size} bytes long. */
+  public static ParquetSplit wholeFile(String path, long size) {
+    return new ParquetSplit(path, 0, -1, size);
   }
 
   /** Row groups {@code first} to {@code first + count - 1} of {@code path}. */
   public static ParquetSplit rowGroups(String path, int first, int count) {
-    return new ParquetSplit(path, first, count);
+    return new ParquetSplit(path, first, count, -1);
+  }
+
+  /** Row groups {@code first} to {@code first + count - 1} of {@code path}, {@code size} long. */
+  public static ParquetSplit rowGroups(String path, int first, int count, long size) {
+    return new ParquetSplit(path, first, count, size);
   }
 
   /** Whether the split is the whole file (read by Arrow Dataset) rather than a row-group range. */
@@ -37,7 +56,7 @@ public record ParquetSplit(String path, int firstRowGroup, int rowGroupCount) {
 
   @Override
   public String toString() {
-    String name = java.nio.file.Path.of(path).getFileName().toString();
+    String name = path.substring(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
     if (isWholeFile()) {
       return name;
     }

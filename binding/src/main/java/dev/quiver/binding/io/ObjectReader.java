@@ -1,0 +1,52 @@
+package dev.quiver.binding.io;
+
+import java.util.List;
+
+/**
+ * Random access to one object. Every byte returned is counted in the reader's fetched bytes (and
+ * the store-wide total), so that scans can report what a query read.
+ */
+public interface ObjectReader extends AutoCloseable {
+  /** The object's location, for error messages. */
+  String location();
+
+  /** The object's length in bytes. */
+  long size();
+
+  /**
+   * What tells this version of the object from an earlier one of the same size (a local file's
+   * modification time), or 0 when the store offers nothing cheap.
+   */
+  default long version() {
+    return 0;
+  }
+
+  /**
+   * Bytes {@code [offset, offset + length)}; throws {@link dev.quiver.binding.ObjectStoreException}
+   * when the object is shorter.
+   */
+  byte[] read(long offset, int length);
+
+  /**
+   * The given ranges, in order. Stores with per-request latency merge nearby ranges and fetch
+   * several at once; a range's bytes may then lie inside a larger array.
+   */
+  List<Slice> readRanges(List<Range> ranges);
+
+  /** Bytes this reader has fetched so far. */
+  long fetchedBytes();
+
+  @Override
+  void close();
+
+  /** A byte range of an object. */
+  record Range(long offset, int length) {
+    /** One past the last byte. */
+    public long end() {
+      return offset + length;
+    }
+  }
+
+  /** Bytes {@code data[start, start + length)}. */
+  record Slice(byte[] data, int start, int length) {}
+}
