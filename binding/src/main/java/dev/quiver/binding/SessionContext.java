@@ -3,6 +3,7 @@ package dev.quiver.binding;
 import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.MemoryTable;
+import dev.quiver.binding.datasource.ParquetOptions;
 import dev.quiver.binding.datasource.ParquetTable;
 import dev.quiver.binding.sql.Catalog;
 import dev.quiver.binding.sql.SessionState;
@@ -48,6 +49,14 @@ public class SessionContext implements AutoCloseable {
    */
   public void registerParquet(String name, String path) {
     register(name, ParquetTable.open(path, config()), true);
+  }
+
+  /**
+   * Registers a Parquet file or folder as table {@code name}, reading partition folders ({@code
+   * cat=a/day=2026-01-01/}) as {@code options} say.
+   */
+  public void registerParquet(String name, String path, ParquetOptions options) {
+    register(name, ParquetTable.open(path, config(), options), true);
   }
 
   /** Registers a CSV file (with header row), or a folder of them, as table {@code name}. */

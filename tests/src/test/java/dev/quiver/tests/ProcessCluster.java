@@ -43,15 +43,24 @@ final class ProcessCluster implements AutoCloseable {
       List<String> executorArgs,
       SecurityConfig clientSecurity,
       boolean http,
-      List<String> executorHosts) {
-    /** Without HTTP endpoints, every executor on 127.0.0.1. */
+      List<String> executorHosts,
+      Map<String, String> executorEnvironment) {
+    /** Without HTTP endpoints, every executor on 127.0.0.1, no extra environment. */
     Options(
         int cores,
         Path extraClasspath,
         List<String> schedulerArgs,
         List<String> executorArgs,
         SecurityConfig clientSecurity) {
-      this(cores, extraClasspath, schedulerArgs, executorArgs, clientSecurity, false, List.of());
+      this(
+          cores,
+          extraClasspath,
+          schedulerArgs,
+          executorArgs,
+          clientSecurity,
+          false,
+          List.of(),
+          Map.of());
     }
 
     /** {@code cores} slots per executor, no extra options. */
@@ -61,18 +70,39 @@ final class ProcessCluster implements AutoCloseable {
 
     Options withSchedulerArgs(String... args) {
       return new Options(
-          cores, extraClasspath, List.of(args), executorArgs, clientSecurity, http, executorHosts);
+          cores,
+          extraClasspath,
+          List.of(args),
+          executorArgs,
+          clientSecurity,
+          http,
+          executorHosts,
+          executorEnvironment);
     }
 
     Options withExecutorArgs(String... args) {
       return new Options(
-          cores, extraClasspath, schedulerArgs, List.of(args), clientSecurity, http, executorHosts);
+          cores,
+          extraClasspath,
+          schedulerArgs,
+          List.of(args),
+          clientSecurity,
+          http,
+          executorHosts,
+          executorEnvironment);
     }
 
     /** Every server also serves HTTP (health, metrics; the scheduler's API and UI), on free ports. */
     Options withHttp() {
       return new Options(
-          cores, extraClasspath, schedulerArgs, executorArgs, clientSecurity, true, executorHosts);
+          cores,
+          extraClasspath,
+          schedulerArgs,
+          executorArgs,
+          clientSecurity,
+          true,
+          executorHosts,
+          executorEnvironment);
     }
 
     /**
@@ -81,7 +111,27 @@ final class ProcessCluster implements AutoCloseable {
      */
     Options withExecutorHosts(String... hosts) {
       return new Options(
-          cores, extraClasspath, schedulerArgs, executorArgs, clientSecurity, http, List.of(hosts));
+          cores,
+          extraClasspath,
+          schedulerArgs,
+          executorArgs,
+          clientSecurity,
+          http,
+          List.of(hosts),
+          executorEnvironment);
+    }
+
+    /** Extra environment variables of every executor process (e.g. AWS credentials). */
+    Options withExecutorEnvironment(Map<String, String> env) {
+      return new Options(
+          cores,
+          extraClasspath,
+          schedulerArgs,
+          executorArgs,
+          clientSecurity,
+          http,
+          executorHosts,
+          Map.copyOf(env));
     }
   }
 
@@ -258,12 +308,12 @@ final class ProcessCluster implements AutoCloseable {
           List.of("--host", options.executorHosts().get(seq % options.executorHosts().size())));
     }
     cmd.addAll(options.executorArgs());
-    executors.put(
-        id,
+    ProcessBuilder builder =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
-            .redirectOutput(dir.resolve(id + ".log").toFile())
-            .start());
+            .redirectOutput(dir.resolve(id + ".log").toFile());
+    builder.environment().putAll(options.executorEnvironment());
+    executors.put(id, builder.start());
     return id;
   }
 

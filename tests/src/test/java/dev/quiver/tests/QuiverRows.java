@@ -39,6 +39,19 @@ final class QuiverRows implements RowEngine {
     }
   }
 
+  /**
+   * Quiver over {@code ctx} with the TPC-H tables registered from folders under {@code prefix}
+   * (e.g. {@code s3://bucket/sf0.1}).
+   */
+  QuiverRows(SessionContext ctx, String prefix, String name, AutoCloseable owner) {
+    this.ctx = ctx;
+    this.name = name;
+    this.owner = owner;
+    for (String table : TpchData.TABLES) {
+      ctx.registerParquet(table, prefix + "/" + table);
+    }
+  }
+
   /** The session queries run on. */
   SessionContext session() {
     return ctx;

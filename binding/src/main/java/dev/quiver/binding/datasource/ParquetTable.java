@@ -50,16 +50,31 @@ public final class ParquetTable implements TableProvider {
   private final Schema schema;
   private final List<ParquetFile> files;
   private final Set<String> prunable;
+  private final int partitionColumns;
   private final Map<String, Boolean> rowGroupSupport = new ConcurrentHashMap<>();
 
-  /** One file of the table with what its footer says. */
-  record ParquetFile(String location, long size, ParquetFooter footer, FileMetaData metadata) {}
+  /**
+   * One file of the table with what its footer says, and its values of the partition columns
+   * (Hive folders; null for NULL).
+   */
+  record ParquetFile(
+      String location,
+      long size,
+      ParquetFooter footer,
+      FileMetaData metadata,
+      List<String> partitionValues) {}
 
-  private ParquetTable(String path, Schema schema, List<ParquetFile> files, Set<String> prunable) {
+  private ParquetTable(
+      String path,
+      Schema schema,
+      List<ParquetFile> files,
+      Set<String> prunable,
+      int partitionColumns) {
     this.path = path;
     this.schema = schema;
     this.files = List.copyOf(files);
     this.prunable = Set.copyOf(prunable);
+    this.partitionColumns = partitionColumns;
   }
 
   /** Opens (reads the footers of) a Parquet file or a directory of them, local or in S3. */
@@ -73,6 +88,14 @@ public final class ParquetTable implements TableProvider {
    * the environment's).
    */
   public static ParquetTable open(String path, SessionConfig config) {
+    return open(path, config, ParquetOptions.DEFAULT);
+  }
+
+  /**
+   * Opens a Parquet file or folder as {@link #open(String, SessionConfig)} does, reading
+   * partition folders as {@code options} say.
+   */
+  public static ParquetTable open(String path, SessionConfig config, ParquetOptions options) {
     String root = ObjectStores.normalize(path);
     ObjectStore store = ObjectStores.forLocation(root, config);
     List<StoredObject> listed = listObjects(store, root, "Parquet");
@@ -81,22 +104,41 @@ public final class ParquetTable implements TableProvider {
       String marker = store.resolve(root, FileWriters.EMPTY_SCHEMA_FILE);
       for (StoredObject o : listed) {
         if (o.location().equals(marker)) {
-          return new ParquetTable(path, readEmptySchema(store, o), List.of(), Set.of());
+          return new ParquetTable(path, readEmptySchema(store, o), List.of(), Set.of(), 0);
         }
       }
     }
     List<StoredObject> objects =
         selectFiles(listed, root, single, "Parquet", ParquetTable::isParquetCandidate);
+    List<String> relative =
+        objects.stream().map(o -> single ? "" : relativePath(root, o.location())).toList();
+    List<Field> partitionFields =
+        options.hivePartitioning() && !single
+            ? HivePartitions.columns(relative, options.partitionTypes(), path)
+            : List.of();
     List<ParquetFile> files = new ArrayList<>();
     Schema schema = null;
     String schemaSource = null;
     Set<String> prunable = null;
-    for (StoredObject o : objects) {
+    for (int k = 0; k < objects.size(); k++) {
+      StoredObject o = objects.get(k);
       FileMetaData m;
       try (ObjectReader in = store.open(o.location(), o.size())) {
         m = ParquetFooterBytes.cachedMetadata(in);
       }
-      files.add(new ParquetFile(o.location(), o.size(), ParquetFooter.of(o.location(), o.size(), m), m));
+      List<String> partitionValues = new ArrayList<>();
+      if (!partitionFields.isEmpty()) {
+        for (String[] kv : HivePartitions.parse(relative.get(k))) {
+          partitionValues.add(kv[1]);
+        }
+      }
+      files.add(
+          new ParquetFile(
+              o.location(),
+              o.size(),
+              ParquetFooter.of(o.location(), o.size(), m),
+              m,
+              java.util.Collections.unmodifiableList(partitionValues)));
       Schema raw = ParquetSchemas.toArrow(m, o.location());
       // Statistics are trusted only for columns with a safely ordered type in every file.
       Set<String> safe = new HashSet<>();
@@ -132,7 +174,25 @@ public final class ParquetTable implements TableProvider {
                 + " needs the same columns");
       }
     }
-    return new ParquetTable(path, schema, files, prunable == null ? Set.of() : prunable);
+    if (!partitionFields.isEmpty()) {
+      List<Field> all = new ArrayList<>(schema.getFields());
+      for (Field p : partitionFields) {
+        if (all.stream().anyMatch(f -> f.getName().equalsIgnoreCase(p.getName()))) {
+          throw new DataSourceException(
+              "Table "
+                  + path
+                  + ": column "
+                  + p.getName()
+                  + " is both in the files and a partition folder ("
+                  + p.getName()
+                  + "=...); rename one, or open the table without Hive partitioning");
+        }
+      }
+      all.addAll(partitionFields);
+      schema = new Schema(all);
+    }
+    return new ParquetTable(
+        path, schema, files, prunable == null ? Set.of() : prunable, partitionFields.size());
   }
 
   private static Schema readEmptySchema(ObjectStore store, StoredObject file) {
@@ -272,11 +332,16 @@ public final class ParquetTable implements TableProvider {
     List<ParquetFile> kept = new ArrayList<>();
     List<boolean[]> keptGroups = new ArrayList<>();
     int candidates = 0;
+    HivePartitions.Pruner folders =
+        new HivePartitions.Pruner(request.filters(), schema, partitionColumns);
     for (ParquetFile f : files) {
       if (f.footer().numRows() == 0) {
         continue;
       }
       candidates++;
+      if (!folders.keeps(f.partitionValues())) {
+        continue;
+      }
       List<ParquetFooter.RowGroup> groups = f.footer().rowGroups();
       boolean[] read = new boolean[groups.size()];
       boolean any = false;
@@ -289,6 +354,7 @@ public final class ParquetTable implements TableProvider {
         keptGroups.add(read);
       }
     }
+    folders.close();
     List<SizedSplit> units = new ArrayList<>();
     boolean divided = false;
     for (int k = 0; k < kept.size(); k++) {
@@ -312,7 +378,8 @@ public final class ParquetTable implements TableProvider {
             if (read[g]) {
               units.add(
                   new SizedSplit(
-                      ParquetSplit.rowGroups(path, g, 1, f.size()),
+                      ParquetSplit.rowGroups(path, g, 1, f.size())
+                          .withPartitionValues(f.partitionValues()),
                       groups.get(g).compressedBytes()));
             }
           }
@@ -320,12 +387,15 @@ public final class ParquetTable implements TableProvider {
           // Quiver's decoder outruns Arrow Dataset's on the files it supports; see the reader.
           units.add(
               new SizedSplit(
-                  ParquetSplit.rowGroups(path, 0, groups.size(), f.size()),
+                  ParquetSplit.rowGroups(path, 0, groups.size(), f.size())
+                      .withPartitionValues(f.partitionValues()),
                   f.footer().fileBytes()));
         }
       } else {
         units.add(
-            new SizedSplit(ParquetSplit.wholeFile(path, f.size()), f.footer().fileBytes()));
+            new SizedSplit(
+                ParquetSplit.wholeFile(path, f.size()).withPartitionValues(f.partitionValues()),
+                f.footer().fileBytes()));
       }
     }
     List<List<ParquetSplit>> partitions = new ArrayList<>();
@@ -344,7 +414,8 @@ public final class ParquetTable implements TableProvider {
         request.projection(),
         request.limit(),
         request.config().batchSize(),
-        candidates);
+        candidates,
+        partitionColumns);
   }
 
   /** A split and the bytes it reads, for balancing partitions. */
@@ -367,7 +438,8 @@ public final class ParquetTable implements TableProvider {
                 last.path(),
                 last.firstRowGroup(),
                 last.rowGroupCount() + next.rowGroupCount(),
-                last.fileSize()));
+                last.fileSize())
+                .withPartitionValues(last.partitionValues()));
       } else {
         out.add(next);
       }
@@ -382,7 +454,13 @@ public final class ParquetTable implements TableProvider {
   private boolean rowGroupsReadable(ParquetFile file) {
     return rowGroupSupport.computeIfAbsent(
         file.location(),
-        f -> ParquetScanExec.unsupportedRowGroupReason(file.metadata(), schema) == null);
+        f -> ParquetScanExec.unsupportedRowGroupReason(file.metadata(), fileSchema()) == null);
+  }
+
+  /** The columns stored in the files (the schema less partition columns). */
+  private Schema fileSchema() {
+    List<Field> all = schema.getFields();
+    return new Schema(all.subList(0, all.size() - partitionColumns));
   }
 
   @Override

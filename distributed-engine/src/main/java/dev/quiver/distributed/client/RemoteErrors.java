@@ -1,6 +1,7 @@
 package dev.quiver.distributed.client;
 
 import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.ObjectStoreException;
 import dev.quiver.binding.QueryCancelledException;
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.QuiverException;
@@ -16,7 +17,11 @@ public final class RemoteErrors {
   public static ErrorInfo toProto(Throwable e) {
     String kind = e instanceof QuiverException ? e.getClass().getSimpleName() : "QuiverException";
     String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    return ErrorInfo.newBuilder().setKind(kind).setMessage(message).build();
+    ErrorInfo.Builder b = ErrorInfo.newBuilder().setKind(kind).setMessage(message);
+    if (e instanceof ObjectStoreException s) {
+      b.setStoreReason(s.reason().name());
+    }
+    return b.build();
   }
 
   /** A typed exception for a job that failed with {@code error}. */
@@ -24,11 +29,20 @@ public final class RemoteErrors {
     String message = error.getMessage();
     return switch (error.getKind()) {
       case "DataSourceException" -> new DataSourceException(message);
+      case "ObjectStoreException" -> new ObjectStoreException(storeReason(error), message);
       case "ResourcesExhaustedException" -> new ResourcesExhaustedException(message);
       case "QueryTypeException" -> new QueryTypeException(message);
       case "QueryCancelledException" -> new QueryCancelledException(message);
       case "PlanCodecException" -> new PlanCodecException(message);
       default -> new QuiverException("Distributed job " + jobId + " failed: " + message);
     };
+  }
+
+  private static ObjectStoreException.Reason storeReason(ErrorInfo error) {
+    try {
+      return ObjectStoreException.Reason.valueOf(error.getStoreReason());
+    } catch (IllegalArgumentException e) {
+      return ObjectStoreException.Reason.OTHER;
+    }
   }
 }

@@ -165,7 +165,8 @@ final class PlanDecoder {
             s.hasProjection() ? projection(s.getProjection()) : null,
             s.hasLimit() ? OptionalLong.of(s.getLimit()) : OptionalLong.empty(),
             s.getBatchSize(),
-            s.getFilesBeforePruning());
+            s.getFilesBeforePruning(),
+            s.getPartitionColumns());
       }
       case CSV_SCAN -> {
         CsvScanExecNode s = n.getCsvScan();
@@ -350,14 +351,31 @@ final class PlanDecoder {
             "ParquetScanExec partition " + p + " has " + paths.size() + " paths but "
                 + sizes.size() + " sizes");
       }
+      var partitionValues = groups.get(p).getPartitionValuesList();
+      if (!partitionValues.isEmpty() && partitionValues.size() != paths.size()) {
+        throw new PlanCodecException(
+            "ParquetScanExec partition " + p + " has " + paths.size() + " paths but "
+                + partitionValues.size() + " partition value lists");
+      }
       for (int i = 0; i < paths.size(); i++) {
         long size = sizes.isEmpty() ? -1 : sizes.get(i);
+        List<String> values = new ArrayList<>();
+        if (!partitionValues.isEmpty()) {
+          values.addAll(partitionValues.get(i).getValuesList());
+          for (int n : partitionValues.get(i).getNullsList()) {
+            if (n < 0 || n >= values.size()) {
+              throw new PlanCodecException("ParquetScanExec: partition NULL position " + n);
+            }
+            values.set(n, null);
+          }
+        }
         try {
           splits.add(
-              ranges == null
-                  ? ParquetSplit.wholeFile(paths.get(i), size)
-                  : new ParquetSplit(
-                      paths.get(i), ranges.getFirst(i), ranges.getCount(i), size));
+              (ranges == null
+                      ? ParquetSplit.wholeFile(paths.get(i), size)
+                      : new ParquetSplit(
+                          paths.get(i), ranges.getFirst(i), ranges.getCount(i), size))
+                  .withPartitionValues(values));
         } catch (IllegalArgumentException e) {
           throw new PlanCodecException("ParquetScanExec: " + e.getMessage());
         }

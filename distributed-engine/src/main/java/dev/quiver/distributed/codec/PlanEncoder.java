@@ -201,7 +201,8 @@ final class PlanEncoder {
           ParquetScanExecNode.newBuilder()
               .setTableSchema(ArrowSerde.schema(p.tableSchema()))
               .setBatchSize(p.batchSize())
-              .setFilesBeforePruning(p.filesBeforePruning());
+              .setFilesBeforePruning(p.filesBeforePruning())
+              .setPartitionColumns(p.partitionColumns());
       boolean wholeFiles =
           p.partitionSplits().stream().flatMap(List::stream).allMatch(ParquetSplit::isWholeFile);
       for (List<ParquetSplit> splits : p.partitionSplits()) {
@@ -212,6 +213,18 @@ final class PlanEncoder {
           paths.addPaths(split.path());
           if (sized) {
             paths.addSizes(split.fileSize());
+          }
+          if (p.partitionColumns() > 0) {
+            dev.quiver.distributed.proto.PartitionValues.Builder pv =
+                dev.quiver.distributed.proto.PartitionValues.newBuilder();
+            for (int i = 0; i < split.partitionValues().size(); i++) {
+              String v = split.partitionValues().get(i);
+              pv.addValues(v == null ? "" : v);
+              if (v == null) {
+                pv.addNulls(i);
+              }
+            }
+            paths.addPartitionValues(pv);
           }
           ranges.addFirst(split.firstRowGroup()).addCount(split.rowGroupCount());
         }

@@ -38,6 +38,9 @@ public final class TaskFailures {
         ErrorInfo.newBuilder()
             .setKind(kind)
             .setMessage(redact(message == null ? kind : message, settings));
+    if (typed instanceof dev.quiver.binding.ObjectStoreException store) {
+      info.setStoreReason(store.reason().name());
+    }
     if (typed instanceof ShuffleFetchException fetch && fetch.location() != null) {
       // The scheduler re-runs the producer of this partition instead of failing the job.
       info.setRetryable(true).setMissingPartition(fetch.location().id());

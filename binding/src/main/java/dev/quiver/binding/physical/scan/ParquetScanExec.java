@@ -43,6 +43,11 @@ import org.apache.parquet.format.FileMetaData;
 public final class ParquetScanExec extends FileScanExec {
   private final List<List<ParquetSplit>> partitionSplits;
   private final int filesBeforePruning;
+  private final int partitionColumns;
+  /** The projected columns read from files (the output less partition columns). */
+  private final Schema fileOutput;
+  /** For each output column, its index among the partition columns, or -1 for a file column. */
+  private final int[] partitionSlot;
 
   /**
    * Creates the scan.
@@ -84,7 +89,8 @@ public final class ParquetScanExec extends FileScanExec {
         projection,
         limit,
         batchSize,
-        filesBeforePruning);
+        filesBeforePruning,
+        0);
   }
 
   private ParquetScanExec(
@@ -94,10 +100,37 @@ public final class ParquetScanExec extends FileScanExec {
       int[] projection,
       OptionalLong limit,
       int batchSize,
-      int filesBeforePruning) {
+      int filesBeforePruning,
+      int partitionColumns) {
     super(tableSchema, partitionFiles, projection, limit, batchSize);
     this.partitionSplits = partitionSplits.stream().map(List::copyOf).toList();
     this.filesBeforePruning = filesBeforePruning;
+    int fileColumns = tableSchema.getFields().size() - partitionColumns;
+    if (partitionColumns < 0 || fileColumns < 0) {
+      throw new IllegalArgumentException(
+          "Invalid partition column count " + partitionColumns + " for " + tableSchema);
+    }
+    this.partitionColumns = partitionColumns;
+    int n = schema().getFields().size();
+    this.partitionSlot = new int[n];
+    List<Field> fromFiles = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      int tableIndex = projection == null ? i : projection[i];
+      partitionSlot[i] = tableIndex >= fileColumns ? tableIndex - fileColumns : -1;
+      if (partitionSlot[i] < 0) {
+        fromFiles.add(schema().getFields().get(i));
+      }
+    }
+    this.fileOutput = new Schema(fromFiles);
+    for (List<ParquetSplit> splits : this.partitionSplits) {
+      for (ParquetSplit split : splits) {
+        if (split.partitionValues().size() != partitionColumns) {
+          throw new IllegalArgumentException(
+              "Split " + split + " has " + split.partitionValues().size()
+                  + " partition values; the table has " + partitionColumns + " partition columns");
+        }
+      }
+    }
   }
 
   /**
@@ -114,6 +147,21 @@ public final class ParquetScanExec extends FileScanExec {
       OptionalLong limit,
       int batchSize,
       int filesBeforePruning) {
+    return ofSplits(tableSchema, partitionSplits, projection, limit, batchSize, filesBeforePruning, 0);
+  }
+
+  /**
+   * Creates a scan of a table whose last {@code partitionColumns} columns are not in its files
+   * but come from each split's partition values (Hive folders).
+   */
+  public static ParquetScanExec ofSplits(
+      Schema tableSchema,
+      List<List<ParquetSplit>> partitionSplits,
+      int[] projection,
+      OptionalLong limit,
+      int batchSize,
+      int filesBeforePruning,
+      int partitionColumns) {
     return new ParquetScanExec(
         tableSchema,
         partitionSplits.stream()
@@ -123,7 +171,13 @@ public final class ParquetScanExec extends FileScanExec {
         projection,
         limit,
         batchSize,
-        filesBeforePruning);
+        filesBeforePruning,
+        partitionColumns);
+  }
+
+  /** How many of the table's last columns come from partition folders rather than files. */
+  public int partitionColumns() {
+    return partitionColumns;
   }
 
   /**
@@ -185,6 +239,7 @@ public final class ParquetScanExec extends FileScanExec {
     private final TaskContext context;
     private int nextRun;
     private Source current;
+    private ParquetSplit currentSplit;
     private boolean done;
     private long remaining = limit().orElse(Long.MAX_VALUE);
 
@@ -193,7 +248,10 @@ public final class ParquetScanExec extends FileScanExec {
       this.context = context;
       for (ParquetSplit split : splits) {
         List<ParquetSplit> last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
-        if (split.isWholeFile() && last != null && last.get(0).isWholeFile()) {
+        if (split.isWholeFile()
+            && last != null
+            && last.get(0).isWholeFile()
+            && partitionColumns == 0) {
           last.add(split);
         } else {
           runs.add(new ArrayList<>(List.of(split)));
@@ -217,6 +275,7 @@ public final class ParquetScanExec extends FileScanExec {
           }
           List<ParquetSplit> run = runs.get(nextRun++);
           ObjectStore store = ObjectStores.forLocation(run.get(0).path(), context.config());
+          currentSplit = run.get(0);
           current =
               run.get(0).isWholeFile()
                   ? new DatasetSource(store, run, allocator)
@@ -233,9 +292,41 @@ public final class ParquetScanExec extends FileScanExec {
           batch.close();
           continue;
         }
-        return limitAndCheck(batch, current.describe());
+        return limitAndCheck(withPartitionColumns(batch), current.describe());
       }
       return null;
+    }
+
+    /** The batch read from a file with the projected partition columns put in their places. */
+    private VectorSchemaRoot withPartitionColumns(VectorSchemaRoot fromFile) {
+      if (fileOutput.getFields().size() == partitionSlot.length) {
+        return fromFile;
+      }
+      int rows = fromFile.getRowCount();
+      List<FieldVector> vectors = new ArrayList<>(partitionSlot.length);
+      try {
+        int next = 0;
+        for (int i = 0; i < partitionSlot.length; i++) {
+          if (partitionSlot[i] < 0) {
+            FieldVector v = fromFile.getVector(next++);
+            TransferPair pair = v.getTransferPair(allocator);
+            pair.transfer();
+            vectors.add((FieldVector) pair.getTo());
+          } else {
+            FieldVector v = ParquetScanExec.this.schema().getFields().get(i).createVector(allocator);
+            vectors.add(v);
+            v.setInitialCapacity(rows);
+            v.allocateNew();
+            PartitionValues.fill(v, currentSplit.partitionValues().get(partitionSlot[i]), rows);
+          }
+        }
+      } catch (RuntimeException e) {
+        vectors.forEach(FieldVector::close);
+        throw e;
+      } finally {
+        fromFile.close();
+      }
+      return new VectorSchemaRoot(ParquetScanExec.this.schema().getFields(), vectors, rows);
     }
 
     /** Cuts the batch to the rows the limit still wants and enforces the allocator's limit. */
@@ -307,7 +398,7 @@ public final class ParquetScanExec extends FileScanExec {
         if (reader == null) {
           reader =
               new ParquetRowGroupReader(
-                  store, split, ParquetScanExec.this.schema(), allocator, batchSize());
+                  store, split, fileOutput, allocator, batchSize());
         }
         return reader.next();
       } catch (OutOfMemoryException e) {
@@ -381,7 +472,7 @@ public final class ParquetScanExec extends FileScanExec {
     private void open() {
       String[] uris = splits.stream().map(this::localUri).toArray(String[]::new);
       Set<String> columns = new LinkedHashSet<>();
-      for (Field f : ParquetScanExec.this.schema().getFields()) {
+      for (Field f : fileOutput.getFields()) {
         columns.add(f.getName());
       }
       // Arrow's C-data import leaks its array wrapper when an allocator limit interrupts it, so
@@ -433,7 +524,7 @@ public final class ParquetScanExec extends FileScanExec {
     /** Moves the batch into the query's allocator, converted to the engine's internal types. */
     private VectorSchemaRoot take(VectorSchemaRoot root) {
       int rows = root.getRowCount();
-      Schema out = ParquetScanExec.this.schema();
+      Schema out = fileOutput;
       List<FieldVector> vectors = new ArrayList<>(out.getFields().size());
       try {
         for (int i = 0; i < out.getFields().size(); i++) {

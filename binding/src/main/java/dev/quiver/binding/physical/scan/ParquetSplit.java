@@ -9,9 +9,20 @@ package dev.quiver.binding.physical.scan;
  * @param firstRowGroup index of the first row group read; 0 for a whole file
  * @param rowGroupCount row groups read; -1 for the whole file
  * @param fileSize the file's length in bytes when known (saves a request to learn it), else -1
+ * @param partitionValues the file's values of the table's partition columns (Hive folders), as
+ *     folder text, null for NULL; empty when the table has none
  */
-public record ParquetSplit(String path, int firstRowGroup, int rowGroupCount, long fileSize) {
+public record ParquetSplit(
+    String path,
+    int firstRowGroup,
+    int rowGroupCount,
+    long fileSize,
+    java.util.List<String> partitionValues) {
   public ParquetSplit {
+    partitionValues =
+        partitionValues == null || partitionValues.isEmpty()
+            ? java.util.List.of()
+            : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(partitionValues));
     if (firstRowGroup < 0 || rowGroupCount == 0 || rowGroupCount < -1) {
       throw new IllegalArgumentException(
           "Invalid row group range " + firstRowGroup + "+" + rowGroupCount + " of " + path);
@@ -26,27 +37,37 @@ public record ParquetSplit(String path, int firstRowGroup, int rowGroupCount, lo
 
   /** A split of a file whose size is not known. */
   public ParquetSplit(String path, int firstRowGroup, int rowGroupCount) {
-    this(path, firstRowGroup, rowGroupCount, -1);
+    this(path, firstRowGroup, rowGroupCount, -1, null);
+  }
+
+  /** A split of a file outside partition folders. */
+  public ParquetSplit(String path, int firstRowGroup, int rowGroupCount, long fileSize) {
+    this(path, firstRowGroup, rowGroupCount, fileSize, null);
+  }
+
+  /** This split with the file's partition values. */
+  public ParquetSplit withPartitionValues(java.util.List<String> values) {
+    return new ParquetSplit(path, firstRowGroup, rowGroupCount, fileSize, values);
   }
 
   /** All of {@code path}. */
   public static ParquetSplit wholeFile(String path) {
-    return new ParquetSplit(path, 0, -1, -1);
+    return new ParquetSplit(path, 0, -1, -1, null);
   }
 
   /** All of {@code path}, {@code size} bytes long. */
   public static ParquetSplit wholeFile(String path, long size) {
-    return new ParquetSplit(path, 0, -1, size);
+    return new ParquetSplit(path, 0, -1, size, null);
   }
 
   /** Row groups {@code first} to {@code first + count - 1} of {@code path}. */
   public static ParquetSplit rowGroups(String path, int first, int count) {
-    return new ParquetSplit(path, first, count, -1);
+    return new ParquetSplit(path, first, count, -1, null);
   }
 
   /** Row groups {@code first} to {@code first + count - 1} of {@code path}, {@code size} long. */
   public static ParquetSplit rowGroups(String path, int first, int count, long size) {
-    return new ParquetSplit(path, first, count, size);
+    return new ParquetSplit(path, first, count, size, null);
   }
 
   /** Whether the split is the whole file (read by Arrow Dataset) rather than a row-group range. */
