@@ -232,11 +232,15 @@ class S3TpchTest {
         rows.session().sql("SELECT sum(l_extendedprice * l_discount) FROM lineitem").explain(true);
     assertThat(plan).doesNotContain(s3.secret());
     long fetched = 0;
+    long fetchedByWinners = 0;
     for (JobStatusUpdate job : cluster.jobs()) {
       assertThat(job.toString()).doesNotContain(s3.secret());
       for (StageStatus s : job.getStagesList()) {
         for (TaskSummary t : s.getTasksList()) {
           fetched += t.getMetrics().getFetchedBytes();
+          if (t.getState() == dev.quiver.distributed.proto.TaskState.TASK_STATE_SUCCEEDED) {
+            fetchedByWinners += t.getMetrics().getFetchedBytes();
+          }
         }
       }
     }
@@ -245,7 +249,8 @@ class S3TpchTest {
             .stream()
             .mapToLong(o -> o.size())
             .sum();
-    assertThat(fetched).as(plan).isPositive().isLessThan(tableBytes / 4);
+    // A speculative copy of a slow task reads its bytes again; count the attempts that won.
+    assertThat(fetchedByWinners).as(plan).isPositive().isLessThan(tableBytes / 4);
     assertThat(fetchedBytesIn(plan)).isEqualTo(fetched);
     errorsLeaveTheClusterServing(rows.session());
   }
