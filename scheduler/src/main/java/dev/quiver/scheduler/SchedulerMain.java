@@ -100,6 +100,14 @@ public final class SchedulerMain implements Callable<Integer> {
   double speculationMultiplier = Speculation.DEFAULT.multiplier();
 
   @Option(
+      names = "--speculation-quantile",
+      paramLabel = "Q",
+      description =
+          "Share of a stage's tasks (0 to 1) that must have finished before its stragglers get"
+              + " speculative copies (default: ${DEFAULT-VALUE}).")
+  double speculationQuantile = Speculation.DEFAULT.quantile();
+
+  @Option(
       names = "--speculation-min-runtime-ms",
       paramLabel = "MS",
       description =
@@ -169,6 +177,7 @@ public final class SchedulerMain implements Callable<Integer> {
               advertiseHost,
               (speculation ? Speculation.DEFAULT : Speculation.off())
                   .withMultiplier(speculationMultiplier)
+                  .withQuantile(speculationQuantile)
                   .withMinRuntime(Duration.ofMillis(speculationMinRuntimeMillis)));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

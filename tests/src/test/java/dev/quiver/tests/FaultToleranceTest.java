@@ -64,9 +64,12 @@ class FaultToleranceTest {
             faults =
                 FaultCluster.start(
                     3,
-                    // Speculation after 200 ms (not 2 s): SF 0.1 tasks are short.
+                    // Speculation after 200 ms (not 2 s): SF 0.1 tasks are short. Once half
+                    // (not 75%) of a stage finished: a stage of 3 tasks, one per executor, never
+                    // has 75% finished while the straggler's task still runs.
                     ProcessCluster.Options.of(2)
-                        .withSchedulerArgs("--speculation-min-runtime-ms", "200"),
+                        .withSchedulerArgs(
+                            "--speculation-min-runtime-ms", "200", "--speculation-quantile", "0.5"),
                     data,
                     // Both join sides shuffled: large shuffles whose producers can be killed.
                     new SessionConfig().set(DistributedSettings.BROADCAST_THRESHOLD_ROWS, "0"));

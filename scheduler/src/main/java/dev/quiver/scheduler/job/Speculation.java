@@ -48,6 +48,11 @@ public record Speculation(
     return new Speculation(enabled, multiplier, quantile, newMinRuntime);
   }
 
+  /** A copy with another quantile. */
+  public Speculation withQuantile(double newQuantile) {
+    return new Speculation(enabled, multiplier, newQuantile, minRuntime);
+  }
+
   /** A copy with another multiplier. */
   public Speculation withMultiplier(double newMultiplier) {
     return new Speculation(enabled, newMultiplier, quantile, minRuntime);
