@@ -6,7 +6,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Convenience base for operators: fixes schema and children, and wraps every stream so that
- * output rows, batches and time are counted and cancellation is checked between batches.
+ * output rows, batches and time are counted and cancellation is checked between batches. Each
+ * partition may be executed at most once per {@link TaskContext}: operators keep per-execution
+ * state, and a second run would see it drained.
  */
 public abstract class BaseExecutionPlan implements ExecutionPlan {
   private final Schema schema;
@@ -45,6 +47,15 @@ public abstract class BaseExecutionPlan implements ExecutionPlan {
           name() + " has " + partitionCount() + " partitions; asked for " + partition);
     }
     context.checkCancelled();
+    if (!context.claimPartition(this, partition)) {
+      throw new IllegalStateException(
+          name()
+              + " partition "
+              + partition
+              + " was executed twice in query "
+              + context.queryId()
+              + "; each partition runs at most once per execution");
+    }
     return new MeteredStream(doExecute(partition, context), context);
   }
 

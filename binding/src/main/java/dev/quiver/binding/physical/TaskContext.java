@@ -5,8 +5,11 @@ import dev.quiver.binding.SessionConfig;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
@@ -25,6 +28,7 @@ public final class TaskContext implements AutoCloseable {
   private final AtomicReference<String> cancelReason = new AtomicReference<>();
   private final Deque<AutoCloseable> cleanups = new ArrayDeque<>();
   private final List<Runnable> cancelListeners = new ArrayList<>();
+  private final Map<ExecutionPlan, BitSet> executedPartitions = new IdentityHashMap<>();
 
   /** Creates a context; the caller keeps ownership of {@code allocator} and {@code executor}. */
   public TaskContext(
@@ -130,6 +134,23 @@ public final class TaskContext implements AutoCloseable {
     String reason = cancelReason.get();
     if (reason != null) {
       throw new QueryCancelledException("Query " + queryId + " was cancelled: " + reason);
+    }
+  }
+
+  /**
+   * Records that {@code partition} of {@code plan} starts in this execution; false if it already
+   * started. Operators keep per-execution state (an exchange's channels, a shared join build), so
+   * running a partition twice in one execution would read drained state: a wrong answer, not an
+   * error, unless it is caught here.
+   */
+  boolean claimPartition(ExecutionPlan plan, int partition) {
+    synchronized (executedPartitions) {
+      BitSet started = executedPartitions.computeIfAbsent(plan, p -> new BitSet());
+      if (started.get(partition)) {
+        return false;
+      }
+      started.set(partition);
+      return true;
     }
   }
 

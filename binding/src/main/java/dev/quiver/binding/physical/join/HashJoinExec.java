@@ -211,7 +211,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
     SharedBuild<BuildSide> s = mode == PartitionMode.COLLECT_BUILD
-        ? shared.acquire(context, partitionCount(), tracksBuildMatches())
+        ? shared.acquire(context, partitionCount())
         : null;
     return new HashJoinStream(partition, context, s);
   }

@@ -90,7 +90,7 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
     return new NestedLoopStream(
-        partition, context, shared.acquire(context, partitionCount(), tracksLeft));
+        partition, context, shared.acquire(context, partitionCount()));
   }
 
   /** The gathered left input and its reserved memory. */

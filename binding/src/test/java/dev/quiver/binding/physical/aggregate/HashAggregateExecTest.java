@@ -337,18 +337,20 @@ class HashAggregateExecTest {
     List<AggregateCall> calls = valueCalls(schema);
     List<PhysicalExpr> keys = List.of(col(schema, 0), col(schema, 1));
     List<String> names = List.of("k1", "k2");
-    TaskContext ctx = TestData.context(allocator, Long.MAX_VALUE, 8192, spillDir);
+    // A partition runs at most once per execution: each run gets its own context.
+    java.util.function.Supplier<TaskContext> ctx =
+        () -> TestData.context(allocator, Long.MAX_VALUE, 8192, spillDir);
 
     // SINGLE over the coalesced input.
     List<VectorSchemaRoot> all = new ArrayList<>();
     parts.forEach(all::addAll);
     BatchesExec coalesced = new BatchesExec(schema, List.of(all));
     List<List<Object>> expected = collect(
-        new HashAggregateExec(coalesced, AggregateMode.SINGLE, keys, names, calls), ctx);
+        new HashAggregateExec(coalesced, AggregateMode.SINGLE, keys, names, calls), ctx.get());
     assertThat(expected.size()).isGreaterThan(100_000);
 
     HashAggregateExec partial = new HashAggregateExec(in, AggregateMode.PARTIAL, keys, names, calls);
-    List<VectorSchemaRoot> states = TestData.collectBatches(partial, ctx);
+    List<VectorSchemaRoot> states = TestData.collectBatches(partial, ctx.get());
     assertThat(states).allSatisfy(s -> assertThat(s.getRowCount()).isLessThanOrEqualTo(8192));
     BatchesExec stateSource = source(List.of(states));
     Schema ss = stateSource.schema();
@@ -356,7 +358,7 @@ class HashAggregateExecTest {
         stateSource, AggregateMode.FINAL, List.of(col(ss, 0), col(ss, 1)), names, calls);
     assertThat(fin.schema()).isEqualTo(
         new HashAggregateExec(coalesced, AggregateMode.SINGLE, keys, names, calls).schema());
-    assertSameRows(collect(fin, ctx), expected);
+    assertSameRows(collect(fin, ctx.get()), expected);
 
     // Cross-check the SINGLE result against a plain Java computation on the string key.
     Map<String, long[]> javaAgg = new HashMap<>();
@@ -369,7 +371,7 @@ class HashAggregateExecTest {
       }
     }
     List<List<Object>> byString = collect(new HashAggregateExec(
-        coalesced, AggregateMode.SINGLE, List.of(col(schema, 2)), List.of("s"), calls), ctx);
+        coalesced, AggregateMode.SINGLE, List.of(col(schema, 2)), List.of("s"), calls), ctx.get());
     assertThat(byString).hasSize(javaAgg.size());
     int wrong = 0;
     for (List<Object> row : byString) {

@@ -13,6 +13,8 @@ import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.Partitioning;
+import dev.quiver.binding.physical.exchange.RepartitionExec;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
@@ -238,9 +240,9 @@ class JoinExecTest {
     List<String> expected = reference(l, r, lk, rk, type, filter ? LESS : null, nullEq, 3, 3);
 
     assertThat(join.schema().getFields()).hasSize(type == JoinType.SEMI || type == JoinType.ANTI ? 3 : 6);
-    TaskContext ctx = ctx(37);
-    assertThat(sortedStrings(TestData.collect(join, ctx))).isEqualTo(expected);
-    assertThat(sortedStrings(collectConcurrently(join, ctx))).isEqualTo(expected);
+    // One execution (context) per run: a partition runs at most once per execution.
+    assertThat(sortedStrings(TestData.collect(join, ctx(37)))).isEqualTo(expected);
+    assertThat(sortedStrings(collectConcurrently(join, ctx(37)))).isEqualTo(expected);
     assertThat(join.metrics().outputRows()).isEqualTo(2L * expected.size());
   }
 
@@ -442,5 +444,71 @@ class JoinExecTest {
         assertThat(Objects.requireNonNull(join.displayDetails())).contains(type.name());
       }
     }
+  }
+
+  /**
+   * Regression: a shared (COLLECT_BUILD) build side was freed when the partition that built it
+   * closed and rebuilt by a partition that started later, executing its input a second time in
+   * the same execution. An exchange below it whose output was never opened (a partitioned join
+   * skips its probe when its build partition is empty) then served its drained channels again,
+   * and the rebuilt side lost rows: a correlated COUNT subquery returned 0 instead of 5 in a
+   * third of the runs at 2 partitions. Partitions run one after the other here, so the first
+   * always closes before the second starts.
+   */
+  @Test
+  void sharedBuildIsBuiltOncePerExecutionWhenPartitionsRunOneAfterTheOther() {
+    Random rnd = new Random(21);
+    int[] key = {0};
+    List<Object[]> single = List.<Object[]>of(new Object[] {5L, "x", 1});
+    List<Object[]> many = new ArrayList<>();
+    for (long k = 0; k < 20; k++) {
+      many.add(new Object[] {k, "y", (int) k});
+    }
+    ExecutionPlan inner =
+        new HashJoinExec(
+            new RepartitionExec(
+                source(LEFT, single, 1, null, rnd), Partitioning.hash(List.of(col(LEFT, 0)), 2)),
+            new RepartitionExec(
+                source(LEFT, many, 2, null, rnd), Partitioning.hash(List.of(col(LEFT, 0)), 2)),
+            List.of(col(LEFT, 0)),
+            List.of(col(LEFT, 0)),
+            JoinType.INNER,
+            null,
+            PartitionMode.PARTITIONED,
+            false);
+    Schema innerSchema = inner.schema();
+    List<Object[]> probeRows = List.of(new Object[] {5L, "a", 7}, new Object[] {5L, "b", 8});
+    HashJoinExec outer =
+        new HashJoinExec(
+            inner,
+            source(LEFT, probeRows, 2, null, rnd),
+            List.of(col(innerSchema, 0)),
+            List.of(col(LEFT, 0)),
+            JoinType.INNER,
+            null,
+            PartitionMode.COLLECT_BUILD,
+            false);
+    for (int run = 0; run < 20; run++) {
+      List<List<Object>> rows;
+      // Closing the execution frees the exchange output that was never opened.
+      try (TaskContext ctx = ctx(16)) {
+        rows = TestData.collect(outer, ctx);
+      }
+      assertThat(rows).as("run %d", run).hasSize(2);
+      assertThat(rows).allSatisfy(r -> assertThat(r.get(0)).isEqualTo(5L));
+    }
+  }
+
+  @Test
+  void executingAPartitionTwiceInOneExecutionIsRefused() {
+    Random rnd = new Random(22);
+    MemorySourceExec src = source(LEFT, rows(rnd, 10, true), 2, null, rnd);
+    TaskContext ctx = ctx(16);
+    TestData.drain(src.execute(0, ctx));
+    assertThatThrownBy(() -> src.execute(0, ctx))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("MemorySourceExec partition 0 was executed twice");
+    TestData.drain(src.execute(1, ctx));
+    TestData.drain(src.execute(0, ctx(16)));
   }
 }

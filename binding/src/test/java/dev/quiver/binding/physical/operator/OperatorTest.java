@@ -38,8 +38,11 @@ class OperatorTest {
 
   private final BufferAllocator allocator = new RootAllocator();
   private final ExecutorService executor = Executors.newCachedThreadPool();
-  private final TaskContext context =
-      new TaskContext("q", allocator, new MemoryPool(Long.MAX_VALUE), new SessionConfig(), executor);
+  private final TaskContext context = newContext();
+
+  private TaskContext newContext() {
+    return new TaskContext("q", allocator, new MemoryPool(Long.MAX_VALUE), new SessionConfig(), executor);
+  }
 
   @AfterEach
   void close() {
@@ -137,8 +140,10 @@ class OperatorTest {
       rows += collectPartition(plan, p).size();
     }
     assertThat(rows).isEqualTo(40000);
-    // Closing a consumer before reading everything must release queued batches.
-    try (BatchStream s = new CoalescePartitionsExec(plan).execute(0, context)) {
+    // Closing a consumer before reading everything must release queued batches (in a second
+    // execution: a partition runs at most once per execution).
+    try (TaskContext second = newContext();
+        BatchStream s = new CoalescePartitionsExec(plan).execute(0, second)) {
       s.next().close();
     }
   }

@@ -230,11 +230,12 @@ class SortExecTest {
     try (MemorySourceExec src = source(schema, rows, 5, rnd)) {
       SortExec perPartition = new SortExec(src, order, -1, true);
       assertThat(perPartition.partitionCount()).isEqualTo(5);
-      TaskContext ctx = ctx(Long.MAX_VALUE, 100);
+      // A partition runs at most once per execution: each run gets its own context.
+      java.util.function.Supplier<TaskContext> ctx = () -> ctx(Long.MAX_VALUE, 100);
       int total = 0;
       for (int p = 0; p < 5; p++) {
-        List<List<Object>> part = TestData.drain(perPartition.execute(p, ctx));
-        List<List<Object>> in = TestData.drain(src.execute(p, ctx));
+        List<List<Object>> part = TestData.drain(perPartition.execute(p, ctx.get()));
+        List<List<Object>> in = TestData.drain(src.execute(p, ctx.get()));
         assertSortedPermutation(part, in.stream().map(List::toArray).toList(), cmp);
         total += part.size();
       }
@@ -242,17 +243,17 @@ class SortExecTest {
 
       SortPreservingMergeExec merge = new SortPreservingMergeExec(perPartition, order, -1);
       assertThat(merge.partitionCount()).isEqualTo(1);
-      assertSortedPermutation(TestData.collect(merge, ctx), rows, cmp);
+      assertSortedPermutation(TestData.collect(merge, ctx.get()), rows, cmp);
 
-      List<List<Object>> top = TestData.collect(new SortPreservingMergeExec(perPartition, order, 33), ctx);
-      List<List<Object>> all = TestData.collect(merge, ctx);
+      List<List<Object>> top = TestData.collect(new SortPreservingMergeExec(perPartition, order, 33), ctx.get());
+      List<List<Object>> all = TestData.collect(merge, ctx.get());
       assertThat(top).hasSize(33);
       for (int i = 0; i < 33; i++) {
         assertThat(cmp.compare(top.get(i), all.get(i))).isZero();
       }
       // One input partition: passed through with the fetch applied.
       SortExec single = new SortExec(src, order, -1, false);
-      assertThat(TestData.collect(new SortPreservingMergeExec(single, order, 10), ctx)).hasSize(10);
+      assertThat(TestData.collect(new SortPreservingMergeExec(single, order, 10), ctx.get())).hasSize(10);
     }
   }
 
@@ -262,11 +263,12 @@ class SortExecTest {
     try (MemorySourceExec src = new MemorySourceExec(schema,
         List.of(List.of(), List.of(TestData.batch(schema, root, List.of()))))) {
       List<SortField> order = List.of(key(schema, 0, true, true));
-      TaskContext ctx = ctx(Long.MAX_VALUE, 10);
-      assertThat(TestData.collect(new SortExec(src, order, -1, false), ctx)).isEmpty();
-      assertThat(TestData.collect(new SortExec(src, order, 5, true), ctx)).isEmpty();
+      // A partition runs at most once per execution: each run gets its own context.
+      java.util.function.Supplier<TaskContext> ctx = () -> ctx(Long.MAX_VALUE, 10);
+      assertThat(TestData.collect(new SortExec(src, order, -1, false), ctx.get())).isEmpty();
+      assertThat(TestData.collect(new SortExec(src, order, 5, true), ctx.get())).isEmpty();
       assertThat(TestData.collect(
-          new SortPreservingMergeExec(new SortExec(src, order, -1, true), order, -1), ctx)).isEmpty();
+          new SortPreservingMergeExec(new SortExec(src, order, -1, true), order, -1), ctx.get())).isEmpty();
     }
   }
 
