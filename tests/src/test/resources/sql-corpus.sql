@@ -640,3 +640,35 @@ SELECT t.ps_partkey, t.s_nationkey, t.m, p_name FROM (SELECT ps_partkey, s_natio
 SELECT COUNT(*) FROM part WHERE p_size = 3 AND p_partkey IN (SELECT l_partkey FROM lineitem GROUP BY l_partkey HAVING SUM(l_quantity) > 100);
 -- name: semi_join_reduction_computed_nullable_key
 SELECT p_partkey, t.c FROM (SELECT CASE WHEN MOD(l_partkey, 3) = 0 THEN NULL ELSE l_partkey END AS k, COUNT(*) AS c FROM lineitem GROUP BY CASE WHEN MOD(l_partkey, 3) = 0 THEN NULL ELSE l_partkey END) t JOIN part ON p_partkey = t.k WHERE p_size < 5;
+-- name: join_is_not_distinct_from_values
+SELECT l.v, r.w FROM (VALUES (1, 10), (NULL, 20), (3, 30)) AS l(k, v)
+JOIN (VALUES (1, 100), (NULL, 200), (4, 400)) AS r(k, w) ON l.k IS NOT DISTINCT FROM r.k;
+-- name: join_is_not_distinct_from_inner_nulls
+SELECT a.n_name, b.r_name FROM (SELECT n_name, NULLIF(n_regionkey, 1) AS k FROM nation) a
+JOIN (SELECT r_name, NULLIF(r_regionkey, 1) AS k FROM region) b ON a.k IS NOT DISTINCT FROM b.k;
+-- name: join_is_not_distinct_from_left_nulls
+SELECT a.c_custkey, b.o_orderkey FROM (SELECT c_custkey, NULLIF(c_custkey % 7, 0) AS k FROM customer WHERE c_custkey < 60) a
+LEFT JOIN (SELECT o_orderkey, NULLIF(o_orderkey % 7, 0) AS k FROM orders WHERE o_orderkey < 100) b ON a.k IS NOT DISTINCT FROM b.k;
+-- name: join_is_not_distinct_from_full_nulls
+SELECT a.n_nationkey, b.r_regionkey FROM (SELECT n_nationkey, NULLIF(n_regionkey, 2) AS k FROM nation) a
+FULL JOIN (SELECT r_regionkey, NULLIF(r_regionkey * 2, 2) AS k FROM region) b ON a.k IS NOT DISTINCT FROM b.k;
+-- name: join_is_not_distinct_from_with_residual
+SELECT a.n_nationkey, b.n_nationkey AS other FROM (SELECT n_nationkey, NULLIF(n_regionkey, 3) AS k FROM nation) a
+JOIN (SELECT n_nationkey, NULLIF(n_regionkey, 3) AS k FROM nation) b ON a.k IS NOT DISTINCT FROM b.k AND a.n_nationkey < b.n_nationkey;
+-- name: join_mixed_equal_and_is_not_distinct_from
+SELECT a.l_orderkey, a.l_linenumber, b.l_linenumber AS other FROM (SELECT l_orderkey, l_linenumber, NULLIF(l_linenumber % 3, 0) AS k FROM lineitem WHERE l_orderkey < 40) a
+JOIN (SELECT l_orderkey, l_linenumber, NULLIF(l_linenumber % 3, 0) AS k FROM lineitem WHERE l_orderkey < 40) b
+ON a.l_orderkey = b.l_orderkey AND a.k IS NOT DISTINCT FROM b.k;
+-- name: exists_is_not_distinct_from_nulls
+SELECT n_nationkey FROM nation n WHERE EXISTS (SELECT 1 FROM region r WHERE NULLIF(r.r_regionkey, 4) IS NOT DISTINCT FROM NULLIF(n.n_regionkey, 4));
+-- name: not_exists_is_not_distinct_from_nulls
+SELECT n_nationkey FROM nation n WHERE NOT EXISTS (SELECT 1 FROM region r WHERE NULLIF(r.r_regionkey, 0) IS NOT DISTINCT FROM NULLIF(n.n_regionkey, 4));
+-- name: join_is_distinct_from
+SELECT a.r_regionkey, b.r_regionkey AS other FROM (SELECT r_regionkey, NULLIF(r_regionkey, 1) AS k FROM region) a
+JOIN (SELECT r_regionkey, NULLIF(r_regionkey, 2) AS k FROM region) b ON a.k IS DISTINCT FROM b.k;
+-- name: alias_of_plain_column
+SELECT o_orderkey AS k FROM orders WHERE o_orderkey < 50;
+-- name: alias_swapped_names
+SELECT o_custkey AS o_orderkey, o_orderkey AS o_custkey FROM orders WHERE o_orderkey < 50;
+-- name: correlated_count_non_equality
+SELECT n_nationkey, (SELECT count(*) FROM nation x WHERE x.n_nationkey < n.n_nationkey AND x.n_regionkey = n.n_regionkey) AS smaller FROM nation n;

@@ -68,7 +68,19 @@ final class QuiverRows implements RowEngine {
     List<VectorSchemaRoot> batches = df.collect();
     QueryResult result;
     try {
-      Schema schema = batches.isEmpty() ? df.schema() : batches.get(0).getSchema();
+      Schema schema = df.schema();
+      for (VectorSchemaRoot batch : batches) {
+        if (!batch.getSchema().equals(schema)) {
+          throw new AssertionError(
+              name
+                  + " returned batches of schema "
+                  + batch.getSchema()
+                  + " but the query's schema() is "
+                  + schema
+                  + "\n"
+                  + sql);
+        }
+      }
       List<String> columns = new ArrayList<>();
       List<Boolean> floating = new ArrayList<>();
       for (Field f : schema.getFields()) {

@@ -1,5 +1,6 @@
 package dev.quiver.binding.datasource;
 
+import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.DataSourceException;
 import dev.quiver.binding.ScanRequest;
 import dev.quiver.binding.TableProvider;
@@ -38,7 +39,7 @@ public final class MemoryTable implements TableProvider, AutoCloseable {
     try {
       for (VectorSchemaRoot batch : batches) {
         checkSchema(batch.getSchema());
-        copies.add(ScanBatches.withSchema(ScanBatches.deepCopy(batch, allocator), schema));
+        copies.add(Batches.withSchema(ScanBatches.deepCopy(batch, allocator), schema));
       }
     } catch (RuntimeException e) {
       copies.forEach(VectorSchemaRoot::close);

@@ -109,7 +109,37 @@ public class DefaultQueryPlanner implements QueryPlanner {
         throw new QuiverException("Physical optimizer rule '" + rule.name() + "' returned no plan");
       }
     }
-    return physical;
+    return withQuerySchema(physical, TypeMapping.toArrowSchema(rel.rel().getRowType()));
+  }
+
+  /**
+   * Labels the plan's output with the query's own column names and nullability, which operators
+   * do not always derive as Calcite does (an aggregate over a shuffle calls its sums nullable),
+   * so that the batches a query returns carry exactly its {@code DataFrame.schema()}. Only the
+   * labels change: vectors are moved, not copied.
+   */
+  static ExecutionPlan withQuerySchema(ExecutionPlan physical, Schema expected) {
+    Schema actual = physical.schema();
+    if (actual.equals(expected)) {
+      return physical;
+    }
+    List<Field> want = expected.getFields();
+    List<Field> got = actual.getFields();
+    if (want.size() != got.size()) {
+      throw new IllegalStateException(
+          "The physical plan returns " + actual + " but the query's schema is " + expected);
+    }
+    List<PhysicalExpr> exprs = new ArrayList<>(want.size());
+    List<String> names = new ArrayList<>(want.size());
+    for (int i = 0; i < want.size(); i++) {
+      if (!want.get(i).getType().equals(got.get(i).getType())) {
+        throw new IllegalStateException(
+            "The physical plan returns " + actual + " but the query's schema is " + expected);
+      }
+      exprs.add(new ColumnExpr(i, got.get(i).getName(), want.get(i).getType(), want.get(i).isNullable()));
+      names.add(want.get(i).getName());
+    }
+    return new ProjectionExec(physical, exprs, names);
   }
 
   /** Plans one query; holds the per-query translator and settings. */
@@ -404,7 +434,17 @@ public class DefaultQueryPlanner implements QueryPlanner {
         RelDataType swappedConcat =
             rexBuilder.getTypeFactory().createJoinType(r.getRowType(), l.getRowType());
         ExecutionPlan joined =
-            hashJoin(right, left, rk, lk, swap(type), swappedResidual, swappedConcat, rRows, false);
+            hashJoin(
+                right,
+                left,
+                rk,
+                lk,
+                swap(type),
+                swappedResidual,
+                swappedConcat,
+                rRows,
+                false,
+                nullEqualsNull);
         List<PhysicalExpr> exprs = new ArrayList<>();
         for (int i = 0; i < nl; i++) {
           exprs.add(column(joined, nr + i));
@@ -419,7 +459,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
       // large to gather streams past.
       boolean semiBuildsLeft = semi && rRows > collectThreshold && lRows < rRows;
       double buildRows = semi && !semiBuildsLeft ? rRows : lRows;
-      return hashJoin(left, right, lk, rk, type, residual, concat, buildRows, semiBuildsLeft);
+      return hashJoin(
+          left, right, lk, rk, type, residual, concat, buildRows, semiBuildsLeft, nullEqualsNull);
     }
 
     private ExecutionPlan hashJoin(
@@ -431,7 +472,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
         RexNode residual,
         RelDataType concat,
         double buildRows,
-        boolean semiBuildsLeft) {
+        boolean semiBuildsLeft,
+        boolean nullEqualsNull) {
       PhysicalExpr filter = residual == null ? null : translate(residual, concat);
       boolean leftIsBuild = type != JoinType.SEMI && type != JoinType.ANTI;
       // Collecting the build side is only safe when unmatched build rows need not be emitted (nor,
@@ -447,7 +489,14 @@ public class DefaultQueryPlanner implements QueryPlanner {
         ExecutionPlan l = leftIsBuild ? single(left) : left;
         ExecutionPlan r = leftIsBuild ? right : single(right);
         return new HashJoinExec(
-            l, r, columns(l, lk), columns(r, rk), type, filter, PartitionMode.COLLECT_BUILD, false);
+            l,
+            r,
+            columns(l, lk),
+            columns(r, rk),
+            type,
+            filter,
+            PartitionMode.COLLECT_BUILD,
+            nullEqualsNull);
       }
       ExecutionPlan l;
       ExecutionPlan r;
@@ -459,7 +508,7 @@ public class DefaultQueryPlanner implements QueryPlanner {
         r = hashed(right, rk);
       }
       return new HashJoinExec(l, r, columns(l, lk), columns(r, rk), type, filter,
-          PartitionMode.PARTITIONED, false, semiBuildsLeft);
+          PartitionMode.PARTITIONED, nullEqualsNull, semiBuildsLeft);
     }
 
     private static JoinType joinType(JoinRelType t) {

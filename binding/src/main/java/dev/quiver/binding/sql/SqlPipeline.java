@@ -27,6 +27,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlFunction;
@@ -324,6 +325,11 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
 
   /** The logical optimizer: folding, push-downs, rewrites, join ordering, column pruning. */
   public RelNode optimize(RelNode rel) {
+    if (rel.getRowType().getFieldCount() == 0) {
+      // The result of a statement without rows (DDL, SET): nothing to optimize, and Calcite's
+      // field trimmer cannot handle a row type without fields.
+      return rel;
+    }
     cluster.invalidateMetadataQuery();
     RelNode r =
         hep(
@@ -383,7 +389,20 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
                 .build());
     cluster.invalidateMetadataQuery();
     r = SemiJoinReduction.apply(r, relBuilder());
-    return ScanPushDown.apply(r);
+    return withRowType(ScanPushDown.apply(r), rel.getRowType());
+  }
+
+  /**
+   * Gives the optimized tree the query's own output names and types. Calcite treats field names
+   * as cosmetic (it drops a projection that only renames, so {@code SELECT o_orderkey AS k}
+   * became a bare scan whose batches said {@code o_orderkey}) and may tighten nullability; the
+   * batches a query returns must match {@link dev.quiver.binding.DataFrame#schema()} exactly.
+   */
+  private static RelNode withRowType(RelNode optimized, RelDataType expected) {
+    if (optimized.getRowType().equals(expected)) {
+      return optimized;
+    }
+    return RelOptUtil.createCastRel(optimized, expected, true);
   }
 
   /**

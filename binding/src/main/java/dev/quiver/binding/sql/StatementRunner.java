@@ -12,6 +12,7 @@ import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetTable;
 import dev.quiver.binding.planner.TypeMapping;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +27,7 @@ import org.apache.calcite.rel.logical.LogicalValues;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
@@ -480,12 +482,19 @@ public final class StatementRunner {
 
   // ---- results and helpers ------------------------------------------------------------------
 
+  /** One row, one BIGINT column {@code count}: the rows a statement wrote. */
   private DataFrame countFrame(long rows) {
     return session.planning(
-        () ->
-            new DataFrameImpl(
-                session,
-                session.pipeline().relBuilder().values(new String[] {"count"}, rows).build()));
+        () -> {
+          SqlPipeline p = session.pipeline();
+          RelDataType bigint =
+              p.typeFactory().createSqlType(org.apache.calcite.sql.type.SqlTypeName.BIGINT);
+          RelDataType rowType = p.typeFactory().createStructType(List.of(bigint), List.of("count"));
+          RexLiteral count =
+              p.cluster().getRexBuilder().makeExactLiteral(BigDecimal.valueOf(rows), bigint);
+          return new DataFrameImpl(
+              session, p.relBuilder().values(List.of(List.of(count)), rowType).build());
+        });
   }
 
   private DataFrame empty() {

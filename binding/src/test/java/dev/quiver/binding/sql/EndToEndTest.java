@@ -277,4 +277,26 @@ class EndToEndTest {
     assertThatThrownBy(() -> ctx.sql("insert into nope values (1)"))
         .isInstanceOf(QuiverException.class);
   }
+
+  /** Regression: IS NOT DISTINCT FROM join keys were hashed like = keys, dropping NULL matches. */
+  @Test
+  void isNotDistinctFromJoinsMatchNulls() {
+    ctx.sql("create table l (k int, v int)");
+    ctx.sql("insert into l values (1, 10), (null, 20), (3, 30)");
+    ctx.sql("create table r (k int, w int)");
+    ctx.sql("insert into r values (1, 100), (null, 200), (4, 400)");
+    String on = " on l.k is not distinct from r.k";
+    assertThat(rows("select l.v, r.w from l join r" + on))
+        .containsExactlyInAnyOrder("10|100", "20|200");
+    assertThat(rows("select l.v, r.w from l left join r" + on))
+        .containsExactlyInAnyOrder("10|100", "20|200", "30|null");
+    assertThat(rows("select l.v, r.w from l right join r" + on))
+        .containsExactlyInAnyOrder("10|100", "20|200", "null|400");
+    assertThat(rows("select l.v, r.w from l full join r" + on))
+        .containsExactlyInAnyOrder("10|100", "20|200", "30|null", "null|400");
+    assertThat(rows("select l.v, r.w from l join r" + on + " and l.v * 10 = r.w"))
+        .containsExactlyInAnyOrder("10|100", "20|200");
+    assertThat(rows("select v from l where exists (select 1 from r where r.k is not distinct from l.k)"))
+        .containsExactlyInAnyOrder("10", "20");
+  }
 }

@@ -38,6 +38,34 @@ public final class Batches {
   }
 
   /**
+   * Moves every vector of {@code batch} into a new root with {@code schema}'s fields (names,
+   * nullability), without copying data; closes {@code batch}. Returns {@code batch} itself when
+   * it already has {@code schema}.
+   */
+  public static VectorSchemaRoot withSchema(VectorSchemaRoot batch, Schema schema) {
+    if (batch.getSchema().equals(schema)) {
+      return batch;
+    }
+    int rows = batch.getRowCount();
+    List<FieldVector> out = new ArrayList<>();
+    try {
+      for (int i = 0; i < schema.getFields().size(); i++) {
+        FieldVector vector = batch.getVector(i);
+        TransferPair pair =
+            vector.getTransferPair(schema.getFields().get(i), vector.getAllocator());
+        pair.transfer();
+        out.add((FieldVector) pair.getTo());
+      }
+    } catch (RuntimeException e) {
+      out.forEach(FieldVector::close);
+      throw e;
+    } finally {
+      batch.close();
+    }
+    return new VectorSchemaRoot(schema, out, rows);
+  }
+
+  /**
    * Returns rows {@code [offset, offset + length)} as a new batch owned by the caller. The source
    * keeps its data; buffers are shared where Arrow can slice them.
    */

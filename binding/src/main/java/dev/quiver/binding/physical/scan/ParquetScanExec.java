@@ -1,5 +1,6 @@
 package dev.quiver.binding.physical.scan;
 
+import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.DataSourceException;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.physical.BatchStream;
@@ -335,7 +336,7 @@ public final class ParquetScanExec extends FileScanExec {
       if (batch.getRowCount() > remaining) {
         VectorSchemaRoot cut = ScanBatches.slice(batch, null, 0, (int) remaining, allocator);
         batch.close();
-        batch = ScanBatches.withSchema(cut, out);
+        batch = Batches.withSchema(cut, out);
       }
       if (allocator.getHeadroom() < 0) {
         long held = allocator.getAllocatedMemory();
@@ -548,7 +549,7 @@ public final class ParquetScanExec extends FileScanExec {
         throw e;
       }
       List<Field> fields = vectors.stream().map(FieldVector::getField).toList();
-      return ScanBatches.withSchema(new VectorSchemaRoot(fields, vectors, rows), out);
+      return Batches.withSchema(new VectorSchemaRoot(fields, vectors, rows), out);
     }
 
     private int indexOf(Schema schema, String name) {

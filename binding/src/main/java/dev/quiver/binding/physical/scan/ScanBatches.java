@@ -79,30 +79,6 @@ public final class ScanBatches {
     return new VectorSchemaRoot(new Schema(fields), out, length);
   }
 
-  /**
-   * Moves every vector of {@code batch} into a new root with {@code schema}'s fields; closes {@code
-   * batch}.
-   */
-  public static VectorSchemaRoot withSchema(VectorSchemaRoot batch, Schema schema) {
-    int rows = batch.getRowCount();
-    List<FieldVector> out = new ArrayList<>();
-    try {
-      for (int i = 0; i < schema.getFields().size(); i++) {
-        FieldVector vector = batch.getVector(i);
-        TransferPair pair =
-            vector.getTransferPair(schema.getFields().get(i), vector.getAllocator());
-        pair.transfer();
-        out.add((FieldVector) pair.getTo());
-      }
-    } catch (RuntimeException e) {
-      out.forEach(FieldVector::close);
-      throw e;
-    } finally {
-      batch.close();
-    }
-    return new VectorSchemaRoot(schema, out, rows);
-  }
-
   /** Bytes held by the buffers of {@code batch}. */
   public static long bufferBytes(VectorSchemaRoot batch) {
     long bytes = 0;
