@@ -672,3 +672,9 @@ SELECT o_orderkey AS k FROM orders WHERE o_orderkey < 50;
 SELECT o_custkey AS o_orderkey, o_orderkey AS o_custkey FROM orders WHERE o_orderkey < 50;
 -- name: correlated_count_non_equality
 SELECT n_nationkey, (SELECT count(*) FROM nation x WHERE x.n_nationkey < n.n_nationkey AND x.n_regionkey = n.n_regionkey) AS smaller FROM nation n;
+-- name: date_part_string_units
+SELECT o_orderkey, date_part('year', o_orderdate) AS y, date_part('month', o_orderdate) AS m, date_part('dow', o_orderdate) AS dow, date_part('doy', o_orderdate) AS doy
+FROM orders WHERE o_orderkey < 40;
+-- name: extract_dow_folded_equals_computed
+SELECT o_orderkey, extract(dow from o_orderdate) AS dow, extract(dow from date '2024-03-15') AS lit_dow, extract(isodow from date '2024-03-17') AS lit_isodow
+FROM orders WHERE o_orderkey < 40;

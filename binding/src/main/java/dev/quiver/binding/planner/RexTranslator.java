@@ -35,6 +35,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -282,7 +283,7 @@ public final class RexTranslator {
         return new StringFunctionExpr(StringFunctionExpr.Fn.POSITION, args, type);
       }
       case EXTRACT: {
-        TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
+        TimeUnitRange unit = extractUnit((RexLiteral) call.getOperands().get(0), call);
         PhysicalExpr arg = translate(call.getOperands().get(1), input);
         return new ExtractExpr(extractField(unit, call), arg, type);
       }
@@ -461,6 +462,66 @@ public final class RexTranslator {
       out.add(range.lowerEndpoint());
     }
     return out;
+  }
+
+  /**
+   * The unit of EXTRACT ({@code EXTRACT(YEAR FROM d)}: a symbol) or of DATE_PART, which the
+   * validator also accepts with a string unit as PostgreSQL and DuckDB write it ({@code
+   * date_part('year', d)}).
+   */
+  private static TimeUnitRange extractUnit(RexLiteral unit, RexCall call) {
+    if (unit.getValue() instanceof TimeUnitRange range) {
+      return range;
+    }
+    String text = unit.getValueAs(String.class);
+    TimeUnitRange range = text == null ? null : DATE_PART_UNITS.get(text.strip().toLowerCase(Locale.ROOT));
+    if (range == null) {
+      throw new QueryTypeException(
+          "Unknown date part '"
+              + text
+              + "' in "
+              + call
+              + "; use one of "
+              + String.join(", ", new TreeSet<>(DATE_PART_UNITS.keySet())));
+    }
+    return range;
+  }
+
+  /** Date part names DATE_PART accepts, with the plural and alternative spellings DuckDB takes. */
+  private static final Map<String, TimeUnitRange> DATE_PART_UNITS = dateTimeUnits();
+
+  private static Map<String, TimeUnitRange> dateTimeUnits() {
+    Map<String, TimeUnitRange> m = new java.util.HashMap<>();
+    for (TimeUnitRange r :
+        List.of(
+            TimeUnitRange.YEAR,
+            TimeUnitRange.QUARTER,
+            TimeUnitRange.MONTH,
+            TimeUnitRange.WEEK,
+            TimeUnitRange.DAY,
+            TimeUnitRange.HOUR,
+            TimeUnitRange.MINUTE,
+            TimeUnitRange.SECOND,
+            TimeUnitRange.MILLISECOND,
+            TimeUnitRange.MICROSECOND,
+            TimeUnitRange.DECADE,
+            TimeUnitRange.CENTURY,
+            TimeUnitRange.MILLENNIUM)) {
+      String name = r.name().toLowerCase(Locale.ROOT);
+      m.put(name, r);
+      m.put(name + "s", r);
+    }
+    m.put("millennia", TimeUnitRange.MILLENNIUM);
+    m.put("centuries", TimeUnitRange.CENTURY);
+    m.put("dow", TimeUnitRange.DOW);
+    m.put("dayofweek", TimeUnitRange.DOW);
+    m.put("weekday", TimeUnitRange.DOW);
+    m.put("isodow", TimeUnitRange.ISODOW);
+    m.put("doy", TimeUnitRange.DOY);
+    m.put("dayofyear", TimeUnitRange.DOY);
+    m.put("isoyear", TimeUnitRange.ISOYEAR);
+    m.put("epoch", TimeUnitRange.EPOCH);
+    return Map.copyOf(m);
   }
 
   private static ExtractExpr.Field extractField(TimeUnitRange unit, RexCall call) {

@@ -5,6 +5,7 @@ import dev.quiver.binding.LogicalPlan;
 import dev.quiver.binding.PlanningContext;
 import dev.quiver.binding.QueryPlanner;
 import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.planner.ConstantFolder;
 import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
@@ -29,7 +30,6 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.volcano.VolcanoPlanner;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexUtil;
 
 /**
  * Everything one session shares between its statements and DataFrames: settings, catalog, Calcite
@@ -65,7 +65,7 @@ public final class SessionState implements AutoCloseable {
     JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(QuiverTypeSystem.INSTANCE);
     VolcanoPlanner volcano = new VolcanoPlanner();
     volcano.addRelTraitDef(ConventionTraitDef.INSTANCE);
-    volcano.setExecutor(RexUtil.EXECUTOR);
+    volcano.setExecutor(new ConstantFolder(allocator));
     RelOptCluster cluster = RelOptCluster.create(volcano, new RexBuilder(typeFactory));
     this.pipeline = new SqlPipeline(catalog, typeFactory, cluster);
   }
@@ -125,7 +125,20 @@ public final class SessionState implements AutoCloseable {
       cluster.invalidateMetadataQuery();
       metadataThreads.add(Thread.currentThread());
     }
-    return work.get();
+    try {
+      return work.get();
+    } catch (QuiverException e) {
+      throw e;
+    } catch (AssertionError | RuntimeException e) {
+      // Calcite signals broken internal invariants with AssertionError (and its unchecked
+      // exceptions); no input may surface them raw.
+      throw new QuiverException(
+          "Quiver could not plan this query: the SQL planner failed an internal check ("
+              + e.getClass().getSimpleName()
+              + (e.getMessage() == null ? "" : ": " + e.getMessage())
+              + "); this is a bug in Quiver, please report it with the query",
+          e);
+    }
   }
 
   /** The planner queries use. */

@@ -3,7 +3,15 @@ package dev.quiver.binding.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.binding.DataFrame;
 import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.ScanRequest;
+import dev.quiver.binding.TableProvider;
+import dev.quiver.binding.physical.ExecutionPlan;
+import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.SqlParseException;
 import dev.quiver.binding.UnknownColumnException;
@@ -98,5 +106,52 @@ class SqlErrorsTest {
         .isInstanceOf(UnknownTableException.class)
         .hasMessageContaining("'nation'");
     ctx.sql("drop table if exists natoin");
+  }
+
+  /** Regression: date_part with a string unit surfaced Calcite's raw AssertionError. */
+  @Test
+  void datePartTakesItsUnitAsAString() {
+    DataFrame df =
+        ctx.sql(
+            "select date_part('year', d) as y, date_part('MONTH', d) as m, date_part('dow', d) as"
+                + " dow, date_part('doy', d) as doy from (values (date '2024-03-15')) as v(d)");
+    List<VectorSchemaRoot> batches = df.collect();
+    try {
+      VectorSchemaRoot b = batches.get(0);
+      assertThat(b.getVector("y").getObject(0)).isEqualTo(2024L);
+      assertThat(b.getVector("m").getObject(0)).isEqualTo(3L);
+      assertThat(b.getVector("dow").getObject(0)).isEqualTo(5L);
+      assertThat(b.getVector("doy").getObject(0)).isEqualTo(75L);
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    assertThatThrownBy(() -> ctx.sql("select date_part('fortnight', current_date)").collect())
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("'fortnight' is not a valid time frame")
+        .hasMessageContaining("line 1, column");
+  }
+
+  /** An internal check failing inside the planner reaches the caller as a typed error. */
+  @Test
+  void anInternalPlannerFailureIsATypedError() {
+    ctx.registerTable("broken", new BrokenTable());
+    assertThatThrownBy(() -> ctx.sql("select * from broken").collect())
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("could not plan this query")
+        .hasMessageContaining("schema invariant")
+        .hasCauseInstanceOf(AssertionError.class);
+  }
+
+  /** A table whose schema lookup fails an internal check, as Calcite's assertions do. */
+  private static final class BrokenTable implements TableProvider {
+    @Override
+    public Schema schema() {
+      throw new AssertionError("schema invariant");
+    }
+
+    @Override
+    public ExecutionPlan scan(ScanRequest request) {
+      throw new AssertionError("not reached");
+    }
   }
 }
