@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Building security settings from files, validation, and keeping the token out of text. */
-@Timeout(30)
+@Timeout(120)
 class SecurityConfigTest {
   private static final String TOKEN = "s3cr3t-token-4f9a";
 
