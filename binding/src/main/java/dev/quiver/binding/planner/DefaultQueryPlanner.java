@@ -39,7 +39,6 @@ import dev.quiver.binding.sql.RelLogicalPlan;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -811,13 +810,10 @@ public class DefaultQueryPlanner implements QueryPlanner {
         case CHAR, VARCHAR -> lit.getValueAs(String.class);
         case BOOLEAN -> lit.getValueAs(Boolean.class);
         case DATE -> LocalDate.ofEpochDay(lit.getValueAs(DateString.class).getDaysSinceEpoch());
-        case TIMESTAMP -> {
-          long millis = lit.getValueAs(TimestampString.class).getMillisSinceEpoch();
-          yield LocalDateTime.ofEpochSecond(
-              Math.floorDiv(millis, 1000),
-              (int) Math.floorMod(millis, 1000) * 1_000_000,
-              ZoneOffset.UTC);
-        }
+        // TimestampString's text keeps every fractional digit; its millis would drop micros.
+        case TIMESTAMP ->
+            LocalDateTime.parse(
+                lit.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
         default ->
             throw new QuiverException(
                 "Literal " + lit + " of type " + lit.getType() + " is not supported in VALUES");

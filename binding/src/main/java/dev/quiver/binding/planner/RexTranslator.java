@@ -117,7 +117,12 @@ public final class RexTranslator {
       return LiteralExpr.nullOf(TypeMapping.toArrow(type));
     }
     ArrowType arrow = TypeMapping.toArrow(type);
-    return new LiteralExpr(literalValue(lit.getValue(), type), arrow);
+    // getValue() gives a TIMESTAMP as a Calendar, which holds milliseconds only.
+    Comparable<?> value =
+        type.getSqlTypeName() == SqlTypeName.TIMESTAMP
+            ? lit.getValueAs(TimestampString.class)
+            : lit.getValue();
+    return new LiteralExpr(literalValue(value, type), arrow);
   }
 
   /** Converts a Calcite literal value (as held by RexLiteral or a Sarg) to the literal convention. */

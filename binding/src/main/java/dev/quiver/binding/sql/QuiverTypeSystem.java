@@ -13,6 +13,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
   /** The shared instance; the type system has no state. */
   public static final QuiverTypeSystem INSTANCE = new QuiverTypeSystem();
+  /** Fractional second digits of timestamps: microseconds. */
+  static final int TIMESTAMP_PRECISION = 6;
 
   private static final int MAX_DECIMAL = 38;
 
@@ -20,7 +22,24 @@ public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
 
   @Override
   public int getMaxPrecision(SqlTypeName typeName) {
-    return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL : super.getMaxPrecision(typeName);
+    return switch (typeName) {
+      case DECIMAL -> MAX_DECIMAL;
+      case TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIME -> TIMESTAMP_PRECISION;
+      default -> super.getMaxPrecision(typeName);
+    };
+  }
+
+  /**
+   * Timestamps keep microseconds, as Arrow's vectors, PostgreSQL and DuckDB do: with Calcite's
+   * default precision 0, {@code CAST('2024-02-29 12:34:56.789' AS TIMESTAMP)} lost its
+   * milliseconds.
+   */
+  @Override
+  public int getDefaultPrecision(SqlTypeName typeName) {
+    return switch (typeName) {
+      case TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIME -> TIMESTAMP_PRECISION;
+      default -> super.getDefaultPrecision(typeName);
+    };
   }
 
   @Override

@@ -186,6 +186,35 @@ class EndToEndTest {
         .isInstanceOf(QueryTypeException.class);
   }
 
+  /**
+   * Regression: TIMESTAMP meant Calcite's TIMESTAMP(0), so casts and INSERTs dropped fractions, and
+   * timestamp literals reached VALUES and expressions as milliseconds.
+   */
+  @Test
+  void timestampsKeepTheirMicroseconds() {
+    assertThat(rows("select cast(timestamp '2024-02-29 12:34:56.789' as timestamp)"))
+        .containsExactly("2024-02-29T12:34:56.789");
+    assertThat(rows("select cast('2024-02-29 12:34:56.789123' as timestamp)"))
+        .containsExactly("2024-02-29T12:34:56.789123");
+    // A folded cast in a projection (a literal expression, not a VALUES row).
+    assertThat(rows("select cast(s as timestamp) from (values ('2024-02-29 12:34:56.789123')) v(s)"))
+        .containsExactly("2024-02-29T12:34:56.789123");
+    ctx.sql("create table events (id int, ts timestamp)");
+    ctx.sql("insert into events values (1, timestamp '2024-02-29 12:34:56.789')");
+    ctx.sql(
+        "insert into events values (2, timestamp '2024-02-29 12:34:56.789123'),"
+            + " (3, cast('1969-12-31 23:59:59.5' as timestamp))");
+    ctx.sql("insert into events select id + 10, ts from events where id = 2");
+    assertThat(rows("select id, ts from events order by id"))
+        .containsExactly(
+            "1|2024-02-29T12:34:56.789",
+            "2|2024-02-29T12:34:56.789123",
+            "3|1969-12-31T23:59:59.500",
+            "12|2024-02-29T12:34:56.789123");
+    assertThat(rows("select count(*) from events where ts > timestamp '2024-02-29 12:34:56.789'"))
+        .containsExactly("2");
+  }
+
   @Test
   void setChangesTheSessionConfig() {
     ctx.sql("SET target_partitions = 2");
