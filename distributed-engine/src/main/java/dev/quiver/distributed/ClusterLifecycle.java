@@ -13,6 +13,7 @@ public final class ClusterLifecycle implements AutoCloseable {
   private final ClusterConfig remote;
   private final EmbeddedCluster embedded;
   private ClusterRuntime runtime;
+  private Thread shutdownHook;
   private boolean closed;
 
   private ClusterLifecycle(ClusterConfig remote, EmbeddedCluster embedded) {
@@ -38,6 +39,14 @@ public final class ClusterLifecycle implements AutoCloseable {
     if (runtime == null) {
       ClusterConfig config = embedded != null ? embedded.start().config() : remote;
       runtime = new ClusterRuntime(config);
+      if (embedded != null) {
+        // An application that closes its sessions but not this lifecycle still exits at once
+        // (every thread of the cluster is a daemon); the hook then stops the servers and deletes
+        // their work folders. Reference counting sessions was the alternative, but it would stop
+        // and restart the cluster for applications that open a session per request.
+        shutdownHook = new Thread(this::close, "quiver-embedded-cluster-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+      }
     }
     return runtime;
   }
@@ -54,6 +63,13 @@ public final class ClusterLifecycle implements AutoCloseable {
       return;
     }
     closed = true;
+    if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException shuttingDown) {
+        // The JVM is exiting; the hook runs (or ran) this close itself.
+      }
+    }
     try {
       if (runtime != null) {
         runtime.close();

@@ -1,5 +1,6 @@
 package dev.quiver.executor;
 
+import dev.quiver.distributed.logging.ProcessLogging;
 import com.google.inject.Guice;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
@@ -221,6 +222,7 @@ public final class ExecutorMain implements Callable<Integer> {
 
   /** Runs the executor until interrupted or killed. */
   public static void main(String[] args) {
+    ProcessLogging.install("info");
     System.exit(new CommandLine(new ExecutorMain()).execute(args));
   }
 

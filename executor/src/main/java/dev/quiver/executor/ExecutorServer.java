@@ -26,6 +26,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -78,6 +79,11 @@ public final class ExecutorServer implements AutoCloseable {
   private final StatusReporter reporter;
   private final TaskManager tasks;
   private final FlightServer flight;
+  /**
+   * Runs the Flight server's calls on daemon threads: Flight's own default pool is not daemon,
+   * and its idle threads kept an application's JVM alive for a minute after main returned.
+   */
+  private final ExecutorService flightCalls = Executors.newCachedThreadPool(daemonThreads());
   private final ManagedChannel schedulerChannel;
   private final SchedulerGrpc.SchedulerBlockingStub scheduler;
   private final ScheduledExecutorService heartbeats;
@@ -157,6 +163,7 @@ public final class ExecutorServer implements AutoCloseable {
                       new ShuffleFlightProducer(
                           s, allocator, config.executorId(), config.shuffleCompression())),
                   config.security())
+              .executor(flightCalls)
               // Flight's default (2 GiB) would let one call hold that much memory.
               .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
               .setMaxHeaderListSize(WireProtocol.MAX_HEADER_LIST_BYTES)
@@ -184,6 +191,7 @@ public final class ExecutorServer implements AutoCloseable {
       if (x != null) {
         x.close();
       }
+      flightCalls.shutdownNow();
       allocator.close();
       throw e;
     }
@@ -202,6 +210,15 @@ public final class ExecutorServer implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
+  }
+
+  private static java.util.concurrent.ThreadFactory daemonThreads() {
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, "quiver-executor-flight-" + n.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
   }
 
   private static java.util.function.Consumer<dev.quiver.distributed.proto.TaskStatusReport>
@@ -518,6 +535,7 @@ public final class ExecutorServer implements AutoCloseable {
       tasks.close();
       reporter.close();
       flight.close();
+      flightCalls.shutdownNow();
       schedulerChannel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

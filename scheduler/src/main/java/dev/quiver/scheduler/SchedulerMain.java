@@ -1,5 +1,6 @@
 package dev.quiver.scheduler;
 
+import dev.quiver.distributed.logging.ProcessLogging;
 import com.google.inject.Guice;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.security.SecurityConfig;
@@ -146,6 +147,7 @@ public final class SchedulerMain implements Callable<Integer> {
 
   /** Runs the scheduler until interrupted or killed. */
   public static void main(String[] args) {
+    ProcessLogging.install("info");
     System.exit(new CommandLine(new SchedulerMain()).execute(args));
   }
 

@@ -1,5 +1,6 @@
 package dev.quiver.examples.cli;
 
+import dev.quiver.distributed.logging.ProcessLogging;
 import dev.quiver.binding.QuiverException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -25,6 +26,7 @@ public final class QuiverCli implements Runnable {
 
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
+    ProcessLogging.install("warn");
     System.exit(commandLine().execute(args));
   }
 
