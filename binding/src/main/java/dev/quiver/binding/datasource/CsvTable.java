@@ -5,6 +5,7 @@ import dev.quiver.binding.ScanRequest;
 import dev.quiver.binding.TableProvider;
 import dev.quiver.binding.TableStatistics;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.scan.CsvDialect;
 import dev.quiver.binding.physical.scan.CsvScanExec;
 import dev.quiver.binding.physical.scan.CsvTokenizer;
 import dev.quiver.binding.physical.scan.CsvValues;
@@ -79,7 +80,7 @@ public final class CsvTable implements TableProvider {
     String headerSource = null;
     for (StoredObject o : files) {
       String f = o.location();
-      List<String> h = firstRecord(store, f, options.delimiter());
+      List<String> h = firstRecord(store, f, options.dialect());
       bytes += o.size();
       if (h == null) {
         continue;
@@ -126,6 +127,7 @@ public final class CsvTable implements TableProvider {
                 + " holds only empty files, so no schema can be inferred; give an explicit schema");
       }
       resolved = infer(store, files, header, options);
+      checkColumnTypes(resolved, options, root);
     }
     return new CsvTable(path, resolved, options, files, bytes);
   }
@@ -136,9 +138,8 @@ public final class CsvTable implements TableProvider {
   }
 
   /** The first record of {@code file}, or null when the file is empty. */
-  private static List<String> firstRecord(ObjectStore store, String file, char delimiter) {
-    try (CsvTokenizer t =
-        new CsvTokenizer(CsvScanExec.open(store, file), file, delimiter)) {
+  private static List<String> firstRecord(ObjectStore store, String file, CsvDialect dialect) {
+    try (CsvTokenizer t = new CsvTokenizer(CsvScanExec.open(store, file), file, dialect)) {
       if (!CsvScanExec.nextNonBlank(t)) {
         return null;
       }
@@ -187,14 +188,18 @@ public final class CsvTable implements TableProvider {
     for (int i = 0; i < n; i++) {
       candidates[i] = new Candidate();
     }
+    CsvDialect dialect = options.dialect();
+    byte[] nullBytes =
+        options.nullString().isEmpty()
+            ? null
+            : options.nullString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     int seen = 0;
     for (StoredObject o : files) {
       String file = o.location();
       if (seen >= options.inferenceRows()) {
         break;
       }
-      try (CsvTokenizer t =
-          new CsvTokenizer(CsvScanExec.open(store, file), file, options.delimiter())) {
+      try (CsvTokenizer t = new CsvTokenizer(CsvScanExec.open(store, file), file, dialect)) {
         if (options.hasHeader() && !CsvScanExec.nextNonBlank(t)) {
           continue;
         }
@@ -203,6 +208,9 @@ public final class CsvTable implements TableProvider {
             continue;
           }
           if (t.fieldCount() != n) {
+            if (options.ignoreErrors()) {
+              continue;
+            }
             throw new DataSourceException(
                 "CSV file "
                     + file
@@ -215,7 +223,7 @@ public final class CsvTable implements TableProvider {
                     + "; check the delimiter and quoting of that line");
           }
           for (int c = 0; c < n; c++) {
-            observe(candidates[c], t, c);
+            observe(candidates[c], t, c, nullBytes);
           }
           seen++;
         }
@@ -229,13 +237,40 @@ public final class CsvTable implements TableProvider {
       if (name.isEmpty()) {
         name = "column_" + (c + 1);
       }
-      fields.add(new Field(name, FieldType.nullable(candidates[c].type()), null));
+      ArrowType given = options.columnType(name);
+      fields.add(
+          new Field(
+              name, FieldType.nullable(given != null ? given : candidates[c].type()), null));
     }
     return new Schema(fields);
   }
 
-  private static void observe(Candidate c, CsvTokenizer t, int field) {
+  /** Every column type given by name names a column of the inferred schema. */
+  private static void checkColumnTypes(Schema schema, CsvOptions options, String root) {
+    List<String> names = schema.getFields().stream().map(Field::getName).toList();
+    for (String given : options.columnTypes().keySet()) {
+      if (names.stream().noneMatch(n -> n.equalsIgnoreCase(given))) {
+        throw new DataSourceException(
+            "CSV files at "
+                + root
+                + " have no column '"
+                + given
+                + "' to give a type to; their columns are "
+                + names);
+      }
+    }
+    for (Field f : schema.getFields()) {
+      CsvScanExec.checkReadable(f);
+    }
+  }
+
+  private static void observe(Candidate c, CsvTokenizer t, int field, byte[] nullBytes) {
     int len = t.length(field);
+    if (nullBytes != null && len == nullBytes.length
+        && java.util.Arrays.equals(
+            t.bytes(), t.start(field), t.start(field) + len, nullBytes, 0, len)) {
+      return;
+    }
     if (len == 0) {
       if (t.quoted(field)) {
         // "" is an empty string: only text can hold it.
@@ -295,8 +330,7 @@ public final class CsvTable implements TableProvider {
     return new CsvScanExec(
         schema,
         FileSplits.balance(sized, Math.max(1, request.targetPartitions())),
-        options.delimiter(),
-        options.hasHeader(),
+        options.dialect(),
         request.projection(),
         request.limit(),
         request.config().batchSize());

@@ -15,6 +15,7 @@ import dev.quiver.binding.planner.TypeMapping;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -57,7 +58,8 @@ public final class StatementRunner {
           "\\s*CREATE\\s+EXTERNAL\\s+TABLE\\s+(?<ine>IF\\s+NOT\\s+EXISTS\\s+)?(?<name>"
               + NAME
               + ")\\s*"
-              + "(?:\\((?<cols>.*)\\)\\s*)?STORED\\s+AS\\s+(?<fmt>\\w+)\\s+LOCATION\\s+'(?<path>(?:[^']|'')*)'\\s*",
+              + "(?:\\((?<cols>.*)\\)\\s*)?STORED\\s+AS\\s+(?<fmt>\\w+)\\s+LOCATION\\s+'(?<path>(?:[^']|'')*)'\\s*"
+              + "(?:OPTIONS\\s*\\((?<opts>.*)\\)\\s*)?",
           FLAGS);
   private static final Pattern CREATE_TABLE_AS =
       Pattern.compile(
@@ -199,10 +201,24 @@ public final class StatementRunner {
       }
       throw alreadyExists(name);
     }
+    Map<String, String> options = m.group("opts") == null ? Map.of() : options(m.group("opts"));
+    if (!options.isEmpty() && !format.equals("CSV")) {
+      throw new QuiverException(
+          "CREATE EXTERNAL TABLE " + name + ": OPTIONS are for CSV tables; " + format + " has none");
+    }
     TableProvider provider =
         switch (format) {
           case "PARQUET" -> ParquetTable.open(path, session.config());
-          case "CSV" -> CsvTable.open(path, null, CsvOptions.DEFAULT, session.config());
+          case "CSV" -> {
+            CsvOptions csv = CsvOptions.fromSettings(options);
+            if (m.group("cols") != null) {
+              // Declared columns type the CSV columns of those names; the rest are inferred.
+              for (Field f : session.planning(() -> columns(m.group("cols"))).getFields()) {
+                csv = csv.withColumnType(f.getName(), f.getType());
+              }
+            }
+            yield CsvTable.open(path, null, csv, session.config());
+          }
           default ->
               throw new QuiverException(
                   "CREATE EXTERNAL TABLE "
@@ -222,6 +238,35 @@ public final class StatementRunner {
     }
     session.catalog().putTable(new Catalog.TableEntry(name, provider, true));
     return empty();
+  }
+
+  private static final Pattern OPTION =
+      Pattern.compile(
+          "\\s*(?:'(?<qkey>(?:[^']|'')*)'|(?<key>[A-Za-z_][\\w.]*))\\s*=?\\s*'(?<value>(?:[^']|'')*)'\\s*(?:,|$)",
+          FLAGS);
+
+  /** {@code 'key' 'value', key = 'value', ...} of an OPTIONS clause, in order. */
+  private static Map<String, String> options(String text) {
+    Map<String, String> options = new java.util.LinkedHashMap<>();
+    Matcher o = OPTION.matcher(text);
+    int at = 0;
+    while (at < text.length() && !text.substring(at).isBlank()) {
+      o.region(at, text.length());
+      if (!o.lookingAt()) {
+        throw new QuiverException(
+            "Cannot read OPTIONS ("
+                + text.strip()
+                + ") near '"
+                + text.substring(at).strip()
+                + "'; write OPTIONS ('delimiter' ';', 'header' 'false', ...)");
+      }
+      String key = o.group("qkey") != null ? o.group("qkey") : o.group("key");
+      // DataFusion spells these 'format.delimiter'; both work.
+      key = key.replace("''", "'").replaceFirst("(?i)^format\\.", "");
+      options.put(key, o.group("value").replace("''", "'"));
+      at = o.end();
+    }
+    return options;
   }
 
   private DataFrame createTable(Matcher m) {

@@ -8,13 +8,9 @@ import dev.quiver.binding.io.S3ProxyServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,10 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  * files; filters on partition columns skip folders.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class HivePartitionTest {
+public class HivePartitionTest {
   @TempDir Path tmp;
 
-  private static final String[] QUERIES = {
+  /** Queries over table events, as Quiver and DuckDB both read it. */
+  public static final String[] QUERIES = {
     "SELECT cat, dt, count(*) AS n, sum(v) AS s FROM events GROUP BY cat, dt",
     "SELECT count(*) AS n, sum(id) AS s FROM events WHERE cat = 'b'",
     "SELECT id, cat, dt FROM events WHERE dt = DATE '2026-01-02' AND id < 40 ORDER BY id",
@@ -38,6 +35,11 @@ class HivePartitionTest {
   };
 
   private Path write() throws Exception {
+    return write(tmp);
+  }
+
+  /** Writes 2000 rows partitioned by cat (with NULLs) and dt with DuckDB under tmp/events. */
+  public static Path write(Path tmp) throws Exception {
     Path dir = tmp.resolve("events");
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
@@ -51,65 +53,17 @@ class HivePartitionTest {
     return dir;
   }
 
-  private static List<String> duckdb(Path dir, String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = c.createStatement()) {
-      s.execute(
-          "CREATE VIEW events AS SELECT * FROM read_parquet('"
-              + dir
-              + "/**/*.parquet', hive_partitioning = true)");
-      List<String> rows = new ArrayList<>();
-      try (ResultSet r = s.executeQuery(sql)) {
-        int n = r.getMetaData().getColumnCount();
-        while (r.next()) {
-          StringBuilder b = new StringBuilder();
-          for (int i = 1; i <= n; i++) {
-            Object o = r.getObject(i);
-            b.append(i > 1 ? "|" : "").append(normalize(o));
-          }
-          rows.add(b.toString());
-        }
-      }
-      return rows;
-    }
+  /** DuckDB's rows for {@code sql} over table events read from {@code dir}. */
+  public static List<String> duckdb(Path dir, String sql) throws Exception {
+    return SameRows.duckdb(
+        "events",
+        "SELECT * FROM read_parquet('" + dir + "/**/*.parquet', hive_partitioning = true)",
+        sql);
   }
 
-  private static String normalize(Object o) {
-    if (o == null) {
-      return "NULL";
-    }
-    if (o instanceof Number n && !(o instanceof java.math.BigDecimal)) {
-      double d = n.doubleValue();
-      return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
-    }
-    if (o instanceof java.math.BigDecimal d) {
-      return normalize(d.doubleValue());
-    }
-    if (o instanceof java.time.LocalDate || o instanceof java.sql.Date) {
-      return o.toString();
-    }
-    return o.toString();
-  }
-
-  private static List<String> quiver(SessionContext ctx, String sql) {
-    List<String> rows = new ArrayList<>();
-    for (VectorSchemaRoot b : ctx.sql(sql).collect()) {
-      try (b) {
-        for (int r = 0; r < b.getRowCount(); r++) {
-          StringBuilder s = new StringBuilder();
-          int i = 0;
-          for (FieldVector v : b.getFieldVectors()) {
-            Object o = v.isNull(r) ? null : v.getObject(r);
-            if (v instanceof org.apache.arrow.vector.DateDayVector d && o != null) {
-              o = java.time.LocalDate.ofEpochDay(d.get(r));
-            }
-            s.append(i++ > 0 ? "|" : "").append(normalize(o));
-          }
-          rows.add(s.toString());
-        }
-      }
-    }
-    return rows;
+  /** Quiver's rows for {@code sql}, normalized as {@link #duckdb} does. */
+  public static List<String> quiver(SessionContext ctx, String sql) {
+    return SameRows.quiver(ctx, sql);
   }
 
   private void checkAgainstDuckDb(SessionContext ctx, Path dir) throws Exception {

@@ -20,6 +20,7 @@ import dev.quiver.binding.physical.operator.LimitExec;
 import dev.quiver.binding.physical.operator.ProjectionExec;
 import dev.quiver.binding.physical.operator.UnionExec;
 import dev.quiver.binding.physical.operator.ValuesExec;
+import dev.quiver.binding.physical.scan.CsvDialect;
 import dev.quiver.binding.physical.scan.CsvScanExec;
 import dev.quiver.binding.physical.scan.MemoryScanExec;
 import dev.quiver.binding.physical.scan.ParquetScanExec;
@@ -170,14 +171,28 @@ final class PlanDecoder {
       }
       case CSV_SCAN -> {
         CsvScanExecNode s = n.getCsvScan();
-        if (s.getDelimiter() > Character.MAX_VALUE) {
-          throw new PlanCodecException("CSV delimiter " + s.getDelimiter() + " is not a char");
+        for (int c : new int[] {s.getDelimiter(), s.getQuote(), s.getEscape()}) {
+          if (c > Character.MAX_VALUE || c < 0) {
+            throw new PlanCodecException("CSV delimiter, quote or escape " + c + " is not a char");
+          }
+        }
+        CsvDialect dialect;
+        try {
+          dialect =
+              new CsvDialect(
+                  (char) s.getDelimiter(),
+                  (char) s.getQuote(),
+                  (char) s.getEscape(),
+                  s.getHasHeader(),
+                  s.getNullString(),
+                  s.getIgnoreErrors());
+        } catch (RuntimeException e) {
+          throw new PlanCodecException("Bad CSV layout in plan: " + e.getMessage());
         }
         yield new CsvScanExec(
             ArrowSerde.schema(s.getTableSchema(), "CsvScanExec"),
             fileGroups(s.getPartitionsList()),
-            (char) s.getDelimiter(),
-            s.getHasHeader(),
+            dialect,
             s.hasProjection() ? projection(s.getProjection()) : null,
             s.hasLimit() ? OptionalLong.of(s.getLimit()) : OptionalLong.empty(),
             s.getBatchSize());

@@ -244,8 +244,12 @@ final class PlanEncoder {
               .setTableSchema(ArrowSerde.schema(p.tableSchema()))
               .addAllPartitions(fileGroups(p))
               .setBatchSize(p.batchSize())
-              .setDelimiter(p.delimiter())
-              .setHasHeader(p.hasHeader());
+              .setDelimiter(p.dialect().delimiter())
+              .setHasHeader(p.dialect().hasHeader())
+              .setQuote(p.dialect().quote())
+              .setEscape(p.dialect().escape())
+              .setNullString(p.dialect().nullString())
+              .setIgnoreErrors(p.dialect().ignoreErrors());
       if (p.projection() != null) {
         s.setProjection(projection(p.projection()));
       }

@@ -6,6 +6,7 @@ import picocli.CommandLine.Mixin;
 import dev.quiver.binding.DataFrame;
 import dev.quiver.decorators.DistributedDataFrame;
 import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.format.TableFormatter;
 import java.io.PrintWriter;
@@ -48,9 +49,18 @@ public final class SqlCommand implements Callable<Integer> {
       names = "--csv",
       paramLabel = "NAME=PATH",
       description =
-          "Registers a CSV file (with header) or folder as table NAME (repeatable); PATH may be a"
-              + " local path or s3://bucket/prefix.")
+          "Registers a CSV file or folder as table NAME (repeatable); PATH may be a"
+              + " local path or s3://bucket/prefix; .gz and .zst files are decompressed.")
   private Map<String, String> csv = new LinkedHashMap<>();
+
+  @Option(
+      names = "--csv-option",
+      paramLabel = "NAME.KEY=VALUE",
+      description =
+          "A layout option of CSV table NAME (repeatable): delimiter, header (true/false), quote,"
+              + " escape, null, ignore_errors (bad values read as NULL), sample_size, types"
+              + " (e.g. id:BIGINT,price:DECIMAL(10,2)). Example: --csv-option sales.delimiter=';'")
+  private Map<String, String> csvOptions = new LinkedHashMap<>();
 
   @Option(
       names = "--set",
@@ -95,7 +105,13 @@ public final class SqlCommand implements Callable<Integer> {
     try (ClusterTarget target = cluster.open();
         SessionContext ctx = target.newSession(config)) {
       parquet.forEach((name, path) -> ctx.registerParquet(name, existing(name, path)));
-      csv.forEach((name, path) -> ctx.registerCsv(name, existing(name, path)));
+      Map<String, Map<String, String>> layouts = csvLayouts();
+      csv.forEach(
+          (name, path) ->
+              ctx.registerCsv(
+                  name,
+                  existing(name, path),
+                  CsvOptions.fromSettings(layouts.getOrDefault(name, Map.of()))));
       DataFrame df = ctx.sql(sql);
       List<VectorSchemaRoot> batches;
       try (ProgressLine line =
@@ -117,6 +133,27 @@ public final class SqlCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /** The --csv-option values grouped by table; an option for a table not given by --csv fails. */
+  private Map<String, Map<String, String>> csvLayouts() {
+    Map<String, Map<String, String>> layouts = new LinkedHashMap<>();
+    csvOptions.forEach(
+        (key, value) -> {
+          int dot = key.indexOf('.');
+          String table = dot < 0 ? "" : key.substring(0, dot);
+          if (dot <= 0 || dot == key.length() - 1 || !csv.containsKey(table)) {
+            throw new ParameterException(
+                spec.commandLine(),
+                "--csv-option "
+                    + key
+                    + "="
+                    + value
+                    + ": write NAME.KEY=VALUE where NAME is a table given by --csv NAME=PATH");
+          }
+          layouts.computeIfAbsent(table, t -> new LinkedHashMap<>()).put(key.substring(dot + 1), value);
+        });
+    return layouts;
   }
 
   private String existing(String name, String path) {

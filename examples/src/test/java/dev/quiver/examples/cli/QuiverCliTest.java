@@ -75,4 +75,41 @@ class QuiverCliTest {
     assertThat(QuiverCli.oneLine(new dev.quiver.binding.QuiverException("Table t not found")))
         .isEqualTo("Table t not found");
   }
+
+  @Test
+  void csvOptionsGiveTheLayoutOfACsvTable() throws Exception {
+    Path f = dir.resolve("sales.csv.gz");
+    try (var gz =
+        new java.util.zip.GZIPOutputStream(java.nio.file.Files.newOutputStream(f))) {
+      gz.write("1;'a;b';NA\n2;'it''s';7\n3;x;oops\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    int exit =
+        run(
+            "sql",
+            "--format",
+            "csv",
+            "--csv",
+            "sales=" + f,
+            "--csv-option",
+            "sales.delimiter=;",
+            "--csv-option",
+            "sales.header=false",
+            "--csv-option",
+            "sales.quote='",
+            "--csv-option",
+            "sales.null=NA",
+            "--csv-option",
+            "sales.types=column_3:BIGINT",
+            "--csv-option",
+            "sales.ignore_errors=true",
+            "-e",
+            "SELECT column_1, column_2, column_3 FROM sales ORDER BY column_1");
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(out.toString().strip().split("\\R"))
+        .containsExactly("column_1,column_2,column_3", "1,a;b,", "2,it's,7", "3,x,");
+
+    int bad = run("sql", "--csv-option", "nope.header=false", "-e", "SELECT 1");
+    assertThat(bad).isEqualTo(QuiverCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("--csv-option nope.header=false");
+  }
 }

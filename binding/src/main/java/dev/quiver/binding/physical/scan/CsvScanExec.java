@@ -32,21 +32,20 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Reads CSV files with a hand-written byte-level parser. Each partition reads its own list of whole
- * files; only projected columns are converted; an unquoted empty field is NULL. Rows with the wrong
- * number of fields or values that do not parse as the column's type fail with the file, line and
- * column.
+ * files; only projected columns are converted; an unquoted empty field (and the dialect's null
+ * string) is NULL. Rows with the wrong number of fields or values that do not parse as the column's
+ * type fail with the file, line and column, unless the dialect ignores errors: then such a value is
+ * NULL and such a row is skipped.
  */
 public final class CsvScanExec extends FileScanExec {
-  private final char delimiter;
-  private final boolean hasHeader;
+  private final CsvDialect dialect;
 
   /**
    * Creates the scan.
    *
    * @param tableSchema the columns of every file, in file order
    * @param partitionFiles the files each partition reads (at least one partition)
-   * @param delimiter the field separator
-   * @param hasHeader whether each file starts with a header line (skipped)
+   * @param dialect the files' layout: delimiter, quoting, header, null string, error policy
    * @param projection indices into {@code tableSchema} of the columns returned; null = all
    * @param limit rows each partition needs at most
    * @param batchSize rows per batch
@@ -54,8 +53,7 @@ public final class CsvScanExec extends FileScanExec {
   public CsvScanExec(
       Schema tableSchema,
       List<List<String>> partitionFiles,
-      char delimiter,
-      boolean hasHeader,
+      CsvDialect dialect,
       int[] projection,
       OptionalLong limit,
       int batchSize) {
@@ -63,8 +61,7 @@ public final class CsvScanExec extends FileScanExec {
     for (Field f : schema().getFields()) {
       checkReadable(f);
     }
-    this.delimiter = delimiter;
-    this.hasHeader = hasHeader;
+    this.dialect = dialect;
   }
 
   /** Throws when the CSV reader cannot produce {@code field}'s type. */
@@ -90,14 +87,14 @@ public final class CsvScanExec extends FileScanExec {
     }
   }
 
-  /** The field separator. */
-  public char delimiter() {
-    return delimiter;
+  /** The files' layout. */
+  public CsvDialect dialect() {
+    return dialect;
   }
 
-  /** Whether files start with a header line. */
-  public boolean hasHeader() {
-    return hasHeader;
+  @Override
+  public String displayDetails() {
+    return super.displayDetails() + dialect.describe();
   }
 
   @Override
@@ -182,6 +179,7 @@ public final class CsvScanExec extends FileScanExec {
     private final BufferAllocator allocator;
     private final dev.quiver.binding.SessionConfig config;
     private final int[] fileColumns;
+    private final byte[] nullBytes = dialect.nullBytes();
     private int fileIndex;
     private CsvTokenizer tokenizer;
     private long remaining = limit().orElse(Long.MAX_VALUE);
@@ -214,7 +212,7 @@ public final class CsvScanExec extends FileScanExec {
           try {
             tokenizer =
                 new CsvTokenizer(
-                    open(ObjectStores.forLocation(file, config), file), file, delimiter);
+                    open(ObjectStores.forLocation(file, config), file), file, dialect);
           } catch (IOException e) {
             throw new DataSourceException(
                 "Cannot open CSV file "
@@ -224,7 +222,7 @@ public final class CsvScanExec extends FileScanExec {
                     + "; check that it still exists",
                 e);
           }
-          if (hasHeader && !nextNonBlank(tokenizer)) {
+          if (dialect.hasHeader() && !nextNonBlank(tokenizer)) {
             closeTokenizer();
             continue;
           }
@@ -235,6 +233,9 @@ public final class CsvScanExec extends FileScanExec {
             continue;
           }
           if (tokenizer.fieldCount() != expected) {
+            if (dialect.ignoreErrors()) {
+              continue;
+            }
             throw new DataSourceException(
                 "CSV file "
                     + tokenizer.source()
@@ -271,11 +272,16 @@ public final class CsvScanExec extends FileScanExec {
         while (rows < capacity && nextRecord()) {
           for (int c = 0; c < parsers.length; c++) {
             int field = fileColumns[c];
-            if (tokenizer.length(field) == 0
-                && !(tokenizer.quoted(field) && parsers[c] instanceof Utf8Parser)) {
+            if (isNull(field, parsers[c] instanceof Utf8Parser)) {
               root.getVector(c).setNull(rows);
-            } else {
+            } else if (!dialect.ignoreErrors()) {
               parsers[c].parse(tokenizer, field, rows);
+            } else {
+              try {
+                parsers[c].parse(tokenizer, field, rows);
+              } catch (BadValue e) {
+                root.getVector(c).setNull(rows);
+              }
             }
           }
           rows++;
@@ -297,12 +303,20 @@ public final class CsvScanExec extends FileScanExec {
       }
     }
 
+    /** Whether a field is NULL: empty and unquoted (a quoted one is '' for text), or the null string. */
+    private boolean isNull(int field, boolean text) {
+      if (tokenizer.length(field) == 0) {
+        return !(tokenizer.quoted(field) && text);
+      }
+      return dialect.isNull(tokenizer, field, nullBytes);
+    }
+
     private DataSourceException bad(CsvTokenizer t, int field, ArrowType type) {
       String text = t.text(field);
       if (text.length() > 60) {
         text = text.substring(0, 60) + "...";
       }
-      return new DataSourceException(
+      return new BadValue(
           "CSV file "
               + t.source()
               + " line "
@@ -315,7 +329,8 @@ public final class CsvScanExec extends FileScanExec {
               + text
               + "' as "
               + sqlName(type)
-              + "; fix the value or register the file with an explicit schema");
+              + "; fix the value, give the column another type, or set ignore_errors to read"
+              + " such values as NULL");
     }
 
     private ColumnParser parser(FieldVector vector) {
@@ -446,6 +461,13 @@ public final class CsvScanExec extends FileScanExec {
     public void close() {
       done = true;
       closeTokenizer();
+    }
+  }
+
+  /** A value that does not parse as its column's type. */
+  private static final class BadValue extends DataSourceException {
+    BadValue(String message) {
+      super(message);
     }
   }
 

@@ -17,6 +17,8 @@ public final class CsvTokenizer implements Closeable {
   private final InputStream in;
   private final String source;
   private final byte delimiter;
+  private final int quote;
+  private final int escape;
   private final byte[] buf = new byte[1 << 16];
   private int pos;
   private int limit;
@@ -31,17 +33,30 @@ public final class CsvTokenizer implements Closeable {
   private long line = 1;
   private long recordLine;
 
-  /** Reads from {@code in} (closed by {@link #close}); {@code source} names it in errors. */
+  /**
+   * Reads RFC 4180 CSV with {@code delimiter} from {@code in} (closed by {@link #close}); {@code
+   * source} names it in errors.
+   */
   public CsvTokenizer(InputStream in, String source, char delimiter) {
-    if (delimiter > 127 || delimiter == '"' || delimiter == '\n' || delimiter == '\r') {
-      throw new DataSourceException(
-          "CSV delimiter '"
-              + delimiter
-              + "' is not allowed; use a single ASCII character other than a quote or line break");
-    }
+    this(
+        in,
+        source,
+        new CsvDialect(
+            delimiter,
+            CsvDialect.DEFAULT.quote(),
+            CsvDialect.DEFAULT.escape(),
+            true,
+            "",
+            false));
+  }
+
+  /** Reads CSV laid out as {@code dialect} says (its delimiter, quote and escape). */
+  public CsvTokenizer(InputStream in, String source, CsvDialect dialect) {
     this.in = in;
     this.source = source;
-    this.delimiter = (byte) delimiter;
+    this.delimiter = (byte) dialect.delimiter();
+    this.quote = dialect.quote() == CsvDialect.NO_QUOTE ? -2 : dialect.quote();
+    this.escape = dialect.escape() == CsvDialect.NO_QUOTE ? -2 : dialect.escape();
   }
 
   private int peek() throws IOException {
@@ -90,7 +105,7 @@ public final class CsvTokenizer implements Closeable {
       int start = used;
       boolean isQuoted = false;
       int b = peek();
-      if (b == '"') {
+      if (b == quote) {
         isQuoted = true;
         pos++;
         while (true) {
@@ -102,13 +117,26 @@ public final class CsvTokenizer implements Closeable {
                     + " line "
                     + recordLine
                     + ": a quoted field is never closed; "
-                    + "add the closing quote or double the quotes inside the field");
+                    + "add the closing quote or escape the quotes inside the field");
           }
           pos++;
-          if (c == '"') {
-            if (peek() == '"') {
+          if (c == escape && escape != quote) {
+            // A backslash-style escape: the next character is literal, whatever it is.
+            int next = peek();
+            if (next == -1) {
+              continue;
+            }
+            pos++;
+            if (next == '\n') {
+              line++;
+            }
+            append(next);
+            continue;
+          }
+          if (c == quote) {
+            if (escape == quote && peek() == quote) {
               pos++;
-              append('"');
+              append(quote);
               continue;
             }
             break;
@@ -130,7 +158,7 @@ public final class CsvTokenizer implements Closeable {
                   + ": unexpected character '"
                   + (char) after
                   + "' after a closing quote; "
-                  + "quote the whole field and double the quotes inside it");
+                  + "quote the whole field and escape the quotes inside it");
         }
       } else {
         while (true) {
