@@ -10,6 +10,7 @@ import com.google.inject.Injector;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
 import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.QueryTooComplexException;
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.SessionConfig;
@@ -225,6 +226,62 @@ class BadInputTest {
     assertThat(e).isInstanceOf(SqlParseException.class).hasMessageContaining("line 3");
     assertThat(((SqlParseException) e).line()).isEqualTo(3);
     assertThat(((SqlParseException) e).column()).isEqualTo(7);
+  }
+
+  /**
+   * Deep nesting is a typed error, not a StackOverflowError from Calcite that kills the client
+   * (a 1,000-term + chain, a 5,000-term OR) nor a misleading syntax error at line 1, column 1
+   * (5,000 nested parentheses); a 250-term OR, rebalanced, plans and gives the right count.
+   */
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void deeplyNestedSqlIsATypedErrorAndLongOrChainsPlan() {
+    String plus = "SELECT " + "l_quantity + ".repeat(999) + "1 AS s FROM lineitem";
+    assertThatThrownBy(() -> ctx.sql(plus).collect())
+        .isInstanceOf(QueryTooComplexException.class)
+        .hasMessageContaining("Query too deeply nested")
+        .hasMessageContaining("at most 200 levels");
+    String parens = "SELECT " + "(".repeat(5000) + "1" + ")".repeat(5000) + " AS one FROM nation";
+    assertThatThrownBy(() -> ctx.sql(parens).collect())
+        .isInstanceOf(QueryTooComplexException.class)
+        .hasMessageContaining("parentheses nest more than 200 levels deep at line 1, column 208");
+    assertThatThrownBy(() -> ctx.sql(orChain(5000)).collect())
+        .isInstanceOf(QueryTooComplexException.class)
+        .hasMessageContaining("Query too large: 5000 terms in one OR chain at line 1")
+        .hasMessageContaining("at most 512 terms");
+    String same = "SELECT count(*) AS n FROM lineitem WHERE l_orderkey < 250";
+    assertThat(QuiverRowsText.allColumns(ctx.sql(orChain(250))))
+        .isEqualTo(QuiverRowsText.allColumns(ctx.sql(same)));
+  }
+
+  private static String orChain(int terms) {
+    StringBuilder or = new StringBuilder("SELECT count(*) AS n FROM lineitem WHERE l_orderkey = 0");
+    for (int i = 1; i < terms; i++) {
+      or.append(" OR l_orderkey = ").append(i);
+    }
+    return or.toString();
+  }
+
+  /**
+   * A 10 MB OR chain (it planned for over 240 s: Calcite's parser is quadratic in the operators of
+   * an expression) is refused before parsing, saying why and what to write instead.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void tenMegabytesOfOrIsRefusedQuickly() {
+    StringBuilder sql = new StringBuilder("SELECT count(*) AS n FROM lineitem WHERE l_orderkey = 0");
+    for (int i = 1; sql.length() < 10 << 20; i++) {
+      sql.append(" OR l_orderkey = ").append(i);
+    }
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> ctx.sql(sql.toString()).collect())
+        .isInstanceOf(QueryTooComplexException.class)
+        .hasMessageContaining("Query too large")
+        .hasMessageContaining("more than 20000 operators")
+        .hasMessageContaining("IN (...)");
+    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    System.out.println("10 MB OR chain refused after " + millis + " ms");
+    assertThat(millis).isLessThan(10_000);
   }
 
   @Test

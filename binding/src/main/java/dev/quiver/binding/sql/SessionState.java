@@ -4,6 +4,7 @@ import dev.quiver.binding.DataFrame;
 import dev.quiver.binding.LogicalPlan;
 import dev.quiver.binding.PlanningContext;
 import dev.quiver.binding.QueryPlanner;
+import dev.quiver.binding.QueryTooComplexException;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.planner.ConstantFolder;
 import dev.quiver.binding.SessionConfig;
@@ -127,6 +128,13 @@ public final class SessionState implements AutoCloseable {
     }
     try {
       return work.get();
+    } catch (StackOverflowError e) {
+      // SqlShape keeps SQL within bounds; a plan built otherwise (e.g. DataFrame expressions
+      // nested thousands deep) can still overflow Calcite's recursion.
+      throw new QueryTooComplexException(
+          "Query too deeply nested for the planner (its stack overflowed while planning);"
+              + " flatten the expression or split the query",
+          e);
     } catch (QuiverException e) {
       throw e;
     } catch (AssertionError | RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.QueryTooComplexException;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.ScalarUdf;
 import dev.quiver.binding.SqlParseException;
@@ -112,17 +113,103 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * errors in an embedded query (e.g. after CREATE VIEW ... AS) point into the original text.
    */
   public SqlNode parse(String sql, int line, int column) {
+    SqlShape.checkText(sql, line, column);
+    String text = quoteReservedNames(sql);
+    SqlNode statement;
     try {
-      return SqlParser.create(quoteReservedNames(sql), PARSER_CONFIG).parseStmt();
+      statement = parseStmt(text);
+    } catch (StackOverflowError e) {
+      // Calcite's parser recurses once per operator of an expression: a long chain (a 5,000-term
+      // OR) overflows a thread's usual stack. The text is bounded (SqlShape.checkText), so a
+      // thread with a larger stack parses it.
+      statement = parseOnLargeStack(text, line, column);
     } catch (org.apache.calcite.sql.parser.SqlParseException e) {
-      SqlParserPos pos = e.getPos();
-      int l = pos == null ? 1 : Math.max(1, pos.getLineNum());
-      int c = pos == null ? 1 : Math.max(1, pos.getColumnNum());
-      int absLine = line + l - 1;
-      int absCol = l == 1 ? column + c - 1 : c;
-      throw new SqlParseException(
-          "SQL parse error: " + firstLine(e.getMessage()), absLine, absCol, e);
+      if (causedByOverflow(e)) {
+        statement = parseOnLargeStack(text, line, column);
+      } else {
+        throw parseError(e, line, column);
+      }
     }
+    SqlShape.check(statement);
+    return statement;
+  }
+
+  private static SqlNode parseStmt(String text)
+      throws org.apache.calcite.sql.parser.SqlParseException {
+    return SqlParser.create(text, PARSER_CONFIG).parseStmt();
+  }
+
+  /**
+   * Stack of the thread that parses statements too long for the calling thread's stack: 20,000
+   * operators (SqlShape's bound) parse within 16 MB.
+   */
+  private static final long LARGE_STACK_BYTES = 64L << 20;
+
+  private static SqlNode parseOnLargeStack(String text, int line, int column) {
+    Object[] result = new Object[1];
+    Thread parser =
+        new Thread(
+            null,
+            () -> {
+              try {
+                result[0] = parseStmt(text);
+              } catch (Throwable t) {
+                result[0] = t;
+              }
+            },
+            "quiver-sql-parser",
+            LARGE_STACK_BYTES);
+    parser.setDaemon(true);
+    parser.start();
+    try {
+      parser.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new dev.quiver.binding.QueryCancelledException("Interrupted while parsing");
+    }
+    if (result[0] instanceof SqlNode node) {
+      return node;
+    }
+    if (result[0] instanceof StackOverflowError overflow) {
+      throw tooDeep(overflow);
+    }
+    if (result[0] instanceof org.apache.calcite.sql.parser.SqlParseException e) {
+      if (causedByOverflow(e)) {
+        throw tooDeep(e);
+      }
+      throw parseError(e, line, column);
+    }
+    if (result[0] instanceof RuntimeException e) {
+      throw e;
+    }
+    throw new QuiverException("SQL parser failed: " + result[0], (Throwable) result[0]);
+  }
+
+  private static boolean causedByOverflow(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StackOverflowError) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static SqlParseException parseError(
+      org.apache.calcite.sql.parser.SqlParseException e, int line, int column) {
+    SqlParserPos pos = e.getPos();
+    int l = pos == null ? 1 : Math.max(1, pos.getLineNum());
+    int c = pos == null ? 1 : Math.max(1, pos.getColumnNum());
+    int absLine = line + l - 1;
+    int absCol = l == 1 ? column + c - 1 : c;
+    return new SqlParseException(
+        "SQL parse error: " + firstLine(e.getMessage()), absLine, absCol, e);
+  }
+
+  private static QueryTooComplexException tooDeep(Throwable e) {
+    return new QueryTooComplexException(
+        "Query too deeply nested for the SQL parser (its stack overflowed); flatten the"
+            + " expression or split the query",
+        e);
   }
 
   /**
