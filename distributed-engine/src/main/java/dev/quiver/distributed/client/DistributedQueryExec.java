@@ -286,7 +286,9 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
       for (PartitionLocation l : from.status().getFinalOutputsList()) {
         ShuffleLocation location = ShuffleLocation.fromProto(l);
         if (location.taskId() == p && location.partition() == 0) {
-          return runtime.shuffle().open(location, schema(), execution.context);
+          return location.empty()
+              ? emptyStream(schema())
+              : runtime.shuffle().open(location, schema(), execution.context);
         }
       }
       throw new QuiverException(
@@ -305,6 +307,23 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
     public void close() {
       closeCurrent();
     }
+  }
+
+  private static BatchStream emptyStream(Schema schema) {
+    return new BatchStream() {
+      @Override
+      public Schema schema() {
+        return schema;
+      }
+
+      @Override
+      public VectorSchemaRoot next() {
+        return null;
+      }
+
+      @Override
+      public void close() {}
+    };
   }
 
   @Override
@@ -345,6 +364,7 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
             .append(": ")
             .append(t.getState().name().replace("TASK_STATE_", ""))
             .append(t.getSpeculative() ? " (speculative)" : "")
+            .append(t.getSkipped() ? " (skipped: the row limit was met)" : "")
             .append(", rows=")
             .append(m.getOutputRows())
             .append(", bytes=")

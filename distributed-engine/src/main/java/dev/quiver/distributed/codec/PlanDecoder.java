@@ -17,6 +17,7 @@ import dev.quiver.binding.physical.join.PartitionMode;
 import dev.quiver.binding.physical.operator.EmptyExec;
 import dev.quiver.binding.physical.operator.FilterExec;
 import dev.quiver.binding.physical.operator.LimitExec;
+import dev.quiver.binding.physical.operator.LocalLimitExec;
 import dev.quiver.binding.physical.operator.ProjectionExec;
 import dev.quiver.binding.physical.operator.UnionExec;
 import dev.quiver.binding.physical.operator.ValuesExec;
@@ -116,6 +117,13 @@ final class PlanDecoder {
       case LIMIT ->
           new LimitExec(
               node(n.getLimit().getInput()), n.getLimit().getOffset(), n.getLimit().getFetch());
+      case LOCAL_LIMIT -> {
+        long fetch = n.getLocalLimit().getFetch();
+        if (fetch < 0) {
+          throw new PlanCodecException("LocalLimitExec has fetch " + fetch + "; it must be >= 0");
+        }
+        yield new LocalLimitExec(node(n.getLocalLimit().getInput()), fetch);
+      }
       case UNION -> new UnionExec(nodes(n.getUnion().getInputsList()));
       case VALUES -> values(n.getValues());
       case EMPTY ->

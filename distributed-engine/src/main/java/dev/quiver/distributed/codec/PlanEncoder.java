@@ -15,6 +15,7 @@ import dev.quiver.binding.physical.join.NestedLoopJoinExec;
 import dev.quiver.binding.physical.operator.EmptyExec;
 import dev.quiver.binding.physical.operator.FilterExec;
 import dev.quiver.binding.physical.operator.LimitExec;
+import dev.quiver.binding.physical.operator.LocalLimitExec;
 import dev.quiver.binding.physical.operator.ProjectionExec;
 import dev.quiver.binding.physical.operator.UnionExec;
 import dev.quiver.binding.physical.operator.ValuesExec;
@@ -42,6 +43,7 @@ import dev.quiver.distributed.proto.HashJoinExecNode;
 import dev.quiver.distributed.proto.JoinPartitionModeSpec;
 import dev.quiver.distributed.proto.JoinTypeSpec;
 import dev.quiver.distributed.proto.LimitExecNode;
+import dev.quiver.distributed.proto.LocalLimitExecNode;
 import dev.quiver.distributed.proto.MemoryScanChunk;
 import dev.quiver.distributed.proto.MemoryScanExecNode;
 import dev.quiver.distributed.proto.MemoryScanPartition;
@@ -120,6 +122,9 @@ final class PlanEncoder {
               .setInput(node(p.input()))
               .setOffset(p.offset())
               .setFetch(p.fetch()));
+    } else if (plan instanceof LocalLimitExec p) {
+      b.setLocalLimit(
+          LocalLimitExecNode.newBuilder().setInput(node(p.input())).setFetch(p.fetch()));
     } else if (plan instanceof UnionExec p) {
       UnionExecNode.Builder u = UnionExecNode.newBuilder();
       for (ExecutionPlan in : p.children()) {

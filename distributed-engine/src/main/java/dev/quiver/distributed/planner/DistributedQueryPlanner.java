@@ -109,7 +109,7 @@ public final class DistributedQueryPlanner implements QueryPlanner {
             .setFinalStageId(graph.finalStage().id())
             .putAllSettings(config.options());
     for (Stage s : graph.stages()) {
-      job.addStages(
+      StageSpec.Builder stage =
           StageSpec.newBuilder()
               .setStageId(s.id())
               .setTaskCount(s.taskCount())
@@ -118,8 +118,12 @@ public final class DistributedQueryPlanner implements QueryPlanner {
               .setPartitioning(s.output().toString())
               .setBoundary(s.boundary().toString())
               .setPlanText(StageGraph.planText(s.root()))
-              .setPlan(com.google.protobuf.ByteString.copyFrom(encoder.encode(s.plan(), maxShipped)))
-              .build());
+              .setPlan(
+                  com.google.protobuf.ByteString.copyFrom(encoder.encode(s.plan(), maxShipped)));
+      if (s.outputRowLimit() >= 0) {
+        stage.setOutputRowLimit(s.outputRowLimit());
+      }
+      job.addStages(stage);
     }
     return job.build();
   }

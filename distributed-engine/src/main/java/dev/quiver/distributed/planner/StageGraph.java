@@ -72,6 +72,7 @@ public record StageGraph(List<Stage> stages) {
         .append(stage.boundary())
         .append(", output=")
         .append(stage.output())
+        .append(stage.outputRowLimit() >= 0 ? ", row limit=" + stage.outputRowLimit() : "")
         .append('\n');
     String more = extra.get(stage.id());
     if (more != null) {

@@ -4,6 +4,8 @@ import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
+import dev.quiver.binding.physical.operator.LimitExec;
+import dev.quiver.binding.physical.operator.LocalLimitExec;
 import dev.quiver.binding.physical.sort.SortPreservingMergeExec;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import java.util.ArrayList;
@@ -62,6 +64,18 @@ public final class StagePlanner {
   }
 
   private ExecutionPlan cut(ExecutionPlan node) {
+    if (node instanceof LimitExec limit
+        && limit.fetch() >= 0
+        && limit.input() instanceof CoalescePartitionsExec coalesce
+        && coalesce.children().get(0).partitionCount() > 1) {
+      // The limit runs on one task over a gather: each producer task needs to write no more than
+      // the limit (a per-partition limit), and once the producers that finished wrote that many
+      // rows, the others need not run at all (the stage's row limit, enforced by the scheduler).
+      long rows = saturatedSum(limit.offset(), limit.fetch());
+      ExecutionPlan input = cut(coalesce.children().get(0));
+      ExecutionPlan gathered = gather(new LocalLimitExec(input, rows), rows);
+      return limit.withNewChildren(List.of(coalesce.withNewChildren(List.of(gathered))));
+    }
     List<ExecutionPlan> children = new ArrayList<>(node.children().size());
     for (ExecutionPlan child : node.children()) {
       children.add(cut(child));
@@ -86,9 +100,27 @@ public final class StagePlanner {
     return node.children().isEmpty() ? node : node.withNewChildren(children);
   }
 
+  private static long saturatedSum(long a, long b) {
+    long sum = a + b;
+    return sum < 0 ? Long.MAX_VALUE : sum;
+  }
+
   /** Makes {@code input} a stage whose tasks each write one partition, read per task. */
   private ExecutionPlan gather(ExecutionPlan input) {
-    Stage stage = addStage(input, Partitioning.single(), Boundary.GATHER);
+    return gather(input, -1);
+  }
+
+  /** As {@link #gather(ExecutionPlan)}, for a consumer needing at most {@code rowLimit} rows. */
+  private ExecutionPlan gather(ExecutionPlan input, long rowLimit) {
+    Stage stage =
+        new Stage(
+            stages.size() + 1,
+            input,
+            Partitioning.single(),
+            Boundary.GATHER,
+            readers(input),
+            rowLimit);
+    stages.add(stage);
     int tasks = stage.taskCount();
     return ShuffleReaderExec.unresolved(
         stage.id(),
@@ -131,7 +163,14 @@ public final class StagePlanner {
       if (s.boundary() == Boundary.GATHER) {
         for (Stage consumer : stages) {
           if (consumer.inputStageIds().contains(s.id()) && consumer.taskCount() > 1) {
-            labelled = new Stage(s.id(), s.root(), s.output(), Boundary.BROADCAST, s.inputStageIds());
+            labelled =
+                new Stage(
+                    s.id(),
+                    s.root(),
+                    s.output(),
+                    Boundary.BROADCAST,
+                    s.inputStageIds(),
+                    s.outputRowLimit());
           }
         }
       }

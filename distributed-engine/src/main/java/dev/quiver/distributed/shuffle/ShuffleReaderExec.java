@@ -199,7 +199,11 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
           if (next == inputs.size()) {
             return null;
           }
-          current = client.open(inputs.get(next++), schema, context);
+          ShuffleLocation input = inputs.get(next++);
+          if (input.empty()) {
+            continue; // a skipped producer task: no rows
+          }
+          current = client.open(input, schema, context);
         }
         VectorSchemaRoot batch = current.next();
         if (batch != null) {

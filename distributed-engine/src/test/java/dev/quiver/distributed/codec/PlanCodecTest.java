@@ -26,6 +26,7 @@ import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.join.PartitionMode;
 import dev.quiver.binding.physical.operator.FilterExec;
+import dev.quiver.binding.physical.operator.LocalLimitExec;
 import dev.quiver.binding.physical.window.WindowFrame;
 import dev.quiver.binding.physical.window.WindowFunction;
 import dev.quiver.distributed.proto.AggregateFunctionSpec;
@@ -148,6 +149,21 @@ class PlanCodecTest {
   void roundRobinRepartitionRoundTrips() {
     ExecutionPlan scan = rt.physicalPlan("select id, name from t");
     rt.checkPlan(new RepartitionExec(scan, Partitioning.roundRobin(3)));
+  }
+
+  /** The per-partition limit the stage planner puts below a gather keeps its partitioning. */
+  @Test
+  void localLimitsRoundTripAndKeepAtMostFetchRowsOfEachPartition() {
+    ExecutionPlan scan =
+        new RepartitionExec(rt.physicalPlan("select id, name from t"), Partitioning.roundRobin(3));
+    LocalLimitExec limit = new LocalLimitExec(scan, 2);
+    rt.checkPlan(limit);
+    assertThat(limit.partitionCount()).isEqualTo(3);
+    // Round robin deals whole batches of 3 rows: the partitions hold ids 1-3, 4-5 and nothing.
+    assertThat(rt.execute(limit)).containsExactlyInAnyOrder("1|a", "2|b", "4|d", "5|e");
+    assertThat(rt.execute(new LocalLimitExec(scan, 1))).containsExactlyInAnyOrder("1|a", "4|d");
+    assertThat(rt.execute(new LocalLimitExec(scan, 0))).isEmpty();
+    assertThat(rt.execute(new LocalLimitExec(scan, 10))).hasSize(5);
   }
 
   @Test

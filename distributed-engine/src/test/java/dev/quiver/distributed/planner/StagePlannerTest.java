@@ -8,6 +8,8 @@ import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
+import dev.quiver.binding.physical.operator.LimitExec;
+import dev.quiver.binding.physical.operator.LocalLimitExec;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,6 +90,28 @@ class StagePlannerTest {
   void singlePartitionPlanWithoutExchangesStaysLocal() {
     ctx.sql("SELECT 1").explain();
     assertThat(StagePlanner.plan(captured.get())).isEmpty();
+  }
+
+  /**
+   * A LIMIT over a gather bounds its producers: each task keeps at most offset + fetch rows
+   * (LocalLimitExec below the gather) and the stage carries that row limit for the scheduler;
+   * stages a LIMIT does not sit on carry none.
+   */
+  @Test
+  void aLimitOverAGatherLimitsEachProducerTaskAndItsStage() {
+    StageGraph g = stages("SELECT t.k, u.w FROM t CROSS JOIN u LIMIT 5 OFFSET 2");
+    Stage limited =
+        g.stages().stream().filter(s -> s.outputRowLimit() >= 0).findFirst().orElseThrow();
+    assertThat(limited.outputRowLimit()).isEqualTo(7);
+    assertThat(limited.boundary()).isEqualTo(Boundary.GATHER);
+    assertThat(limited.root()).isInstanceOf(LocalLimitExec.class);
+    assertThat(((LocalLimitExec) limited.root()).fetch()).isEqualTo(7);
+    assertThat(limited.taskCount()).isGreaterThan(1);
+    assertThat(g.explain()).contains("row limit=7");
+    assertThat(g.finalStage().root()).isInstanceOf(LimitExec.class);
+    assertConsistent(g);
+    StageGraph unlimited = stages("SELECT k, count(*) FROM t GROUP BY k");
+    assertThat(unlimited.stages()).allSatisfy(s -> assertThat(s.outputRowLimit()).isEqualTo(-1));
   }
 
   @Test

@@ -155,9 +155,10 @@ public final class TaskManager implements AutoCloseable {
     }
     for (PartitionLocation input : request.getInputsList()) {
       if (input.getPartition().getJobId().isEmpty()
-          || input.getHost().isEmpty()
-          || input.getFlightPort() < 1
-          || input.getFlightPort() > 65535) {
+          || (!input.getEmpty()
+              && (input.getHost().isEmpty()
+                  || input.getFlightPort() < 1
+                  || input.getFlightPort() > 65535))) {
         throw new IllegalArgumentException(
             "LaunchTask of "
                 + task

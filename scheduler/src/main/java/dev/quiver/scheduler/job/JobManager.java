@@ -552,7 +552,7 @@ public final class JobManager implements AutoCloseable {
   }
 
   /** Waiting tasks of stages whose inputs are complete, producers before consumers. */
-  private static void collectReady(StageRun stage, Set<StageRun> visited, List<TaskRun> out) {
+  private void collectReady(StageRun stage, Set<StageRun> visited, List<TaskRun> out) {
     if (!visited.add(stage) || stage.complete()) {
       return;
     }
@@ -561,13 +561,95 @@ public final class JobManager implements AutoCloseable {
       collectReady(input, visited, out);
       inputsDone &= input.complete();
     }
-    if (inputsDone) {
-      for (TaskRun t : stage.tasks) {
-        if (t.phase == TaskRun.Phase.WAITING) {
-          out.add(t);
+    if (!inputsDone) {
+      return;
+    }
+    if (stage.rowLimit >= 0) {
+      readyWithinRowLimit(stage, out);
+      return;
+    }
+    for (TaskRun t : stage.tasks) {
+      if (t.phase == TaskRun.Phase.WAITING) {
+        out.add(t);
+      }
+    }
+  }
+
+  /**
+   * The tasks to run now of a stage whose consumers need at most {@code rowLimit} rows (a LIMIT
+   * above a gather), in waves as Spark's take() does: one task first, then, when a wave has
+   * ended with too few rows, up to four times as many as ran (fewer when the rows so far say
+   * fewer will do). Once the tasks that succeeded wrote enough rows, the others are cancelled or
+   * never run: they are skipped, and their consumers read nothing from them.
+   */
+  private void readyWithinRowLimit(StageRun stage, List<TaskRun> out) {
+    long rows = stage.rowsWritten();
+    List<TaskRun> waiting = new ArrayList<>();
+    int running = 0;
+    int ran = 0;
+    int skipped = 0;
+    for (TaskRun t : stage.tasks) {
+      switch (t.phase) {
+        case WAITING -> waiting.add(t);
+        case RUNNING -> running++;
+        case SUCCEEDED -> {
+          if (t.skipped) {
+            skipped++;
+          } else {
+            ran++;
+          }
         }
       }
     }
+    if (rows >= stage.rowLimit) {
+      Map<String, List<TaskId>> batch = new LinkedHashMap<>();
+      int skipping = 0;
+      for (TaskRun t : stage.tasks) {
+        if (t.phase != TaskRun.Phase.SUCCEEDED) {
+          cancelAttempts(t, batch);
+          t.skip();
+          skipping++;
+        }
+      }
+      sendCancels(stage.job, batch, "its stage's row limit is met");
+      if (skipping > 0) {
+        changed.add(stage.job);
+        LOG.info(
+            "{}: stage {} has the {} rows its consumer needs from {} of its {} tasks; skipping"
+                + " the other {}",
+            stage.job.describe(),
+            stage.id(),
+            stage.rowLimit,
+            ran,
+            stage.tasks.size(),
+            skipping);
+      }
+      return;
+    }
+    if (running > 0) {
+      return; // the current wave decides how many run next
+    }
+    if (waiting.isEmpty()) {
+      // Re-runs wrote fewer rows than before: the skipped tasks must run after all.
+      for (TaskRun t : stage.tasks) {
+        if (t.skipped) {
+          t.skipped = false;
+          t.phase = TaskRun.Phase.WAITING;
+          out.add(t);
+        }
+      }
+      return;
+    }
+    long wave;
+    if (ran == 0) {
+      wave = 1;
+    } else if (rows == 0) {
+      wave = 4L * ran;
+    } else {
+      long estimate = (long) Math.ceil(1.5 * stage.rowLimit * ran / rows) - ran;
+      wave = Math.max(1, Math.min(4L * ran, estimate));
+    }
+    out.addAll(waiting.subList(0, (int) Math.min(waiting.size(), wave)));
   }
 
   /**
@@ -620,6 +702,7 @@ public final class JobManager implements AutoCloseable {
     for (StageRun input : task.stage.inputs) {
       for (TaskRun producer : input.tasks) {
         if (producer.phase == TaskRun.Phase.SUCCEEDED
+            && !producer.skipped
             && producer.executor != null
             && producer.summary != null) {
           held.merge(
@@ -741,13 +824,17 @@ public final class JobManager implements AutoCloseable {
     List<PartitionLocation> out = new ArrayList<>();
     for (TaskRun t : stage.tasks) {
       for (int p = 0; p < stage.spec.getOutputPartitions(); p++) {
-        out.add(
+        PartitionLocation.Builder l =
             PartitionLocation.newBuilder()
-                .setPartition(ShuffleTickets.id(stage.job.id, stage.id(), t.index, p))
-                .setExecutorId(t.executor.getExecutorId())
-                .setHost(t.executor.getHost())
-                .setFlightPort(t.executor.getFlightPort())
-                .build());
+                .setPartition(ShuffleTickets.id(stage.job.id, stage.id(), t.index, p));
+        if (t.skipped) {
+          l.setEmpty(true);
+        } else {
+          l.setExecutorId(t.executor.getExecutorId())
+              .setHost(t.executor.getHost())
+              .setFlightPort(t.executor.getFlightPort());
+        }
+        out.add(l.build());
       }
     }
     return out;
@@ -1012,7 +1099,9 @@ public final class JobManager implements AutoCloseable {
     }
     TaskRun producer = stage.tasks.get(partition.getTaskId());
     // A producer that succeeded again after the consumer was launched has already been re-run.
-    if (producer.phase == TaskRun.Phase.SUCCEEDED && producer.successSeq < attempt.launchSeq()) {
+    if (producer.phase == TaskRun.Phase.SUCCEEDED
+        && !producer.skipped
+        && producer.successSeq < attempt.launchSeq()) {
       LOG.info("{}: output of {} is gone; re-running it", job.describe(), producer.describe());
       producer.phase = TaskRun.Phase.WAITING;
       changed.add(job);
@@ -1081,7 +1170,9 @@ public final class JobManager implements AutoCloseable {
       }
       for (StageRun stage : job.stages.values()) {
         for (TaskRun t : stage.tasks) {
-          if (t.phase == TaskRun.Phase.SUCCEEDED && t.executor.getExecutorId().equals(executorId)) {
+          if (t.phase == TaskRun.Phase.SUCCEEDED
+              && !t.skipped
+              && t.executor.getExecutorId().equals(executorId)) {
             // Only stages still needed run again: scheduling starts from the final stage.
             t.phase = TaskRun.Phase.WAITING;
             changed.add(job);

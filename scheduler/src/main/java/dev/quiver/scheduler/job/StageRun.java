@@ -14,9 +14,13 @@ final class StageRun {
   /** Input stages in the spec's order; filled once every stage of the job exists. */
   final List<StageRun> inputs = new ArrayList<>();
 
+  /** Rows the consumers need at most from all tasks together, or -1 (all). */
+  final long rowLimit;
+
   StageRun(Job job, StageSpec spec) {
     this.job = job;
     this.spec = spec;
+    this.rowLimit = spec.hasOutputRowLimit() ? spec.getOutputRowLimit() : -1;
     for (int i = 0; i < spec.getTaskCount(); i++) {
       tasks.add(new TaskRun(this, i));
     }
@@ -51,6 +55,17 @@ final class StageRun {
     }
     long median = done[done.length / 2];
     return Math.max((long) (median * policy.multiplier()), policy.minRuntime().toNanos());
+  }
+
+  /** Rows written by the tasks that ran and succeeded (skipped ones wrote none). */
+  long rowsWritten() {
+    long rows = 0;
+    for (TaskRun t : tasks) {
+      if (t.phase == TaskRun.Phase.SUCCEEDED && !t.skipped && t.summary != null) {
+        rows += t.summary.getMetrics().getOutputRows();
+      }
+    }
+    return rows;
   }
 
   int succeeded() {

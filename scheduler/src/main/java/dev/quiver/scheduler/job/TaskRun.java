@@ -65,6 +65,12 @@ final class TaskRun {
   /** How long the successful attempt ran, for the stage's median (speculation). */
   long succeededAfterNanos;
 
+  /**
+   * True when the task is SUCCEEDED without having run: its stage's row limit was met by other
+   * tasks, so its output is empty and lives nowhere.
+   */
+  boolean skipped;
+
   /** Executors the task failed on, avoided by retries while others exist. */
   final Set<String> failedOn = new HashSet<>();
 
@@ -124,6 +130,19 @@ final class TaskRun {
             .setState(state)
             .setMetrics(metrics)
             .setSpeculative(speculative)
+            .build();
+  }
+
+  /** Marks the task done without running it (its stage's row limit is met). */
+  void skip() {
+    phase = Phase.SUCCEEDED;
+    skipped = true;
+    summary =
+        TaskSummary.newBuilder()
+            .setTask(id())
+            .setState(TaskState.TASK_STATE_SUCCEEDED)
+            .setMetrics(TaskMetrics.getDefaultInstance())
+            .setSkipped(true)
             .build();
   }
 

@@ -492,6 +492,47 @@ class JobsTest {
     waitFor(() -> executors.get(0).removedJobs.contains(id));
   }
 
+  /**
+   * A stage whose consumer needs at most 25 rows runs in waves: one task first (10 rows), then as
+   * many as the rows so far say will do (three more); tasks 4-7 never run, and every task that
+   * did not finish before the stage had enough rows is cancelled or never run: it is reported
+   * skipped and reaches the consumer as an empty input.
+   */
+  @Test
+  void aStageWithARowLimitRunsInWavesAndSkipsTasksOnceItHasEnoughRows() throws Exception {
+    startScheduler();
+    executor("exec-a", 8);
+    StageSpec limited = stage(1, 8, 1).toBuilder().setOutputRowLimit(25).build();
+    JobStatusUpdate done = await(submit(job(2, limited, stage(2, 1, 1, 1))));
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    List<Integer> launched = launchesOf(1).stream().map(l -> l.task().getTaskId()).toList();
+    assertThat(launched.get(0)).isZero();
+    assertThat(launched).containsExactlyInAnyOrder(0, 1, 2, 3);
+    StageStatus producers =
+        done.getStagesList().stream().filter(s -> s.getStageId() == 1).findFirst().orElseThrow();
+    List<Integer> skipped =
+        producers.getTasksList().stream()
+            .filter(TaskSummary::getSkipped)
+            .map(t -> t.getTask().getTaskId())
+            .toList();
+    assertThat(skipped).contains(4, 5, 6, 7).doesNotContain(0);
+    long rows =
+        producers.getTasksList().stream()
+            .filter(t -> !t.getSkipped())
+            .mapToLong(t -> t.getMetrics().getOutputRows())
+            .sum();
+    assertThat(rows).isGreaterThanOrEqualTo(25);
+    LaunchTaskRequest consumer = launchesOf(2).get(0).request();
+    assertThat(consumer.getInputsList()).hasSize(8);
+    assertThat(consumer.getInputsList())
+        .filteredOn(PartitionLocation::getEmpty)
+        .extracting(l -> l.getPartition().getTaskId())
+        .containsExactlyInAnyOrderElementsOf(skipped);
+    assertThat(consumer.getInputsList())
+        .filteredOn(l -> !l.getEmpty())
+        .allSatisfy(l -> assertThat(l.getExecutorId()).isEqualTo("exec-a"));
+  }
+
   @Test
   void deterministicFailureFailsTheJobAtOnceWithItsKind() throws Exception {
     startScheduler();
