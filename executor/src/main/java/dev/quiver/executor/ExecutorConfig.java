@@ -30,6 +30,9 @@ import java.util.UUID;
  *     port, -1 for none
  * @param advertiseHost the address the scheduler, other executors and clients dial to reach this
  *     executor, or null for {@code host} (this machine's name when {@code host} is a wildcard)
+ * @param diskLimitBytes bytes of shuffle and spill files the executor may keep in its work
+ *     directory before failing the task that writes the most with ResourcesExhausted; 0 for
+ *     {@link #DEFAULT_DISK_FRACTION} of the space free there at start
  */
 public record ExecutorConfig(
     String executorId,
@@ -46,10 +49,14 @@ public record ExecutorConfig(
     Duration shuffleTtl,
     ShuffleCompression shuffleCompression,
     int httpPort,
-    String advertiseHost) {
+    String advertiseHost,
+    long diskLimitBytes) {
 
   /** No HTTP endpoint. */
   public static final int NO_HTTP = -1;
+
+  /** Share of the work directory's free space the executor may fill by default. */
+  public static final double DEFAULT_DISK_FRACTION = 0.25;
 
   /** Default time unread shuffle output is kept: well past the scheduler's job retention. */
   public static final Duration DEFAULT_SHUFFLE_TTL = Duration.ofHours(1);
@@ -70,6 +77,10 @@ public record ExecutorConfig(
     Objects.requireNonNull(shuffleTtl, "shuffleTtl");
     Objects.requireNonNull(shuffleCompression, "shuffleCompression");
     extensionJars = List.copyOf(extensionJars);
+    if (diskLimitBytes < 0) {
+      throw new IllegalArgumentException(
+          "disk limit must be positive (or 0 for the default), got " + diskLimitBytes);
+    }
     if (shuffleTtl.isNegative() || shuffleTtl.isZero()) {
       throw new IllegalArgumentException("shuffle TTL must be positive, got " + shuffleTtl);
     }
@@ -131,7 +142,8 @@ public record ExecutorConfig(
         shuffleTtl,
         shuffleCompression,
         NO_HTTP,
-        null);
+        null,
+        0);
   }
 
   /** Settings without TLS or token, with the default shuffle TTL. */
@@ -227,7 +239,8 @@ public record ExecutorConfig(
         shuffleTtl,
         shuffleCompression,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        diskLimitBytes);
   }
 
   /** A copy listening on another port. */
@@ -247,7 +260,8 @@ public record ExecutorConfig(
         shuffleTtl,
         shuffleCompression,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        diskLimitBytes);
   }
 
   /** A copy with other resources; shuffle memory becomes a quarter of {@code memory}. */
@@ -267,7 +281,8 @@ public record ExecutorConfig(
         shuffleTtl,
         shuffleCompression,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        diskLimitBytes);
   }
 
   /** A copy with another shuffle memory budget. */
@@ -287,7 +302,8 @@ public record ExecutorConfig(
         shuffleTtl,
         shuffleCompression,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        diskLimitBytes);
   }
 
   /** A copy that deletes unreleased shuffle output after {@code ttl} without access. */
@@ -307,7 +323,8 @@ public record ExecutorConfig(
         ttl,
         shuffleCompression,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        diskLimitBytes);
   }
 
   /** A copy that loads extensions from {@code jars}. */
@@ -327,7 +344,8 @@ public record ExecutorConfig(
         shuffleTtl,
         shuffleCompression,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        diskLimitBytes);
   }
 
   /** A copy with other security settings (TLS and token). */
@@ -347,7 +365,8 @@ public record ExecutorConfig(
         shuffleTtl,
         shuffleCompression,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        diskLimitBytes);
   }
 
   /** A copy that serves shuffle output with {@code compression} unless a task chooses. */
@@ -367,7 +386,8 @@ public record ExecutorConfig(
         shuffleTtl,
         compression,
         httpPort,
-        advertiseHost);
+        advertiseHost,
+        diskLimitBytes);
   }
 
   /** A copy serving HTTP on {@code newHttpPort} (0 for any free port, -1 for none). */
@@ -387,7 +407,8 @@ public record ExecutorConfig(
         shuffleTtl,
         shuffleCompression,
         newHttpPort,
-        advertiseHost);
+        advertiseHost,
+        diskLimitBytes);
   }
 
   /** A copy listening on {@code newHost} and advertising {@code newAdvertiseHost} (may be null). */
@@ -407,7 +428,29 @@ public record ExecutorConfig(
         shuffleTtl,
         shuffleCompression,
         httpPort,
-        newAdvertiseHost);
+        newAdvertiseHost,
+        diskLimitBytes);
+  }
+
+  /** A copy that may keep {@code bytes} of shuffle and spill files (0: the default share). */
+  public ExecutorConfig withDiskLimit(long bytes) {
+    return new ExecutorConfig(
+        executorId,
+        host,
+        port,
+        schedulerHost,
+        schedulerPort,
+        workDir,
+        cores,
+        memoryBytes,
+        shuffleMemoryBytes,
+        extensionJars,
+        security,
+        shuffleTtl,
+        shuffleCompression,
+        httpPort,
+        advertiseHost,
+        bytes);
   }
 
   /** The address others dial to reach this executor. */

@@ -88,6 +88,16 @@ public final class ExecutorMain implements Callable<Integer> {
   Long shuffleMemory;
 
   @Option(
+      names = "--disk-limit",
+      paramLabel = "SIZE",
+      converter = ByteSizeConverter.class,
+      description =
+          "Shuffle and spill files the executor may keep in --work-dir, e.g. 20g; past it the"
+              + " task writing the most fails with ResourcesExhausted (default: a quarter of the"
+              + " space free there at start).")
+  Long diskLimit;
+
+  @Option(
       names = "--shuffle-ttl",
       paramLabel = "DURATION",
       converter = DurationConverter.class,
@@ -268,7 +278,8 @@ public final class ExecutorMain implements Callable<Integer> {
             shuffleTtl,
             shuffleCompression,
             httpPort == null ? ExecutorConfig.NO_HTTP : httpPort,
-            advertiseHost);
+            advertiseHost,
+            diskLimit == null ? 0 : diskLimit);
     ExecutorLifecycle lifecycle =
         Guice.createInjector(new ExecutorModule(config)).getInstance(ExecutorLifecycle.class);
     ExecutorServer server;

@@ -26,10 +26,12 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.memory.BufferAllocator;
@@ -53,6 +55,9 @@ public final class ExecutorServer implements AutoCloseable {
   private static final int REPORT_ATTEMPTS = 6;
 
   private static final long REPORT_BACKOFF_MILLIS = 200;
+
+  /** How often spill and shuffle files are measured against the disk limit. */
+  private static final long DISK_CHECK_MILLIS = 500;
 
   /** Builds the stage decoder once the extensions are loaded (the plan codec needs them). */
   @FunctionalInterface
@@ -89,6 +94,8 @@ public final class ExecutorServer implements AutoCloseable {
   private final ScheduledExecutorService heartbeats;
   private final PrometheusRegistry metricsRegistry;
   private HttpEndpoint http;
+  private final long diskLimit;
+  private final AtomicLong taskSpillBytes = new AtomicLong();
   private volatile ExecutorInfo info;
   private volatile boolean registered;
   private volatile long intervalMillis = INITIAL_INTERVAL_MILLIS;
@@ -98,6 +105,9 @@ public final class ExecutorServer implements AutoCloseable {
       ExecutorConfig config, BufferAllocator parent, StageDecoderFactory decoders)
       throws IOException {
     this.config = config;
+    Files.createDirectories(config.workDir());
+    this.diskLimit =
+        config.diskLimitBytes() > 0 ? config.diskLimitBytes() : defaultDiskLimit(config);
     this.allocator =
         parent.newChildAllocator("executor " + config.executorId(), 0, config.memoryBytes());
     // JVM metrics only when something can scrape them.
@@ -116,7 +126,13 @@ public final class ExecutorServer implements AutoCloseable {
     try {
       x = Extensions.load(config.extensionJars(), ExecutorServer.class.getClassLoader());
       StageDecoder decoder = decoders.create(x.classLoader());
-      s = new ShuffleStore(allocator, config.workDir(), config.shuffleMemoryBytes());
+      s =
+          new ShuffleStore(
+              allocator,
+              config.workDir(),
+              config.shuffleMemoryBytes(),
+              diskLimit,
+              taskSpillBytes::get);
       sc = FlightShuffleClient.create(allocator, config.security());
       c =
           GrpcSecurity.channelBuilder(
@@ -126,6 +142,7 @@ public final class ExecutorServer implements AutoCloseable {
           new StatusReporter(
               SchedulerGrpc.newBlockingStub(c), REPORT_ATTEMPTS, REPORT_BACKOFF_MILLIS);
       Files.createDirectories(config.workDir());
+      Path spillRoot = Files.createTempDirectory(config.workDir(), "tasks-");
       t =
           new TaskManager(
               new TaskManager.Resources(
@@ -140,7 +157,7 @@ public final class ExecutorServer implements AutoCloseable {
                       metrics),
                   decoder,
                   x::udf,
-                  Files.createTempDirectory(config.workDir(), "tasks-"),
+                  spillRoot,
                   reportTo(r, metrics)),
               config.cores());
       metrics.watch(
@@ -282,11 +299,17 @@ public final class ExecutorServer implements AutoCloseable {
       throw e;
     }
     server.scheduleHeartbeat();
+    server.heartbeats.scheduleWithFixedDelay(
+        server::enforceDiskLimit,
+        DISK_CHECK_MILLIS,
+        DISK_CHECK_MILLIS,
+        TimeUnit.MILLISECONDS);
     long sweepMillis = Math.max(100, Math.min(60_000, config.shuffleTtl().toMillis() / 4));
     server.heartbeats.scheduleWithFixedDelay(
         server::expireShuffles, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
     LOG.info(
-        "executor {} serving Flight on {}:{} (advertised as {}){}, scheduler {}:{} ({})",
+        "executor {} serving Flight on {}:{} (advertised as {}){}, scheduler {}:{}, disk limit {}"
+            + " bytes ({})",
         config.executorId(),
         config.host(),
         server.port(),
@@ -294,6 +317,7 @@ public final class ExecutorServer implements AutoCloseable {
         server.http == null ? "" : ", HTTP on port " + server.http.port(),
         config.schedulerHost(),
         config.schedulerPort(),
+        server.diskLimit,
         config.security());
     return server;
   }
@@ -437,6 +461,27 @@ public final class ExecutorServer implements AutoCloseable {
     } finally {
       scheduleHeartbeat();
     }
+  }
+
+  /** A quarter of the space free in the work directory's file system now. */
+  private static long defaultDiskLimit(ExecutorConfig config) throws IOException {
+    long free = Files.getFileStore(config.workDir()).getUsableSpace();
+    return Math.max(1, (long) (free * ExecutorConfig.DEFAULT_DISK_FRACTION));
+  }
+
+  /** Fails the task writing the most when spill and shuffle files pass the disk limit. */
+  private void enforceDiskLimit() {
+    try {
+      taskSpillBytes.set(tasks.enforceDiskLimit(diskLimit, store.diskBytes()));
+    } catch (RuntimeException e) {
+      // Keep the periodic check alive; a store closing underneath is the only expected cause.
+      LOG.debug("disk limit check of executor {} failed", config.executorId(), e);
+    }
+  }
+
+  /** Bytes of spill and shuffle files this executor may keep (--disk-limit or its default). */
+  public long diskLimit() {
+    return diskLimit;
   }
 
   /**

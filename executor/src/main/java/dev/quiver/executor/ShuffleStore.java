@@ -18,6 +18,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.ArrowBuf;
@@ -67,6 +68,8 @@ public final class ShuffleStore implements AutoCloseable {
   private final BufferAllocator allocator;
   private final Path spillDir;
   private final long memoryBudget;
+  private final long diskLimit;
+  private final LongSupplier otherDiskBytes;
   private final Map<ShufflePartitionId, Partition> partitions = new HashMap<>();
 
   /** When each job's output was last written or opened for reading (System.nanoTime). */
@@ -85,6 +88,23 @@ public final class ShuffleStore implements AutoCloseable {
    */
   public ShuffleStore(BufferAllocator parent, Path workDir, long memoryBudgetBytes)
       throws IOException {
+    this(parent, workDir, memoryBudgetBytes, Long.MAX_VALUE, () -> 0);
+  }
+
+  /**
+   * Creates a store whose spill files, together with {@code otherDiskBytes} (the tasks' own spill
+   * files), may take at most {@code diskLimitBytes}: a spill that would pass it fails with {@link
+   * ResourcesExhaustedException} instead of filling the disk.
+   */
+  public ShuffleStore(
+      BufferAllocator parent,
+      Path workDir,
+      long memoryBudgetBytes,
+      long diskLimitBytes,
+      LongSupplier otherDiskBytes)
+      throws IOException {
+    this.diskLimit = diskLimitBytes;
+    this.otherDiskBytes = otherDiskBytes;
     if (memoryBudgetBytes < 0) {
       throw new IllegalArgumentException(
           "shuffle memory budget must be >= 0: " + memoryBudgetBytes);
@@ -204,6 +224,22 @@ public final class ShuffleStore implements AutoCloseable {
 
   /** Writes a partition's in-memory batches to one Arrow IPC file and frees them. */
   private void spill(ShufflePartitionId id, Partition p) {
+    long others = otherDiskBytes.getAsLong();
+    if (diskBytes + others + p.memoryBytes > diskLimit) {
+      throw new ResourcesExhaustedException(
+          "Resources exhausted: spilling "
+              + p.memoryBytes
+              + " bytes of "
+              + ShuffleTickets.describe(id)
+              + " would pass the executor's disk limit of "
+              + diskLimit
+              + " bytes (--disk-limit): shuffle files hold "
+              + diskBytes
+              + " bytes and tasks' spill files "
+              + others
+              + "; give the executors a larger --disk-limit or more --memory, or make the query"
+              + " produce less (a LIMIT, a filter)");
+    }
     Path file =
         spillDir.resolve(
             String.format(
@@ -410,6 +446,11 @@ public final class ShuffleStore implements AutoCloseable {
   /** Number of partitions held (complete or being written). */
   public synchronized int partitionCount() {
     return partitions.size();
+  }
+
+  /** Bytes of spill files (this store's and the tasks') the executor may keep. */
+  public long diskLimit() {
+    return diskLimit;
   }
 
   /** The directory this store spills to. */

@@ -1,7 +1,9 @@
 package dev.quiver.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.binding.SessionConfig;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.StageStatus;
@@ -28,13 +30,16 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Work is bounded on a cluster of a scheduler and three executor processes (TPC-H SF 0.1): a
  * LIMIT over a cross join of lineitem and orders (9 * 10^10 rows) writes about the limit's rows
- * of shuffle, not the whole product (it once wrote 47 GB until the disk was full). A watchdog stops the cluster if its work directories ever pass 4 GB,
+ * of shuffle, not the whole product (it once wrote 47 GB until the disk was full), and a query
+ * whose shuffle and spill files grow without bound fails with ResourcesExhausted at the
+ * executors' --disk-limit. A watchdog stops the cluster if its work directories ever pass 4 GB,
  * so a regression fails the test instead of filling the disk.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class BoundedWorkTest {
+  private static final long DISK_LIMIT = 512L << 20;
   private static final long WATCHDOG_BYTES = 4L << 30;
 
   private final QueryThread queryThread = new QueryThread();
@@ -52,7 +57,9 @@ class BoundedWorkTest {
         ProcessCluster.start(
             logs,
             3,
-            ProcessCluster.Options.of(2).withExecutorArgs("--shuffle-memory", "32m"));
+            ProcessCluster.Options.of(2)
+                .withExecutorArgs(
+                    "--disk-limit", Long.toString(DISK_LIMIT), "--shuffle-memory", "32m"));
     cluster = ClusterFixture.remote(processes.target(), data, new SessionConfig());
     watchdog.scheduleWithFixedDelay(this::watch, 200, 200, TimeUnit.MILLISECONDS);
   }
@@ -173,5 +180,37 @@ class BoundedWorkTest {
   void theIssuesCrossJoinUnderLimitFiftyMillion() {
     long bytes = crossJoinUnderLimit(50_000_000);
     assertThat(bytes).isLessThan(4L * 8 * 50_000_000);
+  }
+
+  @Test
+  @Order(3)
+  void aQueryWritingPastTheDiskLimitFailsWithResourcesExhausted() throws Exception {
+    // A window over the whole cross join gathers all 9 * 10^10 rows: the gather's shuffle output
+    // spills past 32 MB of memory and reaches the disk limit within seconds.
+    String sql =
+        "SELECT max(r) AS m FROM (SELECT row_number() OVER (ORDER BY k) AS r FROM"
+            + " (SELECT a.l_orderkey + b.o_orderkey AS k FROM lineitem a CROSS JOIN orders b) x) y";
+    queryThread.run(
+        Duration.ofSeconds(240),
+        "past the disk limit",
+        () -> {
+          long start = System.nanoTime();
+          assertThatThrownBy(() -> cluster.rows().query(sql))
+              .isInstanceOf(ResourcesExhaustedException.class)
+              .hasMessageContaining("disk limit of " + DISK_LIMIT + " bytes (--disk-limit)");
+          System.out.println(
+              "past the disk limit: failed after "
+                  + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
+                  + " ms");
+          assertThat(overflow.get()).isNull();
+        });
+    // Nothing of the failed job is left: no task, shuffle byte or file.
+    processes.awaitAllExecutors(
+        "idle and empty after the failed job",
+        s -> s.getActiveTasks() == 0 && s.getShuffleBytes() == 0,
+        60_000);
+    for (String id : processes.executorIds()) {
+      assertThat(processes.filesIn(id)).as("files left in " + id).isEmpty();
+    }
   }
 }

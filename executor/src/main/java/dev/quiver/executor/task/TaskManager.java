@@ -1,6 +1,7 @@
 package dev.quiver.executor.task;
 
 import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.binding.ScalarUdf;
 import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.physical.BatchStream;
@@ -301,6 +302,75 @@ public final class TaskManager implements AutoCloseable {
     return cancelled;
   }
 
+  /**
+   * Measures the tasks' spill files and, when they and {@code shuffleDiskBytes} of shuffle files
+   * pass {@code limitBytes}, fails the task whose files are largest with {@link
+   * ResourcesExhaustedException}: a query that writes without bound (e.g. a cross join) stops long
+   * before the disk is full.
+   *
+   * @return the bytes of the tasks' spill files
+   */
+  public long enforceDiskLimit(long limitBytes, long shuffleDiskBytes) {
+    List<Task> tasks;
+    synchronized (this) {
+      tasks = List.copyOf(active.values());
+    }
+    long spilled = 0;
+    Task largest = null;
+    long largestBytes = -1;
+    for (Task t : tasks) {
+      long own = sizeOfTree(resources.spillRoot().resolve(t.safeName()));
+      spilled += own;
+      long total =
+          own
+              + resources
+                  .store()
+                  .diskBytesOf(t.id.getJobId(), t.id.getStageId(), t.id.getTaskId());
+      if (total > largestBytes) {
+        largest = t;
+        largestBytes = total;
+      }
+    }
+    if (largest != null && spilled + shuffleDiskBytes > limitBytes) {
+      largest.abort(
+          new ResourcesExhaustedException(
+              "Resources exhausted: executor "
+                  + resources.executorId()
+                  + " holds "
+                  + (spilled + shuffleDiskBytes)
+                  + " bytes of spill and shuffle files, over its disk limit of "
+                  + limitBytes
+                  + " bytes (--disk-limit); "
+                  + largest.name
+                  + " wrote "
+                  + largestBytes
+                  + " of them. Give the executors a larger --disk-limit or more --memory, or"
+                  + " make the query produce less (a LIMIT, a filter)"));
+    }
+    return spilled;
+  }
+
+  private static long sizeOfTree(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files
+          .filter(Files::isRegularFile)
+          .mapToLong(
+              f -> {
+                try {
+                  return Files.size(f);
+                } catch (IOException e) {
+                  return 0; // deleted meanwhile
+                }
+              })
+          .sum();
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return 0; // the task ended and deleted its directory meanwhile
+    }
+  }
+
   /** Whether a task of the job is queued or running here. */
   public synchronized boolean hasTasksOf(String jobId) {
     for (TaskKey key : active.keySet()) {
@@ -406,6 +476,7 @@ public final class TaskManager implements AutoCloseable {
     final long launchedNanos = System.nanoTime();
     final CompletableFuture<Void> done = new CompletableFuture<>();
     private volatile String cancelReason;
+    private volatile QuiverException abortCause;
     private volatile TaskContext context;
     private volatile boolean finished;
 
@@ -429,6 +500,15 @@ public final class TaskManager implements AutoCloseable {
         c.cancel(reason);
       }
       return true;
+    }
+
+    /** Stops the task and has it report {@code cause} as its failure. */
+    void abort(QuiverException cause) {
+      if (!finished && abortCause == null) {
+        LOG.warn("aborting {}: {}", name, cause.getMessage());
+        abortCause = cause;
+        cancel(cause.getMessage());
+      }
     }
 
     void run() {
@@ -602,8 +682,11 @@ public final class TaskManager implements AutoCloseable {
       // Consumers must never read a partial output: drop whatever the attempt wrote.
       store.removeTask(id.getJobId(), id.getStageId(), id.getTaskId());
       // Cancelling a running task can surface as any failure of what it was doing (e.g. a shuffle
-      // fetch cut short): the cancellation is what the scheduler asked about.
-      if (cancelReason != null) {
+      // fetch cut short): the cancellation is what the scheduler asked about, or the reason this
+      // executor aborted it.
+      if (abortCause != null) {
+        failure = abortCause;
+      } else if (cancelReason != null) {
         LOG.info("{} cancelled: {}", name, cancelReason);
         return report(TaskState.TASK_STATE_CANCELLED, null, null);
       }
@@ -643,7 +726,7 @@ public final class TaskManager implements AutoCloseable {
     }
 
     /** A name usable in file names and allocator names. */
-    private String safeName() {
+    String safeName() {
       return (id.getJobId()
               + "-s"
               + id.getStageId()
