@@ -27,6 +27,7 @@ import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -94,8 +95,10 @@ public final class ExecutorServer implements AutoCloseable {
   private final ScheduledExecutorService heartbeats;
   private final PrometheusRegistry metricsRegistry;
   private HttpEndpoint http;
+  private final WorkDirProbe probe;
   private final long diskLimit;
   private final AtomicLong taskSpillBytes = new AtomicLong();
+  private volatile String notReady;
   private volatile ExecutorInfo info;
   private volatile boolean registered;
   private volatile long intervalMillis = INITIAL_INTERVAL_MILLIS;
@@ -123,6 +126,7 @@ public final class ExecutorServer implements AutoCloseable {
     StatusReporter r = null;
     TaskManager t = null;
     FlightServer f = null;
+    WorkDirProbe p = null;
     try {
       x = Extensions.load(config.extensionJars(), ExecutorServer.class.getClassLoader());
       StageDecoder decoder = decoders.create(x.classLoader());
@@ -143,6 +147,7 @@ public final class ExecutorServer implements AutoCloseable {
               SchedulerGrpc.newBlockingStub(c), REPORT_ATTEMPTS, REPORT_BACKOFF_MILLIS);
       Files.createDirectories(config.workDir());
       Path spillRoot = Files.createTempDirectory(config.workDir(), "tasks-");
+      p = new WorkDirProbe(List.of(spillRoot, s.spillDirectory()));
       t =
           new TaskManager(
               new TaskManager.Resources(
@@ -158,7 +163,8 @@ public final class ExecutorServer implements AutoCloseable {
                   decoder,
                   x::udf,
                   spillRoot,
-                  reportTo(r, metrics)),
+                  reportTo(r, metrics),
+                  p::problem),
               config.cores());
       metrics.watch(
           metricsRegistry, t, s, allocator::getAllocatedMemory, config.memoryBytes());
@@ -218,6 +224,7 @@ public final class ExecutorServer implements AutoCloseable {
     this.reporter = r;
     this.tasks = t;
     this.flight = f;
+    this.probe = p;
     this.schedulerChannel = c;
     this.scheduler = SchedulerGrpc.newBlockingStub(c);
     this.heartbeats =
@@ -340,10 +347,17 @@ public final class ExecutorServer implements AutoCloseable {
         .build();
   }
 
-  /** Ready once registered with the scheduler and until it stops. */
+  /**
+   * Ready once registered with the scheduler and until it stops, while its work directory can be
+   * written.
+   */
   private java.util.Optional<String> notReadyBecause() {
     if (closed || tasks.isStopping()) {
       return java.util.Optional.of("the executor is stopping");
+    }
+    String problem = notReady;
+    if (problem != null) {
+      return java.util.Optional.of(problem);
     }
     if (!registered) {
       return java.util.Optional.of(
@@ -431,6 +445,8 @@ public final class ExecutorServer implements AutoCloseable {
       if (!registered) {
         tryRegister();
       } else {
+        checkReady();
+        String problem = notReady;
         boolean reregister =
             scheduler
                 .withDeadlineAfter(CALL_DEADLINE_MILLIS, TimeUnit.MILLISECONDS)
@@ -441,6 +457,8 @@ public final class ExecutorServer implements AutoCloseable {
                         .setShuffleBytes(store.memoryBytes() + store.diskBytes())
                         .setAllocatedBytes(allocator.getAllocatedMemory())
                         .setActiveTasks(tasks.activeTasks())
+                        .setNotReady(problem != null)
+                        .setNotReadyReason(problem == null ? "" : problem)
                         .build())
                 .getReregister();
         if (reregister) {
@@ -482,6 +500,26 @@ public final class ExecutorServer implements AutoCloseable {
   /** Bytes of spill and shuffle files this executor may keep (--disk-limit or its default). */
   public long diskLimit() {
     return diskLimit;
+  }
+
+  /** Probes the work directory; logs when the executor stops or starts being ready. */
+  private void checkReady() {
+    String problem = probe.problem().orElse(null);
+    String before = notReady;
+    notReady = problem;
+    if (problem != null && before == null) {
+      LOG.warn(
+          "executor {} is not ready and takes no tasks until this is fixed: {}",
+          config.executorId(),
+          problem);
+    } else if (problem == null && before != null) {
+      LOG.info("executor {} is ready again: its work directory can be written", config.executorId());
+    }
+  }
+
+  /** Why the executor cannot take tasks (its work directory cannot be written), or null. */
+  public String notReadyReason() {
+    return notReady;
   }
 
   /**

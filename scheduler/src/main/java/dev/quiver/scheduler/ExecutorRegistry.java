@@ -25,7 +25,9 @@ public final class ExecutorRegistry {
       int runningTasks,
       long shuffleBytes,
       long allocatedBytes,
-      int activeTasks) {
+      int activeTasks,
+      String notReadyReason,
+      long excludedUntilUnixMillis) {
 
     ExecutorStatus toStatus() {
       return ExecutorStatus.newBuilder()
@@ -36,7 +38,24 @@ public final class ExecutorRegistry {
           .setShuffleBytes(shuffleBytes)
           .setAllocatedBytes(allocatedBytes)
           .setActiveTasks(activeTasks)
+          .setNotReady(notReadyReason != null)
+          .setNotReadyReason(notReadyReason == null ? "" : notReadyReason)
+          .setExcludedUntilUnixMillis(excludedUntilUnixMillis)
           .build();
+    }
+
+    Entry withExclusion(long untilUnixMillis) {
+      return new Entry(
+          info,
+          state,
+          lastSeenNanos,
+          lastSeenUnixMillis,
+          runningTasks,
+          shuffleBytes,
+          allocatedBytes,
+          activeTasks,
+          notReadyReason,
+          untilUnixMillis);
     }
   }
 
@@ -74,6 +93,8 @@ public final class ExecutorRegistry {
             0,
             0,
             0,
+            0,
+            null,
             0));
     return old == null || old.state() != ExecutorState.EXECUTOR_STATE_ALIVE;
   }
@@ -113,7 +134,11 @@ public final class ExecutorRegistry {
             beat.getRunningTasks(),
             beat.getShuffleBytes(),
             beat.getAllocatedBytes(),
-            beat.getActiveTasks()));
+            beat.getActiveTasks(),
+            beat.getNotReady()
+                ? (beat.getNotReadyReason().isEmpty() ? "not ready" : beat.getNotReadyReason())
+                : null,
+            old.excludedUntilUnixMillis()));
     return true;
   }
 
@@ -140,7 +165,51 @@ public final class ExecutorRegistry {
         0,
         0,
         0,
+        0,
+        null,
         0);
+  }
+
+  /**
+   * Places no task on an alive executor for {@code duration} (tasks kept failing there); a new
+   * registration (a restarted process) ends it.
+   */
+  public synchronized void exclude(String executorId, Duration duration) {
+    Entry entry = executors.get(executorId);
+    if (entry != null && entry.state() == ExecutorState.EXECUTOR_STATE_ALIVE) {
+      executors.put(
+          executorId, entry.withExclusion(unixMillis.getAsLong() + duration.toMillis()));
+    }
+  }
+
+  /**
+   * The alive executors that can take tasks now, ordered by id: ready as of their last heartbeat
+   * and not excluded. When every ready executor is excluded, exclusion yields: a job is better
+   * served by an executor that failed before than by none.
+   */
+  public synchronized List<ExecutorInfo> schedulable() {
+    long now = unixMillis.getAsLong();
+    List<ExecutorStatus> ready = list(false).stream().filter(s -> !s.getNotReady()).toList();
+    List<ExecutorStatus> included =
+        ready.stream().filter(s -> s.getExcludedUntilUnixMillis() <= now).toList();
+    return (included.isEmpty() ? ready : included)
+        .stream().map(ExecutorStatus::getInfo).toList();
+  }
+
+  /**
+   * Why no alive executor can take tasks now (each one's reason), for a job that waits; empty
+   * when some can, or none is alive.
+   */
+  public synchronized String whyNoneSchedulable() {
+    List<String> reasons = new ArrayList<>();
+    for (ExecutorStatus s : list(false)) {
+      if (!s.getNotReady()) {
+        return "";
+      }
+      reasons.add(
+          "'" + s.getInfo().getExecutorId() + "' is not ready (" + s.getNotReadyReason() + ")");
+    }
+    return String.join(", ", reasons);
   }
 
   /**

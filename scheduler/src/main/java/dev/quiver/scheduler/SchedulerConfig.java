@@ -2,6 +2,7 @@ package dev.quiver.scheduler;
 
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.wire.Hosts;
+import dev.quiver.scheduler.job.Exclusion;
 import dev.quiver.scheduler.job.Speculation;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,6 +23,7 @@ import java.util.Objects;
  * @param advertiseHost the address others reach this scheduler at (shown by the web UI and the
  *     logs), or null for {@code host} (or this machine's name when {@code host} is a wildcard)
  * @param speculation when stragglers get a second attempt on another executor
+ * @param exclusion when an executor whose tasks keep failing gets no tasks for a while
  */
 public record SchedulerConfig(
     String host,
@@ -34,7 +36,8 @@ public record SchedulerConfig(
     SecurityConfig security,
     int httpPort,
     String advertiseHost,
-    Speculation speculation) {
+    Speculation speculation,
+    Exclusion exclusion) {
 
   /** No HTTP endpoint. */
   public static final int NO_HTTP = -1;
@@ -63,6 +66,7 @@ public record SchedulerConfig(
     Objects.requireNonNull(finishedJobRetention, "finishedJobRetention");
     Objects.requireNonNull(security, "security");
     Objects.requireNonNull(speculation, "speculation");
+    Objects.requireNonNull(exclusion, "exclusion");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("scheduler port " + port + " is not in 0..65535");
     }
@@ -120,7 +124,8 @@ public record SchedulerConfig(
         security,
         NO_HTTP,
         null,
-        Speculation.DEFAULT);
+        Speculation.DEFAULT,
+        Exclusion.DEFAULT);
   }
 
   /** Settings without TLS or token. */
@@ -175,7 +180,8 @@ public record SchedulerConfig(
         security,
         httpPort,
         advertiseHost,
-        speculation);
+        speculation,
+        exclusion);
   }
 
   /** A copy with other heartbeat timing. */
@@ -191,7 +197,8 @@ public record SchedulerConfig(
         security,
         httpPort,
         advertiseHost,
-        speculation);
+        speculation,
+        exclusion);
   }
 
   /** A copy giving each task another number of attempts against transient failures. */
@@ -207,7 +214,8 @@ public record SchedulerConfig(
         security,
         httpPort,
         advertiseHost,
-        speculation);
+        speculation,
+        exclusion);
   }
 
   /** A copy waiting another time for executors before failing a job. */
@@ -223,7 +231,8 @@ public record SchedulerConfig(
         security,
         httpPort,
         advertiseHost,
-        speculation);
+        speculation,
+        exclusion);
   }
 
   /** A copy keeping finished jobs for status for another time. */
@@ -239,7 +248,8 @@ public record SchedulerConfig(
         security,
         httpPort,
         advertiseHost,
-        speculation);
+        speculation,
+        exclusion);
   }
 
   /** A copy with other security settings (TLS and token). */
@@ -255,7 +265,8 @@ public record SchedulerConfig(
         newSecurity,
         httpPort,
         advertiseHost,
-        speculation);
+        speculation,
+        exclusion);
   }
 
   /** A copy serving HTTP on {@code newHttpPort} (0 for any free port, -1 for none). */
@@ -271,7 +282,8 @@ public record SchedulerConfig(
         security,
         newHttpPort,
         advertiseHost,
-        speculation);
+        speculation,
+        exclusion);
   }
 
   /** A copy advertising {@code newAdvertiseHost} (null: the listen address). */
@@ -287,7 +299,8 @@ public record SchedulerConfig(
         security,
         httpPort,
         newAdvertiseHost,
-        speculation);
+        speculation,
+        exclusion);
   }
 
   /** A copy with other speculation settings. */
@@ -303,7 +316,25 @@ public record SchedulerConfig(
         security,
         httpPort,
         advertiseHost,
-        newSpeculation);
+        newSpeculation,
+        exclusion);
+  }
+
+  /** A copy with other exclusion settings. */
+  public SchedulerConfig withExclusion(Exclusion newExclusion) {
+    return new SchedulerConfig(
+        host,
+        port,
+        heartbeatInterval,
+        heartbeatTimeout,
+        maxTaskAttempts,
+        noExecutorTimeout,
+        finishedJobRetention,
+        security,
+        httpPort,
+        advertiseHost,
+        speculation,
+        newExclusion);
   }
 
   /** The address others reach this scheduler at. */

@@ -4,6 +4,7 @@ import dev.quiver.distributed.logging.ProcessLogging;
 import com.google.inject.Guice;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.scheduler.job.Exclusion;
 import dev.quiver.scheduler.job.Speculation;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -116,6 +117,22 @@ public final class SchedulerMain implements Callable<Integer> {
   long speculationMinRuntimeMillis = Speculation.DEFAULT.minRuntime().toMillis();
 
   @Option(
+      names = "--exclude-after-failures",
+      paramLabel = "N",
+      description =
+          "Task attempts failing in a row on one executor (for reasons outside their query) after"
+              + " which it gets no tasks for --exclusion-ms (default: ${DEFAULT-VALUE}).")
+  int excludeAfterFailures = Exclusion.DEFAULT.failures();
+
+  @Option(
+      names = "--exclusion-ms",
+      paramLabel = "MS",
+      description =
+          "How long an executor whose tasks keep failing, or whose disk fails, gets no tasks"
+              + " (default: ${DEFAULT-VALUE}).")
+  long exclusionMillis = Exclusion.DEFAULT.duration().toMillis();
+
+  @Option(
       names = "--tls-cert",
       paramLabel = "PEM",
       description = "Certificate chain to serve TLS with (needs --tls-key).")
@@ -180,7 +197,8 @@ public final class SchedulerMain implements Callable<Integer> {
               (speculation ? Speculation.DEFAULT : Speculation.off())
                   .withMultiplier(speculationMultiplier)
                   .withQuantile(speculationQuantile)
-                  .withMinRuntime(Duration.ofMillis(speculationMinRuntimeMillis)));
+                  .withMinRuntime(Duration.ofMillis(speculationMinRuntimeMillis)),
+              new Exclusion(excludeAfterFailures, Duration.ofMillis(exclusionMillis)));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -14,6 +14,7 @@ import dev.quiver.distributed.proto.StageStatus;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,8 +37,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Faults on a cluster of separate processes (a scheduler and three executors, default heartbeat
  * timeout of 10 s): executors killed with SIGKILL after a stage and while their shuffle output is
- * being read, and a scheduler killed and restarted on its port. Queries complete with the rows of
- * the single-node binding; a restarted scheduler fails its running jobs clearly and runs new ones.
+ * being read, stopped with SIGSTOP, throttled into stragglers, an unwritable work directory, and a
+ * scheduler killed and restarted on its port. Queries complete with the rows of the single-node
+ * binding; a restarted scheduler fails its running jobs clearly and runs new ones.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -427,8 +429,82 @@ class FaultToleranceTest {
     }
   }
 
+  /**
+   * An executor's work directory stops being writable (its task directory is replaced by a file):
+   * the tasks that fail there are retried on the other executors instead of failing the job (an
+   * I/O error was taken as the query's fault), the executor reports itself not ready and gets no
+   * tasks, and once the directory is back it is ready again.
+   */
   @Test
   @Order(7)
+  void anExecutorWhoseWorkDirectoryFailsIsAvoidedAndReportsItselfNotReady() throws Exception {
+    String victim = faults.processes.executorIds().get(0);
+    Path tasksDir;
+    try (var dirs = Files.list(faults.processes.workDir(victim))) {
+      tasksDir =
+          dirs.filter(d -> d.getFileName().toString().startsWith("tasks-"))
+              .findFirst()
+              .orElseThrow();
+    }
+    ProcessCluster.deleteTree(tasksDir);
+    Files.writeString(tasksDir, "not a directory");
+    try {
+      for (TpchQuery q : TpchQueries.select(List.of(3, 12, 1))) {
+        onQueryThread(
+            q.name() + " with a broken work directory",
+            () -> {
+              QueryResult expected = local.query(q.sql());
+              QueryResult actual = faults.cluster.rows().query(q.sql());
+              Differential.check(
+                  q.name() + " with " + victim + "'s work directory broken",
+                  q.sql(),
+                  expected,
+                  actual,
+                  Differential.sortOf(q.orderBy(), expected));
+            });
+      }
+      ExecutorStatus status =
+          awaitStatus(victim, s -> s.getNotReady(), "reports itself not ready");
+      assertThat(status.getNotReadyReason()).contains("cannot be written").contains("tasks-");
+      assertThat(faults.processes.executorLog(victim)).contains("is not ready");
+      // Not ready: the next query runs elsewhere only.
+      faults.cluster.jobs().clear();
+      TpchQuery q6 = TpchQueries.get(6);
+      onQueryThread(
+          "q06 while not ready",
+          () -> {
+            QueryResult expected = local.query(q6.sql());
+            Differential.check("q06 with an executor not ready", q6.sql(), expected,
+                faults.cluster.rows().query(q6.sql()), Differential.sortOf(q6.orderBy(), expected));
+          });
+      for (JobStatusUpdate job : faults.cluster.jobs()) {
+        assertThat(ClusterFixture.executorsOf(job)).doesNotContain(victim);
+      }
+    } finally {
+      Files.deleteIfExists(tasksDir);
+    }
+    awaitStatus(victim, s -> !s.getNotReady(), "is ready again once its directory is back");
+  }
+
+  private ExecutorStatus awaitStatus(
+      String id, java.util.function.Predicate<ExecutorStatus> condition, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      for (ExecutorStatus s : faults.processes.statuses()) {
+        if (s.getInfo().getExecutorId().equals(id)
+            && s.getState() == ExecutorState.EXECUTOR_STATE_ALIVE
+            && condition.test(s)) {
+          return s;
+        }
+      }
+      assertThat(System.nanoTime()).as(id + " " + what + " within 30 s").isLessThan(deadline);
+      Thread.sleep(100);
+    }
+  }
+
+  @Test
+  @Order(8)
   void aSchedulerRestartFailsRunningJobsClearlyAndNewJobsRun() {
     TpchQuery q = TpchQueries.get(3);
     TpchQuery after = TpchQueries.get(12);

@@ -11,6 +11,12 @@ import org.apache.arrow.memory.OutOfMemoryException;
 /** Turns a task's failure into the typed {@link ErrorInfo} a client can rethrow. */
 public final class TaskFailures {
 
+  /**
+   * The kind of a failure caused by the executor's own work directory (not writable, failing):
+   * the scheduler retries the task on another executor and excludes this one for a while.
+   */
+  public static final String EXECUTOR_DISK = "ExecutorDiskException";
+
   /** Setting keys whose values are never repeated in an error message. */
   private static final String[] SECRET_WORDS = {
     "secret", "password", "passwd", "token", "credential", "key"

@@ -44,6 +44,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -71,6 +72,8 @@ public final class TaskManager implements AutoCloseable {
    * @param udfs UDFs of the loaded extensions, by name
    * @param spillRoot directory under which each task gets its spill directory
    * @param reports receives each task attempt's final status
+   * @param diskProblem what is wrong with the executor's work directory, or empty: a task that
+   *     fails while it is broken failed because of this executor, and is retried elsewhere
    */
   public record Resources(
       String executorId,
@@ -82,7 +85,8 @@ public final class TaskManager implements AutoCloseable {
       StageDecoder decoder,
       Function<String, Optional<ScalarUdf>> udfs,
       Path spillRoot,
-      Consumer<TaskStatusReport> reports) {}
+      Consumer<TaskStatusReport> reports,
+      Supplier<Optional<String>> diskProblem) {}
 
   /** Identifies a task independently of its attempt: a retry replaces the earlier attempt. */
   private record TaskKey(String jobId, int stageId, int taskId) {}
@@ -558,11 +562,13 @@ public final class TaskManager implements AutoCloseable {
         return report(
             TaskState.TASK_STATE_FAILED,
             null,
-            TaskFailures.describe(
-                new QuiverException(
-                    name + " could not start on executor " + resources.executorId() + ": " + e, e),
-                name,
-                request.getSettingsMap()));
+            onThisExecutor(
+                TaskFailures.describe(
+                    new QuiverException(
+                        name + " could not start on executor " + resources.executorId() + ": " + e,
+                        e),
+                    name,
+                    request.getSettingsMap())));
       }
       // Spilling operators get the smaller of the session's budget (a third of its memory limit,
       // as in a local query) and the task's share of the executor's memory.
@@ -690,13 +696,40 @@ public final class TaskManager implements AutoCloseable {
         LOG.info("{} cancelled: {}", name, cancelReason);
         return report(TaskState.TASK_STATE_CANCELLED, null, null);
       }
-      ErrorInfo error = TaskFailures.describe(failure, name, request.getSettingsMap());
+      ErrorInfo error =
+          onThisExecutor(TaskFailures.describe(failure, name, request.getSettingsMap()));
       if (TaskFailures.typedCause(failure) == null) {
         LOG.error("{} failed", name, failure);
       } else {
         LOG.info("{} failed: {}: {}", name, error.getKind(), error.getMessage());
       }
       return report(TaskState.TASK_STATE_FAILED, null, error);
+    }
+
+    /**
+     * {@code error}, unless this executor's work directory is broken: then the failure is the
+     * executor's, not the task's, and another executor should run the task.
+     */
+    private ErrorInfo onThisExecutor(ErrorInfo error) {
+      Optional<String> problem = resources.diskProblem().get();
+      if (problem.isEmpty()) {
+        return error;
+      }
+      return ErrorInfo.newBuilder()
+          .setKind(TaskFailures.EXECUTOR_DISK)
+          .setMessage(
+              name
+                  + " failed on executor "
+                  + resources.executorId()
+                  + ", whose "
+                  + problem.get()
+                  + " ("
+                  + error.getKind()
+                  + ": "
+                  + error.getMessage()
+                  + ")")
+          .setRetryable(true)
+          .build();
     }
 
     /** Closes the stream, the context and the decoded stage; returns the first failure. */

@@ -76,6 +76,9 @@ public final class JobManager implements AutoCloseable {
   private final Map<String, Set<TaskRun>> running = new HashMap<>();
   private final java.util.ArrayDeque<JobViews.JobDetail> history = new java.util.ArrayDeque<>();
 
+  /** Task attempts that failed in a row per executor, for exclusion. */
+  private final Map<String, Integer> consecutiveFailures = new HashMap<>();
+
   /** Executors whose LaunchTask failed with UNAVAILABLE, until they register again or a timeout. */
   private final Map<String, Long> unreachable = new HashMap<>();
 
@@ -298,6 +301,7 @@ public final class JobManager implements AutoCloseable {
             onExecutorLost(info.getExecutorId(), "it registered again, so it restarted");
           }
           unreachable.remove(info.getExecutorId());
+          consecutiveFailures.remove(info.getExecutorId());
           clients.connect(info, this::connectionBroken);
           schedule();
         });
@@ -467,6 +471,31 @@ public final class JobManager implements AutoCloseable {
         .asRuntimeException();
   }
 
+  /** Why no task can be placed: no executor at all, or why each alive one takes none. */
+  private String noUsableExecutors() {
+    String why = registry.whyNoneSchedulable();
+    return why.isEmpty() ? NO_EXECUTORS : "no executor can take tasks: " + why;
+  }
+
+  /**
+   * An attempt failed on {@code executorId} for a reason outside its plan and data: after {@link
+   * Exclusion#failures} of those in a row, or at once when its disk failed, the executor gets no
+   * tasks for a while.
+   */
+  private void executorFailed(String executorId, ErrorInfo error) {
+    int inARow = consecutiveFailures.merge(executorId, 1, Integer::sum);
+    boolean disk = TaskFailures.EXECUTOR_DISK.equals(error.getKind());
+    if (disk || inARow >= config.exclusion().failures()) {
+      consecutiveFailures.remove(executorId);
+      registry.exclude(executorId, config.exclusion().duration());
+      LOG.warn(
+          "executor '{}' gets no tasks for {}: {}",
+          executorId,
+          config.exclusion().duration(),
+          disk ? "its disk failed: " + error.getMessage() : inARow + " task attempts failed there in a row");
+    }
+  }
+
   private void tick() {
     long now = System.nanoTime();
     unreachable.values().removeIf(since -> now - since > config.heartbeatTimeout().toNanos());
@@ -480,7 +509,7 @@ public final class JobManager implements AutoCloseable {
             ErrorInfo.newBuilder()
                 .setKind("QuiverException")
                 .setMessage(
-                    NO_EXECUTORS
+                    noUsableExecutors()
                         + ": "
                         + job.describe()
                         + " waited "
@@ -510,7 +539,7 @@ public final class JobManager implements AutoCloseable {
    */
   private void schedule() {
     List<ExecutorInfo> usable = new ArrayList<>();
-    for (ExecutorInfo info : registry.alive()) {
+    for (ExecutorInfo info : registry.schedulable()) {
       if (!unreachable.containsKey(info.getExecutorId())) {
         usable.add(info);
       }
@@ -530,7 +559,7 @@ public final class JobManager implements AutoCloseable {
         job.waitingSinceNanos = -1;
       } else if (job.waitingSinceNanos < 0) {
         job.waitingSinceNanos = System.nanoTime();
-        LOG.warn("{} is waiting: {}", job.describe(), NO_EXECUTORS);
+        LOG.warn("{} is waiting: {}", job.describe(), noUsableExecutors());
       }
       for (TaskRun task : ready) {
         if (!hasFreeSlot(free)) {
@@ -1003,6 +1032,7 @@ public final class JobManager implements AutoCloseable {
     switch (report.getState()) {
       case TASK_STATE_SUCCEEDED -> {
         endAttempt(task, attempt, TaskState.TASK_STATE_SUCCEEDED, report.getMetrics());
+        consecutiveFailures.remove(attempt.executorId());
         // The first attempt to succeed wins; a copy still racing it is cancelled.
         cancelAttempts(task, "another attempt of the task succeeded");
         task.phase = TaskRun.Phase.SUCCEEDED;
@@ -1061,6 +1091,10 @@ public final class JobManager implements AutoCloseable {
       return;
     }
     task.failedOn.add(executorId);
+    if (!missing.isPresent()) {
+      // A fetch failure is the producer's executor's fault, not this one's.
+      executorFailed(executorId, error);
+    }
     if (!task.running.isEmpty()) {
       LOG.info(
           "{}: {} with {}; another attempt still runs", job.describe(), where, error.getKind());

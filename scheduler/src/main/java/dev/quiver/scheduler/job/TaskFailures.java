@@ -13,9 +13,12 @@ public final class TaskFailures {
   /** The kind a consumer reports when a producer's output partition cannot be fetched. */
   public static final String SHUFFLE_FETCH = "ShuffleFetchException";
 
+  /** The kind an executor reports when its work directory failed under a task. */
+  public static final String EXECUTOR_DISK = "ExecutorDiskException";
+
   /** Kinds that say the task's executor or its network failed, not the task itself. */
   private static final Set<String> TRANSIENT_KINDS =
-      Set.of(SHUFFLE_FETCH, "ExecutorLostException", "ExecutorUnavailableException");
+      Set.of(SHUFFLE_FETCH, EXECUTOR_DISK, "ExecutorLostException", "ExecutorUnavailableException");
 
   /** Transport failures an executor may report with a generic kind. */
   private static final Pattern TRANSPORT = Pattern.compile("\\bUNAVAILABLE\\b");

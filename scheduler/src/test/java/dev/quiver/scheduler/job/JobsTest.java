@@ -583,6 +583,42 @@ class JobsTest {
   }
 
   @Test
+  void anExecutorFailingTasksInARowGetsNoTasksForAWhile() throws Exception {
+    startScheduler(
+        SchedulerConfig.defaults()
+            .withMaxTaskAttempts(5)
+            .withExclusion(new Exclusion(2, Duration.ofMinutes(5))));
+    FakeExecutor bad = executor("exec-a", 2);
+    executor("exec-b", 1);
+    bad.script =
+        r ->
+            FakeExecutor.Outcome.fail(
+                error("QuiverException", "UNAVAILABLE: connection reset").toBuilder()
+                    .setRetryable(true)
+                    .build());
+    // Stage 1's two tasks both go to exec-a first (most free slots) and fail there.
+    JobStatusUpdate done = await(submit(job(2, stage(1, 2, 1), stage(2, 1, 1, 1))));
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    waitFor(
+        () ->
+            server.registry().list(false).stream()
+                .anyMatch(
+                    e ->
+                        e.getInfo().getExecutorId().equals("exec-a")
+                            && e.getExcludedUntilUnixMillis() > System.currentTimeMillis()));
+    int before = launches().size();
+    // While excluded, exec-a gets nothing even though it has more free slots.
+    JobStatusUpdate next = await(submit(twoStages()));
+    assertThat(next.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(launches().subList(before, launches().size()))
+        .extracting(FakeExecutor.Launch::executorId)
+        .containsOnly("exec-b");
+    assertThat(server.registry().schedulable())
+        .extracting(i -> i.getExecutorId())
+        .containsExactly("exec-b");
+  }
+
+  @Test
   void exhaustedRetriesFailTheJobWithTheOriginalCause() throws Exception {
     startScheduler(SchedulerConfig.defaults().withMaxTaskAttempts(3));
     FakeExecutor e = executor("exec-a", 2);
