@@ -27,6 +27,7 @@ import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -311,7 +312,7 @@ public final class ExecutorServer implements AutoCloseable {
         DISK_CHECK_MILLIS,
         DISK_CHECK_MILLIS,
         TimeUnit.MILLISECONDS);
-    long sweepMillis = Math.max(100, Math.min(60_000, config.shuffleTtl().toMillis() / 4));
+    long sweepMillis = Math.max(100, Math.min(15_000, config.shuffleTtl().toMillis() / 4));
     server.heartbeats.scheduleWithFixedDelay(
         server::expireShuffles, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
     LOG.info(
@@ -523,23 +524,30 @@ public final class ExecutorServer implements AutoCloseable {
   }
 
   /**
-   * Stops every task and deletes every shuffle output: a scheduler that asks for a new
-   * registration has forgotten this executor's work (it restarted, or re-runs the work elsewhere),
-   * so nothing will read it.
+   * Stops every task and orphans every shuffle output: a scheduler that asks for a new
+   * registration has forgotten this executor's work (it restarted, or re-runs the work
+   * elsewhere), so no task will read it. A client may still be reading a finished job's result,
+   * so that output is deleted only once nobody opened it for {@link #orphanGrace}.
    */
   private void dropWork(String why) {
     int cancelled = tasks.cancelAll(why);
-    ShuffleStore.Removed removed = store.removeAll();
-    if (cancelled > 0 || removed.partitions() > 0) {
+    int orphaned = store.orphanAll(orphanGrace());
+    if (cancelled > 0 || orphaned > 0) {
       LOG.info(
-          "executor {} dropped its work ({}): cancelled {} tasks, removed {} shuffle partitions"
-              + " ({} bytes)",
+          "executor {} dropped its work ({}): cancelled {} tasks; the shuffle output of {} jobs"
+              + " is deleted once unread for {}",
           config.executorId(),
           why,
           cancelled,
-          removed.partitions(),
-          removed.bytes());
+          orphaned,
+          orphanGrace());
     }
+  }
+
+  /** How long output of jobs the scheduler forgot is kept for a client still reading it. */
+  private Duration orphanGrace() {
+    Duration max = Duration.ofSeconds(60);
+    return config.shuffleTtl().compareTo(max) < 0 ? config.shuffleTtl() : max;
   }
 
   /** Deletes the shuffle output of jobs nobody touched for the configured TTL. */

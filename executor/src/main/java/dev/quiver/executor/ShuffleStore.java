@@ -74,6 +74,14 @@ public final class ShuffleStore implements AutoCloseable {
 
   /** When each job's output was last written or opened for reading (System.nanoTime). */
   private final Map<String, Long> lastTouched = new HashMap<>();
+
+  /**
+   * Jobs the scheduler no longer knows (it restarted): when their output is deleted unless a
+   * client reads it again before (System.nanoTime).
+   */
+  private final Map<String, Long> orphanedUntil = new HashMap<>();
+
+  private long orphanGraceNanos;
   private long diskBytes;
   private long spillFiles;
   private long spilledTotal;
@@ -319,7 +327,28 @@ public final class ShuffleStore implements AutoCloseable {
   }
 
   private void touch(String jobId) {
-    lastTouched.put(jobId, System.nanoTime());
+    long now = System.nanoTime();
+    lastTouched.put(jobId, now);
+    if (orphanedUntil.containsKey(jobId)) {
+      orphanedUntil.put(jobId, now + orphanGraceNanos);
+    }
+  }
+
+  /**
+   * Marks every job's output as orphaned: the scheduler that ran the jobs restarted or declared
+   * this executor lost, so no task will read it, but a client may still be reading a finished
+   * job's result. It is deleted once nothing opened it for {@code grace}.
+   *
+   * @return how many jobs' output was marked
+   */
+  public synchronized int orphanAll(Duration grace) {
+    ensureOpen();
+    orphanGraceNanos = grace.toNanos();
+    long until = System.nanoTime() + orphanGraceNanos;
+    for (String jobId : lastTouched.keySet()) {
+      orphanedUntil.put(jobId, until);
+    }
+    return lastTouched.size();
   }
 
   /**
@@ -331,7 +360,10 @@ public final class ShuffleStore implements AutoCloseable {
     long now = System.nanoTime();
     List<String> idle = new ArrayList<>();
     for (Map.Entry<String, Long> e : lastTouched.entrySet()) {
-      if (now - e.getValue() >= ttl.toNanos() && !busy.test(e.getKey())) {
+      Long orphanDeadline = orphanedUntil.get(e.getKey());
+      boolean expired =
+          now - e.getValue() >= ttl.toNanos() || (orphanDeadline != null && now >= orphanDeadline);
+      if (expired && !busy.test(e.getKey())) {
         idle.add(e.getKey());
       }
     }
@@ -356,6 +388,7 @@ public final class ShuffleStore implements AutoCloseable {
     }
     partitions.clear();
     lastTouched.clear();
+    orphanedUntil.clear();
     return new Removed(count, bytes);
   }
 
@@ -363,6 +396,7 @@ public final class ShuffleStore implements AutoCloseable {
   public synchronized Removed removeJob(String jobId) {
     ensureOpen();
     lastTouched.remove(jobId);
+    orphanedUntil.remove(jobId);
     int count = 0;
     long bytes = 0;
     Iterator<Map.Entry<ShufflePartitionId, Partition>> it = partitions.entrySet().iterator();

@@ -107,7 +107,9 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
         out,
         () -> {
           WireProtocol.requireCompatible(request.getProtocolVersion(), "client", "scheduler");
-          return SubmitJobResponse.newBuilder().setJobId(jobs.submit(request.getJob())).build();
+          return SubmitJobResponse.newBuilder()
+              .setJobId(jobs.submit(request.getJob(), request.getSubmissionId()))
+              .build();
         });
   }
 

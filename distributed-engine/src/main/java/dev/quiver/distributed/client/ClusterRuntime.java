@@ -11,12 +11,15 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import dev.quiver.distributed.planner.StageGraph;
 import dev.quiver.distributed.proto.JobStatusUpdate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a client process holds to run queries on one cluster: the scheduler connection and the
  * Flight client that reads results. Shared by every session that uses the cluster.
  */
 public final class ClusterRuntime implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterRuntime.class);
   private static final long SLOTS_CACHE_MILLIS = 1000;
 
   private final ClusterConfig config;
@@ -57,7 +60,18 @@ public final class ClusterRuntime implements AutoCloseable {
     if (slots > 0 && now - slotsCheckedAt < SLOTS_CACHE_MILLIS) {
       return slots;
     }
-    List<ExecutorStatus> executors = scheduler.executors();
+    List<ExecutorStatus> executors;
+    try {
+      executors = scheduler.executors();
+    } catch (SchedulerClient.UnreachableException e) {
+      if (slots > 0) {
+        // Restarting, or briefly unreachable: plan with the last count; the job's submission
+        // waits for the scheduler to come back.
+        LOG.warn("{}; planning for the {} task slots seen last", e.getMessage(), slots);
+        return slots;
+      }
+      throw e;
+    }
     int total = 0;
     for (ExecutorStatus e : executors) {
       if (e.getState() == ExecutorState.EXECUTOR_STATE_ALIVE) {

@@ -8,6 +8,7 @@ import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.QueryCancelledException;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.decorators.QueryScope;
+import dev.quiver.distributed.planner.DistributedSettings;
 import dev.quiver.distributed.planner.StageGraph;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobStatusUpdate;
@@ -17,6 +18,7 @@ import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.proto.TaskSummary;
 import dev.quiver.distributed.shuffle.ShuffleFetchException;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,9 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
 
   /** Times a job is submitted again because its result could not be read. */
   static final int MAX_RESUBMITS = 2;
+
+  /** Times in a row a job is submitted again because a restarting scheduler lost it. */
+  static final int MAX_LOST_RESUBMITS = 3;
 
   private final StageGraph graph;
   private final JobSpec job;
@@ -146,27 +151,41 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
       return run;
     }
 
+    /**
+     * Submits the job and waits for it. A job the scheduler lost by restarting is submitted
+     * again (the client holds the plan), up to {@link #MAX_LOST_RESUBMITS} times.
+     */
     private Run submit() {
-      if (closed) {
-        throw new QueryCancelledException("Query " + context.queryId() + " was closed");
-      }
       try {
-        JobHandle handle = JobHandle.submit(runtime.scheduler(), job);
-        lastJob = handle;
-        progress.update(handle.progress());
-        try {
-          JobStatusUpdate status =
-              handle.awaitSuccess(
-                  context::isCancelled,
-                  u -> {
-                    progress.update(handle.progress());
-                    runtime.jobUpdated(graph, u);
-                  });
-          runtime.jobSucceeded(graph, status);
-          return new Run(handle, status);
-        } catch (RuntimeException e) {
-          handle.close();
-          throw e;
+        Duration wait = DistributedSettings.schedulerWait(job.getSettingsMap());
+        for (int lost = 0; ; lost++) {
+          if (closed) {
+            throw new QueryCancelledException("Query " + context.queryId() + " was closed");
+          }
+          JobHandle handle = JobHandle.submit(runtime.scheduler(), job, wait);
+          lastJob = handle;
+          progress.update(handle.progress());
+          try {
+            JobStatusUpdate status =
+                handle.awaitSuccess(
+                    context::isCancelled,
+                    u -> {
+                      progress.update(handle.progress());
+                      runtime.jobUpdated(graph, u);
+                    });
+            runtime.jobSucceeded(graph, status);
+            return new Run(handle, status);
+          } catch (JobHandle.JobLostException e) {
+            handle.close();
+            if (lost >= MAX_LOST_RESUBMITS) {
+              throw new QuiverException(
+                  e.getMessage() + ", " + (lost + 1) + " times in a row; run the query again", e);
+            }
+            LOG.warn("{}; submitting it again", e.getMessage());
+          } catch (RuntimeException e) {
+            handle.close();
+            throw e;
+          }
         }
       } catch (RuntimeException e) {
         failure = e;

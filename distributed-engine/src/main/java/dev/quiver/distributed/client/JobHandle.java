@@ -2,6 +2,7 @@ package dev.quiver.distributed.client;
 
 import dev.quiver.binding.QueryCancelledException;
 import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.planner.DistributedSettings;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
@@ -12,6 +13,8 @@ import dev.quiver.distributed.proto.TaskSummary;
 import dev.quiver.decorators.JobProgress;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -27,27 +30,72 @@ public final class JobHandle implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(JobHandle.class);
   private static final Object END = new Object();
 
-  /** How long a job waits for an unreachable scheduler to come back. */
-  public static final long SCHEDULER_RECONNECT_MILLIS = 30_000;
+  /** How long a job waits for an unreachable scheduler to come back by default. */
+  public static final Duration DEFAULT_SCHEDULER_WAIT = DistributedSettings.DEFAULT_SCHEDULER_WAIT;
 
   private static final long RECONNECT_PAUSE_MILLIS = 250;
+
+  /**
+   * The scheduler no longer knows a job it accepted: it restarted while the job ran. The client
+   * still holds the job's plan and can submit it again.
+   */
+  public static final class JobLostException extends QuiverException {
+    JobLostException(String message) {
+      super(message);
+    }
+  }
 
   private final SchedulerClient scheduler;
   private final String jobId;
   private final JobSpec spec;
   private final long submittedNanos = System.nanoTime();
+  private final Duration schedulerWait;
   private volatile JobStatusUpdate last;
   private boolean closed;
 
-  private JobHandle(SchedulerClient scheduler, String jobId, JobSpec spec) {
+  private JobHandle(SchedulerClient scheduler, String jobId, JobSpec spec, Duration schedulerWait) {
     this.scheduler = scheduler;
     this.jobId = jobId;
     this.spec = spec;
+    this.schedulerWait = schedulerWait;
   }
 
-  /** Submits {@code job}. */
+  /** Submits {@code job}, waiting up to {@link #DEFAULT_SCHEDULER_WAIT} for the scheduler. */
   public static JobHandle submit(SchedulerClient scheduler, JobSpec job) {
-    return new JobHandle(scheduler, scheduler.submit(job), job);
+    return submit(scheduler, job, DEFAULT_SCHEDULER_WAIT);
+  }
+
+  /**
+   * Submits {@code job}. While the scheduler is unreachable (restarting, or stopped), the
+   * submission is retried for up to {@code schedulerWait}; every retry carries the same
+   * submission id, so a submission the scheduler accepted before its answer was lost is not run
+   * twice. The handle waits as long for the scheduler in {@link #awaitSuccess}.
+   */
+  public static JobHandle submit(SchedulerClient scheduler, JobSpec job, Duration schedulerWait) {
+    String submissionId = UUID.randomUUID().toString();
+    long deadline = System.nanoTime() + schedulerWait.toNanos();
+    while (true) {
+      try {
+        return new JobHandle(scheduler, scheduler.submit(job, submissionId), job, schedulerWait);
+      } catch (SchedulerClient.UnreachableException e) {
+        if (System.nanoTime() > deadline) {
+          throw new QuiverException(
+              e.getMessage()
+                  + "; it stayed unreachable for "
+                  + schedulerWait.toSeconds()
+                  + " s (quiver.distributed.scheduler_wait): check that it is running",
+              e);
+        }
+        LOG.warn("{}; retrying", e.getMessage());
+        try {
+          Thread.sleep(RECONNECT_PAUSE_MILLIS);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new QueryCancelledException("Interrupted while submitting a job");
+        }
+        scheduler.reconnectNow();
+      }
+    }
   }
 
   /**
@@ -112,9 +160,9 @@ public final class JobHandle implements AutoCloseable {
 
   /**
    * Like {@link #awaitSuccess(BooleanSupplier)}, handing every status update to {@code updates}.
-   * A status stream cut by the scheduler going away is re-opened for up to {@link
-   * #SCHEDULER_RECONNECT_MILLIS}; if the scheduler then no longer knows the job, it restarted and
-   * the job is lost: that fails with a message saying so.
+   * A status stream cut by the scheduler going away is re-opened for up to the scheduler wait;
+   * if the scheduler then no longer knows the job, it restarted and the job is lost: that throws
+   * {@link JobLostException}, so the caller can submit the job again.
    */
   public JobStatusUpdate awaitSuccess(
       BooleanSupplier cancelled, Consumer<JobStatusUpdate> updates) {
@@ -126,13 +174,12 @@ public final class JobHandle implements AutoCloseable {
           return last;
         }
         if (ended.getCode() == Status.Code.NOT_FOUND) {
-          throw new QuiverException(
+          throw new JobLostException(
               "Distributed job "
                   + jobId
                   + " was lost because the scheduler at "
                   + scheduler.target()
-                  + " restarted while it ran (the scheduler no longer knows the job); run the"
-                  + " query again");
+                  + " restarted while it ran (the scheduler no longer knows the job)");
         }
         if (ended.getCode() != Status.Code.UNAVAILABLE) {
           throw new QuiverException(
@@ -153,15 +200,15 @@ public final class JobHandle implements AutoCloseable {
               jobId,
               ended,
               scheduler.target());
-        } else if (now - brokenSince > TimeUnit.MILLISECONDS.toNanos(SCHEDULER_RECONNECT_MILLIS)) {
+        } else if (now - brokenSince > schedulerWait.toNanos()) {
           throw new QuiverException(
               "The scheduler at "
                   + scheduler.target()
                   + " has been unreachable for "
-                  + SCHEDULER_RECONNECT_MILLIS / 1000
-                  + " s while job "
+                  + schedulerWait.toSeconds()
+                  + " s (quiver.distributed.scheduler_wait) since it accepted job "
                   + jobId
-                  + " ran: "
+                  + ": "
                   + ended.getDescription()
                   + "; check that it is running and run the query again",
               ended.asRuntimeException());

@@ -47,7 +47,11 @@ public final class SchedulerClient implements AutoCloseable {
     return config.target();
   }
 
-  /** The executors currently alive. */
+  /**
+   * The executors currently alive.
+   *
+   * @throws UnreachableException when the scheduler cannot be reached or does not answer
+   */
   public List<ExecutorStatus> executors() {
     try {
       return blocking
@@ -71,8 +75,25 @@ public final class SchedulerClient implements AutoCloseable {
     }
   }
 
+  /** The scheduler could not be reached (or did not answer in time): the call may be retried. */
+  public static final class UnreachableException extends QuiverException {
+    UnreachableException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
   /** Submits a job; returns its id. */
   public String submit(JobSpec job) {
+    return submit(job, "");
+  }
+
+  /**
+   * Submits a job; returns its id. A non-empty {@code submissionId} makes retries safe: the
+   * scheduler answers a submission it already accepted with the same job.
+   *
+   * @throws UnreachableException when the scheduler cannot be reached or does not answer
+   */
+  public String submit(JobSpec job, String submissionId) {
     try {
       return blocking
           .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
@@ -80,6 +101,7 @@ public final class SchedulerClient implements AutoCloseable {
               SubmitJobRequest.newBuilder()
                   .setProtocolVersion(WireProtocol.VERSION)
                   .setJob(job)
+                  .setSubmissionId(submissionId)
                   .build())
           .getJobId();
     } catch (StatusRuntimeException e) {
@@ -127,7 +149,8 @@ public final class SchedulerClient implements AutoCloseable {
       // Netty appends its channel pipeline on further lines.
       description = description.substring(0, description.indexOf('\n'));
     }
-    return new QuiverException(
+    String tls = TlsDiagnosis.explain(status, config.security().clientTls());
+    String message =
         "Could not "
             + what
             + " on the scheduler at "
@@ -135,8 +158,13 @@ public final class SchedulerClient implements AutoCloseable {
             + ": "
             + status.getCode()
             + (description == null ? "" : " (" + description + ")")
-            + TlsDiagnosis.explain(status, config.security().clientTls()),
-        e);
+            + tls;
+    boolean unreachable =
+        status.getCode() == Status.Code.UNAVAILABLE
+            || status.getCode() == Status.Code.DEADLINE_EXCEEDED;
+    return unreachable && tls.isEmpty()
+        ? new UnreachableException(message, e)
+        : new QuiverException(message, e);
   }
 
   @Override

@@ -68,8 +68,9 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     if (broadcast != null) {
       config.set(DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS, broadcast);
     }
-    // A bad value fails here, typed, rather than in every task.
+    // A bad value fails here, typed, rather than in every task or when the job runs.
     ShuffleCompression.of(config);
+    DistributedSettings.schedulerWait(config.options());
     int slots = runtime.totalSlots();
     int maxTasks = DistributedSettings.maxTasks(config);
     int cap = maxTasks == 0 ? slots : Math.min(slots, maxTasks);

@@ -2,6 +2,9 @@ package dev.quiver.distributed.planner;
 
 import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.SessionConfig;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
 
 /** The session settings ({@code SET key = value}) that steer distributed planning. */
 public final class DistributedSettings {
@@ -23,7 +26,47 @@ public final class DistributedSettings {
   /** Upper bound on tasks per stage, below the cluster's slots (0 = the cluster's slots). */
   public static final String MAX_TASKS = "quiver.distributed.max_tasks";
 
+  /**
+   * How long a query waits for a scheduler that cannot be reached or restarted (e.g. 60s, 500ms,
+   * 2m; a bare number is seconds): a job the restarted scheduler no longer knows is submitted
+   * again, since the client holds its plan.
+   */
+  public static final String SCHEDULER_WAIT = "quiver.distributed.scheduler_wait";
+
+  /** Default of {@link #SCHEDULER_WAIT}. */
+  public static final Duration DEFAULT_SCHEDULER_WAIT = Duration.ofSeconds(60);
+
   private DistributedSettings() {}
+
+  /** {@link #SCHEDULER_WAIT} among {@code settings} (a job's settings). */
+  public static Duration schedulerWait(Map<String, String> settings) {
+    String v = settings.get(SCHEDULER_WAIT);
+    if (v == null) {
+      return DEFAULT_SCHEDULER_WAIT;
+    }
+    String t = v.trim().toLowerCase(Locale.ROOT);
+    int split = 0;
+    while (split < t.length() && Character.isDigit(t.charAt(split))) {
+      split++;
+    }
+    try {
+      long n = Long.parseLong(t.substring(0, split));
+      switch (t.substring(split).trim()) {
+        case "ms":
+          return Duration.ofMillis(n);
+        case "", "s":
+          return Duration.ofSeconds(n);
+        case "m", "min":
+          return Duration.ofMinutes(n);
+        default:
+          break;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new QuiverException(
+        SCHEDULER_WAIT + " must be a duration such as 60s, 500ms or 2m, got '" + v + "'");
+  }
 
   /** Whether queries of a session with {@code config} run on the cluster. */
   public static boolean enabled(SessionConfig config) {

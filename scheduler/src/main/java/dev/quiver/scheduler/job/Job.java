@@ -43,10 +43,14 @@ final class Job {
   final long submittedAtMillis = System.currentTimeMillis();
   long finishedAtMillis;
 
-  Job(String id, long seq, JobSpec spec) {
+  /** The client's submission id ("" when none), for answering a repeated submission. */
+  final String submissionId;
+
+  Job(String id, long seq, JobSpec spec, String submissionId) {
     this.id = id;
     this.seq = seq;
     this.spec = spec;
+    this.submissionId = submissionId;
     for (StageSpec s : spec.getStagesList()) {
       stages.put(s.getStageId(), new StageRun(this, s));
     }

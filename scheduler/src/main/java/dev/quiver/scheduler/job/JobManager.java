@@ -60,6 +60,7 @@ public final class JobManager implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(JobManager.class);
   private static final long RPC_DEADLINE_MILLIS = 30_000;
   private static final String NO_EXECUTORS = "no executors are registered with the scheduler";
+  private static final int MAX_SUBMISSION_ID = 128;
 
   /** Finished jobs kept for the jobs API after they are forgotten, newest last. */
   static final int HISTORY = 100;
@@ -75,6 +76,9 @@ public final class JobManager implements AutoCloseable {
   private final Map<String, Job> jobs = new LinkedHashMap<>();
   private final Map<String, Set<TaskRun>> running = new HashMap<>();
   private final java.util.ArrayDeque<JobViews.JobDetail> history = new java.util.ArrayDeque<>();
+
+  /** The job accepted for each submission id, while the job is remembered. */
+  private final Map<String, String> submissions = new HashMap<>();
 
   /** Task attempts that failed in a row per executor, for exclusion. */
   private final Map<String, Integer> consecutiveFailures = new HashMap<>();
@@ -125,12 +129,41 @@ public final class JobManager implements AutoCloseable {
    * @throws StatusRuntimeException INVALID_ARGUMENT when the stage graph is malformed
    */
   public String submit(JobSpec spec) {
+    return submit(spec, "");
+  }
+
+  /**
+   * Accepts a job, or returns the job already accepted for {@code submissionId} (a client
+   * retrying a submission whose answer it lost); empty means no deduplication.
+   *
+   * @return the job id (letters, digits and dashes: safe in file names)
+   * @throws StatusRuntimeException INVALID_ARGUMENT when the stage graph is malformed
+   */
+  public String submit(JobSpec spec, String submissionId) {
     JobSpecValidator.validate(spec);
+    if (submissionId.length() > MAX_SUBMISSION_ID) {
+      throw Status.INVALID_ARGUMENT
+          .withDescription(
+              "submission_id has "
+                  + submissionId.length()
+                  + " characters; at most "
+                  + MAX_SUBMISSION_ID
+                  + " are kept (a UUID has 36)")
+          .asRuntimeException();
+    }
     return call(
         () -> {
-          String id = String.format("job-%d-%08x", ++jobSeq, random.nextInt());
-          Job job = new Job(id, jobSeq, spec);
+          String known = submissionId.isEmpty() ? null : submissions.get(submissionId);
+          if (known != null && jobs.containsKey(known)) {
+            LOG.info("submission {} repeated: it is {}", submissionId, jobs.get(known).describe());
+            return known;
+          }
+          String id = String.format("job-%d-%016x", ++jobSeq, random.nextLong());
+          Job job = new Job(id, jobSeq, spec, submissionId);
           jobs.put(id, job);
+          if (!submissionId.isEmpty()) {
+            submissions.put(submissionId, id);
+          }
           changed.add(job);
           metrics.jobSubmitted();
           LOG.info(
@@ -524,6 +557,7 @@ public final class JobManager implements AutoCloseable {
         while (history.size() > HISTORY) {
           history.removeFirst();
         }
+        submissions.remove(job.submissionId);
         LOG.debug("{} forgotten", job.describe());
       }
     }

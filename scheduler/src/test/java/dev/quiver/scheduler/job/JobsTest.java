@@ -533,6 +533,38 @@ class JobsTest {
         .allSatisfy(l -> assertThat(l.getExecutorId()).isEqualTo("exec-a"));
   }
 
+  /**
+   * A client that lost the answer to a submission sends it again with the same submission id and
+   * gets the job already accepted, which runs once; another id is another job. Job ids carry 64
+   * random bits.
+   */
+  @Test
+  void aRepeatedSubmissionIdAnswersWithTheJobAlreadyAccepted() throws Exception {
+    startScheduler();
+    executor("exec-a", 2);
+    SubmitJobRequest request =
+        SubmitJobRequest.newBuilder()
+            .setProtocolVersion(WireProtocol.VERSION)
+            .setJob(twoStages())
+            .setSubmissionId("5f0c2a3e-retry")
+            .build();
+    String first = stub.submitJob(request).getJobId();
+    String again = stub.submitJob(request).getJobId();
+    assertThat(again).isEqualTo(first).matches("job-\\d+-[0-9a-f]{16}");
+    String other =
+        stub.submitJob(request.toBuilder().setSubmissionId("another").build()).getJobId();
+    assertThat(other).isNotEqualTo(first);
+    assertThat(await(first).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(await(other).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(launchesOf(2).stream().map(l -> l.task().getJobId()))
+        .containsExactlyInAnyOrder(first, other);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> stub.submitJob(request.toBuilder().setSubmissionId("x".repeat(129)).build()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT));
+  }
+
   @Test
   void deterministicFailureFailsTheJobAtOnceWithItsKind() throws Exception {
     startScheduler();
