@@ -46,7 +46,24 @@ public interface DataFrame {
   /** Runs the query; the caller owns (and must close) the returned batches. */
   List<VectorSchemaRoot> collect();
 
-  /** Runs the query as a stream; closing the reader cancels the query and frees its memory. */
+  /**
+   * Runs the query and returns its rows as Java values (dates as {@code LocalDate}, decimals as
+   * {@code BigDecimal}, ...; see {@link Row}). Holds the whole result on the heap: for large
+   * results read the Arrow batches of {@link #executeStream()}.
+   */
+  default List<Row> rows() {
+    List<VectorSchemaRoot> batches = collect();
+    try {
+      return Row.of(schema().getFields().stream().map(f -> f.getName()).toList(), batches);
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+  }
+
+  /**
+   * Runs the query as a stream; closing the reader cancels the query and frees its memory. The
+   * reader is also {@link Cancellable}, so another thread can stop the query while it is read.
+   */
   ArrowReader executeStream();
 
   /** Runs the query and returns its row count. */

@@ -28,8 +28,30 @@ public class SessionContext implements AutoCloseable {
 
   /** Creates a session with the given settings (copied). */
   public SessionContext(SessionConfig config) {
+    ArrowAccess.check();
     this.state = new SessionState(config.copy());
     this.runner = new StatementRunner(state);
+  }
+
+  /**
+   * Creates a session sharing {@code shared}'s tables, views and UDFs, starting with a copy of its
+   * settings, planner and extensions; for subclasses' {@link #newSession()}.
+   */
+  protected SessionContext(SessionContext shared) {
+    this.state = new SessionState(shared.config().copy(), shared.state);
+    this.runner = new StatementRunner(state);
+  }
+
+  /**
+   * A new session over this one's tables, views and UDFs: tables registered or created (DDL) in
+   * either are visible to both, while settings ({@code SET}), running queries and memory are the
+   * new session's own. It starts with a copy of this session's settings, planner and extensions.
+   * Closing it leaves the shared tables open; closing the session that created the tables closes
+   * them, so close the sessions made here first. Servers use it for one session per client over
+   * one catalog.
+   */
+  public SessionContext newSession() {
+    return new SessionContext(this);
   }
 
   /** The session's settings (live; {@code SET} changes them). */
@@ -76,7 +98,7 @@ public class SessionContext implements AutoCloseable {
 
   /** Registers in-memory batches (copied; the caller keeps its own) as table {@code name}. */
   public void registerRecordBatches(String name, Schema schema, List<VectorSchemaRoot> batches) {
-    register(name, new MemoryTable(schema, batches, state.allocator()), true);
+    register(name, new MemoryTable(schema, batches, state.tableAllocator()), true);
   }
 
   /** Registers a DataFrame of this session as view {@code name}. */
@@ -134,6 +156,36 @@ public class SessionContext implements AutoCloseable {
    */
   public DataFrame sql(String sql) {
     return runner.run(sql);
+  }
+
+  /**
+   * Whether {@code sql} is a query (SELECT, WITH, VALUES, EXPLAIN), which {@link #sql} plans
+   * without running, rather than a statement it runs at once (CREATE, DROP, INSERT, SET). Parses
+   * nothing beyond the leading keyword, so a malformed query still answers true and fails in
+   * {@link #sql}.
+   */
+  public boolean isQuery(String sql) {
+    return StatementRunner.isQuery(sql);
+  }
+
+  /**
+   * The parameters ({@code ?} placeholders) of {@code sql}, a query or INSERT, in order: one field
+   * each (named {@code $1}, {@code $2}, ...) with the type the statement gives it. Runs nothing.
+   *
+   * @throws QuiverException when a parameter's type cannot be told from where it stands (write
+   *     {@code CAST(? AS type)})
+   */
+  public Schema parameterSchema(String sql) {
+    return runner.parameterSchema(sql);
+  }
+
+  /**
+   * Like {@link #sql(String)} with the {@code ?} placeholders of {@code sql} bound, in order, to
+   * {@code parameters}: Java values (Integer, Long, BigDecimal, Double, String, Boolean, LocalDate,
+   * LocalDateTime, null, ...) taken as the parameters' types (see {@link #parameterSchema}).
+   */
+  public DataFrame sql(String sql, List<?> parameters) {
+    return sql(runner.bind(sql, parameters));
   }
 
   /** Registers a scalar UDF. */

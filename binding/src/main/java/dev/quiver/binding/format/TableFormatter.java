@@ -44,15 +44,25 @@ public final class TableFormatter {
 
   /** Renders up to {@code maxRows} rows; says how many more there were. */
   public static String format(Schema schema, List<VectorSchemaRoot> batches, int maxRows) {
+    long total = 0;
+    for (VectorSchemaRoot batch : batches) {
+      total += batch.getRowCount();
+    }
+    return format(schema, batches, maxRows, total);
+  }
+
+  /**
+   * Renders up to {@code maxRows} rows of {@code batches}, the first rows of a result of {@code
+   * totalRows} rows (a caller that streams keeps only the rows it shows).
+   */
+  public static String format(
+      Schema schema, List<VectorSchemaRoot> batches, int maxRows, long totalRows) {
     if (maxRows < 0) {
       throw new IllegalArgumentException("maxRows must be >= 0, got " + maxRows);
     }
     List<Field> fields = schema.getFields();
     int columns = fields.size();
-    long total = 0;
-    for (VectorSchemaRoot batch : batches) {
-      total += batch.getRowCount();
-    }
+    long total = totalRows;
 
     List<String[]> rows = new ArrayList<>();
     for (VectorSchemaRoot batch : batches) {
@@ -119,24 +129,42 @@ public final class TableFormatter {
     return sb.append('\n').toString();
   }
 
+  /** One row; a cell with line breaks (an EXPLAIN plan) spans as many lines as it has. */
   private static void line(StringBuilder out, String[] cells, int[] widths, boolean[] right) {
-    out.append('|');
+    String[][] parts = new String[cells.length][];
+    int height = 1;
     for (int c = 0; c < cells.length; c++) {
-      String pad = " ".repeat(widths[c] - width(cells[c]));
-      out.append(' ');
-      if (right[c]) {
-        out.append(pad).append(cells[c]);
-      } else {
-        out.append(cells[c]).append(pad);
-      }
-      out.append(" |");
+      parts[c] = cells[c].replaceFirst("\n+$", "").split("\n", -1);
+      height = Math.max(height, parts[c].length);
     }
-    out.append('\n');
+    for (int l = 0; l < height; l++) {
+      out.append('|');
+      for (int c = 0; c < cells.length; c++) {
+        String text = l < parts[c].length ? parts[c][l] : "";
+        String pad = " ".repeat(widths[c] - lineWidth(text));
+        out.append(' ');
+        if (right[c]) {
+          out.append(pad).append(text);
+        } else {
+          out.append(text).append(pad);
+        }
+        out.append(" |");
+      }
+      out.append('\n');
+    }
   }
 
-  /** Display width: code points, so that non-BMP characters count once. */
+  /** Display width: of the widest line, in code points (non-BMP characters count once). */
   private static int width(String s) {
-    return s.codePointCount(0, s.length());
+    int w = 0;
+    for (String line : s.replaceFirst("\n+$", "").split("\n", -1)) {
+      w = Math.max(w, lineWidth(line));
+    }
+    return w;
+  }
+
+  private static int lineWidth(String line) {
+    return line.codePointCount(0, line.length());
   }
 
   private static boolean numeric(ArrowType type) {
@@ -255,11 +283,14 @@ public final class TableFormatter {
         instant.atZone(ZoneId.of(type.getTimezone())).toOffsetDateTime());
   }
 
-  /** Keeps one value on one line. */
+  /**
+   * Keeps the grid intact: tabs and carriage returns are shown escaped; line breaks stay, and the
+   * row spans several lines.
+   */
   private static String escape(String s) {
-    if (s.indexOf('\n') < 0 && s.indexOf('\r') < 0 && s.indexOf('\t') < 0) {
+    if (s.indexOf('\r') < 0 && s.indexOf('\t') < 0) {
       return s;
     }
-    return s.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
+    return s.replace("\\", "\\\\").replace("\r", "\\r").replace("\t", "\\t");
   }
 }

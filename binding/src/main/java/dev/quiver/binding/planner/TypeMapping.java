@@ -194,4 +194,44 @@ public final class TypeMapping {
     }
     return factory.createStructType(types, names);
   }
+
+  /**
+   * The SQL name of an Arrow type as Quiver spells it (e.g. {@code DECIMAL(15, 2)}, {@code
+   * VARCHAR}), or null for a type SQL cannot write.
+   */
+  public static String sqlName(ArrowType type) {
+    if (type instanceof ArrowType.Int i) {
+      return switch (i.getBitWidth()) {
+        case 8 -> "TINYINT";
+        case 16 -> "SMALLINT";
+        case 32 -> "INTEGER";
+        default -> "BIGINT";
+      };
+    }
+    if (type instanceof ArrowType.FloatingPoint f) {
+      return f.getPrecision() == FloatingPointPrecision.SINGLE ? "REAL" : "DOUBLE";
+    }
+    if (type instanceof ArrowType.Decimal d) {
+      return "DECIMAL(" + d.getPrecision() + ", " + d.getScale() + ")";
+    }
+    if (type instanceof ArrowType.Utf8 || type instanceof ArrowType.LargeUtf8) {
+      return "VARCHAR";
+    }
+    if (type instanceof ArrowType.Bool) {
+      return "BOOLEAN";
+    }
+    if (type instanceof ArrowType.Date) {
+      return "DATE";
+    }
+    if (type instanceof ArrowType.Timestamp) {
+      return "TIMESTAMP";
+    }
+    if (type instanceof ArrowType.Time) {
+      return "TIME";
+    }
+    if (type instanceof ArrowType.Binary || type instanceof ArrowType.FixedSizeBinary) {
+      return "VARBINARY";
+    }
+    return null;
+  }
 }

@@ -1,5 +1,6 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.Cancellable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -9,7 +10,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * An {@link ArrowReader} over a running query; closing it cancels the query and frees its memory.
  */
-final class QueryReader extends ArrowReader {
+final class QueryReader extends ArrowReader implements Cancellable {
   private final QueryExecution execution;
 
   QueryReader(QueryExecution execution, BufferAllocator allocator) {
@@ -32,6 +33,11 @@ final class QueryReader extends ArrowReader {
       root.setRowCount(batch.getRowCount());
     }
     return true;
+  }
+
+  @Override
+  public void cancel(String reason) {
+    execution.cancel(reason);
   }
 
   @Override

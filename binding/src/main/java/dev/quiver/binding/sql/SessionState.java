@@ -47,7 +47,9 @@ public final class SessionState implements AutoCloseable {
   private final SessionConfig config;
   private final BufferAllocator allocator;
   private final ExecutorService executor;
-  private final Catalog catalog = new Catalog();
+  private final Catalog catalog;
+  /** The session that owns the catalog (this one, or the one this session shares it with). */
+  private final SessionState catalogOwner;
   private final SqlPipeline pipeline;
   private final List<PhysicalOptimizerRule> rules = new CopyOnWriteArrayList<>();
   private final Set<QueryExecution> running = ConcurrentHashMap.newKeySet();
@@ -57,10 +59,35 @@ public final class SessionState implements AutoCloseable {
   private final Set<Thread> metadataThreads =
       java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>());
 
-  /** Creates a session's state with its own child allocator and thread pool. */
+  static {
+    // Load the Calcite settings (Unicode literals) before any other Calcite class.
+    SqlPipeline.PARSER_CONFIG.getClass();
+  }
+
+  /** Creates a session's state with its own catalog, child allocator and thread pool. */
   public SessionState(SessionConfig config) {
+    this(config, null);
+  }
+
+  /**
+   * Creates a session's state that shares the catalog (tables, views, UDFs) of {@code shared}
+   * and starts with its planner and rules, but has its own settings, allocator, thread pool and
+   * queries. Tables created by DDL in either belong to {@code shared}'s owner and are closed with
+   * it.
+   */
+  public SessionState(SessionConfig config, SessionState shared) {
     this.id = "session-" + SESSION_IDS.incrementAndGet();
     this.config = config;
+    if (shared == null) {
+      this.catalog = new Catalog();
+      this.catalogOwner = this;
+    } else {
+      shared.checkOpen();
+      this.catalogOwner = shared.catalogOwner;
+      this.catalog = shared.catalog;
+      this.planner = shared.planner;
+      this.rules.addAll(shared.rules);
+    }
     this.allocator = ROOT.newChildAllocator(id, 0, Long.MAX_VALUE);
     this.executor = Executors.newCachedThreadPool(daemonThreads(id));
     JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(QuiverTypeSystem.INSTANCE);
@@ -98,6 +125,20 @@ public final class SessionState implements AutoCloseable {
   /** The session allocator; collected results live here. */
   public BufferAllocator allocator() {
     return allocator;
+  }
+
+  /**
+   * The allocator of tables the session creates (CREATE TABLE, CREATE TABLE AS, registered
+   * batches): the catalog owner's, so that a table outlives the session that created it when the
+   * catalog is shared.
+   */
+  public BufferAllocator tableAllocator() {
+    return catalogOwner.allocator;
+  }
+
+  /** Whether this session shares another session's catalog (and so leaves it open on close). */
+  public boolean sharesCatalog() {
+    return catalogOwner != this;
   }
 
   /** Pool for operators' background producers. */
@@ -246,7 +287,8 @@ public final class SessionState implements AutoCloseable {
         errors.add(e);
       }
     }
-    for (Catalog.TableEntry e : catalog.clear()) {
+    List<Catalog.TableEntry> owned = sharesCatalog() ? List.of() : catalog.clear();
+    for (Catalog.TableEntry e : owned) {
       if (e.owned() && e.provider() instanceof AutoCloseable c) {
         try {
           c.close();

@@ -61,6 +61,21 @@ import org.apache.calcite.tools.RelBuilder;
  * subqueries, decorrelate and optimize. Not thread-safe; the session serializes planning.
  */
 public final class SqlPipeline implements RelOptTable.ViewExpander {
+  static {
+    // SQL text is Unicode: Calcite's default character set for literals, ISO-8859-1, cannot hold
+    // 'é ✓ 日本' ("Failed to encode ... in character set 'ISO-8859-1'"). Calcite reads these once,
+    // when its first class loads, which is here (SessionState builds its pipeline first).
+    useUnicode("calcite.default.charset", "UTF-8");
+    useUnicode("calcite.default.nationalcharset", "UTF-8");
+    useUnicode("calcite.default.collation.name", "UTF-8$en_US");
+  }
+
+  private static void useUnicode(String property, String value) {
+    if (System.getProperty(property) == null) {
+      System.setProperty(property, value);
+    }
+  }
+
   /** Parser settings: lower-cased unquoted identifiers, double-quoted identifiers kept as typed. */
   public static final SqlParser.Config PARSER_CONFIG =
       SqlParser.config()

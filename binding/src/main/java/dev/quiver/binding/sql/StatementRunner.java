@@ -32,6 +32,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
@@ -125,6 +126,145 @@ public final class StatementRunner {
       return explain(m, text);
     }
     return session.planning(() -> statement(text));
+  }
+
+  /** Leading keywords of statements that run at once rather than plan a query. */
+  private static final Pattern RUNS_AT_ONCE =
+      Pattern.compile(
+          "(?:INSERT|SET|RESET|CREATE|DROP|ALTER|DELETE|UPDATE|MERGE|TRUNCATE)\\b.*", FLAGS);
+
+  /** See {@link dev.quiver.binding.SessionContext#isQuery}. */
+  public static boolean isQuery(String sql) {
+    String text = stripTrailing(sql);
+    return !region(RUNS_AT_ONCE, text, skipComments(text)).matches();
+  }
+
+  /** The types of the {@code ?} parameters of {@code sql}, as fields {@code $1}, {@code $2}... */
+  public Schema parameterSchema(String sql) {
+    String text = stripTrailing(sql);
+    List<Integer> placeholders = SqlParameters.placeholders(text);
+    if (placeholders.isEmpty()) {
+      return new Schema(List.of());
+    }
+    List<RelDataType> types =
+        session.planning(
+            () -> {
+              SqlPipeline p = session.pipeline();
+              SqlNode node = p.parse(text);
+              if (node instanceof SqlExplain explain) {
+                node = explain.getExplicandum();
+              }
+              if (node instanceof SqlInsert insert) {
+                return insertParameterTypes(insert);
+              }
+              if (!node.getKind().belongsTo(SqlKind.QUERY)) {
+                throw new QuiverException(
+                    "Parameters (?) are supported in queries and INSERT, not in " + node.getKind());
+              }
+              return parameterTypes(p, node);
+            });
+    if (types.size() != placeholders.size()) {
+      throw new QuiverException(
+          "Found " + placeholders.size() + " parameters (?) but the parser saw " + types.size());
+    }
+    List<Field> fields = new ArrayList<>();
+    for (int i = 0; i < types.size(); i++) {
+      fields.add(
+          new Field("$" + (i + 1), new FieldType(true, TypeMapping.toArrow(types.get(i)), null), null));
+    }
+    return new Schema(fields);
+  }
+
+  /** {@code sql} with its parameters replaced by {@code values} as literals of their types. */
+  public String bind(String sql, List<?> values) {
+    String text = stripTrailing(sql);
+    List<Integer> placeholders = SqlParameters.placeholders(text);
+    if (placeholders.isEmpty() && values.isEmpty()) {
+      return text;
+    }
+    return SqlParameters.bind(text, placeholders, parameterSchema(text).getFields(), values);
+  }
+
+  private static List<RelDataType> parameterTypes(SqlPipeline p, SqlNode query) {
+    SqlPipeline.Validated v;
+    try {
+      v = p.validate(query);
+    } catch (QuiverException e) {
+      if (String.valueOf(e.getMessage()).contains("dynamic parameter")) {
+        throw new QueryTypeException(
+            "Cannot tell the type of a parameter (?) from where it stands; write CAST(? AS type)",
+            e);
+      }
+      throw e;
+    }
+    RelDataType row = v.validator().getParameterRowType(v.node());
+    List<RelDataType> out = new ArrayList<>();
+    row.getFieldList().forEach(f -> out.add(f.getType()));
+    return out;
+  }
+
+  /**
+   * Parameters of an INSERT: those standing as whole values of a VALUES row take the type of
+   * their target column; those inside a query source take the type the query gives them.
+   */
+  private List<RelDataType> insertParameterTypes(SqlInsert insert) {
+    SqlPipeline p = session.pipeline();
+    List<String> names = ((SqlIdentifier) insert.getTargetTable()).names;
+    String name = names.get(names.size() - 1);
+    Catalog.TableEntry entry = session.catalog().table(name);
+    if (entry == null) {
+      throw new UnknownTableException(name, Suggestions.closest(name, session.catalog().names()));
+    }
+    RelDataType tableType = TypeMapping.toRelRowType(entry.provider().schema(), p.typeFactory());
+    List<RelDataType> targets = new ArrayList<>();
+    if (insert.getTargetColumnList() == null) {
+      tableType.getFieldList().forEach(f -> targets.add(f.getType()));
+    } else {
+      for (SqlNode c : insert.getTargetColumnList()) {
+        String col = ((SqlIdentifier) c).getSimple();
+        RelDataTypeField f = tableType.getField(col, false, false);
+        if (f == null) {
+          throw new UnknownColumnException(
+              col, Suggestions.closest(col, tableType.getFieldNames()));
+        }
+        targets.add(f.getType());
+      }
+    }
+    SqlNode source = insert.getSource();
+    if (source.getKind() != SqlKind.VALUES) {
+      return parameterTypes(p, source);
+    }
+    List<List<SqlNode>> rows = new ArrayList<>();
+    for (SqlNode row : ((SqlBasicCall) source).getOperandList()) {
+      rows.add(
+          row instanceof SqlBasicCall call && call.getKind() == SqlKind.ROW
+              ? call.getOperandList()
+              : List.of(row));
+    }
+    boolean wholeCells =
+        rows.stream()
+            .flatMap(List::stream)
+            .allMatch(
+                c ->
+                    c instanceof SqlDynamicParam
+                        || SqlParameters.placeholders(c.toString()).isEmpty());
+    if (!wholeCells) {
+      // Parameters inside expressions (e.g. CAST(? AS INT)) take the types the VALUES give them.
+      return parameterTypes(p, source);
+    }
+    List<RelDataType> out = new ArrayList<>();
+    for (List<SqlNode> cells : rows) {
+      for (int i = 0; i < cells.size(); i++) {
+        if (cells.get(i) instanceof SqlDynamicParam) {
+          if (i >= targets.size()) {
+            throw new QueryTypeException(
+                "INSERT INTO " + name + " gives more values than it has target columns");
+          }
+          out.add(targets.get(i));
+        }
+      }
+    }
+    return out;
   }
 
   private static Matcher region(Pattern p, String text, int start) {
@@ -279,7 +419,7 @@ public final class StatementRunner {
       throw alreadyExists(name);
     }
     Schema schema = session.planning(() -> columns(m.group("cols")));
-    MemoryTable table = new MemoryTable(schema, List.of(), session.allocator());
+    MemoryTable table = new MemoryTable(schema, List.of(), session.tableAllocator());
     replaceTable(name, table);
     return empty();
   }
@@ -308,7 +448,7 @@ public final class StatementRunner {
     MemoryTable table;
     long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
     try {
-      table = new MemoryTable(schema, batches, session.allocator());
+      table = new MemoryTable(schema, batches, session.tableAllocator());
     } finally {
       batches.forEach(VectorSchemaRoot::close);
     }

@@ -1,5 +1,6 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.QuiverException;
 import java.util.List;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
@@ -24,6 +25,13 @@ final class ViewTable extends AbstractTable implements TranslatableTable {
   @Override
   public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
     if (view.rel() != null) {
+      if (view.rel().getCluster() != context.getCluster()) {
+        throw new QuiverException(
+            "View "
+                + view.name()
+                + " was registered from a DataFrame of another session; sessions that share"
+                + " tables share views made with CREATE VIEW only");
+      }
       return view.rel();
     }
     return context.expandView(view.rowType(), view.sql(), List.of(), List.of(view.name())).rel;

@@ -163,10 +163,13 @@ class TableFormatterTest {
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
       VarCharVector v = (VarCharVector) root.getVector(0);
       v.allocateNew();
-      v.setSafe(0, "two\nlines é".getBytes(StandardCharsets.UTF_8));
+      v.setSafe(0, "two\nlines é\tx".getBytes(StandardCharsets.UTF_8));
       root.setRowCount(1);
+      // A line break makes the row span lines (EXPLAIN plans read as text); a tab is escaped.
       assertThat(TableFormatter.format(schema, List.of(root), 20))
-          .isEqualTo("+--------------+\n| s            |\n+--------------+\n| two\\nlines é |\n+--------------+\n1 row\n");
+          .isEqualTo(
+              "+------------+\n| s          |\n+------------+\n| two        |\n| lines é\\tx |\n"
+                  + "+------------+\n1 row\n");
     }
   }
 }
