@@ -25,6 +25,18 @@ public class DistributedSessionContext extends SessionContext {
     withExtensions(distribution.extension());
   }
 
+  /** A session sharing {@code shared}'s tables and distribution (see {@link #newSession()}). */
+  protected DistributedSessionContext(DistributedSessionContext shared) {
+    super(shared);
+    this.distribution = shared.distribution;
+  }
+
+  /** A new session on the same distribution over this one's tables (its planner included). */
+  @Override
+  public DistributedSessionContext newSession() {
+    return new DistributedSessionContext(this);
+  }
+
   /** Where this session's queries run. */
   public Distribution distribution() {
     return distribution;

@@ -3,10 +3,9 @@ package dev.quiver.executor;
 import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.shuffle.CompressedBatches;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
+import dev.quiver.distributed.wire.FlightStreams;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.flight.BackpressureStrategy;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightRuntimeException;
@@ -30,11 +29,6 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
 
   /** How long a stream waits for a slow consumer before giving up. */
   private static final long CONSUMER_WAIT_MILLIS = 120_000;
-
-  /** Pauses between readiness checks grow from 20 µs to 1 ms while a consumer lags. */
-  private static final long MIN_PAUSE_NANOS = 20_000;
-
-  private static final long MAX_PAUSE_NANOS = 1_000_000;
 
   private final ShuffleStore store;
   private final BufferAllocator allocator;
@@ -87,7 +81,7 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
         CompressionCodec codec = compression == ShuffleCompression.NONE ? null : compression.newCodec();
         listener.start(root);
         while (reader.loadNext(root)) {
-          BackpressureStrategy.WaitResult ready = awaitReady(listener, CONSUMER_WAIT_MILLIS);
+          BackpressureStrategy.WaitResult ready = FlightStreams.awaitReady(listener, CONSUMER_WAIT_MILLIS);
           if (ready == BackpressureStrategy.WaitResult.CANCELLED) {
             LOG.debug("consumer of {} went away", name);
             return;
@@ -127,30 +121,6 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
               .withDescription("executor " + executorId + " failed to stream " + name + ": " + e)
               .withCause(e)
               .toRuntimeException());
-    }
-  }
-
-  /**
-   * Waits until the transport takes more data. Polls {@code isReady()} rather than waiting for
-   * gRPC's onReady callback: that callback runs on this call's serializing executor, which is busy
-   * running this very {@code getStream}, so it would only arrive after the wait timed out.
-   */
-  static BackpressureStrategy.WaitResult awaitReady(
-      ServerStreamListener listener, long timeoutMillis) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    long pause = MIN_PAUSE_NANOS;
-    while (true) {
-      if (listener.isCancelled()) {
-        return BackpressureStrategy.WaitResult.CANCELLED;
-      }
-      if (listener.isReady()) {
-        return BackpressureStrategy.WaitResult.READY;
-      }
-      if (System.nanoTime() > deadline) {
-        return BackpressureStrategy.WaitResult.TIMEOUT;
-      }
-      LockSupport.parkNanos(pause);
-      pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
     }
   }
 

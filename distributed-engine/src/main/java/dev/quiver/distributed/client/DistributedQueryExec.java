@@ -78,6 +78,11 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
     return job;
   }
 
+  /** The cluster the job runs on. */
+  public ClusterRuntime runtime() {
+    return runtime;
+  }
+
   /** The last status of the latest run, or null before one. */
   public JobStatusUpdate lastStatus() {
     JobHandle h = lastJob;

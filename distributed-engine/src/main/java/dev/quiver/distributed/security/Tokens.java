@@ -13,7 +13,8 @@ final class Tokens {
 
   /** What servers answer to a call without the right token; it never quotes any token. */
   static final String REJECTED =
-      "missing or invalid cluster token: every call must carry the cluster's shared token"
+      "unauthenticated: missing or invalid cluster token: every call must carry the cluster's"
+          + " shared token"
           + " (authorization: Bearer header; configure it with --token-file)";
 
   private final byte[] expectedDigest;
