@@ -67,6 +67,27 @@ public final class ClusterOptions {
     if ((tlsCa != null || tokenFile != null) && (choice == null || choice.scheduler == null)) {
       throw new IllegalArgumentException("--tls-ca and --token-file need --scheduler");
     }
+    return openTarget();
+  }
+
+  /**
+   * Opens the chosen target for a command that serves clients itself ({@code quiver serve}):
+   * there {@code --token-file} also protects the command's own server, so it needs no
+   * {@code --scheduler}.
+   */
+  public ClusterTarget openForServer() {
+    if (tlsCa != null && (choice == null || choice.scheduler == null)) {
+      throw new IllegalArgumentException("--tls-ca needs --scheduler");
+    }
+    return openTarget();
+  }
+
+  /** The file holding the shared token, or null. */
+  public Path tokenFile() {
+    return tokenFile;
+  }
+
+  private ClusterTarget openTarget() {
     if (httpPort != null && (choice == null || choice.embedded == null)) {
       throw new IllegalArgumentException(
           "--http-port needs --embedded (a running cluster's scheduler has its own --http-port)");

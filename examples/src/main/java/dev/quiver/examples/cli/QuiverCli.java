@@ -12,10 +12,19 @@ import picocli.CommandLine.Command;
 @Command(
     name = "quiver",
     mixinStandardHelpOptions = true,
-    version = "quiver 0.1.0",
+    version = "quiver " + QuiverCli.VERSION,
     description = "Arrow-native SQL over Parquet and CSV files.",
-    subcommands = {SqlCommand.class, TpchCommand.class, BenchCommand.class})
+    subcommands = {
+      SqlCommand.class,
+      ShellCommand.class,
+      ServeCommand.class,
+      TpchCommand.class,
+      BenchCommand.class
+    })
 public final class QuiverCli implements Runnable {
+  /** The Quiver release this command line belongs to. */
+  public static final String VERSION = "0.1.0";
+
   /** Exit code of a command whose query or input failed. */
   public static final int EXIT_FAILURE = 1;
 

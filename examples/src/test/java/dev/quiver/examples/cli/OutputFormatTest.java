@@ -2,6 +2,10 @@ package dev.quiver.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.math.BigDecimal;
@@ -22,15 +26,15 @@ import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-class CsvFormatterTest {
-  @Test
-  void writesHeaderThenRowsWithNullsDatesDecimalsAndQuoting() {
-    Schema schema =
+class OutputFormatTest {
+  private static final Schema SCHEMA =
         new Schema(
             List.of(
                 Field.nullable("id", new ArrowType.Int(64, true)),
@@ -47,8 +51,11 @@ class CsvFormatterTest {
                         new ArrowType.Timestamp(
                             org.apache.arrow.vector.types.TimeUnit.MICROSECOND, null)),
                     null)));
+
+  /** Writes three rows (NULLs, dates, decimals, quoting) in {@code format}. */
+  private static String write(OutputFormat format, int maxRows) throws Exception {
     try (BufferAllocator allocator = new RootAllocator();
-        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+        VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
       root.allocateNew();
       BigIntVector id = (BigIntVector) root.getVector("id");
       DecimalVector price = (DecimalVector) root.getVector("price");
@@ -76,16 +83,62 @@ class CsvFormatterTest {
       at.setNull(2);
       root.setRowCount(3);
 
+      ByteArrayOutputStream ipc = new ByteArrayOutputStream();
+      try (ArrowStreamWriter w = new ArrowStreamWriter(root, null, ipc)) {
+        w.start();
+        w.writeBatch();
+        w.end();
+      }
       StringWriter text = new StringWriter();
-      CsvFormatter.write(schema, List.of(root), new PrintWriter(text));
-
-      assertThat(text.toString().split("\\R", -1))
-          .containsExactly(
-              "id,price,day,name,ratio,at",
-              "1,100.00,1995-03-15,plain,0.5,1970-01-01T00:00:01.500",
-              ",-0.05,,\"a,\"\"b\"\"\",,",
-              "-7,,1970-01-01,\"\",-2.25,",
-              "");
+      try (ArrowStreamReader reader =
+          new ArrowStreamReader(new ByteArrayInputStream(ipc.toByteArray()), allocator)) {
+        assertThat(format.write(reader, maxRows, new PrintWriter(text))).isEqualTo(3);
+      }
+      return text.toString();
     }
+  }
+
+  @Test
+  void csvHasAHeaderThenRowsWithNullsDatesDecimalsAndQuoting() throws Exception {
+    assertThat(write(OutputFormat.csv, Integer.MAX_VALUE).split("\\R", -1))
+        .containsExactly(
+            "id,price,day,name,ratio,at",
+            "1,100.00,1995-03-15,plain,0.5,1970-01-01T00:00:01.500",
+            ",-0.05,,\"a,\"\"b\"\"\",,",
+            "-7,,1970-01-01,\"\",-2.25,",
+            "");
+  }
+
+  @Test
+  void jsonAndJsonLinesParseBackToTheValues() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    JsonNode array = json.readTree(write(OutputFormat.json, Integer.MAX_VALUE));
+    assertThat(array.isArray()).isTrue();
+    assertThat(array).hasSize(3);
+    assertThat(array.get(0).get("price").decimalValue()).isEqualByComparingTo("100.00");
+    assertThat(array.get(0).get("day").asText()).isEqualTo("1995-03-15");
+    assertThat(array.get(1).get("id").isNull()).isTrue();
+    assertThat(array.get(1).get("name").asText()).isEqualTo("a,\"b\"");
+    assertThat(array.get(2).get("ratio").asDouble()).isEqualTo(-2.25);
+    String[] lines = write(OutputFormat.jsonl, 2).strip().split("\n");
+    assertThat(lines).hasSize(2);
+    assertThat(json.readTree(lines[1]).get("price").decimalValue()).isEqualByComparingTo("-0.05");
+    assertThat(json.readTree(write(OutputFormat.json, 0)).size()).isZero();
+  }
+
+  @Test
+  void markdownIsAPipeTable() throws Exception {
+    String[] lines = write(OutputFormat.markdown, Integer.MAX_VALUE).split("\n");
+    assertThat(lines[0]).isEqualTo("| id | price | day | name | ratio | at |");
+    assertThat(lines[1]).isEqualTo("| --- | --- | --- | --- | --- | --- |");
+    assertThat(lines).hasSize(5);
+    String[] cells = lines[4].substring(2, lines[4].length() - 2).split(" \\| ", -1);
+    assertThat(cells).containsExactly("-7", "NULL", "1970-01-01", "", "-2.25", "NULL");
+  }
+
+  @Test
+  void tableShowsTheFirstRowsAndCountsAll() throws Exception {
+    String text = write(OutputFormat.table, 1);
+    assertThat(text).contains("|  1 |").doesNotContain("-7").contains("3 rows (showing first 1 row)");
   }
 }

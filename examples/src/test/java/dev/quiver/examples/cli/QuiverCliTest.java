@@ -50,12 +50,12 @@ class QuiverCliTest {
   }
 
   @Test
-  void missingOptionIsAOneLineUsageError() {
-    int exit = run("sql", "--format", "csv");
+  void conflictingOptionsAreAOneLineUsageError() {
+    int exit = run("sql", "--format", "csv", "-e", "select 1", "-f", "script.sql");
     assertThat(exit).isEqualTo(QuiverCli.EXIT_USAGE);
     assertThat(err.toString().strip())
         .doesNotContain("\n")
-        .contains("-e")
+        .contains("-e or -f")
         .contains("quiver sql --help");
   }
 
@@ -111,5 +111,45 @@ class QuiverCliTest {
     int bad = run("sql", "--csv-option", "nope.header=false", "-e", "SELECT 1");
     assertThat(bad).isEqualTo(QuiverCli.EXIT_USAGE);
     assertThat(err.toString()).contains("--csv-option nope.header=false");
+  }
+
+  @Test
+  void scriptsAndStandardInputRunEveryStatementInOrder() throws Exception {
+    Path csv = dir.resolve("t.csv");
+    java.nio.file.Files.writeString(csv, "id,name\n1,a;b\n2,c\n");
+    Path script = dir.resolve("script.sql");
+    java.nio.file.Files.writeString(
+        script,
+        "-- a comment; with a semicolon\n"
+            + "CREATE TABLE x AS SELECT id, name FROM t;\n"
+            + "INSERT INTO x VALUES (3, 'd;e');\n"
+            + "SET target_partitions = 2;\n"
+            + "SELECT id, name FROM x ORDER BY id;\n");
+    int exit = run("sql", "--csv", "t=" + csv, "--format", "csv", "--timing", "-f", script.toString());
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(out.toString().split("\\R"))
+        .containsSubsequence("count", "2", "count", "1", "id,name", "1,a;b", "2,c", "3,d;e");
+    assertThat(err.toString()).contains("Time: ");
+
+    java.io.InputStream stdin = System.in;
+    try {
+      System.setIn(
+          new java.io.ByteArrayInputStream(
+              "SELECT count(*) AS n FROM t; SELECT max(id) AS m FROM t"
+                  .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      out.getBuffer().setLength(0);
+      assertThat(run("sql", "--csv", "t=" + csv, "--format", "jsonl")).isZero();
+      assertThat(out.toString().split("\\R")).containsExactly("{\"n\":2}", "{\"m\":2}");
+    } finally {
+      System.setIn(stdin);
+    }
+  }
+
+  @Test
+  void aFailingStatementStopsTheScriptWithItsNumber() throws Exception {
+    int exit = run("sql", "-e", "SELECT 1 AS a; SELECT nope FROM nowhere; SELECT 3 AS c");
+    assertThat(exit).isEqualTo(QuiverCli.EXIT_FAILURE);
+    assertThat(out.toString()).contains("| 1 |").doesNotContain("| 3 |");
+    assertThat(err.toString()).contains("statement 2 of 3").contains("nowhere");
   }
 }

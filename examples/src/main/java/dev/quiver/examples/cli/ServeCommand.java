@@ -1,0 +1,110 @@
+package dev.quiver.examples.cli;
+
+import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.SessionContext;
+import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.examples.cluster.ClusterTarget;
+import dev.quiver.flightsql.FlightSqlServer;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code quiver serve}: an Arrow Flight SQL server (for the JDBC driver, ADBC, DBeaver...) over the
+ * tables given here and those clients create, running queries in process or on a cluster.
+ */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Serves SQL over Arrow Flight SQL, for JDBC and ADBC clients.",
+      "JDBC URL: jdbc:arrow-flight-sql://HOST:PORT/?useEncryption=false"
+    })
+public final class ServeCommand implements Callable<Integer> {
+  @Spec private CommandSpec spec;
+
+  @Option(
+      names = "--port",
+      defaultValue = "32010",
+      description = "Port to listen on, 0 for any free one (default: ${DEFAULT-VALUE}).")
+  private int port;
+
+  @Option(
+      names = "--host",
+      defaultValue = "127.0.0.1",
+      description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
+  private String host;
+
+  @Mixin private TableOptions tables;
+
+  @Mixin private ClusterOptions cluster;
+
+  @Mixin private SettingOptions settings;
+
+  @Option(
+      names = "--tls-cert",
+      paramLabel = "PEM",
+      description = "Serve TLS with this certificate chain (needs --tls-key).")
+  private Path tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "PEM", description = "The certificate's private key (PKCS#8).")
+  private Path tlsKey;
+
+  @Option(
+      names = "--session-timeout",
+      defaultValue = "60",
+      paramLabel = "MINUTES",
+      description = "Close a client's session after this many minutes without calls (default: ${DEFAULT-VALUE}).")
+  private long sessionMinutes;
+
+  @Option(
+      names = "--executor-endpoints",
+      description =
+          "Let clients read distributed results straight from the executors (one Flight endpoint"
+              + " per final task; executors must be reachable from clients). Sessions may change"
+              + " it with SET quiver.flight_sql.executor_endpoints = true|false.")
+  private boolean executorEndpoints;
+
+  @Override
+  public Integer call() throws Exception {
+    SecurityConfig security = SecurityConfig.fromFiles(tlsCert, tlsKey, null, cluster.tokenFile());
+    SessionConfig config = settings.apply(new SessionConfig());
+    PrintWriter out = spec.commandLine().getOut();
+    try (ClusterTarget target = cluster.openForServer();
+        SessionContext catalog = target.newSession(config)) {
+      tables.register(catalog, spec);
+      FlightSqlServer.Options options =
+          new FlightSqlServer.Options(
+              host, port, security, Duration.ofMinutes(sessionMinutes), executorEndpoints);
+      try (FlightSqlServer server = FlightSqlServer.start(catalog, options, QuiverCli.VERSION)) {
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "quiver-serve-shutdown"));
+        out.println(
+            "Quiver Flight SQL server listening on "
+                + host
+                + ":"
+                + server.port()
+                + " (queries run in "
+                + target.describe()
+                + (target.distributed() ? ", scheduler " + target.runtime().config().target() : "")
+                + ")");
+        out.println(
+            "JDBC: jdbc:arrow-flight-sql://"
+                + ("0.0.0.0".equals(host) ? "127.0.0.1" : host)
+                + ":"
+                + server.port()
+                + "/?useEncryption="
+                + security.serverTls()
+                + (security.hasToken() ? "&token=<the token>" : ""));
+        out.flush();
+        server.awaitTermination();
+      }
+    }
+    return 0;
+  }
+}

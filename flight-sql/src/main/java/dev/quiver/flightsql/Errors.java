@@ -1,0 +1,60 @@
+package dev.quiver.flightsql;
+
+import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.QueryCancelledException;
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.UnknownTableException;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns what a statement threw into the Flight status a client sees: Quiver's typed errors keep
+ * their message under a matching code; anything else is INTERNAL with its one-line message. No
+ * stack trace ever reaches the client (it is logged here instead).
+ */
+final class Errors {
+  private static final Logger LOG = LoggerFactory.getLogger(Errors.class);
+
+  private Errors() {}
+
+  static FlightRuntimeException toFlight(Throwable e) {
+    if (e instanceof FlightRuntimeException f) {
+      return f;
+    }
+    CallStatus status;
+    if (e instanceof QueryCancelledException) {
+      status = CallStatus.CANCELLED;
+    } else if (e instanceof ResourcesExhaustedException) {
+      status = CallStatus.RESOURCE_EXHAUSTED;
+    } else if (e instanceof UnknownTableException) {
+      status = CallStatus.NOT_FOUND;
+    } else if (e instanceof DataSourceException) {
+      status = CallStatus.INVALID_ARGUMENT;
+    } else if (e instanceof QuiverException || e instanceof IllegalArgumentException) {
+      status = CallStatus.INVALID_ARGUMENT;
+    } else {
+      LOG.error("statement failed unexpectedly", e);
+      status = CallStatus.INTERNAL;
+    }
+    return status.withDescription(message(e)).toRuntimeException();
+  }
+
+  /** The first line of the error's message (or of its first cause with one), at most 2,000 chars. */
+  static String message(Throwable e) {
+    Throwable t = e;
+    while (t.getMessage() == null && t.getCause() != null) {
+      t = t.getCause();
+    }
+    String m = t.getMessage();
+    if (m == null || m.isBlank()) {
+      return t.getClass().getSimpleName();
+    }
+    if (!(t instanceof QuiverException) && !(t instanceof IllegalArgumentException)) {
+      m = t.getClass().getSimpleName() + ": " + m;
+    }
+    return m.length() > 2000 ? m.substring(0, 2000) + "..." : m;
+  }
+}

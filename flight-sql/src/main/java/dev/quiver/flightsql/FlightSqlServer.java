@@ -1,0 +1,161 @@
+package dev.quiver.flightsql;
+
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.sql.SessionState;
+import dev.quiver.distributed.security.FlightSecurity;
+import dev.quiver.distributed.security.SecurityConfig;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An Arrow Flight SQL server over one Quiver catalog: every client connection gets its own session
+ * ({@code SET} is per client) over the catalog's tables, which every client sees (tables given at
+ * start and those created by DDL). Queries run wherever the catalog session runs them: in process,
+ * or on a cluster when it is a distributed session. The Arrow Flight SQL JDBC driver connects with
+ * {@code jdbc:arrow-flight-sql://HOST:PORT/?useEncryption=false} (with TLS: {@code
+ * useEncryption=true}, and the cluster token as {@code token=...}).
+ */
+public final class FlightSqlServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FlightSqlServer.class);
+
+  /**
+   * How the server listens and whom it serves.
+   *
+   * @param host address to bind (127.0.0.1 keeps it to this machine)
+   * @param port port to bind, 0 for any free one
+   * @param security TLS certificate and key, and the token every call must carry
+   * @param sessionIdle how long a client session lives without calls
+   * @param executorEndpoints whether distributed results are read from the executors by default
+   *     (a session may say otherwise with {@code SET quiver.flight_sql.executor_endpoints})
+   */
+  public record Options(
+      String host,
+      int port,
+      SecurityConfig security,
+      Duration sessionIdle,
+      boolean executorEndpoints) {
+    /** Loopback, the given port, no TLS or token, sessions kept for an hour without calls. */
+    public static Options loopback(int port) {
+      return new Options("127.0.0.1", port, SecurityConfig.none(), Duration.ofHours(1), false);
+    }
+
+    /** A copy with {@code security}. */
+    public Options withSecurity(SecurityConfig security) {
+      return new Options(host, port, security, sessionIdle, executorEndpoints);
+    }
+  }
+
+  private final BufferAllocator allocator;
+  private final ClientSessions sessions;
+  private final QuiverSqlProducer producer;
+  private final FlightServer server;
+  private final ScheduledExecutorService janitor;
+  private final Options options;
+  private boolean closed;
+
+  private FlightSqlServer(SessionContext catalog, Options options, String version) {
+    this.options = options;
+    this.allocator =
+        SessionState.rootAllocator().newChildAllocator("flight-sql-server", 0, Long.MAX_VALUE);
+    this.sessions = new ClientSessions(catalog, options.sessionIdle());
+    this.producer = new QuiverSqlProducer(allocator, version, options.executorEndpoints());
+    Location location = FlightSecurity.serverLocation(options.host(), options.port(), options.security());
+    FlightServer.Builder builder =
+        FlightServer.builder(allocator, location, producer).middleware(ClientSessions.KEY, sessions);
+    this.server = FlightSecurity.secure(builder, options.security()).build();
+    this.janitor =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "quiver-flight-sql-sessions");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /**
+   * Starts a server over {@code catalog}'s tables; the caller keeps owning {@code catalog} and
+   * closes it after this server.
+   *
+   * @param version the server version clients are told (GetSqlInfo)
+   */
+  public static FlightSqlServer start(SessionContext catalog, Options options, String version) {
+    FlightSqlServer s = new FlightSqlServer(catalog, options, version);
+    try {
+      s.server.start();
+    } catch (IOException e) {
+      s.close();
+      throw new QuiverException(
+          "Cannot listen on " + options.host() + ":" + options.port() + ": " + e.getMessage(), e);
+    }
+    long every = Math.max(1, Math.min(60, options.sessionIdle().toSeconds() / 4));
+    s.janitor.scheduleWithFixedDelay(s::expire, every, every, TimeUnit.SECONDS);
+    return s;
+  }
+
+  private void expire() {
+    try {
+      int closed = sessions.expireIdle();
+      if (closed > 0) {
+        LOG.info("closed {} idle client sessions", closed);
+      }
+      Set<String> open = new HashSet<>(sessions.ids());
+      producer.forgetSessions(open, options.sessionIdle().toNanos());
+    } catch (RuntimeException e) {
+      LOG.warn("expiring client sessions failed", e);
+    }
+  }
+
+  /** The port the server listens on. */
+  public int port() {
+    return server.getPort();
+  }
+
+  /** The address the server listens on. */
+  public String host() {
+    return options.host();
+  }
+
+  /** Open client sessions. */
+  public int clientSessions() {
+    return sessions.size();
+  }
+
+  /** Blocks until the server stops. */
+  public void awaitTermination() throws InterruptedException {
+    server.awaitTermination();
+  }
+
+  /** Stops accepting calls, cancels running queries and closes every client session. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    janitor.shutdownNow();
+    producer.close();
+    try {
+      server.shutdown();
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.close();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      LOG.warn("stopping the Flight SQL server failed: {}", e.getMessage());
+    }
+    sessions.close();
+    allocator.close();
+  }
+}

@@ -1,0 +1,512 @@
+package dev.quiver.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.distributed.ClusterConfig;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.auth2.BearerCredentialWriter;
+import org.apache.arrow.flight.client.ClientCookieMiddleware;
+import org.apache.arrow.flight.grpc.CredentialCallOption;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import dev.quiver.distributed.client.SchedulerClient;
+import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.examples.tpch.TpchData;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code quiver serve --embedded 2 --token-file F} through the real Arrow Flight SQL JDBC driver:
+ * types, metadata as DBeaver reads it, prepared statements with parameters, DDL/DML/SET and
+ * per-client sessions over shared tables, 16 concurrent clients, cancellation freeing the
+ * executors, and a wrong token. Rows are checked against DuckDB.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class FlightSqlJdbcTest {
+  private static final String TOKEN = "s3cr3t-token-for-tests";
+
+  @TempDir Path tmp;
+  private Path data;
+  private ServeProcess server;
+  private RowEngine duckdb;
+
+  @BeforeAll
+  void start() throws Exception {
+    data = TpchFixture.data(CorpusTestBase.SCALE);
+    Path tokenFile = Files.writeString(Files.createTempFile("quiver-token", ".txt"), TOKEN + "\n");
+    tokenFile.toFile().deleteOnExit();
+    // 64 KiB of input per task, so that even SF 0.01 queries run as multi-task jobs.
+    server =
+        ServeProcess.start(
+            data,
+            "--embedded",
+            "2",
+            "--token-file",
+            tokenFile.toString(),
+            "--set",
+            "quiver.distributed.bytes_per_task=64KB");
+    duckdb = Differential.reference(data);
+  }
+
+  @AfterAll
+  void stop() {
+    if (duckdb != null) {
+      duckdb.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private Connection connect() throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("token", TOKEN);
+    return DriverManager.getConnection(server.jdbcUrl(), p);
+  }
+
+  private static QueryResult query(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      return JdbcRows.read(rs);
+    }
+  }
+
+  private void checkAgainstDuckDb(Connection c, String sql) throws SQLException {
+    QueryResult expected = duckdb.query(sql);
+    Differential.check(sql, sql, expected, query(c, sql), Differential.sortOf(sql, expected));
+  }
+
+  @Test
+  void wrongOrMissingTokenIsUnauthenticated() {
+    Properties wrong = new Properties();
+    wrong.setProperty("token", "not-the-token");
+    assertThatThrownBy(() -> DriverManager.getConnection(server.jdbcUrl(), wrong).close())
+        .isInstanceOf(SQLException.class)
+        .satisfies(e -> assertThat(causes(e)).containsIgnoringCase("unauthenticated"))
+        .satisfies(e -> assertThat(causes(e)).doesNotContain(TOKEN).doesNotContain("\tat "));
+    assertThatThrownBy(
+            () -> {
+              try (Connection c = DriverManager.getConnection(server.jdbcUrl(), new Properties())) {
+                query(c, "SELECT 1");
+              }
+            })
+        .isInstanceOf(SQLException.class)
+        .satisfies(e -> assertThat(causes(e)).containsIgnoringCase("unauthenticated"));
+  }
+
+  private static String causes(Throwable e) {
+    StringBuilder s = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      s.append(t.getMessage()).append('\n');
+    }
+    return s.toString();
+  }
+
+  @Test
+  void everyTypeRoundTrips() throws Exception {
+    String[] statements = {
+      "CREATE TABLE types_rt (i INTEGER, b BIGINT, d DECIMAL(12, 3), f DOUBLE, s VARCHAR, dt DATE,"
+          + " ts TIMESTAMP, flag BOOLEAN)",
+      "INSERT INTO types_rt VALUES (1, 9000000000, 12345.678, 2.5, 'héllo wörld ✓ 日本',"
+          + " DATE '2024-02-29', TIMESTAMP '2024-02-29 12:34:56.789', TRUE)",
+      "INSERT INTO types_rt VALUES (2, -1, -0.001, -1.0E10, '', DATE '1970-01-01',"
+          + " TIMESTAMP '1969-12-31 23:59:59', FALSE)",
+      "INSERT INTO types_rt VALUES (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL)"
+    };
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      assertThat(s.executeUpdate(statements[0])).isEqualTo(0);
+      for (int i = 1; i < statements.length; i++) {
+        assertThat(s.executeUpdate(statements[i])).isEqualTo(1);
+      }
+      String select = "SELECT * FROM types_rt ORDER BY i";
+      QueryResult actual = query(c, select);
+      try (DuckDbRows reference = new DuckDbRows(data, 1)) {
+        for (String st : statements) {
+          reference.execute(st);
+        }
+        QueryResult expected = reference.query(select);
+        Differential.check("types", select, expected, actual, Differential.sortOf(select, expected));
+      }
+      try (ResultSet rs = s.executeQuery(select)) {
+        ResultSetMetaData md = rs.getMetaData();
+        assertThat(md.getColumnType(3)).isEqualTo(Types.DECIMAL);
+        assertThat(md.getScale(3)).isEqualTo(3);
+        assertThat(md.getColumnType(6)).isEqualTo(Types.DATE);
+        assertThat(md.getColumnType(7)).isEqualTo(Types.TIMESTAMP);
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getBigDecimal(3)).isEqualByComparingTo("12345.678");
+        assertThat(rs.getString(5)).isEqualTo("héllo wörld ✓ 日本");
+        assertThat(rs.getObject(6, LocalDate.class)).isEqualTo(LocalDate.of(2024, 2, 29));
+      }
+    }
+  }
+
+  @Test
+  void metadataAsDBeaverReadsIt() throws Exception {
+    try (Connection c = connect()) {
+      DatabaseMetaData md = c.getMetaData();
+      assertThat(md.getDatabaseProductName()).isEqualTo("Quiver");
+      assertThat(md.getDatabaseProductVersion()).isNotBlank();
+      assertThat(md.getIdentifierQuoteString()).isEqualTo("\"");
+      assertThat(md.getSQLKeywords()).contains("EXTERNAL");
+      List<String> tables = new ArrayList<>();
+      try (ResultSet rs = md.getTables(null, null, "%", null)) {
+        while (rs.next()) {
+          tables.add(rs.getString("TABLE_NAME") + ":" + rs.getString("TABLE_TYPE"));
+        }
+      }
+      assertThat(tables).contains("lineitem:TABLE", "nation:TABLE");
+      try (ResultSet rs = md.getTables(null, null, "line%", new String[] {"TABLE"})) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("TABLE_NAME")).isEqualTo("lineitem");
+        assertThat(rs.next()).isFalse();
+      }
+      List<String> columns = new ArrayList<>();
+      try (ResultSet rs = md.getColumns(null, null, "lineitem", "%")) {
+        while (rs.next()) {
+          columns.add(rs.getString("COLUMN_NAME") + ":" + rs.getInt("DATA_TYPE"));
+        }
+      }
+      assertThat(columns)
+          .hasSize(16)
+          .contains(
+              "l_orderkey:" + Types.BIGINT,
+              "l_quantity:" + Types.DECIMAL,
+              "l_shipdate:" + Types.DATE,
+              "l_comment:" + Types.VARCHAR);
+      // The 18.3 driver answers getTypeInfo itself (empty, without asking the server); the
+      // server's GetXdbcTypeInfo is checked below with a Flight SQL client.
+      try (ResultSet rs = md.getTypeInfo()) {
+        rs.next();
+      }
+      try (ResultSet rs = md.getTableTypes()) {
+        List<String> kinds = new ArrayList<>();
+        while (rs.next()) {
+          kinds.add(rs.getString(1));
+        }
+        assertThat(kinds).containsExactly("TABLE", "VIEW");
+      }
+      try (ResultSet rs = md.getPrimaryKeys(null, null, "lineitem")) {
+        assertThat(rs.next()).isFalse();
+      }
+      try (ResultSet rs = md.getImportedKeys(null, null, "lineitem")) {
+        assertThat(rs.next()).isFalse();
+      }
+      try (ResultSet rs = md.getExportedKeys(null, null, "lineitem")) {
+        assertThat(rs.next()).isFalse();
+      }
+      try (ResultSet rs = md.getCatalogs()) {
+        assertThat(rs.next()).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void preparedStatementWithParameters() throws Exception {
+    String sql =
+        "SELECT l_returnflag, count(*) AS n, sum(l_quantity) AS q FROM lineitem"
+            + " WHERE l_quantity < ? AND l_shipdate >= ? AND l_shipmode = ?"
+            + " GROUP BY l_returnflag ORDER BY l_returnflag";
+    try (Connection c = connect();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      // The result's columns are known at prepare time.
+      ResultSetMetaData md = ps.getMetaData();
+      assertThat(md.getColumnCount()).isEqualTo(3);
+      assertThat(md.getColumnLabel(2)).isEqualTo("n");
+      assertThat(ps.getParameterMetaData().getParameterCount()).isEqualTo(3);
+      Object[][] bindings = {
+        // The driver binds a BigDecimal only at the parameter's scale (DECIMAL(15, 2) here).
+        {new BigDecimal("20.00"), LocalDate.of(1995, 1, 1), "AIR"},
+        {new BigDecimal("45.50"), LocalDate.of(1993, 6, 17), "TRUCK"}
+      };
+      for (Object[] b : bindings) {
+        ps.setBigDecimal(1, (BigDecimal) b[0]);
+        ps.setDate(2, java.sql.Date.valueOf((LocalDate) b[1]));
+        ps.setString(3, (String) b[2]);
+        QueryResult actual;
+        try (ResultSet rs = ps.executeQuery()) {
+          actual = JdbcRows.read(rs);
+        }
+        String literal =
+            sql.replaceFirst("\\?", b[0].toString())
+                .replaceFirst("\\?", "DATE '" + b[1] + "'")
+                .replaceFirst("\\?", "'" + b[2] + "'");
+        QueryResult expected = duckdb.query(literal);
+        assertThat(expected.rows()).isNotEmpty();
+        Differential.check(literal, literal, expected, actual, Differential.sortOf(literal, expected));
+      }
+    }
+  }
+
+  @Test
+  void ddlAndDmlReturnCountsAndTablesAreSharedButSetIsPerClient() throws Exception {
+    try (Connection a = connect();
+        Connection b = connect();
+        Statement sa = a.createStatement();
+        Statement sb = b.createStatement()) {
+      assertThat(sa.executeUpdate("CREATE TABLE shared_nations AS SELECT n_nationkey, n_name FROM nation"))
+          .isEqualTo(25);
+      try (PreparedStatement insert = a.prepareStatement("INSERT INTO shared_nations VALUES (?, ?)")) {
+        insert.setLong(1, 100);
+        insert.setString(2, "ATLANTIS");
+        assertThat(insert.executeUpdate()).isEqualTo(1);
+        insert.setLong(1, 101);
+        insert.setString(2, "LEMURIA");
+        insert.addBatch();
+        assertThat(insert.executeBatch()).isNotEmpty();
+      }
+      String ext = TpchData.tableDirectory(data, "region").toString().replace("'", "''");
+      assertThat(
+              sa.executeUpdate(
+                  "CREATE EXTERNAL TABLE ext_region STORED AS PARQUET LOCATION '" + ext + "'"))
+          .isEqualTo(0);
+      // Client b sees what client a created.
+      assertThat(query(b, "SELECT count(*) FROM shared_nations").rows().get(0).get(0))
+          .isEqualTo(27L);
+      QueryResult regions = query(b, "SELECT r_name FROM ext_region ORDER BY r_name");
+      QueryResult expectedRegions = duckdb.query("SELECT r_name FROM region ORDER BY r_name");
+      assertThat(regions.rows()).isEqualTo(expectedRegions.rows());
+      try (ResultSet rs = b.getMetaData().getTables(null, null, "shared%", null)) {
+        assertThat(rs.next()).isTrue();
+      }
+      // SET is per client: a runs in process from now on, b still on the cluster.
+      sa.executeUpdate("SET quiver.distributed.enabled = false");
+      String explain = "EXPLAIN SELECT count(*) FROM lineitem";
+      assertThat(plan(a, explain)).doesNotContain("job of");
+      assertThat(plan(b, explain)).contains("job of");
+      assertThat(sa.executeUpdate("DROP TABLE shared_nations")).isEqualTo(0);
+      assertThatThrownBy(() -> query(b, "SELECT * FROM shared_nations"))
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(causes(e)).contains("shared_nations"));
+    }
+  }
+
+  private static String plan(Connection c, String explain) throws SQLException {
+    StringBuilder s = new StringBuilder();
+    for (List<Object> row : query(c, explain).rows()) {
+      s.append(row.get(1)).append('\n');
+    }
+    return s.toString();
+  }
+
+  @Test
+  void badSqlIsATypedErrorAndTheConnectionStaysUsable() throws Exception {
+    try (Connection c = connect()) {
+      assertThatThrownBy(() -> query(c, "SELEC 1"))
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(causes(e)).doesNotContain("\tat "));
+      assertThatThrownBy(() -> query(c, "SELECT nope FROM nation"))
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(causes(e)).contains("nope"));
+      checkAgainstDuckDb(c, "SELECT count(*) FROM nation");
+    }
+  }
+
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void sixteenConcurrentClientsFiveRoundsEach() throws Exception {
+    String[] queries = {
+      "SELECT l_returnflag, l_linestatus, sum(l_quantity) AS q, count(*) AS n FROM lineitem"
+          + " GROUP BY l_returnflag, l_linestatus",
+      "SELECT n_name, count(*) AS c FROM customer JOIN nation ON c_nationkey = n_nationkey"
+          + " GROUP BY n_name",
+      "SELECT o_orderpriority, count(*) FROM orders WHERE o_orderdate >= DATE '1995-01-01'"
+          + " GROUP BY o_orderpriority"
+    };
+    List<QueryResult> expected = new ArrayList<>();
+    for (String q : queries) {
+      expected.add(duckdb.query(q));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(16);
+    try {
+      List<Future<Integer>> clients = new ArrayList<>();
+      for (int client = 0; client < 16; client++) {
+        int first = client;
+        clients.add(
+            pool.submit(
+                () -> {
+                  int checked = 0;
+                  try (Connection c = connect()) {
+                    for (int round = 0; round < 5; round++) {
+                      int i = (first + round) % queries.length;
+                      Differential.check(
+                          "client " + first + " round " + round,
+                          queries[i],
+                          expected.get(i),
+                          query(c, queries[i]),
+                          Differential.sortOf(queries[i], expected.get(i)));
+                      checked++;
+                    }
+                  }
+                  return checked;
+                }));
+      }
+      int total = 0;
+      for (Future<Integer> f : clients) {
+        total += f.get(240, TimeUnit.SECONDS);
+      }
+      assertThat(total).isEqualTo(80);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
+  void cancelStopsTheJobAndFreesExecutorMemory() throws Exception {
+    assertThat(server.scheduler()).as("serve prints its embedded scheduler").isNotNull();
+    // lineitem joined with itself on a two-valued key: ~1.8 billion pairs, counted by the
+    // executors' tasks, far longer than the test waits.
+    String slow =
+        "SELECT count(*) FROM lineitem a JOIN lineitem b ON a.l_linestatus = b.l_linestatus"
+            + " WHERE a.l_orderkey + b.l_orderkey > 0";
+    try (SchedulerClient scheduler = new SchedulerClient(ClusterConfig.remote(server.scheduler()));
+        Connection c = connect();
+        Statement s = c.createStatement()) {
+      java.util.Map<String, Long> before = new java.util.HashMap<>();
+      for (ExecutorStatus e : scheduler.executors()) {
+        before.put(e.getInfo().getExecutorId(), e.getAllocatedBytes());
+      }
+      ExecutorService runner = Executors.newSingleThreadExecutor();
+      try {
+        Future<Object> running =
+            runner.submit(
+                () -> {
+                  try (ResultSet rs = s.executeQuery(slow)) {
+                    return rs.next();
+                  }
+                });
+        waitFor(
+            scheduler,
+            "tasks running",
+            60,
+            e -> e.getRunningTasks() > 0 || e.getActiveTasks() > 0,
+            true);
+        s.cancel();
+        assertThatThrownBy(() -> running.get(60, TimeUnit.SECONDS))
+            .hasCauseInstanceOf(SQLException.class);
+      } finally {
+        runner.shutdownNow();
+      }
+      // Every executor stops the job's tasks and frees their memory (back to what it held before).
+      waitFor(
+          scheduler,
+          "no tasks and no more memory than before on every executor",
+          60,
+          e ->
+              e.getRunningTasks() == 0
+                  && e.getActiveTasks() == 0
+                  && e.getAllocatedBytes() <= before.getOrDefault(e.getInfo().getExecutorId(), 0L),
+          false);
+      checkAgainstDuckDb(c, "SELECT count(*) FROM orders");
+    }
+  }
+
+  @Test
+  void executorEndpointsServeDistributedResultsFromTheExecutors() throws Exception {
+    String scan =
+        "SELECT l_orderkey, l_linenumber, l_extendedprice, l_shipdate, l_comment FROM lineitem";
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.executeUpdate("SET quiver.flight_sql.executor_endpoints = true");
+      checkAgainstDuckDb(c, scan);
+      checkAgainstDuckDb(c, "SELECT l_returnflag, count(*) AS n FROM lineitem GROUP BY 1");
+      checkAgainstDuckDb(c, "SELECT n_name FROM nation WHERE n_nationkey > 100");
+    }
+    // The FlightInfo's endpoints are the executors' Flight servers, not this server.
+    CredentialCallOption auth = new CredentialCallOption(new BearerCredentialWriter(TOKEN));
+    try (BufferAllocator allocator = new RootAllocator();
+        FlightClient flight =
+            FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.port()))
+                .intercept(new ClientCookieMiddleware.Factory())
+                .build();
+        FlightSqlClient sql = new FlightSqlClient(flight)) {
+      List<String> types = new ArrayList<>();
+      try (FlightStream stream =
+          sql.getStream(sql.getXdbcTypeInfo(auth).getEndpoints().get(0).getTicket(), auth)) {
+        while (stream.next()) {
+          for (int r = 0; r < stream.getRoot().getRowCount(); r++) {
+            types.add(stream.getRoot().getVector("type_name").getObject(r).toString());
+          }
+        }
+      }
+      assertThat(types).contains("INTEGER", "BIGINT", "DECIMAL", "VARCHAR", "DATE", "TIMESTAMP");
+      sql.executeUpdate("SET quiver.flight_sql.executor_endpoints = true", auth);
+      FlightInfo info = sql.execute(scan, auth);
+      assertThat(info.getEndpoints()).hasSizeGreaterThanOrEqualTo(2);
+      long rows = 0;
+      for (FlightEndpoint e : info.getEndpoints()) {
+        assertThat(e.getLocations()).hasSize(1);
+        Location at = e.getLocations().get(0);
+        assertThat(at.getUri().getPort()).isNotEqualTo(server.port());
+        try (FlightClient executor = FlightClient.builder(allocator, at).build();
+            FlightStream stream = executor.getStream(e.getTicket(), auth)) {
+          while (stream.next()) {
+            rows += stream.getRoot().getRowCount();
+          }
+        }
+      }
+      assertThat(rows).isEqualTo(duckdb.query("SELECT count(*) FROM lineitem").rows().get(0).get(0));
+      // Closing the session releases the job whose output the executors held for this client.
+      sql.closeSession(new org.apache.arrow.flight.CloseSessionRequest(), auth);
+    }
+  }
+
+  /**
+   * Waits until {@code condition} holds for some executor ({@code any}) or for every executor;
+   * the executors report with their heartbeats.
+   */
+  private static void waitFor(
+      SchedulerClient scheduler,
+      String what,
+      int seconds,
+      java.util.function.Predicate<ExecutorStatus> condition,
+      boolean any)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    List<ExecutorStatus> last = List.of();
+    while (System.nanoTime() < deadline) {
+      last = scheduler.executors();
+      boolean holds =
+          !last.isEmpty()
+              && (any ? last.stream().anyMatch(condition) : last.stream().allMatch(condition));
+      if (holds) {
+        return;
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("timed out waiting for " + what + ": " + last);
+  }
+}
