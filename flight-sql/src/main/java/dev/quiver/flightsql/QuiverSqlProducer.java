@@ -250,9 +250,18 @@ final class QuiverSqlProducer implements FlightSqlProducer {
               .toRuntimeException());
       return;
     }
+    // gRPC runs the call's cancel callbacks (the listener's onCancel handler, isCancelled) on the
+    // call's serializing executor, which this handler occupies until the result is streamed: a
+    // client's cancel would reach us only once the job is done. The call's Context is cancelled at
+    // once, from another thread, so the running job is cancelled from there.
+    io.grpc.Context call = io.grpc.Context.current();
+    io.grpc.Context.CancellationListener onCancel =
+        c -> p.cancel("the client cancelled the stream");
+    call.addListener(onCancel, Runnable::run);
     try {
       stream(p, listener);
     } finally {
+      call.removeListener(onCancel);
       pending.remove(id);
     }
   }

@@ -421,15 +421,20 @@ class FlightSqlJdbcTest {
         runner.shutdownNow();
       }
       // Every executor stops the job's tasks and frees their memory (back to what it held before).
-      waitFor(
-          scheduler,
-          "no tasks and no more memory than before on every executor",
-          60,
-          e ->
-              e.getRunningTasks() == 0
-                  && e.getActiveTasks() == 0
-                  && e.getAllocatedBytes() <= before.getOrDefault(e.getInfo().getExecutorId(), 0L),
-          false);
+      try {
+        waitFor(
+            scheduler,
+            "no tasks and no more memory than before on every executor",
+            60,
+            e ->
+                e.getRunningTasks() == 0
+                    && e.getActiveTasks() == 0
+                    && e.getAllocatedBytes()
+                        <= before.getOrDefault(e.getInfo().getExecutorId(), 0L),
+            false);
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "\nquiver serve's log:\n" + server.log(), e);
+      }
       checkAgainstDuckDb(c, "SELECT count(*) FROM orders");
     }
   }

@@ -11,6 +11,7 @@ import dev.quiver.distributed.proto.StageStatus;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskSummary;
 import dev.quiver.decorators.JobProgress;
+import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
@@ -291,10 +292,19 @@ public final class JobHandle implements AutoCloseable {
 
   private void cancelQuietly() {
     try {
-      scheduler.cancel(jobId);
+      outsideCallerCancellation(() -> scheduler.cancel(jobId));
     } catch (QuiverException e) {
       LOG.warn("cancelling job {} failed: {}", jobId, e.getMessage());
     }
+  }
+
+  /**
+   * Runs a clean-up call to the scheduler in a context that does not inherit the calling thread's
+   * gRPC cancellation: a server whose own client went away (a cancelled Flight SQL {@code DoGet})
+   * cancels its job from that call's thread, and gRPC would cancel the outgoing call with it.
+   */
+  private static void outsideCallerCancellation(Runnable call) {
+    Context.current().fork().run(call);
   }
 
   /** Cancels the job if it is still running, then releases its data on the executors. */
@@ -314,7 +324,7 @@ public final class JobHandle implements AutoCloseable {
       cancelQuietly();
     }
     try {
-      scheduler.release(jobId);
+      outsideCallerCancellation(() -> scheduler.release(jobId));
     } catch (QuiverException e) {
       LOG.warn("releasing job {} failed: {}", jobId, e.getMessage());
     }
