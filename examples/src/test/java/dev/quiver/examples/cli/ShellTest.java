@@ -81,6 +81,9 @@ class ShellTest {
       type(keys, "SELECT 40 + 2 AS answer;\n\\q\n");
       assertThat(shell.get(60, TimeUnit.SECONDS)).isZero();
       assertThat(errText.toString()).doesNotContain("error");
+      // The terminal copies the shell's output to the screen on its own thread: the last rows may
+      // arrive after the shell has returned.
+      awaitText(screen, "|     42 |");
 
       String text = screen.toString(StandardCharsets.UTF_8);
       assertThat(text).contains("BETA").contains("GAMMA").doesNotContain("ALPHA");
