@@ -190,7 +190,7 @@ final class QuiverSqlProducer implements FlightSqlProducer {
       FlightDescriptor descriptor,
       boolean query,
       ByteString prepared) {
-    Schema schema = frame.schema();
+    Schema schema = ColumnMetadata.annotate(frame.schema());
     if (query && ExecutorEndpoints.wanted(session.context, executorEndpoints)) {
       session.acquire();
       try {
@@ -230,7 +230,9 @@ final class QuiverSqlProducer implements FlightSqlProducer {
       ClientSession session = session(context);
       String sql = command.getQuery();
       return new SchemaResult(
-          session.context.isQuery(sql) ? session.context.sql(sql).schema() : NO_COLUMNS);
+          session.context.isQuery(sql)
+              ? ColumnMetadata.annotate(session.context.sql(sql).schema())
+              : NO_COLUMNS);
     } catch (RuntimeException e) {
       throw Errors.toFlight(e);
     }
@@ -275,9 +277,16 @@ final class QuiverSqlProducer implements FlightSqlProducer {
         listener.error(CallStatus.CANCELLED.withDescription("cancelled").toRuntimeException());
         return;
       }
-      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      VectorSchemaRoot batches = reader.getVectorSchemaRoot();
+      // The same vectors under the annotated schema, which the client sees.
+      VectorSchemaRoot root =
+          new VectorSchemaRoot(
+              ColumnMetadata.annotate(batches.getSchema()).getFields(),
+              batches.getFieldVectors(),
+              0);
       listener.start(root);
       while (reader.loadNextBatch()) {
+        root.setRowCount(batches.getRowCount());
         BackpressureStrategy.WaitResult ready =
             FlightStreams.awaitReady(listener, CONSUMER_WAIT_MILLIS);
         if (ready == BackpressureStrategy.WaitResult.CANCELLED) {
@@ -369,7 +378,7 @@ final class QuiverSqlProducer implements FlightSqlProducer {
                   ? session.context.sql(sql).schema()
                   : session.context.sql(sql, nulls).schema();
         }
-        p = new Prepared(session, sql, query, dataset, parameters);
+        p = new Prepared(session, sql, query, ColumnMetadata.annotate(dataset), parameters);
       } finally {
         session.release();
       }
