@@ -8,7 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /** DuckDB (in-memory, JDBC) with views over the TPC-H Parquet files: the reference engine. */
-final class DuckDbRows implements RowEngine {
+public final class DuckDbRows implements RowEngine {
   private final DuckDbEngine engine;
 
   DuckDbRows(Path tpchDir, int threads) {
@@ -31,6 +31,11 @@ final class DuckDbRows implements RowEngine {
     } catch (SQLException e) {
       throw new IllegalStateException("DuckDB failed: " + e.getMessage() + "\n" + sql, e);
     }
+  }
+
+  /** Reads every row of {@code rs} as plain Java values (for the fuzzer's own DuckDB). */
+  public static QueryResult read(ResultSet rs) throws SQLException {
+    return JdbcRows.read(rs);
   }
 
   /** Runs a statement without rows (DDL, INSERT). */

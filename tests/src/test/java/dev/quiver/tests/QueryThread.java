@@ -14,7 +14,7 @@ import java.util.concurrent.TimeoutException;
  * thread (rather than JUnit's thread per preemptive timeout) keeps each session on the thread that
  * created it.
  */
-final class QueryThread implements AutoCloseable {
+public final class QueryThread implements AutoCloseable {
   private ExecutorService executor = newExecutor();
 
   private static ExecutorService newExecutor() {
@@ -27,7 +27,7 @@ final class QueryThread implements AutoCloseable {
   }
 
   /** Runs {@code task} on the query thread; fails if it takes longer than {@code timeout}. */
-  synchronized void run(Duration timeout, String label, Runnable task) {
+  public synchronized void run(Duration timeout, String label, Runnable task) {
     run(timeout, label, task, () -> {});
   }
 
@@ -35,7 +35,8 @@ final class QueryThread implements AutoCloseable {
    * Like {@link #run(Duration, String, Runnable)}; on timeout also runs {@code onTimeout} (e.g.
    * closing the session, which cancels the abandoned query so it stops using a core).
    */
-  synchronized void run(Duration timeout, String label, Runnable task, Runnable onTimeout) {
+  public synchronized void run(
+      Duration timeout, String label, Runnable task, Runnable onTimeout) {
     Callable<Void> call =
         () -> {
           task.run();

@@ -15,7 +15,7 @@ import java.util.Objects;
  * Ordered results are compared in order, except that rows tied on the sort keys may come in any
  * order; unordered results are compared as multisets.
  */
-final class ResultComparator {
+public final class ResultComparator {
   /** Relative tolerance for floating-point values. */
   static final double RELATIVE_TOLERANCE = 1e-9;
 
@@ -29,7 +29,7 @@ final class ResultComparator {
    * Returns null when {@code actual} matches {@code expected}, else a description of the
    * difference.
    */
-  static String compare(QueryResult expected, QueryResult actual, SortSpec sort) {
+  public static String compare(QueryResult expected, QueryResult actual, SortSpec sort) {
     if (expected.columns().size() != actual.columns().size()) {
       return "expected "
           + expected.columns().size()

@@ -9,9 +9,9 @@ import java.util.Locale;
  * output columns are the leading sort keys (the longest prefix of ORDER BY items that name an
  * output column by position, name or alias). Rows equal on those keys may come in any order.
  */
-record SortSpec(boolean ordered, List<Integer> keyColumns) {
+public record SortSpec(boolean ordered, List<Integer> keyColumns) {
   /** A result whose row order is unspecified. */
-  static final SortSpec UNORDERED = new SortSpec(false, List.of());
+  public static final SortSpec UNORDERED = new SortSpec(false, List.of());
 
   /** Sort spec of a query with ORDER BY over the given output columns. */
   static SortSpec ofColumns(List<String> orderBy, List<String> outputColumns) {
@@ -30,7 +30,7 @@ record SortSpec(boolean ordered, List<Integer> keyColumns) {
   }
 
   /** Analyzes {@code sql}'s top-level ORDER BY against the result's output column names. */
-  static SortSpec of(String sql, List<String> outputColumns) {
+  public static SortSpec of(String sql, List<String> outputColumns) {
     List<String> items = topLevelOrderByItems(sql);
     if (items == null) {
       return UNORDERED;

@@ -19,11 +19,11 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /** Converts engine values to the comparator's plain Java values. */
-final class Values {
+public final class Values {
   private Values() {}
 
   /** Normalizes a JDBC value: integers to Long, floats to Double, dates to java.time. */
-  static Object fromJdbc(Object v) {
+  public static Object fromJdbc(Object v) {
     if (v == null) {
       return null;
     }
@@ -56,12 +56,12 @@ final class Values {
   }
 
   /** Whether an Arrow column holds floating-point values. */
-  static boolean isFloating(ArrowType type) {
+  public static boolean isFloating(ArrowType type) {
     return type instanceof ArrowType.FloatingPoint;
   }
 
   /** Reads row {@code row} of an Arrow vector as a plain Java value. */
-  static Object fromArrow(FieldVector vector, int row) {
+  public static Object fromArrow(FieldVector vector, int row) {
     if (vector.isNull(row)) {
       return null;
     }

@@ -1,0 +1,41 @@
+package dev.quiver.tests.fuzz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/** Runs a fuzzer, prints and writes its report, and fails on findings. */
+final class FuzzRuns {
+  private FuzzRuns() {}
+
+  /** A system property as a long, or {@code fallback} when unset or empty. */
+  static long property(String name, long fallback) {
+    String v = System.getProperty(name, "").strip();
+    return v.isEmpty() ? fallback : Long.parseLong(v);
+  }
+
+  /**
+   * Runs queries {@code first..first+count-1} of {@code fuzzer} for at most {@code minutes}, then
+   * writes the report to target/fuzz/{@code name}-{@code seed}.txt and fails unless there were
+   * no findings and fewer than {@code maxBothErrorShare} of the queries failed on both engines
+   * (a generator that mostly writes invalid SQL tests nothing).
+   */
+  static FuzzReport runAndCheck(
+      Fuzzer fuzzer, String name, long seed, int first, int count, long minutes) {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
+    FuzzReport report;
+    try (fuzzer) {
+      report = fuzzer.run(first, count, deadline);
+    }
+    System.out.println(report.summary());
+    report.write(Path.of("target", "fuzz", name + "-" + seed + "-" + first + ".txt"));
+    assertThat(report.findings())
+        .as("findings (rerun one with its 'rerun' line)\n%s", report.summary())
+        .isEmpty();
+    assertThat(report.bothErrorCount())
+        .as("queries that both engines reject: the generator should write valid SQL")
+        .isLessThanOrEqualTo(Math.max(5, report.queries / 20));
+    return report;
+  }
+}
