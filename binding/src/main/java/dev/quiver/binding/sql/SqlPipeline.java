@@ -406,10 +406,12 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   }
 
   /**
-   * Turns plain EXISTS / NOT EXISTS filters into semi / anti joins, rewrites other subqueries as
-   * correlates, then decorrelates them into joins and aggregates.
+   * Turns IN / SOME over a constant select list into EXISTS and plain EXISTS / NOT EXISTS filters
+   * into semi / anti joins, rewrites other subqueries as correlates, then decorrelates them into
+   * joins and aggregates.
    */
   public RelNode removeSubQueries(RelNode rel) {
+    rel = ConstantSubQueries.apply(rel);
     rel = ExistsToSemiJoin.apply(rel);
     HepProgram program =
         HepProgram.builder()
