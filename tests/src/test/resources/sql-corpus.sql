@@ -678,3 +678,13 @@ FROM orders WHERE o_orderkey < 40;
 -- name: extract_dow_folded_equals_computed
 SELECT o_orderkey, extract(dow from o_orderdate) AS dow, extract(dow from date '2024-03-15') AS lit_dow, extract(isodow from date '2024-03-17') AS lit_isodow
 FROM orders WHERE o_orderkey < 40;
+-- Found by the random query generator (tests/.../fuzz): each query failed before its fix.
+-- name: in_correlated_subquery_of_a_constant
+-- (Calcite's decorrelator compared the outer value with the correlation column, not with 2 / 1.)
+SELECT n_nationkey, n_regionkey IN (SELECT 2 FROM region WHERE r_regionkey = n_nationkey) AS in_two FROM nation WHERE n_regionkey NOT IN (SELECT 1 FROM region WHERE r_regionkey = n_nationkey - 20);
+-- name: lag_lead_default_over_strings
+-- (A default written in place over gathered strings shifted the strings after it.)
+SELECT n_nationkey, LAG(NULLIF(n_name, 'BRAZIL'), 1, 'none') OVER (ORDER BY n_nationkey) AS prev_name, LEAD(n_name, 2, '-') OVER (PARTITION BY n_regionkey ORDER BY n_nationkey) AS next2 FROM nation;
+-- name: lag_with_default_keeps_null_values
+-- (LAG with a NOT NULL default was typed NOT NULL, so IS NULL was folded to FALSE.)
+SELECT n_nationkey FROM (SELECT n_nationkey, LAG(NULLIF(n_regionkey, 2), 1, -1) OVER (ORDER BY n_nationkey) AS prev FROM nation) t WHERE prev IS NULL;

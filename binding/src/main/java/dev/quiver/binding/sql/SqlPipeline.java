@@ -323,7 +323,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       udfOps.add(udfOperator(udf));
     }
     return SqlOperatorTables.chain(
-        SqlStdOperatorTable.instance(),
+        StandardFunctions.TABLE,
         LIBRARY_FUNCTIONS,
         SqlOperatorTables.of(DATE_TRUNC),
         SqlOperatorTables.of(udfOps));

@@ -235,23 +235,34 @@ final class WindowFunctions {
         anyDefault = true;
       }
     }
-    FieldVector v = gather(c, c.args[0], idx);
-    if (anyDefault && c.args.length > 2) {
-      FieldVector def = c.args[2];
-      if (def.getClass() != v.getClass()) {
-        v.close();
-        throw new QueryTypeException("The default of " + c.call.function() + " in " + c.call.name()
-            + " has type " + def.getField().getType() + " but the value has type "
-            + c.args[0].getField().getType() + "; cast the default to the value's type");
-      }
+    if (!anyDefault || c.args.length <= 2) {
+      return gather(c, c.args[0], idx);
+    }
+    FieldVector value = c.args[0];
+    FieldVector def = c.args[2];
+    if (def.getClass() != value.getClass()) {
+      throw new QueryTypeException("The default of " + c.call.function() + " in " + c.call.name()
+          + " has type " + def.getField().getType() + " but the value has type "
+          + value.getField().getType() + "; cast the default to the value's type");
+    }
+    // Written row after row: a variable-width vector cannot have a value replaced in the middle
+    // (overwriting the defaults after a gather shifted the strings that followed them).
+    FieldVector v = c.out.createVector(c.allocator);
+    try {
+      v.allocateNew();
       for (int i = 0; i < n; i++) {
-        if (idx[i] < 0) {
+        if (idx[i] >= 0) {
+          v.copyFromSafe(idx[i], i, value);
+        } else {
           v.copyFromSafe(i, i, def);
         }
       }
       v.setValueCount(n);
+      return v;
+    } catch (RuntimeException e) {
+      v.close();
+      throw e;
     }
-    return v;
   }
 
   /** {@code source[idx[i]]} (null where idx is negative), renamed to the output field. */

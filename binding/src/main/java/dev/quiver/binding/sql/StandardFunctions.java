@@ -1,0 +1,72 @@
+package dev.quiver.binding.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorBinding;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.fun.SqlLeadLagAggFunction;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.validate.SqlNameMatcher;
+
+/** Calcite's standard operators, with corrections where their typing is wrong. */
+final class StandardFunctions {
+  private StandardFunctions() {}
+
+  /**
+   * LAG and LEAD typed NULL-able when their value is: Calcite's are NOT NULL whenever the default
+   * is, though a NULL value comes back as it is, so the optimizer folded {@code lag(x, 1, 0) IS
+   * NULL} to FALSE and dropped rows.
+   */
+  private static final class LeadLag extends SqlLeadLagAggFunction {
+    LeadLag(SqlKind kind) {
+      super(kind);
+    }
+
+    @Override
+    public RelDataType inferReturnType(SqlOperatorBinding binding) {
+      RelDataType type = super.inferReturnType(binding);
+      boolean nullable =
+          binding.getOperandType(0).isNullable()
+              || binding.getOperandCount() < 3
+              || binding.getOperandType(2).isNullable();
+      return binding.getTypeFactory().createTypeWithNullability(type, nullable);
+    }
+  }
+
+  private static final SqlOperator LAG = new LeadLag(SqlKind.LAG);
+  private static final SqlOperator LEAD = new LeadLag(SqlKind.LEAD);
+
+  /** {@link SqlStdOperatorTable} with the corrected operators in place of Calcite's. */
+  static final SqlOperatorTable TABLE =
+      new SqlOperatorTable() {
+        @Override
+        public void lookupOperatorOverloads(
+            SqlIdentifier name,
+            SqlFunctionCategory category,
+            SqlSyntax syntax,
+            List<SqlOperator> operators,
+            SqlNameMatcher matcher) {
+          List<SqlOperator> found = new ArrayList<>();
+          SqlStdOperatorTable.instance()
+              .lookupOperatorOverloads(name, category, syntax, found, matcher);
+          found.forEach(op -> operators.add(corrected(op)));
+        }
+
+        @Override
+        public List<SqlOperator> getOperatorList() {
+          return SqlStdOperatorTable.instance().getOperatorList().stream()
+              .map(StandardFunctions::corrected)
+              .toList();
+        }
+      };
+
+  private static SqlOperator corrected(SqlOperator op) {
+    return op == SqlStdOperatorTable.LAG ? LAG : op == SqlStdOperatorTable.LEAD ? LEAD : op;
+  }
+}
