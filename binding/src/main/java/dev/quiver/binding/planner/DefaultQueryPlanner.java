@@ -274,6 +274,13 @@ public class DefaultQueryPlanner implements QueryPlanner {
           continue;
         }
         AggregateFunction fn = aggregateFunction(call);
+        if (fn == AggregateFunction.SINGLE_VALUE && !keys.isEmpty()) {
+          // A decorrelated scalar subquery groups the inner rows by their correlation values,
+          // all of them, before the join keeps those the outer rows use: failing on a group of
+          // several rows here could fail a query whose outer rows never reach that group.
+          // Such a subquery stays ANY_VALUE until the check can move after the join.
+          fn = AggregateFunction.ANY_VALUE;
+        }
         List<PhysicalExpr> args = new ArrayList<>();
         for (int a : call.getArgList()) {
           args.add(column(input, a));
@@ -361,7 +368,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
         case AVG -> AggregateFunction.AVG;
         case MIN -> AggregateFunction.MIN;
         case MAX -> AggregateFunction.MAX;
-        case ANY_VALUE, SINGLE_VALUE -> AggregateFunction.ANY_VALUE;
+        case ANY_VALUE -> AggregateFunction.ANY_VALUE;
+        case SINGLE_VALUE -> AggregateFunction.SINGLE_VALUE;
         case STDDEV_SAMP -> AggregateFunction.STDDEV_SAMP;
         case STDDEV_POP -> AggregateFunction.STDDEV_POP;
         case VAR_SAMP -> AggregateFunction.VAR_SAMP;

@@ -20,6 +20,8 @@ import dev.quiver.binding.UnknownTableException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
@@ -129,6 +131,56 @@ class SqlErrorsTest {
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("'fortnight' is not a valid time frame")
         .hasMessageContaining("line 1, column");
+  }
+
+  /**
+   * Regression: an uncorrelated scalar subquery returning several rows gave one of them
+   * (SINGLE_VALUE ran as ANY_VALUE); PostgreSQL and DuckDB fail the query. Rows with NULL values
+   * count too. (Correlated ones still give one of the rows: see the planner.)
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 4})
+  void aScalarSubqueryReturningSeveralRowsIsAnError(int partitions) {
+    ctx.sql("set target_partitions = " + partitions);
+    ctx.sql("create table o (k int, name varchar)");
+    ctx.sql("insert into o values (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e'), (6, 'f')");
+    ctx.sql("create table s (k int, v varchar)");
+    ctx.sql("insert into s values (1, 'x'), (2, 'y'), (2, 'z'), (3, null), (5, null), (5, null)");
+    for (String sql :
+        List.of(
+            "select name, (select v from s) from o",
+            "select (select n from (values (cast(null as int)), (null)) v(n))",
+            "select name, (select v from s where s.k >= 5) from o")) {
+      assertThatThrownBy(() -> ctx.sql(sql).collect(), sql)
+          .isInstanceOf(QuiverException.class)
+          .hasMessageContaining("More than one row returned by a subquery used as an expression");
+    }
+    // A correlated subquery is grouped by its correlation values over all inner rows, before
+    // the join: several rows for k = 2 must not fail a query whose outer rows skip k = 2.
+    List<VectorSchemaRoot> skipping =
+        ctx.sql("select count(*) from o where k <> 2 and (select v from s where s.k = o.k) = 'x'")
+            .collect();
+    try {
+      assertThat(skipping.stream().filter(r -> r.getRowCount() > 0).findFirst().orElseThrow()
+              .getVector(0).getObject(0))
+          .isEqualTo(1L);
+    } finally {
+      skipping.forEach(VectorSchemaRoot::close);
+    }
+    // At most one row per outer row is fine, including none and a NULL value.
+    List<VectorSchemaRoot> batches =
+        ctx.sql(
+                "select count(*), count(v) from (select name, (select v from s"
+                    + " where s.k = o.k and s.k in (1, 3, 4)) as v from o) t")
+            .collect();
+    try {
+      VectorSchemaRoot b =
+          batches.stream().filter(r -> r.getRowCount() > 0).findFirst().orElseThrow();
+      assertThat(List.of(b.getVector(0).getObject(0), b.getVector(1).getObject(0)))
+          .containsExactly(6L, 1L);
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
   }
 
   /** An internal check failing inside the planner reaches the caller as a typed error. */

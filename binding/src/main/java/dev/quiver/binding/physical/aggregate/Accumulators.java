@@ -34,7 +34,7 @@ public final class Accumulators {
    * order: COUNT: count; SUM and AVG: sum (BIGINT for integers, DOUBLE for floating point,
    * DECIMAL(38, s) for decimals), count of non-null inputs; MIN, MAX, ANY_VALUE: value (argument
    * type); variances and standard deviations: count, mean, m2 (sum of squared deviations);
-   * BOOL_AND, BOOL_OR: value.
+   * BOOL_AND, BOOL_OR: value; SINGLE_VALUE: value, count of rows (NULL values included).
    */
   public static List<Field> stateFields(AggregateCall call) {
     String n = call.name();
@@ -45,6 +45,8 @@ public final class Accumulators {
       case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> List.of(
           notNull(n + "[count]", INT64), notNull(n + "[mean]", FLOAT64), notNull(n + "[m2]", FLOAT64));
       case BOOL_AND, BOOL_OR -> List.of(nullable(n + "[value]", BOOL));
+      case SINGLE_VALUE ->
+          List.of(nullable(n + "[value]", argType(call)), notNull(n + "[rows]", INT64));
     };
   }
 
@@ -112,15 +114,21 @@ public final class Accumulators {
       case MIN, MAX, ANY_VALUE -> {
         int mode = call.function() == AggregateFunction.MIN ? MIN
             : call.function() == AggregateFunction.MAX ? MAX : ANY;
-        yield switch (Vectors.kind(argType(call))) {
-          case LONG, BOOL, NULL -> new MinMaxLongAcc(state, out, mode);
-          case DOUBLE -> new MinMaxDoubleAcc(state, out, mode);
-          case DECIMAL -> new MinMaxDecimalAcc(state, out, mode);
-          case BYTES -> new MinMaxBytesAcc(state, out, mode);
-        };
+        yield valueAcc(call, state, out, mode);
       }
+      case SINGLE_VALUE ->
+          new SingleValueAcc(valueAcc(call, state.subList(0, 1), out, ANY), state.get(1), call);
       case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> new VarianceAcc(state, out, call.function());
       case BOOL_AND, BOOL_OR -> new BoolAcc(state, out, call.function() == AggregateFunction.BOOL_AND);
+    };
+  }
+
+  private static Accumulator valueAcc(AggregateCall call, List<Field> state, Field out, int mode) {
+    return switch (Vectors.kind(argType(call))) {
+      case LONG, BOOL, NULL -> new MinMaxLongAcc(state, out, mode);
+      case DOUBLE -> new MinMaxDoubleAcc(state, out, mode);
+      case DECIMAL -> new MinMaxDecimalAcc(state, out, mode);
+      case BYTES -> new MinMaxBytesAcc(state, out, mode);
     };
   }
 
@@ -151,6 +159,92 @@ public final class Accumulators {
   static QuiverException sumOverflow(Field out) {
     return new QuiverException("SUM overflowed BIGINT in " + out.getName()
         + "; cast the argument to DECIMAL(38, 0) or DOUBLE");
+  }
+
+  /**
+   * SINGLE_VALUE: any value of the group (an ANY_VALUE accumulator) and its row count, NULL
+   * values included, failing as soon as a group holds a second row. It gets every row the filter
+   * keeps, NULL arguments too, and passes the non-NULL ones on.
+   */
+  static final class SingleValueAcc implements Accumulator {
+    private final Accumulator value;
+    private final Field rowsField;
+    private final AggregateCall call;
+    private long[] rows = new long[16];
+
+    SingleValueAcc(Accumulator value, Field rowsField, AggregateCall call) {
+      this.value = value;
+      this.rowsField = rowsField;
+      this.call = call;
+    }
+
+    private QuiverException moreThanOneRow() {
+      return new QuiverException(
+          "More than one row returned by a subquery used as an expression (" + call.name()
+              + "); make it return at most one row, e.g. with an aggregate or LIMIT 1");
+    }
+
+    @Override
+    public void ensureCapacity(int groups) {
+      value.ensureCapacity(groups);
+      if (groups > rows.length) {
+        rows = Arrays.copyOf(rows, grow(rows.length, groups));
+      }
+    }
+
+    @Override
+    public void update(FieldVector[] args, int[] gids, int n, boolean[] use) {
+      for (int i = 0; i < n; i++) {
+        if ((use == null || use[i]) && ++rows[gids[i]] > 1) {
+          throw moreThanOneRow();
+        }
+      }
+      boolean[] valid = validMask(args[0], n);
+      if (valid != null && use != null) {
+        for (int i = 0; i < n; i++) {
+          valid[i] &= use[i];
+        }
+      }
+      value.update(args, gids, n, valid != null ? valid : use);
+    }
+
+    @Override
+    public void merge(FieldVector[] st, int[] gids, int n) {
+      long[] counts = Vectors.longs(st[1], n, null);
+      for (int i = 0; i < n; i++) {
+        if ((rows[gids[i]] += counts[i]) > 1) {
+          throw moreThanOneRow();
+        }
+      }
+      value.merge(new FieldVector[] {st[0]}, gids, n);
+    }
+
+    @Override
+    public List<FieldVector> emitState(int[] gids, int n, BufferAllocator a) {
+      long[] counts = new long[n];
+      for (int i = 0; i < n; i++) {
+        counts[i] = rows[gids[i]];
+      }
+      List<FieldVector> out = new ArrayList<>(value.emitState(gids, n, a));
+      out.add(Vectors.fromLongs(rowsField, counts, null, n, a));
+      return out;
+    }
+
+    @Override
+    public FieldVector emitFinal(int[] gids, int n, BufferAllocator a) {
+      return value.emitFinal(gids, n, a);
+    }
+
+    @Override
+    public long estimatedBytes() {
+      return value.estimatedBytes() + (long) rows.length * 8;
+    }
+
+    @Override
+    public void reset() {
+      value.reset();
+      rows = new long[16];
+    }
   }
 
   /** COUNT(x) / COUNT(*). */

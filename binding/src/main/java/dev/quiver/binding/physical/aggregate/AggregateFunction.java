@@ -25,5 +25,10 @@ public enum AggregateFunction {
   /** BOOL_AND / EVERY. */
   BOOL_AND,
   /** BOOL_OR / SOME. */
-  BOOL_OR
+  BOOL_OR,
+  /**
+   * The value of a group of at most one row, NULL for none, an error for more: a scalar subquery
+   * used as an expression.
+   */
+  SINGLE_VALUE
 }

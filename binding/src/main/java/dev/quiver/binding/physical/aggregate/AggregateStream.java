@@ -222,7 +222,9 @@ final class AggregateStream implements BatchStream {
             use[i] = v[i] != 0 && !nulls[i];
           }
         }
-        for (FieldVector arg : args) {
+        // SINGLE_VALUE counts rows with NULL arguments too; it skips their values itself.
+        boolean skipNulls = call.function() != AggregateFunction.SINGLE_VALUE;
+        for (FieldVector arg : skipNulls ? args : new FieldVector[0]) {
           boolean[] nulls = nullScratch(rows);
           if (Vectors.nulls(arg, rows, nulls)) {
             if (use == null) {
