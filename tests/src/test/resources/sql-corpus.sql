@@ -687,4 +687,7 @@ SELECT n_nationkey, n_regionkey IN (SELECT 2 FROM region WHERE r_regionkey = n_n
 SELECT n_nationkey, LAG(NULLIF(n_name, 'BRAZIL'), 1, 'none') OVER (ORDER BY n_nationkey) AS prev_name, LEAD(n_name, 2, '-') OVER (PARTITION BY n_regionkey ORDER BY n_nationkey) AS next2 FROM nation;
 -- name: lag_with_default_keeps_null_values
 -- (LAG with a NOT NULL default was typed NOT NULL, so IS NULL was folded to FALSE.)
-SELECT n_nationkey FROM (SELECT n_nationkey, LAG(NULLIF(n_regionkey, 2), 1, -1) OVER (ORDER BY n_nationkey) AS prev FROM nation) t WHERE prev IS NULL;
+SELECT n_nationkey FROM (SELECT n_nationkey, LAG(NULLIF(n_regionkey, 2), 1, -1) OVER (ORDER BY n_nationkey) AS previous FROM nation) t WHERE previous IS NULL;
+-- name: string_constants_compared_in_a_filter
+-- (Two string constants that the planner leaves unfolded, as in BETWEEN, crashed the comparison.)
+SELECT n_nationkey, 'a' BETWEEN 'a' AND 'zz' AS t, 'b' NOT BETWEEN 'a' AND 'ab' AS u FROM nation WHERE ('a' BETWEEN 'a' AND 'zz') AND n_nationkey < 5;

@@ -4,6 +4,7 @@ import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.physical.kernel.Raw;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -415,6 +416,16 @@ public record ComparisonExpr(Op op, PhysicalExpr left, PhysicalExpr right) imple
   }
 
   private static long[] strings(Operand l, Operand r, Op op, int n) {
+    if (l.isScalar()) {
+      // Two constants (e.g. 'a' BETWEEN 'a' AND 'zz', which the planner does not fold): one
+      // comparison for every row; a NULL operand makes the rows NULL through the validity.
+      if (l.value == null || r.value == null) {
+        return new long[Bits.words(n)];
+      }
+      byte[] a = ((String) l.value).getBytes(StandardCharsets.UTF_8);
+      byte[] b = ((String) r.value).getBytes(StandardCharsets.UTF_8);
+      return test(op, Arrays.compareUnsigned(a, b)) ? Bits.ones(n) : new long[Bits.words(n)];
+    }
     long[] w = new long[Bits.words(n)];
     long[] lv = l.validity();
     ArrowBuf lo = l.vector.getOffsetBuffer();
