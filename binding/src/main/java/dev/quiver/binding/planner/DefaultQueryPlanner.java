@@ -17,6 +17,7 @@ import dev.quiver.binding.physical.aggregate.AggregateMode;
 import dev.quiver.binding.physical.aggregate.HashAggregateExec;
 import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
+import dev.quiver.binding.physical.expr.CastExpr;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.join.HashJoinExec;
@@ -43,6 +44,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.plan.RelOptUtil;
@@ -665,9 +667,21 @@ public class DefaultQueryPlanner implements QueryPlanner {
           for (RexNode operand : call.getOperands()) {
             args.add(windowOperand(operand, w, inCount, sorted));
           }
+          WindowFunction function = windowFunction(call);
+          ArrowType outType = TypeMapping.toArrow(call.getType());
+          if ((function == WindowFunction.LAG || function == WindowFunction.LEAD)
+              && args.size() == 3) {
+            // LAG(bigint_column, 1, -1): the value and its default meet in one column of the
+            // call's type (the INTEGER literal default would not fit a BIGINT column).
+            for (int a : new int[] {0, 2}) {
+              if (!args.get(a).dataType().equals(outType)) {
+                args.set(a, new CastExpr(args.get(a), outType));
+              }
+            }
+          }
           calls.add(
               new WindowCall(
-                  windowFunction(call),
+                  function,
                   args,
                   partitionBy,
                   orderBy,
