@@ -31,6 +31,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -139,9 +140,7 @@ class FlightSqlJdbcTest {
       "CREATE TABLE types_rt (i INTEGER, b BIGINT, d DECIMAL(12, 3), f DOUBLE, s VARCHAR, dt DATE,"
           + " ts TIMESTAMP, flag BOOLEAN)",
       "INSERT INTO types_rt VALUES (1, 9000000000, 12345.678, 2.5, 'héllo wörld ✓ 日本',"
-          // Whole seconds until TIMESTAMP keeps fractional seconds (issue 13's TIMESTAMP
-          // precision fix, with its own regression test): then '12:34:56.789' belongs here.
-          + " DATE '2024-02-29', TIMESTAMP '2024-02-29 12:34:56', TRUE)",
+          + " DATE '2024-02-29', TIMESTAMP '2024-02-29 12:34:56.789', TRUE)",
       "INSERT INTO types_rt VALUES (2, -1, -0.001, -1.0E10, '', DATE '1970-01-01',"
           + " TIMESTAMP '1969-12-31 23:59:59', FALSE)",
       "INSERT INTO types_rt VALUES (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL)"
@@ -171,6 +170,8 @@ class FlightSqlJdbcTest {
         assertThat(rs.getBigDecimal(3)).isEqualByComparingTo("12345.678");
         assertThat(rs.getString(5)).isEqualTo("héllo wörld ✓ 日本");
         assertThat(rs.getObject(6, LocalDate.class)).isEqualTo(LocalDate.of(2024, 2, 29));
+        assertThat(rs.getTimestamp(7).toLocalDateTime())
+            .isEqualTo(LocalDateTime.of(2024, 2, 29, 12, 34, 56, 789_000_000));
       }
     }
   }

@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -134,9 +135,21 @@ class JobsTest {
 
   /** Every update of the job's status stream, until it ends. */
   private static List<JobStatusUpdate> follow(SchedulerGrpc.SchedulerBlockingStub s, String id) {
+    return follow(s, id, new CountDownLatch(1));
+  }
+
+  /** Follows a job's status stream to its end, counting {@code started} down at the first update. */
+  private static List<JobStatusUpdate> follow(
+      SchedulerGrpc.SchedulerBlockingStub s, String id, CountDownLatch started) {
     List<JobStatusUpdate> updates = new ArrayList<>();
     Iterator<JobStatusUpdate> it = s.jobStatus(JobStatusRequest.newBuilder().setJobId(id).build());
-    it.forEachRemaining(updates::add);
+    it.forEachRemaining(
+        u -> {
+          updates.add(u);
+          if (updates.size() == 1) {
+            started.countDown();
+          }
+        });
     return updates;
   }
 
@@ -226,12 +239,27 @@ class JobsTest {
     FakeExecutor b = executor("exec-b", 2);
     // Two producers (1, 2) feed a join stage (3) whose output a final stage (4) gathers.
     JobSpec spec = job(4, stage(1, 2, 2), stage(2, 2, 2), stage(3, 2, 1, 1, 2), stage(4, 1, 1, 3));
+    // The final stage's task waits until both status streams have started, so that they see the
+    // job running and then finishing however fast the other stages go.
+    for (FakeExecutor e : List.of(a, b)) {
+      e.script =
+          r ->
+              r.getTask().getStageId() == 4
+                  ? FakeExecutor.Outcome.held()
+                  : FakeExecutor.Outcome.succeed();
+    }
     String id = submit(spec);
     assertThat(id).matches("[A-Za-z0-9_-]+");
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
-      Future<List<JobStatusUpdate>> first = pool.submit(() -> follow(newStub(), id));
-      Future<List<JobStatusUpdate>> second = pool.submit(() -> follow(newStub(), id));
+      CountDownLatch streaming = new CountDownLatch(2);
+      Future<List<JobStatusUpdate>> first = pool.submit(() -> follow(newStub(), id, streaming));
+      Future<List<JobStatusUpdate>> second = pool.submit(() -> follow(newStub(), id, streaming));
+      assertThat(streaming.await(30, TimeUnit.SECONDS)).isTrue();
+      waitFor(() -> launchesOf(4).size() == 1);
+      FakeExecutor.Launch last = launchesOf(4).get(0);
+      (last.executorId().equals("exec-a") ? a : b)
+          .complete(last.task(), FakeExecutor.Outcome.succeed());
       List<JobStatusUpdate> updates = first.get(30, TimeUnit.SECONDS);
       assertThat(second.get(30, TimeUnit.SECONDS).get(second.get().size() - 1))
           .isEqualTo(updates.get(updates.size() - 1));
@@ -290,7 +318,11 @@ class JobsTest {
       assertThat(updates)
           .extracting(JobStatusUpdate::getState)
           .contains(JobState.JOB_STATE_RUNNING);
-      assertThat(updates.size()).isGreaterThanOrEqualTo(4);
+      assertThat(updates.size()).isGreaterThanOrEqualTo(2);
+      // Progress never goes backwards along the stream.
+      assertThat(updates)
+          .extracting(u -> u.getStagesList().stream().mapToInt(StageStatus::getTasksSucceeded).sum())
+          .isSorted();
       JobStatusUpdate done = updates.get(updates.size() - 1);
       assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
       assertThat(done.getJobId()).isEqualTo(id);
