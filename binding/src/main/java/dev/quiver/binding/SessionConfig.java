@@ -1,5 +1,7 @@
 package dev.quiver.binding;
 
+import dev.quiver.binding.settings.Setting;
+import dev.quiver.binding.settings.SettingsRegistry;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Locale;
@@ -8,7 +10,8 @@ import java.util.TreeMap;
 
 /**
  * Settings of a session. Every setting is a {@code key=value} option (also settable with SQL
- * {@code SET key = value}); the well-known ones have typed accessors.
+ * {@code SET key = value}) that some module defines in the {@link SettingsRegistry} with its type
+ * and default; {@link #get(Setting)} reads one typed, and the well-known ones have accessors.
  */
 public final class SessionConfig {
   /** Number of partitions (and threads) a query is planned for. */
@@ -54,17 +57,49 @@ public final class SessionConfig {
     return copy;
   }
 
-  /** Sets any option; keys are case-insensitive. Short keys ("target_partitions") are accepted. */
+  /**
+   * Sets a setting; keys are case-insensitive, and short keys ("target_partitions") stand for
+   * {@code quiver.execution.*}. The key must be one a module on the class path defines ({@link
+   * SettingsRegistry}) and the value one its type accepts.
+   *
+   * @throws UnknownSettingException for an unknown key, suggesting the closest known keys
+   * @throws InvalidSettingException for a value the setting does not accept
+   */
   public SessionConfig set(String key, String value) {
     String k = canonical(key);
-    validate(k, value);
+    SettingsRegistry.require(k, key.trim()).parse(value);
     options.put(k, value);
     return this;
   }
 
-  /** Returns an option's value, or null when unset. */
+  /**
+   * Takes settings another process sent with a task (a job's settings): known keys are checked as
+   * {@link #set} checks them; a key no module here defines is kept as it is, since it belongs to a
+   * module of the sending process (e.g. the Flight SQL server's), which checked it.
+   *
+   * @throws InvalidSettingException for a known key with a value it does not accept
+   */
+  public SessionConfig setShipped(Map<String, String> settings) {
+    for (Map.Entry<String, String> e : settings.entrySet()) {
+      String k = canonical(e.getKey());
+      if (SettingsRegistry.find(k).isPresent()) {
+        set(k, e.getValue());
+      } else {
+        options.put(k, e.getValue());
+      }
+    }
+    return this;
+  }
+
+  /** Returns an option's value as set, or null when unset. */
   public String get(String key) {
     return options.get(canonical(key));
+  }
+
+  /** The value of {@code setting}: as set, parsed, or its default when unset. */
+  public <T> T get(Setting<T> setting) {
+    String v = options.get(setting.key());
+    return v == null ? setting.defaultValue() : setting.parse(v);
   }
 
   /** All options, read-only, sorted by key. */
@@ -94,17 +129,17 @@ public final class SessionConfig {
 
   /** Number of partitions a query is planned for. */
   public int targetPartitions() {
-    return Integer.parseInt(options.get(TARGET_PARTITIONS));
+    return get(BindingSettings.TARGET_PARTITIONS);
   }
 
   /** Rows per record batch. */
   public int batchSize() {
-    return Integer.parseInt(options.get(BATCH_SIZE));
+    return get(BindingSettings.BATCH_SIZE);
   }
 
   /** Per-query memory limit in bytes; {@code Long.MAX_VALUE} when unbounded. */
   public long memoryLimit() {
-    long v = parseBytes(options.get(MEMORY_LIMIT));
+    long v = get(BindingSettings.MEMORY_LIMIT);
     return v <= 0 ? Long.MAX_VALUE : v;
   }
 
@@ -114,27 +149,17 @@ public final class SessionConfig {
     return dir == null || dir.isEmpty() ? Path.of(System.getProperty("java.io.tmpdir")) : Path.of(dir);
   }
 
-  /** Parses sizes such as {@code 512m}, {@code 2g}, {@code 1048576}. */
+  /**
+   * Parses sizes such as {@code 512m}, {@code 2g}, {@code 64KB}, {@code 1048576}.
+   *
+   * @throws QuiverException when {@code text} is not a size
+   */
   public static long parseBytes(String text) {
-    String t = text.trim().toLowerCase(Locale.ROOT);
-    long unit = 1;
-    if (t.endsWith("b")) {
-      t = t.substring(0, t.length() - 1);
-    }
-    if (t.endsWith("k")) {
-      unit = 1L << 10;
-    } else if (t.endsWith("m")) {
-      unit = 1L << 20;
-    } else if (t.endsWith("g")) {
-      unit = 1L << 30;
-    }
-    if (unit != 1) {
-      t = t.substring(0, t.length() - 1);
-    }
     try {
-      return Long.parseLong(t.trim()) * unit;
-    } catch (NumberFormatException e) {
-      throw new QuiverException("Invalid size '" + text + "': use a number of bytes, optionally with k, m or g");
+      return Setting.parseSize(text);
+    } catch (RuntimeException e) {
+      throw new QuiverException(
+          "Invalid size '" + text + "': use a number of bytes, optionally with k, m or g");
     }
   }
 
@@ -143,56 +168,13 @@ public final class SessionConfig {
     return k.startsWith("quiver.") ? k : "quiver.execution." + k;
   }
 
-  /** Throws unless {@code endpoint} is blank or an http(s) URL with a host. */
-  private static void checkEndpoint(String endpoint) {
-    if (endpoint.isBlank()) {
-      return;
-    }
-    boolean ok;
-    try {
-      java.net.URI u = java.net.URI.create(endpoint.trim());
-      ok =
-          u.getHost() != null
-              && ("http".equals(u.getScheme()) || "https".equals(u.getScheme()));
-    } catch (IllegalArgumentException e) {
-      ok = false;
-    }
-    if (!ok) {
-      throw new QuiverException(
-          "S3 endpoint '"
-              + endpoint
-              + "' is not valid: use an http:// or https:// URL with a host, e.g."
-              + " http://127.0.0.1:9000");
-    }
-  }
-
   /** Whether the value of setting {@code key} is a credential, never to be shown. */
   public static boolean isSecret(String key) {
     String k = key.toLowerCase(Locale.ROOT);
+    if (SettingsRegistry.find(canonical(k)).map(Setting::secret).orElse(false)) {
+      return true;
+    }
     return k.contains("secret") || k.contains("password") || k.contains("token")
         || k.contains("credential");
-  }
-
-  private static void validate(String key, String value) {
-    try {
-      switch (key) {
-        case TARGET_PARTITIONS, BATCH_SIZE -> {
-          if (Integer.parseInt(value.trim()) < 1) {
-            throw new QuiverException("Option " + key + " must be at least 1, got " + value);
-          }
-        }
-        case MEMORY_LIMIT -> parseBytes(value);
-        case S3_PATH_STYLE -> {
-          String v = value.trim().toLowerCase(Locale.ROOT);
-          if (!v.equals("true") && !v.equals("false")) {
-            throw new QuiverException(key + " must be true or false, got '" + value + "'");
-          }
-        }
-        case S3_ENDPOINT -> checkEndpoint(value);
-        default -> { }
-      }
-    } catch (NumberFormatException e) {
-      throw new QuiverException("Option " + key + " needs a whole number, got '" + value + "'");
-    }
   }
 }

@@ -39,8 +39,8 @@ final class ExecutorEndpoints {
 
   /** Whether {@code session} asked for executor endpoints. */
   static boolean wanted(SessionContext session, boolean serverDefault) {
-    String v = session.config().get(SETTING);
-    return v == null ? serverDefault : Boolean.parseBoolean(v.strip());
+    Boolean v = session.config().get(FlightSqlSettings.EXECUTOR_ENDPOINTS);
+    return v == null ? serverDefault : v;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.quiver.binding.datasource;
 
+import dev.quiver.binding.BindingSettings;
 import dev.quiver.binding.DataSourceException;
 import dev.quiver.binding.ScanRequest;
 import dev.quiver.binding.TableProvider;
@@ -327,8 +328,7 @@ public final class ParquetTable implements TableProvider {
   public ExecutionPlan scan(ScanRequest request) {
     ParquetPruning pruning = ParquetPruning.of(request.filters(), schema, prunable);
     int target = Math.max(1, request.targetPartitions());
-    String readerOption = request.config().get(ROW_GROUP_READER);
-    boolean ownReader = readerOption == null || !readerOption.trim().equalsIgnoreCase("false");
+    boolean ownReader = request.config().get(BindingSettings.PARQUET_ROW_GROUP_READER);
     List<ParquetFile> kept = new ArrayList<>();
     List<boolean[]> keptGroups = new ArrayList<>();
     int candidates = 0;

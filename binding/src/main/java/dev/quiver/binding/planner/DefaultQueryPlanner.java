@@ -1,5 +1,6 @@
 package dev.quiver.binding.planner;
 
+import dev.quiver.binding.BindingSettings;
 import dev.quiver.binding.JoinType;
 import dev.quiver.binding.LogicalPlan;
 import dev.quiver.binding.PlanningContext;
@@ -156,9 +157,7 @@ public class DefaultQueryPlanner implements QueryPlanner {
       this.translator = new RexTranslator(plan.udfs());
       this.config = config;
       this.partitions = config.targetPartitions();
-      String t = config.get(COLLECT_BUILD_THRESHOLD_ROWS);
-      this.collectThreshold =
-          t == null ? DEFAULT_COLLECT_BUILD_THRESHOLD_ROWS : Long.parseLong(t.trim());
+      this.collectThreshold = config.get(BindingSettings.COLLECT_BUILD_THRESHOLD_ROWS);
       this.rexBuilder = plan.rel().getCluster().getRexBuilder();
       this.mq = plan.rel().getCluster().getMetadataQuery();
     }

@@ -1,13 +1,20 @@
 package dev.quiver.distributed.planner;
 
-import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.Setting;
+import dev.quiver.binding.settings.SettingsProvider;
+import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import java.time.Duration;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 
-/** The session settings ({@code SET key = value}) that steer distributed planning. */
-public final class DistributedSettings {
+/**
+ * The session settings ({@code SET key = value}) of the distributed engine, registered with the
+ * binding's {@link dev.quiver.binding.settings.SettingsRegistry} through {@link
+ * java.util.ServiceLoader}.
+ */
+public final class DistributedSettings implements SettingsProvider {
   /** Run queries on the cluster (true, the default) or in this process (false). */
   public static final String ENABLED = "quiver.distributed.enabled";
 
@@ -36,65 +43,97 @@ public final class DistributedSettings {
   /** Default of {@link #SCHEDULER_WAIT}. */
   public static final Duration DEFAULT_SCHEDULER_WAIT = Duration.ofSeconds(60);
 
-  private DistributedSettings() {}
+  /** {@link #ENABLED}, typed. */
+  public static final Setting<Boolean> ENABLED_SETTING =
+      Setting.bool(
+          ENABLED, true, "Run queries on the cluster (true) or in this process (false).");
+
+  /** {@link #BYTES_PER_TASK}, typed. */
+  public static final Setting<Long> BYTES_PER_TASK_SETTING =
+      Setting.bytes(
+          BYTES_PER_TASK,
+          1,
+          DEFAULT_BYTES_PER_TASK,
+          "Input bytes one task should read: a stage gets input / this many tasks, up to the"
+              + " cluster's task slots.");
+
+  /** {@link #BROADCAST_THRESHOLD_ROWS}, typed (unset: the binding's collect threshold). */
+  public static final Setting<Long> BROADCAST_THRESHOLD_ROWS_SETTING =
+      Setting.longInteger(
+          BROADCAST_THRESHOLD_ROWS,
+          0,
+          null,
+          "Join build sides estimated at no more rows than this are broadcast to every probe"
+              + " task instead of hash-shuffling both sides (unset: "
+              + "quiver.optimizer.hash_join_collect_build_threshold_rows).");
+
+  /** {@link #MAX_TASKS}, typed. */
+  public static final Setting<Integer> MAX_TASKS_SETTING =
+      Setting.integer(
+          MAX_TASKS,
+          0,
+          0,
+          "Upper bound on tasks per stage, below the cluster's task slots; 0 for the slots.");
+
+  /** {@link #SCHEDULER_WAIT}, typed. */
+  public static final Setting<Duration> SCHEDULER_WAIT_SETTING =
+      Setting.duration(
+          SCHEDULER_WAIT,
+          DEFAULT_SCHEDULER_WAIT,
+          "How long a query waits for a scheduler that cannot be reached or restarted; a job the"
+              + " restarted scheduler no longer knows is submitted again.");
+
+  /** {@link PlanCodec#MAX_SHIPPED_BYTES}, typed. */
+  public static final Setting<Long> MAX_MEMORY_TABLE_BYTES_SETTING =
+      Setting.bytes(
+          PlanCodec.MAX_SHIPPED_BYTES,
+          0,
+          PlanCodec.DEFAULT_MAX_SHIPPED_BYTES,
+          "Most in-memory table data (Arrow IPC bytes) one stage plan may carry to the"
+              + " executors.");
+
+  /** {@link ShuffleCompression#SETTING}, typed; unset, the executor's default applies. */
+  public static final Setting<String> SHUFFLE_COMPRESSION_SETTING =
+      Setting.oneOf(
+          ShuffleCompression.SETTING,
+          List.of("none", "lz4", "zstd"),
+          null,
+          "the executor's --shuffle-compression (none)",
+          "How a task's shuffle output travels to its consumers.");
+
+  /** Used by {@link java.util.ServiceLoader}. */
+  public DistributedSettings() {}
+
+  @Override
+  public List<Setting<?>> settings() {
+    return List.of(
+        ENABLED_SETTING,
+        BYTES_PER_TASK_SETTING,
+        BROADCAST_THRESHOLD_ROWS_SETTING,
+        MAX_TASKS_SETTING,
+        SCHEDULER_WAIT_SETTING,
+        MAX_MEMORY_TABLE_BYTES_SETTING,
+        SHUFFLE_COMPRESSION_SETTING);
+  }
 
   /** {@link #SCHEDULER_WAIT} among {@code settings} (a job's settings). */
   public static Duration schedulerWait(Map<String, String> settings) {
     String v = settings.get(SCHEDULER_WAIT);
-    if (v == null) {
-      return DEFAULT_SCHEDULER_WAIT;
-    }
-    String t = v.trim().toLowerCase(Locale.ROOT);
-    int split = 0;
-    while (split < t.length() && Character.isDigit(t.charAt(split))) {
-      split++;
-    }
-    try {
-      long n = Long.parseLong(t.substring(0, split));
-      switch (t.substring(split).trim()) {
-        case "ms":
-          return Duration.ofMillis(n);
-        case "", "s":
-          return Duration.ofSeconds(n);
-        case "m", "min":
-          return Duration.ofMinutes(n);
-        default:
-          break;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new QuiverException(
-        SCHEDULER_WAIT + " must be a duration such as 60s, 500ms or 2m, got '" + v + "'");
+    return v == null ? DEFAULT_SCHEDULER_WAIT : SCHEDULER_WAIT_SETTING.parse(v);
   }
 
   /** Whether queries of a session with {@code config} run on the cluster. */
   public static boolean enabled(SessionConfig config) {
-    String v = config.get(ENABLED);
-    return v == null || !v.trim().equalsIgnoreCase("false");
+    return config.get(ENABLED_SETTING);
   }
 
   /** {@link #BYTES_PER_TASK} of {@code config}. */
   public static long bytesPerTask(SessionConfig config) {
-    String v = config.get(BYTES_PER_TASK);
-    long bytes = v == null ? DEFAULT_BYTES_PER_TASK : SessionConfig.parseBytes(v);
-    if (bytes <= 0) {
-      throw new QuiverException(BYTES_PER_TASK + " must be positive, got '" + v + "'");
-    }
-    return bytes;
+    return config.get(BYTES_PER_TASK_SETTING);
   }
 
   /** {@link #MAX_TASKS} of {@code config}, 0 when unset. */
   public static int maxTasks(SessionConfig config) {
-    String v = config.get(MAX_TASKS);
-    try {
-      int n = v == null ? 0 : Integer.parseInt(v.trim());
-      if (n < 0) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new QuiverException(MAX_TASKS + " must be a non-negative integer, got '" + v + "'");
-    }
+    return config.get(MAX_TASKS_SETTING);
   }
 }

@@ -172,13 +172,11 @@ public final class TaskManager implements AutoCloseable {
       }
     }
     SessionConfig config = new SessionConfig();
-    for (Map.Entry<String, String> e : request.getSettingsMap().entrySet()) {
-      try {
-        config.set(e.getKey(), e.getValue());
-      } catch (QuiverException ex) {
-        throw new IllegalArgumentException(
-            "LaunchTask of " + task + " has an invalid setting: " + ex.getMessage(), ex);
-      }
+    try {
+      config.setShipped(request.getSettingsMap());
+    } catch (QuiverException ex) {
+      throw new IllegalArgumentException(
+          "LaunchTask of " + task + " has an invalid setting: " + ex.getMessage(), ex);
     }
     try {
       ShuffleCompression.of(config);

@@ -1,0 +1,135 @@
+package dev.quiver.binding;
+
+import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.planner.DefaultQueryPlanner;
+import dev.quiver.binding.settings.Setting;
+import dev.quiver.binding.settings.SettingsProvider;
+import java.util.List;
+
+/**
+ * The session settings the binding reads (execution, the optimizer, Parquet and S3), with their
+ * types, defaults and documentation. Registered with the {@link
+ * dev.quiver.binding.settings.SettingsRegistry} through {@link java.util.ServiceLoader}.
+ */
+public final class BindingSettings implements SettingsProvider {
+  /** See {@link SessionConfig#TARGET_PARTITIONS}. */
+  public static final Setting<Integer> TARGET_PARTITIONS =
+      Setting.integer(
+          SessionConfig.TARGET_PARTITIONS,
+          1,
+          () -> Runtime.getRuntime().availableProcessors(),
+          "the number of cores",
+          "Partitions (and threads) a query is planned for.");
+
+  /** See {@link SessionConfig#BATCH_SIZE}. */
+  public static final Setting<Integer> BATCH_SIZE =
+      Setting.integer(
+          SessionConfig.BATCH_SIZE, 1, 8192, "Rows per record batch produced by scans and operators.");
+
+  /** See {@link SessionConfig#MEMORY_LIMIT}. */
+  public static final Setting<Long> MEMORY_LIMIT =
+      Setting.bytes(
+          SessionConfig.MEMORY_LIMIT,
+          0,
+          0,
+          "Arrow memory one query may use; 0 means unbounded. Sorts, aggregations and windows"
+              + " spill to disk past a third of it.");
+
+  /** See {@link SessionConfig#SPILL_DIRECTORY}. */
+  public static final Setting<String> SPILL_DIRECTORY =
+      Setting.text(
+          SessionConfig.SPILL_DIRECTORY,
+          "the JVM's temporary directory",
+          "Directory for spill files.");
+
+  /** Largest estimated build side (rows) for which a hash join gathers it whole. */
+  public static final Setting<Long> COLLECT_BUILD_THRESHOLD_ROWS =
+      Setting.longInteger(
+          DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS,
+          0,
+          DefaultQueryPlanner.DEFAULT_COLLECT_BUILD_THRESHOLD_ROWS,
+          "A hash join whose build side is estimated at no more rows than this collects it once"
+              + " for all partitions instead of hash-partitioning both sides.");
+
+  /** Whether Parquet files are read with Quiver's own row-group reader. */
+  public static final Setting<Boolean> PARQUET_ROW_GROUP_READER =
+      Setting.bool(
+          ParquetTable.ROW_GROUP_READER,
+          true,
+          "Read flat Parquet files with Quiver's own page decoder, one row-group range per split;"
+              + " false reads every file whole through Arrow Dataset.");
+
+  /** See {@link SessionConfig#S3_ENDPOINT}. */
+  public static final Setting<String> S3_ENDPOINT =
+      Setting.text(
+          SessionConfig.S3_ENDPOINT,
+          "an http:// or https:// URL with a host",
+          "the AWS SDK's (AWS_ENDPOINT_URL)",
+          "Endpoint of an S3-compatible store, e.g. http://127.0.0.1:9000.",
+          BindingSettings::checkEndpoint);
+
+  /** See {@link SessionConfig#S3_REGION}. */
+  public static final Setting<String> S3_REGION =
+      Setting.text(
+          SessionConfig.S3_REGION,
+          "the AWS SDK's, else us-east-1",
+          "Region S3 requests are signed for.");
+
+  /** See {@link SessionConfig#S3_PATH_STYLE}. */
+  public static final Setting<Boolean> S3_PATH_STYLE =
+      Setting.bool(
+          SessionConfig.S3_PATH_STYLE,
+          null,
+          "true when an endpoint is set",
+          "Path-style S3 URLs (the bucket in the path rather than the host name).");
+
+  /** See {@link SessionConfig#S3_ACCESS_KEY_ID}. */
+  public static final Setting<String> S3_ACCESS_KEY_ID =
+      Setting.text(
+          SessionConfig.S3_ACCESS_KEY_ID,
+          "the AWS SDK's chain",
+          "S3 access key id; with the secret it replaces the AWS SDK's default credentials.");
+
+  /** See {@link SessionConfig#S3_SECRET_ACCESS_KEY}. */
+  public static final Setting<String> S3_SECRET_ACCESS_KEY =
+      Setting.secretText(
+          SessionConfig.S3_SECRET_ACCESS_KEY,
+          "S3 secret access key (never shown in logs, errors, plans or job status).");
+
+  /** See {@link SessionConfig#S3_SESSION_TOKEN}. */
+  public static final Setting<String> S3_SESSION_TOKEN =
+      Setting.secretText(
+          SessionConfig.S3_SESSION_TOKEN, "S3 session token of temporary credentials.");
+
+  /** Used by {@link java.util.ServiceLoader}. */
+  public BindingSettings() {}
+
+  @Override
+  public List<Setting<?>> settings() {
+    return List.of(
+        TARGET_PARTITIONS,
+        BATCH_SIZE,
+        MEMORY_LIMIT,
+        SPILL_DIRECTORY,
+        COLLECT_BUILD_THRESHOLD_ROWS,
+        PARQUET_ROW_GROUP_READER,
+        S3_ENDPOINT,
+        S3_REGION,
+        S3_PATH_STYLE,
+        S3_ACCESS_KEY_ID,
+        S3_SECRET_ACCESS_KEY,
+        S3_SESSION_TOKEN);
+  }
+
+  /** Accepts a blank value (unset) or an http(s) URL with a host. */
+  private static String checkEndpoint(String endpoint) {
+    if (endpoint.isBlank()) {
+      return endpoint;
+    }
+    java.net.URI u = java.net.URI.create(endpoint.trim());
+    if (u.getHost() == null || !("http".equals(u.getScheme()) || "https".equals(u.getScheme()))) {
+      throw new IllegalArgumentException(endpoint);
+    }
+    return endpoint;
+  }
+}

@@ -1,0 +1,61 @@
+package dev.quiver.binding.settings;
+
+import dev.quiver.binding.Suggestions;
+import dev.quiver.binding.UnknownSettingException;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/**
+ * Every session setting the modules on the class path define, by key: the binding's own and those
+ * of the {@link SettingsProvider}s found with {@link ServiceLoader} (the distributed engine, the
+ * Flight SQL server). {@link dev.quiver.binding.SessionConfig} checks keys and values against it
+ * when they are set, so a misspelt key or a bad value fails at {@code SET} with the closest key
+ * suggested rather than being ignored or failing later in a planner.
+ */
+public final class SettingsRegistry {
+  private static final Map<String, Setting<?>> SETTINGS = load();
+
+  private SettingsRegistry() {}
+
+  private static Map<String, Setting<?>> load() {
+    Map<String, Setting<?>> byKey = new TreeMap<>();
+    for (SettingsProvider provider :
+        ServiceLoader.load(SettingsProvider.class, SettingsProvider.class.getClassLoader())) {
+      for (Setting<?> s : provider.settings()) {
+        Setting<?> previous = byKey.putIfAbsent(s.key(), s);
+        if (previous != null && previous != s) {
+          throw new IllegalStateException(
+              "Setting " + s.key() + " is defined twice (" + provider.getClass().getName() + ")");
+        }
+      }
+    }
+    return Collections.unmodifiableMap(byKey);
+  }
+
+  /** All known settings, sorted by key. */
+  public static Map<String, Setting<?>> all() {
+    return SETTINGS;
+  }
+
+  /** The setting of {@code key} (canonical, lower case), if some module defines it. */
+  public static Optional<Setting<?>> find(String key) {
+    return Optional.ofNullable(SETTINGS.get(key));
+  }
+
+  /**
+   * The setting of {@code key} (canonical, lower case).
+   *
+   * @param given the key as the user wrote it, for the error
+   * @throws UnknownSettingException suggesting the closest known keys
+   */
+  public static Setting<?> require(String key, String given) {
+    Setting<?> s = SETTINGS.get(key);
+    if (s == null) {
+      throw new UnknownSettingException(given, Suggestions.closest(key, SETTINGS.keySet()));
+    }
+    return s;
+  }
+}
