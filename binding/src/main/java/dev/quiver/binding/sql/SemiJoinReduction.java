@@ -51,7 +51,8 @@ final class SemiJoinReduction {
   /** Reduces the aggregate on either side of {@code join}, if one qualifies. */
   private RelNode reduce(Join join) {
     JoinRelType type = join.getJoinType();
-    JoinInfo info = join.analyzeCondition();
+    // Only = keys: the semi join drops NULL keys, which an IS NOT DISTINCT FROM key joins.
+    JoinInfo info = strictKeys(join);
     if (info.leftKeys.isEmpty()) {
       return join;
     }
@@ -169,7 +170,7 @@ final class SemiJoinReduction {
       best = bestSource(inLeft ? j.getLeft() : j.getRight(), local, best);
       if (type == JoinRelType.INNER || type == JoinRelType.SEMI) {
         // Rows surviving an inner or semi join have equal values in each key pair's columns.
-        JoinInfo info = j.analyzeCondition();
+        JoinInfo info = strictKeys(j);
         List<Integer> mine = inLeft ? info.leftKeys : info.rightKeys;
         List<Integer> theirs = inLeft ? info.rightKeys : info.leftKeys;
         for (int i = 0; i < mine.size(); i++) {
@@ -181,6 +182,11 @@ final class SemiJoinReduction {
       return best;
     }
     return best;
+  }
+
+  /** The join's = key pairs (IS NOT DISTINCT FROM pairs are left among the other conditions). */
+  private static JoinInfo strictKeys(Join join) {
+    return JoinInfo.createWithStrictEquality(join.getLeft(), join.getRight(), join.getCondition());
   }
 
   /** The scan of {@code rel} if it reads one table (no join) through a filter, else null. */

@@ -3,11 +3,24 @@ package dev.quiver.tests.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a fuzzer, prints and writes its report, and fails on findings. */
 final class FuzzRuns {
   private FuzzRuns() {}
+
+  /** Comma-separated query indices, e.g. {@code -Dfuzz.only=13,59,166}; empty when unset. */
+  static List<Integer> indices(String text) {
+    List<Integer> out = new ArrayList<>();
+    for (String part : text.split(",")) {
+      if (!part.isBlank()) {
+        out.add(Integer.parseInt(part.strip()));
+      }
+    }
+    return out;
+  }
 
   /** A system property as a long, or {@code fallback} when unset or empty. */
   static long property(String name, long fallback) {
@@ -25,8 +38,9 @@ final class FuzzRuns {
       Fuzzer fuzzer, String name, long seed, int first, int count, long minutes) {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
     FuzzReport report;
+    List<Integer> only = indices(System.getProperty("fuzz.only", ""));
     try (fuzzer) {
-      report = fuzzer.run(first, count, deadline);
+      report = only.isEmpty() ? fuzzer.run(first, count, deadline) : fuzzer.run(only, deadline);
     }
     System.out.println(report.summary());
     report.write(Path.of("target", "fuzz", name + "-" + seed + "-" + first + ".txt"));

@@ -6,6 +6,7 @@ import dev.quiver.tests.ResultComparator;
 import dev.quiver.tests.SortSpec;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -124,6 +125,18 @@ final class Fuzzer implements AutoCloseable {
   /** Runs queries {@code first} to {@code first + count - 1}, or until {@code deadline} (nanos). */
   FuzzReport run(int first, int count, long deadline) {
     for (int i = first; i < first + count && System.nanoTime() < deadline; i++) {
+      runOne(i);
+    }
+    report.engineStats = (reference.stats() + " " + actual.stats()).strip();
+    return report;
+  }
+
+  /** Runs just the queries with the given indices (e.g. a previous run's findings). */
+  FuzzReport run(List<Integer> indices, long deadline) {
+    for (int i : indices) {
+      if (System.nanoTime() >= deadline) {
+        break;
+      }
       runOne(i);
     }
     report.engineStats = (reference.stats() + " " + actual.stats()).strip();
