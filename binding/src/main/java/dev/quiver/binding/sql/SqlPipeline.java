@@ -55,12 +55,16 @@ import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Calcite configuration of one session: parse, validate, convert to relational algebra, remove
  * subqueries, decorrelate and optimize. Not thread-safe; the session serializes planning.
  */
 public final class SqlPipeline implements RelOptTable.ViewExpander {
+  private static final Logger PLANS = LoggerFactory.getLogger("dev.quiver.binding.sql.plans");
+
   static {
     // SQL text is Unicode: Calcite's default character set for literals, ISO-8859-1, cannot hold
     // 'é ✓ 日本' ("Failed to encode ... in character set 'ISO-8859-1'"). Calcite reads these once,
@@ -389,7 +393,13 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             .withExpand(false)
             .withTrimUnusedFields(false)
             .withDecorrelationEnabled(true)
-            .withInSubQueryThreshold(Integer.MAX_VALUE);
+            .withInSubQueryThreshold(Integer.MAX_VALUE)
+            // Keep a join condition's expressions in the join while converting: pushed into
+            // projections below it here, a correlated subquery in the SELECT list over that join
+            // read its columns at the offsets of the join before the trimming projection (the
+            // wrong column, or a failed decorrelation). The optimizer pushes them down later
+            // (JOIN_PUSH_EXPRESSIONS).
+            .addRelBuilderConfigTransform(c -> c.withPushJoinCondition(false));
     SqlToRelConverter converter =
         new SqlToRelConverter(
             this, v.validator(), catalogReader, cluster, StandardConvertletTable.INSTANCE, config);
@@ -402,7 +412,12 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       throw ValidationErrors.translate(e, v.node(), catalog, this);
     }
     RelNode rel = root.project();
-    return removeSubQueries(rel);
+    RelNode out = removeSubQueries(rel);
+    // The decorrelator names a scalar subquery's column EXPR$n whatever its alias was.
+    List<String> names = rel.getRowType().getFieldNames();
+    return out.getRowType().getFieldNames().equals(names)
+        ? out
+        : relBuilder().push(out).rename(names).build();
   }
 
   /**
@@ -413,6 +428,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   public RelNode removeSubQueries(RelNode rel) {
     rel = ConstantSubQueries.apply(rel);
     rel = ExistsToSemiJoin.apply(rel);
+    trace("converted", rel);
     HepProgram program =
         HepProgram.builder()
             .addRuleCollection(
@@ -423,8 +439,11 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             .build();
     HepPlanner hep = new HepPlanner(program);
     hep.setRoot(rel);
-    RelNode out = hep.findBestExp();
-    return RelDecorrelator.decorrelateQuery(out, relBuilder());
+    RelNode out = ConstantGroupKeys.apply(hep.findBestExp(), relBuilder());
+    trace("subqueries as correlates", out);
+    RelNode decorrelated = RelDecorrelator.decorrelateQuery(out, relBuilder());
+    trace("decorrelated", decorrelated);
+    return decorrelated;
   }
 
   /** The logical optimizer: folding, push-downs, rewrites, join ordering, column pruning. */
@@ -475,7 +494,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
                         CoreRules.FILTER_MULTI_JOIN_MERGE))
                 .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
                 .build());
+    trace("pushed down, joins ordered", r);
     r = new RelFieldTrimmer(null, relBuilder()).trim(r);
+    trace("trimmed", r);
     cluster.invalidateMetadataQuery();
     r =
         hep(
@@ -492,7 +513,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
                         CoreRules.AGGREGATE_PROJECT_MERGE))
                 .build());
     cluster.invalidateMetadataQuery();
+    trace("optimized", r);
     r = SemiJoinReduction.apply(r, relBuilder());
+    trace("semi-join reduced", r);
     return withRowType(ScanPushDown.apply(r), rel.getRowType());
   }
 
@@ -502,6 +525,16 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * became a bare scan whose batches said {@code o_orderkey}) and may tighten nullability; the
    * batches a query returns must match {@link dev.quiver.binding.DataFrame#schema()} exactly.
    */
+  /**
+   * Logs a plan between the pipeline's steps at TRACE on {@code dev.quiver.binding.sql.plans}, for
+   * finding which step of conversion, decorrelation or optimization changed a query's meaning.
+   */
+  private static void trace(String step, RelNode rel) {
+    if (PLANS.isTraceEnabled()) {
+      PLANS.trace("{}:\n{}", step, RelOptUtil.toString(rel));
+    }
+  }
+
   private static RelNode withRowType(RelNode optimized, RelDataType expected) {
     if (optimized.getRowType().equals(expected)) {
       return optimized;

@@ -347,4 +347,57 @@ class EndToEndTest {
                     + " on a.k is not distinct from b.k"))
         .containsExactlyInAnyOrder("0|6|1", "1|6|1", "2|6|1", "4|6|1", "null|10|2");
   }
+
+  @Test
+  void correlatedSubqueryInSelectOverAJoinOnAnExpression() {
+    // Calcite's SQL-to-rel conversion pushed "b.id = a.x + 1" into a projection below the join and
+    // then read the SELECT list's columns at the join's offsets: b.n came out as b.s's neighbour,
+    // or decorrelation failed (found by the random query generator).
+    ctx.sql("create table a (x int, m decimal(10, 2))");
+    ctx.sql("insert into a values (1, 1.00), (2, null), (3, 2.00)");
+    ctx.sql("create table b (id int, n int, s varchar)");
+    ctx.sql("insert into b values (1, 10, 'p'), (2, 20, 'q'), (4, 40, 'p')");
+    String sub = "(select max(c.id) from b c where c.s = b.s)";
+    assertThat(rows("select b.id, b.n, a.x, " + sub + " from a join b on b.id = a.x + 1"))
+        .containsExactlyInAnyOrder("2|20|1|2", "4|40|3|4");
+    assertThat(rows("select b.id, b.n, a.x, " + sub + " from a join b on b.id = coalesce(a.m, 4.25)"))
+        .containsExactlyInAnyOrder("1|10|1|4", "2|20|3|2");
+  }
+
+  @Test
+  void uncorrelatedExistsInACorrelatedQuerySeesAnEmptySubquery() {
+    // Calcite's decorrelator turned the EXISTS subquery's GROUP BY TRUE into GROUP BY (), which
+    // has a row even over no rows, when another subquery of the query was correlated (found by
+    // the random query generator).
+    ctx.sql("create table u (x int)");
+    ctx.sql("insert into u values (1), (2)");
+    ctx.sql("create table v (d date, x int)");
+    ctx.sql("insert into v values (null, 1), (null, 5)");
+    assertThat(
+            rows(
+                "select sum(x) from u where not exists (select 1 from v where v.x = u.x + 10)"
+                    + " having not exists (select 1 from v where v.d is not null)"))
+        .containsExactly("3");
+    assertThat(
+            rows(
+                "select u.x from u where exists (select 1 from v where v.x = u.x)"
+                    + " and not exists (select 1 from v where v.d is not null)"))
+        .containsExactly("1");
+    assertThat(
+            rows(
+                "select u.x, (select count(*) from v where v.d is not null group by 'k') as c"
+                    + " from u where exists (select 1 from v where v.x = u.x)"))
+        .containsExactly("1|null");
+  }
+
+  @Test
+  void scalarSubqueryKeepsItsAlias() {
+    ctx.sql("create table u (x int)");
+    ctx.sql("create table v (x int)");
+    for (String sub : List.of("(select count(*) from v)", "(select count(*) from v where v.x = u.x)")) {
+      assertThat(ctx.sql("select u.x, " + sub + " as c from u").schema().getFields())
+          .extracting(f -> f.getName())
+          .containsExactly("x", "c");
+    }
+  }
 }
