@@ -441,7 +441,8 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     hep.setRoot(rel);
     RelNode out = ConstantGroupKeys.apply(hep.findBestExp(), relBuilder());
     trace("subqueries as correlates", out);
-    RelNode decorrelated = RelDecorrelator.decorrelateQuery(out, relBuilder());
+    RelNode decorrelated =
+        UnusedCorrelations.apply(RelDecorrelator.decorrelateQuery(out, relBuilder()));
     trace("decorrelated", decorrelated);
     return decorrelated;
   }

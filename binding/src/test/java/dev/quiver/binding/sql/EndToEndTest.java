@@ -400,4 +400,16 @@ class EndToEndTest {
           .containsExactly("x", "c");
     }
   }
+
+  @Test
+  void correlatedSubqueryWhoseFilterFoldsAway() {
+    // "... AND NULL" folds the subquery to no rows; the decorrelator left a correlate behind that
+    // no longer used its variable and the query failed to plan.
+    ctx.sql("create table o (k int)");
+    ctx.sql("insert into o values (1), (null)");
+    ctx.sql("create table s (k decimal(10, 2))");
+    ctx.sql("insert into s values (1.00)");
+    assertThat(rows("select (1 <> (select 1 from s where s.k = o.k and null)) as c from o"))
+        .containsExactly("null", "null");
+  }
 }
