@@ -57,6 +57,7 @@ final class FuzzReport {
   private final Map<String, Integer> bothErrors = new TreeMap<>();
   private final Map<String, Integer> referenceOnlyErrors = new TreeMap<>();
   private final Map<String, Integer> unsupported = new TreeMap<>();
+  private final Map<String, Integer> plannerFailures = new TreeMap<>();
   private final Map<String, Integer> findingKinds = new TreeMap<>();
   private final List<Finding> findings = new ArrayList<>();
   // The first query of each counted error kind, to triage them.
@@ -82,6 +83,15 @@ final class FuzzReport {
 
   void unsupported(String feature, String sql) {
     count(unsupported, feature, sql);
+  }
+
+  /** Quiver failed to plan a valid query inside Calcite (typed, not a wrong answer). */
+  void plannerFailure(String message, String sql) {
+    count(plannerFailures, key(message), sql);
+  }
+
+  int plannerFailureCount() {
+    return plannerFailures.values().stream().mapToInt(Integer::intValue).sum();
   }
 
   private void count(Map<String, Integer> counts, String key, String sql) {
@@ -142,6 +152,8 @@ final class FuzzReport {
         .append(" only the reference failed, ")
         .append(unsupported.values().stream().mapToInt(Integer::intValue).sum())
         .append(" unsupported, ")
+        .append(plannerFailureCount())
+        .append(" planner failures, ")
         .append(findings.size())
         .append(" findings ")
         .append(findingKinds)
@@ -153,6 +165,8 @@ final class FuzzReport {
     appendCounts(sb, "both engines failed", bothErrors);
     appendCounts(sb, "only the reference failed", referenceOnlyErrors);
     appendCounts(sb, "unsupported by Quiver", unsupported);
+    appendCounts(sb, "planner failures (Calcite's decorrelator; valid SQL Quiver cannot plan yet)",
+        plannerFailures);
     sb.append("\n  slowest:");
     slowest.descendingMap()
         .forEach((k, v) -> sb.append("\n    ").append(k / 1_000_000L).append(" ms ").append(v));

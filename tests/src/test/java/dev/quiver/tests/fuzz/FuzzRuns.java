@@ -47,6 +47,11 @@ final class FuzzRuns {
     assertThat(report.findings())
         .as("findings (rerun one with its 'rerun' line)\n%s", report.summary())
         .isEmpty();
+    // Valid queries Calcite's decorrelator cannot plan fail with a typed error; they are a gap
+    // to close, bounded here so that it can only shrink (issue 13's note lists them).
+    assertThat(report.plannerFailureCount())
+        .as("queries Quiver failed to plan (Calcite's decorrelator)\n%s", report.summary())
+        .isLessThanOrEqualTo(Math.max(3, report.queries / 50));
     assertThat(report.bothErrorCount())
         .as("queries that both engines reject: the generator should write valid SQL")
         .isLessThanOrEqualTo(Math.max(5, report.queries / 20));

@@ -39,6 +39,18 @@ final class Fuzzer implements AutoCloseable {
         Pattern.compile("Logical(Intersect|Minus)\\(all=\\[true\\]"));
   }
 
+  /**
+   * Quiver's typed errors for valid SQL that Calcite's subquery decorrelation cannot plan: a gap
+   * (the query fails loudly, never answers wrongly), counted and bounded by the runs instead of
+   * reported one by one; {@code -Dfuzz.strict=true} reports them as findings.
+   */
+  static final Pattern PLANNER_FAILURE =
+      Pattern.compile(
+          "could not plan this query: the SQL planner failed an internal check"
+              + "|This correlated subquery could not be turned into a join");
+
+  private static final boolean STRICT = Boolean.getBoolean("fuzz.strict");
+
   /** DuckDB errors raised while running a query, which Quiver must raise as well. */
   private static final Pattern RUNTIME_ERROR =
       Pattern.compile(
@@ -204,6 +216,8 @@ final class Fuzzer implements AutoCloseable {
       String feature = unsupportedFeature(got.error());
       if (feature != null) {
         report.unsupported(feature, q.sql());
+      } else if (!STRICT && PLANNER_FAILURE.matcher(got.error()).find()) {
+        report.plannerFailure(got.error(), q.sql());
       } else {
         String key = FuzzReport.key(got.error());
         finding(
@@ -257,6 +271,10 @@ final class Fuzzer implements AutoCloseable {
       String feature = unsupportedFeature(got.error());
       if (feature != null) {
         report.unsupported(feature, equivalent);
+        return;
+      }
+      if (!STRICT && PLANNER_FAILURE.matcher(got.error()).find()) {
+        report.plannerFailure(got.error(), equivalent);
         return;
       }
       kind = "metamorphic error";
