@@ -25,6 +25,7 @@ import dev.quiver.binding.physical.expr.NegativeExpr;
 import dev.quiver.binding.physical.expr.NotExpr;
 import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
 import dev.quiver.binding.physical.expr.Vectors;
@@ -602,6 +603,10 @@ public final class RexTranslator {
   /** Functions identified by name (OTHER_FUNCTION and friends), then UDFs. */
   private PhysicalExpr named(RexCall call, RelDataType input, ArrowType type) {
     SqlOperator op = call.getOperator();
+    if (op == SingleRowFunction.INSTANCE) {
+      List<PhysicalExpr> p = operands(call, input);
+      return new SingleRowExpr(p.get(0), p.get(1));
+    }
     String name = op.getName().toUpperCase(Locale.ROOT);
     switch (name) {
       case "UPPER":

@@ -442,7 +442,8 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     RelNode out = ConstantGroupKeys.apply(hep.findBestExp(), relBuilder());
     trace("subqueries as correlates", out);
     RelNode decorrelated =
-        UnusedCorrelations.apply(RelDecorrelator.decorrelateQuery(out, relBuilder()));
+        CorrelatedScalarRows.apply(
+            UnusedCorrelations.apply(RelDecorrelator.decorrelateQuery(out, relBuilder())));
     trace("decorrelated", decorrelated);
     return decorrelated;
   }

@@ -136,7 +136,8 @@ class SqlErrorsTest {
   /**
    * Regression: an uncorrelated scalar subquery returning several rows gave one of them
    * (SINGLE_VALUE ran as ANY_VALUE); PostgreSQL and DuckDB fail the query. Rows with NULL values
-   * count too. (Correlated ones still give one of the rows: see the planner.)
+   * count too. A correlated one fails when an outer row it is used for gets several rows (it
+   * gave one of them: CorrelatedScalarRows).
    */
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 4})
@@ -150,7 +151,10 @@ class SqlErrorsTest {
         List.of(
             "select name, (select v from s) from o",
             "select (select n from (values (cast(null as int)), (null)) v(n))",
-            "select name, (select v from s where s.k >= 5) from o")) {
+            "select name, (select v from s where s.k >= 5) from o",
+            "select name, (select v from s where s.k = o.k) from o",
+            "select name from o where (select v from s where s.k = o.k) = 'y'",
+            "select name, (select v from s where s.k = o.k) from o where o.k = 5")) {
       assertThatThrownBy(() -> ctx.sql(sql).collect(), sql)
           .isInstanceOf(QuiverException.class)
           .hasMessageContaining("More than one row returned by a subquery used as an expression");

@@ -22,6 +22,7 @@ import dev.quiver.binding.physical.expr.NegativeExpr;
 import dev.quiver.binding.physical.expr.NotExpr;
 import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
 import dev.quiver.distributed.proto.ArithmeticExprNode;
@@ -124,6 +125,8 @@ final class ExprDecoder {
               exprs(e.getCoalesce().getArgsList()),
               ArrowSerde.type(e.getCoalesce().getDataType(), "a COALESCE"));
       case NULL_IF -> new NullIfExpr(expr(e.getNullIf().getLeft()), expr(e.getNullIf().getRight()));
+      case SINGLE_ROW ->
+          new SingleRowExpr(expr(e.getSingleRow().getValue()), expr(e.getSingleRow().getRows()));
       case IN_LIST ->
           new InListExpr(
               expr(e.getInList().getChild()),

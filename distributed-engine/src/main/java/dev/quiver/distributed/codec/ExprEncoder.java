@@ -21,6 +21,7 @@ import dev.quiver.binding.physical.expr.NegativeExpr;
 import dev.quiver.binding.physical.expr.NotExpr;
 import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
 import dev.quiver.distributed.proto.ArithmeticExprNode;
@@ -51,6 +52,7 @@ import dev.quiver.distributed.proto.NegativeExprNode;
 import dev.quiver.distributed.proto.NotExprNode;
 import dev.quiver.distributed.proto.NullIfExprNode;
 import dev.quiver.distributed.proto.PhysicalExprNode;
+import dev.quiver.distributed.proto.SingleRowExprNode;
 import dev.quiver.distributed.proto.StringFunctionExprNode;
 import dev.quiver.distributed.proto.StringFunctionSpec;
 import dev.quiver.distributed.proto.TruthTestSpec;
@@ -141,6 +143,9 @@ final class ExprEncoder {
               .setDataType(ArrowSerde.type(c.dataType())));
     } else if (e instanceof NullIfExpr n) {
       b.setNullIf(NullIfExprNode.newBuilder().setLeft(expr(n.left())).setRight(expr(n.right())));
+    } else if (e instanceof SingleRowExpr s) {
+      b.setSingleRow(
+          SingleRowExprNode.newBuilder().setValue(expr(s.value())).setRows(expr(s.rows())));
     } else if (e instanceof InListExpr in) {
       b.setInList(
           InListExprNode.newBuilder()

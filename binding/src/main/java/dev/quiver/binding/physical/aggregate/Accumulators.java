@@ -2,6 +2,7 @@ package dev.quiver.binding.physical.aggregate;
 
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.kernel.Raw;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -179,9 +180,7 @@ public final class Accumulators {
     }
 
     private QuiverException moreThanOneRow() {
-      return new QuiverException(
-          "More than one row returned by a subquery used as an expression (" + call.name()
-              + "); make it return at most one row, e.g. with an aggregate or LIMIT 1");
+      return SingleRowExpr.moreThanOneRow(call.name());
     }
 
     @Override
