@@ -8,9 +8,11 @@ import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 
 /**
- * {@code $SINGLE_ROW(value, rows)}: a decorrelated scalar subquery's value for an outer row,
- * failing when the subquery had {@code rows} > 1 rows for it. Only the planner writes it (after
- * decorrelation); it runs as {@link dev.quiver.binding.physical.expr.SingleRowExpr}.
+ * {@code $SINGLE_ROW(value, rows, anchor)}: a decorrelated scalar subquery's value for an outer
+ * row, failing when the subquery had {@code rows} > 1 rows for it. {@code anchor}, a column of the
+ * outer side, is not evaluated: it ties the call to both sides of the join so that the optimizer
+ * keeps it above the join. Only the planner writes it (after decorrelation); it runs as {@link
+ * dev.quiver.binding.physical.expr.SingleRowExpr}.
  */
 public final class SingleRowFunction {
   private SingleRowFunction() {}
@@ -21,6 +23,6 @@ public final class SingleRowFunction {
           SqlKind.OTHER_FUNCTION,
           ReturnTypes.ARG0_FORCE_NULLABLE,
           null,
-          OperandTypes.family(SqlTypeFamily.ANY, SqlTypeFamily.INTEGER),
+          OperandTypes.family(SqlTypeFamily.ANY, SqlTypeFamily.INTEGER, SqlTypeFamily.ANY),
           SqlFunctionCategory.SYSTEM);
 }
