@@ -172,7 +172,8 @@ class PlanCodecRoundTripTest {
               "select id from emp where id in (1, 3, 5, 7) and name not in ('bob', 'cid') and"
                   + " salary in (100.50, 80.25, 60)"),
           unordered("select id from emp where dept is distinct from 2"),
-          unordered("select e.id from emp e join dept d on e.dept is not distinct from d.id"));
+          unordered("select e.id from emp e join dept d on e.dept is not distinct from d.id"),
+          unordered("select d.id, (select e.name from emp e where e.id = d.id) from dept d"));
 
   /**
    * Expressions the SQL front end rewrites away (Calcite expands COALESCE, NULLIF, IN and IS
