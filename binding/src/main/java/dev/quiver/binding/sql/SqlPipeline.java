@@ -42,6 +42,7 @@ import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
@@ -80,9 +81,14 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     }
   }
 
-  /** Parser settings: lower-cased unquoted identifiers, double-quoted identifiers kept as typed. */
+  /**
+   * Parser settings: Calcite's lenient (Babel) grammar, which takes everyday words such as year,
+   * count or rank as names; lower-cased unquoted identifiers, double-quoted identifiers kept as
+   * typed.
+   */
   public static final SqlParser.Config PARSER_CONFIG =
       SqlParser.config()
+          .withParserFactory(SqlBabelParserImpl.FACTORY)
           .withCaseSensitive(false)
           .withUnquotedCasing(Casing.TO_LOWER)
           .withQuotedCasing(Casing.UNCHANGED)
@@ -133,7 +139,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    */
   public SqlNode parse(String sql, int line, int column) {
     SqlShape.checkText(sql, line, column);
-    String text = quoteReservedNames(sql);
+    String text = sql;
     SqlNode statement;
     try {
       statement = parseStmt(text);
@@ -150,12 +156,13 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       }
     }
     SqlShape.check(statement);
-    return statement;
+    GroupByAll.expand(statement, AGGREGATE_NAMES::contains);
+    return ColumnNames.name(statement);
   }
 
   private static SqlNode parseStmt(String text)
       throws org.apache.calcite.sql.parser.SqlParseException {
-    return SqlParser.create(text, PARSER_CONFIG).parseStmt();
+    return LenientParser.parse(text, PARSER_CONFIG);
   }
 
   /**
@@ -231,56 +238,6 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
         e);
   }
 
-  /**
-   * Words Calcite reserves that queries commonly use as plain names (TPC-H Q11 says "as value").
-   */
-  private static final java.util.Set<String> NAME_WORDS = java.util.Set.of("value");
-
-  /**
-   * Double-quotes {@link #NAME_WORDS} outside literals, quoted names and comments, so that they
-   * parse as (lower-case) identifiers.
-   */
-  static String quoteReservedNames(String sql) {
-    StringBuilder out = null;
-    int i = 0;
-    int n = sql.length();
-    while (i < n) {
-      char c = sql.charAt(i);
-      if (c == '\'' || c == '"') {
-        int end = sql.indexOf(c, i + 1);
-        while (end >= 0 && end + 1 < n && sql.charAt(end + 1) == c) {
-          end = sql.indexOf(c, end + 2);
-        }
-        i = end < 0 ? n : end + 1;
-      } else if (sql.startsWith("--", i)) {
-        int end = sql.indexOf('\n', i);
-        i = end < 0 ? n : end + 1;
-      } else if (sql.startsWith("/*", i)) {
-        int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? n : end + 2;
-      } else if (Character.isLetter(c) || c == '_') {
-        int start = i;
-        while (i < n
-            && (Character.isLetterOrDigit(sql.charAt(i))
-                || sql.charAt(i) == '_'
-                || sql.charAt(i) == '$')) {
-          i++;
-        }
-        String word = sql.substring(start, i).toLowerCase(Locale.ROOT);
-        if (NAME_WORDS.contains(word)) {
-          if (out == null) {
-            out = new StringBuilder(sql);
-          }
-          int shift = out.length() - n;
-          out.replace(start + shift, i + shift, "\"" + word + "\"");
-        }
-      } else {
-        i++;
-      }
-    }
-    return out == null ? sql : out.toString();
-  }
-
   private static String firstLine(String message) {
     if (message == null) {
       return "invalid syntax";
@@ -319,6 +276,21 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
           null,
           OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME),
           SqlFunctionCategory.TIMEDATE);
+
+  /** Upper-case names of the built-in aggregate functions (for GROUP BY ALL). */
+  private static final java.util.Set<String> AGGREGATE_NAMES = aggregateNames();
+
+  private static java.util.Set<String> aggregateNames() {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (SqlOperatorTable table : List.of(StandardFunctions.TABLE, LIBRARY_FUNCTIONS)) {
+      for (SqlOperator op : table.getOperatorList()) {
+        if (op.isAggregator()) {
+          names.add(op.getName().toUpperCase(Locale.ROOT));
+        }
+      }
+    }
+    return java.util.Set.copyOf(names);
+  }
 
   /** Built-in functions and UDFs. */
   public SqlOperatorTable operatorTable() {

@@ -1,0 +1,79 @@
+package dev.quiver.binding.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Predicate;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+/**
+ * {@code GROUP BY ALL} (DuckDB): groups by every select item that is not an aggregate, written as
+ * their ordinals ({@code SELECT a, b + 1, sum(c) ... GROUP BY ALL} groups by 1, 2). Without such
+ * items the query aggregates all rows into one, as without GROUP BY.
+ */
+final class GroupByAll {
+  private GroupByAll() {}
+
+  /** Rewrites every {@code GROUP BY ALL} of {@code statement} in place. */
+  static void expand(SqlNode statement, Predicate<String> isAggregate) {
+    statement.accept(
+        new SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(SqlCall call) {
+            if (call instanceof SqlSelect select && isGroupByAll(select.getGroup())) {
+              select.setGroupBy(keys(select, isAggregate));
+            }
+            return super.visit(call);
+          }
+        });
+  }
+
+  private static boolean isGroupByAll(SqlNodeList group) {
+    return group != null
+        && group.size() == 1
+        && group.get(0) instanceof SqlIdentifier id
+        && id.names.size() == 1
+        && id.isComponentQuoted(0)
+        && id.getSimple().equals("*");
+  }
+
+  private static SqlNodeList keys(SqlSelect select, Predicate<String> isAggregate) {
+    List<SqlNode> keys = new ArrayList<>();
+    SqlNodeList items = select.getSelectList();
+    for (int i = 0; i < items.size(); i++) {
+      SqlNode item = items.get(i);
+      if (!containsAggregate(item, isAggregate)) {
+        keys.add(SqlLiteral.createExactNumeric(String.valueOf(i + 1), item.getParserPosition()));
+      }
+    }
+    return keys.isEmpty() ? null : new SqlNodeList(keys, select.getGroup().getParserPosition());
+  }
+
+  /** Whether {@code node} calls an aggregate function outside a window (OVER) or subquery. */
+  private static boolean containsAggregate(SqlNode node, Predicate<String> isAggregate) {
+    boolean[] found = new boolean[1];
+    node.accept(
+        new SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(SqlCall call) {
+            if (call.getKind() == SqlKind.OVER || call instanceof SqlSelect) {
+              return null;
+            }
+            if (call.getOperator().isAggregator()
+                || isAggregate.test(call.getOperator().getName().toUpperCase(Locale.ROOT))) {
+              found[0] = true;
+              return null;
+            }
+            return super.visit(call);
+          }
+        });
+    return found[0];
+  }
+}

@@ -1,0 +1,272 @@
+package dev.quiver.binding.sql;
+
+import java.util.Locale;
+import java.util.Set;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.babel.ParseException;
+import org.apache.calcite.sql.parser.babel.Token;
+
+/**
+ * Parses statements the way DuckDB and PostgreSQL users write them. Calcite's Babel parser (its
+ * lenient grammar) accepts most everyday words as names ({@code AS year}, {@code count},
+ * {@code rank}, {@code value}, ...); the few it still reserves ({@code date}, {@code next}) are
+ * double-quoted where, and only where, the parser fails on them, and the parse is retried. Error
+ * positions are reported in the caller's text. {@code GROUP BY ALL} is marked for {@link
+ * GroupByAll}.
+ */
+final class LenientParser {
+  /**
+   * Words that, where the parser rejects them, are meant as names. Only a word at which parsing
+   * failed is quoted, so keywords keep their meaning wherever the grammar accepts them ({@code
+   * CAST(x AS DATE)}, {@code DATE '2024-01-01'}, {@code FETCH NEXT 3 ROWS ONLY}).
+   */
+  static final Set<String> NAME_WORDS =
+      Set.of(
+          "year", "quarter", "month", "week", "day", "hour", "minute", "second", "date", "time",
+          "timestamp", "count", "rank", "position", "user", "prev", "next", "value", "first",
+          "last", "running", "at", "key", "type", "name", "language");
+
+  /** Bound on retries: each one quotes one more word. */
+  private static final int MAX_QUOTED = 100;
+
+  /** The quoted name standing for {@code ALL} in {@code GROUP BY ALL}; as long as "ALL". */
+  static final String GROUP_BY_ALL_MARK = "\"*\"";
+
+  private LenientParser() {}
+
+  /** Parses one statement with {@code config}; throws Calcite's error with original positions. */
+  static SqlNode parse(String sql, SqlParser.Config config) throws SqlParseException {
+    Text text = new Text(markGroupByAll(sql));
+    for (int quoted = 0; ; quoted++) {
+      try {
+        return SqlParser.create(text.current.toString(), config).parseStmt();
+      } catch (SqlParseException e) {
+        int at = quoted < MAX_QUOTED ? nameWordAt(e, text.current) : -1;
+        if (at < 0) {
+          throw text.inOriginal(atFailingToken(e));
+        }
+        text.quote(at);
+      }
+    }
+  }
+
+  /**
+   * The offset in {@code text} of the {@link #NAME_WORDS} word at which parsing stopped, or -1:
+   * one of the first three tokens from where the parser reports the error (the token after the
+   * last one it accepted).
+   */
+  private static int nameWordAt(SqlParseException e, CharSequence text) {
+    int offset = -1;
+    if (e.getCause() instanceof ParseException pe
+        && pe.currentToken != null
+        && pe.currentToken.next != null) {
+      Token t = pe.currentToken.next;
+      offset = offsetOf(text, t.beginLine, t.beginColumn);
+    } else if (e.getPos() != null && e.getPos().getLineNum() > 0) {
+      offset = offsetOf(text, e.getPos().getLineNum(), e.getPos().getColumnNum());
+    }
+    if (offset < 0) {
+      return -1;
+    }
+    int i = offset;
+    int n = text.length();
+    for (int token = 0; token < 3 && i < n; token++) {
+      while (i < n && Character.isWhitespace(text.charAt(i))) {
+        i++;
+      }
+      if (i >= n) {
+        return -1;
+      }
+      char c = text.charAt(i);
+      if (Character.isLetter(c) || c == '_') {
+        int start = i;
+        while (i < n && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) {
+          i++;
+        }
+        String word = text.subSequence(start, i).toString().toLowerCase(Locale.ROOT);
+        if (NAME_WORDS.contains(word)) {
+          return start;
+        }
+      } else if (c == '\'' || c == '"') {
+        return -1;
+      } else {
+        i++;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * {@code e} positioned at the token that failed. The parser reports the first of the tokens it
+   * looked ahead at ({@code Encountered ", from"} at the comma of {@code SELECT a,\n FROM t});
+   * the last of them is the one no rule accepts.
+   */
+  private static SqlParseException atFailingToken(SqlParseException e) {
+    if (!(e.getCause() instanceof ParseException pe)
+        || pe.currentToken == null
+        || pe.currentToken.next == null
+        || e.getExpectedTokenSequences() == null) {
+      return e;
+    }
+    int lookahead = 1;
+    for (int[] sequence : e.getExpectedTokenSequences()) {
+      lookahead = Math.max(lookahead, sequence.length);
+    }
+    Token t = pe.currentToken.next;
+    for (int i = 1; i < lookahead && t.next != null && t.kind != 0; i++) {
+      t = t.next;
+    }
+    if (t.beginLine <= 0 || t.beginColumn <= 0) {
+      return e;
+    }
+    return new SqlParseException(
+        e.getMessage(),
+        new SqlParserPos(t.beginLine, t.beginColumn),
+        e.getExpectedTokenSequences(),
+        e.getTokenImages(),
+        e.getCause());
+  }
+
+  /** Offset of 1-based {@code line}/{@code column} in {@code text}, or -1. */
+  private static int offsetOf(CharSequence text, int line, int column) {
+    int offset = 0;
+    for (int l = 1; l < line; l++) {
+      while (offset < text.length() && text.charAt(offset) != '\n') {
+        offset++;
+      }
+      if (offset >= text.length()) {
+        return -1;
+      }
+      offset++;
+    }
+    offset += column - 1;
+    return offset <= text.length() ? offset : -1;
+  }
+
+  /**
+   * Replaces {@code ALL} of {@code GROUP BY ALL} (outside literals, quoted names and comments)
+   * with {@link #GROUP_BY_ALL_MARK}, which parses as a name of the same length.
+   */
+  static String markGroupByAll(String sql) {
+    StringBuilder out = null;
+    String previous = null;
+    String beforePrevious = null;
+    int i = 0;
+    int n = sql.length();
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (c == '\'' || c == '"') {
+        int end = sql.indexOf(c, i + 1);
+        while (end >= 0 && end + 1 < n && sql.charAt(end + 1) == c) {
+          end = sql.indexOf(c, end + 2);
+        }
+        i = end < 0 ? n : end + 1;
+        beforePrevious = previous;
+        previous = null;
+      } else if (sql.startsWith("--", i)) {
+        int end = sql.indexOf('\n', i);
+        i = end < 0 ? n : end + 1;
+      } else if (sql.startsWith("/*", i)) {
+        int end = sql.indexOf("*/", i + 2);
+        i = end < 0 ? n : end + 2;
+      } else if (Character.isLetter(c) || c == '_') {
+        int start = i;
+        while (i < n
+            && (Character.isLetterOrDigit(sql.charAt(i))
+                || sql.charAt(i) == '_'
+                || sql.charAt(i) == '$')) {
+          i++;
+        }
+        String word = sql.substring(start, i).toLowerCase(Locale.ROOT);
+        if (word.equals("all") && "by".equals(previous) && "group".equals(beforePrevious)) {
+          if (out == null) {
+            out = new StringBuilder(sql);
+          }
+          out.replace(start, i, GROUP_BY_ALL_MARK);
+        }
+        beforePrevious = previous;
+        previous = word;
+      } else {
+        if (!Character.isWhitespace(c)) {
+          beforePrevious = previous;
+          previous = null;
+        }
+        i++;
+      }
+    }
+    return out == null ? sql : out.toString();
+  }
+
+  /** The text being parsed, with where each of its characters stood in the caller's text. */
+  private static final class Text {
+    final String original;
+    final StringBuilder current;
+    /** Offset in {@link #original} of each character of {@link #current}; -1 if inserted. */
+    int[] origin;
+
+    Text(String original) {
+      this.original = original;
+      this.current = new StringBuilder(original);
+      this.origin = new int[original.length()];
+      for (int i = 0; i < origin.length; i++) {
+        origin[i] = i;
+      }
+    }
+
+    /** Double-quotes the word at {@code offset}, lower-cased as an unquoted name would be. */
+    void quote(int offset) {
+      int end = offset;
+      while (end < current.length()
+          && (Character.isLetterOrDigit(current.charAt(end)) || current.charAt(end) == '_')) {
+        end++;
+      }
+      String word = current.substring(offset, end).toLowerCase(Locale.ROOT);
+      current.replace(offset, end, "\"" + word + "\"");
+      int[] next = new int[origin.length + 2];
+      System.arraycopy(origin, 0, next, 0, offset);
+      next[offset] = -1;
+      System.arraycopy(origin, offset, next, offset + 1, end - offset);
+      next[end + 1] = -1;
+      System.arraycopy(origin, end, next, end + 2, origin.length - end);
+      origin = next;
+    }
+
+    /** {@code e} with its position moved from the quoted text back into the caller's. */
+    SqlParseException inOriginal(SqlParseException e) {
+      SqlParserPos pos = e.getPos();
+      if (pos == null || current.length() == original.length()) {
+        return e;
+      }
+      int offset = offsetOf(current, pos.getLineNum(), pos.getColumnNum());
+      if (offset < 0) {
+        return e;
+      }
+      int o = -1;
+      for (int i = offset; i < origin.length && o < 0; i++) {
+        o = origin[i];
+      }
+      if (o < 0) {
+        o = original.length();
+      }
+      int line = 1;
+      int column = 1;
+      for (int i = 0; i < o; i++) {
+        if (original.charAt(i) == '\n') {
+          line++;
+          column = 1;
+        } else {
+          column++;
+        }
+      }
+      return new SqlParseException(
+          e.getMessage(),
+          new SqlParserPos(line, column),
+          e.getExpectedTokenSequences(),
+          e.getTokenImages(),
+          e.getCause());
+    }
+  }
+}
