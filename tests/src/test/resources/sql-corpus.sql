@@ -691,3 +691,87 @@ SELECT n_nationkey FROM (SELECT n_nationkey, LAG(NULLIF(n_regionkey, 2), 1, -1) 
 -- name: string_constants_compared_in_a_filter
 -- (Two string constants that the planner leaves unfolded, as in BETWEEN, crashed the comparison.)
 SELECT n_nationkey, 'a' BETWEEN 'a' AND 'zz' AS t, 'b' NOT BETWEEN 'a' AND 'ab' AS u FROM nation WHERE ('a' BETWEEN 'a' AND 'zz') AND n_nationkey < 5;
+
+-- Grouping sets (issue 14): one aggregate keyed by the grouping set, partial and final.
+-- name: grouping_rollup_two_keys
+SELECT l_returnflag, l_linestatus, SUM(l_quantity) AS qty, COUNT(*) AS n FROM lineitem GROUP BY ROLLUP(l_returnflag, l_linestatus);
+-- name: grouping_cube_with_grouping_bits
+SELECT o_orderstatus, o_orderpriority, GROUPING(o_orderstatus) AS gs, GROUPING(o_orderstatus, o_orderpriority) AS g2,
+  GROUPING(o_orderpriority, o_orderstatus) AS g3, COUNT(*) AS n, SUM(o_totalprice) AS total
+FROM orders GROUP BY CUBE(o_orderstatus, o_orderpriority);
+-- name: grouping_sets_explicit_with_grand_total
+SELECT l_shipmode, l_returnflag, AVG(l_discount) AS d, MAX(l_shipdate) AS last_ship, MIN(l_comment) AS c
+FROM lineitem GROUP BY GROUPING SETS ((l_shipmode), (l_returnflag), (l_shipmode, l_returnflag), ());
+-- name: grouping_rollup_having_grouping
+SELECT c_mktsegment, c_nationkey, COUNT(*) AS n, GROUPING(c_nationkey) AS g FROM customer
+GROUP BY ROLLUP(c_mktsegment, c_nationkey) HAVING GROUPING(c_nationkey) = 1;
+-- name: grouping_rollup_order_by_grouping
+SELECT c_mktsegment, GROUPING(c_mktsegment) AS g, SUM(c_acctbal) AS bal FROM customer
+GROUP BY ROLLUP(c_mktsegment) ORDER BY g, c_mktsegment;
+-- name: grouping_rollup_over_no_rows_keeps_the_grand_total
+SELECT n_regionkey, COUNT(*) AS n, SUM(n_nationkey) AS s, MAX(n_name) AS m FROM nation WHERE n_nationkey < 0 GROUP BY ROLLUP(n_regionkey);
+-- name: grouping_cube_over_no_rows_keeps_the_grand_total
+SELECT n_regionkey, n_name, COUNT(*) AS n FROM nation WHERE n_nationkey < 0 GROUP BY CUBE(n_regionkey, n_name);
+-- name: grouping_sets_without_grand_total_over_no_rows
+SELECT n_regionkey, COUNT(*) AS n FROM nation WHERE n_nationkey < 0 GROUP BY GROUPING SETS ((n_regionkey), (n_name));
+-- name: grouping_rollup_count_distinct_and_filter
+SELECT o_orderpriority, COUNT(DISTINCT o_custkey) AS custs, COUNT(*) FILTER (WHERE o_orderstatus = 'F') AS f,
+  SUM(o_totalprice) FILTER (WHERE o_orderstatus = 'O') AS open_total
+FROM orders GROUP BY ROLLUP(o_orderpriority);
+-- name: grouping_cube_over_a_join
+SELECT r_name, n_name, COUNT(*) AS custs, SUM(c_acctbal) AS bal FROM customer
+JOIN nation ON c_nationkey = n_nationkey JOIN region ON n_regionkey = r_regionkey GROUP BY CUBE(r_name, n_name);
+-- name: grouping_rollup_on_an_expression
+SELECT EXTRACT(YEAR FROM o_orderdate) AS y, o_orderstatus, COUNT(*) AS n, AVG(o_totalprice) AS avg_price FROM orders
+GROUP BY ROLLUP(EXTRACT(YEAR FROM o_orderdate), o_orderstatus);
+-- name: grouping_sets_repeated_set
+SELECT o_orderstatus, COUNT(*) AS n FROM orders GROUP BY GROUPING SETS ((o_orderstatus), (o_orderstatus), ());
+-- name: grouping_rollup_in_a_subquery
+SELECT COUNT(*) AS groups_count, SUM(n) AS rows_total FROM (
+  SELECT l_returnflag, l_linestatus, COUNT(*) AS n FROM lineitem GROUP BY ROLLUP(l_returnflag, l_linestatus)) t;
+-- name: grouping_rollup_beside_a_plain_key
+SELECT l_returnflag, l_linestatus, l_shipmode, COUNT(*) AS n, SUM(l_extendedprice) AS revenue FROM lineitem
+GROUP BY l_returnflag, ROLLUP(l_linestatus, l_shipmode);
+-- name: grouping_rollup_nullable_key_with_real_nulls
+SELECT CASE WHEN c_acctbal > 5000 THEN c_mktsegment END AS seg, GROUPING(CASE WHEN c_acctbal > 5000 THEN c_mktsegment END) AS g, COUNT(*) AS n
+FROM customer GROUP BY ROLLUP(CASE WHEN c_acctbal > 5000 THEN c_mktsegment END);
+-- name: grouping_cube_three_keys_top_n
+SELECT p_mfgr, p_brand, p_size, COUNT(*) AS n FROM part WHERE p_size < 4 GROUP BY CUBE(p_mfgr, p_brand, p_size)
+ORDER BY n DESC, p_mfgr, p_brand, p_size LIMIT 20;
+-- name: group_by_all
+SELECT l_returnflag, l_linestatus, SUM(l_quantity) AS qty, COUNT(*) AS n FROM lineitem GROUP BY ALL;
+-- name: group_by_all_expression_keys
+SELECT EXTRACT(YEAR FROM o_orderdate) AS y, o_orderstatus AS s, COUNT(*) AS n, AVG(o_totalprice) AS avg_price FROM orders GROUP BY ALL;
+-- name: group_by_all_only_aggregates
+SELECT COUNT(*) AS n, MAX(p_size) AS m FROM part GROUP BY ALL;
+-- name: group_by_all_with_having_and_order
+SELECT n_regionkey, COUNT(*) AS n FROM nation GROUP BY ALL HAVING COUNT(*) >= 5 ORDER BY n_regionkey;
+
+-- Names (issue 14): everyday words as names; unaliased expressions named after their text.
+-- Entries named names_* also check the column names against DuckDB's.
+-- name: names_everyday_words_as_aliases
+SELECT o_orderkey AS value, EXTRACT(YEAR FROM o_orderdate) AS year, o_orderdate AS date, o_orderstatus AS first,
+  o_orderpriority AS last, o_custkey AS user, o_shippriority AS rank, o_totalprice AS count, o_clerk AS position
+FROM orders WHERE o_orderkey < 100;
+-- name: names_everyday_words_as_columns
+SELECT year, count, rank, position, prev, next, day, hour, running, t.at, first, last, value, date FROM (
+  SELECT EXTRACT(YEAR FROM o_orderdate) AS year, COUNT(*) AS count, MIN(o_orderkey) AS rank, MAX(o_orderkey) AS position,
+    MIN(o_custkey) AS prev, MAX(o_custkey) AS next, MIN(EXTRACT(DAY FROM o_orderdate)) AS day, 0 AS hour,
+    SUM(o_shippriority) AS running, 1 AS at, MIN(o_clerk) AS first, MAX(o_clerk) AS last, SUM(o_totalprice) AS value,
+    MIN(o_orderdate) AS date
+  FROM orders GROUP BY EXTRACT(YEAR FROM o_orderdate)) t
+WHERE year > 1992 AND t.count > 0 ORDER BY year;
+-- name: names_everyday_words_in_where_group_and_order
+SELECT date, COUNT(*) AS n FROM (SELECT o_orderdate AS date, o_orderkey AS value FROM orders) t
+WHERE date < DATE '1993-01-01' AND value > 10 GROUP BY date ORDER BY date;
+-- name: names_unaliased_aggregates_and_expressions
+SELECT l_returnflag, SUM(l_quantity), MIN(l_discount), MAX(l_shipdate), l_linenumber + 1, AVG(l_tax) * 2
+FROM lineitem GROUP BY l_returnflag, l_linenumber + 1;
+-- name: names_unaliased_functions_and_casts
+SELECT UPPER(n_name), LOWER(n_name), CAST(n_nationkey AS BIGINT), n_nationkey * 2 + 1, ROUND(n_nationkey / 3.0, 2), ABS(n_regionkey - 2)
+FROM nation;
+-- name: names_unaliased_count_distinct_and_filter
+SELECT COUNT(DISTINCT o_custkey), MAX(o_totalprice) FILTER (WHERE o_orderstatus = 'F'), SUM(o_shippriority) FROM orders;
+-- name: names_unaliased_in_a_subquery_referenced_by_name
+SELECT "sum(o_totalprice)", o_orderstatus FROM (SELECT o_orderstatus, SUM(o_totalprice) FROM orders GROUP BY o_orderstatus) t
+WHERE "sum(o_totalprice)" > 0;

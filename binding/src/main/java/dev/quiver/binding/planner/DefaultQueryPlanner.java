@@ -241,8 +241,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
 
     private ExecutionPlan aggregate(Aggregate agg) {
       if (agg.getGroupType() != Aggregate.Group.SIMPLE) {
-        throw new QuiverException(
-            "GROUPING SETS, ROLLUP and CUBE are not supported; use UNION ALL of GROUP BY queries");
+        // GROUPING SETS, ROLLUP, CUBE: one plain aggregate keyed by the grouping set too.
+        return plan(GroupingSets.expand(agg));
       }
       ExecutionPlan input = plan(agg.getInput());
       List<Integer> keys = agg.getGroupSet().asList();
