@@ -142,6 +142,30 @@ class DistributedApiTest {
   }
 
   @Test
+  void rollupRunsAsPartialAndFinalAggregatesAcrossStages() {
+    String sql =
+        "SELECT l_returnflag, l_linestatus, GROUPING(l_returnflag, l_linestatus) AS g,"
+            + " sum(l_quantity) AS qty, count(*) AS n FROM lineitem"
+            + " GROUP BY ROLLUP(l_returnflag, l_linestatus) ORDER BY g, l_returnflag, l_linestatus";
+    try (SessionContext ctx = distributed();
+        SessionContext plain = new SessionContext()) {
+      for (String table : TpchData.TABLES) {
+        plain.registerParquet(table, TpchData.tableDirectory(dir, table).toString());
+      }
+      assertThat(ctx.sql(sql).explain())
+          .contains("DistributedQueryExec")
+          .contains("boundary=HASH_SHUFFLE")
+          .contains("mode=PARTIAL")
+          .contains("mode=FINAL")
+          .contains("$gid");
+      String rows = QuiverRowsText.allColumns(ctx.sql(sql));
+      assertThat(rows).isEqualTo(QuiverRowsText.allColumns(plain.sql(sql)));
+      // 4 (flag, status) groups, 3 flag subtotals and the grand total, 5 columns each.
+      assertThat(rows.split("\n")).hasSize(8 * 5);
+    }
+  }
+
+  @Test
   void sqlExplainShowsStagesToo() {
     try (SessionContext ctx = distributed()) {
       String text =

@@ -101,8 +101,9 @@ final class LenientParser {
 
   /**
    * {@code e} positioned at the token that failed. The parser reports the first of the tokens it
-   * looked ahead at ({@code Encountered ", from"} at the comma of {@code SELECT a,\n FROM t});
-   * the last of them is the one no rule accepts.
+   * looked ahead at: {@code Encountered ", from"} at the comma of {@code SELECT a,\n FROM t},
+   * where PostgreSQL and DuckDB point at FROM. Punctuation that a look-ahead got past is skipped;
+   * a word is where the error stands ({@code WHERE AND 1} is at AND).
    */
   private static SqlParseException atFailingToken(SqlParseException e) {
     if (!(e.getCause() instanceof ParseException pe)
@@ -111,14 +112,35 @@ final class LenientParser {
         || e.getExpectedTokenSequences() == null) {
       return e;
     }
+    if (pe.currentToken.image != null
+        && OPERATOR_WORDS.contains(pe.currentToken.image.toUpperCase(Locale.ROOT))
+        && pe.currentToken.beginLine > 0) {
+      // Babel takes AND / OR as names where nothing else fits (WHERE AND 1 fails at 1); the
+      // mistake is the operator, as PostgreSQL and DuckDB report.
+      Token t = pe.currentToken;
+      String images = t.image + (t.next == null || t.next.kind == 0 ? "" : " " + t.next.image);
+      return new SqlParseException(
+          "Encountered \"" + images + "\"",
+          new SqlParserPos(t.beginLine, t.beginColumn),
+          e.getExpectedTokenSequences(),
+          e.getTokenImages(),
+          e.getCause());
+    }
     int lookahead = 1;
     for (int[] sequence : e.getExpectedTokenSequences()) {
       lookahead = Math.max(lookahead, sequence.length);
     }
     Token t = pe.currentToken.next;
-    for (int i = 1; i < lookahead && t.next != null && t.kind != 0; i++) {
+    for (int i = 1; i < lookahead && isPunctuation(t) && t.next != null && t.next.kind != 0; i++) {
       t = t.next;
     }
+    return at(e, t);
+  }
+
+  /** Operators the lenient grammar would take as names; never meant as names. */
+  private static final Set<String> OPERATOR_WORDS = Set.of("AND", "OR");
+
+  private static SqlParseException at(SqlParseException e, Token t) {
     if (t.beginLine <= 0 || t.beginColumn <= 0) {
       return e;
     }
@@ -128,6 +150,16 @@ final class LenientParser {
         e.getExpectedTokenSequences(),
         e.getTokenImages(),
         e.getCause());
+  }
+
+  private static boolean isPunctuation(Token t) {
+    return t.kind != 0
+        && t.image != null
+        && !t.image.isEmpty()
+        && !Character.isLetterOrDigit(t.image.charAt(0))
+        && t.image.charAt(0) != '\''
+        && t.image.charAt(0) != '"'
+        && t.image.charAt(0) != '_';
   }
 
   /** Offset of 1-based {@code line}/{@code column} in {@code text}, or -1. */

@@ -126,6 +126,15 @@ class NamesTest {
               assertThat(p.line()).isEqualTo(1);
               assertThat(p.column()).isEqualTo(36);
             });
+    // The error stands at the word where no rule goes on, past punctuation the parser looked at.
+    assertThatThrownBy(() -> ctx.sql("SELECT a\nFROM t\nWHERE AND 1"))
+        .isInstanceOfSatisfying(
+            SqlParseException.class,
+            p -> assertThat(List.of(p.line(), p.column())).containsExactly(3, 7));
+    assertThatThrownBy(() -> ctx.sql("SELECT a,\n  FROM t"))
+        .isInstanceOfSatisfying(
+            SqlParseException.class,
+            p -> assertThat(List.of(p.line(), p.column())).containsExactly(2, 3));
     assertThatThrownBy(() -> ctx.sql("SELECT a AS date\nFROM t WHERE a >"))
         .isInstanceOf(SqlParseException.class)
         .satisfies(
