@@ -1,12 +1,16 @@
 package dev.quiver.binding.sql;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rex.RexLiteral;
@@ -67,12 +71,13 @@ final class ConstantGroupKeys extends RelShuttleImpl {
       out.add(builder.field(i));
     }
     builder.project(out, agg.getRowType().getFieldNames(), true);
-    RelNode rewritten = builder.build();
-    if (!rewritten.getRowType().equalsSansFieldNames(agg.getRowType())) {
-      // Types differ (e.g. nullability of a call over no GROUP BY): keep the original.
-      return agg;
+    if (!builder.peek().getRowType().equalsSansFieldNames(agg.getRowType())) {
+      // A call over no GROUP BY may be NULL-able where the grouped one was not (AVG, MIN):
+      // here it never sees an empty input, so it keeps the original types.
+      builder.convert(agg.getRowType(), false);
     }
-    return rewritten;
+    RelNode rewritten = builder.build();
+    return rewritten.getRowType().equalsSansFieldNames(agg.getRowType()) ? rewritten : agg;
   }
 
   private static boolean qualifies(Aggregate agg) {
@@ -86,6 +91,26 @@ final class ConstantGroupKeys extends RelShuttleImpl {
         return false;
       }
     }
-    return RelOptUtil.getVariablesUsed(agg).isEmpty();
+    return freeVariables(agg).isEmpty();
+  }
+
+  /**
+   * The correlation variables {@code rel} uses that are not defined inside it: a subquery
+   * correlated and decorrelated within the aggregate's input leaves it uncorrelated.
+   */
+  private static Set<CorrelationId> freeVariables(RelNode rel) {
+    Set<CorrelationId> free = new HashSet<>(RelOptUtil.getVariablesUsed(rel));
+    removeDefined(rel, free);
+    return free;
+  }
+
+  private static void removeDefined(RelNode rel, Set<CorrelationId> vars) {
+    vars.removeAll(rel.getVariablesSet());
+    if (rel instanceof Correlate c) {
+      vars.remove(c.getCorrelationId());
+    }
+    for (RelNode input : rel.getInputs()) {
+      removeDefined(input, vars);
+    }
   }
 }

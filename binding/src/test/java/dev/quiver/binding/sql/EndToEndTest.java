@@ -412,4 +412,21 @@ class EndToEndTest {
     assertThat(rows("select (1 <> (select 1 from s where s.k = o.k and null)) as c from o"))
         .containsExactly("null", "null");
   }
+
+  @Test
+  void groupByAConstantOverAnEmptyResultOfACorrelatedSubqueryHasNoRows() {
+    // GROUP BY a constant over no rows has no group; the decorrelator dropped the constant key
+    // (GROUP BY (), one row) when a subquery below it was correlated (random query generator,
+    // seed 4242 query 178).
+    ctx.sql("create table u (x int)");
+    ctx.sql("insert into u values (1), (2)");
+    ctx.sql("create table v (x int)");
+    ctx.sql("insert into v values (1), (5)");
+    String where = " from u where exists (select 1 from v where v.x = u.x + 10) group by 'k'";
+    assertThat(rows("select 'k', min(x), avg(x), count(*)" + where)).isEmpty();
+    assertThat(rows("select null * avg(1)" + where)).isEmpty();
+    assertThat(rows("select 'k', min(x), count(*) from u where exists"
+            + " (select 1 from v where v.x = u.x) group by 'k'"))
+        .containsExactly("k|1|1");
+  }
 }
