@@ -112,92 +112,6 @@ public record ExecutorConfig(
     }
   }
 
-  /** Settings without an HTTP endpoint, advertising the listen address. */
-  public ExecutorConfig(
-      String executorId,
-      String host,
-      int port,
-      String schedulerHost,
-      int schedulerPort,
-      Path workDir,
-      int cores,
-      long memoryBytes,
-      long shuffleMemoryBytes,
-      List<Path> extensionJars,
-      SecurityConfig security,
-      Duration shuffleTtl,
-      ShuffleCompression shuffleCompression) {
-    this(
-        executorId,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        extensionJars,
-        security,
-        shuffleTtl,
-        shuffleCompression,
-        NO_HTTP,
-        null,
-        0);
-  }
-
-  /** Settings without TLS or token, with the default shuffle TTL. */
-  public ExecutorConfig(
-      String executorId,
-      String host,
-      int port,
-      String schedulerHost,
-      int schedulerPort,
-      Path workDir,
-      int cores,
-      long memoryBytes,
-      long shuffleMemoryBytes,
-      List<Path> extensionJars) {
-    this(
-        executorId,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        extensionJars,
-        SecurityConfig.none(),
-        DEFAULT_SHUFFLE_TTL,
-        ShuffleCompression.DEFAULT);
-  }
-
-  /** Settings without extension jars. */
-  public ExecutorConfig(
-      String executorId,
-      String host,
-      int port,
-      String schedulerHost,
-      int schedulerPort,
-      Path workDir,
-      int cores,
-      long memoryBytes,
-      long shuffleMemoryBytes) {
-    this(
-        executorId,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        List.of());
-  }
-
   private static void checkPort(String what, int port, boolean zeroAllowed) {
     if (port < (zeroAllowed ? 0 : 1) || port > 65535) {
       throw new IllegalArgumentException(what + " port " + port + " is not a valid port");
@@ -209,248 +123,228 @@ public record ExecutorConfig(
    * cores, half the JVM heap as memory and a quarter of that for shuffle output.
    */
   public static ExecutorConfig defaults(String schedulerHost, int schedulerPort, Path workDir) {
-    long memory = Runtime.getRuntime().maxMemory() / 2;
-    return new ExecutorConfig(
-        "executor-" + UUID.randomUUID().toString().substring(0, 8),
-        DEFAULT_HOST,
-        DEFAULT_PORT,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        Runtime.getRuntime().availableProcessors(),
-        memory,
-        memory / 4);
+    return builder(schedulerHost, schedulerPort, workDir).build();
+  }
+
+  /** A builder starting from {@link #defaults} for the given scheduler and work directory. */
+  public static Builder builder(String schedulerHost, int schedulerPort, Path workDir) {
+    return new Builder(schedulerHost, schedulerPort, workDir);
+  }
+
+  /** A builder starting from these settings. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
   /** A copy with another id. */
   public ExecutorConfig withExecutorId(String id) {
-    return new ExecutorConfig(
-        id,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        extensionJars,
-        security,
-        shuffleTtl,
-        shuffleCompression,
-        httpPort,
-        advertiseHost,
-        diskLimitBytes);
+    return toBuilder().executorId(id).build();
   }
 
   /** A copy listening on another port. */
   public ExecutorConfig withPort(int newPort) {
-    return new ExecutorConfig(
-        executorId,
-        host,
-        newPort,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        extensionJars,
-        security,
-        shuffleTtl,
-        shuffleCompression,
-        httpPort,
-        advertiseHost,
-        diskLimitBytes);
+    return toBuilder().port(newPort).build();
   }
 
   /** A copy with other resources; shuffle memory becomes a quarter of {@code memory}. */
   public ExecutorConfig withResources(int newCores, long memory) {
-    return new ExecutorConfig(
-        executorId,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        newCores,
-        memory,
-        memory / 4,
-        extensionJars,
-        security,
-        shuffleTtl,
-        shuffleCompression,
-        httpPort,
-        advertiseHost,
-        diskLimitBytes);
-  }
-
-  /** A copy with another shuffle memory budget. */
-  public ExecutorConfig withShuffleMemory(long bytes) {
-    return new ExecutorConfig(
-        executorId,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        bytes,
-        extensionJars,
-        security,
-        shuffleTtl,
-        shuffleCompression,
-        httpPort,
-        advertiseHost,
-        diskLimitBytes);
-  }
-
-  /** A copy that deletes unreleased shuffle output after {@code ttl} without access. */
-  public ExecutorConfig withShuffleTtl(Duration ttl) {
-    return new ExecutorConfig(
-        executorId,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        extensionJars,
-        security,
-        ttl,
-        shuffleCompression,
-        httpPort,
-        advertiseHost,
-        diskLimitBytes);
+    return toBuilder().resources(newCores, memory).build();
   }
 
   /** A copy that loads extensions from {@code jars}. */
   public ExecutorConfig withExtensionJars(List<Path> jars) {
-    return new ExecutorConfig(
-        executorId,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        jars,
-        security,
-        shuffleTtl,
-        shuffleCompression,
-        httpPort,
-        advertiseHost,
-        diskLimitBytes);
+    return toBuilder().extensionJars(jars).build();
   }
 
   /** A copy with other security settings (TLS and token). */
   public ExecutorConfig withSecurity(SecurityConfig newSecurity) {
-    return new ExecutorConfig(
-        executorId,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        extensionJars,
-        newSecurity,
-        shuffleTtl,
-        shuffleCompression,
-        httpPort,
-        advertiseHost,
-        diskLimitBytes);
-  }
-
-  /** A copy that serves shuffle output with {@code compression} unless a task chooses. */
-  public ExecutorConfig withShuffleCompression(ShuffleCompression compression) {
-    return new ExecutorConfig(
-        executorId,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        extensionJars,
-        security,
-        shuffleTtl,
-        compression,
-        httpPort,
-        advertiseHost,
-        diskLimitBytes);
+    return toBuilder().security(newSecurity).build();
   }
 
   /** A copy serving HTTP on {@code newHttpPort} (0 for any free port, -1 for none). */
   public ExecutorConfig withHttpPort(int newHttpPort) {
-    return new ExecutorConfig(
-        executorId,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        extensionJars,
-        security,
-        shuffleTtl,
-        shuffleCompression,
-        newHttpPort,
-        advertiseHost,
-        diskLimitBytes);
+    return toBuilder().httpPort(newHttpPort).build();
   }
 
   /** A copy listening on {@code newHost} and advertising {@code newAdvertiseHost} (may be null). */
   public ExecutorConfig withHosts(String newHost, String newAdvertiseHost) {
-    return new ExecutorConfig(
-        executorId,
-        newHost,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        extensionJars,
-        security,
-        shuffleTtl,
-        shuffleCompression,
-        httpPort,
-        newAdvertiseHost,
-        diskLimitBytes);
+    return toBuilder().host(newHost).advertiseHost(newAdvertiseHost).build();
   }
 
   /** A copy that may keep {@code bytes} of shuffle and spill files (0: the default share). */
   public ExecutorConfig withDiskLimit(long bytes) {
-    return new ExecutorConfig(
-        executorId,
-        host,
-        port,
-        schedulerHost,
-        schedulerPort,
-        workDir,
-        cores,
-        memoryBytes,
-        shuffleMemoryBytes,
-        extensionJars,
-        security,
-        shuffleTtl,
-        shuffleCompression,
-        httpPort,
-        advertiseHost,
-        bytes);
+    return toBuilder().diskLimitBytes(bytes).build();
+  }
+
+  /**
+   * Builds an {@link ExecutorConfig} one setting at a time; {@link #build} validates the whole.
+   * Each setter's meaning is the record component's of the same name.
+   */
+  public static final class Builder {
+    private String executorId;
+    private String host;
+    private int port;
+    private String schedulerHost;
+    private int schedulerPort;
+    private Path workDir;
+    private int cores;
+    private long memoryBytes;
+    private long shuffleMemoryBytes;
+    private List<Path> extensionJars;
+    private SecurityConfig security;
+    private Duration shuffleTtl;
+    private ShuffleCompression shuffleCompression;
+    private int httpPort;
+    private String advertiseHost;
+    private long diskLimitBytes;
+
+    private Builder(String schedulerHost, int schedulerPort, Path workDir) {
+      this.executorId = "executor-" + UUID.randomUUID().toString().substring(0, 8);
+      this.host = DEFAULT_HOST;
+      this.port = DEFAULT_PORT;
+      this.schedulerHost = schedulerHost;
+      this.schedulerPort = schedulerPort;
+      this.workDir = workDir;
+      resources(Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() / 2);
+      this.extensionJars = List.of();
+      this.security = SecurityConfig.none();
+      this.shuffleTtl = DEFAULT_SHUFFLE_TTL;
+      this.shuffleCompression = ShuffleCompression.DEFAULT;
+      this.httpPort = NO_HTTP;
+      this.advertiseHost = null;
+      this.diskLimitBytes = 0;
+    }
+
+    private Builder(ExecutorConfig c) {
+      this.executorId = c.executorId;
+      this.host = c.host;
+      this.port = c.port;
+      this.schedulerHost = c.schedulerHost;
+      this.schedulerPort = c.schedulerPort;
+      this.workDir = c.workDir;
+      this.cores = c.cores;
+      this.memoryBytes = c.memoryBytes;
+      this.shuffleMemoryBytes = c.shuffleMemoryBytes;
+      this.extensionJars = c.extensionJars;
+      this.security = c.security;
+      this.shuffleTtl = c.shuffleTtl;
+      this.shuffleCompression = c.shuffleCompression;
+      this.httpPort = c.httpPort;
+      this.advertiseHost = c.advertiseHost;
+      this.diskLimitBytes = c.diskLimitBytes;
+    }
+
+    /** See {@link ExecutorConfig#executorId()}. */
+    public Builder executorId(String value) {
+      this.executorId = value;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#host()}. */
+    public Builder host(String value) {
+      this.host = value;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#port()}. */
+    public Builder port(int value) {
+      this.port = value;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#schedulerHost()} and {@link ExecutorConfig#schedulerPort()}. */
+    public Builder scheduler(String schedulerHostValue, int schedulerPortValue) {
+      this.schedulerHost = schedulerHostValue;
+      this.schedulerPort = schedulerPortValue;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#workDir()}. */
+    public Builder workDir(Path value) {
+      this.workDir = value;
+      return this;
+    }
+
+    /** Task slots and memory; shuffle memory becomes a quarter of {@code memory}. */
+    public Builder resources(int coresValue, long memory) {
+      this.cores = coresValue;
+      this.memoryBytes = memory;
+      this.shuffleMemoryBytes = memory / 4;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#shuffleMemoryBytes()} (after {@link #resources}). */
+    public Builder shuffleMemoryBytes(long value) {
+      this.shuffleMemoryBytes = value;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#extensionJars()}. */
+    public Builder extensionJars(List<Path> value) {
+      this.extensionJars = value;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#security()}. */
+    public Builder security(SecurityConfig value) {
+      this.security = value;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#shuffleTtl()}. */
+    public Builder shuffleTtl(Duration value) {
+      this.shuffleTtl = value;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#shuffleCompression()}. */
+    public Builder shuffleCompression(ShuffleCompression value) {
+      this.shuffleCompression = value;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#httpPort()}. */
+    public Builder httpPort(int value) {
+      this.httpPort = value;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#advertiseHost()}. */
+    public Builder advertiseHost(String value) {
+      this.advertiseHost = value;
+      return this;
+    }
+
+    /** See {@link ExecutorConfig#diskLimitBytes()}. */
+    public Builder diskLimitBytes(long value) {
+      this.diskLimitBytes = value;
+      return this;
+    }
+
+    /**
+     * The settings.
+     *
+     * @throws IllegalArgumentException naming the first setting out of range
+     */
+    public ExecutorConfig build() {
+      return new ExecutorConfig(
+          executorId,
+          host,
+          port,
+          schedulerHost,
+          schedulerPort,
+          workDir,
+          cores,
+          memoryBytes,
+          shuffleMemoryBytes,
+          extensionJars,
+          security,
+          shuffleTtl,
+          shuffleCompression,
+          httpPort,
+          advertiseHost,
+          diskLimitBytes);
+    }
   }
 
   /** The address others dial to reach this executor. */

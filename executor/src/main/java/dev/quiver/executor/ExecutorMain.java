@@ -260,26 +260,28 @@ public final class ExecutorMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
     }
-    ExecutorConfig defaults = ExecutorConfig.defaults(schedulerHost, schedulerPort, workDir);
-    long memoryBytes = memory == null ? defaults.memoryBytes() : memory;
-    ExecutorConfig config =
-        new ExecutorConfig(
-            id == null ? defaults.executorId() : id,
-            host,
-            port,
-            schedulerHost,
-            schedulerPort,
-            workDir,
+    ExecutorConfig.Builder builder = ExecutorConfig.builder(schedulerHost, schedulerPort, workDir);
+    ExecutorConfig defaults = builder.build();
+    builder
+        .host(host)
+        .port(port)
+        .resources(
             cores == null ? defaults.cores() : cores,
-            memoryBytes,
-            shuffleMemory == null ? memoryBytes / 4 : shuffleMemory,
-            classpath,
-            security,
-            shuffleTtl,
-            shuffleCompression,
-            httpPort == null ? ExecutorConfig.NO_HTTP : httpPort,
-            advertiseHost,
-            diskLimit == null ? 0 : diskLimit);
+            memory == null ? defaults.memoryBytes() : memory)
+        .extensionJars(classpath)
+        .security(security)
+        .shuffleTtl(shuffleTtl)
+        .shuffleCompression(shuffleCompression)
+        .httpPort(httpPort == null ? ExecutorConfig.NO_HTTP : httpPort)
+        .advertiseHost(advertiseHost)
+        .diskLimitBytes(diskLimit == null ? 0 : diskLimit);
+    if (id != null) {
+      builder.executorId(id);
+    }
+    if (shuffleMemory != null) {
+      builder.shuffleMemoryBytes(shuffleMemory);
+    }
+    ExecutorConfig config = builder.build();
     ExecutorLifecycle lifecycle =
         Guice.createInjector(new ExecutorModule(config)).getInstance(ExecutorLifecycle.class);
     ExecutorServer server;

@@ -103,238 +103,211 @@ public record SchedulerConfig(
     }
   }
 
-  /** Settings without an HTTP endpoint, advertising the listen address. */
-  public SchedulerConfig(
-      String host,
-      int port,
-      Duration heartbeatInterval,
-      Duration heartbeatTimeout,
-      int maxTaskAttempts,
-      Duration noExecutorTimeout,
-      Duration finishedJobRetention,
-      SecurityConfig security) {
-    this(
-        host,
-        port,
-        heartbeatInterval,
-        heartbeatTimeout,
-        maxTaskAttempts,
-        noExecutorTimeout,
-        finishedJobRetention,
-        security,
-        NO_HTTP,
-        null,
-        Speculation.DEFAULT,
-        Exclusion.DEFAULT);
-  }
-
-  /** Settings without TLS or token. */
-  public SchedulerConfig(
-      String host,
-      int port,
-      Duration heartbeatInterval,
-      Duration heartbeatTimeout,
-      int maxTaskAttempts,
-      Duration noExecutorTimeout,
-      Duration finishedJobRetention) {
-    this(
-        host,
-        port,
-        heartbeatInterval,
-        heartbeatTimeout,
-        maxTaskAttempts,
-        noExecutorTimeout,
-        finishedJobRetention,
-        SecurityConfig.none());
-  }
-
-  /** Settings with the default task attempts, executor wait and job retention. */
-  public SchedulerConfig(
-      String host, int port, Duration heartbeatInterval, Duration heartbeatTimeout) {
-    this(
-        host,
-        port,
-        heartbeatInterval,
-        heartbeatTimeout,
-        DEFAULT_MAX_TASK_ATTEMPTS,
-        DEFAULT_NO_EXECUTOR_TIMEOUT,
-        DEFAULT_FINISHED_JOB_RETENTION);
-  }
-
   /** Loopback on the default port, heartbeats every 2 s, lost after 10 s of silence. */
   public static SchedulerConfig defaults() {
-    return new SchedulerConfig(
-        DEFAULT_HOST, DEFAULT_PORT, Duration.ofSeconds(2), Duration.ofSeconds(10));
+    return builder().build();
+  }
+
+  /** A builder starting from {@link #defaults()}. */
+  public static Builder builder() {
+    return new Builder(null);
+  }
+
+  /** A builder starting from these settings. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
   /** A copy listening on another port. */
   public SchedulerConfig withPort(int newPort) {
-    return new SchedulerConfig(
-        host,
-        newPort,
-        heartbeatInterval,
-        heartbeatTimeout,
-        maxTaskAttempts,
-        noExecutorTimeout,
-        finishedJobRetention,
-        security,
-        httpPort,
-        advertiseHost,
-        speculation,
-        exclusion);
+    return toBuilder().port(newPort).build();
   }
 
-  /** A copy with other heartbeat timing. */
+  /** A copy with another heartbeat interval and timeout. */
   public SchedulerConfig withHeartbeat(Duration interval, Duration timeout) {
-    return new SchedulerConfig(
-        host,
-        port,
-        interval,
-        timeout,
-        maxTaskAttempts,
-        noExecutorTimeout,
-        finishedJobRetention,
-        security,
-        httpPort,
-        advertiseHost,
-        speculation,
-        exclusion);
+    return toBuilder().heartbeatInterval(interval).heartbeatTimeout(timeout).build();
   }
 
-  /** A copy giving each task another number of attempts against transient failures. */
+  /** A copy with another number of attempts per task. */
   public SchedulerConfig withMaxTaskAttempts(int attempts) {
-    return new SchedulerConfig(
-        host,
-        port,
-        heartbeatInterval,
-        heartbeatTimeout,
-        attempts,
-        noExecutorTimeout,
-        finishedJobRetention,
-        security,
-        httpPort,
-        advertiseHost,
-        speculation,
-        exclusion);
+    return toBuilder().maxTaskAttempts(attempts).build();
   }
 
-  /** A copy waiting another time for executors before failing a job. */
+  /** A copy with another wait for executors. */
   public SchedulerConfig withNoExecutorTimeout(Duration timeout) {
-    return new SchedulerConfig(
-        host,
-        port,
-        heartbeatInterval,
-        heartbeatTimeout,
-        maxTaskAttempts,
-        timeout,
-        finishedJobRetention,
-        security,
-        httpPort,
-        advertiseHost,
-        speculation,
-        exclusion);
+    return toBuilder().noExecutorTimeout(timeout).build();
   }
 
-  /** A copy keeping finished jobs for status for another time. */
+  /** A copy keeping finished jobs for {@code retention}. */
   public SchedulerConfig withFinishedJobRetention(Duration retention) {
-    return new SchedulerConfig(
-        host,
-        port,
-        heartbeatInterval,
-        heartbeatTimeout,
-        maxTaskAttempts,
-        noExecutorTimeout,
-        retention,
-        security,
-        httpPort,
-        advertiseHost,
-        speculation,
-        exclusion);
+    return toBuilder().finishedJobRetention(retention).build();
   }
 
   /** A copy with other security settings (TLS and token). */
   public SchedulerConfig withSecurity(SecurityConfig newSecurity) {
-    return new SchedulerConfig(
-        host,
-        port,
-        heartbeatInterval,
-        heartbeatTimeout,
-        maxTaskAttempts,
-        noExecutorTimeout,
-        finishedJobRetention,
-        newSecurity,
-        httpPort,
-        advertiseHost,
-        speculation,
-        exclusion);
+    return toBuilder().security(newSecurity).build();
   }
 
   /** A copy serving HTTP on {@code newHttpPort} (0 for any free port, -1 for none). */
   public SchedulerConfig withHttpPort(int newHttpPort) {
-    return new SchedulerConfig(
-        host,
-        port,
-        heartbeatInterval,
-        heartbeatTimeout,
-        maxTaskAttempts,
-        noExecutorTimeout,
-        finishedJobRetention,
-        security,
-        newHttpPort,
-        advertiseHost,
-        speculation,
-        exclusion);
+    return toBuilder().httpPort(newHttpPort).build();
   }
 
   /** A copy advertising {@code newAdvertiseHost} (null: the listen address). */
   public SchedulerConfig withAdvertiseHost(String newAdvertiseHost) {
-    return new SchedulerConfig(
-        host,
-        port,
-        heartbeatInterval,
-        heartbeatTimeout,
-        maxTaskAttempts,
-        noExecutorTimeout,
-        finishedJobRetention,
-        security,
-        httpPort,
-        newAdvertiseHost,
-        speculation,
-        exclusion);
+    return toBuilder().advertiseHost(newAdvertiseHost).build();
   }
 
-  /** A copy with other speculation settings. */
+  /** A copy with another speculation policy. */
   public SchedulerConfig withSpeculation(Speculation newSpeculation) {
-    return new SchedulerConfig(
-        host,
-        port,
-        heartbeatInterval,
-        heartbeatTimeout,
-        maxTaskAttempts,
-        noExecutorTimeout,
-        finishedJobRetention,
-        security,
-        httpPort,
-        advertiseHost,
-        newSpeculation,
-        exclusion);
+    return toBuilder().speculation(newSpeculation).build();
   }
 
-  /** A copy with other exclusion settings. */
+  /** A copy with another exclusion policy. */
   public SchedulerConfig withExclusion(Exclusion newExclusion) {
-    return new SchedulerConfig(
-        host,
-        port,
-        heartbeatInterval,
-        heartbeatTimeout,
-        maxTaskAttempts,
-        noExecutorTimeout,
-        finishedJobRetention,
-        security,
-        httpPort,
-        advertiseHost,
-        speculation,
-        newExclusion);
+    return toBuilder().exclusion(newExclusion).build();
+  }
+
+  /**
+   * Builds a {@link SchedulerConfig} one setting at a time; {@link #build} validates the whole.
+   * Each setter's meaning is the record component's of the same name.
+   */
+  public static final class Builder {
+    private String host;
+    private int port;
+    private Duration heartbeatInterval;
+    private Duration heartbeatTimeout;
+    private int maxTaskAttempts;
+    private Duration noExecutorTimeout;
+    private Duration finishedJobRetention;
+    private SecurityConfig security;
+    private int httpPort;
+    private String advertiseHost;
+    private Speculation speculation;
+    private Exclusion exclusion;
+
+    private Builder(SchedulerConfig c) {
+      if (c == null) {
+        host = DEFAULT_HOST;
+        port = DEFAULT_PORT;
+        heartbeatInterval = Duration.ofSeconds(2);
+        heartbeatTimeout = Duration.ofSeconds(10);
+        maxTaskAttempts = DEFAULT_MAX_TASK_ATTEMPTS;
+        noExecutorTimeout = DEFAULT_NO_EXECUTOR_TIMEOUT;
+        finishedJobRetention = DEFAULT_FINISHED_JOB_RETENTION;
+        security = SecurityConfig.none();
+        httpPort = NO_HTTP;
+        advertiseHost = null;
+        speculation = Speculation.DEFAULT;
+        exclusion = Exclusion.DEFAULT;
+      } else {
+        host = c.host;
+        port = c.port;
+        heartbeatInterval = c.heartbeatInterval;
+        heartbeatTimeout = c.heartbeatTimeout;
+        maxTaskAttempts = c.maxTaskAttempts;
+        noExecutorTimeout = c.noExecutorTimeout;
+        finishedJobRetention = c.finishedJobRetention;
+        security = c.security;
+        httpPort = c.httpPort;
+        advertiseHost = c.advertiseHost;
+        speculation = c.speculation;
+        exclusion = c.exclusion;
+      }
+    }
+
+    /** See {@link SchedulerConfig#host()}. */
+    public Builder host(String value) {
+      this.host = value;
+      return this;
+    }
+
+    /** See {@link SchedulerConfig#port()}. */
+    public Builder port(int value) {
+      this.port = value;
+      return this;
+    }
+
+    /** See {@link SchedulerConfig#heartbeatInterval()}. */
+    public Builder heartbeatInterval(Duration value) {
+      this.heartbeatInterval = value;
+      return this;
+    }
+
+    /** See {@link SchedulerConfig#heartbeatTimeout()}. */
+    public Builder heartbeatTimeout(Duration value) {
+      this.heartbeatTimeout = value;
+      return this;
+    }
+
+    /** See {@link SchedulerConfig#maxTaskAttempts()}. */
+    public Builder maxTaskAttempts(int value) {
+      this.maxTaskAttempts = value;
+      return this;
+    }
+
+    /** See {@link SchedulerConfig#noExecutorTimeout()}. */
+    public Builder noExecutorTimeout(Duration value) {
+      this.noExecutorTimeout = value;
+      return this;
+    }
+
+    /** See {@link SchedulerConfig#finishedJobRetention()}. */
+    public Builder finishedJobRetention(Duration value) {
+      this.finishedJobRetention = value;
+      return this;
+    }
+
+    /** See {@link SchedulerConfig#security()}. */
+    public Builder security(SecurityConfig value) {
+      this.security = value;
+      return this;
+    }
+
+    /** See {@link SchedulerConfig#httpPort()}. */
+    public Builder httpPort(int value) {
+      this.httpPort = value;
+      return this;
+    }
+
+    /** See {@link SchedulerConfig#advertiseHost()}. */
+    public Builder advertiseHost(String value) {
+      this.advertiseHost = value;
+      return this;
+    }
+
+    /** See {@link SchedulerConfig#speculation()}. */
+    public Builder speculation(Speculation value) {
+      this.speculation = value;
+      return this;
+    }
+
+    /** See {@link SchedulerConfig#exclusion()}. */
+    public Builder exclusion(Exclusion value) {
+      this.exclusion = value;
+      return this;
+    }
+
+    /**
+     * The settings.
+     *
+     * @throws IllegalArgumentException naming the first setting out of range
+     */
+    public SchedulerConfig build() {
+      return new SchedulerConfig(
+          host,
+          port,
+          heartbeatInterval,
+          heartbeatTimeout,
+          maxTaskAttempts,
+          noExecutorTimeout,
+          finishedJobRetention,
+          security,
+          httpPort,
+          advertiseHost,
+          speculation,
+          exclusion);
+    }
   }
 
   /** The address others reach this scheduler at. */

@@ -183,22 +183,24 @@ public final class SchedulerMain implements Callable<Integer> {
     SchedulerConfig config;
     try {
       config =
-          new SchedulerConfig(
-              host,
-              port,
-              Duration.ofMillis(heartbeatIntervalMillis),
-              Duration.ofMillis(heartbeatTimeoutMillis),
-              maxTaskAttempts,
-              Duration.ofMillis(noExecutorTimeoutMillis),
-              Duration.ofMillis(jobRetentionMillis),
-              security,
-              httpPort == null ? SchedulerConfig.NO_HTTP : httpPort,
-              advertiseHost,
-              (speculation ? Speculation.DEFAULT : Speculation.off())
-                  .withMultiplier(speculationMultiplier)
-                  .withQuantile(speculationQuantile)
-                  .withMinRuntime(Duration.ofMillis(speculationMinRuntimeMillis)),
-              new Exclusion(excludeAfterFailures, Duration.ofMillis(exclusionMillis)));
+          SchedulerConfig.builder()
+              .host(host)
+              .port(port)
+              .heartbeatInterval(Duration.ofMillis(heartbeatIntervalMillis))
+              .heartbeatTimeout(Duration.ofMillis(heartbeatTimeoutMillis))
+              .maxTaskAttempts(maxTaskAttempts)
+              .noExecutorTimeout(Duration.ofMillis(noExecutorTimeoutMillis))
+              .finishedJobRetention(Duration.ofMillis(jobRetentionMillis))
+              .security(security)
+              .httpPort(httpPort == null ? SchedulerConfig.NO_HTTP : httpPort)
+              .advertiseHost(advertiseHost)
+              .speculation(
+                  (speculation ? Speculation.DEFAULT : Speculation.off())
+                      .withMultiplier(speculationMultiplier)
+                      .withQuantile(speculationQuantile)
+                      .withMinRuntime(Duration.ofMillis(speculationMinRuntimeMillis)))
+              .exclusion(new Exclusion(excludeAfterFailures, Duration.ofMillis(exclusionMillis)))
+              .build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
