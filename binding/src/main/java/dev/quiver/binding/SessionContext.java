@@ -103,33 +103,20 @@ public class SessionContext implements AutoCloseable {
 
   /** Registers a DataFrame of this session as view {@code name}. */
   public void registerView(String name, DataFrame view) {
-    closeOwned(state.registerView(name, view));
+    Catalog.closeIfOwned(state.registerView(name, view));
   }
 
   private void register(String name, TableProvider provider, boolean owned) {
     if (name == null || name.isBlank()) {
       throw new QuiverException("A table needs a non-empty name");
     }
-    closeOwned(state.catalog().putTable(new Catalog.TableEntry(name, provider, owned)));
-  }
-
-  private static void closeOwned(Object replaced) {
-    if (replaced instanceof Catalog.TableEntry t
-        && t.owned()
-        && t.provider() instanceof AutoCloseable c) {
-      try {
-        c.close();
-      } catch (Exception e) {
-        throw new QuiverException(
-            "Closing replaced table " + t.name() + " failed: " + e.getMessage(), e);
-      }
-    }
+    Catalog.closeIfOwned(state.catalog().putTable(new Catalog.TableEntry(name, provider, owned)));
   }
 
   /** Removes table or view {@code name}; returns whether it existed. */
   public boolean deregisterTable(String name) {
     Object removed = state.catalog().remove(name);
-    closeOwned(removed);
+    Catalog.closeIfOwned(removed);
     return removed != null;
   }
 

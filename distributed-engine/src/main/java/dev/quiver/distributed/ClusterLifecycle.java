@@ -51,11 +51,6 @@ public final class ClusterLifecycle implements AutoCloseable {
     return runtime;
   }
 
-  /** The embedded cluster, if this lifecycle runs one. */
-  public EmbeddedCluster embeddedCluster() {
-    return embedded;
-  }
-
   /** Closes the connection and stops embedded servers. */
   @Override
   public synchronized void close() {

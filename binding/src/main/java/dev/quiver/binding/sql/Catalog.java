@@ -1,5 +1,6 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.ScalarUdf;
 import dev.quiver.binding.Suggestions;
 import dev.quiver.binding.TableProvider;
@@ -94,9 +95,20 @@ public final class Catalog extends AbstractSchema {
     return v == null ? List.of() : v.rowType().getFieldNames();
   }
 
-  /** All table entries, for closing. */
-  public synchronized List<TableEntry> tableEntries() {
-    return List.copyOf(tables.values());
+  /**
+   * Closes {@code entry} (what a put or remove returned) when it is a table the session owns, i.e.
+   * one it opened itself (files, memory tables, DDL) rather than a provider the caller registered.
+   *
+   * @throws QuiverException naming the table when closing it fails
+   */
+  public static void closeIfOwned(Object entry) {
+    if (entry instanceof TableEntry t && t.owned() && t.provider() instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        throw new QuiverException("Closing table " + t.name() + " failed: " + e.getMessage(), e);
+      }
+    }
   }
 
   /** Removes everything; returns the table entries that were registered. */

@@ -458,7 +458,7 @@ public final class StatementRunner {
 
   private void replaceTable(String name, MemoryTable table) {
     Object old = session.catalog().putTable(new Catalog.TableEntry(name, table, true));
-    closeIfOwned(old);
+    Catalog.closeIfOwned(old);
   }
 
   private DataFrame createView(Matcher m, String text) {
@@ -493,7 +493,7 @@ public final class StatementRunner {
               }
               return new Catalog.ViewEntry(name, sql, null, rowType);
             });
-    closeIfOwned(session.catalog().putView(view));
+    Catalog.closeIfOwned(session.catalog().putView(view));
     return empty();
   }
 
@@ -517,20 +517,8 @@ public final class StatementRunner {
       }
       throw new UnknownTableException(name, Suggestions.closest(name, catalog.names()));
     }
-    closeIfOwned(catalog.remove(name));
+    Catalog.closeIfOwned(catalog.remove(name));
     return empty();
-  }
-
-  private static void closeIfOwned(Object entry) {
-    if (entry instanceof Catalog.TableEntry t
-        && t.owned()
-        && t.provider() instanceof AutoCloseable c) {
-      try {
-        c.close();
-      } catch (Exception e) {
-        throw new QuiverException("Closing table " + t.name() + " failed: " + e.getMessage(), e);
-      }
-    }
   }
 
   private boolean exists(String name) {

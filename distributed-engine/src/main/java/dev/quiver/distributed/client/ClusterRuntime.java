@@ -95,11 +95,6 @@ public final class ClusterRuntime implements AutoCloseable {
     listeners.add(listener);
   }
 
-  /** Removes a listener. */
-  public void removeJobListener(JobListener listener) {
-    listeners.remove(listener);
-  }
-
   void jobUpdated(StageGraph graph, JobStatusUpdate status) {
     for (JobListener l : listeners) {
       l.jobUpdated(graph, status);

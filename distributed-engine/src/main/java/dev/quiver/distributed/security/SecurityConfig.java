@@ -71,16 +71,6 @@ public final class SecurityConfig {
         certChain, privateKey, read(caPem, "TLS CA certificates"), token, tokenSource);
   }
 
-  /** A copy whose servers present {@code certChainPem} with the private key {@code keyPem}. */
-  public SecurityConfig withServerCertificate(Path certChainPem, Path keyPem) {
-    return new SecurityConfig(
-        read(certChainPem, "TLS certificate chain"),
-        read(keyPem, "TLS private key"),
-        ca,
-        token,
-        tokenSource);
-  }
-
   /** A copy that sends and requires {@code sharedToken} (surrounding whitespace is ignored). */
   public SecurityConfig withToken(String sharedToken) {
     return new SecurityConfig(

@@ -132,10 +132,6 @@ final class Decimals {
     return divRound(v, BIG_POW10[from - to]);
   }
 
-  static BigDecimal toBigDecimal(BigInteger unscaled, int scale) {
-    return new BigDecimal(unscaled, scale);
-  }
-
   /** The unscaled value of {@code d} at {@code scale}, rounding half away from zero. */
   static BigInteger unscaled(BigDecimal d, int scale) {
     return d.setScale(scale, RoundingMode.HALF_UP).unscaledValue();
