@@ -40,6 +40,7 @@ public final class ExecutorMain implements Callable<Integer> {
 
   @Option(
       names = "--host",
+      paramLabel = "HOST",
       description =
           "Address to listen on, Flight and HTTP; 0.0.0.0 for every interface"
               + " (default: ${DEFAULT-VALUE}).")
@@ -61,16 +62,26 @@ public final class ExecutorMain implements Callable<Integer> {
               + " token; 0 for any free port (default: none).")
   Integer httpPort;
 
-  @Option(names = "--port", description = "Flight port, 0 for any (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      description = "Flight port, 0 for any (default: ${DEFAULT-VALUE}).")
   int port = ExecutorConfig.DEFAULT_PORT;
 
-  @Option(names = "--work-dir", required = true, description = "Directory for spill files.")
+  @Option(
+      names = "--work-dir",
+      paramLabel = "DIR",
+      required = true,
+      description = "Directory for spill files.")
   Path workDir;
 
-  @Option(names = "--id", description = "Executor id (default: a random one).")
+  @Option(names = "--id", paramLabel = "ID", description = "Executor id (default: a random one).")
   String id;
 
-  @Option(names = "--cores", description = "Task slots (default: the machine's processors).")
+  @Option(
+      names = "--cores",
+      paramLabel = "N",
+      description = "Task slots (default: the machine's processors).")
   Integer cores;
 
   @Option(

@@ -26,6 +26,7 @@ public final class SchedulerMain implements Callable<Integer> {
 
   @Option(
       names = "--host",
+      paramLabel = "HOST",
       description =
           "Address to listen on, gRPC and HTTP; 0.0.0.0 for every interface"
               + " (default: ${DEFAULT-VALUE}).")
@@ -49,21 +50,25 @@ public final class SchedulerMain implements Callable<Integer> {
 
   @Option(
       names = "--port",
+      paramLabel = "PORT",
       description = "Port to listen on, 0 for any (default: ${DEFAULT-VALUE}).")
   int port = SchedulerConfig.DEFAULT_PORT;
 
   @Option(
       names = "--heartbeat-interval-ms",
+      paramLabel = "MS",
       description = "How often executors heartbeat (default: ${DEFAULT-VALUE}).")
   long heartbeatIntervalMillis = SchedulerConfig.defaults().heartbeatInterval().toMillis();
 
   @Option(
       names = "--heartbeat-timeout-ms",
+      paramLabel = "MS",
       description = "Silence after which an executor is lost (default: ${DEFAULT-VALUE}).")
   long heartbeatTimeoutMillis = SchedulerConfig.defaults().heartbeatTimeout().toMillis();
 
   @Option(
       names = "--max-task-attempts",
+      paramLabel = "N",
       description =
           "Attempts a task gets against transient failures before its job fails"
               + " (default: ${DEFAULT-VALUE}).")
@@ -71,6 +76,7 @@ public final class SchedulerMain implements Callable<Integer> {
 
   @Option(
       names = "--no-executor-timeout-ms",
+      paramLabel = "MS",
       description =
           "How long a job waits for an executor to register before it fails"
               + " (default: ${DEFAULT-VALUE}).")
@@ -78,6 +84,7 @@ public final class SchedulerMain implements Callable<Integer> {
 
   @Option(
       names = "--job-retention-ms",
+      paramLabel = "MS",
       description =
           "How long a finished job stays available for status (default: ${DEFAULT-VALUE}).")
   long jobRetentionMillis = SchedulerConfig.DEFAULT_FINISHED_JOB_RETENTION.toMillis();

@@ -49,12 +49,14 @@ public final class SettingsRegistry {
    * The setting of {@code key} (canonical, lower case).
    *
    * @param given the key as the user wrote it, for the error
-   * @throws UnknownSettingException suggesting the closest known keys
+   * @throws UnknownSettingException suggesting the closest known key
    */
   public static Setting<?> require(String key, String given) {
     Setting<?> s = SETTINGS.get(key);
     if (s == null) {
-      throw new UnknownSettingException(given, Suggestions.closest(key, SETTINGS.keySet()));
+      // Keys share long prefixes, so only the closest one is a useful hint.
+      throw new UnknownSettingException(
+          given, Suggestions.closest(key, SETTINGS.keySet()).stream().limit(1).toList());
     }
     return s;
   }

@@ -50,7 +50,7 @@ class DistributedSettingsTest {
       assertThatThrownBy(() -> ctx.sql("SET quiver.distributed.bytes_per_tsk = 1"))
           .isInstanceOf(UnknownSettingException.class)
           .hasMessageStartingWith("Unknown setting 'quiver.distributed.bytes_per_tsk'")
-          .hasMessageContaining("did you mean 'quiver.distributed.bytes_per_task'");
+          .hasMessageEndingWith("did you mean 'quiver.distributed.bytes_per_task'?");
     }
   }
 
