@@ -51,7 +51,11 @@ class ClusterHttpTest {
   void start() throws Exception {
     Path data = TpchFixture.data(ClusterTpchTestBase.SCALE);
     logs = Files.createTempDirectory("quiver-http-cluster-");
-    cluster = ProcessCluster.start(logs, 2, ProcessCluster.Options.of(2).withHttp());
+    // The counters are checked exactly against what the queries did, so no task may get a
+    // speculative second attempt because the loaded test machine made it look like a straggler.
+    cluster =
+        ProcessCluster.start(
+            logs, 2, ProcessCluster.Options.of(2).withSchedulerArgs("--no-speculation").withHttp());
     engine = ClusterFixture.remote(cluster.target(), data, new SessionConfig());
   }
 
