@@ -1,6 +1,6 @@
 package dev.quiver.tests;
 
-import dev.quiver.examples.engine.DuckDbEngine;
+import dev.quiver.benchmarks.engine.DuckDbEngine;
 import dev.quiver.examples.tpch.TpchData;
 import java.nio.file.Path;
 import java.sql.ResultSet;

@@ -7,7 +7,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code quiver} command line: run SQL over files, run TPC-H, benchmark against other engines.
+ * The {@code quiver} command line: run SQL over files, a shell, a Flight SQL server, TPC-H. The
+ * benchmark against other engines is {@code quiver-bench.jar} (module {@code benchmarks}), which
+ * keeps DuckDB and Spark out of this jar.
  */
 @Command(
     name = "quiver",
@@ -18,8 +20,7 @@ import picocli.CommandLine.Command;
       SqlCommand.class,
       ShellCommand.class,
       ServeCommand.class,
-      TpchCommand.class,
-      BenchCommand.class
+      TpchCommand.class
     })
 public final class QuiverCli implements Runnable {
   /** The Quiver release this command line belongs to. */
@@ -41,7 +42,14 @@ public final class QuiverCli implements Runnable {
 
   /** A configured command line (one-line errors on stderr, non-zero exit codes); for tests too. */
   public static CommandLine commandLine() {
-    CommandLine cli = new CommandLine(new QuiverCli());
+    return withErrorHandlers(new CommandLine(new QuiverCli()));
+  }
+
+  /**
+   * Makes {@code cli} print errors as one line on stderr and exit with {@link #EXIT_FAILURE} (a
+   * failed command) or {@link #EXIT_USAGE} (bad options); returns it.
+   */
+  public static CommandLine withErrorHandlers(CommandLine cli) {
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
           PrintWriter err = commandLine.getErr();

@@ -5,17 +5,13 @@ import dev.quiver.binding.SessionConfig;
 import dev.quiver.decorators.DistributedDataFrame;
 import dev.quiver.examples.cluster.ClusterTarget;
 import dev.quiver.examples.engine.QuiverEngine;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.ParameterException;
-
-import dev.quiver.examples.engine.Engine;
-import dev.quiver.examples.engine.Engines;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -53,12 +49,6 @@ public final class TpchCommand implements Callable<Integer> {
       description = "Query numbers to run, e.g. 1,3,5 (default: all 22).")
   private List<Integer> queries;
 
-  @Option(
-      names = "--engine",
-      defaultValue = "quiver",
-      description = "Engine to run the queries on (default: ${DEFAULT-VALUE}).")
-  private String engineName;
-
   @Mixin private ClusterOptions cluster;
 
   @Option(
@@ -78,9 +68,6 @@ public final class TpchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!Engines.names().contains(engineName)) {
-      throw TpchSetup.unknownEngine(spec, engineName);
-    }
     PrintWriter out = spec.commandLine().getOut();
     Path dir = TpchSetup.prepareData(scaleFactor, data, out);
     int threads = TpchSetup.threadsOrCores(partitions);
@@ -88,7 +75,7 @@ public final class TpchCommand implements Callable<Integer> {
     int failures = 0;
     double totalMs = 0;
     try (ClusterTarget target = cluster.open();
-        Engine engine = openEngine(target, threads, dir)) {
+        QuiverEngine engine = openEngine(target, threads, dir)) {
       if (target.distributed()) {
         out.printf("running on %s%n", target.describe());
         if (showStages) {
@@ -99,8 +86,8 @@ public final class TpchCommand implements Callable<Integer> {
         long start = System.nanoTime();
         try {
           long rows;
-          if (target.distributed() && engine instanceof QuiverEngine quiver) {
-            DataFrame df = quiver.session().sql(q.sql());
+          if (target.distributed()) {
+            DataFrame df = engine.session().sql(q.sql());
             try (ProgressLine line =
                 ProgressLine.start(
                     () -> DistributedDataFrame.progressOf(df),
@@ -108,8 +95,8 @@ public final class TpchCommand implements Callable<Integer> {
                     cluster.progress())) {
               rows = showRows > 0 ? ResultPrinter.print(df, showRows, out) : ResultPrinter.count(df);
             }
-          } else if (showRows > 0 && engine instanceof QuiverEngine quiver) {
-            rows = ResultPrinter.print(quiver.session().sql(q.sql()), showRows, out);
+          } else if (showRows > 0) {
+            rows = ResultPrinter.print(engine.session().sql(q.sql()), showRows, out);
           } else {
             rows = engine.execute(q.sql());
           }
@@ -128,16 +115,12 @@ public final class TpchCommand implements Callable<Integer> {
     return failures == 0 ? 0 : QuiverCli.EXIT_FAILURE;
   }
 
-  private Engine openEngine(ClusterTarget target, int threads, Path dir) {
-    if (!target.distributed()) {
-      return TpchSetup.openEngine(engineName, threads, dir);
-    }
-    if (!engineName.equals("quiver")) {
-      throw new ParameterException(
-          spec.commandLine(), "--embedded and --scheduler run the quiver engine only");
-    }
-    return TpchSetup.registerTables(
-        new QuiverEngine(target.newSession(new SessionConfig().withTargetPartitions(threads))),
-        dir);
+  private static QuiverEngine openEngine(ClusterTarget target, int threads, Path dir) {
+    QuiverEngine engine =
+        target.distributed()
+            ? new QuiverEngine(target.newSession(new SessionConfig().withTargetPartitions(threads)))
+            : new QuiverEngine(threads);
+    TpchSetup.registerTables(engine, dir);
+    return engine;
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The {@code quiver} command line (picocli): {@code sql}, {@code shell}, {@code serve}, {@code
- * tpch} and {@code bench}, with their shared options (tables, settings, cluster, output formats)
- * and the progress line.
+ * The {@code quiver} command line (picocli): {@code sql}, {@code shell}, {@code serve} and {@code
+ * tpch}, with their shared options (tables, settings, cluster, output formats) and the progress
+ * line.
  */
 package dev.quiver.examples.cli;

@@ -1,9 +1,7 @@
 package dev.quiver.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import dev.quiver.examples.engine.Engines;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -25,28 +23,6 @@ class QuiverCliTest {
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     return cli.execute(args);
-  }
-
-  @Test
-  void unknownEngineIsAOneLineErrorBeforeAnyWork() {
-    int exit = run("bench", "--engines", "quiver,nope", "--data", dir.toString(), "--sf", "0.01");
-    assertThat(exit).isNotZero();
-    assertThat(err.toString().strip())
-        .doesNotContain("\n")
-        .startsWith("error: Unknown engine 'nope': use one of quiver, quiver-embedded2, duckdb");
-    assertThat(dir.toFile().list()).isEmpty(); // no data was generated
-  }
-
-  @Test
-  void sparkOutsideTheSparkBuildNamesTheProfile() {
-    assumeFalse(Engines.names().contains(Engines.SPARK), "this build has the spark profile");
-    int exit = run("bench", "--engines", "quiver,spark", "--data", dir.toString(), "--sf", "0.01");
-    assertThat(exit).isNotZero();
-    assertThat(err.toString().strip())
-        .doesNotContain("\n")
-        .startsWith("error: Engine 'spark' is not in this build")
-        .contains("-Pspark");
-    assertThat(dir.toFile().list()).isEmpty();
   }
 
   @Test

@@ -30,8 +30,6 @@ class TpchCommandTest {
             "0.001",
             "--data",
             dir.toString(),
-            "--engine",
-            "duckdb",
             "--partitions",
             "2");
 
@@ -54,8 +52,6 @@ class TpchCommandTest {
                 "0.001",
                 "--data",
                 dir.toString(),
-                "--engine",
-                "duckdb",
                 "--queries",
                 "1,6"))
         .isZero();

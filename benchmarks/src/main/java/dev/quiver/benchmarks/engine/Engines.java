@@ -1,5 +1,8 @@
-package dev.quiver.examples.engine;
+package dev.quiver.benchmarks.engine;
 
+import dev.quiver.examples.engine.EmbeddedQuiverEngine;
+import dev.quiver.examples.engine.Engine;
+import dev.quiver.examples.engine.QuiverEngine;
 import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,16 +12,16 @@ import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
- * The engines known by name; add an entry here to make a new engine available to the CLI. Engines
- * whose classes only some builds contain (Spark, from the {@code spark} Maven profile) are listed
- * only when their class is on the class path.
+ * The engines {@code bench} knows by name; add an entry here to make a new engine available.
+ * Engines whose classes only some builds contain (Spark, from the {@code spark} Maven profile) are
+ * listed only when their class is on the class path.
  */
 public final class Engines {
   /** Name of the Spark SQL engine. */
   public static final String SPARK = "spark";
 
   /** Class of the Spark engine, compiled only by the {@code spark} Maven profile. */
-  static final String SPARK_CLASS = "dev.quiver.examples.engine.spark.SparkEngine";
+  static final String SPARK_CLASS = "dev.quiver.benchmarks.engine.spark.SparkEngine";
 
   private static final Map<String, IntFunction<Engine>> FACTORIES = new LinkedHashMap<>();
 
@@ -72,7 +75,7 @@ public final class Engines {
     }
     if (key.equals(SPARK)) {
       return "Engine 'spark' is not in this build: build with the Maven profile spark"
-          + " (mvn -Pspark -DskipTests package) and run with Spark's libraries on the class path"
+          + " (mvn -Pspark -DskipTests package) and run benchmarks/quiver-bench-spark.sh"
           + " (see README, 'Benchmarks'); available: "
           + String.join(", ", names());
     }

@@ -1,8 +1,10 @@
-package dev.quiver.examples.cli;
+package dev.quiver.benchmarks.bench;
 
+import dev.quiver.benchmarks.engine.Engines;
+import dev.quiver.examples.cli.QuiverCli;
+import dev.quiver.examples.cli.TpchSetup;
 import dev.quiver.examples.engine.EmbeddedQuiverEngine;
 import dev.quiver.examples.engine.Engine;
-import dev.quiver.examples.engine.Engines;
 import dev.quiver.examples.engine.QuiverEngine;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.io.PrintWriter;
@@ -21,7 +23,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code quiver bench}: runs TPC-H queries on several engines in this process over the same Parquet
+ * {@code bench}: runs TPC-H queries on several engines in this process over the same Parquet
  * files and compares the median times: per query the median of {@code --runs} runs after one
  * warm-up, in total the sum of the per-query medians, and the ratios of the totals.
  */
@@ -104,7 +106,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
     for (String e : engines) {
       if (Engines.unavailableReason(e) != null) {
-        throw TpchSetup.unknownEngine(spec, e);
+        throw new ParameterException(spec.commandLine(), Engines.unavailableReason(e));
       }
     }
     engines = engines.stream().map(e -> e.trim().toLowerCase(Locale.ROOT)).toList();
@@ -117,7 +119,7 @@ public final class BenchCommand implements Callable<Integer> {
     double[][] medians = new double[engines.size()][selected.size()];
     List<String> errors = new ArrayList<>();
     for (int e = 0; e < engines.size(); e++) {
-      try (Engine engine = TpchSetup.openEngine(engines.get(e), n, dir)) {
+      try (Engine engine = TpchSetup.registerTables(Engines.create(engines.get(e), n), dir)) {
         if (engines.get(e).startsWith(QuiverEngine.NAME)) {
           settings.forEach(engine::set);
         }

@@ -1,4 +1,4 @@
-package dev.quiver.examples.engine.spark;
+package dev.quiver.benchmarks.engine.spark;
 
 import dev.quiver.examples.engine.Engine;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
-package dev.quiver.examples.engine;
+package dev.quiver.benchmarks.engine;
 
+import dev.quiver.examples.engine.Engine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

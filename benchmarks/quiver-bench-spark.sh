@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the quiver command line with Spark's libraries, as built by
-#   mvn -Pspark -DskipTests package
-# e.g. examples/quiver-spark.sh bench --sf 1 --engines quiver,quiver-embedded2,duckdb,spark
+# Runs the benchmark command line (quiver-bench.jar) with Spark's libraries, as built by
+#   mvn -B -ntp -Pspark -DskipTests package
+# e.g. benchmarks/quiver-bench-spark.sh bench --sf 1 --engines quiver,quiver-embedded2,duckdb,spark
 # Spark needs these JDK packages opened (the list spark-submit passes on Java 17).
 set -euo pipefail
 target="$(cd "$(dirname "$0")" && pwd)/target"
@@ -17,5 +17,5 @@ for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio 
 done
 exec java "${opens[@]}" -Djdk.reflect.useDirectMethodHandle=false \
   -Dio.netty.tryReflectionSetAccessible=true ${JAVA_OPTS:-} \
-  -cp "$target/quiver.jar:$(cat "$target/spark.classpath"):$target/spark-parquet/*" \
-  dev.quiver.examples.cli.QuiverCli "$@"
+  -cp "$target/quiver-bench.jar:$(cat "$target/spark.classpath"):$target/spark-parquet/*" \
+  dev.quiver.benchmarks.bench.QuiverBench "$@"
