@@ -775,3 +775,87 @@ SELECT COUNT(DISTINCT o_custkey), MAX(o_totalprice) FILTER (WHERE o_orderstatus 
 -- name: names_unaliased_in_a_subquery_referenced_by_name
 SELECT "sum(o_totalprice)", o_orderstatus FROM (SELECT o_orderstatus, SUM(o_totalprice) FROM orders GROUP BY o_orderstatus) t
 WHERE "sum(o_totalprice)" > 0;
+
+-- Expressions (issue 14, item 4): x::type, TRY_CAST, INTERVAL '7 days', SELECT * EXCLUDE / REPLACE,
+-- SIMILAR TO and division by zero.
+-- Differences from DuckDB on purpose:
+--  * DATE + INTERVAL is a DATE here (Calcite's and the SQL standard's typing), a TIMESTAMP in DuckDB
+--    and PostgreSQL: the entries cast to DATE where they show the value.
+--  * SIMILAR TO takes the SQL standard's (and PostgreSQL's) patterns: % and _ as in LIKE, '.' is a
+--    literal dot; DuckDB takes it as a POSIX regular expression. The entries use patterns that mean
+--    the same in both (alternation, classes, +, *).
+--  * A zero divisor of /, % and MOD is an error for every type by default (PostgreSQL's rule);
+--    DuckDB gives NULL for % and Infinity for / (IEEE). SET quiver.sql.division_by_zero = 'null'
+--    gives NULL, as DuckDB with ieee_floating_point_ops = false: the division entries set both.
+--  * Integer / integer is an integer here (Calcite, PostgreSQL); DuckDB's / gives a DOUBLE.
+-- name: infix_cast_columns
+SELECT l_orderkey, l_linenumber, l_quantity::INTEGER AS q, l_extendedprice::DOUBLE AS p, l_shipdate::VARCHAR AS d,
+  (l_discount * 100)::BIGINT AS pct
+FROM lineitem WHERE l_orderkey < 50;
+-- name: infix_cast_in_where_and_group_by
+SELECT o_orderdate::VARCHAR AS d, COUNT(*) AS n FROM orders WHERE o_orderdate::VARCHAR LIKE '1995-01-%'
+GROUP BY o_orderdate::VARCHAR;
+-- name: infix_cast_chained_and_string_to_date
+SELECT COUNT(*) AS n FROM orders WHERE o_orderdate < '1995-06-17'::DATE AND o_custkey::VARCHAR::INTEGER < 500;
+-- name: names_infix_cast
+SELECT n_nationkey::BIGINT, n_name::VARCHAR FROM nation;
+-- name: try_cast_strings_that_do_not_parse_are_null
+SELECT c_custkey, TRY_CAST(CASE WHEN MOD(c_custkey, 3) = 0 THEN c_mktsegment ELSE CAST(c_custkey * 7 AS VARCHAR) END AS INTEGER) AS v,
+  TRY_CAST(c_mktsegment AS INTEGER) AS never
+FROM customer WHERE c_custkey < 40;
+-- name: try_cast_out_of_range_is_null
+SELECT o_orderkey, TRY_CAST(o_totalprice AS SMALLINT) AS s, TRY_CAST(o_orderkey * 1000 AS SMALLINT) AS k
+FROM orders WHERE o_orderkey < 100;
+-- name: try_cast_to_date_and_decimal
+SELECT n_nationkey, TRY_CAST(CASE WHEN n_nationkey < 10 THEN '2024-02-' || CAST(n_nationkey + 25 AS VARCHAR) ELSE n_name END AS DATE) AS d,
+  TRY_CAST(CASE WHEN n_regionkey = 1 THEN n_name ELSE CAST(n_nationkey AS VARCHAR) || '.5' END AS DECIMAL(10, 2)) AS x
+FROM nation;
+-- name: try_cast_in_aggregate
+SELECT n_regionkey, SUM(TRY_CAST(SUBSTRING(n_name, 1, 1) AS INTEGER)) AS s, COUNT(TRY_CAST(n_nationkey AS VARCHAR)) AS c
+FROM nation GROUP BY n_regionkey;
+-- name: interval_days_in_where
+SELECT COUNT(*) AS n FROM lineitem WHERE l_shipdate > l_commitdate + INTERVAL '30 days';
+-- name: interval_months_and_years
+SELECT o_orderkey, CAST(o_orderdate + INTERVAL '1 month' AS DATE) AS m, CAST(o_orderdate - INTERVAL '1 year 2 months' AS DATE) AS ym,
+  CAST(o_orderdate + INTERVAL '2 weeks' AS DATE) AS w
+FROM orders WHERE o_orderkey < 200;
+-- name: interval_day_time_on_timestamps
+SELECT o_orderkey, CAST(o_orderdate AS TIMESTAMP) + INTERVAL '1 day 2 hours 30 minutes' AS t,
+  CAST(o_orderdate AS TIMESTAMP) - INTERVAL '90 seconds' AS s, CAST(o_orderdate AS TIMESTAMP) + INTERVAL '36 hours' AS h
+FROM orders WHERE o_orderkey < 100;
+-- name: interval_in_group_key
+SELECT CAST(l_shipdate + INTERVAL '7 days' AS DATE) AS week_later, COUNT(*) AS n
+FROM lineitem WHERE l_shipdate < DATE '1992-03-01' GROUP BY CAST(l_shipdate + INTERVAL '7 days' AS DATE);
+-- name: names_star_exclude
+SELECT * EXCLUDE (n_comment) FROM nation;
+-- name: names_star_exclude_qualified_in_join
+SELECT n.* EXCLUDE (n_comment, n_regionkey), r_name FROM nation n JOIN region r ON n.n_regionkey = r.r_regionkey;
+-- name: names_star_replace
+SELECT * REPLACE (UPPER(r_comment) AS r_comment, r_regionkey * 10 AS r_regionkey) FROM region;
+-- name: star_exclude_in_subquery_then_aggregate
+SELECT o_orderstatus, COUNT(*) AS n, SUM(o_totalprice) AS total FROM (SELECT * EXCLUDE (o_comment, o_clerk) FROM orders) t
+GROUP BY o_orderstatus;
+-- name: similar_to_alternation
+SELECT l_shipmode, COUNT(*) AS n FROM lineitem WHERE l_shipmode SIMILAR TO '(AIR|RAIL|TRUCK)' GROUP BY l_shipmode;
+-- name: similar_to_classes_and_repetition
+SELECT COUNT(*) AS n FROM part WHERE p_type SIMILAR TO '[A-Z]+ (ANODIZED|BRUSHED) [A-Z]+';
+-- name: not_similar_to
+SELECT p_container, COUNT(*) AS n FROM part WHERE p_container NOT SIMILAR TO '(SM|LG) [A-Z]+' GROUP BY p_container;
+-- name: similar_to_in_select
+SELECT c_custkey, c_phone SIMILAR TO '1[0-9]-[0-9]+-[0-9]+-[0-9]+' AS p FROM customer WHERE c_custkey < 60;
+-- name: division_by_zero_null_for_every_type
+-- quiver-setup: SET quiver.sql.division_by_zero = 'null'
+-- duckdb-setup: SET ieee_floating_point_ops = false
+-- quiver-teardown: SET quiver.sql.division_by_zero = 'error'
+-- duckdb-teardown: SET ieee_floating_point_ops = true
+SELECT n_nationkey, n_nationkey % (n_regionkey - 2) AS int_mod, MOD(n_nationkey, n_regionkey) AS int_mod_fn,
+  CAST(n_nationkey AS DOUBLE) / (n_regionkey - 1) AS dbl_div, CAST(n_nationkey AS DECIMAL(10, 2)) / CAST(n_regionkey AS DECIMAL(10, 2)) AS dec_div,
+  CAST(n_nationkey AS DECIMAL(10, 2)) % CAST(n_regionkey - 3 AS DECIMAL(10, 2)) AS dec_mod
+FROM nation;
+-- name: division_by_zero_null_in_aggregates
+-- quiver-setup: SET quiver.sql.division_by_zero = 'null'
+-- duckdb-setup: SET ieee_floating_point_ops = false
+-- quiver-teardown: SET quiver.sql.division_by_zero = 'error'
+-- duckdb-teardown: SET ieee_floating_point_ops = true
+SELECT l_linenumber, SUM(l_extendedprice / (l_linenumber - 3)) AS s, COUNT(l_quantity / (l_linenumber - 1)) AS c
+FROM lineitem GROUP BY l_linenumber;

@@ -59,6 +59,16 @@ public final class BindingSettings implements SettingsProvider {
           "Read flat Parquet files with Quiver's own page decoder, one row-group range per split;"
               + " false reads every file whole through Arrow Dataset.");
 
+  /** What a zero divisor gives: an error (PostgreSQL's rule) or NULL. */
+  public static final Setting<String> DIVISION_BY_ZERO =
+      Setting.oneOf(
+          "quiver.sql.division_by_zero",
+          List.of("error", "null"),
+          "error",
+          "error",
+          "What x / 0, x % 0 and MOD(x, 0) give, for integers, decimals and floating point alike:"
+              + " error (as PostgreSQL) or null.");
+
   /** See {@link SessionConfig#S3_ENDPOINT}. */
   public static final Setting<String> S3_ENDPOINT =
       Setting.text(
@@ -113,6 +123,7 @@ public final class BindingSettings implements SettingsProvider {
         SPILL_DIRECTORY,
         COLLECT_BUILD_THRESHOLD_ROWS,
         PARQUET_ROW_GROUP_READER,
+        DIVISION_BY_ZERO,
         S3_ENDPOINT,
         S3_REGION,
         S3_PATH_STYLE,

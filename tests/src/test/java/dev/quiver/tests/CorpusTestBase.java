@@ -1,6 +1,7 @@
 package dev.quiver.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -90,6 +91,40 @@ abstract class CorpusTestBase {
     if (actual == null) {
       actual = openActual(TpchFixture.data(SCALE));
     }
+    try {
+      for (SqlCorpus.Step step : e.before()) {
+        runStep(e, step);
+      }
+      compare(e);
+    } finally {
+      for (SqlCorpus.Step step : e.after()) {
+        runStep(e, step);
+      }
+    }
+  }
+
+  private void runStep(SqlCorpus.Entry e, SqlCorpus.Step step) {
+    String label = e.name() + " on " + actual.name() + ": " + step.sql();
+    switch (step.kind()) {
+      case SETUP, TEARDOWN -> {
+        long expected = reference.execute(step.sql());
+        long written = actual.execute(step.sql());
+        if (step.sql().matches("(?is)\\s*(INSERT|UPDATE|DELETE)\\b.*")) {
+          assertThat(written).as(label + " (rows written)").isEqualTo(expected);
+        }
+      }
+      case QUIVER_SETUP, QUIVER_TEARDOWN -> actual.execute(step.sql());
+      case DUCKDB_SETUP, DUCKDB_TEARDOWN -> reference.execute(step.sql());
+      case FAILS -> {
+        assertThatThrownBy(() -> reference.execute(step.sql())).as("DuckDB: " + label);
+        assertThatThrownBy(() -> actual.execute(step.sql()))
+            .as(label)
+            .satisfies(t -> assertThat(t.getMessage()).isNotBlank());
+      }
+    }
+  }
+
+  private void compare(SqlCorpus.Entry e) {
     QueryResult expected = reference.query(e.sql());
     QueryResult result = actual.query(e.sql());
     Differential.check(

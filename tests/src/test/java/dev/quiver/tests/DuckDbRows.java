@@ -38,10 +38,13 @@ public final class DuckDbRows implements RowEngine {
     return JdbcRows.read(rs);
   }
 
-  /** Runs a statement without rows (DDL, INSERT). */
-  void execute(String sql) {
+  @Override
+  public long execute(String sql) {
     try (Statement s = engine.connection().createStatement()) {
-      s.execute(sql);
+      if (s.execute(sql)) {
+        return -1;
+      }
+      return s.getUpdateCount();
     } catch (SQLException e) {
       throw new IllegalStateException("DuckDB failed: " + e.getMessage() + "\n" + sql, e);
     }

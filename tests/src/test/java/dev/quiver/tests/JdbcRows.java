@@ -45,6 +45,15 @@ final class JdbcRows implements RowEngine {
     }
   }
 
+  @Override
+  public long execute(String sql) {
+    try (Statement s = connection.createStatement()) {
+      return s.executeUpdate(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException("JDBC statement failed: " + e.getMessage() + "\n" + sql, e);
+    }
+  }
+
   /** Every row of {@code rs} as the comparator's plain values (any JDBC driver). */
   static QueryResult read(ResultSet rs) throws SQLException {
     ResultSetMetaData md = rs.getMetaData();

@@ -111,6 +111,27 @@ final class QuiverRows implements RowEngine {
   }
 
   @Override
+  public long execute(String sql) {
+    DataFrame df = ctx.sql(sql);
+    Schema schema = df.schema();
+    long count = -1;
+    if (schema.getFields().size() == 1 && schema.getFields().get(0).getName().equals("count")) {
+      count = 0;
+      for (dev.quiver.binding.Row r : df.rows()) {
+        count += ((Number) r.get(0)).longValue();
+      }
+    } else {
+      df.collect().forEach(VectorSchemaRoot::close);
+    }
+    long outstanding = ctx.allocator().getAllocatedMemory();
+    if (outstanding != 0) {
+      throw new AssertionError(
+          "Quiver left " + outstanding + " bytes allocated after the statement\n" + sql);
+    }
+    return count;
+  }
+
+  @Override
   public void close() {
     try {
       ctx.close();

@@ -8,6 +8,12 @@ interface RowEngine extends AutoCloseable {
   /** Runs {@code sql} and returns every row as plain Java values. */
   QueryResult query(String sql);
 
+  /**
+   * Runs a statement (DDL, INSERT, UPDATE, DELETE, SET); returns the rows it wrote, or -1 when it
+   * reports none.
+   */
+  long execute(String sql);
+
   @Override
   void close();
 }

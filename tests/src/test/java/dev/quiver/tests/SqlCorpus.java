@@ -9,10 +9,46 @@ import java.util.List;
 
 /**
  * The SQL corpus resource: named queries, each introduced by {@code -- name: X} and ending in ';'.
+ * Before its query an entry may hold one-line statements run before and after it:
+ *
+ * <ul>
+ *   <li>{@code -- setup: S} runs S on both engines (in order); for INSERT, UPDATE and DELETE the
+ *       counts of rows they report must agree;
+ *   <li>{@code -- fails: S} runs S on both engines, and both must refuse it (e.g. a constraint
+ *       violation; the query after it then shows nothing was written);
+ *   <li>{@code -- quiver-setup: S} / {@code -- duckdb-setup: S} run S on one engine only (e.g. a
+ *       SET where the engines' defaults differ on purpose);
+ *   <li>{@code -- teardown: S}, {@code -- quiver-teardown: S}, {@code -- duckdb-teardown: S} run
+ *       after the query, also when it failed (e.g. DROP TABLE, SET back to the default).
+ * </ul>
  */
 final class SqlCorpus {
-  /** One corpus query. */
-  record Entry(String name, String sql) {}
+  /** What a statement line of an entry does. */
+  enum StepKind {
+    SETUP("-- setup:"),
+    FAILS("-- fails:"),
+    QUIVER_SETUP("-- quiver-setup:"),
+    DUCKDB_SETUP("-- duckdb-setup:"),
+    TEARDOWN("-- teardown:"),
+    QUIVER_TEARDOWN("-- quiver-teardown:"),
+    DUCKDB_TEARDOWN("-- duckdb-teardown:");
+
+    final String prefix;
+
+    StepKind(String prefix) {
+      this.prefix = prefix;
+    }
+  }
+
+  /** One statement run around an entry's query. */
+  record Step(StepKind kind, String sql) {}
+
+  /** One corpus query with the statements run before and after it. */
+  record Entry(String name, String sql, List<Step> before, List<Step> after) {
+    Entry(String name, String sql) {
+      this(name, sql, List.of(), List.of());
+    }
+  }
 
   private SqlCorpus() {}
 
@@ -30,19 +66,41 @@ final class SqlCorpus {
     List<Entry> entries = new ArrayList<>();
     String name = null;
     StringBuilder sql = new StringBuilder();
+    List<Step> before = new ArrayList<>();
+    List<Step> after = new ArrayList<>();
     for (String line : text.split("\n")) {
       String trimmed = line.strip();
+      StepKind step = null;
+      for (StepKind k : StepKind.values()) {
+        if (trimmed.startsWith(k.prefix)) {
+          step = k;
+        }
+      }
       if (trimmed.startsWith("-- name:")) {
         if (name != null) {
           throw new IllegalStateException("Corpus entry " + name + " does not end with ';'");
         }
         name = trimmed.substring("-- name:".length()).strip();
         sql.setLength(0);
+        before = new ArrayList<>();
+        after = new ArrayList<>();
+      } else if (name != null && step != null) {
+        String statement = trimmed.substring(step.prefix.length()).strip();
+        if (statement.endsWith(";")) {
+          statement = statement.substring(0, statement.length() - 1).strip();
+        }
+        boolean late =
+            step == StepKind.TEARDOWN
+                || step == StepKind.QUIVER_TEARDOWN
+                || step == StepKind.DUCKDB_TEARDOWN;
+        (late ? after : before).add(new Step(step, statement));
       } else if (name != null && !trimmed.isEmpty()) {
         sql.append(line).append('\n');
         if (trimmed.endsWith(";")) {
           String q = sql.toString().strip();
-          entries.add(new Entry(name, q.substring(0, q.length() - 1).strip()));
+          entries.add(
+              new Entry(
+                  name, q.substring(0, q.length() - 1).strip(), List.copyOf(before), List.copyOf(after)));
           name = null;
         }
       }

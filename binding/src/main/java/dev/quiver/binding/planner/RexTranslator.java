@@ -239,6 +239,11 @@ public final class RexTranslator {
       case CAST:
       case REINTERPRET:
         return coerce(translate(call.getOperands().get(0), input), type);
+      case SAFE_CAST: {
+        // TRY_CAST: NULL where a value does not convert.
+        PhysicalExpr value = translate(call.getOperands().get(0), input);
+        return value.dataType().equals(type) ? value : new CastExpr(value, type, true);
+      }
       case COALESCE: {
         List<PhysicalExpr> args = new ArrayList<>();
         for (PhysicalExpr e : operands(call, input)) {
@@ -265,6 +270,24 @@ public final class RexTranslator {
           escape = (String) ((LiteralExpr) args.get(2)).value();
         }
         return new LikeExpr(args.get(0), args.get(1), escape, !like.isCaseSensitive(), like.isNegated());
+      }
+      case SIMILAR: {
+        List<PhysicalExpr> args = operands(call, input);
+        SqlLikeOperator similar = (SqlLikeOperator) op;
+        String escape = null;
+        if (args.size() > 2) {
+          if (!(args.get(2) instanceof LiteralExpr l)) {
+            throw new QueryTypeException("SIMILAR TO ... ESCAPE takes a constant: " + call);
+          }
+          escape = (String) l.value();
+        }
+        return new LikeExpr(
+            stringArgs(args.subList(0, 1)).get(0),
+            stringArgs(args.subList(1, 2)).get(0),
+            escape,
+            false,
+            similar.isNegated(),
+            true);
       }
       case TRIM: {
         SqlTrimFunction.Flag flag = ((RexLiteral) call.getOperands().get(0)).getValueAs(SqlTrimFunction.Flag.class);

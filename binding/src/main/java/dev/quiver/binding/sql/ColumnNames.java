@@ -112,7 +112,11 @@ final class ColumnNames {
 
   /** Whether Calcite would invent a name ({@code EXPR$n}) for select item {@code item}. */
   private static boolean needsName(SqlNode item) {
-    return !(item instanceof SqlIdentifier) && item.getKind() != SqlKind.AS;
+    // SELECT * EXCLUDE (...) / REPLACE (...) expand to columns that keep their names.
+    return !(item instanceof SqlIdentifier)
+        && item.getKind() != SqlKind.AS
+        && !(item instanceof org.apache.calcite.sql.SqlStarExclude)
+        && !(item instanceof org.apache.calcite.sql.SqlStarReplace);
   }
 
   /** The readable name of expression {@code node}. */

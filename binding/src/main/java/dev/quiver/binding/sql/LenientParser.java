@@ -15,7 +15,8 @@ import org.apache.calcite.sql.parser.babel.Token;
  * {@code rank}, {@code value}, ...); the few it still reserves ({@code date}, {@code next}) are
  * double-quoted where, and only where, the parser fails on them, and the parse is retried. Error
  * positions are reported in the caller's text. {@code GROUP BY ALL} is marked for {@link
- * GroupByAll}.
+ * GroupByAll}; interval literals with their unit in the string ({@link Intervals}) and {@code
+ * expr::type} casts ({@link InfixCasts}) are rewritten into forms Calcite parses right.
  */
 final class LenientParser {
   /**
@@ -29,6 +30,9 @@ final class LenientParser {
           "timestamp", "count", "rank", "position", "user", "prev", "next", "value", "first",
           "last", "running", "at", "key", "type", "name", "language");
 
+  /** Bound on {@code ::} casts rewritten; each rewrite removes one. */
+  private static final int MAX_CASTS = 10_000;
+
   /** Bound on retries: each one quotes one more word. */
   private static final int MAX_QUOTED = 100;
 
@@ -40,6 +44,11 @@ final class LenientParser {
   /** Parses one statement with {@code config}; throws Calcite's error with original positions. */
   static SqlNode parse(String sql, SqlParser.Config config) throws SqlParseException {
     Text text = new Text(markGroupByAll(sql));
+    Intervals.rewrite(text.original, text::replace);
+    InfixCasts.Rewrite cast;
+    for (int casts = 0; casts < MAX_CASTS && (cast = InfixCasts.first(text.current)) != null; casts++) {
+      text.replace(cast.start(), cast.end(), cast.text());
+    }
     for (int quoted = 0; ; quoted++) {
       try {
         return SqlParser.create(text.current.toString(), config).parseStmt();
@@ -238,6 +247,8 @@ final class LenientParser {
     final StringBuilder current;
     /** Offset in {@link #original} of each character of {@link #current}; -1 if inserted. */
     int[] origin;
+    /** Whether {@link #current} differs from {@link #original}. */
+    boolean edited;
 
     Text(String original) {
       this.original = original;
@@ -248,6 +259,22 @@ final class LenientParser {
       }
     }
 
+    /**
+     * Replaces {@code current[start, end)} with {@code replacement}; its characters stand for the
+     * first replaced one.
+     */
+    void replace(int start, int end, String replacement) {
+      edited = true;
+      current.replace(start, end, replacement);
+      int[] next = new int[origin.length - (end - start) + replacement.length()];
+      System.arraycopy(origin, 0, next, 0, start);
+      for (int i = 0; i < replacement.length(); i++) {
+        next[start + i] = i == 0 ? origin[start] : -1;
+      }
+      System.arraycopy(origin, end, next, start + replacement.length(), origin.length - end);
+      origin = next;
+    }
+
     /** Double-quotes the word at {@code offset}, lower-cased as an unquoted name would be. */
     void quote(int offset) {
       int end = offset;
@@ -256,6 +283,7 @@ final class LenientParser {
         end++;
       }
       String word = current.substring(offset, end).toLowerCase(Locale.ROOT);
+      edited = true;
       current.replace(offset, end, "\"" + word + "\"");
       int[] next = new int[origin.length + 2];
       System.arraycopy(origin, 0, next, 0, offset);
@@ -269,7 +297,7 @@ final class LenientParser {
     /** {@code e} with its position moved from the quoted text back into the caller's. */
     SqlParseException inOriginal(SqlParseException e) {
       SqlParserPos pos = e.getPos();
-      if (pos == null || current.length() == original.length()) {
+      if (pos == null || !edited) {
         return e;
       }
       int offset = offsetOf(current, pos.getLineNum(), pos.getColumnNum());

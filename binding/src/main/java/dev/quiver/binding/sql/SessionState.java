@@ -95,7 +95,12 @@ public final class SessionState implements AutoCloseable {
     volcano.addRelTraitDef(ConventionTraitDef.INSTANCE);
     volcano.setExecutor(new ConstantFolder(allocator));
     RelOptCluster cluster = RelOptCluster.create(volcano, new RexBuilder(typeFactory));
-    this.pipeline = new SqlPipeline(catalog, typeFactory, cluster);
+    this.pipeline =
+        new SqlPipeline(
+            catalog,
+            typeFactory,
+            cluster,
+            () -> "null".equals(config.get(dev.quiver.binding.BindingSettings.DIVISION_BY_ZERO)));
   }
 
   private static ThreadFactory daemonThreads(String prefix) {

@@ -39,6 +39,7 @@ import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -99,9 +100,23 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   private final JavaTypeFactory typeFactory;
   private final RelOptCluster cluster;
   private final CalciteCatalogReader catalogReader;
+  private final java.util.function.BooleanSupplier nullOnDivisionByZero;
 
   /** Creates the pipeline over a session's catalog and cluster. */
   public SqlPipeline(Catalog catalog, JavaTypeFactory typeFactory, RelOptCluster cluster) {
+    this(catalog, typeFactory, cluster, () -> false);
+  }
+
+  /**
+   * Creates the pipeline over a session's catalog and cluster; {@code nullOnDivisionByZero} tells,
+   * per statement, whether a zero divisor gives NULL rather than an error.
+   */
+  public SqlPipeline(
+      Catalog catalog,
+      JavaTypeFactory typeFactory,
+      RelOptCluster cluster,
+      java.util.function.BooleanSupplier nullOnDivisionByZero) {
+    this.nullOnDivisionByZero = nullOnDivisionByZero;
     this.catalog = catalog;
     this.typeFactory = typeFactory;
     this.cluster = cluster;
@@ -301,7 +316,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     return SqlOperatorTables.chain(
         StandardFunctions.TABLE,
         LIBRARY_FUNCTIONS,
-        SqlOperatorTables.of(DATE_TRUNC),
+        SqlOperatorTables.of(DATE_TRUNC, SqlLibraryOperators.TRY_CAST),
         SqlOperatorTables.of(udfOps));
   }
 
@@ -340,6 +355,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
 
   /** Validates a query; returns the validated tree and its row type. */
   public Validated validate(SqlNode query) {
+    if (nullOnDivisionByZero.getAsBoolean()) {
+      DivisionByZero.nullOnZero(query);
+    }
     SqlValidator validator = newValidator();
     try {
       SqlNode node = validator.validate(query);

@@ -119,7 +119,9 @@ final class ExprDecoder {
       }
       case CAST ->
           new CastExpr(
-              expr(e.getCast().getChild()), ArrowSerde.type(e.getCast().getDataType(), "a CAST"));
+              expr(e.getCast().getChild()),
+              ArrowSerde.type(e.getCast().getDataType(), "a CAST"),
+              e.getCast().getSafe());
       case COALESCE ->
           new CoalesceExpr(
               exprs(e.getCoalesce().getArgsList()),
@@ -139,7 +141,8 @@ final class ExprDecoder {
             expr(l.getPattern()),
             l.hasEscape() ? l.getEscape() : null,
             l.getCaseInsensitive(),
-            l.getNegated());
+            l.getNegated(),
+            l.getSimilar());
       }
       case MATH ->
           new MathExpr(

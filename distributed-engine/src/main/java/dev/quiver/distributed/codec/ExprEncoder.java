@@ -135,7 +135,8 @@ final class ExprEncoder {
       b.setCast(
           CastExprNode.newBuilder()
               .setChild(expr(c.child()))
-              .setDataType(ArrowSerde.type(c.dataType())));
+              .setDataType(ArrowSerde.type(c.dataType()))
+              .setSafe(c.safe()));
     } else if (e instanceof CoalesceExpr c) {
       b.setCoalesce(
           CoalesceExprNode.newBuilder()
@@ -158,7 +159,8 @@ final class ExprEncoder {
               .setChild(expr(l.child()))
               .setPattern(expr(l.pattern()))
               .setCaseInsensitive(l.caseInsensitive())
-              .setNegated(l.negated());
+              .setNegated(l.negated())
+              .setSimilar(l.similar());
       if (l.escape() != null) {
         n.setEscape(l.escape());
       }

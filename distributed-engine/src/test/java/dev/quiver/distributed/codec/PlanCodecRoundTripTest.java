@@ -164,6 +164,10 @@ class PlanCodecRoundTripTest {
                   + " power(score, 2), ln(score + 1), log10(score + 1), exp(score / 10) from emp"),
           unordered("select add2(id, cast(dept as bigint)) from emp"),
           unordered(
+              "select try_cast(name as int), try_cast(salary * 1000 as smallint), name similar to"
+                  + " '(a|b)%', name not similar to '[a-c]+', hired + interval '7 days', id::varchar"
+                  + " from emp"),
+          unordered(
               "select id from emp where (dept = 1 or dept = 2) and not (salary < 60) and hired >"
                   + " date '2017-01-01' and ts <= timestamp '2024-01-01 00:00:00' and score <> 0"
                   + " and name >= 'a'"),

@@ -12,8 +12,10 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * Binary arithmetic {@code left op right} producing {@code dataType}. Integers and decimals are
- * exact (overflow and division by zero are errors); decimal operands may have any scales and the
- * result is rounded half away from zero to the result scale.
+ * exact (overflow is an error); decimal operands may have any scales and the result is rounded
+ * half away from zero to the result scale. A zero divisor of {@code /} or {@code %} is an error
+ * for every type, floating point included (PostgreSQL's rule; the setting {@code
+ * quiver.sql.division_by_zero} turns it into NULL before execution, see the SQL pipeline).
  */
 public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, ArrowType dataType)
     implements PhysicalExpr {
@@ -74,7 +76,16 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
           }
           return Kernels.writeInts(intKernel(l.longs(), r.longs(), valid, n), valid, dataType, n, allocator, this);
         case DOUBLE:
-          return Kernels.writeDoubles(doubleKernel(l.doubles(), r.doubles(), n), valid, n, allocator);
+          double[] divisors = r.doubles();
+          if (op == Op.DIVIDE || op == Op.MODULO) {
+            // One rule for every type (PostgreSQL's): a zero divisor fails, also for floats.
+            for (int i = 0; i < n; i++) {
+              if (divisors[i] == 0 && Bits.valid(valid, i)) {
+                throw divisionByZero();
+              }
+            }
+          }
+          return Kernels.writeDoubles(doubleKernel(l.doubles(), divisors, n), valid, n, allocator);
         default:
           ArrowType.Decimal d = (ArrowType.Decimal) dataType;
           return decimalKernel(l, r, valid, n, d.getScale(), d.getPrecision(), allocator, false);
@@ -155,7 +166,8 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
   }
 
   static QuiverException divisionByZero() {
-    return new QuiverException("Division by zero");
+    return new QuiverException(
+        "Division by zero; SET quiver.sql.division_by_zero = 'null' to get NULL instead");
   }
 
   private double[] doubleKernel(double[] a, double[] b, int n) {

@@ -20,9 +20,15 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * {@code CAST(child AS dataType)}. Numeric casts are exact or rounded half away from zero
  * (decimal to integer or to a smaller scale); double to integer rounds to nearest even; values
  * that do not fit, and strings that do not parse, raise {@link QueryTypeException} naming the
- * value.
+ * value. A safe cast ({@code TRY_CAST}) gives NULL for those values instead.
  */
-public record CastExpr(PhysicalExpr child, ArrowType dataType) implements PhysicalExpr {
+public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
+    implements PhysicalExpr {
+
+  /** A cast that fails on values that do not convert. */
+  public CastExpr(PhysicalExpr child, ArrowType dataType) {
+    this(child, dataType, false);
+  }
 
   /** Checks that the cast is supported. */
   public CastExpr {
@@ -63,7 +69,7 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType) implements Physic
 
   @Override
   public boolean nullable() {
-    return child.nullable();
+    return safe || child.nullable();
   }
 
   @Override
@@ -73,6 +79,45 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType) implements Physic
 
   @Override
   public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
+    if (!safe) {
+      return evaluateStrict(batch, allocator);
+    }
+    try {
+      return evaluateStrict(batch, allocator);
+    } catch (QueryTypeException e) {
+      // Rare: some value does not convert; redo value by value, NULL where one fails.
+      try (FieldVector in = child.evaluate(batch, allocator)) {
+        return rowByRowSafe(in, batch.getRowCount(), allocator);
+      }
+    }
+  }
+
+  private FieldVector rowByRowSafe(FieldVector in, int n, BufferAllocator allocator) {
+    FieldVector out = Vectors.allocate(dataType, n, allocator);
+    try {
+      for (int i = 0; i < n; i++) {
+        Object v = Vectors.getValue(in, i);
+        if (v != null) {
+          Object converted;
+          try {
+            converted = convert(v, child.dataType(), dataType);
+          } catch (QueryTypeException failed) {
+            converted = null;
+          }
+          if (converted != null) {
+            Vectors.setValue(out, i, converted);
+          }
+        }
+      }
+      out.setValueCount(n);
+      return out;
+    } catch (RuntimeException e) {
+      out.close();
+      throw Vectors.rethrow(e);
+    }
+  }
+
+  private FieldVector evaluateStrict(VectorSchemaRoot batch, BufferAllocator allocator) {
     int n = batch.getRowCount();
     if (child instanceof LiteralExpr l) {
       return new LiteralExpr(convert(l.value(), l.dataType(), dataType), dataType).materialize(n, allocator);

@@ -15,10 +15,26 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * {@code child [NOT] LIKE|ILIKE pattern [ESCAPE e]}. Literal patterns made only of text and
  * {@code %} (prefix%, %suffix, %infix%, a%b%c) are matched on the UTF-8 bytes directly; patterns
  * with {@code _}, case-insensitive ones and non-literal ones use a regular expression.
+ *
+ * <p>{@code [NOT] SIMILAR TO} ({@code similar}) takes the SQL standard's (and PostgreSQL's)
+ * regular expressions: {@code %} and {@code _} as in LIKE, {@code | * + ? {m,n} ( ) [...]} as in
+ * regular expressions, anything else literal (also {@code .}); the whole value must match. The
+ * escape character defaults to backslash.
  */
 public record LikeExpr(
-    PhysicalExpr child, PhysicalExpr pattern, String escape, boolean caseInsensitive, boolean negated)
+    PhysicalExpr child,
+    PhysicalExpr pattern,
+    String escape,
+    boolean caseInsensitive,
+    boolean negated,
+    boolean similar)
     implements PhysicalExpr {
+
+  /** A LIKE or ILIKE. */
+  public LikeExpr(
+      PhysicalExpr child, PhysicalExpr pattern, String escape, boolean caseInsensitive, boolean negated) {
+    this(child, pattern, escape, caseInsensitive, negated, false);
+  }
 
   /** Checks operand types and the escape. */
   public LikeExpr {
@@ -56,7 +72,14 @@ public record LikeExpr(
     final boolean anchoredEnd;
     final Pattern regex;
 
-    Matcher(String pattern, String escape, boolean caseInsensitive) {
+    Matcher(String pattern, String escape, boolean caseInsensitive, boolean similar) {
+      if (similar) {
+        regex = Pattern.compile(similarRegex(pattern, escape), Pattern.DOTALL);
+        segments = null;
+        anchoredStart = true;
+        anchoredEnd = true;
+        return;
+      }
       List<String> segs = new ArrayList<>();
       StringBuilder regexText = new StringBuilder();
       StringBuilder cur = new StringBuilder();
@@ -113,6 +136,75 @@ public record LikeExpr(
       }
       anchoredStart = !startsWithPercent;
       anchoredEnd = !endsWithPercent;
+    }
+
+    /** The Java regular expression of SQL regular expression {@code pattern}. */
+    static String similarRegex(String pattern, String escape) {
+      int esc = escape == null ? '\\' : escape.codePointAt(0);
+      StringBuilder out = new StringBuilder();
+      boolean inBracket = false;
+      int i = 0;
+      while (i < pattern.length()) {
+        int cp = pattern.codePointAt(i);
+        i += Character.charCount(cp);
+        if (cp == esc) {
+          if (i >= pattern.length()) {
+            throw new QueryTypeException(
+                "SIMILAR TO pattern '" + pattern + "' ends with the escape character");
+          }
+          int next = pattern.codePointAt(i);
+          i += Character.charCount(next);
+          out.append(Pattern.quote(new String(Character.toChars(next))));
+        } else if (inBracket) {
+          if (cp == ']') {
+            inBracket = false;
+            out.append(']');
+          } else if (cp == '\\' || cp == '[' || cp == '&') {
+            out.append('\\').appendCodePoint(cp);
+          } else {
+            out.appendCodePoint(cp);
+          }
+        } else if (cp == '%') {
+          out.append(".*");
+        } else if (cp == '_') {
+          out.append('.');
+        } else if (cp == '[') {
+          inBracket = true;
+          out.append('[');
+          if (i < pattern.length() && pattern.charAt(i) == '^') {
+            out.append('^');
+            i++;
+          }
+          if (i < pattern.length() && pattern.charAt(i) == ']') {
+            out.append("\\]");
+            i++;
+          }
+        } else if (cp == '{') {
+          // A bound {m}, {m,} or {m,n}: copied as it is.
+          int close = pattern.indexOf('}', i);
+          if (close < 0 || !pattern.substring(i, close).matches("\\d+(,\\d*)?")) {
+            throw new QueryTypeException(
+                "Invalid SIMILAR TO pattern '" + pattern + "': write a bound as {m}, {m,} or {m,n}");
+          }
+          out.append(pattern, i - 1, close + 1);
+          i = close + 1;
+        } else if ("|*+?()".indexOf(cp) >= 0) {
+          out.appendCodePoint(cp);
+        } else {
+          out.append(Pattern.quote(new String(Character.toChars(cp))));
+        }
+      }
+      if (inBracket) {
+        throw new QueryTypeException("SIMILAR TO pattern '" + pattern + "' has an unclosed [");
+      }
+      String regex = out.toString();
+      try {
+        Pattern.compile(regex);
+      } catch (java.util.regex.PatternSyntaxException e) {
+        throw new QueryTypeException(
+            "Invalid SIMILAR TO pattern '" + pattern + "': " + e.getDescription(), e);
+      }
+      return regex;
     }
 
     /** Matches bytes[0, len). With segments s0 % s1 % ... % sk: s0 prefix, sk suffix, rest in order. */
@@ -186,7 +278,7 @@ public record LikeExpr(
       ArrowBuf offsets = c.vector.getOffsetBuffer();
       ArrowBuf data = c.vector.getDataBuffer();
       byte[] buf = new byte[64];
-      Matcher fixed = p.isScalar() ? new Matcher((String) p.value, escape, caseInsensitive) : null;
+      Matcher fixed = p.isScalar() ? new Matcher((String) p.value, escape, caseInsensitive, similar) : null;
       String lastPattern = null;
       Matcher m = fixed;
       for (int i = 0; i < n; i++) {
@@ -196,7 +288,7 @@ public record LikeExpr(
         if (fixed == null) {
           String ps = (String) Vectors.getValue(p.vector, i);
           if (!ps.equals(lastPattern)) {
-            m = new Matcher(ps, escape, caseInsensitive);
+            m = new Matcher(ps, escape, caseInsensitive, similar);
             lastPattern = ps;
           }
         }

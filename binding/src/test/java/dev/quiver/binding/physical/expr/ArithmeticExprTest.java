@@ -54,16 +54,16 @@ class ArithmeticExprTest extends ExprTestSupport {
     VectorSchemaRoot b = batch(col("a", INT, 1L, 2L), col("b", INT, 1L, 0L));
     assertThatThrownBy(() -> eval(new ArithmeticExpr(ArithmeticExpr.Op.DIVIDE, column(b, 0), column(b, 1), INT), b))
         .isInstanceOf(QuiverException.class)
-        .hasMessage("Division by zero");
+        .hasMessageStartingWith("Division by zero");
     assertThatThrownBy(() -> eval(new ArithmeticExpr(ArithmeticExpr.Op.MODULO, column(b, 0), column(b, 1), INT), b))
-        .hasMessage("Division by zero");
+        .hasMessageStartingWith("Division by zero");
     // The zero under a null dividend is never divided.
     VectorSchemaRoot n = batch(col("a", INT, 4L, null), col("b", INT, 2L, 0L));
     assertThat(eval(new ArithmeticExpr(ArithmeticExpr.Op.DIVIDE, column(n, 0), column(n, 1), INT), n))
         .isEqualTo(list(2L, null));
     VectorSchemaRoot d = batch(col("a", decimal(10, 2), new BigDecimal("1.00")), col("b", decimal(10, 2), new BigDecimal("0.00")));
     assertThatThrownBy(() -> eval(new ArithmeticExpr(ArithmeticExpr.Op.DIVIDE, column(d, 0), column(d, 1), decimal(20, 6)), d))
-        .hasMessage("Division by zero");
+        .hasMessageStartingWith("Division by zero");
   }
 
   @Test
@@ -117,8 +117,12 @@ class ArithmeticExprTest extends ExprTestSupport {
     VectorSchemaRoot b = batch(col("x", DOUBLE, 1.5, null, -2.0), col("i", INT, 2L, 3L, 4L));
     assertThat(eval(new ArithmeticExpr(ArithmeticExpr.Op.MULTIPLY, column(b, 0), column(b, 1), DOUBLE), b))
         .isEqualTo(list(3.0, null, -8.0));
-    assertThat(eval(new ArithmeticExpr(ArithmeticExpr.Op.DIVIDE, column(b, 0), lit(0L, INT), DOUBLE), b).get(0))
-        .isEqualTo(Double.POSITIVE_INFINITY);
+    // A zero divisor is an error for floating point too (PostgreSQL's rule, as for integers).
+    assertThatThrownBy(() -> eval(new ArithmeticExpr(ArithmeticExpr.Op.DIVIDE, column(b, 0), lit(0L, INT), DOUBLE), b))
+        .hasMessageStartingWith("Division by zero");
+    VectorSchemaRoot zeroUnderNull = batch(col("x", DOUBLE, null, 1.0), col("y", DOUBLE, 0.0, 2.0));
+    assertThat(eval(new ArithmeticExpr(ArithmeticExpr.Op.DIVIDE, column(zeroUnderNull, 0), column(zeroUnderNull, 1), DOUBLE), zeroUnderNull))
+        .isEqualTo(list(null, 0.5));
     assertThat(eval(new NegativeExpr(column(b, 0)), b)).isEqualTo(list(-1.5, null, 2.0));
   }
 
