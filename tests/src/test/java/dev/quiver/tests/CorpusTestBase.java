@@ -1,7 +1,6 @@
 package dev.quiver.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -104,24 +103,7 @@ abstract class CorpusTestBase {
   }
 
   private void runStep(SqlCorpus.Entry e, SqlCorpus.Step step) {
-    String label = e.name() + " on " + actual.name() + ": " + step.sql();
-    switch (step.kind()) {
-      case SETUP, TEARDOWN -> {
-        long expected = reference.execute(step.sql());
-        long written = actual.execute(step.sql());
-        if (step.sql().matches("(?is)\\s*(INSERT|UPDATE|DELETE)\\b.*")) {
-          assertThat(written).as(label + " (rows written)").isEqualTo(expected);
-        }
-      }
-      case QUIVER_SETUP, QUIVER_TEARDOWN -> actual.execute(step.sql());
-      case DUCKDB_SETUP, DUCKDB_TEARDOWN -> reference.execute(step.sql());
-      case FAILS -> {
-        assertThatThrownBy(() -> reference.execute(step.sql())).as("DuckDB: " + label);
-        assertThatThrownBy(() -> actual.execute(step.sql()))
-            .as(label)
-            .satisfies(t -> assertThat(t.getMessage()).isNotBlank());
-      }
-    }
+    SqlCorpus.run(step, reference, actual, e.name() + " on " + actual.name());
   }
 
   private void compare(SqlCorpus.Entry e) {

@@ -1,5 +1,8 @@
 package dev.quiver.tests;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -51,6 +54,31 @@ final class SqlCorpus {
   }
 
   private SqlCorpus() {}
+
+  /**
+   * Runs {@code step} of an entry on the engines it is for; {@code label} names the entry and
+   * engine in failures.
+   */
+  static void run(Step step, RowEngine reference, RowEngine actual, String label) {
+    String what = label + ": " + step.sql();
+    switch (step.kind()) {
+      case SETUP, TEARDOWN -> {
+        long expected = reference.execute(step.sql());
+        long written = actual.execute(step.sql());
+        if (step.sql().matches("(?is)\\s*(INSERT|UPDATE|DELETE)\\b.*")) {
+          assertThat(written).as(what + " (rows written)").isEqualTo(expected);
+        }
+      }
+      case QUIVER_SETUP, QUIVER_TEARDOWN -> actual.execute(step.sql());
+      case DUCKDB_SETUP, DUCKDB_TEARDOWN -> reference.execute(step.sql());
+      case FAILS -> {
+        assertThatThrownBy(() -> reference.execute(step.sql())).as("DuckDB: " + what);
+        assertThatThrownBy(() -> actual.execute(step.sql()))
+            .as(what)
+            .satisfies(t -> assertThat(t.getMessage()).isNotBlank());
+      }
+    }
+  }
 
   /** Loads the entries of resource {@code resource}, in file order. */
   static List<Entry> load(String resource) {

@@ -25,8 +25,17 @@ final class VerificationRuns implements AutoCloseable {
   static final double SCALE = 0.01;
   private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(120);
 
-  /** A query and how its rows are ordered. */
-  record Query(String name, String sql, SortSpecSource sort) {}
+  /** A query, how its rows are ordered, and the statements run before and after it. */
+  record Query(
+      String name,
+      String sql,
+      SortSpecSource sort,
+      List<SqlCorpus.Step> before,
+      List<SqlCorpus.Step> after) {
+    Query(String name, String sql, SortSpecSource sort) {
+      this(name, sql, sort, List.of(), List.of());
+    }
+  }
 
   /** How a query's order is derived from the reference result. */
   interface SortSpecSource {
@@ -54,7 +63,9 @@ final class VerificationRuns implements AutoCloseable {
       out.add(new Query(q.name(), q.sql(), ref -> Differential.sortOf(q.orderBy(), ref)));
     }
     for (SqlCorpus.Entry e : SqlCorpus.load("sql-corpus.sql")) {
-      out.add(new Query(e.name(), e.sql(), ref -> Differential.sortOf(e.sql(), ref)));
+      out.add(
+          new Query(
+              e.name(), e.sql(), ref -> Differential.sortOf(e.sql(), ref), e.before(), e.after()));
     }
     return out;
   }
@@ -82,10 +93,24 @@ final class VerificationRuns implements AutoCloseable {
     if (reference == null) {
       reference = Differential.reference(dir);
     }
-    QueryResult want = expected.computeIfAbsent(q.name(), n -> reference.query(q.sql()));
     RowEngine engine = engines.computeIfAbsent(shape, this::open);
-    QueryResult got = engine.query(q.sql());
-    Differential.check(q.name() + " with " + shape, q.sql(), want, got, q.sort().of(want));
+    String label = q.name() + " with " + shape;
+    try {
+      // Statements around the query (tables it creates, settings) run on both engines each time.
+      for (SqlCorpus.Step step : q.before()) {
+        SqlCorpus.run(step, reference, engine, label);
+      }
+      QueryResult want =
+          q.before().isEmpty()
+              ? expected.computeIfAbsent(q.name(), n -> reference.query(q.sql()))
+              : reference.query(q.sql());
+      QueryResult got = engine.query(q.sql());
+      Differential.check(label, q.sql(), want, got, q.sort().of(want));
+    } finally {
+      for (SqlCorpus.Step step : q.after()) {
+        SqlCorpus.run(step, reference, engine, label);
+      }
+    }
   }
 
   private RowEngine open(Shape shape) {
