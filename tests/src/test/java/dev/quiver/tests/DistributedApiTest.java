@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
+import dev.quiver.binding.ConstraintViolationException;
 import dev.quiver.binding.DataFrame;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.ScanRequest;
@@ -225,6 +226,69 @@ class DistributedApiTest {
           .isInstanceOf(QuiverException.class)
           .hasMessageContaining("opaque")
           .hasMessageContaining(OpaqueScan.class.getSimpleName());
+    }
+  }
+
+  /** Runs {@code statements} in order and returns the count each reported (-1 for none). */
+  private static List<Object> run(SessionContext ctx, List<String> statements) {
+    List<Object> out = new ArrayList<>();
+    for (String sql : statements) {
+      DataFrame df = ctx.sql(sql);
+      boolean count =
+          df.schema().getFields().size() == 1
+              && df.schema().getFields().get(0).getName().equals("count");
+      out.add(count ? df.rows().get(0).get(0) : -1L);
+    }
+    return out;
+  }
+
+  @Test
+  void dmlAndConstraintsOnMemoryTablesGiveTheSameCountsAndRowsOnTheCluster() {
+    List<String> statements =
+        List.of(
+            "CREATE TABLE dml_orders (o_orderkey BIGINT PRIMARY KEY, o_custkey BIGINT NOT NULL,"
+                + " o_totalprice DECIMAL(15, 2), o_orderstatus VARCHAR DEFAULT 'N')",
+            "INSERT INTO dml_orders SELECT o_orderkey, o_custkey, o_totalprice, o_orderstatus"
+                + " FROM orders WHERE o_orderkey < 3000",
+            "INSERT INTO dml_orders (o_orderkey, o_custkey) VALUES (-1, 1), (-2, 2)",
+            "UPDATE dml_orders SET o_totalprice = o_totalprice * 2, o_orderstatus = 'X' WHERE"
+                + " o_custkey IN (SELECT c_custkey FROM customer WHERE c_mktsegment = 'BUILDING')",
+            "UPDATE dml_orders AS d SET o_totalprice = (SELECT max(o.o_totalprice) FROM orders o"
+                + " WHERE o.o_custkey = d.o_custkey) WHERE d.o_orderstatus = 'N'",
+            "DELETE FROM dml_orders WHERE o_totalprice > (SELECT avg(o_totalprice) FROM"
+                + " dml_orders)",
+            "DESCRIBE dml_orders");
+    String check =
+        "SELECT o_orderstatus, count(*), sum(o_totalprice), min(o_orderkey) FROM dml_orders"
+            + " GROUP BY o_orderstatus ORDER BY o_orderstatus";
+    try (SessionContext plain = new SessionContext();
+        SessionContext cluster = distributed()) {
+      for (String table : TpchData.TABLES) {
+        plain.registerParquet(table, TpchData.tableDirectory(dir, table).toString());
+      }
+      List<Object> expected = run(plain, statements);
+      assertThat(expected.subList(1, 6)).allSatisfy(c -> assertThat((Long) c).isPositive());
+      assertThat(run(cluster, statements)).isEqualTo(expected);
+      assertThat(cluster.sql(check).rows()).isEqualTo(plain.sql(check).rows());
+      assertThat(cluster.sql("DESCRIBE dml_orders").rows())
+          .isEqualTo(plain.sql("DESCRIBE dml_orders").rows());
+      // Broken keys and NOT NULL fail with the typed error on the cluster too; nothing is written.
+      Object before = cluster.sql("SELECT count(*) FROM dml_orders").rows().get(0).get(0);
+      assertThatThrownBy(() -> cluster.sql("INSERT INTO dml_orders SELECT o_orderkey, 1, 0, 'D' FROM orders WHERE o_orderkey < 20"))
+          .isInstanceOf(ConstraintViolationException.class)
+          .hasMessageContaining("dml_orders");
+      assertThatThrownBy(() -> cluster.sql("UPDATE dml_orders SET o_custkey = NULL WHERE o_orderkey = -1"))
+          .isInstanceOf(ConstraintViolationException.class)
+          .hasMessageContaining("o_custkey");
+      assertThat(cluster.sql("SELECT count(*) FROM dml_orders").rows().get(0).get(0)).isEqualTo(before);
+      // The new contents are computed by a job on the cluster: it ships the memory table to the
+      // executors, which the shipping limit refuses.
+      cluster.sql("SET quiver.distributed.max_memory_table_bytes = '1k'");
+      assertThatThrownBy(() -> cluster.sql("DELETE FROM dml_orders WHERE o_custkey = 1"))
+          .isInstanceOf(QuiverException.class)
+          .hasMessageContaining("quiver.distributed.max_memory_table_bytes");
+      cluster.sql("SET quiver.distributed.max_memory_table_bytes = '256MB'");
+      assertThat(cluster.sql("SELECT count(*) FROM dml_orders").rows().get(0).get(0)).isEqualTo(before);
     }
   }
 

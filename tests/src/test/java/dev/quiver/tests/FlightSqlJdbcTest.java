@@ -33,6 +33,7 @@ import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
@@ -313,6 +314,47 @@ class FlightSqlJdbcTest {
       assertThatThrownBy(() -> query(b, "SELECT * FROM shared_nations"))
           .isInstanceOf(SQLException.class)
           .satisfies(e -> assertThat(causes(e)).contains("shared_nations"));
+    }
+  }
+
+  @Test
+  void updateDeleteConstraintsAndCatalogQueriesOverJdbc() throws Exception {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      assertThat(
+              s.executeUpdate(
+                  "CREATE TABLE jdbc_k (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL DEFAULT 'anon',"
+                      + " region BIGINT)"))
+          .isEqualTo(0);
+      assertThat(s.executeUpdate("INSERT INTO jdbc_k SELECT n_nationkey, n_name, n_regionkey FROM nation"))
+          .isEqualTo(25);
+      assertThat(s.executeUpdate("INSERT INTO jdbc_k (id) VALUES (100)")).isEqualTo(1);
+      assertThat(
+              s.executeUpdate(
+                  "UPDATE jdbc_k SET name = lower(name) WHERE region IN (SELECT r_regionkey FROM region"
+                      + " WHERE r_name = 'ASIA')"))
+          .isEqualTo(5);
+      assertThat(s.executeUpdate("DELETE FROM jdbc_k WHERE region = 0")).isEqualTo(5);
+      // A broken key is a clear error naming table, column and value; nothing was written.
+      assertThatThrownBy(() -> s.executeUpdate("INSERT INTO jdbc_k VALUES (101, 'x', 1), (3, 'dup', 1)"))
+          .isInstanceOf(SQLException.class)
+          .satisfies(
+              e ->
+                  assertThat(causes(e))
+                      .contains("INSERT INTO jdbc_k: duplicate value 3 in column id breaks PRIMARY KEY (id)"));
+      assertThat(query(c, "SELECT count(*), min(name) FROM jdbc_k").rows())
+          .containsExactly(List.of(21L, "ARGENTINA"));
+      assertThat(query(c, "DESCRIBE jdbc_k").rows())
+          .containsExactly(
+              Arrays.asList("id", "INTEGER", "NO", "PRI", null, null),
+              Arrays.asList("name", "VARCHAR", "NO", null, "'anon'", null),
+              Arrays.asList("region", "BIGINT", "YES", null, null, null));
+      assertThat(
+              query(c, "SELECT table_type FROM information_schema.tables WHERE table_name = 'jdbc_k'")
+                  .rows())
+          .containsExactly(List.of("BASE TABLE"));
+      assertThat(query(c, "SHOW TABLES").rows()).contains(List.of("jdbc_k"));
+      assertThat(s.executeUpdate("DROP TABLE jdbc_k")).isEqualTo(0);
     }
   }
 

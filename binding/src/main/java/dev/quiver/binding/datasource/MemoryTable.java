@@ -8,33 +8,216 @@ import dev.quiver.binding.TableStatistics;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.scan.MemoryScanExec;
 import dev.quiver.binding.physical.scan.ScanBatches;
+import dev.quiver.binding.ConstraintViolationException;
+import dev.quiver.binding.physical.expr.Vectors;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Batches held in memory; INSERT appends. The table owns copies of its batches; scans read
- * reference-counted slices of them, so the table must stay open while a scan of it runs.
+ * Batches held in memory; INSERT appends, UPDATE and DELETE replace the whole contents. The table
+ * owns copies of its batches; scans read reference-counted slices of them, so the table must stay
+ * open while a scan of it runs (a replace frees the old contents when it commits, as DROP TABLE
+ * does).
+ *
+ * <p>Writes through {@link #insert} and {@link #replace} enforce the table's constraints: NOT NULL
+ * columns (the schema's non-nullable fields) and its PRIMARY KEY and UNIQUE keys ({@link
+ * TableConstraints}); a write that breaks one fails with {@link ConstraintViolationException} and
+ * changes nothing. A statement that reads the table to compute its write holds {@link
+ * #writeLock()} from the read to the commit, so concurrent writers do not lose each other's rows.
  */
 public final class MemoryTable implements TableProvider, AutoCloseable {
   private final Schema schema;
   private final BufferAllocator allocator;
+  private final TableConstraints constraints;
+  private final ReentrantLock writeLock = new ReentrantLock();
   // Copy-on-write: a scan keeps the list it saw while INSERT publishes a new one.
   private volatile List<VectorSchemaRoot> batches = List.of();
   private boolean closed;
 
   /** Creates a table holding copies of {@code batches} allocated from {@code allocator}. */
   public MemoryTable(Schema schema, List<VectorSchemaRoot> batches, BufferAllocator allocator) {
+    this(schema, batches, allocator, TableConstraints.NONE);
+  }
+
+  /** Creates a table with keys and defaults, holding copies of {@code batches}. */
+  public MemoryTable(
+      Schema schema,
+      List<VectorSchemaRoot> batches,
+      BufferAllocator allocator,
+      TableConstraints constraints) {
     this.schema = schema;
     this.allocator = allocator;
+    this.constraints = constraints;
+    for (TableConstraints.Key key : constraints.keys()) {
+      for (String column : key.columns()) {
+        index(column);
+      }
+    }
     append(batches);
   }
 
-  /** Appends copies of {@code batches} (same schema). */
-  public void append(List<VectorSchemaRoot> batches) {
+  /** The table's keys and column defaults. */
+  public TableConstraints constraints() {
+    return constraints;
+  }
+
+  /** Held by a statement from reading the table to committing its write. */
+  public ReentrantLock writeLock() {
+    return writeLock;
+  }
+
+  /**
+   * Appends {@code rows} if they keep every constraint, else throws {@link
+   * ConstraintViolationException} naming {@code statement} (e.g. {@code INSERT INTO t}) and table
+   * {@code table}, and appends nothing.
+   */
+  public void insert(String statement, String table, List<VectorSchemaRoot> rows) {
+    writeLock.lock();
+    try {
+      check(statement, table, batches, rows);
+      append(rows);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * Replaces the whole contents with copies of {@code rows} if they keep every constraint, else
+   * throws {@link ConstraintViolationException} and keeps the contents.
+   */
+  public void replace(String statement, String table, List<VectorSchemaRoot> rows) {
+    writeLock.lock();
+    try {
+      check(statement, table, List.of(), rows);
+      List<VectorSchemaRoot> copies = copies(rows);
+      List<VectorSchemaRoot> old;
+      synchronized (this) {
+        if (closed) {
+          copies.forEach(VectorSchemaRoot::close);
+          throw new DataSourceException("Memory table is closed; register the data again");
+        }
+        old = this.batches;
+        this.batches = List.copyOf(copies);
+      }
+      old.forEach(VectorSchemaRoot::close);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** Rows in the table now. */
+  public long rowCount() {
+    long rows = 0;
+    for (VectorSchemaRoot b : batches) {
+      rows += b.getRowCount();
+    }
+    return rows;
+  }
+
+  private void check(
+      String statement,
+      String table,
+      List<VectorSchemaRoot> existing,
+      List<VectorSchemaRoot> rows) {
+    List<Field> fields = schema.getFields();
+    for (int c = 0; c < fields.size(); c++) {
+      if (fields.get(c).isNullable()) {
+        continue;
+      }
+      for (VectorSchemaRoot batch : rows) {
+        FieldVector v = batch.getVector(c);
+        if (v.getNullCount() > 0) {
+          String column = fields.get(c).getName();
+          throw new ConstraintViolationException(
+              statement
+                  + ": NULL in column "
+                  + column
+                  + ", which is NOT NULL; no row was written",
+              table,
+              column,
+              "NULL");
+        }
+      }
+    }
+    for (TableConstraints.Key key : constraints.keys()) {
+      int[] cols = key.columns().stream().mapToInt(this::index).toArray();
+      Set<List<Object>> seen = new HashSet<>();
+      for (VectorSchemaRoot batch : existing) {
+        for (int r = 0; r < batch.getRowCount(); r++) {
+          List<Object> k = keyOf(batch, cols, r);
+          if (k != null) {
+            seen.add(k);
+          }
+        }
+      }
+      for (VectorSchemaRoot batch : rows) {
+        for (int r = 0; r < batch.getRowCount(); r++) {
+          List<Object> k = keyOf(batch, cols, r);
+          if (k != null && !seen.add(k)) {
+            String column = cols.length == 1 ? key.columns().get(0) : "(" + String.join(", ", key.columns()) + ")";
+            String value = cols.length == 1 ? sql(k.get(0)) : "(" + String.join(", ", k.stream().map(MemoryTable::sql).toList()) + ")";
+            throw new ConstraintViolationException(
+                statement
+                    + ": duplicate value "
+                    + value
+                    + " in column"
+                    + (cols.length == 1 ? " " : "s ")
+                    + column
+                    + " breaks "
+                    + key
+                    + "; no row was written",
+                table,
+                column,
+                value);
+          }
+        }
+      }
+    }
+  }
+
+  /** The key of row {@code r}, or null when a key column is NULL (UNIQUE allows many NULLs). */
+  private static List<Object> keyOf(VectorSchemaRoot batch, int[] cols, int r) {
+    List<Object> k = new ArrayList<>(cols.length);
+    for (int c : cols) {
+      Object v = Vectors.getValue(batch.getVector(c), r);
+      if (v == null) {
+        return null;
+      }
+      k.add(v);
+    }
+    return k;
+  }
+
+  private int index(String column) {
+    List<Field> fields = schema.getFields();
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).getName().equalsIgnoreCase(column)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("Key column " + column + " is not in " + schema);
+  }
+
+  /** A value as SQL writes it. */
+  private static String sql(Object v) {
+    if (v instanceof String s) {
+      return "'" + s.replace("'", "''") + "'";
+    }
+    if (v instanceof java.time.LocalDate d) {
+      return "DATE '" + d + "'";
+    }
+    return String.valueOf(v);
+  }
+
+  private List<VectorSchemaRoot> copies(List<VectorSchemaRoot> batches) {
     List<VectorSchemaRoot> copies = new ArrayList<>(batches.size());
     try {
       for (VectorSchemaRoot batch : batches) {
@@ -45,6 +228,12 @@ public final class MemoryTable implements TableProvider, AutoCloseable {
       copies.forEach(VectorSchemaRoot::close);
       throw e;
     }
+    return copies;
+  }
+
+  /** Appends copies of {@code batches} (same schema). */
+  public void append(List<VectorSchemaRoot> batches) {
+    List<VectorSchemaRoot> copies = copies(batches);
     synchronized (this) {
       if (closed) {
         copies.forEach(VectorSchemaRoot::close);

@@ -355,6 +355,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
 
   /** Validates a query; returns the validated tree and its row type. */
   public Validated validate(SqlNode query) {
+    InformationSchema.expand(query, catalog);
     if (nullOnDivisionByZero.getAsBoolean()) {
       DivisionByZero.nullOnZero(query);
     }

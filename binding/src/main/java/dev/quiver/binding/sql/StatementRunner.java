@@ -1,5 +1,6 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.ConstraintViolationException;
 import dev.quiver.binding.DataFrame;
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.QuiverException;
@@ -39,14 +40,23 @@ import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSetOption;
+import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.RelBuilder;
 
 /**
  * Runs one SQL statement of a session: queries become lazy DataFrames; DDL (CREATE/DROP TABLE and
- * VIEW, CREATE EXTERNAL TABLE), INSERT and SET run at once.
+ * VIEW, CREATE EXTERNAL TABLE), INSERT, UPDATE, DELETE ({@link TableWrites}) and SET run at once;
+ * DESCRIBE, SHOW COLUMNS and SHOW TABLES are queries over the catalog ({@link
+ * InformationSchema}).
  */
 public final class StatementRunner {
   private static final String NAME = "(\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)";
@@ -83,6 +93,13 @@ public final class StatementRunner {
   private static final Pattern DROP =
       Pattern.compile(
           "\\s*DROP\\s+(?<kind>TABLE|VIEW)\\s+(?<ie>IF\\s+EXISTS\\s+)?(?<name>" + NAME + ")\\s*",
+          FLAGS);
+  private static final Pattern SHOW_TABLES = Pattern.compile("\\s*SHOW\\s+TABLES\\s*", FLAGS);
+  private static final Pattern DESCRIBE =
+      Pattern.compile(
+          "\\s*(?:(?:DESCRIBE|DESC)(?:\\s+TABLE)?|SHOW\\s+COLUMNS\\s+(?:FROM|IN))\\s+(?<name>"
+              + NAME
+              + ")\\s*",
           FLAGS);
   private static final Pattern EXPLAIN =
       Pattern.compile("\\s*EXPLAIN\\s+(?<analyze>ANALYZE\\s+)?(?!PLAN\\b)(?<query>.*)", FLAGS);
@@ -124,6 +141,16 @@ public final class StatementRunner {
     }
     if ((m = region(EXPLAIN, text, start)).matches()) {
       return explain(m, text);
+    }
+    if (region(SHOW_TABLES, text, start).matches()) {
+      return catalogQuery(InformationSchema.showTablesSql(session.catalog()));
+    }
+    if ((m = region(DESCRIBE, text, start)).matches()) {
+      String name = name(m.group("name"));
+      if (!exists(name)) {
+        throw new UnknownTableException(name, Suggestions.closest(name, session.catalog().names()));
+      }
+      return catalogQuery(InformationSchema.describeSql(session.catalog(), name));
     }
     return session.planning(() -> statement(text));
   }
@@ -277,6 +304,12 @@ public final class StatementRunner {
     if (node instanceof SqlInsert insert) {
       return insert(insert);
     }
+    if (node instanceof SqlUpdate update) {
+      return countFrame(new TableWrites(session).update(update));
+    }
+    if (node instanceof SqlDelete delete) {
+      return countFrame(new TableWrites(session).delete(delete));
+    }
     if (node instanceof SqlExplain explain) {
       DataFrameImpl df = new DataFrameImpl(session, pipeline.toRel(explain.getExplicandum()));
       return explainFrame(df, false);
@@ -296,8 +329,8 @@ public final class StatementRunner {
     throw new QuiverException(
         "Statement "
             + node.getKind()
-            + " is not supported; Quiver runs queries, INSERT, SET, "
-            + "CREATE/DROP TABLE and VIEW, and CREATE EXTERNAL TABLE");
+            + " is not supported; Quiver runs queries, INSERT, UPDATE, DELETE, SET, "
+            + "CREATE/DROP TABLE and VIEW, CREATE EXTERNAL TABLE, DESCRIBE and SHOW TABLES");
   }
 
   private DataFrame explain(Matcher m, String text) {
@@ -418,10 +451,53 @@ public final class StatementRunner {
       }
       throw alreadyExists(name);
     }
-    Schema schema = session.planning(() -> columns(m.group("cols")));
-    MemoryTable table = new MemoryTable(schema, List.of(), session.tableAllocator());
+    TableDefinitions.Definition def =
+        session.planning(
+            () ->
+                TableDefinitions.parse(
+                    name, m.group("cols"), this::sqlType, this::checkDefault));
+    MemoryTable table =
+        new MemoryTable(def.schema(), List.of(), session.tableAllocator(), def.constraints());
     replaceTable(name, table);
     return empty();
+  }
+
+  /** Checks that DEFAULT {@code expression} of {@code column} is a constant of a fitting type. */
+  private String checkDefault(String column, RelDataType type, String expression) {
+    SqlPipeline p = session.pipeline();
+    RelDataType given;
+    try {
+      given = p.validate(p.parse("SELECT " + expression)).rowType().getFieldList().get(0).getType();
+    } catch (QuiverException e) {
+      throw new QueryTypeException(
+          "DEFAULT " + expression + " of column " + column + " is not a constant expression: "
+              + e.getMessage(),
+          e);
+    }
+    if (!SqlTypeUtil.canCastFrom(type, given, true)) {
+      throw new QueryTypeException(
+          "DEFAULT " + expression + " of column " + column + " is " + given + ", not " + type);
+    }
+    return expression;
+  }
+
+  /**
+   * The value DEFAULT stands for in {@code column} of {@code table}: its DEFAULT expression, or
+   * NULL.
+   */
+  static SqlNode defaultValue(SessionState session, MemoryTable table, String column, SqlParserPos pos) {
+    String text = table.constraints().defaults().get(column);
+    if (text == null) {
+      return SqlLiteral.createNull(pos);
+    }
+    SqlNode select = session.pipeline().parse("SELECT " + text);
+    SqlNode item = ((SqlSelect) select).getSelectList().get(0);
+    return item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
+  }
+
+  private DataFrame catalogQuery(String sql) {
+    return session.planning(
+        () -> new DataFrameImpl(session, session.pipeline().toRel(session.pipeline().parse(sql))));
   }
 
   private DataFrame createTableAs(Matcher m, String text) {
@@ -583,7 +659,6 @@ public final class StatementRunner {
               + name
               + " is not possible: only memory tables (CREATE TABLE) accept inserts");
     }
-    RelNode source = p.toRel(insert.getSource());
     RelDataType tableType = TypeMapping.toRelRowType(table.schema(), p.typeFactory());
     List<RelDataTypeField> tableFields = tableType.getFieldList();
     List<Integer> targets = new ArrayList<>();
@@ -603,6 +678,45 @@ public final class StatementRunner {
         targets.add(f.getIndex());
       }
     }
+    SqlNode sourceNode = insert.getSource();
+    SqlParserPos pos = insert.getParserPosition();
+    if (sourceNode.getKind() == SqlKind.VALUES) {
+      // VALUES (1, DEFAULT): the column's DEFAULT expression, or NULL.
+      for (SqlNode row : ((SqlBasicCall) sourceNode).getOperandList()) {
+        if (row instanceof SqlBasicCall r && r.getKind() == SqlKind.ROW) {
+          for (int i = 0; i < r.operandCount() && i < targets.size(); i++) {
+            if (r.operand(i).getKind() == SqlKind.DEFAULT) {
+              r.setOperand(
+                  i, defaultValue(session, table, tableFields.get(targets.get(i)).getName(), pos));
+            }
+          }
+        }
+      }
+    }
+    // Columns the INSERT leaves out take their DEFAULT expressions.
+    List<SqlNode> defaultItems = new ArrayList<>();
+    for (RelDataTypeField tf : tableFields) {
+      if (!targets.contains(tf.getIndex())
+          && table.constraints().defaults().containsKey(tf.getName())) {
+        defaultItems.add(
+            SqlStdOperatorTable.AS.createCall(
+                pos,
+                defaultValue(session, table, tf.getName(), pos),
+                new SqlIdentifier("quiver$default" + defaultItems.size(), pos)));
+        targets.add(tf.getIndex());
+      }
+    }
+    if (!defaultItems.isEmpty()) {
+      List<SqlNode> items = new ArrayList<>();
+      items.add(SqlIdentifier.star(pos));
+      items.addAll(defaultItems);
+      sourceNode =
+          new SqlSelect(
+              pos, null, new SqlNodeList(items, pos),
+              SqlStdOperatorTable.AS.createCall(pos, sourceNode, new SqlIdentifier("quiver$source", pos)),
+              null, null, null, null, null, null, null, null, null);
+    }
+    RelNode source = p.toRel(sourceNode);
     List<RelDataTypeField> sourceFields = source.getRowType().getFieldList();
     if (sourceFields.size() != targets.size()) {
       throw new QueryTypeException(
@@ -617,16 +731,19 @@ public final class StatementRunner {
     RelBuilder b = p.relBuilder().push(source);
     List<RexNode> exprs = new ArrayList<>();
     for (RelDataTypeField tf : tableFields) {
-      int pos = targets.indexOf(tf.getIndex());
-      if (pos < 0) {
+      int at = targets.indexOf(tf.getIndex());
+      RelDataType nullable = p.typeFactory().createTypeWithNullability(tf.getType(), true);
+      if (at < 0) {
         if (!tf.getType().isNullable()) {
-          throw new QueryTypeException(
-              "INSERT INTO " + name + " must give a value for NOT NULL column " + tf.getName());
+          throw new ConstraintViolationException(
+              "INSERT INTO " + name + ": NULL in column " + tf.getName()
+                  + ", which is NOT NULL and has no DEFAULT; give it a value",
+              name, tf.getName(), "NULL");
         }
-        exprs.add(rex.makeNullLiteral(tf.getType()));
+        exprs.add(rex.makeNullLiteral(nullable));
         continue;
       }
-      RelDataType from = sourceFields.get(pos).getType();
+      RelDataType from = sourceFields.get(at).getType();
       if (!SqlTypeUtil.canCastFrom(tf.getType(), from, true)) {
         throw new QueryTypeException(
             "INSERT INTO "
@@ -638,19 +755,25 @@ public final class StatementRunner {
                 + " of type "
                 + tf.getType());
       }
-      exprs.add(rex.makeCast(tf.getType(), b.field(pos), true, false));
+      // NOT NULL is checked on the values (MemoryTable.insert), naming the column.
+      exprs.add(rex.makeCast(nullable, b.field(at), true, false));
     }
     RelNode converted = b.project(exprs, tableType.getFieldNames(), true).build();
     DataFrameImpl df = new DataFrameImpl(session, converted);
-    // Execution re-enters the session lock from this thread; the lock is reentrant.
-    List<VectorSchemaRoot> batches = df.collect();
-    long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+    table.writeLock().lock();
     try {
-      table.append(batches);
+      // Execution re-enters the session lock from this thread; the lock is reentrant.
+      List<VectorSchemaRoot> batches = df.collect();
+      long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+      try {
+        table.insert("INSERT INTO " + name, name, batches);
+      } finally {
+        batches.forEach(VectorSchemaRoot::close);
+      }
+      return countFrame(rows);
     } finally {
-      batches.forEach(VectorSchemaRoot::close);
+      table.writeLock().unlock();
     }
-    return countFrame(rows);
   }
 
   // ---- results and helpers ------------------------------------------------------------------

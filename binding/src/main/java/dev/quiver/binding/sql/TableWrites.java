@@ -1,0 +1,224 @@
+package dev.quiver.binding.sql;
+
+import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.Suggestions;
+import dev.quiver.binding.UnknownColumnException;
+import dev.quiver.binding.UnknownTableException;
+import dev.quiver.binding.datasource.MemoryTable;
+import dev.quiver.binding.planner.TypeMapping;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.fun.SqlCase;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.tools.RelBuilder;
+
+/**
+ * UPDATE and DELETE on memory tables. Each computes the table's new contents with one query over
+ * the table as it is (so WHERE and SET may hold subqueries, also over the table itself), on the
+ * session's engine (a cluster, when the session is distributed), then replaces the contents at
+ * once: a statement that fails (an error in an expression, a broken constraint) changes nothing.
+ * The table's write lock is held from the read to the replace.
+ */
+final class TableWrites {
+  /** Marks the rows an UPDATE changes; a name no table column can have by accident. */
+  private static final String HIT = "quiver$updated";
+
+  private final SessionState session;
+
+  TableWrites(SessionState session) {
+    this.session = session;
+  }
+
+  /** Runs {@code DELETE FROM t [AS a] [WHERE cond]}; returns the number of rows deleted. */
+  long delete(SqlDelete delete) {
+    SqlIdentifier target = (SqlIdentifier) delete.getTargetTable();
+    String name = last(target);
+    MemoryTable table = memoryTable(name, "DELETE FROM");
+    SqlParserPos pos = delete.getParserPosition();
+    String alias = delete.getAlias() == null ? name : delete.getAlias().getSimple();
+    table.writeLock().lock();
+    try {
+      long before = table.rowCount();
+      if (delete.getCondition() == null) {
+        table.replace("DELETE FROM " + name, name, List.of());
+        return before;
+      }
+      // The rows to keep: those for which the condition is not TRUE (FALSE or NULL).
+      SqlNode keep =
+          SqlStdOperatorTable.NOT.createCall(
+              pos, SqlStdOperatorTable.IS_TRUE.createCall(pos, delete.getCondition()));
+      SqlSelect query =
+          select(pos, SqlNodeList.of(SqlIdentifier.star(pos)), from(target, alias, pos), keep);
+      List<VectorSchemaRoot> batches = new DataFrameImpl(session, session.pipeline().toRel(query)).collect();
+      try {
+        long after = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+        table.replace("DELETE FROM " + name, name, batches);
+        return before - after;
+      } finally {
+        batches.forEach(VectorSchemaRoot::close);
+      }
+    } finally {
+      table.writeLock().unlock();
+    }
+  }
+
+  /** Runs {@code UPDATE t [AS a] SET c = e, ... [WHERE cond]}; returns the rows updated. */
+  long update(SqlUpdate update) {
+    SqlIdentifier target = (SqlIdentifier) update.getTargetTable();
+    String name = last(target);
+    MemoryTable table = memoryTable(name, "UPDATE");
+    SqlPipeline p = session.pipeline();
+    SqlParserPos pos = update.getParserPosition();
+    String alias = update.getAlias() == null ? name : update.getAlias().getSimple();
+    RelDataType tableType = TypeMapping.toRelRowType(table.schema(), p.typeFactory());
+    List<String> columns = tableType.getFieldNames();
+    SqlNode[] newValues = new SqlNode[columns.size()];
+    List<SqlNode> targets = update.getTargetColumnList().getList();
+    List<SqlNode> sources = update.getSourceExpressionList().getList();
+    for (int i = 0; i < targets.size(); i++) {
+      String column = last((SqlIdentifier) targets.get(i));
+      RelDataTypeField f = tableType.getField(column, false, false);
+      if (f == null) {
+        throw new UnknownColumnException(column, Suggestions.closest(column, columns));
+      }
+      if (newValues[f.getIndex()] != null) {
+        throw new QuiverException("UPDATE " + name + " sets column " + f.getName() + " twice");
+      }
+      SqlNode value = sources.get(i);
+      newValues[f.getIndex()] =
+          SqlStdOperatorTable.CAST.createCall(
+              pos, value, SqlTypeUtil.convertTypeToSpec(f.getType()));
+    }
+    // Inner: the table and whether each row is to be updated; outer: the new rows, each new value
+    // evaluated only for the rows it replaces (CASE evaluates a branch only where it is taken).
+    SqlNode condition =
+        update.getCondition() == null
+            ? SqlLiteral.createBoolean(true, pos)
+            : SqlStdOperatorTable.IS_TRUE.createCall(pos, update.getCondition());
+    SqlSelect inner =
+        select(
+            pos,
+            SqlNodeList.of(
+                SqlIdentifier.star(pos),
+                SqlStdOperatorTable.AS.createCall(pos, condition, new SqlIdentifier(HIT, pos))),
+            from(target, alias, pos),
+            null);
+    List<SqlNode> items = new ArrayList<>();
+    SqlIdentifier hit = new SqlIdentifier(List.of(alias, HIT), pos);
+    for (int c = 0; c < columns.size(); c++) {
+      SqlIdentifier old = new SqlIdentifier(List.of(alias, columns.get(c)), pos);
+      SqlNode item =
+          newValues[c] == null
+              ? old
+              : new SqlCase(
+                  pos,
+                  null,
+                  SqlNodeList.of(hit),
+                  SqlNodeList.of(newValues[c]),
+                  old);
+      items.add(SqlStdOperatorTable.AS.createCall(pos, item, new SqlIdentifier(columns.get(c), pos)));
+    }
+    items.add(hit);
+    SqlSelect outer =
+        select(
+            pos,
+            new SqlNodeList(items, pos),
+            SqlStdOperatorTable.AS.createCall(pos, inner, new SqlIdentifier(alias, pos)),
+            null);
+    table.writeLock().lock();
+    try {
+      RelNode rel = p.toRel(outer);
+      RexBuilder rex = p.cluster().getRexBuilder();
+      RelBuilder b = p.relBuilder().push(rel);
+      List<RexNode> exprs = new ArrayList<>();
+      List<RelDataTypeField> fields = rel.getRowType().getFieldList();
+      for (int c = 0; c < columns.size(); c++) {
+        RelDataType want =
+            p.typeFactory().createTypeWithNullability(tableType.getFieldList().get(c).getType(), true);
+        RexNode field = b.field(c);
+        exprs.add(
+            SqlTypeUtil.equalSansNullability(p.typeFactory(), fields.get(c).getType(), want)
+                ? field
+                : rex.makeCast(want, field, true, false));
+      }
+      exprs.add(b.field(columns.size()));
+      List<String> names = new ArrayList<>(columns);
+      names.add(HIT);
+      RelNode converted = b.project(exprs, names, true).build();
+      List<VectorSchemaRoot> batches = new DataFrameImpl(session, converted).collect();
+      List<VectorSchemaRoot> rows = new ArrayList<>();
+      long updated = 0;
+      try {
+        for (VectorSchemaRoot batch : batches) {
+          BitVector flags = (BitVector) batch.getVector(columns.size());
+          for (int r = 0; r < batch.getRowCount(); r++) {
+            if (!flags.isNull(r) && flags.get(r) == 1) {
+              updated++;
+            }
+          }
+          List<FieldVector> vectors = batch.getFieldVectors().subList(0, columns.size());
+          List<Field> rowFields = new ArrayList<>();
+          vectors.forEach(v -> rowFields.add(v.getField()));
+          rows.add(new VectorSchemaRoot(rowFields, new ArrayList<>(vectors), batch.getRowCount()));
+        }
+        table.replace("UPDATE " + name, name, rows);
+      } finally {
+        batches.forEach(VectorSchemaRoot::close);
+      }
+      return updated;
+    } finally {
+      table.writeLock().unlock();
+    }
+  }
+
+  private MemoryTable memoryTable(String name, String verb) {
+    Catalog.TableEntry entry = session.catalog().table(name);
+    if (entry == null) {
+      if (session.catalog().view(name) != null) {
+        throw new QuiverException(verb + " " + name + " is not possible: '" + name + "' is a view");
+      }
+      throw new UnknownTableException(name, Suggestions.closest(name, session.catalog().names()));
+    }
+    if (!(entry.provider() instanceof MemoryTable table)) {
+      throw new QuiverException(
+          verb
+              + " "
+              + name
+              + " is not possible: only memory tables (CREATE TABLE) can be changed; "
+              + name
+              + " reads files");
+    }
+    return table;
+  }
+
+  private static SqlNode from(SqlIdentifier target, String alias, SqlParserPos pos) {
+    return SqlStdOperatorTable.AS.createCall(pos, target, new SqlIdentifier(alias, pos));
+  }
+
+  private static SqlSelect select(SqlParserPos pos, SqlNodeList items, SqlNode from, SqlNode where) {
+    return new SqlSelect(pos, null, items, from, where, null, null, null, null, null, null, null, null);
+  }
+
+  /** The last part of a (possibly qualified) name. */
+  private static String last(SqlIdentifier id) {
+    return id.names.get(id.names.size() - 1);
+  }
+}
