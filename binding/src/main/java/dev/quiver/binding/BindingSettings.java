@@ -32,8 +32,8 @@ public final class BindingSettings implements SettingsProvider {
           SessionConfig.MEMORY_LIMIT,
           0,
           0,
-          "Arrow memory one query may use; 0 means unbounded. Sorts, aggregations and windows"
-              + " spill to disk past a third of it.");
+          "Arrow memory one query may use; 0 means unbounded. Sorts, aggregations, windows and"
+              + " hash joins spill to disk past a third of it.");
 
   /** See {@link SessionConfig#SPILL_DIRECTORY}. */
   public static final Setting<String> SPILL_DIRECTORY =
@@ -41,6 +41,15 @@ public final class BindingSettings implements SettingsProvider {
           SessionConfig.SPILL_DIRECTORY,
           "the JVM's temporary directory",
           "Directory for spill files.");
+
+  /** Fan-out of a hash join that spills its build side. */
+  public static final Setting<Integer> JOIN_SPILL_PARTITIONS =
+      Setting.integer(
+          "quiver.execution.join_spill_partitions",
+          2,
+          16,
+          "Spill files a hash join splits each input into when its build side does not fit the"
+              + " memory pool (a partition still too large splits again).");
 
   /** Largest estimated build side (rows) for which a hash join gathers it whole. */
   public static final Setting<Long> COLLECT_BUILD_THRESHOLD_ROWS =
@@ -121,6 +130,7 @@ public final class BindingSettings implements SettingsProvider {
         BATCH_SIZE,
         MEMORY_LIMIT,
         SPILL_DIRECTORY,
+        JOIN_SPILL_PARTITIONS,
         COLLECT_BUILD_THRESHOLD_ROWS,
         PARQUET_ROW_GROUP_READER,
         DIVISION_BY_ZERO,

@@ -1,6 +1,8 @@
 package dev.quiver.binding.physical.join;
 
+import dev.quiver.binding.BindingSettings;
 import dev.quiver.binding.JoinType;
+import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
@@ -9,8 +11,13 @@ import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
+import dev.quiver.binding.physical.sort.PartitionPuller;
+import dev.quiver.binding.physical.spill.SpillFile;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -26,8 +33,20 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>In {@link PartitionMode#COLLECT_BUILD} mode the build input is gathered once per execution
  * and shared by all output partitions; unmatched build rows of LEFT/FULL joins are emitted once,
  * by the partition that finishes last, so every output partition must be executed.
+ *
+ * <p>A build input larger than the memory pool grants spills (grace hash join): it is
+ * hash-partitioned on its keys into {@code quiver.execution.join_spill_partitions} spill files, the
+ * probe input likewise, and each pair of partitions is joined in turn as above, its unmatched rows
+ * emitted at its end (a row's matches all lie in its own partition). A partition whose build side
+ * still does not fit splits again, with another hash seed, up to {@link #MAX_SPILL_LEVELS} levels.
+ * A shared build spills the same way, each output partition joining its own probe rows against
+ * the shared partition files, except when build rows' matches must be merged across output
+ * partitions (never planned: such joins are partitioned).
  */
 public final class HashJoinExec extends BaseExecutionPlan {
+  /** Levels of re-partitioning a spilled partition whose build side still does not fit. */
+  static final int MAX_SPILL_LEVELS = 4;
+
   private final ExecutionPlan left;
   private final ExecutionPlan right;
   private final List<PhysicalExpr> leftKeys;
@@ -216,40 +235,265 @@ public final class HashJoinExec extends BaseExecutionPlan {
     return new HashJoinStream(partition, context, s);
   }
 
-  /** The hashed build input: its rows in one batch, the key table and the reserved memory. */
+  /**
+   * The hashed build input: its rows in one batch, the key table and the reserved memory; or,
+   * when it did not fit, its rows hash-partitioned into spill files ({@code batch} and {@code
+   * table} null).
+   */
   private static final class BuildSide implements AutoCloseable {
     final VectorSchemaRoot batch;
     final JoinHashTable table;
     final MemoryReservation reservation;
+    final List<SpillFile> spilled;
 
     BuildSide(VectorSchemaRoot batch, JoinHashTable table, MemoryReservation reservation) {
       this.batch = batch;
       this.table = table;
       this.reservation = reservation;
+      this.spilled = null;
+    }
+
+    BuildSide(List<SpillFile> spilled) {
+      this.batch = null;
+      this.table = null;
+      this.reservation = null;
+      this.spilled = spilled;
     }
 
     @Override
     public void close() {
-      Batches.closeAll(List.of(batch, reservation));
+      List<AutoCloseable> all = new ArrayList<>();
+      all.add(batch);
+      all.add(reservation);
+      if (spilled != null) {
+        all.addAll(spilled);
+      }
+      Batches.closeAll(all);
     }
   }
 
-  private BuildSide buildSide(int partition, TaskContext context) {
+  private List<PhysicalExpr> buildKeys() {
+    return buildLeft ? leftKeys : rightKeys;
+  }
+
+  private List<PhysicalExpr> probeKeys() {
+    return buildLeft ? rightKeys : leftKeys;
+  }
+
+  private static int spillFanout(TaskContext context) {
+    return context.config().get(BindingSettings.JOIN_SPILL_PARTITIONS);
+  }
+
+  private String spillPrefix(TaskContext context, String side) {
+    return "quiver-join-" + context.queryId() + "-" + side + "-";
+  }
+
+  /**
+   * Drains one partition ({@code partition >= 0}) or all partitions (-1) of the build input and
+   * hashes it in memory, reserving its bytes; when the pool refuses and {@code maySpill}, spills
+   * it as hash partitions instead (recording the bytes in this operator's metrics).
+   */
+  private BuildSide buildSide(int partition, TaskContext context, boolean maySpill) {
+    ExecutionPlan plan = buildPlan();
     MemoryReservation reservation = context.memoryPool().newReservation(consumer(partition));
+    List<VectorSchemaRoot> batches = new ArrayList<>();
+    SpillPartitions spill = null;
     try {
-      VectorSchemaRoot batch = JoinSupport.gather(buildPlan(), partition, context, reservation);
-      try {
-        List<PhysicalExpr> keys = buildLeft ? leftKeys : rightKeys;
-        reservation.grow(JoinHashTable.estimateBytes(batch.getRowCount(), keys.size()));
-        JoinKeys k = JoinKeys.extract(batch, keys, context.allocator());
-        return new BuildSide(batch, new JoinHashTable(k, nullEqualsNull), reservation);
-      } catch (RuntimeException e) {
-        batch.close();
-        throw e;
+      BatchStream in =
+          partition >= 0 || plan.partitionCount() == 1
+              ? plan.execute(Math.max(partition, 0), context)
+              : partitionsOf(plan, context);
+      try (in) {
+        VectorSchemaRoot b;
+        while ((b = in.next()) != null) {
+          if (b.getRowCount() == 0) {
+            b.close();
+            continue;
+          }
+          if (spill != null) {
+            try (VectorSchemaRoot batch = b) {
+              spill.add(batch);
+            }
+            continue;
+          }
+          batches.add(b);
+          long size = Batches.sizeInBytes(b);
+          if (!reservation.tryGrow(size)) {
+            if (!maySpill) {
+              reservation.grow(size); // throws ResourcesExhaustedException unless room appeared
+            } else {
+              spill = startSpill(context, batches, reservation);
+            }
+          }
+        }
       }
+      if (spill == null) {
+        BuildSide built = hashInMemory(plan.schema(), batches, reservation, context, maySpill);
+        if (built != null) {
+          return built;
+        }
+        spill = startSpill(context, batches, reservation);
+      }
+      List<SpillFile> files = spill.finish();
+      spill = null;
+      long bytes = 0;
+      for (SpillFile f : files) {
+        bytes += f.bytes();
+      }
+      metrics().recordSpill(bytes);
+      reservation.close();
+      return new BuildSide(files);
+    } catch (RuntimeException e) {
+      reservation.close();
+      if (e instanceof OutOfMemoryException) {
+        throw new ResourcesExhaustedException(
+            "Resources exhausted: " + reservation.consumer() + " could not allocate Arrow memory ("
+                + e.getMessage() + "); raise quiver.execution.memory_limit", e);
+      }
+      throw e;
+    } finally {
+      Batches.closeAll(batches);
+      if (spill != null) {
+        spill.close();
+      }
+    }
+  }
+
+  /** All partitions of {@code plan} pulled concurrently, as one stream. */
+  private static BatchStream partitionsOf(ExecutionPlan plan, TaskContext context) {
+    PartitionPuller puller = new PartitionPuller(plan, context, false);
+    return new BatchStream() {
+      @Override
+      public Schema schema() {
+        return plan.schema();
+      }
+
+      @Override
+      public VectorSchemaRoot next() {
+        return puller.next(0);
+      }
+
+      @Override
+      public void close() {
+        puller.close();
+      }
+    };
+  }
+
+  /** Moves the buffered build batches into new spill partitions and gives their memory back. */
+  private SpillPartitions startSpill(
+      TaskContext context, List<VectorSchemaRoot> batches, MemoryReservation reservation) {
+    context.checkCancelled();
+    SpillPartitions spill =
+        new SpillPartitions(
+            context, spillPrefix(context, "build"), buildPlan().schema(), buildKeys(),
+            spillFanout(context), 0, !nullEqualsNull);
+    try {
+      for (VectorSchemaRoot b : batches) {
+        spill.add(b);
+      }
+    } catch (RuntimeException e) {
+      spill.close();
+      throw e;
+    }
+    Batches.closeAll(batches);
+    batches.clear();
+    reservation.shrink(reservation.size());
+    return spill;
+  }
+
+  /**
+   * Concatenates {@code batches} (their bytes already reserved) and hashes them; null when the
+   * pool refuses the copy or the table and {@code maySpill} (the batches are then untouched).
+   */
+  private BuildSide hashInMemory(
+      Schema schema,
+      List<VectorSchemaRoot> batches,
+      MemoryReservation reservation,
+      TaskContext context,
+      boolean maySpill) {
+    int rows = 0;
+    for (VectorSchemaRoot b : batches) {
+      rows += b.getRowCount();
+    }
+    long copy = batches.size() > 1 ? reservation.size() : 0;
+    long table = JoinHashTable.estimateBytes(rows, buildKeys().size());
+    if (!reservation.tryGrow(copy + table)) {
+      if (maySpill) {
+        return null;
+      }
+      reservation.grow(copy + table); // throws ResourcesExhaustedException unless room appeared
+    }
+    VectorSchemaRoot batch;
+    if (batches.isEmpty()) {
+      batch = Batches.empty(schema, context.allocator());
+    } else if (batches.size() == 1) {
+      batch = batches.remove(0);
+    } else {
+      batch = Batches.concat(schema, batches, context.allocator());
+      Batches.closeAll(batches);
+      batches.clear();
+    }
+    try {
+      reservation.resize(Batches.sizeInBytes(batch) + table);
+      JoinKeys k = JoinKeys.extract(batch, buildKeys(), context.allocator());
+      return new BuildSide(batch, new JoinHashTable(k, nullEqualsNull), reservation);
+    } catch (RuntimeException e) {
+      batch.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Loads a spilled build partition and hashes it, reserving its bytes; null when the pool
+   * refuses them.
+   */
+  private BuildSide loadPartition(SpillFile file, int partition, TaskContext context) {
+    MemoryReservation reservation = context.memoryPool().newReservation(consumer(partition));
+    List<VectorSchemaRoot> batches = new ArrayList<>();
+    try {
+      boolean fits = true;
+      try (BatchStream in = file.stream(context.allocator())) {
+        VectorSchemaRoot b;
+        while (fits && (b = in.next()) != null) {
+          batches.add(b);
+          fits = reservation.tryGrow(Batches.sizeInBytes(b));
+        }
+      }
+      BuildSide built =
+          fits ? hashInMemory(buildPlan().schema(), batches, reservation, context, true) : null;
+      if (built == null) {
+        reservation.close();
+      }
+      return built;
     } catch (RuntimeException e) {
       reservation.close();
       throw e;
+    } finally {
+      Batches.closeAll(batches);
+    }
+  }
+
+  /** A pair of spilled partitions to join: the build rows and the probe rows of one hash range. */
+  private static final class SpilledPair implements AutoCloseable {
+    final SpillFile build;
+    final boolean ownsBuild;
+    final SpillFile probe;
+    final int level;
+    /** Rows whose key has a null (which match nothing): streamed out, never hashed. */
+    final boolean nullKeys;
+
+    SpilledPair(SpillFile build, boolean ownsBuild, SpillFile probe, int level, boolean nullKeys) {
+      this.build = build;
+      this.ownsBuild = ownsBuild;
+      this.probe = probe;
+      this.level = level;
+      this.nullKeys = nullKeys;
+    }
+
+    @Override
+    public void close() {
+      Batches.closeAll(java.util.Arrays.asList(ownsBuild ? build : null, probe));
     }
   }
 
@@ -259,8 +503,20 @@ public final class HashJoinExec extends BaseExecutionPlan {
     private final SharedBuild<BuildSide> sharedBuild;
     private final int[] buildIdx;
     private final int[] probeIdx;
+    /** Spilled partition pairs still to join, the next first. */
+    private final Deque<SpilledPair> pending = new ArrayDeque<>();
+    private boolean started;
+    /** The current pass's build side: the whole input, or one spilled partition; null between. */
     private BuildSide build;
+    /** A build side this stream frees itself (not the shared one). */
     private BuildSide ownBuild;
+    /** The spilled pair the current pass joins, or null. */
+    private SpilledPair pair;
+    /** Whether the current pass's build is the shared build, whose matches merge across partitions. */
+    private boolean sharedPass;
+    /** In a pass over rows with null keys: their stream (build rows first, then probe rows). */
+    private BatchStream nullRows;
+    private boolean nullRowsOfBuild;
     private long[] buildMatched;
     private BatchStream probeIn;
     private VectorSchemaRoot probeBatch;
@@ -289,30 +545,26 @@ public final class HashJoinExec extends BaseExecutionPlan {
 
     @Override
     protected void step() {
+      if (!started) {
+        started = true;
+        start();
+        return;
+      }
+      if (nullRows != null) {
+        streamNullKeys();
+        return;
+      }
       if (build == null) {
-        if (sharedBuild != null) {
-          build = sharedBuild.get(() -> buildSide(-1, context));
-        } else {
-          ownBuild = buildSide(partition, context);
-          build = ownBuild;
-        }
-        int rows = build.batch.getRowCount();
-        if (rows == 0 && (joinType == JoinType.INNER || joinType == JoinType.LEFT
-            || joinType == JoinType.SEMI || semiBuildsLeft)) {
+        if (!nextPass()) {
           finished = true;
-          return;
         }
-        if (tracksBuildMatches()) {
-          buildMatched = new long[(rows + 63) >>> 6];
-        }
-        probeIn = probePlan().execute(partition, context);
         return;
       }
       if (probeBatch == null) {
         VectorSchemaRoot b = probeIn.next();
         if (b == null) {
           probeEnded();
-          finished = true;
+          endPass();
           return;
         }
         if (b.getRowCount() == 0) {
@@ -320,7 +572,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
           return;
         }
         probeBatch = b;
-        probeKeys = JoinKeys.extract(b, buildLeft ? rightKeys : leftKeys, allocator);
+        probeKeys = JoinKeys.extract(b, probeKeys(), allocator);
         boolean needPairs = buildLeft || residualFilter != null;
         probe = needPairs ? build.table.new Probe(probeKeys) : null;
         probeMatched = buildLeft && !JoinSupport.emitsUnmatchedRight(joinType)
@@ -342,6 +594,207 @@ public final class HashJoinExec extends BaseExecutionPlan {
         return;
       }
       finishProbeBatch();
+    }
+
+    /** Builds (or spills) the build side; a spilled one also spills the probe input. */
+    private void start() {
+      BuildSide b;
+      if (sharedBuild != null) {
+        // Matches of a shared build merge across output partitions: only in memory.
+        boolean maySpill = !tracksBuildMatches();
+        b = sharedBuild.get(() -> buildSide(-1, context, maySpill));
+      } else {
+        b = buildSide(partition, context, true);
+        ownBuild = b;
+      }
+      if (b.spilled == null) {
+        sharedPass = sharedBuild != null;
+        beginPass(b);
+        return;
+      }
+      List<SpillFile> probeFiles;
+      try (BatchStream in = probePlan().execute(partition, context)) {
+        probeFiles = spill(in, probePlan().schema(), probeKeys(), "probe", 0);
+      }
+      boolean owned = sharedBuild == null;
+      int fanout = spillFanout(context);
+      for (int k = 0; k < probeFiles.size(); k++) {
+        pending.add(new SpilledPair(b.spilled.get(k), owned, probeFiles.get(k), 0, k == fanout));
+      }
+      ownBuild = null; // its files now belong to the pairs
+    }
+
+    /** Whether a pass over an empty build side produces nothing. */
+    private boolean emptyBuildEmitsNothing() {
+      return joinType == JoinType.INNER || joinType == JoinType.LEFT
+          || joinType == JoinType.SEMI || semiBuildsLeft;
+    }
+
+    /** Starts joining the probe rows of this pass (the whole probe input, or the pair's) to {@code b}. */
+    private void beginPass(BuildSide b) {
+      build = b;
+      int rows = b.batch.getRowCount();
+      if (rows == 0 && emptyBuildEmitsNothing()) {
+        endPass();
+        return;
+      }
+      if (tracksBuildMatches()) {
+        buildMatched = new long[(rows + 63) >>> 6];
+      }
+      probeIn = pair != null
+          ? pair.probe.stream(allocator)
+          : probePlan().execute(partition, context);
+    }
+
+    /** Frees the pass's build (unless shared) and probe input. */
+    private void endPass() {
+      List<AutoCloseable> done = new ArrayList<>();
+      done.add(nullRows);
+      done.add(probeIn);
+      done.add(ownBuild);
+      done.add(pair);
+      nullRows = null;
+      probeIn = null;
+      ownBuild = null;
+      pair = null;
+      build = null;
+      buildMatched = null;
+      sharedPass = false;
+      Batches.closeAll(done);
+    }
+
+    /** Starts the next spilled pair that fits in memory, splitting those that do not. */
+    private boolean nextPass() {
+      SpilledPair p;
+      while ((p = pending.poll()) != null) {
+        context.checkCancelled();
+        if ((p.build.rows() == 0 && emptyBuildEmitsNothing())
+            || (p.probe.rows() == 0 && !tracksBuildMatches())) {
+          p.close();
+          continue;
+        }
+        if (p.nullKeys) {
+          pair = p;
+          nullRows = p.build.stream(allocator);
+          nullRowsOfBuild = true;
+          return true;
+        }
+        BuildSide loaded;
+        try {
+          loaded = loadPartition(p.build, partition, context);
+        } catch (RuntimeException e) {
+          p.close();
+          throw e;
+        }
+        if (loaded == null) {
+          split(p);
+          continue;
+        }
+        pair = p;
+        ownBuild = loaded;
+        beginPass(loaded);
+        return true;
+      }
+      return false;
+    }
+
+    /** Splits a pair whose build side does not fit into pairs one level down, joined next. */
+    private void split(SpilledPair p) {
+      try (p) {
+        int level = p.level + 1;
+        if (level >= MAX_SPILL_LEVELS) {
+          throw new ResourcesExhaustedException(
+              "Resources exhausted: " + consumer(partition) + " spilled and split its input "
+                  + MAX_SPILL_LEVELS + " times, and a partition of " + p.build.rows()
+                  + " rows (" + p.build.bytes() + " bytes on disk) still does not fit the query"
+                  + " memory pool (" + context.memoryPool().limit() + " bytes, "
+                  + context.memoryPool().reserved() + " reserved): too many rows share a join"
+                  + " key; raise quiver.execution.memory_limit");
+        }
+        List<SpillFile> builds;
+        try (BatchStream in = p.build.stream(allocator)) {
+          builds = spill(in, buildPlan().schema(), buildKeys(), "build", level);
+        }
+        List<SpillFile> probes;
+        try (BatchStream in = p.probe.stream(allocator)) {
+          probes = spill(in, probePlan().schema(), probeKeys(), "probe", level);
+        } catch (RuntimeException e) {
+          Batches.closeAll(builds);
+          throw e;
+        }
+        for (int k = builds.size() - 1; k >= 0; k--) {
+          pending.addFirst(new SpilledPair(builds.get(k), true, probes.get(k), level, false));
+        }
+      }
+    }
+
+    /** Writes {@code in} hash-partitioned on {@code keys} at {@code level}; returns the files. */
+    private List<SpillFile> spill(
+        BatchStream in, Schema schema, List<PhysicalExpr> keys, String side, int level) {
+      try (SpillPartitions out =
+          new SpillPartitions(
+              context, spillPrefix(context, side), schema, keys, spillFanout(context), level,
+              level == 0 && !nullEqualsNull)) {
+        VectorSchemaRoot b;
+        while ((b = in.next()) != null) {
+          try (VectorSchemaRoot batch = b) {
+            out.add(batch);
+          }
+          context.checkCancelled();
+        }
+        List<SpillFile> files = out.finish();
+        long bytes = 0;
+        for (SpillFile f : files) {
+          bytes += f.bytes();
+        }
+        metrics().recordSpill(bytes);
+        return files;
+      }
+    }
+
+    /**
+     * Emits the next batch of rows with a null key, which match nothing: build rows as a join
+     * emits unmatched build rows (LEFT/FULL padded, ANTI built on the left as they are), probe
+     * rows as it emits unmatched probe rows (RIGHT/FULL padded, ANTI as they are).
+     */
+    private void streamNullKeys() {
+      VectorSchemaRoot b = nullRows.next();
+      if (b == null) {
+        nullRows.close();
+        nullRows = null;
+        if (nullRowsOfBuild) {
+          nullRowsOfBuild = false;
+          nullRows = pair.probe.stream(allocator);
+        } else {
+          endPass();
+        }
+        return;
+      }
+      try (b) {
+        int[] all = new int[b.getRowCount()];
+        for (int i = 0; i < all.length; i++) {
+          all[i] = i;
+        }
+        if (nullRowsOfBuild) {
+          if (semiBuildsLeft) {
+            if (joinType == JoinType.ANTI) {
+              emitRows(b, all);
+            }
+          } else if (buildLeft && JoinSupport.emitsUnmatchedLeft(joinType)) {
+            try (VectorSchemaRoot emptyRight = Batches.empty(right.schema(), allocator)) {
+              emitPadded(b, all, emptyRight, null);
+            }
+          }
+        } else if (!buildLeft) {
+          if (joinType == JoinType.ANTI) {
+            emitRows(b, all);
+          }
+        } else if (!semiBuildsLeft && JoinSupport.emitsUnmatchedRight(joinType)) {
+          try (VectorSchemaRoot emptyLeft = Batches.empty(left.schema(), allocator)) {
+            emitPadded(emptyLeft, null, b, all);
+          }
+        }
+      }
     }
 
     /** INNER/LEFT/RIGHT/FULL: output matched pairs that pass the filter and record matches. */
@@ -404,7 +857,6 @@ public final class HashJoinExec extends BaseExecutionPlan {
     }
 
     private void finishProbeBatch() {
-      int rows = probeBatch.getRowCount();
       if (!buildLeft) {
         if (probe == null) {
           build.table.anyMatches(probeKeys, probeMatched);
@@ -421,12 +873,13 @@ public final class HashJoinExec extends BaseExecutionPlan {
       probeMatched = null;
     }
 
+    /** Emits the pass's build rows the join keeps at its end (unmatched, or for SEMI matched). */
     private void probeEnded() {
       if (buildMatched == null) {
         return;
       }
       long[] matched = buildMatched;
-      if (sharedBuild != null) {
+      if (sharedPass) {
         if (!sharedBuild.finish(buildMatched)) {
           return;
         }
@@ -446,12 +899,20 @@ public final class HashJoinExec extends BaseExecutionPlan {
     @Override
     protected void releaseResources(List<AutoCloseable> toClose) {
       toClose.add(probeBatch);
+      toClose.add(nullRows);
       toClose.add(probeIn);
       toClose.add(ownBuild);
+      toClose.add(pair);
+      toClose.addAll(pending);
+      pending.clear();
       if (sharedBuild != null) {
         toClose.add(() -> shared.release(context, sharedBuild));
       }
       probeBatch = null;
+      nullRows = null;
+      probeIn = null;
+      ownBuild = null;
+      pair = null;
     }
   }
 }

@@ -10,6 +10,7 @@ import dev.quiver.binding.physical.SortField;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.kernel.Take;
+import dev.quiver.binding.physical.spill.SpillFile;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

@@ -7,12 +7,16 @@ import static dev.quiver.binding.physical.sort.TestData.UTF8;
 import static dev.quiver.binding.physical.sort.TestData.field;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.quiver.binding.BindingSettings;
 import dev.quiver.binding.JoinType;
+import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
 import dev.quiver.binding.physical.TaskContext;
@@ -20,7 +24,9 @@ import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.sort.MemorySourceExec;
 import dev.quiver.binding.physical.sort.TestData;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -357,17 +363,114 @@ class JoinExecTest {
     }
   }
 
+  /** A context whose memory pool holds {@code pool} bytes and whose spilling joins split {@code fanout} ways. */
+  private TaskContext spillCtx(long pool, int batchSize, int fanout) {
+    SessionConfig config = new SessionConfig().withBatchSize(batchSize).withSpillDirectory(spill);
+    config.set(BindingSettings.JOIN_SPILL_PARTITIONS.key(), Integer.toString(fanout));
+    return new TaskContext("test", query, new MemoryPool(pool), config, executor);
+  }
+
+  /** Rows as {@link #rows} but over 600 keys, so that spilled partitions split further. */
+  private static List<Object[]> manyKeyRows(Random rnd, int n, boolean leftSide) {
+    List<Object[]> out = rows(rnd, n, leftSide);
+    for (Object[] row : out) {
+      if (row[0] != null) {
+        int k = rnd.nextInt(600);
+        row[0] = leftSide ? (Object) (long) k : (Object) k;
+      }
+    }
+    return out;
+  }
+
+  private long spillFiles() throws IOException {
+    try (Stream<Path> files = Files.list(spill)) {
+      return files.count();
+    }
+  }
+
+  @ParameterizedTest(name = "{0} {1} multiKey={2} filter={3} nullEqualsNull={4} semiBuildsLeft={5}")
+  @MethodSource("cases")
+  void hashJoinThatSpillsMatchesReference(JoinType type, PartitionMode mode, boolean multiKey,
+      boolean filter, boolean nullEq, boolean semiBuildsLeft) throws Exception {
+    // A shared build whose rows' matches merge across output partitions stays in memory; the
+    // planner never collects such a build (LEFT, FULL, SEMI/ANTI built on the left).
+    assumeFalse(mode == PartitionMode.COLLECT_BUILD
+        && (type == JoinType.LEFT || type == JoinType.FULL || semiBuildsLeft));
+    Random rnd = new Random(type.ordinal() * 31 + mode.ordinal() + 7);
+    List<Object[]> l = manyKeyRows(rnd, 1500, true);
+    List<Object[]> r = manyKeyRows(rnd, 1800, false);
+    int[] lk = multiKey ? new int[] {0, 1} : new int[] {0};
+    boolean partitioned = mode == PartitionMode.PARTITIONED;
+    ExecutionPlan left = source(LEFT, l, partitioned ? 3 : 2, partitioned ? lk : null, rnd);
+    ExecutionPlan right = source(RIGHT, r, 3, partitioned ? lk : null, rnd);
+    List<PhysicalExpr> leftKeys = new ArrayList<>();
+    List<PhysicalExpr> rightKeys = new ArrayList<>();
+    for (int k : lk) {
+      leftKeys.add(col(LEFT, k));
+      rightKeys.add(col(RIGHT, k));
+    }
+    HashJoinExec join = new HashJoinExec(left, right, leftKeys, rightKeys, type,
+        filter ? FILTER : null, mode, nullEq, semiBuildsLeft);
+    List<String> expected = reference(l, r, lk, lk, type, filter ? LESS : null, nullEq, 3, 3);
+
+    // The build side (tens of KB) is several times the pool: it spills, and with a fan-out of 2
+    // its partitions split again.
+    for (int fanout : new int[] {2, 16}) {
+      for (int batchSize : new int[] {29, 1024}) {
+        long spilledBefore = join.metrics().spilledBytes();
+        TaskContext c = spillCtx(24 << 10, batchSize, fanout);
+        assertThat(sortedStrings(TestData.collect(join, c)))
+            .as("fan-out %d, batch size %d", fanout, batchSize)
+            .isEqualTo(expected);
+        assertThat(join.metrics().spilledBytes()).isGreaterThan(spilledBefore);
+        assertThat(c.memoryPool().reserved()).isZero();
+        assertThat(spillFiles()).isZero();
+      }
+    }
+    TaskContext c = spillCtx(48 << 10, 64, 4);
+    assertThat(sortedStrings(collectConcurrently(join, c))).isEqualTo(expected);
+    assertThat(c.memoryPool().reserved()).isZero();
+    assertThat(spillFiles()).isZero();
+  }
+
   @Test
-  void buildSideThatDoesNotFitFailsNamingTheJoin() {
+  void closingASpillingJoinMidwayDeletesItsFiles() throws IOException {
+    Random rnd = new Random(14);
+    List<Object[]> l = manyKeyRows(rnd, 3000, true);
+    List<Object[]> r = manyKeyRows(rnd, 3000, false);
+    HashJoinExec join = new HashJoinExec(source(LEFT, l, 1, null, rnd),
+        source(RIGHT, r, 1, null, rnd), List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
+        JoinType.FULL, null, PartitionMode.PARTITIONED, false);
+    TaskContext c = spillCtx(8 << 10, 16, 4);
+    try (BatchStream s = join.execute(0, c)) {
+      s.next().close();
+      assertThat(spillFiles()).isPositive();
+    }
+    assertThat(spillFiles()).isZero();
+    assertThat(c.memoryPool().reserved()).isZero();
+  }
+
+  @Test
+  void buildSideWhoseRowsShareOneKeyFailsNamingTheJoinAfterSplitting() throws IOException {
     Random rnd = new Random(4);
-    HashJoinExec join = new HashJoinExec(source(LEFT, rows(rnd, 2000, true), 2, null, rnd),
-        source(RIGHT, rows(rnd, 10, false), 2, null, rnd), List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
+    List<Object[]> l = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      l.add(new Object[] {5L, "s" + i, i});
+    }
+    List<Object[]> r = rows(rnd, 10, false);
+    r.add(new Object[] {5, "x", 1L});
+    HashJoinExec join = new HashJoinExec(source(LEFT, l, 2, null, rnd),
+        source(RIGHT, r, 2, null, rnd), List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
         JoinType.INNER, null, PartitionMode.COLLECT_BUILD, false);
-    TaskContext small = TestData.context(query, 4096, 100, spill, executor);
+    TaskContext small = spillCtx(4096, 100, 4);
     assertThatThrownBy(() -> TestData.collect(join, small))
         .isInstanceOf(ResourcesExhaustedException.class)
-        .hasMessageContaining("HashJoinExec(INNER");
+        .hasMessageContaining("HashJoinExec(INNER")
+        .hasMessageContaining("share a join key");
+    // The shared build's files go when the execution ends (other partitions might still read them).
+    small.close();
     assertThat(small.memoryPool().reserved()).isZero();
+    assertThat(spillFiles()).isZero();
   }
 
   @Test
