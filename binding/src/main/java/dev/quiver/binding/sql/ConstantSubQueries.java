@@ -9,6 +9,7 @@ import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
@@ -25,6 +26,9 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  * of such a subquery holds the same values, so {@code x} is among them exactly when there is a
  * row and {@code x} equals the constant, unknown when either side is NULL, as SQL's three-valued
  * IN says ({@code x op ALL} arrives as {@code NOT (x op' SOME)}, so it follows).
+ *
+ * <p>A NULL on the left of IN or SOME gets the same treatment: {@code NULL IN (subquery)} is
+ * FALSE over no rows and unknown otherwise, an EXISTS again.
  *
  * <p>Calcite's decorrelator answers the correlated form wrongly: it groups the subquery by its
  * constant column, drops that constant key, and then binds the outer operand to the correlation
@@ -85,8 +89,53 @@ final class ConstantSubQueries extends RelShuttleImpl {
             j.isSemiJoinDone());
   }
 
-  /** The EXISTS form of {@code sub}, or null when its select list is not constant. */
+  /** The EXISTS form of {@code sub}, or null when it needs none. */
   private RexNode rewrite(RexSubQuery sub) {
+    RexNode nullNeedle = nullNeedle(sub);
+    return nullNeedle != null ? nullNeedle : constantSelectList(sub);
+  }
+
+  /**
+   * {@code NULL IN (subquery)}, or a row of literals with a NULL: never TRUE; FALSE when no row
+   * of the subquery could match (every non-NULL literal differs from a non-NULL value), unknown
+   * otherwise. {@code NULL op SOME (subquery)} likewise: FALSE over no rows, else unknown.
+   * Calcite's rewrite of a correlated subquery answers unknown even over no rows, so {@code NULL
+   * NOT IN (SELECT ... WHERE s.k = o.k)} dropped the outer rows it must keep.
+   */
+  private RexNode nullNeedle(RexSubQuery sub) {
+    List<RexNode> needle = sub.getOperands();
+    if (!(sub.getKind() == SqlKind.IN || sub.getKind() == SqlKind.SOME)
+        || !RexUtil.allLiterals(needle)
+        || needle.stream().noneMatch(RexLiteral::isNullLiteral)
+        || (sub.getKind() == SqlKind.SOME && needle.size() != 1)) {
+      return null;
+    }
+    RelNode rows = sub.rel;
+    List<RexNode> couldMatch = new ArrayList<>();
+    for (int i = 0; i < needle.size(); i++) {
+      if (!RexLiteral.isNullLiteral(needle.get(i))) {
+        RexNode column = rex.makeInputRef(rows, i);
+        couldMatch.add(
+            rex.makeCall(
+                SqlStdOperatorTable.OR,
+                rex.makeCall(SqlStdOperatorTable.IS_NULL, column),
+                rex.makeCall(SqlStdOperatorTable.EQUALS, column, needle.get(i))));
+      }
+    }
+    if (!couldMatch.isEmpty()) {
+      rows = LogicalFilter.create(rows, RexUtil.composeConjunction(rex, couldMatch));
+    }
+    RexNode result =
+        rex.makeCall(
+            SqlStdOperatorTable.CASE,
+            RexSubQuery.exists(rows),
+            rex.makeNullLiteral(sub.getType()),
+            rex.makeLiteral(false));
+    return rex.ensureType(sub.getType(), result, true);
+  }
+
+  /** The EXISTS form of {@code sub}, or null when its select list is not constant. */
+  private RexNode constantSelectList(RexSubQuery sub) {
     SqlOperator comparison;
     if (sub.getKind() == SqlKind.IN) {
       comparison = SqlStdOperatorTable.EQUALS;

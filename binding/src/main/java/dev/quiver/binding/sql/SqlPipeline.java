@@ -430,11 +430,15 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             .build();
     HepPlanner hep = new HepPlanner(program);
     hep.setRoot(rel);
-    RelNode out = ConstantGroupKeys.apply(hep.findBestExp(), relBuilder());
+    RelNode out =
+        SharedCorrelations.apply(ConstantGroupKeys.apply(hep.findBestExp(), relBuilder()));
     trace("subqueries as correlates", out);
     RelNode decorrelated =
         CorrelatedScalarRows.apply(
-            UnusedCorrelations.apply(RelDecorrelator.decorrelateQuery(out, relBuilder())));
+            UnusedCorrelations.apply(
+                NullableCorrelations.strip(
+                    RelDecorrelator.decorrelateQuery(
+                        NullableCorrelations.mark(out), relBuilder()))));
     trace("decorrelated", decorrelated);
     return decorrelated;
   }

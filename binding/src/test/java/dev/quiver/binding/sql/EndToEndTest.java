@@ -429,4 +429,76 @@ class EndToEndTest {
             + " (select 1 from v where v.x = u.x) group by 'k'"))
         .containsExactly("k|1|1");
   }
+
+  @Test
+  void aCorrelationFieldUsedAtTwoLevelsOfASubqueryStaysLinked() {
+    // The decorrelator lost the link between two uses of the same outer column: a nested
+    // subquery referring to the outermost query was compared with every outer row's value, and
+    // an inner join of two derived tables correlated by the same column paired rows of different
+    // outer rows. Answers from DuckDB.
+    ctx.sql("create table o (k int, j int)");
+    ctx.sql("insert into o values (1, 1), (2, 1), (3, 2), (4, 2)");
+    ctx.sql("create table s (k int, j int, v varchar)");
+    ctx.sql(
+        "insert into s values (1, 1, 'x'), (2, 2, 'y'), (2, 1, 'z'), (3, 2, null), (4, 1, 'w'),"
+            + " (4, 2, 'u'), (1, 2, 'y')");
+    String nested =
+        "s.k = o.k and s.j = o.j and s.v > (select min(v) from s s2 where s2.k = o.k)";
+    assertThat(rows("select o.k, (select s.v from s where " + nested + ") from o order by 1"))
+        .containsExactly("1|null", "2|z", "3|null", "4|null");
+    assertThat(rows("select o.k from o where exists (select 1 from s where " + nested + ")"))
+        .containsExactly("2");
+    assertThat(
+            rows(
+                "select o.k, (select count(*) from (select * from s where s.k = o.k) a"
+                    + " join (select * from s where s.k = o.k) b on a.j = b.j) from o order by 1"))
+        .containsExactly("1|2", "2|2", "3|1", "4|2");
+    assertThat(
+            rows(
+                "select o.k, (select count(*) from s where s.j = o.j and s.v >="
+                    + " (select min(v) from s s2 where s2.k = o.k)) from o order by 1"))
+        .containsExactly("1|2", "2|1", "3|0", "4|3");
+  }
+
+  @Test
+  void nullNotInACorrelatedSubqueryOverNoRowsIsTrue() {
+    // NULL IN (no rows) is FALSE, so NULL NOT IN keeps the row; Calcite's rewrite of a correlated
+    // subquery with only literals on the left answered unknown regardless (random query
+    // generator, seed 20260312 query 1). Answers from DuckDB, the row form by SQL's rules (DuckDB
+    // does not support a correlated IN of several columns).
+    ctx.sql("create table o (k int)");
+    ctx.sql("insert into o values (1), (2), (null)");
+    ctx.sql("create table s (k int, v int)");
+    ctx.sql("insert into s values (1, 10), (1, null), (3, 30)");
+    String sub = "(select s.v from s where s.k = o.k)";
+    assertThat(rows("select k from o where null not in " + sub + " order by k"))
+        .containsExactly("2", "null");
+    assertThat(rows("select k, null in " + sub + " from o order by k"))
+        .containsExactly("1|null", "2|false", "null|false");
+    assertThat(rows("select k from o where cast(null as int) <> all " + sub + " order by k"))
+        .containsExactly("2", "null");
+    assertThat(rows("select k, (5, null) in (select s.v, s.k from s where s.k = o.k) from o"
+            + " order by k"))
+        .containsExactly("1|null", "2|false", "null|false");
+  }
+
+  @Test
+  void aNullCorrelationValueFromTheKeptSideOfALeftJoinFindsItsSubqueryResult() {
+    // The decorrelator joined the outer rows with the subquery's per-value results by = because
+    // it took o.b, compared in the left join's condition, for never NULL; the outer row with a
+    // NULL o.b lost its (empty) subquery and IN answered unknown instead of FALSE (random query
+    // generator, seed 20260312 query 1). Answers from DuckDB.
+    ctx.sql("create table o (k int, b boolean)");
+    ctx.sql("insert into o values (1, true), (2, false), (3, null), (null, null)");
+    ctx.sql("create table u (b boolean)");
+    ctx.sql("insert into u values (true), (true)");
+    ctx.sql("create table s (v int, b boolean)");
+    ctx.sql("insert into s values (1, false), (2, true), (null, true)");
+    String from = " from o left join u on o.b = u.b";
+    String sub = "(select s.v from s where s.b <> o.b)";
+    assertThat(rows("select o.k" + from + " where o.k not in " + sub + " order by 1 nulls first"))
+        .containsExactly("null", "3");
+    assertThat(rows("select o.k, o.k in " + sub + from + " order by 1 nulls first"))
+        .containsExactly("null|false", "1|true", "1|true", "2|true", "3|false");
+  }
 }
