@@ -58,6 +58,7 @@ final class FuzzReport {
   private final Map<String, Integer> referenceOnlyErrors = new TreeMap<>();
   private final Map<String, Integer> unsupported = new TreeMap<>();
   private final Map<String, Integer> plannerFailures = new TreeMap<>();
+  private final Map<String, Integer> evaluationOrder = new TreeMap<>();
   private final Map<String, Integer> findingKinds = new TreeMap<>();
   private final List<Finding> findings = new ArrayList<>();
   // The first query of each counted error kind, to triage them.
@@ -88,6 +89,18 @@ final class FuzzReport {
   /** Quiver failed to plan a valid query inside Calcite (typed, not a wrong answer). */
   void plannerFailure(String message, String sql) {
     count(plannerFailures, key(message), sql);
+  }
+
+  /**
+   * One engine failed on an overflowing cast that the other never evaluated (it filtered the row
+   * first, or folded the constant later): SQL leaves the order of evaluation open.
+   */
+  void evaluationOrder(String message, String sql) {
+    count(evaluationOrder, key(message), sql);
+  }
+
+  int evaluationOrderCount() {
+    return evaluationOrder.values().stream().mapToInt(Integer::intValue).sum();
   }
 
   int plannerFailureCount() {
@@ -154,6 +167,8 @@ final class FuzzReport {
         .append(" unsupported, ")
         .append(plannerFailureCount())
         .append(" planner failures, ")
+        .append(evaluationOrderCount())
+        .append(" overflows in one engine only, ")
         .append(findings.size())
         .append(" findings ")
         .append(findingKinds)
@@ -167,6 +182,7 @@ final class FuzzReport {
     appendCounts(sb, "unsupported by Quiver", unsupported);
     appendCounts(sb, "planner failures (Calcite's decorrelator; valid SQL Quiver cannot plan yet)",
         plannerFailures);
+    appendCounts(sb, "overflow in one engine only (evaluation order)", evaluationOrder);
     sb.append("\n  slowest:");
     slowest.descendingMap()
         .forEach((k, v) -> sb.append("\n    ").append(k / 1_000_000L).append(" ms ").append(v));

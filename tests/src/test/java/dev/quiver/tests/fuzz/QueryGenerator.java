@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * <p>Queries cover joins of every type (inner, left, right, full, cross, comma; semi and anti
  * joins through EXISTS, NOT EXISTS, IN, NOT IN, ANY and ALL) on equality, range, {@code <>} and
  * IS [NOT] DISTINCT FROM conditions; scalar, correlated and uncorrelated subqueries (correlated
- * also by non-equalities) in SELECT, WHERE and HAVING; aggregates with and without GROUP BY;
+ * also by non-equalities) in SELECT, WHERE and HAVING, nested in subqueries and referring to any
+ * enclosing query, with derived tables correlated to an enclosing query; aggregates with and without GROUP BY;
  * window functions; NULL handling and casts; ORDER BY with LIMIT and OFFSET; DISTINCT; UNION
  * [ALL], INTERSECT and EXCEPT; derived tables and WITH.
  *
@@ -109,12 +110,21 @@ final class QueryGenerator {
     /** Subqueries this query may still add (shared with nested contexts of the same query). */
     final int[] budget;
 
+    /** Plain columns of the queries around this one, which its own subqueries may also use. */
+    final List<Col> enclosing;
+
     Ctx(Scope scope, Scope aggInput, boolean windows, int nesting, int[] budget) {
+      this(scope, aggInput, windows, nesting, budget, List.of());
+    }
+
+    Ctx(Scope scope, Scope aggInput, boolean windows, int nesting, int[] budget,
+        List<Col> enclosing) {
       this.scope = scope;
       this.aggInput = aggInput;
       this.windows = windows;
       this.nesting = nesting;
       this.budget = budget;
+      this.enclosing = enclosing;
     }
 
     boolean agg() {
@@ -125,13 +135,18 @@ final class QueryGenerator {
       return budget[0] > 0 && nesting < 2;
     }
 
-    /** Outer columns a subquery of this context may correlate to: plain columns only. */
+    /**
+     * Outer columns a subquery of this context may correlate to: plain columns only, of this
+     * query and of the queries around it.
+     */
     List<Col> correlatable() {
-      return scope.cols().stream().filter(c -> PLAIN_COLUMN.matcher(c.sql()).matches()).toList();
+      List<Col> cols = new ArrayList<>(enclosing);
+      scope.cols().stream().filter(c -> PLAIN_COLUMN.matcher(c.sql()).matches()).forEach(cols::add);
+      return cols;
     }
 
     Ctx rowsOnly() {
-      return new Ctx(scope, null, false, nesting, new int[] {0});
+      return new Ctx(scope, null, false, nesting, new int[] {0}, enclosing);
     }
   }
 
@@ -994,10 +1009,16 @@ final class QueryGenerator {
 
   private Sub subquery(Ctx outer, boolean exists) {
     outer.budget[0]--;
-    From from = from(r.nextInt(5) == 0 ? 2 : 1, 5);
-    Ctx inner = new Ctx(from.scope, null, false, outer.nesting + 1, outer.budget);
-    List<String> conjuncts = new ArrayList<>();
     List<Col> correlatable = outer.correlatable();
+    From from =
+        !correlatable.isEmpty() && r.nextInt(6) == 0
+            ? correlatedFrom(correlatable, exists)
+            : from(r.nextInt(5) == 0 ? 2 : 1, 5);
+    // The subquery's own subqueries may refer to this query's columns and to those of every
+    // query around it.
+    Ctx inner =
+        new Ctx(from.scope, null, false, outer.nesting + 1, outer.budget, correlatable);
+    List<String> conjuncts = new ArrayList<>();
     if (!correlatable.isEmpty() && r.nextInt(10) < 7) {
       int n = r.nextInt(3) == 0 ? 2 : 1;
       boolean range = false;
@@ -1032,6 +1053,60 @@ final class QueryGenerator {
       conjuncts.add(pred(inner, depth));
     }
     return new Sub(from.sql, conjuncts.isEmpty() ? null : String.join(" AND ", conjuncts), inner);
+  }
+
+  /**
+   * One or two FROM items of a subquery, at least one of them a derived table correlated to a
+   * column of an enclosing query ({@code (SELECT * FROM t AS a2 WHERE a2.x = a1.y) AS a3}).
+   */
+  private From correlatedFrom(List<Col> correlatable, boolean exists) {
+    From acc = correlatedItem(correlatable, exists);
+    if (r.nextBoolean()) {
+      From next = r.nextBoolean() ? correlatedItem(correlatable, exists) : plainItem();
+      String type = pick(new String[] {"JOIN", "JOIN", "LEFT JOIN", "FULL JOIN"});
+      acc =
+          new From(
+              acc.sql + " " + type + " " + next.sql + " ON " + joinCondition(acc.scope, next.scope),
+              acc.scope.plus(next.scope));
+    }
+    return acc;
+  }
+
+  private From correlatedItem(List<Col> correlatable, boolean exists) {
+    FuzzTables.Table t = pick(tables);
+    String inner = "a" + (++aliases);
+    String alias = "a" + (++aliases);
+    Col o = pick(correlatable);
+    List<FuzzTables.Column> candidates =
+        t.columns().stream().filter(c -> c.type().comparableWith(o.type())).toList();
+    String where;
+    if (candidates.isEmpty()) {
+      where = o.sql() + " IS NOT NULL";
+    } else {
+      // Under EXISTS only equalities (DuckDB's bug with ranges and <> together, below).
+      String op =
+          exists
+              ? pick(new String[] {"=", "=", "IS NOT DISTINCT FROM"})
+              : pick(new String[] {"=", "=", "=", "<", ">=", "<>", "IS NOT DISTINCT FROM"});
+      where = inner + "." + pick(candidates).name() + " " + op + " " + o.sql();
+    }
+    List<Col> cols = new ArrayList<>();
+    for (FuzzTables.Column c : t.columns()) {
+      cols.add(new Col(alias + "." + c.name(), c.type()));
+    }
+    return new From(
+        "(SELECT * FROM " + t.name() + " AS " + inner + " WHERE " + where + ") AS " + alias,
+        new Scope(List.copyOf(cols), List.of(alias + ".id")));
+  }
+
+  private From plainItem() {
+    FuzzTables.Table t = pick(tables);
+    String alias = "a" + (++aliases);
+    List<Col> cols = new ArrayList<>();
+    for (FuzzTables.Column c : t.columns()) {
+      cols.add(new Col(alias + "." + c.name(), c.type()));
+    }
+    return new From(t.name() + " AS " + alias, new Scope(List.copyOf(cols), List.of(alias + ".id")));
   }
 
   private static String flip(String op) {
