@@ -691,6 +691,20 @@ SELECT n_nationkey FROM (SELECT n_nationkey, LAG(NULLIF(n_regionkey, 2), 1, -1) 
 -- name: string_constants_compared_in_a_filter
 -- (Two string constants that the planner leaves unfolded, as in BETWEEN, crashed the comparison.)
 SELECT n_nationkey, 'a' BETWEEN 'a' AND 'zz' AS t, 'b' NOT BETWEEN 'a' AND 'ab' AS u FROM nation WHERE ('a' BETWEEN 'a' AND 'zz') AND n_nationkey < 5;
+-- name: nested_subquery_refers_to_the_outermost_query
+-- (The decorrelator compared each supplier with every nation's average, losing s2's correlation.)
+SELECT n_nationkey FROM nation n WHERE EXISTS (SELECT 1 FROM supplier s WHERE s.s_nationkey = n.n_nationkey AND s.s_suppkey % 5 = n.n_regionkey AND s.s_acctbal > (SELECT AVG(s2.s_acctbal) FROM supplier s2 WHERE s2.s_nationkey = n.n_nationkey)) ORDER BY n_nationkey;
+-- name: nested_scalar_subquery_refers_to_the_outermost_query
+SELECT n_nationkey, (SELECT MAX(s.s_name) FROM supplier s WHERE s.s_nationkey = n.n_nationkey AND s.s_suppkey % 3 = n.n_regionkey % 3 AND s.s_acctbal > (SELECT AVG(s2.s_acctbal) FROM supplier s2 WHERE s2.s_nationkey = n.n_nationkey)) AS richest FROM nation n;
+-- name: join_of_two_derived_tables_correlated_by_one_column
+-- (An inner join of two subtrees correlated by the same column paired rows of different nations.)
+SELECT n_nationkey, (SELECT COUNT(*) FROM (SELECT * FROM supplier WHERE s_nationkey = n.n_nationkey) a JOIN (SELECT * FROM supplier WHERE s_nationkey = n.n_nationkey) b ON a.s_suppkey % 3 = b.s_suppkey % 3) AS pairs FROM nation n;
+-- name: null_not_in_correlated_subquery
+-- (NULL NOT IN an empty correlated subquery is TRUE, it was unknown for every row.)
+SELECT n_nationkey FROM nation n WHERE NULL NOT IN (SELECT r_regionkey FROM region r WHERE r.r_regionkey = n.n_regionkey + 3) ORDER BY n_nationkey;
+-- name: not_in_correlated_by_a_null_column_of_a_left_join
+-- (A NULL correlation value from the kept side of a left join lost its empty subquery.)
+SELECT c.c_custkey FROM (SELECT c_custkey, NULLIF(c_nationkey, 3) AS nk, NULLIF(c_custkey % 5, 0) AS v FROM customer WHERE c_custkey < 100) c LEFT JOIN nation n ON c.nk = n.n_nationkey WHERE c.v NOT IN (SELECT s_suppkey FROM supplier s WHERE s.s_nationkey <> c.nk) ORDER BY c.c_custkey;
 
 -- Grouping sets (issue 14): one aggregate keyed by the grouping set, partial and final.
 -- name: grouping_rollup_two_keys
