@@ -8,6 +8,7 @@ import dev.quiver.examples.engine.Engine;
 import dev.quiver.examples.engine.QuiverEngine;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,14 +24,16 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bench}: runs TPC-H queries on several engines in this process over the same Parquet
- * files and compares the median times: per query the median of {@code --runs} runs after one
- * warm-up, in total the sum of the per-query medians, and the ratios of the totals.
+ * {@code bench}: runs TPC-H queries, or the {@code .sql} files of a folder ({@link QueryFolder}),
+ * on several engines in this process over the same files and compares the median times: per query
+ * the median of {@code --runs} runs after one warm-up, in total the sum of the per-query medians,
+ * and the ratios of the totals.
  */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    description = "Times TPC-H queries on several engines over the same Parquet files.")
+    description =
+        "Times TPC-H queries, or a folder of .sql files, on several engines over the same files.")
 public final class BenchCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
@@ -43,7 +46,10 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--data",
       paramLabel = "DIR",
-      description = "Data folder (default: ./data/tpch-sf<sf>).")
+      description =
+          "Data folder (default: ./data/tpch-sf<sf>). With --queries DIR: the tables, one"
+              + " sub-folder of .parquet or .csv files (or one NAME.parquet / NAME.csv file)"
+              + " per table.")
   private Path data;
 
   @Option(
@@ -75,9 +81,11 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--queries",
       split = ",",
-      paramLabel = "N",
-      description = "Query numbers, e.g. 1,3,5 (default: all 22).")
-  private List<Integer> queries;
+      paramLabel = "N|DIR",
+      description =
+          "TPC-H query numbers, e.g. 1,3,5 (default: all 22), or a folder of .sql files, each"
+              + " timed as one query over the tables of --data.")
+  private List<String> queries;
 
   @Option(
       names = "--threads",
@@ -111,20 +119,22 @@ public final class BenchCommand implements Callable<Integer> {
     }
     engines = engines.stream().map(e -> e.trim().toLowerCase(Locale.ROOT)).toList();
     PrintWriter out = spec.commandLine().getOut();
-    Path dir = TpchSetup.prepareData(scaleFactor, data, out);
+    Workload workload = workload(out);
     int n = TpchSetup.threadsOrCores(threads);
-    List<TpchQuery> selected = TpchSetup.selectQueries(queries);
+    List<Workload.NamedQuery> selected = workload.queries();
 
     // medians[e][q] in milliseconds; NaN when the query failed on that engine.
     double[][] medians = new double[engines.size()][selected.size()];
+    // rows[e][q]: the row count of the last run, -1 when it failed; engines must agree.
+    long[][] rows = new long[engines.size()][selected.size()];
     List<String> errors = new ArrayList<>();
     for (int e = 0; e < engines.size(); e++) {
-      try (Engine engine = TpchSetup.registerTables(Engines.create(engines.get(e), n), dir)) {
+      try (Engine engine = workload.registerTables(Engines.create(engines.get(e), n))) {
         if (engines.get(e).startsWith(QuiverEngine.NAME)) {
           settings.forEach(engine::set);
         }
         for (int pass = 0; pass < warmupPasses; pass++) {
-          for (TpchQuery query : selected) {
+          for (Workload.NamedQuery query : selected) {
             try {
               engine.execute(query.sql());
             } catch (RuntimeException ex) {
@@ -133,11 +143,14 @@ public final class BenchCommand implements Callable<Integer> {
           }
         }
         for (int q = 0; q < selected.size(); q++) {
-          TpchQuery query = selected.get(q);
+          Workload.NamedQuery query = selected.get(q);
           try {
-            medians[e][q] = median(engine, query.sql(), runs);
+            long[] count = new long[1];
+            medians[e][q] = median(engine, query.sql(), runs, count);
+            rows[e][q] = count[0];
           } catch (RuntimeException ex) {
             medians[e][q] = Double.NaN;
+            rows[e][q] = -1;
             errors.add(engine.name() + " " + query.name() + ": " + QuiverCli.oneLine(ex));
           }
         }
@@ -145,21 +158,88 @@ public final class BenchCommand implements Callable<Integer> {
     }
     double[] totals = print(out, selected, medians);
     errors.forEach(msg -> out.println("failed: " + msg));
+    errors.addAll(rowCountDifferences(out, selected, rows));
     printRatios(out, totals);
     out.flush();
     return errors.isEmpty() ? 0 : QuiverCli.EXIT_FAILURE;
   }
 
-  private static double median(Engine engine, String sql, int runs) {
+  /**
+   * The TPC-H suite (its data generated first when missing), or the query folder given as {@code
+   * --queries DIR} over the tables of {@code --data}.
+   */
+  private Workload workload(PrintWriter out) {
+    List<Integer> numbers = null;
+    if (queries != null) {
+      List<String> given = queries.stream().map(String::strip).toList();
+      if (given.stream().allMatch(q -> q.matches("[0-9]+"))) {
+        numbers = given.stream().map(Integer::valueOf).toList();
+      } else if (given.size() == 1 && Files.isDirectory(Path.of(given.get(0)))) {
+        if (data == null) {
+          throw new ParameterException(
+              spec.commandLine(),
+              "--queries " + given.get(0) + " needs --data DIR, the folder of the tables");
+        }
+        try {
+          return QueryFolder.load(Path.of(given.get(0)), data);
+        } catch (IllegalArgumentException ex) {
+          throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+      } else {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--queries takes TPC-H query numbers (1,3,5) or a folder of .sql files; '"
+                + String.join(",", given)
+                + "' is neither");
+      }
+    }
+    List<TpchQuery> selected = TpchSetup.selectQueries(numbers);
+    return Workload.tpch(TpchSetup.prepareData(scaleFactor, data, out), selected);
+  }
+
+  /**
+   * The median time of {@code runs} runs after a warm-up; the last run's row count goes to {@code
+   * rows[0]}.
+   */
+  private static double median(Engine engine, String sql, int runs, long[] rows) {
     engine.execute(sql); // warm-up
     double[] times = new double[runs];
     for (int i = 0; i < runs; i++) {
       long start = System.nanoTime();
-      engine.execute(sql);
+      rows[0] = engine.execute(sql);
       times[i] = (System.nanoTime() - start) / 1e6;
     }
     Arrays.sort(times);
     return runs % 2 == 1 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
+  }
+
+  /**
+   * Prints a line for each query whose engines returned different row counts (a timing of a wrong
+   * answer compares nothing); returns them as errors.
+   */
+  private List<String> rowCountDifferences(
+      PrintWriter out, List<Workload.NamedQuery> selected, long[][] rows) {
+    List<String> differences = new ArrayList<>();
+    for (int q = 0; q < selected.size(); q++) {
+      long first = -1;
+      boolean differ = false;
+      StringBuilder counts = new StringBuilder();
+      for (int e = 0; e < engines.size(); e++) {
+        if (rows[e][q] < 0) {
+          continue;
+        }
+        differ |= first >= 0 && rows[e][q] != first;
+        first = first >= 0 ? first : rows[e][q];
+        counts.append(counts.length() == 0 ? "" : ", ").append(engines.get(e)).append(' ');
+        counts.append(rows[e][q]);
+      }
+      if (differ) {
+        String msg = selected.get(q).name() + " returned different row counts: " + counts;
+        out.println("rows differ: " + msg);
+        differences.add(msg);
+      }
+    }
+    return differences;
   }
 
   /**
@@ -185,7 +265,8 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** Prints the table and its total line; returns the totals per engine. */
-  private double[] print(PrintWriter out, List<TpchQuery> selected, double[][] medians) {
+  private double[] print(
+      PrintWriter out, List<Workload.NamedQuery> selected, double[][] medians) {
     boolean ratio = engines.size() >= 2;
     int width = 12;
     for (String e : engines) {
@@ -194,7 +275,12 @@ public final class BenchCommand implements Callable<Integer> {
     String text = "  %" + width + "s";
     String number = "  %" + width + ".1f";
     String ratioName = ratio ? engines.get(0) + "/" + engines.get(1) : "";
-    StringBuilder header = new StringBuilder(String.format("%-6s", "query"));
+    int nameWidth = 6;
+    for (Workload.NamedQuery q : selected) {
+      nameWidth = Math.max(nameWidth, q.name().length());
+    }
+    String nameColumn = "%-" + nameWidth + "s";
+    StringBuilder header = new StringBuilder(String.format(nameColumn, "query"));
     for (String e : engines) {
       header.append(String.format(text, e + " ms"));
     }
@@ -204,7 +290,7 @@ public final class BenchCommand implements Callable<Integer> {
     out.println(header);
     double[] totals = new double[engines.size()];
     for (int q = 0; q < selected.size(); q++) {
-      StringBuilder line = new StringBuilder(String.format("%-6s", selected.get(q).name()));
+      StringBuilder line = new StringBuilder(String.format(nameColumn, selected.get(q).name()));
       boolean allOk = true;
       for (int e = 0; e < engines.size(); e++) {
         double ms = medians[e][q];
@@ -226,7 +312,7 @@ public final class BenchCommand implements Callable<Integer> {
       }
       out.println(line);
     }
-    StringBuilder total = new StringBuilder(String.format("%-6s", "total"));
+    StringBuilder total = new StringBuilder(String.format(nameColumn, "total"));
     for (double t : totals) {
       total.append(String.format(number, t));
     }

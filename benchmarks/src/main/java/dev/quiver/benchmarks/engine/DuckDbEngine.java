@@ -9,7 +9,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-/** DuckDB in process over JDBC ({@code jdbc:duckdb:} in memory), with views over Parquet files. */
+/**
+ * DuckDB in process over JDBC ({@code jdbc:duckdb:} in memory), with views over Parquet and CSV
+ * files.
+ */
 public final class DuckDbEngine implements Engine {
   private final Connection connection;
 
@@ -39,6 +42,15 @@ public final class DuckDbEngine implements Engine {
     return "read_parquet('" + p.replace("'", "''") + "')";
   }
 
+  /** The DuckDB table expression reading a CSV file or every CSV file of a folder. */
+  static String csvSource(Path path) {
+    String p = path.toAbsolutePath().toString();
+    if (Files.isDirectory(path)) {
+      p = p + "/*.csv";
+    }
+    return "read_csv('" + p.replace("'", "''") + "', header = true)";
+  }
+
   @Override
   public String name() {
     return "duckdb";
@@ -46,12 +58,21 @@ public final class DuckDbEngine implements Engine {
 
   @Override
   public void registerParquet(String table, Path path) {
+    createView(table, path, parquetSource(path));
+  }
+
+  @Override
+  public void registerCsv(String table, Path path) {
+    createView(table, path, csvSource(path));
+  }
+
+  private void createView(String table, Path path, String source) {
     try (Statement s = connection.createStatement()) {
       s.execute(
           "CREATE OR REPLACE VIEW \""
               + table.replace("\"", "\"\"")
               + "\" AS SELECT * FROM "
-              + parquetSource(path));
+              + source);
     } catch (SQLException e) {
       throw new IllegalArgumentException(
           "DuckDB cannot register " + path + " as " + table + ": " + e.getMessage(), e);

@@ -5,28 +5,24 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.quiver.benchmarks.engine.Engines;
 import dev.quiver.examples.cli.QuiverCli;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The bench command line's option errors: one line, before any data is generated. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class QuiverBenchTest {
   @TempDir Path dir;
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final BenchCli cli = new BenchCli();
+  private final StringWriter out = cli.out;
+  private final StringWriter err = cli.err;
 
   private int run(String... args) {
-    CommandLine cli = QuiverBench.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
+    return cli.run(args);
   }
 
   @Test

@@ -44,18 +44,12 @@ public final class TpchSetup {
 
   /** Registers every TPC-H table of {@code dir} with {@code engine}; closes it on failure. */
   public static Engine registerTables(Engine engine, Path dir) {
-    try {
-      for (String table : TpchData.TABLES) {
-        engine.registerParquet(table, TpchData.tableDirectory(dir, table));
-      }
-    } catch (RuntimeException e) {
-      try {
-        engine.close();
-      } catch (RuntimeException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
-    return engine;
+    return Engine.withTables(
+        engine,
+        e -> {
+          for (String table : TpchData.TABLES) {
+            e.registerParquet(table, TpchData.tableDirectory(dir, table));
+          }
+        });
   }
 }

@@ -47,6 +47,11 @@ public final class EmbeddedQuiverEngine implements Engine {
   }
 
   @Override
+  public void registerCsv(String table, Path path) {
+    quiver.registerCsv(table, path);
+  }
+
+  @Override
   public void set(String key, String value) {
     quiver.set(key, value);
   }

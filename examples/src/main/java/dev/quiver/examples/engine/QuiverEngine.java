@@ -39,6 +39,11 @@ public final class QuiverEngine implements Engine {
   }
 
   @Override
+  public void registerCsv(String table, Path path) {
+    ctx.registerCsv(table, path.toString());
+  }
+
+  @Override
   public void set(String key, String value) {
     ctx.config().set(key, value);
   }

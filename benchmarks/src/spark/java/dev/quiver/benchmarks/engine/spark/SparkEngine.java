@@ -39,6 +39,16 @@ public final class SparkEngine implements Engine {
   }
 
   @Override
+  public void registerCsv(String table, Path path) {
+    spark
+        .read()
+        .option("header", true)
+        .option("inferSchema", true)
+        .csv(path.toAbsolutePath().toString())
+        .createOrReplaceTempView(table);
+  }
+
+  @Override
   public long execute(String sql) {
     // Collecting brings every row to the driver, as collect() does for Quiver.
     return spark.sql(sql).collectAsList().size();
