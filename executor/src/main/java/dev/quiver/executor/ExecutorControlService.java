@@ -9,6 +9,7 @@ import dev.quiver.distributed.proto.LaunchTaskResponse;
 import dev.quiver.distributed.proto.RemoveJobDataRequest;
 import dev.quiver.distributed.proto.RemoveJobDataResponse;
 import dev.quiver.distributed.proto.TaskId;
+import dev.quiver.distributed.security.JobCapabilities;
 import dev.quiver.executor.task.TaskManager;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -87,6 +88,19 @@ final class ExecutorControlService extends ExecutorControlGrpc.ExecutorControlIm
               .asRuntimeException());
       return;
     }
+    if (request.getJobCapability().size() < JobCapabilities.BYTES) {
+      out.onError(
+          Status.INVALID_ARGUMENT
+              .withDescription(
+                  "LaunchTask of job "
+                      + request.getTask().getJobId()
+                      + " carries no job capability (executor "
+                      + executorId
+                      + "); the scheduler and executors must run the same Quiver release")
+              .asRuntimeException());
+      return;
+    }
+    store.grant(request.getTask().getJobId(), request.getJobCapability());
     try {
       tasks.launch(request, config);
     } catch (IllegalStateException e) {

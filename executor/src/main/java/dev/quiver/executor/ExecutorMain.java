@@ -160,9 +160,19 @@ public final class ExecutorMain implements Callable<Integer> {
       names = "--token-file",
       paramLabel = "FILE",
       description =
-          "File holding the cluster's shared token: every call must carry it, and this"
-              + " executor's calls send it.")
+          "File holding the clients' token: clients present it to read their results from"
+              + " this executor. Without --cluster-token-file it is the single token of every"
+              + " role, which this executor's calls send.")
   Path tokenFile;
+
+  @Option(
+      names = "--cluster-token-file",
+      paramLabel = "FILE",
+      description =
+          "File holding the cluster credential (the scheduler's --cluster-token-file): this"
+              + " executor's calls to the scheduler and to other executors send it, and its"
+              + " control calls (launching tasks, removing data) need it. Needs --token-file.")
+  Path clusterTokenFile;
 
   /**
    * The plan codec that decodes launched tasks' plans: the one place where the executor jar chooses
@@ -264,6 +274,9 @@ public final class ExecutorMain implements Callable<Integer> {
     SecurityConfig security;
     try {
       security = SecurityConfig.fromFiles(tlsCert, tlsKey, tlsCa, tokenFile);
+      if (clusterTokenFile != null) {
+        security = security.withClusterTokenFile(clusterTokenFile);
+      }
     } catch (QuiverException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

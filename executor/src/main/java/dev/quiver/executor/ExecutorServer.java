@@ -7,6 +7,7 @@ import dev.quiver.distributed.proto.HeartbeatRequest;
 import dev.quiver.distributed.proto.RegisterRequest;
 import dev.quiver.distributed.proto.RegisterResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
+import dev.quiver.distributed.security.AccessDeniedException;
 import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.security.TlsDiagnosis;
@@ -171,13 +172,16 @@ public final class ExecutorServer implements AutoCloseable {
           metricsRegistry, t, s, allocator::getAllocatedMemory, config.memoryBytes());
       ExecutorControlService control = new ExecutorControlService(s, t, config.executorId());
       // TLS and the token check of DoGet come from Flight; the control service, which shares the
-      // Flight server's port and transport, gets its own token interceptor.
+      // Flight server's port and transport, gets its own token interceptor, which also refuses
+      // client tokens: only the cluster launches tasks and removes data.
       // Requests are parsed inside the call so unparsable ones get INVALID_ARGUMENT naming it.
       ServerServiceDefinition strict = StrictRequests.of(control.bindService());
       ServerServiceDefinition controlService =
           config.security().hasToken()
               ? ServerInterceptors.intercept(
-                  strict, GrpcSecurity.tokenInterceptor(config.security()))
+                  strict,
+                  GrpcSecurity.clusterOnlyInterceptor(
+                      config.security(), "ExecutorControl (launching tasks, removing job data)"))
               : strict;
       f =
           FlightSecurity.secure(
@@ -406,7 +410,7 @@ public final class ExecutorServer implements AutoCloseable {
             config.executorId());
         return;
       }
-      throw new QuiverException(
+      String message =
           "scheduler "
               + config.schedulerHost()
               + ":"
@@ -416,8 +420,12 @@ public final class ExecutorServer implements AutoCloseable {
               + ": "
               + e.getStatus().getCode()
               + ": "
-              + e.getStatus().getDescription(),
-          e);
+              + e.getStatus().getDescription();
+      Status.Code code = e.getStatus().getCode();
+      if (code == Status.Code.PERMISSION_DENIED || code == Status.Code.UNAUTHENTICATED) {
+        throw new AccessDeniedException(message, e);
+      }
+      throw new QuiverException(message, e);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.quiver.executor;
 
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.proto.ShuffleTicket;
 import dev.quiver.distributed.shuffle.CompressedBatches;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.wire.FlightStreams;
@@ -61,13 +62,34 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
   @Override
   public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
     ShufflePartitionId id;
+    ShuffleStore.Access access;
     try {
-      id = ShuffleTickets.decode(ticket);
+      ShuffleTicket decoded = ShuffleTickets.decode(ticket);
+      id = decoded.getPartition();
+      access = store.access(id.getJobId(), decoded.getJobCapability());
     } catch (FlightRuntimeException e) {
       listener.error(e);
       return;
     }
     String name = ShuffleTickets.describe(id);
+    if (access == ShuffleStore.Access.DENIED) {
+      LOG.warn("refused a DoGet of {}: the ticket does not carry the job's capability", name);
+      listener.error(
+          CallStatus.UNAUTHORIZED
+              .withDescription(
+                  "permission denied: executor "
+                      + executorId
+                      + " serves "
+                      + name
+                      + " only to tickets carrying the job's capability, which the scheduler"
+                      + " gives the job's submitter and its tasks; this ticket does not")
+              .toRuntimeException());
+      return;
+    }
+    if (access == ShuffleStore.Access.UNKNOWN) {
+      listener.error(missing(id, name));
+      return;
+    }
     try (BufferAllocator callAllocator =
         allocator.newChildAllocator("doget " + name, 0, Long.MAX_VALUE)) {
       Optional<PartitionReader> opened = store.open(id, callAllocator);

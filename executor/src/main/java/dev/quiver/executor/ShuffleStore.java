@@ -1,6 +1,8 @@
 package dev.quiver.executor;
 
+import com.google.protobuf.ByteString;
 import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.distributed.security.JobCapabilities;
 import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.wire.ShuffleTickets;
@@ -49,6 +51,16 @@ public final class ShuffleStore implements AutoCloseable {
   /** A job whose output {@link #expire} deleted. */
   public record Expired(String jobId, Removed removed) {}
 
+  /** Whether a DoGet may read a job's output, as {@link #access} decides. */
+  public enum Access {
+    /** The presented capability is the job's. */
+    GRANTED,
+    /** The job's tasks ran here with another capability. */
+    DENIED,
+    /** No task of the job was launched here (or its data was removed): there is nothing to read. */
+    UNKNOWN
+  }
+
   /** One output partition: spill files first, then the batches appended since the last spill. */
   private static final class Partition {
     final Schema schema;
@@ -71,6 +83,9 @@ public final class ShuffleStore implements AutoCloseable {
   private final long diskLimit;
   private final LongSupplier otherDiskBytes;
   private final Map<ShufflePartitionId, Partition> partitions = new HashMap<>();
+
+  /** The capability each job's tasks were launched with; DoGets of its output must carry it. */
+  private final Map<String, ByteString> capabilities = new HashMap<>();
 
   /** When each job's output was last written or opened for reading (System.nanoTime). */
   private final Map<String, Long> lastTouched = new HashMap<>();
@@ -320,6 +335,28 @@ public final class ShuffleStore implements AutoCloseable {
             Optional.ofNullable(p.compression)));
   }
 
+  /**
+   * Records the capability of job {@code jobId}, whose task is being launched here: its output is
+   * served only to DoGets presenting it. The first capability of a job stays (the scheduler gives
+   * all of a job's tasks the same one).
+   */
+  public synchronized void grant(String jobId, ByteString capability) {
+    ensureOpen();
+    if (capabilities.putIfAbsent(jobId, capability) == null) {
+      // Swept by expire like output, so a job whose tasks wrote nothing is not remembered forever.
+      touch(jobId);
+    }
+  }
+
+  /** Whether {@code presented} lets a caller read job {@code jobId}'s output here. */
+  public synchronized Access access(String jobId, ByteString presented) {
+    ByteString expected = capabilities.get(jobId);
+    if (expected == null) {
+      return Access.UNKNOWN;
+    }
+    return JobCapabilities.matches(expected, presented) ? Access.GRANTED : Access.DENIED;
+  }
+
   /** Whether a partition exists but its task has not completed it yet. */
   public synchronized boolean isWriting(ShufflePartitionId id) {
     Partition p = partitions.get(id);
@@ -389,6 +426,7 @@ public final class ShuffleStore implements AutoCloseable {
     partitions.clear();
     lastTouched.clear();
     orphanedUntil.clear();
+    capabilities.clear();
     return new Removed(count, bytes);
   }
 
@@ -397,6 +435,7 @@ public final class ShuffleStore implements AutoCloseable {
     ensureOpen();
     lastTouched.remove(jobId);
     orphanedUntil.remove(jobId);
+    capabilities.remove(jobId);
     int count = 0;
     long bytes = 0;
     Iterator<Map.Entry<ShufflePartitionId, Partition>> it = partitions.entrySet().iterator();

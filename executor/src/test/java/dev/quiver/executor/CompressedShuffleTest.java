@@ -199,9 +199,11 @@ class CompressedShuffleTest {
   private void write(ShufflePartitionId id, int batches, ShuffleCompression compression) {
     for (int b = 0; b < batches; b++) {
       try (VectorSchemaRoot batch = batch(allocator, b, ROWS)) {
+        store.grant(id.getJobId(), TestBatches.CAPABILITY);
         store.append(id, batch);
       }
     }
+    store.grant(id.getJobId(), TestBatches.CAPABILITY);
     store.complete(id, SCHEMA, compression);
   }
 
@@ -220,7 +222,8 @@ class CompressedShuffleTest {
               id.getPartition(),
               "exec-test",
               "127.0.0.1",
-              port);
+              port)
+              .withCapability(TestBatches.CAPABILITY);
       try (BatchStream stream = client.open(where, SCHEMA, ctx)) {
         VectorSchemaRoot next;
         while ((next = stream.next()) != null) {
@@ -262,6 +265,7 @@ class CompressedShuffleTest {
   void emptyPartitionYieldsNoBatch(ShuffleCompression compression) throws Exception {
     int port = serve(ShuffleCompression.NONE);
     ShufflePartitionId id = ShuffleTickets.id("job-1", 1, 0, 2);
+    store.grant(id.getJobId(), TestBatches.CAPABILITY);
     store.complete(id, SCHEMA, compression);
     assertThat(fetch(port, id)).isEmpty();
   }
@@ -284,7 +288,7 @@ class CompressedShuffleTest {
     int messages = 0;
     try (FlightClient raw =
             FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", port)).build();
-        FlightStream stream = raw.getStream(ShuffleTickets.encode(id))) {
+        FlightStream stream = raw.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
       while (stream.next()) {
         assertThat(stream.getRoot().getRowCount()).as("rows in the Flight body").isZero();
         assertThat(stream.getLatestMetadata()).isNotNull();
@@ -313,16 +317,19 @@ class CompressedShuffleTest {
       ShufflePartitionId id = ShuffleTickets.id("job-2", 1, 0, 0);
       for (int b = 0; b < 80; b++) {
         try (VectorSchemaRoot batch = TestBatches.batch(allocator, b, 4_000)) {
+          big.grant(id.getJobId(), TestBatches.CAPABILITY);
           big.append(id, batch);
         }
       }
+      big.grant(id.getJobId(), TestBatches.CAPABILITY);
       big.complete(id, TestBatches.SCHEMA);
       long rows = 0;
       try (BufferAllocator task = allocator.newChildAllocator("task", 0, Long.MAX_VALUE);
           FlightShuffleClient client = FlightShuffleClient.insecure(allocator)) {
         TaskContext ctx =
             new TaskContext("q", task, new MemoryPool(1 << 20), new SessionConfig(), threads);
-        ShuffleLocation where = new ShuffleLocation("job-2", 1, 0, 0, "exec-test", "127.0.0.1", port);
+        ShuffleLocation where = new ShuffleLocation("job-2", 1, 0, 0, "exec-test", "127.0.0.1", port)
+                .withCapability(TestBatches.CAPABILITY);
         try (BatchStream stream = client.open(where, TestBatches.SCHEMA, ctx)) {
           VectorSchemaRoot next;
           while ((next = stream.next()) != null) {

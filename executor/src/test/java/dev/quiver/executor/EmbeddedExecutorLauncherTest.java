@@ -99,6 +99,7 @@ class EmbeddedExecutorLauncherTest {
                   .setTask(id)
                   .setPlan(ByteString.copyFrom(plan, StandardCharsets.UTF_8))
                   .setOutputPartitions(1)
+                  .setJobCapability(TestBatches.CAPABILITY)
                   .build());
     } finally {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);

@@ -204,15 +204,17 @@ class ExecutorServerTest {
             ExecutorServer.start(executorConfig("exec-c", scheduler.port()), allocator, NO_PLANS)) {
       ShufflePartitionId id = ShuffleTickets.id("job-9", 1, 0, 0);
       try (VectorSchemaRoot batch = TestBatches.batch(allocator, 0, 100)) {
+        executor.shuffleStore().grant(id.getJobId(), TestBatches.CAPABILITY);
         executor.shuffleStore().append(id, batch);
       }
+      executor.shuffleStore().grant(id.getJobId(), TestBatches.CAPABILITY);
       executor.shuffleStore().complete(id, TestBatches.SCHEMA);
 
       try (FlightClient client =
           FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", executor.port()))
               .build()) {
         AtomicLong rows = new AtomicLong();
-        try (FlightStream stream = client.getStream(ShuffleTickets.encode(id))) {
+        try (FlightStream stream = client.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
           TestBatches.forEachBatch(stream, allocator, b -> rows.addAndGet(b.getRowCount()));
         }
         assertThat(rows.get()).isEqualTo(100);
@@ -242,7 +244,7 @@ class ExecutorServerTest {
 
         assertThatThrownBy(
                 () -> {
-                  try (FlightStream stream = client.getStream(ShuffleTickets.encode(id))) {
+                  try (FlightStream stream = client.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
                     stream.next();
                   }
                 })

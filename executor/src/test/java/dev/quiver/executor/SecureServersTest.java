@@ -74,8 +74,10 @@ class SecureServersTest {
                 .withSecurity(certs.node(TOKEN)));
     executor = ExecutorServer.start(config("exec-secure", certs.node(TOKEN)), allocator, NO_PLANS);
     try (VectorSchemaRoot batch = TestBatches.batch(allocator, 0, 50)) {
+      executor.shuffleStore().grant(partition.getJobId(), TestBatches.CAPABILITY);
       executor.shuffleStore().append(partition, batch);
     }
+    executor.shuffleStore().grant(partition.getJobId(), TestBatches.CAPABILITY);
     executor.shuffleStore().complete(partition, TestBatches.SCHEMA);
   }
 
@@ -198,7 +200,7 @@ class SecureServersTest {
   private long doGet(SecurityConfig security) throws Exception {
     try (FlightClient client =
             FlightSecurity.connect(allocator, "127.0.0.1", executor.port(), security);
-        FlightStream stream = client.getStream(ShuffleTickets.encode(partition))) {
+        FlightStream stream = client.getStream(ShuffleTickets.encode(partition, TestBatches.CAPABILITY))) {
       long rows = 0;
       while (stream.next()) {
         rows += stream.getRoot().getRowCount();

@@ -73,15 +73,17 @@ class ShuffleFlightProducerTest {
   private void write(ShufflePartitionId id, int batches) {
     for (int b = 0; b < batches; b++) {
       try (VectorSchemaRoot batch = TestBatches.batch(allocator, b, ROWS)) {
+        store.grant(id.getJobId(), TestBatches.CAPABILITY);
         store.append(id, batch);
       }
     }
+    store.grant(id.getJobId(), TestBatches.CAPABILITY);
     store.complete(id, TestBatches.SCHEMA);
   }
 
   private List<String> fetch(ShufflePartitionId id) throws Exception {
     List<String> rows = new ArrayList<>();
-    try (FlightStream stream = client.getStream(ShuffleTickets.encode(id))) {
+    try (FlightStream stream = client.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
       assertThat(stream.getSchema()).isEqualTo(TestBatches.SCHEMA);
       while (stream.next()) {
         TestBatches.dump(stream.getRoot(), rows);
@@ -125,6 +127,7 @@ class ShuffleFlightProducerTest {
   @Test
   void emptyPartitionStreamsTheSchemaAndNoRows() throws Exception {
     ShufflePartitionId id = ShuffleTickets.id("job-1", 1, 0, 7);
+    store.grant(id.getJobId(), TestBatches.CAPABILITY);
     store.complete(id, TestBatches.SCHEMA);
     assertThat(fetch(id)).isEmpty();
   }
@@ -148,6 +151,7 @@ class ShuffleFlightProducerTest {
   void partitionStillBeingWrittenIsUnavailable() {
     ShufflePartitionId id = ShuffleTickets.id("job-1", 1, 0, 0);
     try (VectorSchemaRoot batch = TestBatches.batch(allocator, 0, 10)) {
+      store.grant(id.getJobId(), TestBatches.CAPABILITY);
       store.append(id, batch);
     }
     assertThatThrownBy(() -> fetch(id))

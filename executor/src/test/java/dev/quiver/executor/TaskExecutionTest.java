@@ -122,7 +122,8 @@ class TaskExecutionTest {
     return LaunchTaskRequest.newBuilder()
         .setTask(id)
         .setPlan(ByteString.copyFrom(plan, StandardCharsets.UTF_8))
-        .setOutputPartitions(outputPartitions);
+        .setOutputPartitions(outputPartitions)
+        .setJobCapability(TestBatches.CAPABILITY);
   }
 
   private ExecutorControlGrpc.ExecutorControlBlockingStub control() {
@@ -137,7 +138,7 @@ class TaskExecutionTest {
                 .build();
         FlightStream stream =
             client.getStream(
-                ShuffleTickets.encode(ShuffleTickets.id(job, stage, task, partition)))) {
+                ShuffleTickets.encode(ShuffleTickets.id(job, stage, task, partition), TestBatches.CAPABILITY))) {
       TestBatches.forEachBatch(
           stream,
           allocator,

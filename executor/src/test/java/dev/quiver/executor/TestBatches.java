@@ -18,6 +18,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /** Deterministic test batches (id BIGINT, name VARCHAR with nulls) and a row dump to compare. */
 final class TestBatches {
 
+  /** The job capability test tasks are launched with and test tickets carry. */
+  static final com.google.protobuf.ByteString CAPABILITY =
+      com.google.protobuf.ByteString.copyFrom(new byte[] {
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+        17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32
+      });
+
   static final Schema SCHEMA =
       new Schema(
           List.of(

@@ -11,7 +11,6 @@ import dev.quiver.distributed.client.JobHandle;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.PartitionLocation;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
-import dev.quiver.distributed.wire.ShuffleTickets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -89,7 +88,7 @@ final class ExecutorEndpoints {
             tls
                 ? Location.forGrpcTls(o.host(), o.port())
                 : Location.forGrpcInsecure(o.host(), o.port());
-        endpoints.add(new FlightEndpoint(ShuffleTickets.encode(o.id()), at));
+        endpoints.add(new FlightEndpoint(o.ticket(), at));
       }
       return new Served(job, endpoints);
     } catch (RuntimeException e) {

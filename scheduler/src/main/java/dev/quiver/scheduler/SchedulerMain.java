@@ -163,9 +163,20 @@ public final class SchedulerMain implements Callable<Integer> {
       names = "--token-file",
       paramLabel = "FILE",
       description =
-          "File holding the cluster's shared token: every call must carry it, and calls to"
-              + " executors send it.")
+          "File holding the clients' token: every call must carry it (or the cluster"
+              + " credential). Without --cluster-token-file it is the single token of every role:"
+              + " anyone holding it can also register as an executor.")
   Path tokenFile;
+
+  @Option(
+      names = "--cluster-token-file",
+      paramLabel = "FILE",
+      description =
+          "File holding the cluster credential, which executors and the scheduler present to"
+              + " each other and clients do not have: only its holders may register as"
+              + " executors, heartbeat and report tasks, and the scheduler sends it to executors."
+              + " Needs --token-file; recommended whenever clients have a token.")
+  Path clusterTokenFile;
 
   @Spec CommandSpec spec;
 
@@ -180,6 +191,9 @@ public final class SchedulerMain implements Callable<Integer> {
     SecurityConfig security;
     try {
       security = SecurityConfig.fromFiles(tlsCert, tlsKey, tlsCa, tokenFile);
+      if (clusterTokenFile != null) {
+        security = security.withClusterTokenFile(clusterTokenFile);
+      }
     } catch (QuiverException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -107,6 +107,12 @@ public final class SchedulerServer implements AutoCloseable {
         s.advertisedTarget(),
         config.security(),
         s.http == null ? "" : ", HTTP port " + s.http.port());
+    if (config.security().hasToken() && !config.security().hasClusterToken()) {
+      LOG.warn(
+          "clients and executors share one token: anyone holding it can register as an executor"
+              + " and receive other clients' tasks; give executors and the scheduler a cluster"
+              + " credential of their own with --cluster-token-file");
+    }
     return s;
   }
 

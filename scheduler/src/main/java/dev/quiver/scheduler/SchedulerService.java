@@ -18,6 +18,7 @@ import dev.quiver.distributed.proto.SubmitJobRequest;
 import dev.quiver.distributed.proto.SubmitJobResponse;
 import dev.quiver.distributed.proto.TaskStatusReport;
 import dev.quiver.distributed.proto.TaskStatusResponse;
+import dev.quiver.distributed.security.Callers;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.job.JobManager;
 import io.grpc.Status;
@@ -48,6 +49,7 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
     respond(
         out,
         () -> {
+          Callers.requireCluster("Register (joining the cluster as an executor)");
           ExecutorInfo info = request.getExecutor();
           String who = "executor '" + info.getExecutorId() + "' (" + info.getHost() + ")";
           WireProtocol.requireCompatible(request.getProtocolVersion(), who, "scheduler");
@@ -76,6 +78,7 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
     respond(
         out,
         () -> {
+          Callers.requireCluster("Heartbeat (an executor's)");
           if (request.getExecutorId().isEmpty()) {
             throw invalid("a heartbeat must carry the executor id it got registered with");
           }
@@ -107,8 +110,10 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
         out,
         () -> {
           WireProtocol.requireCompatible(request.getProtocolVersion(), "client", "scheduler");
+          JobManager.Submitted job = jobs.submitJob(request.getJob(), request.getSubmissionId());
           return SubmitJobResponse.newBuilder()
-              .setJobId(jobs.submit(request.getJob(), request.getSubmissionId()))
+              .setJobId(job.jobId())
+              .setJobCapability(job.capability())
               .build();
         });
   }
@@ -119,6 +124,12 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
       out.onError(invalid("JobStatus needs the job id SubmitJob returned"));
       return;
     }
+    try {
+      jobs.checkCapability(request.getJobId(), request.getJobCapability(), "JobStatus");
+    } catch (StatusRuntimeException e) {
+      out.onError(e);
+      return;
+    }
     jobs.watch(request.getJobId(), (ServerCallStreamObserver<JobStatusUpdate>) out);
   }
 
@@ -126,10 +137,11 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
   public void cancelJob(CancelJobRequest request, StreamObserver<CancelJobResponse> out) {
     respond(
         out,
-        () ->
-            CancelJobResponse.newBuilder()
-                .setCancelled(jobs.cancel(requireJobId(request.getJobId(), "CancelJob")))
-                .build());
+        () -> {
+          String jobId = requireJobId(request.getJobId(), "CancelJob");
+          jobs.checkCapability(jobId, request.getJobCapability(), "CancelJob");
+          return CancelJobResponse.newBuilder().setCancelled(jobs.cancel(jobId)).build();
+        });
   }
 
   @Override
@@ -137,7 +149,9 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
     respond(
         out,
         () -> {
-          jobs.release(requireJobId(request.getJobId(), "ReleaseJob"));
+          String jobId = requireJobId(request.getJobId(), "ReleaseJob");
+          jobs.checkCapability(jobId, request.getJobCapability(), "ReleaseJob");
+          jobs.release(jobId);
           return ReleaseJobResponse.getDefaultInstance();
         });
   }
@@ -147,6 +161,7 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
     respond(
         out,
         () -> {
+          Callers.requireCluster("ReportTaskStatus (an executor's)");
           jobs.report(request);
           return TaskStatusResponse.getDefaultInstance();
         });

@@ -50,6 +50,7 @@ import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.StagePlanNode;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.proto.SubmitJobRequest;
+import dev.quiver.distributed.proto.SubmitJobResponse;
 import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import dev.quiver.distributed.wire.WireProtocol;
@@ -721,21 +722,31 @@ class BadInputTest {
 
   /** Submits a job and follows its status to the end. */
   private JobStatusUpdate runToEnd(JobSpec job) {
-    String id =
+    SubmitJobResponse submitted =
         scheduler()
             .submitJob(
                 SubmitJobRequest.newBuilder()
                     .setProtocolVersion(WireProtocol.VERSION)
                     .setJob(job)
-                    .build())
-            .getJobId();
+                    .build());
+    String id = submitted.getJobId();
     JobStatusUpdate last = null;
     Iterator<JobStatusUpdate> updates =
-        scheduler().jobStatus(JobStatusRequest.newBuilder().setJobId(id).build());
+        scheduler()
+            .jobStatus(
+                JobStatusRequest.newBuilder()
+                    .setJobId(id)
+                    .setJobCapability(submitted.getJobCapability())
+                    .build());
     while (updates.hasNext()) {
       last = updates.next();
     }
-    scheduler().releaseJob(ReleaseJobRequest.newBuilder().setJobId(id).build());
+    scheduler()
+        .releaseJob(
+            ReleaseJobRequest.newBuilder()
+                .setJobId(id)
+                .setJobCapability(submitted.getJobCapability())
+                .build());
     return last;
   }
 
@@ -861,6 +872,8 @@ class BadInputTest {
    * A rogue client launches a task of a job the scheduler never saw: the executor runs it (it
    * cannot tell), but the scheduler, on its report, has the executor drop the job's output.
    */
+  private static final ByteString ROGUE_CAPABILITY = ByteString.copyFrom(new byte[32]);
+
   @Test
   void rogueLaunchOfAnUnknownJobLeavesNoData() throws Exception {
     Schema schema =
@@ -880,8 +893,9 @@ class BadInputTest {
                 .setTask(TaskId.newBuilder().setJobId(job).setStageId(1).setTaskId(0))
                 .setPlan(ByteString.copyFrom(plan))
                 .setOutputPartitions(1)
+                .setJobCapability(ROGUE_CAPABILITY)
                 .build());
-    Ticket ticket = ShuffleTickets.encode(ShuffleTickets.id(job, 1, 0, 0));
+    Ticket ticket = ShuffleTickets.encode(ShuffleTickets.id(job, 1, 0, 0), ROGUE_CAPABILITY);
     try (FlightClient client =
         FlightClient.builder(allocator, Location.forGrpcInsecure(target.getHost(),
             target.getFlightPort())).build()) {

@@ -46,6 +46,10 @@ class ClusterCleanupTest {
   private Path data;
   private FaultCluster faults;
 
+  /** Each submitted job's capability, which cancelling it needs. */
+  private final java.util.Map<String, com.google.protobuf.ByteString> capabilities =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   @BeforeAll
   void start() throws Exception {
     data = TpchFixture.data(0.1);
@@ -56,6 +60,23 @@ class ClusterCleanupTest {
                 "--shuffle-ttl", "5s"),
             data,
             new SessionConfig());
+    faults
+        .cluster
+        .runtime()
+        .addJobListener(
+            new dev.quiver.distributed.client.JobListener() {
+              @Override
+              public void jobSucceeded(
+                  dev.quiver.distributed.planner.StageGraph graph,
+                  dev.quiver.distributed.proto.JobStatusUpdate status) {}
+
+              @Override
+              public void jobSubmitted(
+                  dev.quiver.distributed.planner.StageGraph graph,
+                  dev.quiver.distributed.client.JobHandle job) {
+                capabilities.put(job.jobId(), job.capability());
+              }
+            });
   }
 
   @AfterAll
@@ -97,7 +118,7 @@ class ClusterCleanupTest {
               && status.getState() == JobState.JOB_STATE_RUNNING
               && !FaultCluster.runningStages(status).isEmpty()) {
             runningAtCancel.set(FaultCluster.runningStages(status).size());
-            assertThat(faults.cluster.runtime().scheduler().cancel(status.getJobId())).isTrue();
+            assertThat(faults.cluster.runtime().scheduler().cancel(status.getJobId(), capabilities.get(status.getJobId()))).isTrue();
           }
         });
     assertThatThrownBy(() -> faults.cluster.rows().query(LONG_QUERY))
@@ -141,7 +162,7 @@ class ClusterCleanupTest {
       ctx.close();
       assertThatThrownBy(() -> query.get(30, TimeUnit.SECONDS))
           .hasCauseInstanceOf(QuiverException.class);
-      assertThat(faults.cluster.runtime().scheduler().cancel(job.get()))
+      assertThat(faults.cluster.runtime().scheduler().cancel(job.get(), capabilities.get(job.get())))
           .as("the job had already ended")
           .isFalse();
     } finally {

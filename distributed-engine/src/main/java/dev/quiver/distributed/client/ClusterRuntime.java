@@ -95,6 +95,12 @@ public final class ClusterRuntime implements AutoCloseable {
     listeners.add(listener);
   }
 
+  void jobSubmitted(StageGraph graph, JobHandle job) {
+    for (JobListener l : listeners) {
+      l.jobSubmitted(graph, job);
+    }
+  }
+
   void jobUpdated(StageGraph graph, JobStatusUpdate status) {
     for (JobListener l : listeners) {
       l.jobUpdated(graph, status);

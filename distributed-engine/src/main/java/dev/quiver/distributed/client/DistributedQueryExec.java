@@ -171,6 +171,7 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
           lastJob = handle;
           progress.update(handle.progress());
           try {
+            runtime.jobSubmitted(graph, handle);
             JobStatusUpdate status =
                 handle.awaitSuccess(
                     context::isCancelled,

@@ -2,7 +2,9 @@ package dev.quiver.distributed.client;
 
 import dev.quiver.binding.QueryCancelledException;
 import dev.quiver.binding.QuiverException;
+import com.google.protobuf.ByteString;
 import dev.quiver.distributed.planner.DistributedSettings;
+import dev.quiver.distributed.security.AccessDeniedException;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
@@ -48,15 +50,21 @@ public final class JobHandle implements AutoCloseable {
 
   private final SchedulerClient scheduler;
   private final String jobId;
+  private final ByteString capability;
   private final JobSpec spec;
   private final long submittedNanos = System.nanoTime();
   private final Duration schedulerWait;
   private volatile JobStatusUpdate last;
   private boolean closed;
 
-  private JobHandle(SchedulerClient scheduler, String jobId, JobSpec spec, Duration schedulerWait) {
+  private JobHandle(
+      SchedulerClient scheduler,
+      SchedulerClient.SubmittedJob job,
+      JobSpec spec,
+      Duration schedulerWait) {
     this.scheduler = scheduler;
-    this.jobId = jobId;
+    this.jobId = job.jobId();
+    this.capability = job.capability();
     this.spec = spec;
     this.schedulerWait = schedulerWait;
   }
@@ -145,6 +153,14 @@ public final class JobHandle implements AutoCloseable {
     return jobId;
   }
 
+  /**
+   * The job's capability: the secret that calls on the job and reads of its output carry (the
+   * final outputs' locations in {@link #lastStatus()} carry it too). Never log it.
+   */
+  public ByteString capability() {
+    return capability;
+  }
+
   /** The latest status seen, or null before the first. */
   public JobStatusUpdate lastStatus() {
     return last;
@@ -181,6 +197,18 @@ public final class JobHandle implements AutoCloseable {
                   + " was lost because the scheduler at "
                   + scheduler.target()
                   + " restarted while it ran (the scheduler no longer knows the job)");
+        }
+        if (ended.getCode() == Status.Code.PERMISSION_DENIED
+            || ended.getCode() == Status.Code.UNAUTHENTICATED) {
+          throw new AccessDeniedException(
+              "The scheduler at "
+                  + scheduler.target()
+                  + " refused the status of job "
+                  + jobId
+                  + ": "
+                  + ended.getCode()
+                  + (ended.getDescription() == null ? "" : " " + ended.getDescription()),
+              ended.asRuntimeException());
         }
         if (ended.getCode() != Status.Code.UNAVAILABLE) {
           throw new QuiverException(
@@ -242,6 +270,7 @@ public final class JobHandle implements AutoCloseable {
     LinkedBlockingQueue<Object> updates = new LinkedBlockingQueue<>();
     scheduler.watch(
         jobId,
+        capability,
         new StreamObserver<>() {
           @Override
           public void onNext(JobStatusUpdate value) {
@@ -292,7 +321,7 @@ public final class JobHandle implements AutoCloseable {
 
   private void cancelQuietly() {
     try {
-      outsideCallerCancellation(() -> scheduler.cancel(jobId));
+      outsideCallerCancellation(() -> scheduler.cancel(jobId, capability));
     } catch (QuiverException e) {
       LOG.warn("cancelling job {} failed: {}", jobId, e.getMessage());
     }
@@ -324,7 +353,7 @@ public final class JobHandle implements AutoCloseable {
       cancelQuietly();
     }
     try {
-      outsideCallerCancellation(() -> scheduler.release(jobId));
+      outsideCallerCancellation(() -> scheduler.release(jobId, capability));
     } catch (QuiverException e) {
       LOG.warn("releasing job {} failed: {}", jobId, e.getMessage());
     }

@@ -14,4 +14,10 @@ public interface JobListener {
    * thread that runs the query; a listener that blocks delays the query.
    */
   default void jobUpdated(StageGraph graph, JobStatusUpdate status) {}
+
+  /**
+   * A job of {@code graph} was accepted by the scheduler, before its first status update; the
+   * handle holds the job's id and capability (with which a listener may cancel it).
+   */
+  default void jobSubmitted(StageGraph graph, JobHandle job) {}
 }

@@ -8,6 +8,7 @@ import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.ResourcesExhaustedException;
 import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.distributed.proto.ErrorInfo;
+import dev.quiver.distributed.security.AccessDeniedException;
 
 /** Turns a remote failure back into the typed exception it was where it happened. */
 public final class RemoteErrors {
@@ -34,6 +35,7 @@ public final class RemoteErrors {
       case "QueryTypeException" -> new QueryTypeException(message);
       case "QueryCancelledException" -> new QueryCancelledException(message);
       case "PlanCodecException" -> new PlanCodecException(message);
+      case "AccessDeniedException" -> new AccessDeniedException(message);
       default -> new QuiverException("Distributed job " + jobId + " failed: " + message);
     };
   }

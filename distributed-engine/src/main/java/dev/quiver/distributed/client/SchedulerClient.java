@@ -1,5 +1,6 @@
 package dev.quiver.distributed.client;
 
+import com.google.protobuf.ByteString;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.ClusterConfig;
 import dev.quiver.distributed.proto.CancelJobRequest;
@@ -11,6 +12,8 @@ import dev.quiver.distributed.proto.ListExecutorsRequest;
 import dev.quiver.distributed.proto.ReleaseJobRequest;
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.SubmitJobRequest;
+import dev.quiver.distributed.proto.SubmitJobResponse;
+import dev.quiver.distributed.security.AccessDeniedException;
 import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.security.TlsDiagnosis;
 import dev.quiver.distributed.wire.WireProtocol;
@@ -82,36 +85,55 @@ public final class SchedulerClient implements AutoCloseable {
     }
   }
 
-  /** Submits a job; returns its id. */
-  public String submit(JobSpec job) {
+  /**
+   * A job the scheduler accepted: its id and its capability, which every later call on the job
+   * (and every read of its output) needs. The capability is a secret: {@link #toString()} leaves
+   * it out.
+   */
+  public record SubmittedJob(String jobId, ByteString capability) {
+    @Override
+    public String toString() {
+      return "SubmittedJob[" + jobId + ", capability=<redacted>]";
+    }
+  }
+
+  /** Submits a job. */
+  public SubmittedJob submit(JobSpec job) {
     return submit(job, "");
   }
 
   /**
-   * Submits a job; returns its id. A non-empty {@code submissionId} makes retries safe: the
-   * scheduler answers a submission it already accepted with the same job.
+   * Submits a job. A non-empty {@code submissionId} makes retries safe: the scheduler answers a
+   * submission it already accepted with the same job.
    *
    * @throws UnreachableException when the scheduler cannot be reached or does not answer
+   * @throws AccessDeniedException when the scheduler refuses this client's token
    */
-  public String submit(JobSpec job, String submissionId) {
+  public SubmittedJob submit(JobSpec job, String submissionId) {
     try {
-      return blocking
-          .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-          .submitJob(
-              SubmitJobRequest.newBuilder()
-                  .setProtocolVersion(WireProtocol.VERSION)
-                  .setJob(job)
-                  .setSubmissionId(submissionId)
-                  .build())
-          .getJobId();
+      SubmitJobResponse response =
+          blocking
+              .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+              .submitJob(
+                  SubmitJobRequest.newBuilder()
+                      .setProtocolVersion(WireProtocol.VERSION)
+                      .setJob(job)
+                      .setSubmissionId(submissionId)
+                      .build());
+      return new SubmittedJob(response.getJobId(), response.getJobCapability());
     } catch (StatusRuntimeException e) {
       throw failure("submit a job", e);
     }
   }
 
-  /** Follows a job's status; {@code observer} gets every update until the stream ends. */
-  public void watch(String jobId, StreamObserver<JobStatusUpdate> observer) {
-    async.jobStatus(JobStatusRequest.newBuilder().setJobId(jobId).build(), observer);
+  /**
+   * Follows a job's status; {@code observer} gets every update until the stream ends (with
+   * PERMISSION_DENIED when {@code capability} is not the job's).
+   */
+  public void watch(String jobId, ByteString capability, StreamObserver<JobStatusUpdate> observer) {
+    async.jobStatus(
+        JobStatusRequest.newBuilder().setJobId(jobId).setJobCapability(capability).build(),
+        observer);
   }
 
   /** Retries connecting to the scheduler now rather than after gRPC's reconnect backoff. */
@@ -119,24 +141,40 @@ public final class SchedulerClient implements AutoCloseable {
     channel.resetConnectBackoff();
   }
 
-  /** Cancels a job; false when it had already finished. */
-  public boolean cancel(String jobId) {
+  /**
+   * Cancels a job; false when it had already finished.
+   *
+   * @throws AccessDeniedException when {@code capability} is not the job's
+   */
+  public boolean cancel(String jobId, ByteString capability) {
     try {
       return blocking
           .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-          .cancelJob(CancelJobRequest.newBuilder().setJobId(jobId).build())
+          .cancelJob(
+              CancelJobRequest.newBuilder()
+                  .setJobId(jobId)
+                  .setJobCapability(capability)
+                  .build())
           .getCancelled();
     } catch (StatusRuntimeException e) {
       throw failure("cancel job " + jobId, e);
     }
   }
 
-  /** Tells the scheduler the job's output has been read, so executors can delete it. */
-  public void release(String jobId) {
+  /**
+   * Tells the scheduler the job's output has been read, so executors can delete it.
+   *
+   * @throws AccessDeniedException when {@code capability} is not the job's
+   */
+  public void release(String jobId, ByteString capability) {
     try {
       blocking
           .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-          .releaseJob(ReleaseJobRequest.newBuilder().setJobId(jobId).build());
+          .releaseJob(
+              ReleaseJobRequest.newBuilder()
+                  .setJobId(jobId)
+                  .setJobCapability(capability)
+                  .build());
     } catch (StatusRuntimeException e) {
       throw failure("release job " + jobId, e);
     }
@@ -159,6 +197,10 @@ public final class SchedulerClient implements AutoCloseable {
             + status.getCode()
             + (description == null ? "" : " (" + description + ")")
             + tls;
+    if (status.getCode() == Status.Code.UNAUTHENTICATED
+        || status.getCode() == Status.Code.PERMISSION_DENIED) {
+      return new AccessDeniedException(message, e);
+    }
     boolean unreachable =
         status.getCode() == Status.Code.UNAVAILABLE
             || status.getCode() == Status.Code.DEADLINE_EXCEEDED;

@@ -49,7 +49,9 @@ public final class FlightSecurity {
       }
     }
     if (security.hasToken()) {
-      Tokens tokens = new Tokens(security.token());
+      // DoGet (the only Flight call served) is open to clients and the cluster alike; the job
+      // capability in its ticket decides which data a caller reads.
+      Tokens tokens = security.acceptedTokens();
       builder.middleware(TOKEN_KEY, (info, headers, context) -> check(tokens, info, headers));
     }
     return builder;
@@ -57,7 +59,7 @@ public final class FlightSecurity {
 
   private static TokenMiddleware check(Tokens tokens, CallInfo info, CallHeaders headers) {
     if (!tokens.matches(headers.get(Tokens.HEADER))) {
-      LOG.warn("rejected Flight {}: missing or invalid cluster token", info.method());
+      LOG.warn("rejected Flight {}: missing or invalid token", info.method());
       throw CallStatus.UNAUTHENTICATED.withDescription(Tokens.REJECTED).toRuntimeException();
     }
     return TokenMiddleware.INSTANCE;

@@ -5,6 +5,8 @@ import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
+import io.grpc.Context;
+import io.grpc.Contexts;
 import io.grpc.ForwardingClientCall;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
@@ -89,12 +91,27 @@ public final class GrpcSecurity {
     return builder.permitKeepAliveTime(KEEPALIVE.toMillis() / 2, TimeUnit.MILLISECONDS);
   }
 
-  /** An interceptor that rejects calls without the configured token; needs a token. */
+  /**
+   * An interceptor that rejects calls without an accepted token (UNAUTHENTICATED) and serves the
+   * others with the caller's {@link Role} in {@link Callers#role()}; needs a token.
+   */
   public static ServerInterceptor tokenInterceptor(SecurityConfig security) {
     if (!security.hasToken()) {
       throw new IllegalArgumentException("no token configured to check");
     }
-    return new TokenServerInterceptor(new Tokens(security.token()));
+    return new TokenServerInterceptor(security.acceptedTokens(), null);
+  }
+
+  /**
+   * Like {@link #tokenInterceptor}, also refusing callers without the cluster role
+   * (PERMISSION_DENIED naming {@code what}) before any handler sees the call: for services only
+   * the cluster calls, such as an executor's control service.
+   */
+  public static ServerInterceptor clusterOnlyInterceptor(SecurityConfig security, String what) {
+    if (!security.hasToken()) {
+      throw new IllegalArgumentException("no token configured to check");
+    }
+    return new TokenServerInterceptor(security.acceptedTokens(), what);
   }
 
   static SslContext clientSslContext(SecurityConfig security) {
@@ -160,26 +177,41 @@ public final class GrpcSecurity {
     }
   }
 
-  /** Closes calls without the right token before any handler sees them. */
+  /**
+   * Closes calls without an accepted token (or, when {@code clusterOnly} names what the service
+   * does, without the cluster role) before any handler sees them.
+   */
   private static final class TokenServerInterceptor implements ServerInterceptor {
     private final Tokens tokens;
+    private final String clusterOnly;
 
-    TokenServerInterceptor(Tokens tokens) {
+    TokenServerInterceptor(Tokens tokens, String clusterOnly) {
       this.tokens = tokens;
+      this.clusterOnly = clusterOnly;
     }
 
     @Override
     public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
         ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
-      if (tokens.matches(headers.get(AUTHORIZATION))) {
-        return next.startCall(call, headers);
+      Role role = tokens.authenticate(headers.get(AUTHORIZATION));
+      if (role == null) {
+        LOG.warn(
+            "rejected {} from {}: missing or invalid token",
+            call.getMethodDescriptor().getFullMethodName(),
+            call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+        call.close(Status.UNAUTHENTICATED.withDescription(Tokens.REJECTED), new Metadata());
+        return new ServerCall.Listener<>() {};
       }
-      LOG.warn(
-          "rejected {} from {}: missing or invalid cluster token",
-          call.getMethodDescriptor().getFullMethodName(),
-          call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
-      call.close(Status.UNAUTHENTICATED.withDescription(Tokens.REJECTED), new Metadata());
-      return new ServerCall.Listener<>() {};
+      if (clusterOnly != null && role != Role.CLUSTER) {
+        LOG.warn(
+            "refused {} from {}: a client token cannot make this call",
+            call.getMethodDescriptor().getFullMethodName(),
+            call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+        call.close(Callers.notCluster(clusterOnly).getStatus(), new Metadata());
+        return new ServerCall.Listener<>() {};
+      }
+      return Contexts.interceptCall(
+          Context.current().withValue(Callers.ROLE, role), call, headers, next);
     }
   }
 }

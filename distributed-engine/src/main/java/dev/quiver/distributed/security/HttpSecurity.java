@@ -47,7 +47,9 @@ public final class HttpSecurity {
   /**
    * Checks an HTTP {@code Authorization} header (may be null) against the config's token: {@code
    * Bearer <token>} as on gRPC, or Basic credentials whose password is the token (so a browser can
-   * open the web UI; the user name is ignored). Always true when the config has no token.
+   * open the web UI; the user name is ignored). Always true when the config has no token. With a
+   * cluster credential only it is accepted: the endpoints are the operators' (the jobs API and web
+   * UI show and cancel every client's jobs), not the clients'.
    */
   public static Predicate<String> authorization(SecurityConfig security) {
     if (!security.hasToken()) {
@@ -74,7 +76,10 @@ public final class HttpSecurity {
     };
   }
 
-  /** The {@code Authorization} header value a client sends, or null without a token. */
+  /**
+   * The {@code Authorization} header value this process sends (the cluster credential if it has
+   * one), or null without a token.
+   */
   public static String authorizationHeader(SecurityConfig security) {
     return security.hasToken() ? Tokens.headerValue(security.token()) : null;
   }

@@ -7,19 +7,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * TLS material (certificate chain, private key and CA certificates, all PEM) and the cluster's
- * shared token. Servers use TLS when given a certificate and key; clients use TLS when given a CA
- * (or, on cluster nodes, when they serve TLS themselves). {@link #toString()} never shows the
- * token.
+ * TLS material (certificate chain, private key and CA certificates, all PEM), the clients' token
+ * and the cluster credential. Servers use TLS when given a certificate and key; clients use TLS
+ * when given a CA (or, on cluster nodes, when they serve TLS themselves).
+ *
+ * <p>The client token ({@code --token-file}) is what clients present. The cluster credential
+ * ({@code --cluster-token-file}) is what executors and the scheduler present to each other; a
+ * process that has it sends it on every call, and servers give its callers the {@link
+ * Role#CLUSTER} role (registering executors, launching tasks) and the client token's callers only
+ * {@link Role#CLIENT}. Without a cluster credential the client token is the single shared token
+ * of every role. {@link #toString()} never shows a token.
  */
 public final class SecurityConfig {
-  private static final SecurityConfig NONE = new SecurityConfig(null, null, null, null, null);
+  private static final SecurityConfig NONE =
+      new SecurityConfig(null, null, null, null, null, null, null);
 
   private final Pem certChain;
   private final Pem privateKey;
   private final Pem ca;
   private final String token;
   private final String tokenSource;
+  private final String clusterToken;
+  private final String clusterTokenSource;
 
   /** PEM bytes and the file they came from (for error messages; paths are not secret). */
   record Pem(byte[] bytes, String source) {
@@ -29,16 +38,38 @@ public final class SecurityConfig {
     }
   }
 
-  private SecurityConfig(Pem certChain, Pem privateKey, Pem ca, String token, String tokenSource) {
+  private SecurityConfig(
+      Pem certChain,
+      Pem privateKey,
+      Pem ca,
+      String token,
+      String tokenSource,
+      String clusterToken,
+      String clusterTokenSource) {
     if ((certChain == null) != (privateKey == null)) {
       throw new QuiverException(
           "TLS needs both a certificate chain (--tls-cert) and its private key (--tls-key)");
+    }
+    if (clusterToken != null && token == null) {
+      throw new QuiverException(
+          "A cluster credential (--cluster-token-file) needs the clients' token too"
+              + " (--token-file): servers accept clients only with it");
+    }
+    if (clusterToken != null && clusterToken.equals(token)) {
+      throw new QuiverException(
+          "The cluster token from "
+              + clusterTokenSource
+              + " is the clients' token from "
+              + tokenSource
+              + "; give executors and the scheduler a token of their own");
     }
     this.certChain = certChain;
     this.privateKey = privateKey;
     this.ca = ca;
     this.token = token;
     this.tokenSource = tokenSource;
+    this.clusterToken = clusterToken;
+    this.clusterTokenSource = clusterTokenSource;
   }
 
   /** No TLS and no token: plaintext, unauthenticated (loopback development only). */
@@ -61,6 +92,8 @@ public final class SecurityConfig {
             privateKey == null ? null : read(privateKey, "TLS private key"),
             ca == null ? null : read(ca, "TLS CA certificates"),
             null,
+            null,
+            null,
             null);
     return tokenFile == null ? c : c.withTokenFile(tokenFile);
   }
@@ -68,20 +101,57 @@ public final class SecurityConfig {
   /** A copy whose clients verify servers with the CA certificates in {@code caPem}. */
   public SecurityConfig withTrustedCa(Path caPem) {
     return new SecurityConfig(
-        certChain, privateKey, read(caPem, "TLS CA certificates"), token, tokenSource);
+        certChain,
+        privateKey,
+        read(caPem, "TLS CA certificates"),
+        token,
+        tokenSource,
+        clusterToken,
+        clusterTokenSource);
   }
 
   /** A copy that sends and requires {@code sharedToken} (surrounding whitespace is ignored). */
   public SecurityConfig withToken(String sharedToken) {
     return new SecurityConfig(
-        certChain, privateKey, ca, checkToken(sharedToken, "the token given"), "the token given");
+        certChain,
+        privateKey,
+        ca,
+        checkToken(sharedToken, "the token given"),
+        "the token given",
+        clusterToken,
+        clusterTokenSource);
   }
 
   /** A copy that sends and requires the token held in {@code tokenFile} (trimmed). */
   public SecurityConfig withTokenFile(Path tokenFile) {
     String source = "token file " + tokenFile;
     String text = new String(read(tokenFile, "token file").bytes(), StandardCharsets.UTF_8);
-    return new SecurityConfig(certChain, privateKey, ca, checkToken(text, source), source);
+    return new SecurityConfig(
+        certChain, privateKey, ca, checkToken(text, source), source, clusterToken,
+        clusterTokenSource);
+  }
+
+  /**
+   * A copy that sends {@code token} as the cluster credential and gives its callers the cluster
+   * role (surrounding whitespace is ignored); needs a client token.
+   */
+  public SecurityConfig withClusterToken(String token) {
+    return new SecurityConfig(
+        certChain,
+        privateKey,
+        ca,
+        this.token,
+        tokenSource,
+        checkToken(token, "the cluster token given"),
+        "the cluster token given");
+  }
+
+  /** A copy with the cluster credential held in {@code tokenFile} (trimmed); see above. */
+  public SecurityConfig withClusterTokenFile(Path tokenFile) {
+    String source = "cluster token file " + tokenFile;
+    String text = new String(read(tokenFile, "cluster token file").bytes(), StandardCharsets.UTF_8);
+    return new SecurityConfig(
+        certChain, privateKey, ca, token, tokenSource, checkToken(text, source), source);
   }
 
   /** Whether servers of this process serve TLS. */
@@ -94,9 +164,14 @@ public final class SecurityConfig {
     return ca != null || serverTls();
   }
 
-  /** Whether calls carry, and servers require, a shared token. */
+  /** Whether calls carry, and servers require, a token. */
   public boolean hasToken() {
-    return token != null;
+    return token != null || clusterToken != null;
+  }
+
+  /** Whether this process holds a cluster credential separate from the clients' token. */
+  public boolean hasClusterToken() {
+    return clusterToken != null;
   }
 
   Pem certChain() {
@@ -112,8 +187,14 @@ public final class SecurityConfig {
     return ca;
   }
 
+  /** The token this process sends: the cluster credential if it has one, else the client's. */
   String token() {
-    return token;
+    return clusterToken != null ? clusterToken : token;
+  }
+
+  /** The tokens servers of this process accept, with the role each grants. */
+  Tokens acceptedTokens() {
+    return new Tokens(token, clusterToken);
   }
 
   String tokenSource() {
@@ -163,6 +244,8 @@ public final class SecurityConfig {
         + (ca == null ? (serverTls() ? "JDK default" : "none") : ca.source())
         + ", token="
         + (token == null ? "none" : "set")
+        + ", clusterToken="
+        + (clusterToken == null ? "none" : "set")
         + "]";
   }
 }

@@ -4,23 +4,40 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
-/** The {@code authorization: Bearer <token>} header and a constant-time check of it. */
+/**
+ * The {@code authorization: Bearer <token>} header and a constant-time check of it against the
+ * client token and the cluster credential, telling which {@link Role} the caller has.
+ */
 final class Tokens {
   /** The header carrying the token. */
   static final String HEADER = "authorization";
 
   private static final String SCHEME = "Bearer ";
 
-  /** What servers answer to a call without the right token; it never quotes any token. */
+  /** What servers answer to a call without an accepted token; it never quotes any token. */
   static final String REJECTED =
-      "unauthenticated: missing or invalid cluster token: every call must carry the cluster's"
-          + " shared token"
-          + " (authorization: Bearer header; configure it with --token-file)";
+      "unauthenticated: missing or invalid token: every call must carry the cluster's token"
+          + " (authorization: Bearer header; clients configure it with --token-file, executors"
+          + " and the scheduler with --cluster-token-file when the cluster has one)";
 
-  private final byte[] expectedDigest;
+  /** Digest of the clients' token, or null. */
+  private final byte[] clientDigest;
 
+  /** Digest of the cluster credential, or null (then the client token has the cluster role). */
+  private final byte[] clusterDigest;
+
+  /** Checks a single shared token, which grants the cluster role. */
   Tokens(String token) {
-    this.expectedDigest = sha256(token);
+    this(token, null);
+  }
+
+  /**
+   * Checks the client token (may be null) and the cluster credential (may be null; without it the
+   * client token grants the cluster role, as the single shared token did before roles).
+   */
+  Tokens(String clientToken, String clusterToken) {
+    this.clientDigest = clientToken == null ? null : sha256(clientToken);
+    this.clusterDigest = clusterToken == null ? null : sha256(clusterToken);
   }
 
   /** The header value a client sends. */
@@ -28,17 +45,31 @@ final class Tokens {
     return SCHEME + token;
   }
 
-  /**
-   * Whether {@code header} (may be null) is exactly {@code Bearer <token>} with the expected
-   * token. Both sides are hashed first
-   * so the comparison takes the same time whatever the presented token's length or content.
-   */
+  /** Whether {@code header} carries the client token or the cluster credential. */
   boolean matches(String header) {
+    return authenticate(header) != null;
+  }
+
+  /**
+   * The role {@code header} (may be null) grants, or null when it is not exactly {@code Bearer
+   * <token>} with a known token. Both sides are hashed first so the comparison takes the same
+   * time whatever the presented token's length or content.
+   */
+  Role authenticate(String header) {
     // Exactly the form clients send: no other spelling of the scheme, no extra spaces.
     if (header == null || !header.startsWith(SCHEME)) {
-      return false;
+      return null;
     }
-    return MessageDigest.isEqual(expectedDigest, sha256(header.substring(SCHEME.length())));
+    byte[] presented = sha256(header.substring(SCHEME.length()));
+    boolean cluster = clusterDigest != null && MessageDigest.isEqual(clusterDigest, presented);
+    boolean client = clientDigest != null && MessageDigest.isEqual(clientDigest, presented);
+    if (cluster) {
+      return Role.CLUSTER;
+    }
+    if (client) {
+      return clusterDigest == null ? Role.CLUSTER : Role.CLIENT;
+    }
+    return null;
   }
 
   private static byte[] sha256(String s) {

@@ -1,8 +1,11 @@
 /**
- * Cluster security: TLS on every gRPC and Flight channel and a shared token every server checks on
- * every call. {@link dev.quiver.distributed.security.SecurityConfig} holds the settings; {@link
- * dev.quiver.distributed.security.GrpcSecurity} and {@link
- * dev.quiver.distributed.security.FlightSecurity} apply them to servers and clients, so the token
- * itself never leaves this package.
+ * Cluster security: TLS on every gRPC and Flight channel, the tokens every server checks on every
+ * call (the clients' token and the cluster credential, which tell a caller's {@link
+ * dev.quiver.distributed.security.Role}), and the per-job capabilities that keep clients sharing a
+ * token out of each other's jobs. {@link dev.quiver.distributed.security.SecurityConfig} holds the
+ * settings; {@link dev.quiver.distributed.security.GrpcSecurity}, {@link
+ * dev.quiver.distributed.security.FlightSecurity} and {@link
+ * dev.quiver.distributed.security.HttpSecurity} apply them to servers and clients, so the tokens
+ * themselves never leave this package.
  */
 package dev.quiver.distributed.security;

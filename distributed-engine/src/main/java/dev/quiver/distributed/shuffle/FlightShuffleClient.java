@@ -2,16 +2,18 @@ package dev.quiver.distributed.shuffle;
 
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.QuiverException;
+import dev.quiver.distributed.security.AccessDeniedException;
 import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.security.TlsDiagnosis;
-import dev.quiver.distributed.wire.ShuffleTickets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStatusCode;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -75,7 +77,7 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
             k -> connector.connect(allocator, location.host(), location.port()));
     FlightStream stream;
     try {
-      stream = client.getStream(ShuffleTickets.encode(location.id()));
+      stream = client.getStream(location.ticket());
     } catch (FlightRuntimeException e) {
       throw fetchFailed(location, e, clientTls);
     }
@@ -104,8 +106,14 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
     }
   }
 
-  private static ShuffleFetchException fetchFailed(
+  private static QuiverException fetchFailed(
       ShuffleLocation location, FlightRuntimeException e, boolean clientTls) {
+    FlightStatusCode code = e.status().code();
+    if (code == FlightStatusCode.UNAUTHORIZED || code == FlightStatusCode.UNAUTHENTICATED) {
+      // Refused for who is asking: reading it again (or re-running its producer) cannot help.
+      return new AccessDeniedException(
+          "Could not read " + location + ": " + code + ": " + e.getMessage(), e);
+    }
     return new ShuffleFetchException(
         location,
         e.status().code() + ": " + e.getMessage() + TlsDiagnosis.explain(e, clientTls),

@@ -1,12 +1,17 @@
 package dev.quiver.distributed.wire;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.proto.ShuffleTicket;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.Ticket;
 
-/** Encodes a shuffle partition's id as an Arrow Flight ticket and back. */
+/**
+ * Encodes a shuffle partition's id and its job's capability as an Arrow Flight ticket and back.
+ * A ticket holds a secret (the capability): never log or print one.
+ */
 public final class ShuffleTickets {
 
   private ShuffleTickets() {}
@@ -21,29 +26,34 @@ public final class ShuffleTickets {
         .build();
   }
 
-  /** The Flight ticket that fetches the given partition. */
-  public static Ticket encode(ShufflePartitionId id) {
-    return new Ticket(id.toByteArray());
+  /** The Flight ticket that fetches the given partition of a job with {@code capability}. */
+  public static Ticket encode(ShufflePartitionId id, ByteString capability) {
+    return new Ticket(
+        ShuffleTicket.newBuilder()
+            .setPartition(id)
+            .setJobCapability(capability)
+            .build()
+            .toByteArray());
   }
 
   /**
    * Decodes a Flight ticket.
    *
-   * @throws FlightRuntimeException INVALID_ARGUMENT when the bytes are not a shuffle partition id
+   * @throws FlightRuntimeException INVALID_ARGUMENT when the bytes are not a shuffle ticket
    */
-  public static ShufflePartitionId decode(Ticket ticket) {
+  public static ShuffleTicket decode(Ticket ticket) {
     try {
-      ShufflePartitionId id = ShufflePartitionId.parseFrom(ticket.getBytes());
-      if (id.getJobId().isEmpty()) {
+      ShuffleTicket t = ShuffleTicket.parseFrom(ticket.getBytes());
+      if (t.getPartition().getJobId().isEmpty()) {
         throw new InvalidProtocolBufferException("no job id");
       }
-      return id;
+      return t;
     } catch (InvalidProtocolBufferException e) {
       throw CallStatus.INVALID_ARGUMENT
           .withDescription(
               "the Flight ticket ("
                   + ticket.getBytes().length
-                  + " bytes) is not a Quiver shuffle partition id: "
+                  + " bytes) is not a Quiver shuffle ticket: "
                   + e.getMessage()
                   + "; build tickets with ShuffleTickets.encode")
           .withCause(e)

@@ -7,7 +7,7 @@ import io.grpc.StatusRuntimeException;
 public final class WireProtocol {
 
   /** The protocol version this build speaks; bump when old peers cannot ignore a change. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   /**
    * Largest message a Quiver server accepts (RESOURCE_EXHAUSTED beyond): room for a stage plan

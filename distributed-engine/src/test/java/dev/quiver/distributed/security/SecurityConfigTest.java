@@ -56,6 +56,35 @@ class SecurityConfigTest {
   }
 
   @Test
+  void theClusterCredentialGrantsTheClusterRoleAndTheClientTokenOnlyTheClientRole()
+      throws Exception {
+    String cluster = "qv-cluster-token-5ad3c1";
+    Path clientFile = Files.writeString(dir.resolve("client-token"), TOKEN);
+    Path clusterFile = Files.writeString(dir.resolve("cluster-token"), cluster + "\n");
+    SecurityConfig node =
+        SecurityConfig.fromFiles(null, null, null, clientFile).withClusterTokenFile(clusterFile);
+    assertThat(node.hasClusterToken()).isTrue();
+    // A node sends the cluster credential.
+    assertThat(node.token()).isEqualTo(cluster);
+    assertThat(node.toString()).doesNotContain(cluster).doesNotContain(TOKEN);
+    Tokens accepted = node.acceptedTokens();
+    assertThat(accepted.authenticate("Bearer " + cluster)).isEqualTo(Role.CLUSTER);
+    assertThat(accepted.authenticate("Bearer " + TOKEN)).isEqualTo(Role.CLIENT);
+    assertThat(accepted.authenticate("Bearer other")).isNull();
+    // Without a cluster credential the single token has every role, as before.
+    assertThat(new Tokens(TOKEN, null).authenticate("Bearer " + TOKEN)).isEqualTo(Role.CLUSTER);
+    assertThatThrownBy(
+            () -> SecurityConfig.fromFiles(null, null, null, null).withClusterTokenFile(clusterFile))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("--token-file");
+    assertThatThrownBy(
+            () -> SecurityConfig.fromFiles(null, null, null, clientFile).withClusterTokenFile(clientFile))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("token of their own")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain(TOKEN));
+  }
+
+  @Test
   void badTokensAreRefusedWithoutQuotingThem() throws Exception {
     Path empty = Files.writeString(dir.resolve("empty"), " \n");
     assertThatThrownBy(() -> SecurityConfig.fromFiles(null, null, null, empty))

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import dev.quiver.distributed.proto.JobSpec;
+import com.google.protobuf.ByteString;
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.security.JobCapabilities;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.proto.SubmitJobRequest;
 import io.grpc.Status;
@@ -52,8 +54,16 @@ class WireProtocolTest {
   @Test
   void ticketRoundTrips() {
     ShufflePartitionId id = ShuffleTickets.id("job-7", 2, 5, 11);
-    Ticket ticket = ShuffleTickets.encode(id);
-    assertThat(ShuffleTickets.decode(ticket)).isEqualTo(id);
+    ByteString capability = JobCapabilities.newCapability();
+    Ticket ticket = ShuffleTickets.encode(id, capability);
+    assertThat(ShuffleTickets.decode(ticket).getPartition()).isEqualTo(id);
+    assertThat(ShuffleTickets.decode(ticket).getJobCapability()).isEqualTo(capability);
+    assertThat(capability.size()).isEqualTo(32);
+    assertThat(JobCapabilities.matches(capability, JobCapabilities.newCapability())).isFalse();
+    assertThat(JobCapabilities.matches(capability, ByteString.EMPTY)).isFalse();
+    assertThat(JobCapabilities.matches(ByteString.EMPTY, ByteString.EMPTY)).isFalse();
+    assertThat(JobCapabilities.matches(capability, ByteString.copyFrom(capability.toByteArray())))
+        .isTrue();
     assertThat(ShuffleTickets.describe(id)).isEqualTo("job job-7 stage 2 task 5 partition 11");
   }
 
@@ -65,7 +75,7 @@ class WireProtocolTest {
             FlightRuntimeException.class,
             e -> {
               assertThat(e.status().code()).isEqualTo(FlightStatusCode.INVALID_ARGUMENT);
-              assertThat(e.getMessage()).contains("not a Quiver shuffle partition id");
+              assertThat(e.getMessage()).contains("not a Quiver shuffle ticket");
             });
   }
 

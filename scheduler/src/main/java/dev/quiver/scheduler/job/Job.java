@@ -1,5 +1,6 @@
 package dev.quiver.scheduler.job;
 
+import com.google.protobuf.ByteString;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.JobSpec;
@@ -46,8 +47,12 @@ final class Job {
   /** The client's submission id ("" when none), for answering a repeated submission. */
   final String submissionId;
 
-  Job(String id, long seq, JobSpec spec, String submissionId) {
+  /** The secret that calls on the job and reads of its shuffle output must carry. */
+  final ByteString capability;
+
+  Job(String id, long seq, JobSpec spec, String submissionId, ByteString capability) {
     this.id = id;
+    this.capability = capability;
     this.seq = seq;
     this.spec = spec;
     this.submissionId = submissionId;

@@ -26,6 +26,9 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.security.SecureRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import com.google.protobuf.ByteString;
+import dev.quiver.distributed.security.JobCapabilities;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -76,6 +79,9 @@ public final class JobManager implements AutoCloseable {
   private final Map<String, Job> jobs = new LinkedHashMap<>();
   private final Map<String, Set<TaskRun>> running = new HashMap<>();
   private final java.util.ArrayDeque<JobViews.JobDetail> history = new java.util.ArrayDeque<>();
+
+  /** Each remembered job's capability, read by RPC threads to authorize calls on the job. */
+  private final Map<String, ByteString> capabilities = new ConcurrentHashMap<>();
 
   /** The job accepted for each submission id, while the job is remembered. */
   private final Map<String, String> submissions = new HashMap<>();
@@ -140,6 +146,23 @@ public final class JobManager implements AutoCloseable {
    * @throws StatusRuntimeException INVALID_ARGUMENT when the stage graph is malformed
    */
   public String submit(JobSpec spec, String submissionId) {
+    return submitJob(spec, submissionId).jobId();
+  }
+
+  /** A job accepted: its id and its capability (a secret only the submitter learns). */
+  public record Submitted(String jobId, ByteString capability) {
+    @Override
+    public String toString() {
+      return "Submitted[" + jobId + ", capability=<redacted>]";
+    }
+  }
+
+  /**
+   * As {@link #submit(JobSpec, String)}, also returning the job's capability, which watching,
+   * cancelling and releasing the job and reading its shuffle output need (see {@link
+   * #checkCapability}).
+   */
+  public Submitted submitJob(JobSpec spec, String submissionId) {
     JobSpecValidator.validate(spec);
     if (submissionId.length() > MAX_SUBMISSION_ID) {
       throw Status.INVALID_ARGUMENT
@@ -155,12 +178,15 @@ public final class JobManager implements AutoCloseable {
         () -> {
           String known = submissionId.isEmpty() ? null : submissions.get(submissionId);
           if (known != null && jobs.containsKey(known)) {
-            LOG.info("submission {} repeated: it is {}", submissionId, jobs.get(known).describe());
-            return known;
+            // The submission id is the submitter's secret (a random UUID), so it is not logged.
+            Job job = jobs.get(known);
+            LOG.info("a submission was repeated: it is {}", job.describe());
+            return new Submitted(known, job.capability);
           }
           String id = String.format("job-%d-%016x", ++jobSeq, random.nextLong());
-          Job job = new Job(id, jobSeq, spec, submissionId);
+          Job job = new Job(id, jobSeq, spec, submissionId, JobCapabilities.newCapability());
           jobs.put(id, job);
+          capabilities.put(id, job.capability);
           if (!submissionId.isEmpty()) {
             submissions.put(submissionId, id);
           }
@@ -172,8 +198,32 @@ public final class JobManager implements AutoCloseable {
               spec.getStagesCount(),
               spec.getFinalStageId());
           schedule();
-          return id;
+          return new Submitted(id, job.capability);
         });
+  }
+
+  /**
+   * Refuses a call on job {@code jobId} that does not carry the job's capability: a client can
+   * watch, cancel and release only the jobs it submitted, even when clients share a token. A job
+   * this scheduler does not know passes (the call then answers NOT_FOUND as before).
+   *
+   * @param what the call, e.g. "JobStatus"
+   * @throws StatusRuntimeException PERMISSION_DENIED, naming the job but never a capability
+   */
+  public void checkCapability(String jobId, ByteString presented, String what) {
+    ByteString expected = capabilities.get(jobId);
+    if (expected != null && !JobCapabilities.matches(expected, presented)) {
+      LOG.warn("refused {} of job {}: the call did not carry the job's capability", what, jobId);
+      throw Status.PERMISSION_DENIED
+          .withDescription(
+              "permission denied: "
+                  + what
+                  + " of job "
+                  + jobId
+                  + " needs the job's capability, which only its submitter got from SubmitJob;"
+                  + " a client can watch, cancel and release only its own jobs")
+          .asRuntimeException();
+    }
   }
 
   /** Streams a job's status: the current state now, then every change until it finishes. */
@@ -553,6 +603,7 @@ public final class JobManager implements AutoCloseable {
           && now - job.finishedAtNanos >= config.finishedJobRetention().toNanos()) {
         removeData(job);
         jobs.remove(job.id);
+        capabilities.remove(job.id);
         history.addLast(JobSnapshots.detail(job, now));
         while (history.size() > HISTORY) {
           history.removeFirst();
@@ -858,7 +909,8 @@ public final class JobManager implements AutoCloseable {
             .setTask(task.id(number))
             .setPlan(task.stage.spec.getPlan())
             .setOutputPartitions(task.stage.spec.getOutputPartitions())
-            .putAllSettings(job.spec.getSettingsMap());
+            .putAllSettings(job.spec.getSettingsMap())
+            .setJobCapability(job.capability);
     for (StageRun input : task.stage.inputs) {
       request.addAllInputs(outputs(input));
     }
@@ -889,7 +941,8 @@ public final class JobManager implements AutoCloseable {
       for (int p = 0; p < stage.spec.getOutputPartitions(); p++) {
         PartitionLocation.Builder l =
             PartitionLocation.newBuilder()
-                .setPartition(ShuffleTickets.id(stage.job.id, stage.id(), t.index, p));
+                .setPartition(ShuffleTickets.id(stage.job.id, stage.id(), t.index, p))
+                .setJobCapability(stage.job.capability);
         if (t.skipped) {
           l.setEmpty(true);
         } else {

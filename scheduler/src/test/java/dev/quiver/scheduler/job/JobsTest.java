@@ -1,5 +1,7 @@
 package dev.quiver.scheduler.job;
 
+import dev.quiver.distributed.proto.SubmitJobResponse;
+import java.util.concurrent.ConcurrentHashMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -125,12 +127,28 @@ class JobsTest {
   }
 
   private static String submit(SchedulerGrpc.SchedulerBlockingStub s, JobSpec spec) {
-    return s.submitJob(
+    return remember(
+        s.submitJob(
             SubmitJobRequest.newBuilder()
                 .setProtocolVersion(WireProtocol.VERSION)
                 .setJob(spec)
-                .build())
-        .getJobId();
+                .build()));
+  }
+
+  /** Each submitted job's capability, which watching, cancelling and releasing it need. */
+  private static final Map<String, ByteString> CAPABILITIES = new ConcurrentHashMap<>();
+
+  private static String remember(SubmitJobResponse submitted) {
+    assertThat(submitted.getJobCapability().size()).isEqualTo(32);
+    ByteString known = CAPABILITIES.putIfAbsent(submitted.getJobId(), submitted.getJobCapability());
+    assertThat(known == null || known.equals(submitted.getJobCapability()))
+        .as("a repeated submission answers with the same capability")
+        .isTrue();
+    return submitted.getJobId();
+  }
+
+  private static ByteString capability(String id) {
+    return CAPABILITIES.getOrDefault(id, ByteString.EMPTY);
   }
 
   /** Every update of the job's status stream, until it ends. */
@@ -142,7 +160,8 @@ class JobsTest {
   private static List<JobStatusUpdate> follow(
       SchedulerGrpc.SchedulerBlockingStub s, String id, CountDownLatch started) {
     List<JobStatusUpdate> updates = new ArrayList<>();
-    Iterator<JobStatusUpdate> it = s.jobStatus(JobStatusRequest.newBuilder().setJobId(id).build());
+    Iterator<JobStatusUpdate> it = s.jobStatus(
+            JobStatusRequest.newBuilder().setJobId(id).setJobCapability(capability(id)).build());
     it.forEachRemaining(
         u -> {
           updates.add(u);
@@ -459,7 +478,7 @@ class JobsTest {
     assertThat(server.jobs().status(id).getState()).isEqualTo(JobState.JOB_STATE_RUNNING);
     assertThat(server.jobs().status(id).getStages(0).getTasksSucceeded()).isZero();
 
-    assertThat(stub.cancelJob(CancelJobRequest.newBuilder().setJobId(id).build()).getCancelled())
+    assertThat(stub.cancelJob(CancelJobRequest.newBuilder().setJobId(id).setJobCapability(capability(id)).build()).getCancelled())
         .isTrue();
     JobStatusUpdate done = await(id);
     assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_CANCELLED);
@@ -473,7 +492,7 @@ class JobsTest {
     assertThat(e.cancels.get(0).getTasksCount()).isEqualTo(2);
     assertThat(e.held).isEmpty();
     assertThat(e.removedJobs).containsExactly(id);
-    assertThat(stub.cancelJob(CancelJobRequest.newBuilder().setJobId(id).build()).getCancelled())
+    assertThat(stub.cancelJob(CancelJobRequest.newBuilder().setJobId(id).setJobCapability(capability(id)).build()).getCancelled())
         .isFalse();
   }
 
@@ -499,7 +518,7 @@ class JobsTest {
     assertThat(a.removedJobs).isEmpty();
     assertThat(b.removedJobs).isEmpty();
 
-    stub.releaseJob(ReleaseJobRequest.newBuilder().setJobId(id).build());
+    stub.releaseJob(ReleaseJobRequest.newBuilder().setJobId(id).setJobCapability(capability(id)).build());
     waitFor(() -> a.removedJobs.contains(id) && b.removedJobs.contains(id));
     // Finished jobs stay available for status until the retention time has passed.
     assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
@@ -580,11 +599,11 @@ class JobsTest {
             .setJob(twoStages())
             .setSubmissionId("5f0c2a3e-retry")
             .build();
-    String first = stub.submitJob(request).getJobId();
-    String again = stub.submitJob(request).getJobId();
+    String first = remember(stub.submitJob(request));
+    String again = remember(stub.submitJob(request));
     assertThat(again).isEqualTo(first).matches("job-\\d+-[0-9a-f]{16}");
     String other =
-        stub.submitJob(request.toBuilder().setSubmissionId("another").build()).getJobId();
+        remember(stub.submitJob(request.toBuilder().setSubmissionId("another").build()));
     assertThat(other).isNotEqualTo(first);
     assertThat(await(first).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
     assertThat(await(other).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);

@@ -1,0 +1,44 @@
+package dev.quiver.distributed.security;
+
+import io.grpc.Context;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+
+/**
+ * The {@link Role} of the gRPC call being served, set by the token check of {@link
+ * GrpcSecurity}. A server without any token has no check and treats every caller as {@link
+ * Role#CLUSTER}.
+ */
+public final class Callers {
+  static final Context.Key<Role> ROLE = Context.key("quiver-caller-role");
+
+  private Callers() {}
+
+  /** The role of the current call. */
+  public static Role role() {
+    Role r = ROLE.get();
+    return r == null ? Role.CLUSTER : r;
+  }
+
+  /**
+   * Refuses the current call unless it carries the cluster credential.
+   *
+   * @param what what the call does, e.g. "Register (joining the cluster as an executor)"
+   * @throws StatusRuntimeException PERMISSION_DENIED naming the call and the flag to use
+   */
+  public static void requireCluster(String what) {
+    if (role() != Role.CLUSTER) {
+      throw notCluster(what);
+    }
+  }
+
+  static StatusRuntimeException notCluster(String what) {
+    return Status.PERMISSION_DENIED
+        .withDescription(
+            "permission denied: "
+                + what
+                + " needs the cluster credential (the token of --cluster-token-file, which"
+                + " executors and the scheduler hold); this call carried a client token")
+        .asRuntimeException();
+  }
+}
