@@ -650,7 +650,7 @@ class BadInputTest {
           assertThat(e).isInstanceOf(FlightRuntimeException.class);
           CallStatus status = ((FlightRuntimeException) e).status();
           assertThat(status.code()).isEqualTo(FlightStatusCode.INVALID_ARGUMENT);
-          assertThat(status.description()).contains("not a Quiver shuffle partition id");
+          assertThat(status.description()).contains("not a Quiver shuffle ticket");
         }
       }
     }

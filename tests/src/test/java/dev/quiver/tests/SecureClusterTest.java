@@ -321,7 +321,7 @@ class SecureClusterTest {
     assertThat(output)
         .as("this test's captured output")
         .contains("token=set")
-        .contains("missing or invalid cluster token");
+        .contains("missing or invalid token");
     assertThat(output)
         .as("this test's captured output")
         .doesNotContain(TOKEN)
