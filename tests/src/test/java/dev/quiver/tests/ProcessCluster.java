@@ -490,6 +490,16 @@ final class ProcessCluster implements AutoCloseable {
     return List.copyOf(executors.keySet());
   }
 
+  /** The scheduler process running now. */
+  Process schedulerProcess() {
+    return scheduler;
+  }
+
+  /** The executor process {@code id}, or null when it is not running. */
+  Process executorProcess(String id) {
+    return executors.get(id);
+  }
+
   /** The executor processes running now, in start order. */
   List<Process> executors() {
     return List.copyOf(executors.values());
