@@ -7,7 +7,10 @@ import java.util.Map;
 public final class PlanFormatter {
   private PlanFormatter() {}
 
-  /** One line per operator: name, details, output partitioning (and metrics when asked). */
+  /**
+   * One line per operator: name, details, output partitioning (and metrics when asked); details
+   * of several lines follow their operator's line.
+   */
   public static String format(ExecutionPlan plan, boolean withMetrics) {
     StringBuilder sb = new StringBuilder();
     append(sb, plan, 0, withMetrics);
@@ -17,7 +20,15 @@ public final class PlanFormatter {
   private static void append(StringBuilder sb, ExecutionPlan plan, int depth, boolean withMetrics) {
     sb.append("  ".repeat(depth)).append(plan.name());
     String details = plan.displayDetails();
+    // Details of several lines (a distributed job's stages) continue below the operator's line,
+    // after its annotations, so that these stay on the line they describe.
+    String more = "";
     if (details != null && !details.isEmpty()) {
+      int newline = details.indexOf('\n');
+      if (newline >= 0) {
+        more = details.substring(newline);
+        details = details.substring(0, newline);
+      }
       sb.append(": ").append(details);
     }
     sb.append(" [partitions=").append(plan.partitionCount()).append(']');
@@ -33,7 +44,7 @@ public final class PlanFormatter {
       }
       sb.append(']');
     }
-    sb.append('\n');
+    sb.append(more).append('\n');
     for (ExecutionPlan child : plan.children()) {
       append(sb, child, depth + 1, withMetrics);
     }
