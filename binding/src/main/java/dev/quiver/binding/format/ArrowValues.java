@@ -40,7 +40,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 /**
  * Arrow values as plain Java values: Integer/Long/Short/Byte, Double/Float, BigDecimal, String,
  * Boolean, LocalDate (dates), LocalDateTime (timestamps without a zone), Instant (with one),
- * LocalTime, Period and Duration (intervals), byte[], List (lists), null.
+ * LocalTime, Period and Duration (intervals), byte[], List (lists), Map (maps, and structs by field
+ * name, both in order), null.
  */
 public final class ArrowValues {
   private ArrowValues() {}
@@ -112,6 +113,23 @@ public final class ArrowValues {
     }
     if (vector instanceof BaseIntVector v) {
       return v.getValueAsLong(row); // unsigned integers
+    }
+    if (vector instanceof org.apache.arrow.vector.complex.MapVector v) {
+      FieldVector entries = v.getDataVector();
+      FieldVector keys = entries.getChildrenFromFields().get(0);
+      FieldVector values = entries.getChildrenFromFields().get(1);
+      java.util.Map<Object, Object> out = new java.util.LinkedHashMap<>();
+      for (int i = v.getElementStartIndex(row); i < v.getElementEndIndex(row); i++) {
+        out.put(get(keys, i), get(values, i));
+      }
+      return out;
+    }
+    if (vector instanceof org.apache.arrow.vector.complex.StructVector v) {
+      java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+      for (FieldVector child : v.getChildrenFromFields()) {
+        out.put(child.getName(), get(child, row));
+      }
+      return out;
     }
     if (vector instanceof ListVector v) {
       FieldVector data = v.getDataVector();

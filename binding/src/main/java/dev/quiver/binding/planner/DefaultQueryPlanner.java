@@ -63,6 +63,7 @@ import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
@@ -138,7 +139,13 @@ public class DefaultQueryPlanner implements QueryPlanner {
         throw new IllegalStateException(
             "The physical plan returns " + actual + " but the query's schema is " + expected);
       }
-      exprs.add(new ColumnExpr(i, got.get(i).getName(), want.get(i).getType(), want.get(i).isNullable()));
+      exprs.add(
+          new ColumnExpr(
+              i,
+              got.get(i).getName(),
+              want.get(i).getType(),
+              want.get(i).isNullable(),
+              want.get(i).getChildren()));
       names.add(want.get(i).getName());
     }
     return new ProjectionExec(physical, exprs, names);
@@ -250,6 +257,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
       List<PhysicalExpr> groupExprs = new ArrayList<>();
       List<String> groupNames = new ArrayList<>();
       for (int i = 0; i < keys.size(); i++) {
+        RelDataTypeField key = agg.getInput().getRowType().getFieldList().get(keys.get(i));
+        TypeMapping.requireFlat(key.getType(), key.getName(), "GROUP BY or DISTINCT");
         groupExprs.add(column(input, keys.get(i)));
         groupNames.add(outNames.get(i));
       }
@@ -284,6 +293,11 @@ public class DefaultQueryPlanner implements QueryPlanner {
         }
         List<PhysicalExpr> args = new ArrayList<>();
         for (int a : call.getArgList()) {
+          if (kind != SqlKind.COUNT) {
+            RelDataTypeField arg = agg.getInput().getRowType().getFieldList().get(a);
+            TypeMapping.requireFlat(
+                arg.getType(), arg.getName(), call.getAggregation().getName() + "(...)");
+          }
           args.add(column(input, a));
         }
         PhysicalExpr filter = call.filterArg >= 0 ? column(input, call.filterArg) : null;
@@ -393,6 +407,10 @@ public class DefaultQueryPlanner implements QueryPlanner {
       List<Boolean> filterNulls = new ArrayList<>();
       List<RexNode> rest = new ArrayList<>();
       RelOptUtil.splitJoinCondition(l, r, j.getCondition(), lk, rk, filterNulls, rest);
+      for (int k : lk) {
+        RelDataTypeField key = l.getRowType().getFieldList().get(k);
+        TypeMapping.requireFlat(key.getType(), key.getName(), "JOIN ON");
+      }
       boolean nullEqualsNull = !filterNulls.isEmpty() && filterNulls.stream().noneMatch(b -> b);
       if (!nullEqualsNull && filterNulls.contains(Boolean.FALSE)) {
         // Mixed = and IS NOT DISTINCT FROM keys: hash on the = keys, check the others after.
@@ -629,6 +647,10 @@ public class DefaultQueryPlanner implements QueryPlanner {
       int out = inCount;
       for (Window.Group group : w.groups) {
         List<Integer> keys = group.keys.asList();
+        for (int k : keys) {
+          RelDataTypeField key = w.getInput().getRowType().getFieldList().get(k);
+          TypeMapping.requireFlat(key.getType(), key.getName(), "PARTITION BY");
+        }
         List<PhysicalExpr> partitionBy = columns(cur, keys);
         ExecutionPlan exchanged;
         if (keys.isEmpty()) {
@@ -667,6 +689,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
             args.add(windowOperand(operand, w, inCount, sorted));
           }
           WindowFunction function = windowFunction(call);
+          TypeMapping.requireFlat(
+              call.getType(), call.getOperator().getName() + "(...)", "OVER (a window function)");
           ArrowType outType = TypeMapping.toArrow(call.getType());
           if ((function == WindowFunction.LAG || function == WindowFunction.LEAD)
               && args.size() == 3) {
@@ -772,8 +796,7 @@ public class DefaultQueryPlanner implements QueryPlanner {
     // ---- helpers --------------------------------------------------------------------------
 
     private static ColumnExpr column(ExecutionPlan plan, int index) {
-      Field f = plan.schema().getFields().get(index);
-      return new ColumnExpr(index, f.getName(), f.getType(), f.isNullable());
+      return ColumnExpr.of(index, plan.schema().getFields().get(index));
     }
 
     private static List<PhysicalExpr> columns(ExecutionPlan plan, List<Integer> indices) {

@@ -5,6 +5,9 @@ import dev.quiver.binding.ScalarUdf;
 import dev.quiver.binding.Suggestions;
 import dev.quiver.binding.UnknownFunctionException;
 import dev.quiver.binding.physical.expr.ArithmeticExpr;
+import dev.quiver.binding.physical.expr.CardinalityExpr;
+import dev.quiver.binding.physical.expr.ElementExpr;
+import dev.quiver.binding.physical.expr.StructFieldExpr;
 import dev.quiver.binding.physical.expr.CaseExpr;
 import dev.quiver.binding.physical.expr.CastExpr;
 import dev.quiver.binding.physical.expr.CoalesceExpr;
@@ -41,6 +44,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rel.type.RelDataType;
@@ -48,6 +52,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexFieldAccess;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUnknownAs;
@@ -89,10 +94,16 @@ public final class RexTranslator {
             "Input reference $" + ref.getIndex() + " is out of range for row type " + inputRowType);
       }
       RelDataTypeField f = fields.get(ref.getIndex());
-      return new ColumnExpr(ref.getIndex(), f.getName(), TypeMapping.toArrow(f.getType()), f.getType().isNullable());
+      return ColumnExpr.of(ref.getIndex(), TypeMapping.toArrowField(f.getName(), f.getType()));
     }
     if (node instanceof RexLiteral lit) {
       return literal(lit);
+    }
+    if (node instanceof RexFieldAccess access
+        && access.getReferenceExpr().getType().isStruct()
+        && !(access.getReferenceExpr() instanceof org.apache.calcite.rex.RexCorrelVariable)) {
+      return new StructFieldExpr(
+          translate(access.getReferenceExpr(), inputRowType), access.getField().getIndex());
     }
     if (node instanceof RexCall call) {
       return call(call, inputRowType);
@@ -182,6 +193,19 @@ public final class RexTranslator {
   private PhysicalExpr call(RexCall call, RelDataType input) {
     SqlOperator op = call.getOperator();
     SqlKind kind = call.getKind();
+    if (TypeMapping.isNested(call.getType()) && kind != SqlKind.ITEM) {
+      boolean sameTypeCast =
+          (kind == SqlKind.CAST || kind == SqlKind.REINTERPRET)
+              && org.apache.calcite.sql.type.SqlTypeUtil.equalSansNullability(
+                  rexBuilder.getTypeFactory(), call.getOperands().get(0).getType(), call.getType());
+      if (!sameTypeCast) {
+        throw new QueryTypeException(
+            TypeMapping.nestedName(call.getType()) + " values can be read from tables, passed "
+                + "on and taken apart (s.field, l[1], m['key'], cardinality), but not made by "
+                + op.getName() + ": " + call);
+      }
+      return translate(call.getOperands().get(0), input);
+    }
     ArrowType type = TypeMapping.toArrow(call.getType());
     switch (kind) {
       case PLUS:
@@ -236,6 +260,8 @@ public final class RexTranslator {
       }
       case CASE:
         return caseExpr(call, input, type);
+      case ITEM:
+        return item(call, input);
       case CAST:
       case REINTERPRET:
         return coerce(translate(call.getOperands().get(0), input), type);
@@ -385,6 +411,13 @@ public final class RexTranslator {
   private static PhysicalExpr[] comparable(PhysicalExpr l, PhysicalExpr r) {
     ArrowType lt = l.dataType();
     ArrowType rt = r.dataType();
+    for (ArrowType t : new ArrowType[] {lt, rt}) {
+      if (TypeMapping.isNested(t)) {
+        throw new QueryTypeException(
+            "Comparing " + Vectors.sqlName(t) + " values is not supported; compare their fields "
+                + "or elements (s.field, l[1], m['key'])");
+      }
+    }
     boolean ls = lt instanceof ArrowType.Utf8;
     boolean rs = rt instanceof ArrowType.Utf8;
     if (ls && !rs && !(rt instanceof ArrowType.Null)) {
@@ -624,6 +657,46 @@ public final class RexTranslator {
   }
 
   /** Functions identified by name (OTHER_FUNCTION and friends), then UDFs. */
+  /** {@code s['name']} or {@code s[i]} of a struct, {@code l[i]} of a list, {@code m[k]} of a map. */
+  private PhysicalExpr item(RexCall call, RelDataType input) {
+    RexNode container = call.getOperands().get(0);
+    RexNode key = call.getOperands().get(1);
+    PhysicalExpr c = translate(container, input);
+    if (container.getType().isStruct()) {
+      List<RelDataTypeField> fields = container.getType().getFieldList();
+      if (!(key instanceof RexLiteral lit) || lit.isNull()) {
+        throw new QueryTypeException("A STRUCT field is named by a constant: " + call);
+      }
+      Object k = literalValue(lit.getValue(), lit.getType());
+      int index = -1;
+      if (k instanceof String name) {
+        for (RelDataTypeField f : fields) {
+          if (f.getName().equalsIgnoreCase(name)) {
+            index = f.getIndex();
+            break;
+          }
+        }
+      } else if (k instanceof Number n) {
+        index = n.intValue() - 1;
+      }
+      if (index < 0 || index >= fields.size()) {
+        throw new QueryTypeException(
+            "STRUCT " + container.getType().getFullTypeString() + " has no field " + k);
+      }
+      return new StructFieldExpr(c, index);
+    }
+    PhysicalExpr k = translate(key, input);
+    if (container.getType().getSqlTypeName() == SqlTypeName.MAP
+        && k.dataType() instanceof ArrowType.Utf8 == false
+        && !(k.dataType() instanceof ArrowType.Null)) {
+      Field keyField = c.field("m").getChildren().get(0).getChildren().get(0);
+      if (!(keyField.getType() instanceof ArrowType.Int && k.dataType() instanceof ArrowType.Int)) {
+        k = coerce(k, keyField.getType());
+      }
+    }
+    return new ElementExpr(c, k);
+  }
+
   private PhysicalExpr named(RexCall call, RelDataType input, ArrowType type) {
     SqlOperator op = call.getOperator();
     if (op == SingleRowFunction.INSTANCE) {
@@ -632,6 +705,8 @@ public final class RexTranslator {
     }
     String name = op.getName().toUpperCase(Locale.ROOT);
     switch (name) {
+      case "CARDINALITY":
+        return new CardinalityExpr(translate(call.getOperands().get(0), input), type);
       case "UPPER":
         return new StringFunctionExpr(StringFunctionExpr.Fn.UPPER, operands(call, input), type);
       case "LOWER":

@@ -31,6 +31,9 @@ public final class TypeMapping {
   /** Date type used internally: days since the epoch. */
   public static final ArrowType DATE = new ArrowType.Date(DateUnit.DAY);
 
+  /** Time-of-day type used internally: microseconds since midnight. */
+  public static final ArrowType TIME = new ArrowType.Time(TimeUnit.MICROSECOND, 64);
+
   /** Double type used internally. */
   public static final ArrowType DOUBLE = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
 
@@ -72,6 +75,14 @@ public final class TypeMapping {
         return DATE;
       case TIMESTAMP:
         return TIMESTAMP;
+      case TIME:
+        return TIME;
+      case ROW:
+        return ArrowType.Struct.INSTANCE;
+      case ARRAY:
+        return ArrowType.List.INSTANCE;
+      case MAP:
+        return new ArrowType.Map(false);
       case NULL:
         return ArrowType.Null.INSTANCE;
       case INTERVAL_YEAR:
@@ -92,7 +103,8 @@ public final class TypeMapping {
       default:
         throw new QueryTypeException(
             "SQL type " + type.getFullTypeString() + " is not supported; use one of BOOLEAN, "
-                + "INTEGER, BIGINT, DOUBLE, DECIMAL(p, s), VARCHAR, DATE or TIMESTAMP");
+                + "INTEGER, BIGINT, DOUBLE, DECIMAL(p, s), VARCHAR, DATE, TIME, TIMESTAMP, "
+                + "ROW(...), ARRAY or MAP");
     }
   }
 
@@ -153,6 +165,9 @@ public final class TypeMapping {
         break;
       case Null:
         return factory.createSqlType(SqlTypeName.NULL);
+      case Time:
+        t = factory.createSqlType(SqlTypeName.TIME);
+        break;
       case Interval:
         IntervalUnit unit = ((ArrowType.Interval) type).getUnit();
         if (unit == IntervalUnit.YEAR_MONTH) {
@@ -170,16 +185,125 @@ public final class TypeMapping {
       default:
         throw new QueryTypeException(
             "Arrow type " + type + " is not supported; use bool, int, double, decimal128, utf8, "
-                + "date32 or timestamp[us]");
+                + "date32, time64[us], timestamp[us], struct, list or map");
     }
     return factory.createTypeWithNullability(t, nullable);
+  }
+
+  /**
+   * The Calcite type of an Arrow field, nested types included: a struct is a ROW of its children,
+   * a list an ARRAY of its element, a map a MAP of its key and value.
+   */
+  public static RelDataType toRel(Field field, RelDataTypeFactory factory) {
+    ArrowType type = field.getType();
+    RelDataType t;
+    switch (type.getTypeID()) {
+      case Struct -> {
+        List<RelDataType> types = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (Field c : field.getChildren()) {
+          types.add(toRel(c, factory));
+          names.add(c.getName());
+        }
+        t = factory.createStructType(types, names);
+      }
+      case List, LargeList, FixedSizeList -> {
+        if (field.getChildren().size() != 1) {
+          throw new QueryTypeException("List column " + field.getName() + " has no element type");
+        }
+        t = factory.createArrayType(toRel(field.getChildren().get(0), factory), -1);
+      }
+      case Map -> {
+        Field entries = field.getChildren().isEmpty() ? null : field.getChildren().get(0);
+        if (entries == null || entries.getChildren().size() != 2) {
+          throw new QueryTypeException("Map column " + field.getName() + " needs a key and a value");
+        }
+        t = factory.createMapType(
+            toRel(entries.getChildren().get(0), factory), toRel(entries.getChildren().get(1), factory));
+      }
+      default -> {
+        return toRel(type, field.isNullable(), factory);
+      }
+    }
+    return factory.createTypeWithNullability(t, field.isNullable());
+  }
+
+  /** Whether a Calcite type is a ROW, ARRAY, MAP or MULTISET (values with parts). */
+  public static boolean isNested(RelDataType type) {
+    return type.isStruct()
+        || type.getSqlTypeName() == SqlTypeName.ARRAY
+        || type.getSqlTypeName() == SqlTypeName.MAP
+        || type.getSqlTypeName() == SqlTypeName.MULTISET;
+  }
+
+  /** Whether an Arrow type is a struct, list or map (has child fields). */
+  public static boolean isNested(ArrowType type) {
+    return switch (type.getTypeID()) {
+      case Struct, List, LargeList, FixedSizeList, Map, Union -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * The SQL name of a nested type for error messages ({@code STRUCT}, {@code LIST}, {@code MAP}),
+   * or null for other types.
+   */
+  public static String nestedName(RelDataType type) {
+    if (type.isStruct()) {
+      return "STRUCT";
+    }
+    return switch (type.getSqlTypeName()) {
+      case ARRAY, MULTISET -> "LIST";
+      case MAP -> "MAP";
+      default -> null;
+    };
+  }
+
+  /**
+   * Throws a typed error when {@code type} is a STRUCT, LIST or MAP, which Quiver reads, carries
+   * and takes apart but does not group, join on, sort or compare ({@code use} says which, e.g.
+   * "GROUP BY").
+   */
+  public static void requireFlat(RelDataType type, String column, String use) {
+    String nested = nestedName(type);
+    if (nested != null) {
+      throw new QueryTypeException(
+          use + " " + column + ": " + nested + " values are not supported there; use their "
+              + "fields or elements instead (s.field, l[1], m['key'])");
+    }
+  }
+
+  /** The Arrow field for a Calcite type, with the child fields of nested types. */
+  public static Field toArrowField(String name, RelDataType type) {
+    FieldType fieldType = new FieldType(type.isNullable(), toArrow(type), null);
+    if (type.isStruct()) {
+      List<Field> children = new ArrayList<>();
+      for (RelDataTypeField f : type.getFieldList()) {
+        children.add(toArrowField(f.getName(), f.getType()));
+      }
+      return new Field(name, fieldType, children);
+    }
+    if (type.getSqlTypeName() == SqlTypeName.ARRAY) {
+      return new Field(name, fieldType, List.of(toArrowField("element", type.getComponentType())));
+    }
+    if (type.getSqlTypeName() == SqlTypeName.MAP) {
+      Field key = toArrowField("key", type.getKeyType());
+      key = new Field("key", new FieldType(false, key.getType(), null), key.getChildren());
+      Field entries =
+          new Field(
+              "entries",
+              new FieldType(false, ArrowType.Struct.INSTANCE, null),
+              List.of(key, toArrowField("value", type.getValueType())));
+      return new Field(name, fieldType, List.of(entries));
+    }
+    return new Field(name, fieldType, null);
   }
 
   /** Arrow schema of a Calcite row type (field names kept). */
   public static Schema toArrowSchema(RelDataType rowType) {
     List<Field> fields = new ArrayList<>();
     for (RelDataTypeField f : rowType.getFieldList()) {
-      fields.add(new Field(f.getName(), new FieldType(f.getType().isNullable(), toArrow(f.getType()), null), null));
+      fields.add(toArrowField(f.getName(), f.getType()));
     }
     return new Schema(fields);
   }
@@ -189,7 +313,7 @@ public final class TypeMapping {
     List<RelDataType> types = new ArrayList<>();
     List<String> names = new ArrayList<>();
     for (Field f : schema.getFields()) {
-      types.add(toRel(f.getType(), f.isNullable(), factory));
+      types.add(toRel(f, factory));
       names.add(f.getName());
     }
     return factory.createStructType(types, names);

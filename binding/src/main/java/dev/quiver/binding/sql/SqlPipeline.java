@@ -172,7 +172,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     }
     SqlShape.check(statement);
     GroupByAll.expand(statement, AGGREGATE_NAMES::contains);
-    return ColumnNames.name(statement);
+    SqlNode named = ColumnNames.name(statement);
+    StructFieldReferences.rewrite(named);
+    return named;
   }
 
   private static SqlNode parseStmt(String text)

@@ -11,7 +11,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -50,6 +49,47 @@ public final class SameRows {
     if (o == null) {
       return "NULL";
     }
+    if (o instanceof org.duckdb.DuckDBStruct st) {
+      try {
+        return normalize(st.getMap());
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    if (o instanceof java.sql.Array a) {
+      try {
+        return normalize(java.util.Arrays.asList((Object[]) a.getArray()));
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    if (o instanceof java.util.Map<?, ?> m) {
+      StringBuilder b = new StringBuilder("{");
+      for (java.util.Map.Entry<?, ?> e : m.entrySet()) {
+        b.append(b.length() > 1 ? ", " : "")
+            .append(normalize(e.getKey()))
+            .append(": ")
+            .append(normalize(e.getValue()));
+      }
+      return b.append('}').toString();
+    }
+    if (o instanceof List<?> l) {
+      StringBuilder b = new StringBuilder("[");
+      for (Object e : l) {
+        b.append(b.length() > 1 ? ", " : "").append(normalize(e));
+      }
+      return b.append(']').toString();
+    }
+    if (o instanceof java.sql.Timestamp t) {
+      return t.toLocalDateTime().toString();
+    }
+    if (o instanceof java.time.OffsetDateTime t) {
+      // TIMESTAMP WITH TIME ZONE: Quiver reads the instant as a UTC timestamp.
+      return t.withOffsetSameInstant(java.time.ZoneOffset.UTC).toLocalDateTime().toString();
+    }
+    if (o instanceof java.sql.Time t) {
+      return t.toLocalTime().toString();
+    }
     if (o instanceof BigDecimal d) {
       return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
     }
@@ -76,17 +116,18 @@ public final class SameRows {
           StringBuilder s = new StringBuilder();
           int i = 0;
           for (FieldVector v : b.getFieldVectors()) {
-            Object o = v.isNull(r) ? null : v.getObject(r);
-            if (v instanceof DateDayVector d && o != null) {
-              o = java.time.LocalDate.ofEpochDay(d.get(r));
-            }
-            s.append(i++ > 0 ? "|" : "").append(normalize(o));
+            s.append(i++ > 0 ? "|" : "").append(normalize(value(v, r)));
           }
           rows.add(s.toString());
         }
       }
     }
     return rows;
+  }
+
+  /** Row {@code r} of {@code v} as a plain Java value: structs and maps as maps, lists as lists. */
+  public static Object value(FieldVector v, int r) {
+    return v.isNull(r) ? null : dev.quiver.binding.format.ArrowValues.get(v, r);
   }
 
   public static void same(List<String> want, List<String> got, String sql) {

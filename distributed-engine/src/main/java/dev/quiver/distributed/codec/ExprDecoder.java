@@ -49,6 +49,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import dev.quiver.binding.physical.expr.CardinalityExpr;
+import dev.quiver.binding.physical.expr.ElementExpr;
+import dev.quiver.binding.physical.expr.StructFieldExpr;
+import dev.quiver.distributed.proto.CardinalityExprNode;
+import dev.quiver.distributed.proto.ElementExprNode;
+import dev.quiver.distributed.proto.StructFieldExprNode;
 
 /** Decodes physical expressions; UDFs are looked up among those installed on this process. */
 final class ExprDecoder {
@@ -62,9 +69,30 @@ final class ExprDecoder {
     return switch (e.getExprCase()) {
       case COLUMN -> {
         ColumnExprNode c = e.getColumn();
+        if (!c.getDataField().isEmpty()) {
+          List<Field> fields =
+              ArrowSerde.schema(c.getDataField(), "column " + c.getName()).getFields();
+          if (fields.size() != 1) {
+            throw new PlanCodecException("The type of column " + c.getName() + " is not one field");
+          }
+          yield ColumnExpr.of(c.getIndex(), fields.get(0));
+        }
         yield new ColumnExpr(
             c.getIndex(), c.getName(), ArrowSerde.type(c.getDataType(), "column " + c.getName()),
             c.getNullable());
+      }
+      case STRUCT_FIELD -> {
+        StructFieldExprNode f = e.getStructField();
+        yield new StructFieldExpr(expr(f.getInput()), f.getIndex());
+      }
+      case ELEMENT -> {
+        ElementExprNode el = e.getElement();
+        yield new ElementExpr(expr(el.getContainer()), expr(el.getKey()));
+      }
+      case CARDINALITY -> {
+        CardinalityExprNode card = e.getCardinality();
+        yield new CardinalityExpr(
+            expr(card.getContainer()), ArrowSerde.type(card.getDataType(), "a cardinality"));
       }
       case LITERAL -> {
         LiteralExprNode l = e.getLiteral();

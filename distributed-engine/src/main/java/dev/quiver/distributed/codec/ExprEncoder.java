@@ -24,6 +24,13 @@ import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
+import dev.quiver.binding.physical.expr.CardinalityExpr;
+import dev.quiver.binding.physical.expr.ElementExpr;
+import dev.quiver.binding.physical.expr.StructFieldExpr;
+import dev.quiver.distributed.proto.CardinalityExprNode;
+import dev.quiver.distributed.proto.ElementExprNode;
+import dev.quiver.distributed.proto.StructFieldExprNode;
+import org.apache.arrow.vector.types.pojo.Schema;
 import dev.quiver.distributed.proto.ArithmeticExprNode;
 import dev.quiver.distributed.proto.ArithmeticOpSpec;
 import dev.quiver.distributed.proto.CaseExprNode;
@@ -74,12 +81,27 @@ final class ExprEncoder {
   PhysicalExprNode expr(PhysicalExpr e) {
     PhysicalExprNode.Builder b = PhysicalExprNode.newBuilder();
     if (e instanceof ColumnExpr c) {
-      b.setColumn(
+      ColumnExprNode.Builder n =
           ColumnExprNode.newBuilder()
               .setIndex(c.index())
               .setName(c.name())
               .setDataType(ArrowSerde.type(c.dataType()))
-              .setNullable(c.nullable()));
+              .setNullable(c.nullable());
+      if (!c.childFields().isEmpty()) {
+        n.setDataField(ArrowSerde.schema(new Schema(List.of(c.field(c.name())))));
+      }
+      b.setColumn(n);
+    } else if (e instanceof StructFieldExpr f) {
+      b.setStructField(
+          StructFieldExprNode.newBuilder().setInput(expr(f.input())).setIndex(f.index()));
+    } else if (e instanceof ElementExpr el) {
+      b.setElement(
+          ElementExprNode.newBuilder().setContainer(expr(el.container())).setKey(expr(el.key())));
+    } else if (e instanceof CardinalityExpr card) {
+      b.setCardinality(
+          CardinalityExprNode.newBuilder()
+              .setContainer(expr(card.container()))
+              .setDataType(ArrowSerde.type(card.dataType())));
     } else if (e instanceof LiteralExpr l) {
       LiteralExprNode.Builder n = LiteralExprNode.newBuilder().setDataType(ArrowSerde.type(l.dataType()));
       if (l.value() != null) {

@@ -179,6 +179,106 @@ class PlanCodecRoundTripTest {
           unordered("select e.id from emp e join dept d on e.dept is not distinct from d.id"),
           unordered("select d.id, (select e.name from emp e where e.id = d.id) from dept d"));
 
+  /** Struct, list and map columns (table nest in memory, nest_pq its Parquet copy). */
+  static final List<Query> NESTED =
+      List.of(
+          unordered("select * from nest"),
+          unordered("select * from nest_pq where id > 1"),
+          unordered(
+              "select id, nest_pq.s.a, s['b'], l[2], l[-1], m['k'], cardinality(l),"
+                  + " cardinality(m) from nest_pq"),
+          ordered("select id, s, l, m from nest order by id desc"),
+          unordered("select a.id, b.s, b.l, b.m from nest a join nest_pq b on a.id = b.id"),
+          unordered("select nest.s.b, count(*), sum(l[1]) from nest group by nest.s.b"));
+
+  /** Rows of table nest: id, struct s(a, b), list l of BIGINT and map m of VARCHAR to BIGINT. */
+  static void registerNested(dev.quiver.binding.SessionContext session) {
+    org.apache.arrow.vector.types.pojo.Field a =
+        org.apache.arrow.vector.types.pojo.Field.nullable("a", new ArrowType.Int(64, true));
+    org.apache.arrow.vector.types.pojo.Field b =
+        org.apache.arrow.vector.types.pojo.Field.nullable("b", ArrowType.Utf8.INSTANCE);
+    org.apache.arrow.vector.types.pojo.Schema schema =
+        new org.apache.arrow.vector.types.pojo.Schema(
+            List.of(
+                org.apache.arrow.vector.types.pojo.Field.notNullable(
+                    "id", new ArrowType.Int(64, true)),
+                new org.apache.arrow.vector.types.pojo.Field(
+                    "s",
+                    org.apache.arrow.vector.types.pojo.FieldType.nullable(ArrowType.Struct.INSTANCE),
+                    List.of(a, b)),
+                new org.apache.arrow.vector.types.pojo.Field(
+                    "l",
+                    org.apache.arrow.vector.types.pojo.FieldType.nullable(ArrowType.List.INSTANCE),
+                    List.of(
+                        org.apache.arrow.vector.types.pojo.Field.nullable(
+                            "element", new ArrowType.Int(64, true)))),
+                new org.apache.arrow.vector.types.pojo.Field(
+                    "m",
+                    org.apache.arrow.vector.types.pojo.FieldType.nullable(new ArrowType.Map(false)),
+                    List.of(
+                        new org.apache.arrow.vector.types.pojo.Field(
+                            "entries",
+                            org.apache.arrow.vector.types.pojo.FieldType.notNullable(
+                                ArrowType.Struct.INSTANCE),
+                            List.of(
+                                org.apache.arrow.vector.types.pojo.Field.notNullable(
+                                    "key", ArrowType.Utf8.INSTANCE),
+                                org.apache.arrow.vector.types.pojo.Field.nullable(
+                                    "value", new ArrowType.Int(64, true))))))));
+    org.apache.arrow.vector.VectorSchemaRoot root =
+        org.apache.arrow.vector.VectorSchemaRoot.create(schema, session.allocator());
+    int n = 5;
+    org.apache.arrow.vector.BigIntVector id = (org.apache.arrow.vector.BigIntVector) root.getVector(0);
+    org.apache.arrow.vector.complex.StructVector s =
+        (org.apache.arrow.vector.complex.StructVector) root.getVector(1);
+    org.apache.arrow.vector.complex.ListVector l =
+        (org.apache.arrow.vector.complex.ListVector) root.getVector(2);
+    org.apache.arrow.vector.complex.MapVector m =
+        (org.apache.arrow.vector.complex.MapVector) root.getVector(3);
+    org.apache.arrow.vector.BigIntVector sa =
+        s.getChild("a", org.apache.arrow.vector.BigIntVector.class);
+    org.apache.arrow.vector.VarCharVector sb =
+        s.getChild("b", org.apache.arrow.vector.VarCharVector.class);
+    org.apache.arrow.vector.complex.impl.UnionListWriter lw = l.getWriter();
+    org.apache.arrow.vector.complex.impl.UnionMapWriter mw = m.getWriter();
+    for (int i = 0; i < n; i++) {
+      id.setSafe(i, i);
+      if (i != 2) {
+        s.setIndexDefined(i);
+        sa.setSafe(i, i * 10L);
+        sb.setSafe(i, ("b" + i % 2).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      } else {
+        s.setNull(i);
+      }
+      if (i != 3) {
+        lw.setPosition(i);
+        lw.startList();
+        for (int k = 0; k < i; k++) {
+          lw.bigInt().writeBigInt(i + k);
+        }
+        lw.endList();
+      }
+      if (i != 4) {
+        mw.setPosition(i);
+        mw.startMap();
+        mw.startEntry();
+        mw.key().varChar().writeVarChar("k");
+        mw.value().bigInt().writeBigInt(i * 7L);
+        mw.endEntry();
+        mw.endMap();
+      }
+    }
+    sa.setValueCount(n);
+    sb.setValueCount(n);
+    lw.setValueCount(n);
+    mw.setValueCount(n);
+    root.setRowCount(n);
+    try (root) {
+      // The table holds copies.
+      session.registerRecordBatches("nest", schema, List.of(root));
+    }
+  }
+
   /**
    * Expressions the SQL front end rewrites away (Calcite expands COALESCE, NULLIF, IN and IS
    * DISTINCT FROM into CASE and OR), put by hand over a planned scan of emp.
@@ -239,6 +339,9 @@ class PlanCodecRoundTripTest {
     rt.session.registerParquet("emp_pq", dir.resolve("pq").toString());
     rt.session.sql("select * from emp").writeCsv(dir.resolve("csv").toString());
     rt.session.registerCsv("emp_csv", dir.resolve("csv").toString());
+    registerNested(rt.session);
+    rt.session.sql("select * from nest").writeParquet(dir.resolve("nest_pq").toString());
+    rt.session.registerParquet("nest_pq", dir.resolve("nest_pq").toString());
     Add2Udf add2 = new Add2Udf();
     rt.session.registerUdf(add2);
     rt.executorUdfs.put(add2.name(), add2);
@@ -265,6 +368,11 @@ class PlanCodecRoundTripTest {
     // With no collect threshold every equi-join repartitions both sides.
     rt.session.config().set(DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS, "0");
     JOINS.forEach(q -> rt.check(q.sql(), q.ordered()));
+  }
+
+  @Test
+  void nestedColumnsRoundTrip() {
+    NESTED.forEach(q -> rt.check(q.sql(), q.ordered()));
   }
 
   @Test
@@ -322,7 +430,8 @@ class PlanCodecRoundTripTest {
   @Test
   void theQueriesCoverEveryNodeAndExpressionKind() throws InvalidProtocolBufferException {
     Set<String> seen = new TreeSet<>();
-    for (List<Query> group : List.of(SCANS_AND_OPERATORS, AGGREGATES_AND_WINDOWS, JOINS, EXPRESSIONS)) {
+    for (List<Query> group :
+        List.of(SCANS_AND_OPERATORS, AGGREGATES_AND_WINDOWS, JOINS, EXPRESSIONS, NESTED)) {
       for (Query q : group) {
         byte[] bytes =
             rt.codec.encodeStage(

@@ -140,6 +140,16 @@ public final class Vectors {
         return "DATE";
       case Timestamp:
         return "TIMESTAMP";
+      case Time:
+        return "TIME";
+      case Struct:
+        return "STRUCT";
+      case List:
+      case LargeList:
+      case FixedSizeList:
+        return "LIST";
+      case Map:
+        return "MAP";
       case Null:
         return "NULL";
       case Interval:

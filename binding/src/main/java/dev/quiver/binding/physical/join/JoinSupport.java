@@ -212,7 +212,8 @@ final class JoinSupport {
       if (!(e instanceof ColumnExpr c)) {
         return null;
       }
-      out.add(new ColumnExpr(c.index() + offset, c.name(), c.dataType(), c.nullable()));
+      out.add(
+          new ColumnExpr(c.index() + offset, c.name(), c.dataType(), c.nullable(), c.childFields()));
     }
     return out;
   }

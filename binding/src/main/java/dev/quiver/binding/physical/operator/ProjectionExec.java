@@ -12,7 +12,6 @@ import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Computes one output column per expression. */
@@ -36,7 +35,7 @@ public final class ProjectionExec extends BaseExecutionPlan {
     List<Field> fields = new ArrayList<>();
     for (int i = 0; i < exprs.size(); i++) {
       PhysicalExpr e = exprs.get(i);
-      fields.add(new Field(names.get(i), new FieldType(e.nullable(), e.dataType(), null), null));
+      fields.add(e.field(names.get(i)));
     }
     return new Schema(fields);
   }
@@ -77,7 +76,7 @@ public final class ProjectionExec extends BaseExecutionPlan {
         return Partitioning.unknown(in.partitionCount());
       }
       PhysicalExpr out = exprs.get(found);
-      mapped.add(new ColumnExpr(found, names.get(found), out.dataType(), out.nullable()));
+      mapped.add(ColumnExpr.of(found, out.field(names.get(found))));
     }
     return Partitioning.hash(mapped, in.partitionCount());
   }
@@ -133,7 +132,8 @@ public final class ProjectionExec extends BaseExecutionPlan {
       Field want = fields.get(i);
       if (v.getField().getName().equals(want.getName())
           && v.getField().getType().equals(want.getType())
-          && v.getField().isNullable() == want.isNullable()) {
+          && v.getField().isNullable() == want.isNullable()
+          && v.getField().getChildren().equals(want.getChildren())) {
         named.add(v);
       } else {
         org.apache.arrow.vector.util.TransferPair pair = v.getTransferPair(want, v.getAllocator());

@@ -44,7 +44,11 @@ public final class UnionExec extends BaseExecutionPlan {
         }
         nullable |= f.get(c).isNullable();
       }
-      fields.add(new Field(first.get(c).getName(), new FieldType(nullable, first.get(c).getType(), null), null));
+      fields.add(
+          new Field(
+              first.get(c).getName(),
+              new FieldType(nullable, first.get(c).getType(), null),
+              first.get(c).getChildren()));
     }
     return new Schema(fields);
   }

@@ -45,7 +45,28 @@ public final class TypeNormalizer {
   /** The field with its type normalized and its metadata dropped. */
   public static Field normalize(Field field) {
     ArrowType type = normalize(field.getType());
-    List<Field> children = field.getDictionary() == null ? field.getChildren() : List.of();
+    List<Field> children = new ArrayList<>();
+    if (field.getDictionary() == null) {
+      for (Field c : field.getChildren()) {
+        children.add(normalize(c));
+      }
+    }
+    if (type instanceof ArrowType.Map && children.size() == 1) {
+      // Quiver names a map's parts entries/key/value whatever the file calls them.
+      Field entries = children.get(0);
+      if (entries.getChildren().size() == 2) {
+        Field key = entries.getChildren().get(0);
+        Field value = entries.getChildren().get(1);
+        children =
+            List.of(
+                new Field(
+                    "entries",
+                    entries.getFieldType(),
+                    List.of(
+                        new Field("key", key.getFieldType(), key.getChildren()),
+                        new Field("value", value.getFieldType(), value.getChildren()))));
+      }
+    }
     return new Field(
         field.getName(), new FieldType(field.isNullable(), type, null, null), children);
   }
@@ -56,6 +77,8 @@ public final class TypeNormalizer {
       case LargeUtf8 -> ArrowType.Utf8.INSTANCE;
       case Date -> new ArrowType.Date(DateUnit.DAY);
       case Timestamp -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
+      case Time -> new ArrowType.Time(TimeUnit.MICROSECOND, 64);
+      case LargeList -> ArrowType.List.INSTANCE;
       case Int -> {
         ArrowType.Int i = (ArrowType.Int) type;
         if (i.getIsSigned()) {
@@ -111,6 +134,9 @@ public final class TypeNormalizer {
     }
     ArrowType from = vector.getField().getType();
     ArrowType to = target.getType();
+    if (!vector.getField().getChildren().isEmpty() || !target.getChildren().isEmpty()) {
+      return NestedVectors.convert(vector, target, allocator);
+    }
     if (from.equals(to)) {
       return vector;
     }
@@ -139,6 +165,12 @@ public final class TypeNormalizer {
                 (BaseFixedWidthVector) vector, (DecimalVector) out, target.getName(), n);
         case FloatingPoint ->
             halfToDouble((BaseFixedWidthVector) vector, (BaseFixedWidthVector) out, n);
+        case Time ->
+            timeToMicros(
+                (BaseFixedWidthVector) vector,
+                ((ArrowType.Time) from).getUnit(),
+                (BaseFixedWidthVector) out,
+                n);
         default ->
             throw new DataSourceException(
                 "Cannot convert column '" + target.getName() + "' from " + from + " to " + to);
@@ -214,6 +246,24 @@ public final class TypeNormalizer {
             case MICROSECOND -> v;
             case MILLISECOND -> Math.multiplyExact(v, 1000L);
             case SECOND -> Math.multiplyExact(v, 1_000_000L);
+          };
+      dst.setLong((long) i * 8, micros);
+    }
+  }
+
+  private static void timeToMicros(
+      BaseFixedWidthVector from, TimeUnit unit, BaseFixedWidthVector to, int n) {
+    to.allocateNew(n);
+    copyValidity(from, to, n);
+    ArrowBuf src = from.getDataBuffer();
+    ArrowBuf dst = to.getDataBuffer();
+    for (int i = 0; i < n; i++) {
+      long micros =
+          switch (unit) {
+            case NANOSECOND -> Math.floorDiv(src.getLong((long) i * 8), 1000L);
+            case MICROSECOND -> src.getLong((long) i * 8);
+            case MILLISECOND -> src.getInt((long) i * 4) * 1000L;
+            case SECOND -> src.getInt((long) i * 4) * 1_000_000L;
           };
       dst.setLong((long) i * 8, micros);
     }

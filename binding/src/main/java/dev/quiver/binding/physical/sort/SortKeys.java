@@ -49,8 +49,10 @@ public final class SortKeys {
       switch (t.getTypeID()) {
         case Int, FloatingPoint, Decimal, Utf8, Binary, Bool, Date, Timestamp, Time, Null -> { }
         default -> throw new QueryTypeException(
-            "Cannot sort by " + f.expr() + " of type " + t
-                + ": ORDER BY supports numbers, decimals, strings, booleans, dates and timestamps");
+            "Cannot sort by " + f.expr() + " of type "
+                + dev.quiver.binding.physical.expr.Vectors.sqlName(t)
+                + ": ORDER BY supports numbers, decimals, strings, booleans, dates, times and "
+                + "timestamps (sort by a STRUCT's fields or a LIST's elements instead)");
       }
     }
   }
