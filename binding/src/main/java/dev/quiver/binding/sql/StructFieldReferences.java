@@ -37,7 +37,10 @@ final class StructFieldReferences {
   }
 
   private static final class Rewriter {
-    /** Table names and aliases of the enclosing queries, innermost last; null: do not rewrite. */
+    /** A scope whose names are unknown (the ORDER BY of a set operation): rewrite nothing. */
+    private static final Set<String> OPAQUE = new HashSet<>();
+
+    /** Table names and aliases of the enclosing queries, innermost first. */
     private final Deque<Set<String>> scopes = new ArrayDeque<>();
 
     void statement(SqlNode node) {
@@ -95,7 +98,7 @@ final class StructFieldReferences {
           fromNames(inner.getFrom(), names);
           scopes.push(names);
         } else {
-          scopes.push(null);
+          scopes.push(OPAQUE);
         }
         try {
           expression(orderBy.orderList);
@@ -203,12 +206,12 @@ final class StructFieldReferences {
     }
 
     private SqlNode identifier(SqlIdentifier id) {
-      if (id.names.size() < 2 || id.isStar() || scopes.isEmpty() || scopes.contains(null)) {
+      if (id.names.size() < 2 || id.isStar() || scopes.isEmpty()) {
         return id;
       }
       String first = id.names.get(0).toLowerCase(Locale.ROOT);
       for (Set<String> scope : scopes) {
-        if (scope.contains(first)) {
+        if (scope == OPAQUE || scope.contains(first)) {
           return id;
         }
       }

@@ -75,6 +75,7 @@ public class NestedParquetTest {
           + " AND s.b IN (SELECT s.b FROM n y WHERE y.id = x.id) ORDER BY s.a"
     },
     {"SELECT s.b AS b, count(*) AS c FROM n GROUP BY s.b HAVING max(s.a) > 10 ORDER BY s.b"},
+    {"SELECT s.a FROM n WHERE id < 9 UNION SELECT x.s.a FROM n x WHERE id > 1990 ORDER BY a"},
   };
 
   /** Statements that must fail with a typed error naming the nested type. */
