@@ -2,9 +2,9 @@ package dev.quiver.distributed;
 
 import dev.quiver.binding.Extension;
 import dev.quiver.binding.QueryPlanner;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.codec.PlanCodec;
-import dev.quiver.distributed.planner.DistributedQueryPlanner;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

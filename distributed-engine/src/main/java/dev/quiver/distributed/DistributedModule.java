@@ -3,6 +3,7 @@ package dev.quiver.distributed;
 import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.decorators.DistributedSessionContext;
+import dev.quiver.distributed.client.ClusterConfig;
 
 /**
  * Guice wiring for a running cluster: every injected {@link SessionContext} is a {@link

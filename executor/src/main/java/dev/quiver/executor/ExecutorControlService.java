@@ -10,6 +10,7 @@ import dev.quiver.distributed.proto.RemoveJobDataRequest;
 import dev.quiver.distributed.proto.RemoveJobDataResponse;
 import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.security.JobCapabilities;
+import dev.quiver.executor.shuffle.ShuffleStore;
 import dev.quiver.executor.task.TaskManager;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;

@@ -1,6 +1,7 @@
 package dev.quiver.executor;
 
 import dev.quiver.distributed.proto.TaskStatusReport;
+import dev.quiver.executor.shuffle.ShuffleStore;
 import dev.quiver.executor.task.TaskManager;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;

@@ -13,6 +13,8 @@ import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.shuffle.ShuffleFetchException;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
 import dev.quiver.distributed.wire.ShuffleTickets;
+import dev.quiver.executor.shuffle.ShuffleFlightProducer;
+import dev.quiver.executor.shuffle.ShuffleStore;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

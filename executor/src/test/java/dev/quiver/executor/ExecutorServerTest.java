@@ -19,7 +19,7 @@ import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import dev.quiver.distributed.wire.WireProtocol;
-import dev.quiver.scheduler.SchedulerConfig;
+import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.SchedulerServer;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;

@@ -12,6 +12,8 @@ import dev.quiver.distributed.shuffle.ShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleFetchException;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
 import dev.quiver.distributed.wire.ShuffleTickets;
+import dev.quiver.executor.shuffle.LocalFirstShuffleClient;
+import dev.quiver.executor.shuffle.ShuffleStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.binding.QuiverException;
-import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.distributed.codec.StageDecoder;
@@ -16,7 +16,7 @@ import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.security.TestCertificates;
 import dev.quiver.distributed.wire.ShuffleTickets;
-import dev.quiver.scheduler.SchedulerConfig;
+import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.SchedulerServer;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.wire.ShuffleTickets;
+import dev.quiver.executor.shuffle.ShuffleFlightProducer;
+import dev.quiver.executor.shuffle.ShuffleStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.wire.ShuffleTickets;
+import dev.quiver.executor.shuffle.PartitionReader;
+import dev.quiver.executor.shuffle.ShuffleStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package dev.quiver.scheduler;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.spi.RunningServer;
 import dev.quiver.distributed.spi.SchedulerLauncher;
+import dev.quiver.scheduler.config.SchedulerConfig;
 import java.time.Duration;
 
 /** Starts a scheduler inside this process for the embedded cluster (found by ServiceLoader). */

@@ -1,5 +1,6 @@
 package dev.quiver.scheduler;
 
+import dev.quiver.scheduler.config.SchedulerConfig;
 import java.io.IOException;
 
 /** Starts the scheduler server once and stops it on close. */

@@ -3,6 +3,7 @@ package dev.quiver.scheduler;
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
+import dev.quiver.scheduler.config.SchedulerConfig;
 
 /**
  * Guice wiring of a scheduler process: its configuration and the {@link SchedulerLifecycle} that

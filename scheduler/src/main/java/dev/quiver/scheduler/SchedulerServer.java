@@ -4,6 +4,8 @@ import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.distributed.security.GrpcSecurity;
+import dev.quiver.scheduler.config.SchedulerConfig;
+import dev.quiver.scheduler.executors.ExecutorRegistry;
 import dev.quiver.scheduler.http.ClusterView;
 import dev.quiver.scheduler.http.JobsApi;
 import dev.quiver.scheduler.http.WebUi;

@@ -20,6 +20,8 @@ import dev.quiver.distributed.proto.TaskStatusReport;
 import dev.quiver.distributed.proto.TaskStatusResponse;
 import dev.quiver.distributed.security.Callers;
 import dev.quiver.distributed.wire.WireProtocol;
+import dev.quiver.scheduler.config.SchedulerConfig;
+import dev.quiver.scheduler.executors.ExecutorRegistry;
 import dev.quiver.scheduler.job.JobManager;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

@@ -3,8 +3,9 @@ package dev.quiver.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.scheduler.job.Exclusion;
-import dev.quiver.scheduler.job.Speculation;
+import dev.quiver.scheduler.config.Exclusion;
+import dev.quiver.scheduler.config.SchedulerConfig;
+import dev.quiver.scheduler.config.Speculation;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

@@ -15,6 +15,7 @@ import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.proto.SubmitJobRequest;
 import dev.quiver.distributed.wire.WireProtocol;
+import dev.quiver.scheduler.config.SchedulerConfig;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

@@ -23,7 +23,7 @@ import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.operator.ValuesExec;
-import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.DistributedModule;
 import dev.quiver.distributed.codec.PlanCodec;

@@ -11,7 +11,7 @@ import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
-import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.DistributedQueryExec;
 import dev.quiver.distributed.client.JobHandle;
 import dev.quiver.distributed.client.SchedulerClient;

@@ -4,7 +4,7 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
-import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.DistributedModule;
 import dev.quiver.distributed.EmbeddedClusterModule;

@@ -1,6 +1,6 @@
 package dev.quiver.tests;
 
-import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.distributed.proto.ExecutorState;
 import dev.quiver.distributed.security.SecurityConfig;

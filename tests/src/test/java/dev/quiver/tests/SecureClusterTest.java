@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.SessionConfig;
-import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.security.TestCertificates;
 import dev.quiver.examples.tpch.TpchQueries;

@@ -1,7 +1,7 @@
 package dev.quiver.distributed.client;
 
 import dev.quiver.binding.QuiverException;
-import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.proto.ExecutorState;
 import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.distributed.shuffle.FlightShuffleClient;

@@ -1,7 +1,7 @@
 package dev.quiver.distributed.cluster;
 
 import dev.quiver.binding.QuiverException;
-import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.distributed.proto.ExecutorState;
 import dev.quiver.distributed.security.SecurityConfig;

@@ -1,7 +1,7 @@
 package dev.quiver.examples.app;
 
 import dev.quiver.binding.SessionContext;
-import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.DistributedExtension;
 
 /**

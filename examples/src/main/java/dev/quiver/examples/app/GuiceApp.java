@@ -4,7 +4,7 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.Module;
 import dev.quiver.decorators.BindingModule;
-import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.DistributedModule;
 import dev.quiver.distributed.EmbeddedClusterModule;

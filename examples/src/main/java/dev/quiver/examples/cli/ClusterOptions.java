@@ -1,6 +1,6 @@
 package dev.quiver.examples.cli;
 
-import dev.quiver.distributed.ClusterConfig;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.examples.cluster.ClusterTarget;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import dev.quiver.binding.physical.kernel.Take;
 import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.wire.ShuffleTickets;
-import dev.quiver.executor.ShuffleStore;
+import dev.quiver.executor.shuffle.ShuffleStore;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

@@ -23,7 +23,7 @@ import dev.quiver.distributed.proto.TaskStatusReport;
 import dev.quiver.distributed.shuffle.ShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
-import dev.quiver.executor.ShuffleStore;
+import dev.quiver.executor.shuffle.ShuffleStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.quiver.scheduler.http;
 
 import dev.quiver.distributed.proto.ExecutorStatus;
-import dev.quiver.scheduler.ExecutorRegistry;
+import dev.quiver.scheduler.executors.ExecutorRegistry;
 import dev.quiver.scheduler.job.JobManager;
 import dev.quiver.scheduler.job.JobViews.JobDetail;
 import dev.quiver.scheduler.job.JobViews.JobSummary;

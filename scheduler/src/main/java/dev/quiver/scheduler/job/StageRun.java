@@ -1,6 +1,7 @@
 package dev.quiver.scheduler.job;
 
 import dev.quiver.distributed.proto.StageSpec;
+import dev.quiver.scheduler.config.Speculation;
 import java.util.ArrayList;
 import java.util.List;
 

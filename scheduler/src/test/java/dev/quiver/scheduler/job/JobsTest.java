@@ -1,6 +1,7 @@
 package dev.quiver.scheduler.job;
 
 import dev.quiver.distributed.proto.SubmitJobResponse;
+import dev.quiver.scheduler.config.Exclusion;
 import java.util.concurrent.ConcurrentHashMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,7 +24,7 @@ import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskSummary;
 import dev.quiver.distributed.wire.WireProtocol;
-import dev.quiver.scheduler.SchedulerConfig;
+import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.SchedulerServer;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;

@@ -1,4 +1,4 @@
-package dev.quiver.distributed;
+package dev.quiver.distributed.client;
 
 import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.security.SecurityConfig;

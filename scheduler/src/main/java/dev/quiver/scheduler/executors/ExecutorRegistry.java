@@ -1,4 +1,4 @@
-package dev.quiver.scheduler;
+package dev.quiver.scheduler.executors;
 
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.ExecutorState;

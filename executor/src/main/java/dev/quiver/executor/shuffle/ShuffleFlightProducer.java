@@ -1,4 +1,4 @@
-package dev.quiver.executor;
+package dev.quiver.executor.shuffle;
 
 import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.proto.ShuffleTicket;

@@ -1,4 +1,4 @@
-package dev.quiver.scheduler.job;
+package dev.quiver.scheduler.config;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.quiver.scheduler;
+package dev.quiver.scheduler.executors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;

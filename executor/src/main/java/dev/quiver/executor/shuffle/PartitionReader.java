@@ -1,4 +1,4 @@
-package dev.quiver.executor;
+package dev.quiver.executor.shuffle;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -1,4 +1,4 @@
-package dev.quiver.executor;
+package dev.quiver.executor.shuffle;
 
 import com.google.protobuf.ByteString;
 import dev.quiver.binding.ResourcesExhaustedException;

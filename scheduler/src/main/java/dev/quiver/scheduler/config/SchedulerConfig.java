@@ -1,9 +1,7 @@
-package dev.quiver.scheduler;
+package dev.quiver.scheduler.config;
 
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.wire.Hosts;
-import dev.quiver.scheduler.job.Exclusion;
-import dev.quiver.scheduler.job.Speculation;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package dev.quiver.distributed.planner;
+package dev.quiver.distributed;
 
 import dev.quiver.binding.LogicalPlan;
 import dev.quiver.binding.PlanningContext;
@@ -9,6 +9,11 @@ import dev.quiver.binding.physical.PhysicalOptimizerRule;
 import dev.quiver.binding.physical.scan.FileScanExec;
 import dev.quiver.binding.planner.DefaultQueryPlanner;
 import dev.quiver.decorators.QueryScope;
+import dev.quiver.distributed.planner.DistributedSettings;
+import dev.quiver.distributed.planner.Stage;
+import dev.quiver.distributed.planner.StageEncoder;
+import dev.quiver.distributed.planner.StageGraph;
+import dev.quiver.distributed.planner.StagePlanner;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.client.DistributedQueryExec;

@@ -1,4 +1,4 @@
-package dev.quiver.executor;
+package dev.quiver.executor.shuffle;
 
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.TaskContext;
@@ -19,12 +19,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * spilled ones are read from their files. As over Flight, a partition that is gone is a
  * {@link ShuffleFetchException}, so the scheduler re-runs its producer.
  */
-final class LocalFirstShuffleClient implements ShuffleClient {
+public final class LocalFirstShuffleClient implements ShuffleClient {
   private final String executorId;
   private final ShuffleStore store;
   private final ShuffleClient remote;
 
-  LocalFirstShuffleClient(String executorId, ShuffleStore store, ShuffleClient remote) {
+  public LocalFirstShuffleClient(String executorId, ShuffleStore store, ShuffleClient remote) {
     this.executorId = executorId;
     this.store = store;
     this.remote = remote;
