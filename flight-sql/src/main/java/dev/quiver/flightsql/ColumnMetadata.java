@@ -1,6 +1,6 @@
 package dev.quiver.flightsql;
 
-import dev.quiver.binding.planner.TypeMapping;
+import dev.quiver.binding.logical.TypeMapping;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -4,6 +4,7 @@ import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.ScalarUdf;
 import dev.quiver.binding.Suggestions;
 import dev.quiver.binding.UnknownFunctionException;
+import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.expr.ArithmeticExpr;
 import dev.quiver.binding.physical.expr.CardinalityExpr;
 import dev.quiver.binding.physical.expr.ElementExpr;

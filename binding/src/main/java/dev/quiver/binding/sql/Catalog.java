@@ -5,6 +5,7 @@ import dev.quiver.binding.ScalarUdf;
 import dev.quiver.binding.Suggestions;
 import dev.quiver.binding.TableProvider;
 import dev.quiver.binding.UnknownTableException;
+import dev.quiver.binding.logical.ProviderTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

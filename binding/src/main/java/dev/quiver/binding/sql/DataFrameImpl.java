@@ -12,7 +12,7 @@ import dev.quiver.binding.datasource.FileWriters;
 import dev.quiver.binding.format.TableFormatter;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.planner.PlanFormatter;
-import dev.quiver.binding.planner.TypeMapping;
+import dev.quiver.binding.logical.TypeMapping;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

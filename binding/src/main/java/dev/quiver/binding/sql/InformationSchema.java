@@ -3,7 +3,7 @@ package dev.quiver.binding.sql;
 import dev.quiver.binding.TableProvider;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.TableConstraints;
-import dev.quiver.binding.planner.TypeMapping;
+import dev.quiver.binding.logical.TypeMapping;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -6,6 +6,8 @@ import dev.quiver.binding.PlanningContext;
 import dev.quiver.binding.QueryPlanner;
 import dev.quiver.binding.QueryTooComplexException;
 import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.logical.RelLogicalPlan;
+import dev.quiver.binding.optimizer.JoinRowCount;
 import dev.quiver.binding.planner.ConstantFolder;
 import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.physical.ExecutionPlan;

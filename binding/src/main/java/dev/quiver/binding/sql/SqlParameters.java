@@ -2,7 +2,7 @@ package dev.quiver.binding.sql;
 
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.planner.TypeMapping;
+import dev.quiver.binding.logical.TypeMapping;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;

@@ -12,7 +12,7 @@ import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetTable;
-import dev.quiver.binding.planner.TypeMapping;
+import dev.quiver.binding.logical.TypeMapping;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

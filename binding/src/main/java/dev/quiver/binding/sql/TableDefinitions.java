@@ -3,7 +3,7 @@ package dev.quiver.binding.sql;
 import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.UnknownColumnException;
 import dev.quiver.binding.datasource.TableConstraints;
-import dev.quiver.binding.planner.TypeMapping;
+import dev.quiver.binding.logical.TypeMapping;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

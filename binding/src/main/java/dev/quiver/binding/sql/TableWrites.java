@@ -5,7 +5,7 @@ import dev.quiver.binding.Suggestions;
 import dev.quiver.binding.UnknownColumnException;
 import dev.quiver.binding.UnknownTableException;
 import dev.quiver.binding.datasource.MemoryTable;
-import dev.quiver.binding.planner.TypeMapping;
+import dev.quiver.binding.logical.TypeMapping;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.BitVector;

@@ -2,6 +2,7 @@ package dev.quiver.binding.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.expr.ExprTestSupport;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import java.math.BigDecimal;

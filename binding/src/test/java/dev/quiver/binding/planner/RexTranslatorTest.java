@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.binding.QueryTypeException;
 import dev.quiver.binding.UnknownFunctionException;
+import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.expr.ExprTestSupport;
 import dev.quiver.binding.physical.expr.InListExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;

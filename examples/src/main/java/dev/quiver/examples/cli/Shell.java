@@ -2,7 +2,7 @@ package dev.quiver.examples.cli;
 
 import dev.quiver.binding.QueryCancelledException;
 import dev.quiver.binding.SessionContext;
-import dev.quiver.binding.planner.TypeMapping;
+import dev.quiver.binding.logical.TypeMapping;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,8 +1,7 @@
-package dev.quiver.binding.sql;
+package dev.quiver.binding.logical;
 
 import dev.quiver.binding.TableProvider;
 import dev.quiver.binding.TableStatistics;
-import dev.quiver.binding.planner.TypeMapping;
 import java.util.List;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
@@ -48,7 +47,7 @@ public final class ProviderTable extends AbstractTable implements TranslatableTa
   }
 
   /** The provider's row count, or a large default when unknown. */
-  static double estimatedRows(TableProvider provider) {
+  public static double estimatedRows(TableProvider provider) {
     TableStatistics stats = provider.statistics();
     if (stats != null && stats.rowCount().isPresent()) {
       return Math.max(1, stats.rowCount().getAsLong());

@@ -1,8 +1,7 @@
-package dev.quiver.binding.sql;
+package dev.quiver.binding.logical;
 
 import dev.quiver.binding.LogicalPlan;
 import dev.quiver.binding.ScalarUdf;
-import dev.quiver.binding.planner.TypeMapping;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.plan.RelOptUtil;

@@ -1,4 +1,4 @@
-package dev.quiver.binding.sql;
+package dev.quiver.binding.optimizer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,14 +6,14 @@ import java.util.function.UnaryOperator;
 import org.apache.calcite.rel.RelNode;
 
 /** Bottom-up rewriting of a logical plan tree, shared by the optimizer's hand-written passes. */
-final class BottomUp {
+public final class BottomUp {
   private BottomUp() {}
 
   /**
    * Rewrites the inputs of {@code rel} first, copies {@code rel} over them only if one changed,
    * then applies {@code step} to the result.
    */
-  static RelNode rewrite(RelNode rel, UnaryOperator<RelNode> step) {
+  public static RelNode rewrite(RelNode rel, UnaryOperator<RelNode> step) {
     List<RelNode> inputs = new ArrayList<>();
     boolean changed = false;
     for (RelNode in : rel.getInputs()) {

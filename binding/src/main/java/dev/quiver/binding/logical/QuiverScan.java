@@ -1,4 +1,4 @@
-package dev.quiver.binding.sql;
+package dev.quiver.binding.logical;
 
 import java.util.ArrayList;
 import java.util.Arrays;

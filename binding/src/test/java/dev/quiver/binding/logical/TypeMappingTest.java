@@ -1,4 +1,4 @@
-package dev.quiver.binding.planner;
+package dev.quiver.binding.logical;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

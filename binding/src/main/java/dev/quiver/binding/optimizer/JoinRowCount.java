@@ -1,5 +1,7 @@
-package dev.quiver.binding.sql;
+package dev.quiver.binding.optimizer;
 
+import dev.quiver.binding.logical.ProviderTable;
+import dev.quiver.binding.logical.QuiverScan;
 import java.util.List;
 import org.apache.calcite.plan.hep.HepRelVertex;
 import org.apache.calcite.rel.RelNode;

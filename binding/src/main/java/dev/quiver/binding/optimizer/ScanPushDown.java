@@ -1,5 +1,6 @@
-package dev.quiver.binding.sql;
+package dev.quiver.binding.optimizer;
 
+import dev.quiver.binding.logical.QuiverScan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptUtil;
@@ -17,10 +18,10 @@ import org.apache.calcite.util.ImmutableBitSet;
  * filter) use, and copies the conjuncts of a filter directly above a scan into the scan's filter
  * hints (the filter itself stays, since hints may be ignored).
  */
-final class ScanPushDown {
+public final class ScanPushDown {
   private ScanPushDown() {}
 
-  static RelNode apply(RelNode rel) {
+  public static RelNode apply(RelNode rel) {
     return BottomUp.rewrite(rel, ScanPushDown::pushDown);
   }
 

@@ -1,4 +1,4 @@
-package dev.quiver.binding.planner;
+package dev.quiver.binding.logical;
 
 import dev.quiver.binding.QueryTypeException;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.quiver.binding.sql;
+package dev.quiver.binding.optimizer;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,11 +19,11 @@ import org.apache.calcite.util.ImmutableBitSet;
  * joins to its table's scan. Every branch that is true makes its derived restriction true, so the
  * condition keeps exactly the rows it kept.
  */
-final class ColumnRestrictions {
+public final class ColumnRestrictions {
   private ColumnRestrictions() {}
 
   /** {@code condition} with the one-column restrictions its disjunctions imply, ANDed on. */
-  static RexNode derive(RexBuilder rex, RexNode condition) {
+  public static RexNode derive(RexBuilder rex, RexNode condition) {
     List<RexNode> conjuncts = RelOptUtil.conjunctions(condition);
     List<RexNode> derived = new ArrayList<>();
     for (RexNode c : conjuncts) {

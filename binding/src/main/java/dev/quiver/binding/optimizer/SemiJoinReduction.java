@@ -1,4 +1,4 @@
-package dev.quiver.binding.sql;
+package dev.quiver.binding.optimizer;
 
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
@@ -28,7 +28,7 @@ import org.apache.calcite.tools.RelBuilder;
  * semi join is placed as deep as the key column can be followed into the aggregate's input, i.e.
  * next to the scan that owns it, before any join there.
  */
-final class SemiJoinReduction {
+public final class SemiJoinReduction {
   /** A key source must be estimated at most this fraction of the aggregate input's rows. */
   private static final double MAX_SOURCE_FRACTION = 0.5;
 
@@ -43,7 +43,7 @@ final class SemiJoinReduction {
     this.mq = mq;
   }
 
-  static RelNode apply(RelNode rel, RelBuilder builder) {
+  public static RelNode apply(RelNode rel, RelBuilder builder) {
     SemiJoinReduction r = new SemiJoinReduction(builder, rel.getCluster().getMetadataQuery());
     return BottomUp.rewrite(rel, node -> node instanceof Join j ? r.reduce(j) : node);
   }

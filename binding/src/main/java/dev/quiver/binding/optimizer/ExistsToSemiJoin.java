@@ -1,4 +1,4 @@
-package dev.quiver.binding.sql;
+package dev.quiver.binding.optimizer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +36,7 @@ import org.apache.calcite.sql.SqlKind;
  * EXISTS holds when some row of {@code s} makes the conditions true, which is what a semi join
  * keeps; NOT EXISTS is never unknown, and an anti join keeps the rows with no such match.
  */
-final class ExistsToSemiJoin extends RelShuttleImpl {
+public final class ExistsToSemiJoin extends RelShuttleImpl {
   private final RexBuilder rex;
 
   private ExistsToSemiJoin(RexBuilder rex) {
@@ -44,7 +44,7 @@ final class ExistsToSemiJoin extends RelShuttleImpl {
   }
 
   /** {@code rel} with every rewritable EXISTS / NOT EXISTS conjunct turned into a join. */
-  static RelNode apply(RelNode rel) {
+  public static RelNode apply(RelNode rel) {
     return rel.accept(new ExistsToSemiJoin(rel.getCluster().getRexBuilder()));
   }
 
