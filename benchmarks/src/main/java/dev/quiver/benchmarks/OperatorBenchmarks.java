@@ -1,8 +1,8 @@
 package dev.quiver.benchmarks;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.sql.DataFrameImpl;
 import dev.quiver.binding.sql.QueryExecution;
 import dev.quiver.binding.sql.SessionState;

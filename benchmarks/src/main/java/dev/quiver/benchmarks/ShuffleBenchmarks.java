@@ -1,9 +1,9 @@
 package dev.quiver.benchmarks;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.shuffle.FlightShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleCompression;

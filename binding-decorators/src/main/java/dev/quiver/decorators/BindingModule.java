@@ -2,8 +2,8 @@ package dev.quiver.decorators;
 
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 
 /**
  * The plain binding, wired with Guice: every injected {@link SessionContext} is a new single-process

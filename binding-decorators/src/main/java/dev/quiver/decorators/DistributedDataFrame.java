@@ -1,13 +1,13 @@
 package dev.quiver.decorators;
 
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.Expr;
-import dev.quiver.binding.JoinType;
-import dev.quiver.binding.LogicalPlan;
-import dev.quiver.binding.PlanningContext;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.dataframe.Expr;
+import dev.quiver.binding.dataframe.JoinType;
+import dev.quiver.binding.logical.LogicalPlan;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
+import dev.quiver.binding.planner.PlanningContext;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;

@@ -1,9 +1,9 @@
 package dev.quiver.decorators;
 
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
-import dev.quiver.binding.TableProvider;
+import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.settings.SessionConfig;
 
 /**
  * A {@link SessionContext} whose queries run on a cluster: it installs the distribution's

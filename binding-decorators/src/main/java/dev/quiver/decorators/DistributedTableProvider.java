@@ -1,8 +1,8 @@
 package dev.quiver.decorators;
 
-import dev.quiver.binding.ScanRequest;
-import dev.quiver.binding.TableProvider;
-import dev.quiver.binding.TableStatistics;
+import dev.quiver.binding.datasource.ScanRequest;
+import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.datasource.TableStatistics;
 import dev.quiver.binding.physical.ExecutionPlan;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -18,7 +18,8 @@ public final class DistributedTableProvider implements TableProvider {
   /**
    * Wraps {@code inner}, registered as {@code name}.
    *
-   * @throws dev.quiver.binding.QuiverException naming the table when executors cannot rebuild it
+   * @throws dev.quiver.binding.errors.QuiverException naming the table when executors cannot
+   *     rebuild it
    */
   public DistributedTableProvider(String name, TableProvider inner, Distribution distribution) {
     this.name = name;

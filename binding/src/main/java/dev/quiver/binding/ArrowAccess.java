@@ -1,5 +1,7 @@
 package dev.quiver.binding;
 
+import dev.quiver.binding.errors.QuiverException;
+
 /**
  * Checks, before the first Arrow allocation, that the JVM lets Arrow reach direct memory. Arrow
  * reads {@code java.nio.Buffer}'s address field by reflection; without {@code --add-opens

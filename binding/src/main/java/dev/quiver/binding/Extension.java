@@ -1,6 +1,9 @@
 package dev.quiver.binding;
 
+import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
+import dev.quiver.binding.planner.QueryPlanner;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.util.List;
 import java.util.Map;
 

@@ -1,13 +1,21 @@
 package dev.quiver.binding;
 
+import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetOptions;
 import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownTableException;
+import dev.quiver.binding.planner.QueryPlanner;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.sql.Catalog;
 import dev.quiver.binding.sql.SessionState;
 import dev.quiver.binding.sql.StatementRunner;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;

@@ -1,10 +1,13 @@
 package dev.quiver.binding;
 
-import static dev.quiver.binding.Expr.col;
-import static dev.quiver.binding.Expr.lit;
+import static dev.quiver.binding.dataframe.Expr.col;
+import static dev.quiver.binding.dataframe.Expr.lit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.binding.dataframe.Expr;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
 import java.math.BigDecimal;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;

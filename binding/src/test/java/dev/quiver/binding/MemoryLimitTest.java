@@ -2,6 +2,8 @@ package dev.quiver.binding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.settings.SessionConfig;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.vector.BigIntVector;

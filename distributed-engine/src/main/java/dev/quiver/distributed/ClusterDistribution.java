@@ -1,16 +1,16 @@
 package dev.quiver.distributed;
 
 import dev.quiver.binding.Extension;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ScanRequest;
-import dev.quiver.binding.SessionConfig;
-import dev.quiver.binding.TableProvider;
+import dev.quiver.binding.datasource.ScanRequest;
+import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.decorators.Distribution;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.client.DistributedQueryExec;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.codec.PlanCodecException;
-import dev.quiver.decorators.Distribution;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;

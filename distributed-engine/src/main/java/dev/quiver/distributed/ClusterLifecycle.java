@@ -1,6 +1,6 @@
 package dev.quiver.distributed;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.cluster.EmbeddedCluster;

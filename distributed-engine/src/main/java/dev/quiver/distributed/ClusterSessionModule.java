@@ -3,8 +3,8 @@ package dev.quiver.distributed;
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.decorators.DistributedSessionContext;
 import dev.quiver.decorators.Distribution;
 

@@ -1,7 +1,7 @@
 package dev.quiver.distributed;
 
 import dev.quiver.binding.Extension;
-import dev.quiver.binding.QueryPlanner;
+import dev.quiver.binding.planner.QueryPlanner;
 import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.codec.PlanCodec;

@@ -1,7 +1,7 @@
 package dev.quiver.distributed;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.decorators.DistributedSessionContext;
 import dev.quiver.distributed.client.ClusterConfig;
 

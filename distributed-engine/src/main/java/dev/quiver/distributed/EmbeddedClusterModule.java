@@ -1,6 +1,6 @@
 package dev.quiver.distributed;
 
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.cluster.EmbeddedCluster;
 import dev.quiver.distributed.security.SecurityConfig;
 

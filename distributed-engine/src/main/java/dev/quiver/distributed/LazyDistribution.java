@@ -1,7 +1,7 @@
 package dev.quiver.distributed;
 
 import dev.quiver.binding.Extension;
-import dev.quiver.binding.TableProvider;
+import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.decorators.Distribution;
 import java.util.Optional;

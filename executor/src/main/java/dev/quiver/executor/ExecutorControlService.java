@@ -1,6 +1,6 @@
 package dev.quiver.executor;
 
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.proto.CancelTasksRequest;
 import dev.quiver.distributed.proto.CancelTasksResponse;
 import dev.quiver.distributed.proto.ExecutorControlGrpc;

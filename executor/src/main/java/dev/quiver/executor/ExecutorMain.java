@@ -1,12 +1,12 @@
 package dev.quiver.executor;
 
-import dev.quiver.distributed.logging.ProcessLogging;
 import com.google.inject.Guice;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.distributed.shuffle.ShuffleCompression;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.codec.StageDecoder;
+import dev.quiver.distributed.logging.ProcessLogging;
 import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.quiver.executor;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.HeartbeatRequest;
@@ -21,13 +21,13 @@ import dev.quiver.executor.task.StatusReporter;
 import dev.quiver.executor.task.TaskManager;
 import dev.quiver.server.http.HttpEndpoint;
 import dev.quiver.server.http.ServerMetrics;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyServerBuilder;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

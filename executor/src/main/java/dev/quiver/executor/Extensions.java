@@ -1,8 +1,8 @@
 package dev.quiver.executor;
 
 import dev.quiver.binding.Extension;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ScalarUdf;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;

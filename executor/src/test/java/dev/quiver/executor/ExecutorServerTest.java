@@ -3,7 +3,7 @@ package dev.quiver.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.proto.ExecutorControlGrpc;
@@ -19,8 +19,8 @@ import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import dev.quiver.distributed.wire.WireProtocol;
-import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.SchedulerServer;
+import dev.quiver.scheduler.config.SchedulerConfig;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;

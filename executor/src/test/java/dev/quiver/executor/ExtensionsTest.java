@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.binding.Extension;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ScalarUdf;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

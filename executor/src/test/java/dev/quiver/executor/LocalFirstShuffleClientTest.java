@@ -3,10 +3,10 @@ package dev.quiver.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.shuffle.ShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleFetchException;

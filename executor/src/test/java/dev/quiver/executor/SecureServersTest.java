@@ -3,7 +3,7 @@ package dev.quiver.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.distributed.codec.PlanCodecException;
@@ -16,8 +16,8 @@ import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.security.TestCertificates;
 import dev.quiver.distributed.wire.ShuffleTickets;
-import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.SchedulerServer;
+import dev.quiver.scheduler.config.SchedulerConfig;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
-import dev.quiver.binding.ScalarUdf;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.SortField;
 import dev.quiver.binding.physical.expr.ComparisonExpr;
@@ -16,6 +15,7 @@ import dev.quiver.binding.physical.operator.FilterExec;
 import dev.quiver.binding.physical.operator.ProjectionExec;
 import dev.quiver.binding.physical.scan.ParquetScanExec;
 import dev.quiver.binding.physical.sort.SortExec;
+import dev.quiver.binding.udf.ScalarUdf;
 import dev.quiver.distributed.codec.DecodedStage;
 import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.distributed.codec.StagePlan;

@@ -1,10 +1,10 @@
 package dev.quiver.flightsql;
 
-import dev.quiver.binding.DataSourceException;
-import dev.quiver.binding.QueryCancelledException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ResourcesExhaustedException;
-import dev.quiver.binding.UnknownTableException;
+import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.QueryCancelledException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
+import dev.quiver.binding.errors.UnknownTableException;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.slf4j.Logger;

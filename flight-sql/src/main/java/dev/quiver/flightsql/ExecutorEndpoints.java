@@ -1,11 +1,11 @@
 package dev.quiver.flightsql;
 
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.PlanningContext;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
+import dev.quiver.binding.planner.PlanningContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.client.DistributedQueryExec;
 import dev.quiver.distributed.client.JobHandle;
 import dev.quiver.distributed.proto.JobStatusUpdate;

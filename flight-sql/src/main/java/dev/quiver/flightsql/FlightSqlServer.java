@@ -1,7 +1,7 @@
 package dev.quiver.flightsql;
 
-import dev.quiver.binding.QuiverException;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.sql.SessionState;
 import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.SecurityConfig;

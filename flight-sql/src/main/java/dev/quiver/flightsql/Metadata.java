@@ -1,7 +1,7 @@
 package dev.quiver.flightsql;
 
 import dev.quiver.binding.SessionContext;
-import dev.quiver.binding.UnknownTableException;
+import dev.quiver.binding.errors.UnknownTableException;
 import java.nio.charset.StandardCharsets;
 import java.sql.DatabaseMetaData;
 import java.sql.Types;

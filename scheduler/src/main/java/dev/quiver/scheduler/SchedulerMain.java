@@ -1,8 +1,8 @@
 package dev.quiver.scheduler;
 
-import dev.quiver.distributed.logging.ProcessLogging;
 import com.google.inject.Guice;
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.distributed.logging.ProcessLogging;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.scheduler.config.Exclusion;
 import dev.quiver.scheduler.config.SchedulerConfig;

@@ -3,8 +3,8 @@ package dev.quiver.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.ResourcesExhaustedException;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.StageStatus;
 import dev.quiver.distributed.proto.TaskSummary;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.google.protobuf.ByteString;
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.PlanningContext;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
+import dev.quiver.binding.planner.PlanningContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.DistributedQueryExec;
 import dev.quiver.distributed.client.JobHandle;

@@ -3,10 +3,10 @@ package dev.quiver.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QueryCancelledException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.errors.QueryCancelledException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.DistributedExtension;
 import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.distributed.proto.JobState;

@@ -2,12 +2,12 @@ package dev.quiver.tests;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
-import dev.quiver.distributed.client.ClusterConfig;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.DistributedModule;
 import dev.quiver.distributed.EmbeddedClusterModule;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.StageStatus;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quiver.binding.QueryCancelledException;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.errors.QueryCancelledException;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.examples.tpch.TpchQueries;
 import java.io.IOException;
 import java.net.URI;

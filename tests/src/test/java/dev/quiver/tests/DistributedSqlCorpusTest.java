@@ -1,6 +1,6 @@
 package dev.quiver.tests;
 
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.planner.DistributedSettings;
 import java.nio.file.Path;
 

@@ -1,6 +1,6 @@
 package dev.quiver.tests;
 
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
 import java.nio.file.Path;
 
 /** TPC-H SF 0.1 on {@code EmbeddedClusterModule(2)} with default distributed settings. */

@@ -2,7 +2,7 @@ package dev.quiver.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.client.JobListener;
 import dev.quiver.distributed.planner.StageGraph;
 import dev.quiver.distributed.proto.JobState;

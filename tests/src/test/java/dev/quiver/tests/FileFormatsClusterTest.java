@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvOptionsTest;
 import dev.quiver.binding.datasource.HivePartitionTest;
 import dev.quiver.binding.datasource.SameRows;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.EmbeddedClusterModule;
 import dev.quiver.distributed.client.ClusterRuntime;

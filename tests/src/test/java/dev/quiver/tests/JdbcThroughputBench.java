@@ -1,6 +1,6 @@
 package dev.quiver.tests;
 
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.decorators.DistributedDataFrame;
 import dev.quiver.decorators.DistributedSessionContext;
 import dev.quiver.decorators.JobProgress;

@@ -2,9 +2,9 @@ package dev.quiver.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.BindingSettings;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.BindingSettings;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.StageStatus;
 import dev.quiver.distributed.proto.TaskSummary;

@@ -2,13 +2,13 @@ package dev.quiver.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.tests.udf.TimesTwo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import dev.quiver.distributed.proto.ExecutorStatus;
-import dev.quiver.distributed.security.SecurityConfig;
 import org.junit.jupiter.api.Test;
 
 /**

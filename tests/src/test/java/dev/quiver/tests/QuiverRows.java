@@ -1,8 +1,8 @@
 package dev.quiver.tests;
 
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.examples.tpch.TpchData;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -119,7 +119,7 @@ final class QuiverRows implements RowEngine {
     long count = -1;
     if (schema.getFields().size() == 1 && schema.getFields().get(0).getName().equals("count")) {
       count = 0;
-      for (dev.quiver.binding.Row r : df.rows()) {
+      for (dev.quiver.binding.dataframe.Row r : df.rows()) {
         count += ((Number) r.get(0)).longValue();
       }
     } else {

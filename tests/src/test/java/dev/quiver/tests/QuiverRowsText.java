@@ -1,6 +1,6 @@
 package dev.quiver.tests;
 
-import dev.quiver.binding.DataFrame;
+import dev.quiver.binding.dataframe.DataFrame;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;

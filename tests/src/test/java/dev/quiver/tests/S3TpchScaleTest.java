@@ -2,10 +2,10 @@ package dev.quiver.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.io.S3ProxyServer;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.nio.file.Path;

@@ -3,12 +3,12 @@ package dev.quiver.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.DataSourceException;
-import dev.quiver.binding.ObjectStoreException;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.ObjectStoreException;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.io.S3ProxyServer;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.StageStatus;
 import dev.quiver.distributed.proto.TaskSummary;

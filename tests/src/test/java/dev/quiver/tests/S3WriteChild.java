@@ -1,7 +1,7 @@
 package dev.quiver.tests;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 
 /**
  * A process that writes a Parquet table to S3 for {@link S3TpchTest} to kill halfway: {@code

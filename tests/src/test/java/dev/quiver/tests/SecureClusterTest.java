@@ -3,8 +3,8 @@ package dev.quiver.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.security.TestCertificates;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.EmbeddedClusterModule;
 import dev.quiver.distributed.planner.DistributedSettings;

@@ -1,7 +1,7 @@
 package dev.quiver.tests;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.nio.file.Path;

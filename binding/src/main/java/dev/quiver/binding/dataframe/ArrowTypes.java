@@ -1,6 +1,6 @@
 package dev.quiver.binding.dataframe;
 
-import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.errors.QueryTypeException;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;

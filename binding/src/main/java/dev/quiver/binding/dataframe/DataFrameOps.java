@@ -1,12 +1,10 @@
 package dev.quiver.binding.dataframe;
 
-import dev.quiver.binding.Expr;
-import dev.quiver.binding.JoinType;
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.Suggestions;
-import dev.quiver.binding.UnknownColumnException;
 import dev.quiver.binding.dataframe.ExprTranslator.Category;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownColumnException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,10 +1,9 @@
 package dev.quiver.binding.dataframe;
 
-import dev.quiver.binding.Expr;
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.Suggestions;
-import dev.quiver.binding.UnknownColumnException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownColumnException;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -26,9 +25,9 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
-import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.TimestampString;
 
 /**

@@ -1,11 +1,10 @@
 package dev.quiver.binding.dataframe;
 
-import dev.quiver.binding.Expr;
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.Suggestions;
-import dev.quiver.binding.UnknownFunctionException;
 import dev.quiver.binding.dataframe.ExprTranslator.Category;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownFunctionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

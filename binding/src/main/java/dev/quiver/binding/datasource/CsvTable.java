@@ -1,19 +1,16 @@
 package dev.quiver.binding.datasource;
 
-import dev.quiver.binding.DataSourceException;
-import dev.quiver.binding.ScanRequest;
-import dev.quiver.binding.TableProvider;
-import dev.quiver.binding.TableStatistics;
+import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.io.ObjectStore;
+import dev.quiver.binding.io.ObjectStores;
+import dev.quiver.binding.io.StoredObject;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.scan.CsvDialect;
 import dev.quiver.binding.physical.scan.CsvScanExec;
 import dev.quiver.binding.physical.scan.CsvTokenizer;
 import dev.quiver.binding.physical.scan.CsvValues;
 import dev.quiver.binding.physical.scan.FileSplits;
-import dev.quiver.binding.SessionConfig;
-import dev.quiver.binding.io.ObjectStore;
-import dev.quiver.binding.io.ObjectStores;
-import dev.quiver.binding.io.StoredObject;
+import dev.quiver.binding.settings.SessionConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

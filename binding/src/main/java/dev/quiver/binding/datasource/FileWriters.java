@@ -1,12 +1,12 @@
 package dev.quiver.binding.datasource;
 
-import dev.quiver.binding.DataSourceException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.io.PendingObject;
 import dev.quiver.binding.physical.scan.ScanBatches;
+import dev.quiver.binding.settings.SessionConfig;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.Writer;

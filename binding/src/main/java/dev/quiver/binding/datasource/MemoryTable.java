@@ -1,22 +1,19 @@
 package dev.quiver.binding.datasource;
 
-import dev.quiver.binding.physical.kernel.Batches;
-import dev.quiver.binding.DataSourceException;
-import dev.quiver.binding.ScanRequest;
-import dev.quiver.binding.TableProvider;
-import dev.quiver.binding.TableStatistics;
+import dev.quiver.binding.errors.ConstraintViolationException;
+import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.expr.Vectors;
+import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.scan.MemoryScanExec;
 import dev.quiver.binding.physical.scan.ScanBatches;
-import dev.quiver.binding.ConstraintViolationException;
-import dev.quiver.binding.physical.expr.Vectors;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;

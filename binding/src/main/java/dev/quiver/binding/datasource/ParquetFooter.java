@@ -1,10 +1,10 @@
 package dev.quiver.binding.datasource;
 
-import dev.quiver.binding.DataSourceException;
-import dev.quiver.binding.physical.scan.ParquetFooterBytes;
+import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.binding.io.ObjectReader;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.io.ObjectStores;
+import dev.quiver.binding.physical.scan.ParquetFooterBytes;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.parquet.format.ColumnMetaData;

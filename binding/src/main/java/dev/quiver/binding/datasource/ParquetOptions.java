@@ -1,6 +1,6 @@
 package dev.quiver.binding.datasource;
 
-import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.binding.physical.scan.PartitionValues;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,23 +1,20 @@
 package dev.quiver.binding.datasource;
 
-import dev.quiver.binding.BindingSettings;
-import dev.quiver.binding.DataSourceException;
-import dev.quiver.binding.ScanRequest;
-import dev.quiver.binding.TableProvider;
-import dev.quiver.binding.TableStatistics;
-import dev.quiver.binding.physical.ExecutionPlan;
-import dev.quiver.binding.physical.scan.FileSplits;
-import dev.quiver.binding.physical.scan.ParquetScanExec;
-import dev.quiver.binding.physical.scan.ParquetSplit;
-import dev.quiver.binding.physical.scan.TypeNormalizer;
-import dev.quiver.binding.ObjectStoreException;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.ObjectStoreException;
 import dev.quiver.binding.io.ObjectReader;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.io.StoredObject;
+import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.scan.FileSplits;
 import dev.quiver.binding.physical.scan.ParquetFooterBytes;
+import dev.quiver.binding.physical.scan.ParquetScanExec;
 import dev.quiver.binding.physical.scan.ParquetSchemas;
+import dev.quiver.binding.physical.scan.ParquetSplit;
+import dev.quiver.binding.physical.scan.TypeNormalizer;
+import dev.quiver.binding.settings.BindingSettings;
+import dev.quiver.binding.settings.SessionConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,7 +42,7 @@ public final class ParquetTable implements TableProvider {
    * them by row group where that helps ({@code true}, the default), or read every file whole
    * through Arrow Dataset ({@code false}).
    */
-  public static final String ROW_GROUP_READER = "quiver.parquet.row_group_reader";
+  public static final String ROW_GROUP_READER = BindingSettings.PARQUET_ROW_GROUP_READER.key();
 
   private final String path;
   private final Schema schema;

@@ -1,7 +1,7 @@
 package dev.quiver.binding.io;
 
-import dev.quiver.binding.ObjectStoreException;
-import dev.quiver.binding.ObjectStoreException.Reason;
+import dev.quiver.binding.errors.ObjectStoreException;
+import dev.quiver.binding.errors.ObjectStoreException.Reason;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -22,7 +22,8 @@ public interface ObjectReader extends AutoCloseable {
   }
 
   /**
-   * Bytes {@code [offset, offset + length)}; throws {@link dev.quiver.binding.ObjectStoreException}
+   * Bytes {@code [offset, offset + length)}; throws {@link
+   * dev.quiver.binding.errors.ObjectStoreException}
    * when the object is shorter.
    */
   byte[] read(long offset, int length);

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * A place where data files live, addressed by location strings: absolute local paths, or {@code
- * s3://bucket/key}. Errors are {@link dev.quiver.binding.ObjectStoreException}s that name the
- * location.
+ * s3://bucket/key}. Errors are {@link dev.quiver.binding.errors.ObjectStoreException}s that name
+ * the location.
  */
 public interface ObjectStore {
   /**

@@ -1,6 +1,6 @@
 package dev.quiver.binding.io;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 
 /** A bucket and key parsed from {@code s3://bucket/key} (or {@code s3a://}). */
 record S3Location(String bucket, String key) {

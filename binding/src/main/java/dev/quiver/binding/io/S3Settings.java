@@ -1,7 +1,7 @@
 package dev.quiver.binding.io;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.settings.SessionConfig;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Map;

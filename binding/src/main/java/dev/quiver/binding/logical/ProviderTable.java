@@ -1,7 +1,7 @@
 package dev.quiver.binding.logical;
 
-import dev.quiver.binding.TableProvider;
-import dev.quiver.binding.TableStatistics;
+import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.datasource.TableStatistics;
 import java.util.List;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;

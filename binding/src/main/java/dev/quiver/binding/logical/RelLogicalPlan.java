@@ -1,7 +1,6 @@
 package dev.quiver.binding.logical;
 
-import dev.quiver.binding.LogicalPlan;
-import dev.quiver.binding.ScalarUdf;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.plan.RelOptUtil;

@@ -1,6 +1,6 @@
 package dev.quiver.binding.logical;
 
-import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.errors.QueryTypeException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.DateUnit;

@@ -1,6 +1,6 @@
 package dev.quiver.binding.physical;
 
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

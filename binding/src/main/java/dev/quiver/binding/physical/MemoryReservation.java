@@ -23,7 +23,10 @@ public final class MemoryReservation implements AutoCloseable {
     return false;
   }
 
-  /** Reserves {@code bytes} more or throws {@link dev.quiver.binding.ResourcesExhaustedException}. */
+  /**
+   * Reserves {@code bytes} more or throws {@link
+   * dev.quiver.binding.errors.ResourcesExhaustedException}.
+   */
   public synchronized void grow(long bytes) {
     if (!tryGrow(bytes)) {
       throw pool.exhausted(consumer, bytes);

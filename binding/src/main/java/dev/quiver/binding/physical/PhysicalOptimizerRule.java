@@ -1,6 +1,6 @@
 package dev.quiver.binding.physical;
 
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
 
 /** A rewrite of a physical plan, applied after planning in installation order. */
 public interface PhysicalOptimizerRule {

@@ -1,7 +1,7 @@
 package dev.quiver.binding.physical;
 
-import dev.quiver.binding.QueryCancelledException;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.errors.QueryCancelledException;
+import dev.quiver.binding.settings.SessionConfig;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

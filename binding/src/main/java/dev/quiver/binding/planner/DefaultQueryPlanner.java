@@ -1,13 +1,11 @@
 package dev.quiver.binding.planner;
 
-import dev.quiver.binding.BindingSettings;
-import dev.quiver.binding.JoinType;
-import dev.quiver.binding.LogicalPlan;
-import dev.quiver.binding.PlanningContext;
-import dev.quiver.binding.QueryPlanner;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ScanRequest;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.dataframe.JoinType;
+import dev.quiver.binding.datasource.ScanRequest;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.logical.LogicalPlan;
+import dev.quiver.binding.logical.QuiverScan;
+import dev.quiver.binding.logical.RelLogicalPlan;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
@@ -37,8 +35,8 @@ import dev.quiver.binding.physical.window.WindowCall;
 import dev.quiver.binding.physical.window.WindowExec;
 import dev.quiver.binding.physical.window.WindowFrame;
 import dev.quiver.binding.physical.window.WindowFunction;
-import dev.quiver.binding.logical.QuiverScan;
-import dev.quiver.binding.logical.RelLogicalPlan;
+import dev.quiver.binding.settings.BindingSettings;
+import dev.quiver.binding.settings.SessionConfig;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -91,10 +89,11 @@ public class DefaultQueryPlanner implements QueryPlanner {
    * repartitioning.
    */
   public static final String COLLECT_BUILD_THRESHOLD_ROWS =
-      "quiver.optimizer.hash_join_collect_build_threshold_rows";
+      BindingSettings.COLLECT_BUILD_THRESHOLD_ROWS.key();
 
   /** Default of {@link #COLLECT_BUILD_THRESHOLD_ROWS}. */
-  public static final long DEFAULT_COLLECT_BUILD_THRESHOLD_ROWS = 131_072;
+  public static final long DEFAULT_COLLECT_BUILD_THRESHOLD_ROWS =
+      BindingSettings.COLLECT_BUILD_THRESHOLD_ROWS.defaultValue();
 
   /** Creates the planner. */
   public DefaultQueryPlanner() {}

@@ -1,9 +1,8 @@
 package dev.quiver.binding.planner;
 
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.ScalarUdf;
-import dev.quiver.binding.Suggestions;
-import dev.quiver.binding.UnknownFunctionException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownFunctionException;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.expr.ArithmeticExpr;
 import dev.quiver.binding.physical.expr.CardinalityExpr;
@@ -33,6 +32,7 @@ import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
 import dev.quiver.binding.physical.expr.Vectors;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

@@ -1,6 +1,6 @@
 package dev.quiver.binding.settings;
 
-import dev.quiver.binding.InvalidSettingException;
+import dev.quiver.binding.errors.InvalidSettingException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 /**
  * One session setting: its key, type, default and documentation, and the parser that checks a
  * value when it is set. Values are kept as the text given (they travel to executors as text) and
- * parsed again where they are read, with {@link dev.quiver.binding.SessionConfig#get(Setting)}.
+ * parsed again where they are read, with {@link SessionConfig#get(Setting)}.
  *
  * @param <T> the type a value parses to
  */

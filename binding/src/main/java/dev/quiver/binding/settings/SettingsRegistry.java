@@ -1,7 +1,7 @@
 package dev.quiver.binding.settings;
 
-import dev.quiver.binding.Suggestions;
-import dev.quiver.binding.UnknownSettingException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownSettingException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
@@ -11,7 +11,7 @@ import java.util.TreeMap;
 /**
  * Every session setting the modules on the class path define, by key: the binding's own and those
  * of the {@link SettingsProvider}s found with {@link ServiceLoader} (the distributed engine, the
- * Flight SQL server). {@link dev.quiver.binding.SessionConfig} checks keys and values against it
+ * Flight SQL server). {@link SessionConfig} checks keys and values against it
  * when they are set, so a misspelt key or a bad value fails at {@code SET} with the closest key
  * suggested rather than being ignored or failing later in a planner.
  */

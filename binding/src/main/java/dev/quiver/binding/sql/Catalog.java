@@ -1,11 +1,11 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ScalarUdf;
-import dev.quiver.binding.Suggestions;
-import dev.quiver.binding.TableProvider;
-import dev.quiver.binding.UnknownTableException;
+import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.logical.ProviderTable;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

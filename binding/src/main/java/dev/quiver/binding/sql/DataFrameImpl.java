@@ -1,18 +1,18 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.Expr;
-import dev.quiver.binding.JoinType;
-import dev.quiver.binding.LogicalPlan;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.Suggestions;
-import dev.quiver.binding.UnknownColumnException;
+import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.binding.dataframe.DataFrameOps;
+import dev.quiver.binding.dataframe.Expr;
+import dev.quiver.binding.dataframe.JoinType;
 import dev.quiver.binding.datasource.FileWriters;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownColumnException;
 import dev.quiver.binding.format.TableFormatter;
+import dev.quiver.binding.logical.LogicalPlan;
+import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.planner.PlanFormatter;
-import dev.quiver.binding.logical.TypeMapping;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

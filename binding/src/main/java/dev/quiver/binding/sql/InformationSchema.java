@@ -1,8 +1,8 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.TableProvider;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.TableConstraints;
+import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.logical.TypeMapping;
 import java.util.ArrayList;
 import java.util.List;

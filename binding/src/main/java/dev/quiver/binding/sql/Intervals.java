@@ -1,6 +1,6 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.errors.QueryTypeException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

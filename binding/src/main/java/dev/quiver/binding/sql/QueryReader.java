@@ -1,6 +1,6 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.Cancellable;
+import dev.quiver.binding.dataframe.Cancellable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;

@@ -1,18 +1,19 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.LogicalPlan;
-import dev.quiver.binding.PlanningContext;
-import dev.quiver.binding.QueryPlanner;
-import dev.quiver.binding.QueryTooComplexException;
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.errors.QueryTooComplexException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.logical.LogicalPlan;
 import dev.quiver.binding.logical.RelLogicalPlan;
 import dev.quiver.binding.optimizer.JoinRowCount;
-import dev.quiver.binding.planner.ConstantFolder;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
+import dev.quiver.binding.planner.ConstantFolder;
 import dev.quiver.binding.planner.DefaultQueryPlanner;
+import dev.quiver.binding.planner.PlanningContext;
+import dev.quiver.binding.planner.QueryPlanner;
+import dev.quiver.binding.settings.BindingSettings;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -102,7 +103,7 @@ public final class SessionState implements AutoCloseable {
             catalog,
             typeFactory,
             cluster,
-            () -> "null".equals(config.get(dev.quiver.binding.BindingSettings.DIVISION_BY_ZERO)));
+            () -> "null".equals(config.get(BindingSettings.DIVISION_BY_ZERO)));
   }
 
   private static ThreadFactory daemonThreads(String prefix) {

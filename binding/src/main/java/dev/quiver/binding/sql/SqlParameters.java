@@ -1,7 +1,7 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.TypeMapping;
 import java.math.BigDecimal;
 import java.math.BigInteger;

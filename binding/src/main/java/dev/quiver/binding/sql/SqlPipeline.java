@@ -1,15 +1,15 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.QueryTooComplexException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ScalarUdf;
-import dev.quiver.binding.SqlParseException;
+import dev.quiver.binding.errors.QueryTooComplexException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.SqlParseException;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.optimizer.BottomUp;
 import dev.quiver.binding.optimizer.ColumnRestrictions;
 import dev.quiver.binding.optimizer.ExistsToSemiJoin;
 import dev.quiver.binding.optimizer.ScanPushDown;
 import dev.quiver.binding.optimizer.SemiJoinReduction;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -25,6 +25,7 @@ import org.apache.calcite.config.NullCollation;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
@@ -33,7 +34,6 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.CoreRules;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlFunction;
@@ -213,7 +213,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       parser.join();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new dev.quiver.binding.QueryCancelledException("Interrupted while parsing");
+      throw new dev.quiver.binding.errors.QueryCancelledException("Interrupted while parsing");
     }
     if (result[0] instanceof SqlNode node) {
       return node;
@@ -527,7 +527,8 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * Gives the optimized tree the query's own output names and types. Calcite treats field names
    * as cosmetic (it drops a projection that only renames, so {@code SELECT o_orderkey AS k}
    * became a bare scan whose batches said {@code o_orderkey}) and may tighten nullability; the
-   * batches a query returns must match {@link dev.quiver.binding.DataFrame#schema()} exactly.
+   * batches a query returns must match {@link dev.quiver.binding.dataframe.DataFrame#schema()}
+   * exactly.
    */
   /**
    * Logs a plan between the pipeline's steps at TRACE on {@code dev.quiver.binding.sql.plans}, for

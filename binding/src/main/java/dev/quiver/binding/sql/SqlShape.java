@@ -1,6 +1,6 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.QueryTooComplexException;
+import dev.quiver.binding.errors.QueryTooComplexException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

@@ -1,8 +1,9 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.UnknownColumnException;
 import dev.quiver.binding.datasource.TableConstraints;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownColumnException;
 import dev.quiver.binding.logical.TypeMapping;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -140,7 +141,7 @@ final class TableDefinitions {
       for (String c : key.columns()) {
         String found =
             names.stream().filter(n -> n.equalsIgnoreCase(c)).findFirst().orElseThrow(
-                () -> new UnknownColumnException(c, dev.quiver.binding.Suggestions.closest(c, names)));
+                () -> new UnknownColumnException(c, Suggestions.closest(c, names)));
         cols.add(found);
       }
       resolved.add(new TableConstraints.Key(key.primary(), cols));

@@ -1,10 +1,10 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.Suggestions;
-import dev.quiver.binding.UnknownColumnException;
-import dev.quiver.binding.UnknownTableException;
 import dev.quiver.binding.datasource.MemoryTable;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownColumnException;
+import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.logical.TypeMapping;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.Suggestions;
-import dev.quiver.binding.UnknownColumnException;
-import dev.quiver.binding.UnknownFunctionException;
-import dev.quiver.binding.UnknownTableException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownColumnException;
+import dev.quiver.binding.errors.UnknownFunctionException;
+import dev.quiver.binding.errors.UnknownTableException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,18 +1,16 @@
 package dev.quiver.binding.dataframe;
 
-import static dev.quiver.binding.Expr.col;
-import static dev.quiver.binding.Expr.lit;
 import static dev.quiver.binding.dataframe.CalciteFixture.plan;
 import static dev.quiver.binding.dataframe.CalciteFixture.projects;
+import static dev.quiver.binding.dataframe.Expr.col;
+import static dev.quiver.binding.dataframe.Expr.lit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.Expr;
-import dev.quiver.binding.JoinType;
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.UnknownColumnException;
-import dev.quiver.binding.UnknownFunctionException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.UnknownColumnException;
+import dev.quiver.binding.errors.UnknownFunctionException;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

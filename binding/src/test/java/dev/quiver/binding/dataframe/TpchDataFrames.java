@@ -1,13 +1,10 @@
 package dev.quiver.binding.dataframe;
 
-import static dev.quiver.binding.Expr.col;
-import static dev.quiver.binding.Expr.date;
-import static dev.quiver.binding.Expr.lit;
-import static dev.quiver.binding.Expr.sum;
+import static dev.quiver.binding.dataframe.Expr.col;
+import static dev.quiver.binding.dataframe.Expr.date;
+import static dev.quiver.binding.dataframe.Expr.lit;
+import static dev.quiver.binding.dataframe.Expr.sum;
 
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.Expr;
-import dev.quiver.binding.JoinType;
 import dev.quiver.binding.SessionContext;
 import java.math.BigDecimal;
 import java.util.List;

@@ -2,7 +2,6 @@ package dev.quiver.binding.dataframe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.DataFrame;
 import dev.quiver.binding.SessionContext;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;

@@ -11,7 +11,7 @@ import static dev.quiver.binding.datasource.ScanTestSupport.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.binding.physical.ExecutionPlan;
 import java.io.IOException;
 import java.math.BigDecimal;

@@ -2,9 +2,9 @@ package dev.quiver.binding.datasource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.io.S3ProxyServer;
+import dev.quiver.binding.settings.SessionConfig;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -4,8 +4,6 @@ import static dev.quiver.binding.datasource.ScanTestSupport.readAll;
 import static dev.quiver.binding.datasource.ScanTestSupport.readerOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.ScanRequest;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.expr.CastExpr;
 import dev.quiver.binding.physical.expr.ColumnExpr;
@@ -16,6 +14,7 @@ import dev.quiver.binding.physical.expr.LiteralExpr;
 import dev.quiver.binding.physical.expr.LogicalExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.scan.ParquetScanExec;
+import dev.quiver.binding.settings.SessionConfig;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;

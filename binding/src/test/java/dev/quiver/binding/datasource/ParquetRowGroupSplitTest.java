@@ -5,15 +5,14 @@ import static dev.quiver.binding.datasource.ScanTestSupport.readPartition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.DataSourceException;
-import dev.quiver.binding.ScanRequest;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.ComparisonExpr;
 import dev.quiver.binding.physical.expr.LiteralExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.scan.ParquetScanExec;
 import dev.quiver.binding.physical.scan.ParquetSplit;
+import dev.quiver.binding.settings.SessionConfig;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

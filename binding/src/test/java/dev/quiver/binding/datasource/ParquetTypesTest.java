@@ -6,7 +6,7 @@ import static dev.quiver.binding.datasource.ScanTestSupport.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.ExecutionPlan;
 import java.io.IOException;
 import java.math.BigDecimal;

@@ -1,11 +1,10 @@
 package dev.quiver.binding.datasource;
 
-import dev.quiver.binding.ScanRequest;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.settings.SessionConfig;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;

@@ -3,12 +3,10 @@ package dev.quiver.binding.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.BindingSettings;
-import dev.quiver.binding.InvalidSettingException;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
-import dev.quiver.binding.UnknownSettingException;
 import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.errors.InvalidSettingException;
+import dev.quiver.binding.errors.UnknownSettingException;
 import dev.quiver.binding.planner.DefaultQueryPlanner;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;

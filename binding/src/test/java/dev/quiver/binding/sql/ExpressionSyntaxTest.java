@@ -3,11 +3,11 @@ package dev.quiver.binding.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
-import dev.quiver.binding.SqlParseException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.SqlParseException;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;

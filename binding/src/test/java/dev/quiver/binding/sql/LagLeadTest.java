@@ -2,8 +2,8 @@ package dev.quiver.binding.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;

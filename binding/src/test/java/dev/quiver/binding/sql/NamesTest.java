@@ -3,10 +3,10 @@ package dev.quiver.binding.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
-import dev.quiver.binding.SqlParseException;
+import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.errors.SqlParseException;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;

@@ -3,9 +3,9 @@ package dev.quiver.binding.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.dataframe.JoinType;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.RelLogicalPlan;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
@@ -20,6 +20,7 @@ import dev.quiver.binding.physical.operator.UnionExec;
 import dev.quiver.binding.physical.sort.SortExec;
 import dev.quiver.binding.physical.sort.SortPreservingMergeExec;
 import dev.quiver.binding.physical.window.WindowExec;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.JoinRelType;
@@ -103,15 +104,15 @@ class PhysicalPlanTest {
                 + " and l2.l_suppkey <> l1.l_suppkey)"
                 + " and not exists (select * from lineitem l3 where l3.l_orderkey = l1.l_orderkey"
                 + " and l3.l_suppkey <> l1.l_suppkey and l3.l_receiptdate > l3.l_commitdate)");
-    List<dev.quiver.binding.JoinType> types =
+    List<JoinType> types =
         all(p, HashJoinExec.class).stream().map(HashJoinExec::joinType).toList();
     assertThat(types)
-        .contains(dev.quiver.binding.JoinType.SEMI, dev.quiver.binding.JoinType.ANTI);
+        .contains(JoinType.SEMI, JoinType.ANTI);
     assertThat(all(p, HashAggregateExec.class)).isEmpty();
     // The outer rows are estimated far fewer than lineitem's: both joins hash them and mark the
     // rows lineitem matches instead of hashing lineitem.
     assertThat(all(p, HashJoinExec.class))
-        .filteredOn(j -> j.joinType() != dev.quiver.binding.JoinType.INNER)
+        .filteredOn(j -> j.joinType() != JoinType.INNER)
         .hasSize(2)
         .allMatch(HashJoinExec::semiBuildsLeft);
   }

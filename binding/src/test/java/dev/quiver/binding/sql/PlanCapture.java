@@ -1,9 +1,9 @@
 package dev.quiver.binding.sql;
 
 import dev.quiver.binding.Extension;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.ArrayList;
 import java.util.List;
 

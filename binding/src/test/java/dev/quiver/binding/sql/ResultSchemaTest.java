@@ -2,10 +2,10 @@ package dev.quiver.binding.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.Expr;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.dataframe.Expr;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;

@@ -3,9 +3,9 @@ package dev.quiver.binding.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.Row;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.dataframe.Row;
+import dev.quiver.binding.errors.QueryTypeException;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

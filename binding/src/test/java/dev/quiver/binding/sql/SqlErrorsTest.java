@@ -3,26 +3,26 @@ package dev.quiver.binding.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ScanRequest;
-import dev.quiver.binding.TableProvider;
+import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.datasource.ScanRequest;
+import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.SqlParseException;
+import dev.quiver.binding.errors.UnknownColumnException;
+import dev.quiver.binding.errors.UnknownFunctionException;
+import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.physical.ExecutionPlan;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import dev.quiver.binding.SessionContext;
-import dev.quiver.binding.SqlParseException;
-import dev.quiver.binding.UnknownColumnException;
-import dev.quiver.binding.UnknownFunctionException;
-import dev.quiver.binding.UnknownTableException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
 class SqlErrorsTest {

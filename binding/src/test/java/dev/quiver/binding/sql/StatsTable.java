@@ -1,8 +1,8 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.ScanRequest;
-import dev.quiver.binding.TableProvider;
-import dev.quiver.binding.TableStatistics;
+import dev.quiver.binding.datasource.ScanRequest;
+import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.datasource.TableStatistics;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.exchange.RepartitionExec;

@@ -15,7 +15,7 @@ final class Tpch {
   }
 
   static void register(
-      java.util.function.BiConsumer<String, dev.quiver.binding.TableProvider> ctx) {
+      java.util.function.BiConsumer<String, dev.quiver.binding.datasource.TableProvider> ctx) {
     ctx.accept(
         "region", new StatsTable(5, "r_regionkey BIGINT", "r_name VARCHAR", "r_comment VARCHAR"));
     ctx.accept(

@@ -1,6 +1,6 @@
 package dev.quiver.distributed.client;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.distributed.security.SecurityConfig;
 import java.nio.file.Path;
 import java.util.Objects;

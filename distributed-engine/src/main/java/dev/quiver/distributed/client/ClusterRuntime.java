@@ -1,16 +1,15 @@
 package dev.quiver.distributed.client;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.distributed.client.ClusterConfig;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.distributed.planner.StageGraph;
 import dev.quiver.distributed.proto.ExecutorState;
 import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.shuffle.FlightShuffleClient;
 import dev.quiver.distributed.shuffle.PerRootShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleClient;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import dev.quiver.distributed.planner.StageGraph;
-import dev.quiver.distributed.proto.JobStatusUpdate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,12 +1,12 @@
 package dev.quiver.distributed.client;
 
+import dev.quiver.binding.errors.QueryCancelledException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
-import dev.quiver.binding.QueryCancelledException;
-import dev.quiver.binding.QuiverException;
 import dev.quiver.decorators.QueryScope;
 import dev.quiver.distributed.planner.DistributedSettings;
 import dev.quiver.distributed.planner.StageGraph;

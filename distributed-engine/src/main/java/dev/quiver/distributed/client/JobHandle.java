@@ -1,10 +1,10 @@
 package dev.quiver.distributed.client;
 
-import dev.quiver.binding.QueryCancelledException;
-import dev.quiver.binding.QuiverException;
 import com.google.protobuf.ByteString;
+import dev.quiver.binding.errors.QueryCancelledException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.decorators.JobProgress;
 import dev.quiver.distributed.planner.DistributedSettings;
-import dev.quiver.distributed.security.AccessDeniedException;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
@@ -12,7 +12,7 @@ import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.proto.StageStatus;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskSummary;
-import dev.quiver.decorators.JobProgress;
+import dev.quiver.distributed.security.AccessDeniedException;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;

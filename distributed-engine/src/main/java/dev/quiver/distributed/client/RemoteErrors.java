@@ -1,11 +1,11 @@
 package dev.quiver.distributed.client;
 
-import dev.quiver.binding.DataSourceException;
-import dev.quiver.binding.ObjectStoreException;
-import dev.quiver.binding.QueryCancelledException;
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.ObjectStoreException;
+import dev.quiver.binding.errors.QueryCancelledException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.security.AccessDeniedException;

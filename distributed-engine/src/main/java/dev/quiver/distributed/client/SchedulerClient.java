@@ -1,8 +1,7 @@
 package dev.quiver.distributed.client;
 
 import com.google.protobuf.ByteString;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.distributed.client.ClusterConfig;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.distributed.proto.CancelJobRequest;
 import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.distributed.proto.JobSpec;

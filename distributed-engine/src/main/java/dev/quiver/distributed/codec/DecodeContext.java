@@ -1,6 +1,6 @@
 package dev.quiver.distributed.codec;
 
-import dev.quiver.binding.ScalarUdf;
+import dev.quiver.binding.udf.ScalarUdf;
 import dev.quiver.distributed.shuffle.ShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.quiver.distributed.codec;
 
-import dev.quiver.binding.ScalarUdf;
 import dev.quiver.binding.physical.expr.ArithmeticExpr;
 import dev.quiver.binding.physical.expr.CaseExpr;
 import dev.quiver.binding.physical.expr.CastExpr;
@@ -25,6 +24,7 @@ import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
+import dev.quiver.binding.udf.ScalarUdf;
 import dev.quiver.distributed.proto.ArithmeticExprNode;
 import dev.quiver.distributed.proto.ArithmeticOpSpec;
 import dev.quiver.distributed.proto.CaseExprNode;

@@ -2,7 +2,7 @@ package dev.quiver.distributed.codec;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.distributed.proto.StagePlanNode;
 import java.util.ArrayList;

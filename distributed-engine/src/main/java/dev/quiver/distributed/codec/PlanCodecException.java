@@ -1,6 +1,6 @@
 package dev.quiver.distributed.codec;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 
 /** A plan cannot be encoded (a node or expression the codec does not know) or decoded. */
 public final class PlanCodecException extends QuiverException {

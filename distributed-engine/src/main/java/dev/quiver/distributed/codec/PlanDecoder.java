@@ -1,7 +1,7 @@
 package dev.quiver.distributed.codec;
 
 import com.google.protobuf.Message;
-import dev.quiver.binding.JoinType;
+import dev.quiver.binding.dataframe.JoinType;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.SortField;

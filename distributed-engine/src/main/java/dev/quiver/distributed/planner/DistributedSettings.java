@@ -1,6 +1,6 @@
 package dev.quiver.distributed.planner;
 
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.settings.Setting;
 import dev.quiver.binding.settings.SettingsProvider;
 import dev.quiver.distributed.codec.PlanCodec;

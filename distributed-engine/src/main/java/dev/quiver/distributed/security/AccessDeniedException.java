@@ -1,6 +1,6 @@
 package dev.quiver.distributed.security;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 
 /**
  * A server refused a call for who made it: no or a wrong token, a client token where the cluster

@@ -1,6 +1,6 @@
 package dev.quiver.distributed.security;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import org.apache.arrow.flight.CallHeaders;

@@ -1,6 +1,6 @@
 package dev.quiver.distributed.security;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

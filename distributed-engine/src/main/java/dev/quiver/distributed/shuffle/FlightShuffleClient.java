@@ -1,8 +1,8 @@
 package dev.quiver.distributed.shuffle;
 
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.TaskContext;
-import dev.quiver.binding.QuiverException;
 import dev.quiver.distributed.security.AccessDeniedException;
 import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.SecurityConfig;

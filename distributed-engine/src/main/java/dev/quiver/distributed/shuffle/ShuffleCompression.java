@@ -1,7 +1,7 @@
 package dev.quiver.distributed.shuffle;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.Locale;
 import java.util.Optional;
 import org.apache.arrow.compression.CommonsCompressionFactory;

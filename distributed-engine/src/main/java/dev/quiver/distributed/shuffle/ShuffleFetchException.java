@@ -1,6 +1,6 @@
 package dev.quiver.distributed.shuffle;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 
 /**
  * A producer's output partition could not be fetched (its executor is gone, or no longer holds

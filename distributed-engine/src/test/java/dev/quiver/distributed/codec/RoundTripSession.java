@@ -2,18 +2,18 @@ package dev.quiver.distributed.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.DataFrame;
 import dev.quiver.binding.Extension;
-import dev.quiver.binding.QueryPlanner;
-import dev.quiver.binding.ScalarUdf;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.MemoryPool;
-import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.Partitioning;
+import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.planner.PlanFormatter;
+import dev.quiver.binding.planner.QueryPlanner;
+import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -3,10 +3,10 @@ package dev.quiver.distributed.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.InvalidSettingException;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
-import dev.quiver.binding.UnknownSettingException;
+import dev.quiver.binding.errors.InvalidSettingException;
+import dev.quiver.binding.errors.UnknownSettingException;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.settings.Setting;
 import dev.quiver.binding.settings.SettingsRegistry;
 import dev.quiver.distributed.codec.PlanCodec;

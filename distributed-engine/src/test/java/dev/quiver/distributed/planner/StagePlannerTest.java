@@ -3,13 +3,13 @@ package dev.quiver.distributed.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.binding.Extension;
-import dev.quiver.binding.QueryPlanner;
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.operator.LimitExec;
 import dev.quiver.binding.physical.operator.LocalLimitExec;
+import dev.quiver.binding.planner.QueryPlanner;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.quiver.distributed.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.distributed.client.ClusterConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;

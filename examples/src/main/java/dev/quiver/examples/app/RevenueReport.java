@@ -1,7 +1,7 @@
 package dev.quiver.examples.app;
 
-import dev.quiver.binding.DataFrame;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.dataframe.DataFrame;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.util.List;

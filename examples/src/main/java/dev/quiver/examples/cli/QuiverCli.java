@@ -1,7 +1,7 @@
 package dev.quiver.examples.cli;
 
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.distributed.logging.ProcessLogging;
-import dev.quiver.binding.QuiverException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,6 +1,6 @@
 package dev.quiver.examples.cli;
 
-import dev.quiver.binding.DataFrame;
+import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.binding.format.TableFormatter;
 import java.io.PrintWriter;
 import java.util.List;

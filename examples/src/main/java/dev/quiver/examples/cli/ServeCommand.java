@@ -1,7 +1,7 @@
 package dev.quiver.examples.cli;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.examples.cluster.ClusterTarget;
 import dev.quiver.flightsql.FlightSqlServer;

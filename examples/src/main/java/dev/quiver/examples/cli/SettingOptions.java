@@ -1,6 +1,6 @@
 package dev.quiver.examples.cli;
 
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;

@@ -1,7 +1,7 @@
 package dev.quiver.examples.cli;
 
-import dev.quiver.binding.QueryCancelledException;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.errors.QueryCancelledException;
 import dev.quiver.binding.logical.TypeMapping;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.jline.reader.EOFError;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
@@ -19,7 +20,6 @@ import org.jline.reader.UserInterruptException;
 import org.jline.reader.impl.DefaultParser;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.Terminal.Signal;
-import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * The interactive SQL shell: JLine line editing and a history file; statements span lines until a

@@ -1,7 +1,7 @@
 package dev.quiver.examples.cli;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.examples.cluster.ClusterTarget;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,8 +1,8 @@
 package dev.quiver.examples.cli;
 
-import dev.quiver.binding.Cancellable;
-import dev.quiver.binding.DataFrame;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.dataframe.Cancellable;
+import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.decorators.DistributedDataFrame;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,7 +1,7 @@
 package dev.quiver.examples.cli;
 
-import dev.quiver.binding.DataFrame;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.decorators.DistributedDataFrame;
 import dev.quiver.examples.cluster.ClusterTarget;
 import dev.quiver.examples.engine.QuiverEngine;

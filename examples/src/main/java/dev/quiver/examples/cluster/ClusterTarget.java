@@ -1,11 +1,11 @@
 package dev.quiver.examples.cluster;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.decorators.DistributedSessionContext;
-import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.ClusterDistribution;
 import dev.quiver.distributed.ClusterLifecycle;
+import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.cluster.EmbeddedCluster;
 

@@ -1,6 +1,6 @@
 package dev.quiver.examples.engine;
 
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.examples.cluster.ClusterTarget;
 import java.nio.file.Path;
 

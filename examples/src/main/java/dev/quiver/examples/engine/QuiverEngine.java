@@ -1,7 +1,7 @@
 package dev.quiver.examples.engine;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;

@@ -48,7 +48,7 @@ class QuiverCliTest {
         .isEqualTo("IllegalStateException: first");
     assertThat(QuiverCli.oneLine(new RuntimeException(new IllegalArgumentException("inner"))))
         .contains("inner");
-    assertThat(QuiverCli.oneLine(new dev.quiver.binding.QuiverException("Table t not found")))
+    assertThat(QuiverCli.oneLine(new dev.quiver.binding.errors.QuiverException("Table t not found")))
         .isEqualTo("Table t not found");
   }
 

@@ -1,9 +1,9 @@
 package dev.quiver.executor.shuffle;
 
 import com.google.protobuf.ByteString;
-import dev.quiver.binding.ResourcesExhaustedException;
-import dev.quiver.distributed.security.JobCapabilities;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.security.JobCapabilities;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.quiver.executor.task;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Hashing;

@@ -1,7 +1,7 @@
 package dev.quiver.executor.task;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.shuffle.ShuffleFetchException;
 import java.util.Locale;
@@ -44,7 +44,7 @@ public final class TaskFailures {
         ErrorInfo.newBuilder()
             .setKind(kind)
             .setMessage(redact(message == null ? kind : message, settings));
-    if (typed instanceof dev.quiver.binding.ObjectStoreException store) {
+    if (typed instanceof dev.quiver.binding.errors.ObjectStoreException store) {
       info.setStoreReason(store.reason().name());
     }
     if (typed instanceof ShuffleFetchException fetch && fetch.location() != null) {

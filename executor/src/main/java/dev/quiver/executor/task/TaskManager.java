@@ -1,13 +1,13 @@
 package dev.quiver.executor.task;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ResourcesExhaustedException;
-import dev.quiver.binding.ScalarUdf;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.binding.udf.ScalarUdf;
 import dev.quiver.distributed.codec.DecodeContext;
 import dev.quiver.distributed.codec.DecodedStage;
 import dev.quiver.distributed.codec.PlanCodecException;

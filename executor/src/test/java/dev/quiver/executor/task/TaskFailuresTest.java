@@ -2,7 +2,7 @@ package dev.quiver.executor.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.distributed.proto.ErrorInfo;
 import java.util.Map;
 import org.apache.arrow.memory.OutOfMemoryException;

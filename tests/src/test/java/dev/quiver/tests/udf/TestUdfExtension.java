@@ -1,7 +1,7 @@
 package dev.quiver.tests.udf;
 
 import dev.quiver.binding.Extension;
-import dev.quiver.binding.ScalarUdf;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.util.List;
 
 /** Provides {@link TimesTwo} to whoever loads extensions from this classpath entry. */

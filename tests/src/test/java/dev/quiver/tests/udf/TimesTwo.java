@@ -1,6 +1,6 @@
 package dev.quiver.tests.udf;
 
-import dev.quiver.binding.ScalarUdf;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;

@@ -1,7 +1,7 @@
 package dev.quiver.binding.physical.aggregate;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.MemoryReservation;
 import dev.quiver.binding.physical.TaskContext;

@@ -1,7 +1,7 @@
 package dev.quiver.binding.physical.aggregate;
 
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;

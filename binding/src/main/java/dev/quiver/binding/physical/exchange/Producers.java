@@ -1,9 +1,9 @@
 package dev.quiver.binding.physical.exchange;
 
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.TaskContext;
-import dev.quiver.binding.QuiverException;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;

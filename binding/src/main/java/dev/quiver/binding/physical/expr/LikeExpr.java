@@ -1,6 +1,6 @@
 package dev.quiver.binding.physical.expr;
 
-import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.errors.QueryTypeException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.quiver.binding.physical.expr;
 
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
 import java.math.BigInteger;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

@@ -1,8 +1,8 @@
 package dev.quiver.binding.physical.expr;
 
-import dev.quiver.binding.QueryCancelledException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.QueryCancelledException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

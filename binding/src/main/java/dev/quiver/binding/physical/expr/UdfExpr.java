@@ -1,8 +1,8 @@
 package dev.quiver.binding.physical.expr;
 
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ScalarUdf;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

@@ -1,7 +1,7 @@
 package dev.quiver.binding.physical.expr;
 
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;

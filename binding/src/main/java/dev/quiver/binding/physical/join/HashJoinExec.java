@@ -1,8 +1,7 @@
 package dev.quiver.binding.physical.join;
 
-import dev.quiver.binding.BindingSettings;
-import dev.quiver.binding.JoinType;
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.dataframe.JoinType;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
@@ -13,6 +12,7 @@ import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.sort.PartitionPuller;
 import dev.quiver.binding.physical.spill.SpillFile;
+import dev.quiver.binding.settings.BindingSettings;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

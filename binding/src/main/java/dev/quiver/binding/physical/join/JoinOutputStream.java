@@ -1,6 +1,6 @@
 package dev.quiver.binding.physical.join;
 
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.kernel.BatchCoalescer;

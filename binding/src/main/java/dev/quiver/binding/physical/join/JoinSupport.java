@@ -1,7 +1,7 @@
 package dev.quiver.binding.physical.join;
 
-import dev.quiver.binding.JoinType;
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.dataframe.JoinType;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.MemoryReservation;
@@ -127,7 +127,7 @@ final class JoinSupport {
               && (!hasNulls || BitVectorHelper.get(validity, i) != 0);
         }
       } else if (v.getField().getType().getTypeID() != org.apache.arrow.vector.types.pojo.ArrowType.ArrowTypeID.Null) {
-        throw new dev.quiver.binding.QueryTypeException(
+        throw new dev.quiver.binding.errors.QueryTypeException(
             "Join filter " + filter + " must be boolean but is " + v.getField().getType());
       }
     }

@@ -1,6 +1,6 @@
 package dev.quiver.binding.physical.join;
 
-import dev.quiver.binding.JoinType;
+import dev.quiver.binding.dataframe.JoinType;
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;

@@ -1,13 +1,13 @@
 package dev.quiver.binding.physical.scan;
 
-import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.io.ObjectStore;
+import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.TaskContext;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import dev.quiver.binding.io.ObjectStore;
-import dev.quiver.binding.io.ObjectStores;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
@@ -177,7 +177,7 @@ public final class CsvScanExec extends FileScanExec {
   private final class CsvStream implements BatchStream {
     private final List<String> files;
     private final BufferAllocator allocator;
-    private final dev.quiver.binding.SessionConfig config;
+    private final dev.quiver.binding.settings.SessionConfig config;
     private final int[] fileColumns;
     private final byte[] nullBytes = dialect.nullBytes();
     private int fileIndex;

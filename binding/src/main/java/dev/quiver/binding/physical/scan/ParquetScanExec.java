@@ -1,12 +1,12 @@
 package dev.quiver.binding.physical.scan;
 
-import dev.quiver.binding.physical.kernel.Batches;
-import dev.quiver.binding.DataSourceException;
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.physical.BatchStream;
-import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.io.ObjectStores;
+import dev.quiver.binding.physical.BatchStream;
+import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.physical.kernel.Batches;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -341,7 +341,7 @@ public final class ParquetScanExec extends FileScanExec {
       if (allocator.getHeadroom() < 0) {
         long held = allocator.getAllocatedMemory();
         batch.close();
-        throw new dev.quiver.binding.ResourcesExhaustedException(
+        throw new dev.quiver.binding.errors.ResourcesExhaustedException(
             "Resources exhausted while reading "
                 + what
                 + ": the query holds "

@@ -1,6 +1,6 @@
 package dev.quiver.binding.physical.scan;
 
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;

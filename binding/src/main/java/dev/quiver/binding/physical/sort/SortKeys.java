@@ -1,6 +1,6 @@
 package dev.quiver.binding.physical.sort;
 
-import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.physical.SortField;
 import java.math.BigInteger;
 import java.util.Arrays;

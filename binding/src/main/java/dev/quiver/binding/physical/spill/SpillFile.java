@@ -1,6 +1,6 @@
 package dev.quiver.binding.physical.spill;
 
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.kernel.Take;

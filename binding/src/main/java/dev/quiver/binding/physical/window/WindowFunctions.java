@@ -1,7 +1,7 @@
 package dev.quiver.binding.physical.window;
 
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.QuiverException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.physical.SortField;
 import dev.quiver.binding.physical.aggregate.Vectors;
 import dev.quiver.binding.physical.aggregate.Vectors.Kind;

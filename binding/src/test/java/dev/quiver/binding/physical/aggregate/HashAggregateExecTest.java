@@ -13,8 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.aggregate.TestData.BatchesExec;

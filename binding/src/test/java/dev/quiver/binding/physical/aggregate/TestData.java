@@ -1,6 +1,5 @@
 package dev.quiver.binding.physical.aggregate;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
@@ -10,6 +9,7 @@ import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
+import dev.quiver.binding.settings.SessionConfig;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

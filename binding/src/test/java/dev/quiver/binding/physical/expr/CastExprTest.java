@@ -3,7 +3,7 @@ package dev.quiver.binding.physical.expr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.errors.QueryTypeException;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +28,7 @@ class CastExprTest extends ExprTestSupport {
     assertThat(eval(new CastExpr(column(b, 0), decimal(12, 5)), b))
         .isEqualTo(list(new BigDecimal("1.00500"), new BigDecimal("-1.00500"), new BigDecimal("2.00400"), null));
     assertThatThrownBy(() -> castOne(new BigDecimal("123.456"), decimal(10, 3), decimal(4, 2)))
-        .isInstanceOf(dev.quiver.binding.QuiverException.class)
+        .isInstanceOf(dev.quiver.binding.errors.QuiverException.class)
         .hasMessageContaining("DECIMAL(4, 2)");
   }
 
@@ -49,7 +49,7 @@ class CastExprTest extends ExprTestSupport {
     assertThat(castOne(0.125, DOUBLE, decimal(5, 2))).isEqualTo(new BigDecimal("0.13"));
     assertThat(castOne(new BigDecimal("12.34"), decimal(4, 2), DOUBLE)).isEqualTo(12.34);
     assertThat(castOne(7L, INT, DOUBLE)).isEqualTo(7.0);
-    assertThatThrownBy(() -> castOne(1000L, INT, decimal(4, 2))).isInstanceOf(dev.quiver.binding.QuiverException.class);
+    assertThatThrownBy(() -> castOne(1000L, INT, decimal(4, 2))).isInstanceOf(dev.quiver.binding.errors.QuiverException.class);
   }
 
   @Test

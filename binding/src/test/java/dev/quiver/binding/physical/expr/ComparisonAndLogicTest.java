@@ -3,7 +3,7 @@ package dev.quiver.binding.physical.expr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.errors.QueryTypeException;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.quiver.binding.physical.expr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QuiverException;
-import dev.quiver.binding.ScalarUdf;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.udf.ScalarUdf;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.List;

@@ -2,7 +2,6 @@ package dev.quiver.binding.physical.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.SessionConfig;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.MemoryPool;
@@ -12,6 +11,7 @@ import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

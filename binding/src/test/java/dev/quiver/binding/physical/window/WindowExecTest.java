@@ -9,7 +9,7 @@ import static dev.quiver.binding.physical.aggregate.TestData.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.ResourcesExhaustedException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.SortField;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.aggregate.TestData;

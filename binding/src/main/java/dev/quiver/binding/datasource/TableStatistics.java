@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.datasource;
 
 import java.util.OptionalLong;
 

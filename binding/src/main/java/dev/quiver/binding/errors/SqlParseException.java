@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.errors;
 
 /** SQL text that does not parse; carries the 1-based line and column of the offending token. */
 public class SqlParseException extends QuiverException {

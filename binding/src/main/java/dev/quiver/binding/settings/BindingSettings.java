@@ -1,15 +1,11 @@
-package dev.quiver.binding;
+package dev.quiver.binding.settings;
 
-import dev.quiver.binding.datasource.ParquetTable;
-import dev.quiver.binding.planner.DefaultQueryPlanner;
-import dev.quiver.binding.settings.Setting;
-import dev.quiver.binding.settings.SettingsProvider;
 import java.util.List;
 
 /**
  * The session settings the binding reads (execution, the optimizer, Parquet and S3), with their
  * types, defaults and documentation. Registered with the {@link
- * dev.quiver.binding.settings.SettingsRegistry} through {@link java.util.ServiceLoader}.
+ * SettingsRegistry} through {@link java.util.ServiceLoader}.
  */
 public final class BindingSettings implements SettingsProvider {
   /** See {@link SessionConfig#TARGET_PARTITIONS}. */
@@ -54,16 +50,16 @@ public final class BindingSettings implements SettingsProvider {
   /** Largest estimated build side (rows) for which a hash join gathers it whole. */
   public static final Setting<Long> COLLECT_BUILD_THRESHOLD_ROWS =
       Setting.longInteger(
-          DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS,
+          "quiver.optimizer.hash_join_collect_build_threshold_rows",
           0,
-          DefaultQueryPlanner.DEFAULT_COLLECT_BUILD_THRESHOLD_ROWS,
+          131_072L,
           "A hash join whose build side is estimated at no more rows than this collects it once"
               + " for all partitions instead of hash-partitioning both sides.");
 
   /** Whether Parquet files are read with Quiver's own row-group reader. */
   public static final Setting<Boolean> PARQUET_ROW_GROUP_READER =
       Setting.bool(
-          ParquetTable.ROW_GROUP_READER,
+          "quiver.parquet.row_group_reader",
           true,
           "Read flat Parquet files with Quiver's own page decoder, one row-group range per split;"
               + " false reads every file whole through Arrow Dataset.");

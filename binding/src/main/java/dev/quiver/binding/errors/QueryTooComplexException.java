@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.errors;
 
 /**
  * A query that Quiver will not plan because of its shape rather than its meaning: expressions or

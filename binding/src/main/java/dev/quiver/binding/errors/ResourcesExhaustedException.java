@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.errors;
 
 /** A query needed more memory than its limit allows and the operator could not spill. */
 public class ResourcesExhaustedException extends QuiverException {

@@ -1,5 +1,6 @@
-package dev.quiver.binding;
+package dev.quiver.binding.planner;
 
+import dev.quiver.binding.logical.LogicalPlan;
 import dev.quiver.binding.physical.ExecutionPlan;
 
 /**

@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.datasource;
 
 import dev.quiver.binding.physical.ExecutionPlan;
 import org.apache.arrow.vector.types.pojo.Schema;

@@ -1,5 +1,6 @@
-package dev.quiver.binding;
+package dev.quiver.binding.dataframe;
 
+import dev.quiver.binding.logical.LogicalPlan;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;

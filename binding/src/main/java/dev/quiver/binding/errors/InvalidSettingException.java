@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.errors;
 
 /** A known setting given a value it does not accept; the message says what it accepts. */
 public class InvalidSettingException extends QuiverException {

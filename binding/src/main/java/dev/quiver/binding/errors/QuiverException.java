@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.errors;
 
 /** Base class of every error Quiver reports to its users; unchecked so fluent calls stay readable. */
 public class QuiverException extends RuntimeException {

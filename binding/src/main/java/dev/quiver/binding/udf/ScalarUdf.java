@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.udf;
 
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.errors;
 
 /**
  * A file or object could not be listed, read or written in its store (a local folder or an S3

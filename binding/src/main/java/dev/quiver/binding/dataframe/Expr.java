@@ -1,5 +1,7 @@
-package dev.quiver.binding;
+package dev.quiver.binding.dataframe;
 
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

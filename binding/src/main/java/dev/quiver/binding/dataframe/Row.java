@@ -1,5 +1,7 @@
-package dev.quiver.binding;
+package dev.quiver.binding.dataframe;
 
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownColumnException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

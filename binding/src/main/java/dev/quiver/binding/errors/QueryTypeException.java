@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.errors;
 
 /** A query combines values of types that do not fit (e.g. adding a date to a string). */
 public class QueryTypeException extends QuiverException {

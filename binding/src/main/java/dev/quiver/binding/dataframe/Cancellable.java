@@ -1,4 +1,6 @@
-package dev.quiver.binding;
+package dev.quiver.binding.dataframe;
+
+import dev.quiver.binding.errors.QueryCancelledException;
 
 /**
  * A running query that another thread may stop: the reader {@link DataFrame#executeStream()}

@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.dataframe;
 
 /** Kinds of join, shared by the DataFrame API and the physical join operators. */
 public enum JoinType {

@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.errors;
 
 /** The query was cancelled (its stream or session was closed) before it finished. */
 public class QueryCancelledException extends QuiverException {

@@ -1,6 +1,7 @@
-package dev.quiver.binding;
+package dev.quiver.binding.datasource;
 
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.List;
 import java.util.OptionalLong;
 

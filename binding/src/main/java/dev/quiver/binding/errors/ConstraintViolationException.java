@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.errors;
 
 /**
  * A statement would break a table's constraint ({@code NOT NULL}, {@code PRIMARY KEY} or {@code

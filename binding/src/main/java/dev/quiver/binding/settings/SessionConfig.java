@@ -1,7 +1,8 @@
-package dev.quiver.binding;
+package dev.quiver.binding.settings;
 
-import dev.quiver.binding.settings.Setting;
-import dev.quiver.binding.settings.SettingsRegistry;
+import dev.quiver.binding.errors.InvalidSettingException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.UnknownSettingException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Locale;

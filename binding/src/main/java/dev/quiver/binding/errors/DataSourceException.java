@@ -1,4 +1,4 @@
-package dev.quiver.binding;
+package dev.quiver.binding.errors;
 
 /** A file or other data source is missing, unreadable or malformed. */
 public class DataSourceException extends QuiverException {

@@ -1,6 +1,7 @@
-package dev.quiver.binding;
+package dev.quiver.binding.planner;
 
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.List;
 
 /** What a {@link QueryPlanner} sees of the session while it plans one query. */
