@@ -4,6 +4,7 @@ import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.kernel.Raw;
+import dev.quiver.binding.physical.expr.Vectors;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
@@ -74,7 +75,7 @@ public final class Accumulators {
   }
 
   private static ArrowType sumType(ArrowType arg) {
-    return switch (Vectors.kind(arg)) {
+    return switch (Vectors.storage(arg)) {
       case LONG, NULL -> INT64;
       case DOUBLE -> FLOAT64;
       case DECIMAL -> new ArrowType.Decimal(38, Vectors.scale(arg), 128);
@@ -105,7 +106,7 @@ public final class Accumulators {
       case SUM, AVG -> {
         boolean avg = call.function() == AggregateFunction.AVG;
         ArrowType arg = argType(call);
-        yield switch (Vectors.kind(arg)) {
+        yield switch (Vectors.storage(arg)) {
           case LONG, NULL -> new SumLongAcc(state, out, avg);
           case DOUBLE -> new SumDoubleAcc(state, out, avg);
           case DECIMAL -> new SumDecimalAcc(state, out, avg, Vectors.scale(arg));
@@ -125,7 +126,7 @@ public final class Accumulators {
   }
 
   private static Accumulator valueAcc(AggregateCall call, List<Field> state, Field out, int mode) {
-    return switch (Vectors.kind(argType(call))) {
+    return switch (Vectors.storage(argType(call))) {
       case LONG, BOOL, NULL -> new MinMaxLongAcc(state, out, mode);
       case DOUBLE -> new MinMaxDoubleAcc(state, out, mode);
       case DECIMAL -> new MinMaxDecimalAcc(state, out, mode);

@@ -7,6 +7,7 @@ import dev.quiver.binding.physical.MemoryReservation;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
+import dev.quiver.binding.physical.expr.Vectors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;

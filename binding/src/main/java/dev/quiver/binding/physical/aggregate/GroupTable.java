@@ -1,6 +1,7 @@
 package dev.quiver.binding.physical.aggregate;
 
 import dev.quiver.binding.physical.kernel.Hashing;
+import dev.quiver.binding.physical.expr.Vectors;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -291,7 +292,7 @@ final class GroupTable {
     }
 
     static KeyColumn of(Field field) {
-      return switch (Vectors.kind(field.getType())) {
+      return switch (Vectors.storage(field.getType())) {
         case LONG, BOOL, DOUBLE -> new LongKeys(field);
         case DECIMAL -> new DecimalKeys(field);
         case BYTES -> new BytesKeys(field);

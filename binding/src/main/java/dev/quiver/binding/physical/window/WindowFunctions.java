@@ -3,8 +3,8 @@ package dev.quiver.binding.physical.window;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.physical.SortField;
-import dev.quiver.binding.physical.aggregate.Vectors;
-import dev.quiver.binding.physical.aggregate.Vectors.Kind;
+import dev.quiver.binding.physical.expr.Vectors;
+import dev.quiver.binding.physical.expr.Vectors.Storage;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.kernel.Take;
@@ -113,7 +113,7 @@ final class WindowFunctions {
     }
     boolean[] nulls = new boolean[n];
     Vectors.nulls(v, n, nulls);
-    Kind kind = Vectors.kind(v.getField().getType());
+    Storage kind = Vectors.storage(v.getField().getType());
     switch (kind) {
       case LONG, BOOL -> {
         long[] x = Vectors.longs(v, n, null);
@@ -335,8 +335,8 @@ final class WindowFunctions {
     RangeKey(FieldVector v, boolean ascending, int n) {
       nulls = new boolean[n];
       Vectors.nulls(v, n, nulls);
-      Kind kind = Vectors.kind(v.getField().getType());
-      if (kind == Kind.LONG) {
+      Storage kind = Vectors.storage(v.getField().getType());
+      if (kind == Storage.LONG) {
         longs = Vectors.longs(v, n, null);
         doubles = null;
         if (!ascending) {
@@ -344,7 +344,7 @@ final class WindowFunctions {
             longs[i] = -longs[i];
           }
         }
-      } else if (kind == Kind.DOUBLE || kind == Kind.DECIMAL) {
+      } else if (kind == Storage.DOUBLE || kind == Storage.DECIMAL) {
         longs = null;
         doubles = Vectors.doubles(v, n, null);
         if (!ascending) {
@@ -492,8 +492,8 @@ final class WindowFunctions {
     boolean[] nulls = new boolean[n];
     Vectors.nulls(arg, n, nulls);
     ArrowType type = arg.getField().getType();
-    Kind kind = Vectors.kind(type);
-    if (kind == Kind.DOUBLE) {
+    Storage kind = Vectors.storage(type);
+    if (kind == Storage.DOUBLE) {
       double[] x = Vectors.doubles(arg, n, null);
       double[] p = new double[n + 1];
       for (int i = 0; i < n; i++) {
@@ -508,7 +508,7 @@ final class WindowFunctions {
       }
       return Vectors.fromDoubles(c.out, r, valid, n, c.allocator);
     }
-    if (kind != Kind.LONG && kind != Kind.DECIMAL && kind != Kind.NULL) {
+    if (kind != Storage.LONG && kind != Storage.DECIMAL && kind != Storage.NULL) {
       throw new QueryTypeException(c.call.function() + " needs a numeric argument in " + c.call.name()
           + ", got " + type);
     }
@@ -516,8 +516,8 @@ final class WindowFunctions {
     int scale = Vectors.scale(type);
     long[] p = new long[n + 1];
     BigInteger[] pb = null;
-    ArrowBuf dec = kind == Kind.DECIMAL ? ((BaseFixedWidthVector) arg).getDataBuffer() : null;
-    long[] x = kind == Kind.DECIMAL ? null : Vectors.longs(arg, n, null);
+    ArrowBuf dec = kind == Storage.DECIMAL ? ((BaseFixedWidthVector) arg).getDataBuffer() : null;
+    long[] x = kind == Storage.DECIMAL ? null : Vectors.longs(arg, n, null);
     for (int i = 0; i < n; i++) {
       long v = 0;
       boolean wide = false;
@@ -559,7 +559,7 @@ final class WindowFunctions {
       }
     }
     if (!avg) {
-      if (kind == Kind.LONG && !(c.out.getType() instanceof ArrowType.Decimal)) {
+      if (kind == Storage.LONG && !(c.out.getType() instanceof ArrowType.Decimal)) {
         if (sumBig != null) {
           for (int i = 0; i < n; i++) {
             if (valid[i]) {
@@ -606,7 +606,7 @@ final class WindowFunctions {
   }
 
   private static RowOrder order(FieldVector v, int n) {
-    Kind kind = Vectors.kind(v.getField().getType());
+    Storage kind = Vectors.storage(v.getField().getType());
     return switch (kind) {
       case LONG, BOOL -> {
         long[] x = Vectors.longs(v, n, null);
