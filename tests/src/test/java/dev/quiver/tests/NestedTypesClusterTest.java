@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.datasource.NestedParquetTest;
 import dev.quiver.distributed.ClusterLifecycle;

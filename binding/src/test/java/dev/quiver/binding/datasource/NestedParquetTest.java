@@ -3,8 +3,8 @@ package dev.quiver.binding.datasource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.QueryTypeException;
-import dev.quiver.binding.SessionConfig;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -155,7 +155,7 @@ public class NestedParquetTest {
     for (String sql : REFUSED) {
       assertThatThrownBy(() -> SameRows.quiver(ctx, sql))
           .as(sql)
-          .isInstanceOf(dev.quiver.binding.QuiverException.class)
+          .isInstanceOf(dev.quiver.binding.errors.QuiverException.class)
           .hasMessageMatching("(?s).*(STRUCT|LIST|MAP).*");
     }
   }
@@ -202,7 +202,7 @@ public class NestedParquetTest {
       // A table alias comes first: x.id is column id of x, not a field of a column x.
       assertThat(SameRows.quiver(ctx, "SELECT x.id FROM n x WHERE x.id = 3")).containsExactly("3");
       assertThatThrownBy(() -> SameRows.quiver(ctx, "SELECT nope.a FROM n"))
-          .isInstanceOf(dev.quiver.binding.UnknownColumnException.class)
+          .isInstanceOf(dev.quiver.binding.errors.UnknownColumnException.class)
           .hasMessageContaining("nope");
     }
   }

@@ -1,6 +1,6 @@
 package dev.quiver.binding.physical.expr;
 
-import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.errors.QueryTypeException;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;

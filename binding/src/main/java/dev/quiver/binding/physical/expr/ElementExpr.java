@@ -1,6 +1,6 @@
 package dev.quiver.binding.physical.expr;
 
-import dev.quiver.binding.QueryTypeException;
+import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.physical.kernel.Take;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.quiver.binding.physical.scan;
 
-import dev.quiver.binding.DataSourceException;
+import dev.quiver.binding.errors.DataSourceException;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
