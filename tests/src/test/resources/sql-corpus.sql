@@ -705,6 +705,11 @@ SELECT n_nationkey FROM nation n WHERE NULL NOT IN (SELECT r_regionkey FROM regi
 -- name: not_in_correlated_by_a_null_column_of_a_left_join
 -- (A NULL correlation value from the kept side of a left join lost its empty subquery.)
 SELECT c.c_custkey FROM (SELECT c_custkey, NULLIF(c_nationkey, 3) AS nk, NULLIF(c_custkey % 5, 0) AS v FROM customer WHERE c_custkey < 100) c LEFT JOIN nation n ON c.nk = n.n_nationkey WHERE c.v NOT IN (SELECT s_suppkey FROM supplier s WHERE s.s_nationkey <> c.nk) ORDER BY c.c_custkey;
+-- name: left_join_of_derived_tables_correlated_by_different_columns
+-- (The decorrelator forgot the left derived table's correlation when it supplied the right one's.)
+SELECT n_nationkey, (SELECT COUNT(*) FROM (SELECT * FROM supplier WHERE s_nationkey = n.n_nationkey) a LEFT JOIN (SELECT * FROM customer WHERE c_nationkey = n.n_regionkey) b ON a.s_suppkey % 7 = b.c_custkey % 7) AS pairs FROM nation n;
+-- name: exists_over_a_left_join_of_derived_tables_correlated_by_different_columns
+SELECT n_nationkey, EXISTS (SELECT 1 FROM (SELECT * FROM supplier WHERE s_nationkey = n.n_nationkey + 100) a LEFT JOIN (SELECT * FROM customer WHERE c_nationkey = n.n_regionkey) b ON TRUE) AS e FROM nation n;
 
 -- Grouping sets (issue 14): one aggregate keyed by the grouping set, partial and final.
 -- name: grouping_rollup_two_keys

@@ -10,6 +10,7 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
@@ -36,7 +37,9 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  *       equating it with the subtree's {@code f}: a nested subquery that refers to the outermost
  *       query ({@code WHERE s.k = o.k AND s.v > (SELECT MIN(v) FROM s s2 WHERE s2.k = o.k)}) is
  *       compared with every outer row's minimum;
- *   <li>an inner join of two subtrees that both use {@code f} pairs rows of different outer rows.
+ *   <li>an inner join of two subtrees that both use {@code f} pairs rows of different outer rows;
+ *   <li>the preserved side of an outer join that uses some of the join's fields loses them when
+ *       the decorrelator supplies the others ({@link #outerJoin}).
  * </ul>
  *
  * Before decorrelation this pass rewrites such a filter or projection to read {@code f} from a
@@ -83,9 +86,56 @@ final class SharedCorrelations {
       return project(project);
     }
     if (node instanceof LogicalJoin join && join.getJoinType().projectsRight()) {
-      return join(join);
+      return join(outerJoin(join));
     }
     return node;
+  }
+
+  /**
+   * An outer join whose preserved side uses some of the join's correlation fields but not all:
+   * that side gets the missing ones as columns (projected away again). The decorrelator gives the
+   * preserved side of an outer join a generator of the fields it lacks, and in doing so forgets the
+   * fields the side already carried, so a LEFT JOIN of two derived tables correlated by different
+   * columns lost the left one's correlation. A side that carries them all needs no generator.
+   */
+  private static LogicalJoin outerJoin(LogicalJoin join) {
+    JoinRelType type = join.getJoinType();
+    if (!type.generatesNullsOnLeft() && !type.generatesNullsOnRight()) {
+      return join;
+    }
+    Map<Ref, RexFieldAccess> all = used(join);
+    RelNode left = type.generatesNullsOnRight() ? carrying(join.getLeft(), all) : join.getLeft();
+    RelNode right = type.generatesNullsOnLeft() ? carrying(join.getRight(), all) : join.getRight();
+    if (left == join.getLeft() && right == join.getRight()) {
+      return join;
+    }
+    return join.copy(
+        join.getTraitSet(), join.getCondition(), left, right, type, join.isSemiJoinDone());
+  }
+
+  /** {@code rel}, carrying every field of {@code all} when it carries some of them already. */
+  private static RelNode carrying(RelNode rel, Map<Ref, RexFieldAccess> all) {
+    Map<Ref, RexFieldAccess> has = used(rel);
+    if (has.isEmpty()) {
+      return rel;
+    }
+    List<RexFieldAccess> missing = new ArrayList<>();
+    all.forEach(
+        (ref, f) -> {
+          if (!has.containsKey(ref)) {
+            missing.add(f);
+          }
+        });
+    if (missing.isEmpty()) {
+      return rel;
+    }
+    RexBuilder rex = rel.getCluster().getRexBuilder();
+    return LogicalProject.create(
+        withColumns(rel, missing),
+        List.of(),
+        rex.identityProjects(rel.getRowType()),
+        rel.getRowType().getFieldNames(),
+        Set.of());
   }
 
   private static RelNode filter(LogicalFilter filter) {

@@ -461,6 +461,40 @@ class EndToEndTest {
   }
 
   @Test
+  void anOuterJoinOfDerivedTablesCorrelatedByDifferentColumnsKeepsBothCorrelations() {
+    // The decorrelator gave the preserved side of the outer join a generator of the right side's
+    // correlation column and forgot the column the side itself was correlated by: every outer row
+    // saw every row of it (random query generator, seed 20261204 query 2035). Answers from DuckDB
+    // (which cannot flatten the FULL JOIN form; those counted by hand).
+    ctx.sql("create table o (k int, j int)");
+    ctx.sql("insert into o values (1, 1), (2, 1), (3, 2), (4, 2)");
+    ctx.sql("create table s (k int, j int, v varchar)");
+    ctx.sql(
+        "insert into s values (1, 1, 'x'), (2, 2, 'y'), (2, 1, 'z'), (3, 2, null), (4, 1, 'w'),"
+            + " (4, 2, 'u'), (1, 2, 'y')");
+    assertThat(
+            rows(
+                "select o.k, exists (select 1 from (select * from s where s.k = o.k + 10) a"
+                    + " left join (select * from s where s.j = o.j) b on true) from o order by 1"))
+        .containsExactly("1|false", "2|false", "3|false", "4|false");
+    assertThat(
+            rows(
+                "select o.k, (select count(*) from (select * from s where s.k = o.k) a left join"
+                    + " (select * from s where s.j = o.j) b on a.v < b.v) from o order by 1"))
+        .containsExactly("1|2", "2|2", "3|1", "4|4");
+    assertThat(
+            rows(
+                "select o.k, (select count(*) from (select * from s where s.j = o.j) a right join"
+                    + " (select * from s where s.k = o.k) b on a.v < b.v) from o order by 1"))
+        .containsExactly("1|3", "2|4", "3|1", "4|2");
+    assertThat(
+            rows(
+                "select o.k, (select count(*) from (select * from s where s.k = o.k) a full join"
+                    + " (select * from s where s.j = o.j) b on a.v = b.v) from o order by 1"))
+        .containsExactly("1|4", "2|4", "3|5", "4|5");
+  }
+
+  @Test
   void nullNotInACorrelatedSubqueryOverNoRowsIsTrue() {
     // NULL IN (no rows) is FALSE, so NULL NOT IN keeps the row; Calcite's rewrite of a correlated
     // subquery with only literals on the left answered unknown regardless (random query
