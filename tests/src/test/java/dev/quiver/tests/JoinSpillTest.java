@@ -77,9 +77,9 @@ class JoinSpillTest {
                   + " FROM lineitem WHERE l_linenumber = 1)",
               "is not distinct from",
               "SELECT count(*) AS n, sum(l_quantity) AS q FROM"
-                  + " (SELECT CASE WHEN o_orderkey % 4 = 0 THEN NULL ELSE o_orderkey END AS k"
+                  + " (SELECT CASE WHEN o_orderkey % 97 = 0 THEN NULL ELSE o_orderkey END AS k"
                   + " FROM orders) o JOIN"
-                  + " (SELECT CASE WHEN l_orderkey % 4 = 0 THEN NULL ELSE l_orderkey END AS k,"
+                  + " (SELECT CASE WHEN l_orderkey % 97 = 0 THEN NULL ELSE l_orderkey END AS k,"
                   + " l_quantity FROM lineitem WHERE l_linenumber <= 2) l"
                   + " ON o.k IS NOT DISTINCT FROM l.k"));
 
