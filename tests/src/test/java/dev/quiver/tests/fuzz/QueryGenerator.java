@@ -328,7 +328,15 @@ final class QueryGenerator {
     }
     budget[0] = Math.max(budget[0], 1);
     String tlp;
-    if (bare && having == null && r.nextBoolean()) {
+    boolean splitInput = bare && having == null && r.nextBoolean();
+    if (!splitInput && keys.isEmpty() && having == null) {
+      // Items without an aggregate call (a constant, an uncorrelated subquery) make a query of one
+      // row per input row, which a HAVING would turn into one row: GROUP BY () makes the original
+      // aggregate too, so the TLP parts below ask the same question (seed 20261204 query 6473).
+      body += " GROUP BY ()";
+      sql = select + body;
+    }
+    if (splitInput) {
       String p = pred(rows, depth);
       String base = where == null ? "" : "(" + where + ") AND ";
       List<String> parts = new ArrayList<>();
