@@ -710,6 +710,25 @@ SELECT c.c_custkey FROM (SELECT c_custkey, NULLIF(c_nationkey, 3) AS nk, NULLIF(
 SELECT n_nationkey, (SELECT COUNT(*) FROM (SELECT * FROM supplier WHERE s_nationkey = n.n_nationkey) a LEFT JOIN (SELECT * FROM customer WHERE c_nationkey = n.n_regionkey) b ON a.s_suppkey % 7 = b.c_custkey % 7) AS pairs FROM nation n;
 -- name: exists_over_a_left_join_of_derived_tables_correlated_by_different_columns
 SELECT n_nationkey, EXISTS (SELECT 1 FROM (SELECT * FROM supplier WHERE s_nationkey = n.n_nationkey + 100) a LEFT JOIN (SELECT * FROM customer WHERE c_nationkey = n.n_regionkey) b ON TRUE) AS e FROM nation n;
+-- name: nested_subquery_referring_to_two_enclosing_queries_over_unmatched_rows
+-- (The decorrelator took the outermost value from the innermost subquery's rows: regions that matched no supplier were counted for no nation.)
+SELECT n.n_nationkey, (SELECT COUNT(*) FROM region r WHERE (SELECT SUM(s_acctbal) FROM supplier s WHERE s.s_nationkey = n.n_nationkey AND s.s_suppkey % 7 = r.r_regionkey) IS NULL) AS c FROM nation n;
+-- name: in_over_nested_subqueries_referring_to_two_enclosing_queries
+SELECT n.n_nationkey, n.n_nationkey IN (SELECT (SELECT COUNT(*) FROM supplier s WHERE s.s_nationkey = n.n_nationkey AND s.s_suppkey % 7 = r.r_regionkey) FROM region r) AS hit FROM nation n;
+-- name: subquery_in_a_subquerys_select_list_referring_to_the_outermost_query
+-- (Calcite correlated it by the outermost query's variable over the middle query's rows.)
+SELECT r.r_regionkey, (SELECT MAX((SELECT COUNT(*) FROM nation n2 WHERE n2.n_regionkey = r.r_regionkey)) FROM nation n WHERE n.n_nationkey < 5) AS c FROM region r;
+-- name: correlated_filter_over_a_join_with_a_correlated_left_side
+-- (The decorrelator read the filter's column from its position before the left side gained a correlation column.)
+SELECT n.n_nationkey, (SELECT COUNT(*) FROM (SELECT * FROM supplier WHERE s_nationkey <> n.n_regionkey) x JOIN partsupp ps ON x.s_suppkey = ps.ps_suppkey WHERE ps.ps_availqty % 25 = n.n_nationkey) AS c FROM nation n;
+-- name: subquery_referring_to_two_group_keys
+-- (Calcite mapped only the first referenced group key to the aggregate's columns.)
+SELECT l_returnflag, l_linestatus, (SELECT COUNT(*) FROM lineitem l2 WHERE l2.l_returnflag = l.l_returnflag AND l2.l_linestatus = l.l_linestatus AND l2.l_quantity > 45) AS big FROM lineitem l GROUP BY l_returnflag, l_linestatus;
+-- name: subquery_referring_to_two_group_keys_next_to_an_aggregate
+-- (The second key's field kept its FROM position, which was another column of the aggregate's row: a wrong answer.)
+SELECT ps_suppkey, ps_partkey, MIN(ps_availqty) AS m, (SELECT COUNT(*) FROM lineitem l WHERE l.l_partkey = ps.ps_partkey AND l.l_suppkey = ps.ps_suppkey) AS c FROM partsupp ps WHERE ps_partkey < 50 GROUP BY ps_suppkey, ps_partkey;
+-- name: having_exists_referring_to_two_group_keys
+SELECT o_orderpriority, o_orderstatus, COUNT(*) AS n FROM orders o GROUP BY o_orderstatus, o_orderpriority HAVING EXISTS (SELECT 1 FROM orders o2 WHERE o2.o_orderpriority = o.o_orderpriority AND o2.o_orderstatus = o.o_orderstatus AND o2.o_totalprice > 400000);
 
 -- Grouping sets (issue 14): one aggregate keyed by the grouping set, partial and final.
 -- name: grouping_rollup_two_keys

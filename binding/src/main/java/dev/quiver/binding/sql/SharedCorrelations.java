@@ -52,7 +52,7 @@ final class SharedCorrelations {
   private SharedCorrelations() {}
 
   /** One field of one correlation variable. */
-  private record Ref(CorrelationId id, int field) {}
+  record Ref(CorrelationId id, int field) {}
 
   static RelNode apply(RelNode rel) {
     return hasCorrelate(rel) ? rewrite(rel) : rel;
@@ -301,7 +301,7 @@ final class SharedCorrelations {
     return shared;
   }
 
-  private static Ref ref(RexFieldAccess access) {
+  static Ref ref(RexFieldAccess access) {
     return access.getReferenceExpr() instanceof RexCorrelVariable v
         ? new Ref(v.id, access.getField().getIndex())
         : null;
@@ -331,7 +331,7 @@ final class SharedCorrelations {
    * The fields of correlation variables defined above {@code rel} that some expression in it
    * uses.
    */
-  private static Map<Ref, RexFieldAccess> used(RelNode rel) {
+  static Map<Ref, RexFieldAccess> used(RelNode rel) {
     Map<Ref, RexFieldAccess> found = new LinkedHashMap<>();
     List<CorrelationId> defined = new ArrayList<>();
     collect(rel, found, defined);

@@ -424,7 +424,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * joins and aggregates.
    */
   public RelNode removeSubQueries(RelNode rel) {
-    rel = ConstantSubQueries.apply(rel);
+    rel = ConstantSubQueries.apply(GroupKeyCorrelations.apply(rel));
     rel = ExistsToSemiJoin.apply(rel);
     trace("converted", rel);
     HepProgram program =
@@ -432,20 +432,22 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             .addRuleCollection(
                 List.of(
                     CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
-                    CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+                    ProjectSubQueryToCorrelate.INSTANCE,
                     CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
             .build();
     HepPlanner hep = new HepPlanner(program);
     hep.setRoot(rel);
     RelNode out =
-        SharedCorrelations.apply(ConstantGroupKeys.apply(hep.findBestExp(), relBuilder()));
+        SharedCorrelations.apply(
+            NestedCorrelations.apply(ConstantGroupKeys.apply(hep.findBestExp(), relBuilder())));
     trace("subqueries as correlates", out);
     RelNode decorrelated =
         CorrelatedScalarRows.apply(
             UnusedCorrelations.apply(
                 NullableCorrelations.strip(
                     RelDecorrelator.decorrelateQuery(
-                        NullableCorrelations.mark(out), relBuilder()))));
+                        CorrelatedFilters.apply(NullableCorrelations.mark(out)),
+                        relBuilder()))));
     trace("decorrelated", decorrelated);
     return decorrelated;
   }

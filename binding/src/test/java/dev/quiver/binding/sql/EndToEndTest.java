@@ -495,6 +495,107 @@ class EndToEndTest {
   }
 
   @Test
+  void aSubqueryReferringToTwoEnclosingQueriesKeepsTheOuterValueForUnmatchedRows() {
+    // The decorrelator took o.m from the innermost subquery's rows (where it equals t.f), so an s
+    // row that matched no t row had no o.m and was counted for no outer row: 0 instead of 3
+    // (random query generator, seed 20261204 query 2797; answers from DuckDB).
+    ctx.sql("create table t (n bigint, m decimal(10, 2), f double, g double)");
+    ctx.sql("insert into t values (null, 0.75, null, null), (7, -1.39, null, 1.0), (3, 2.0, null, 0.0)");
+    ctx.sql("create table o (id int, m decimal(10, 2))");
+    ctx.sql("insert into o values (1, -3.44), (2, null), (3, 0.25)");
+    assertThat(
+            rows(
+                "select o.id, (select count(*) from t s where (select sum(t.m) from t where o.m ="
+                    + " t.f and s.n = t.g) is null) from o order by 1"))
+        .containsExactly("1|3", "2|3", "3|3");
+    assertThat(
+            rows(
+                "select o.id, o.id in (select (select sum(t.m) from t where o.m = t.f and s.n is"
+                    + " distinct from t.g) from t s) from o order by 1"))
+        .containsExactly("1|null", "2|null", "3|null");
+  }
+
+  @Test
+  void aSubqueryInASubquerysSelectListReferringOnlyToTheOutermostQuery() {
+    // Calcite's rule correlated the inner subquery by the outermost query's variable over the
+    // middle query's rows, which the decorrelator could not plan (or, with other types, would have
+    // read as the middle row). Answers from DuckDB.
+    ctx.sql("create table t (n bigint, m decimal(10, 2), f double, b boolean)");
+    ctx.sql("insert into t values (null, 0.75, null, false), (7, -1.39, null, true), (3, 2.0, null, true)");
+    assertThat(
+            rows(
+                "select a.n, (select max((select count(*) from t c where c.n = a.n)) from t b"
+                    + " where b.b) from t a order by 1"))
+        .containsExactly("3|1", "7|1", "null|0");
+    assertThat(
+            rows(
+                "select a.n, (select sum((select count(*) from t c where c.n < a.n)) from t b"
+                    + " where b.n > 3) from t a order by 1"))
+        .containsExactly("3|0", "7|1", "null|0");
+    assertThat(
+            rows(
+                "select a.n, a.n in (select (select sum(c.m) from t c where a.m = c.f) from t b)"
+                    + " from t a order by 1"))
+        .containsExactly("3|null", "7|null", "null|null");
+  }
+
+  @Test
+  void aCorrelatedFilterOverAJoinWithACorrelatedLeftSideReadsTheRightColumn() {
+    // The decorrelator read o.k's equal (u.b) from the column position u.b had before the join's
+    // correlated left side gained a column, i.e. from u.a: counts 1, 0, 0 (random query
+    // generator, seed 20261204 query 7094, as a type error; answers from DuckDB).
+    ctx.sql("create table o (k int, j int)");
+    ctx.sql("insert into o values (1, 0), (2, 5), (3, 1)");
+    ctx.sql("create table s (k int, a int)");
+    ctx.sql("insert into s values (1, 1), (2, 2), (5, 3), (0, 1)");
+    ctx.sql("create table u (a int, b int, c int)");
+    ctx.sql("insert into u values (1, 2, 0), (2, 3, 0), (3, 1, 0), (1, 1, 0)");
+    assertThat(
+            rows(
+                "select o.k, (select count(*) from (select * from s where s.k <> o.j) x join u on"
+                    + " x.a = u.a where u.b = o.k) from o order by 1"))
+        .containsExactly("1|2", "2|2", "3|1");
+    assertThat(
+            rows(
+                "select o.k, (select max(u.c + x.k) from (select * from s where s.k <> o.j) x join"
+                    + " u on x.a = u.a where u.b = o.k) from o order by 1"))
+        .containsExactly("1|5", "2|1", "3|2");
+  }
+
+  @Test
+  void aSubqueryReferringToTwoGroupKeysOfAnAggregateQuery() {
+    // Calcite's converter mapped only the first referenced group key to the aggregate's columns;
+    // t.v kept its position in t (3) over a row of two columns and planning failed (random query
+    // generator, seed 20261204 query 9132; answers from DuckDB).
+    ctx.sql("create table t (a int, b int, k int, v int)");
+    ctx.sql("insert into t values (1, 10, 1, 10), (2, 20, 1, 10), (2, 20, 2, 20), (1, 10, 2, 30)");
+    assertThat(
+            rows(
+                "select k, v, (select count(*) from t s where s.a = t.k and s.b = t.v) from t"
+                    + " group by k, v order by 1, 2"))
+        .containsExactly("1|10|2", "2|20|2", "2|30|0");
+    assertThat(
+            rows(
+                "select v, sum(a) from t group by v, k having exists (select 1 from t s where"
+                    + " s.a = t.k and s.b = t.v) order by 1"))
+        .containsExactly("10|3", "20|2");
+    // With an aggregate after the keys the misplaced field was in range: s.b was compared with
+    // MIN(v), a wrong answer (1 row of 2 counted, 1 and 2 counted for 0).
+    ctx.sql("insert into t values (1, 1, 7, 1)");
+    assertThat(
+            rows(
+                "select a, k, min(v), (select count(*) from t s where s.a = t.a and s.b = t.k)"
+                    + " from t group by a, k order by 1, 2"))
+        .containsExactly("1|1|10|1", "1|2|30|0", "1|7|1|0", "2|1|10|0", "2|2|20|0");
+    // Aliased keys: the field was matched to the FROM row's column by position, not by name.
+    assertThat(
+            rows(
+                "select k as x, a as y, (select count(*) from t s where s.k = t.k and s.a = t.a)"
+                    + " from t group by k, a order by 1, 2"))
+        .containsExactly("1|1|1", "1|2|1", "2|1|1", "2|2|1", "7|1|1");
+  }
+
+  @Test
   void nullNotInACorrelatedSubqueryOverNoRowsIsTrue() {
     // NULL IN (no rows) is FALSE, so NULL NOT IN keeps the row; Calcite's rewrite of a correlated
     // subquery with only literals on the left answered unknown regardless (random query
