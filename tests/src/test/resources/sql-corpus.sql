@@ -1008,3 +1008,110 @@ FROM information_schema.columns WHERE table_name = 'dml_is2';
 SELECT t.table_name, t.table_type, COUNT(*) AS columns
 FROM information_schema.tables t JOIN information_schema.columns c ON t.table_name = c.table_name
 WHERE t.table_name LIKE 'dml_is3%' GROUP BY t.table_name, t.table_type;
+-- Functions (issue 14 item 5). DuckDB lacks regexp_like, to_char, date_format and
+-- approx_percentile: the entries using them define DuckDB macros with the same meaning first.
+-- name: fn_split_part
+SELECT c_custkey, split_part(c_phone, '-', 2) AS p2, split_part(c_phone, '-', -1) AS plast, split_part(c_phone, '-', 9) AS past
+FROM customer WHERE c_custkey < 50;
+-- name: fn_regexp_replace
+SELECT p_partkey, regexp_replace(p_name, '[aeiou]', '*', 'g') AS r1, regexp_replace(p_name, '^([a-z]+) ([a-z]+)', '\2 \1') AS r2,
+regexp_replace(p_name, 'E', '#', 'gi') AS r3 FROM part WHERE p_partkey < 40;
+-- name: fn_regexp_matches_and_like
+-- duckdb-setup: CREATE OR REPLACE MACRO regexp_like(s, p) AS regexp_matches(s, p)
+-- duckdb-teardown: DROP MACRO regexp_like
+SELECT COUNT(*) FILTER (WHERE regexp_matches(p_name, 'green|blue')) AS gb, COUNT(*) FILTER (WHERE regexp_like(p_type, '^(ECONOMY|STANDARD) .*TIN$')) AS t,
+COUNT(*) FILTER (WHERE regexp_matches(p_container, 'box', 'i')) AS boxes FROM part;
+-- name: fn_starts_ends_with
+SELECT p_brand, COUNT(*) FILTER (WHERE starts_with(p_type, 'STANDARD')) AS s, COUNT(*) FILTER (WHERE ends_with(p_type, 'TIN')) AS e
+FROM part GROUP BY p_brand;
+-- name: fn_lpad_rpad
+SELECT n_nationkey, lpad(CAST(n_nationkey AS VARCHAR), 4, '0') AS l, rpad(n_name, 12, '.') AS r, lpad(n_name, 3, 'x') AS cut, rpad(n_name, 16, 'ab') AS r2
+FROM nation;
+-- name: fn_left_right_reverse_strpos_replace
+SELECT n_name, left(n_name, 3) AS l, right(n_name, 2) AS r, reverse(n_name) AS rev, strpos(n_name, 'A') AS a, replace(n_name, 'A', 'a') AS rep
+FROM nation;
+-- name: fn_strftime
+SELECT o_orderkey, strftime(o_orderdate, '%d/%m/%Y') AS d1, strftime(o_orderdate, '%b %-d, %Y (%a) day %j') AS d2, strftime(o_orderdate, '%B %A %y') AS d3
+FROM orders WHERE o_orderkey < 60;
+-- name: fn_to_char
+-- duckdb-setup: CREATE OR REPLACE MACRO to_char(d, f) AS strftime(d, replace(replace(replace(f, 'YYYY', '%Y'), 'MM', '%m'), 'DD', '%d'))
+-- duckdb-teardown: DROP MACRO to_char
+SELECT o_orderkey, to_char(o_orderdate, 'YYYY-MM-DD') AS iso, to_char(o_orderdate, 'DD.MM.YYYY') AS eu FROM orders WHERE o_orderkey < 40;
+-- name: fn_date_format
+-- duckdb-setup: CREATE OR REPLACE MACRO date_format(d, f) AS strftime(d, replace(f, '%i', '%M'))
+-- duckdb-teardown: DROP MACRO date_format
+SELECT o_orderkey, date_format(o_orderdate, '%Y-%m-%d %H:%i') AS d FROM orders WHERE o_orderkey < 40;
+-- name: fn_date_diff
+SELECT o_orderkey, date_diff('day', o_orderdate, DATE '1998-12-31') AS d, datediff('month', o_orderdate, DATE '1998-12-31') AS m,
+date_diff('year', o_orderdate, DATE '1998-12-31') AS y, date_diff('week', o_orderdate, DATE '1998-12-31') AS w,
+date_diff('quarter', DATE '1992-01-01', o_orderdate) AS q FROM orders WHERE o_orderkey < 100;
+-- name: fn_date_diff_timestamps
+SELECT o_orderkey, date_diff('hour', CAST(o_orderdate AS TIMESTAMP), TIMESTAMP '1998-12-31 13:45:00') AS h,
+date_diff('minute', TIMESTAMP '1998-12-31 13:45:59', CAST(o_orderdate AS TIMESTAMP)) AS mi FROM orders WHERE o_orderkey < 40;
+-- name: fn_date_diff_in_aggregate
+SELECT l_shipmode, AVG(date_diff('day', l_shipdate, l_receiptdate)) AS avg_days, MAX(datediff('day', l_commitdate, l_receiptdate)) AS late
+FROM lineitem GROUP BY l_shipmode;
+-- name: fn_date_add
+SELECT o_orderkey, CAST(date_add(o_orderdate, INTERVAL '10 days') AS DATE) AS d FROM orders WHERE o_orderkey < 50;
+-- name: fn_make_date
+SELECT o_orderkey, make_date(CAST(date_part('year', o_orderdate) AS BIGINT), CAST(date_part('month', o_orderdate) AS BIGINT), 1) AS first_of_month
+FROM orders WHERE o_orderkey < 50;
+-- name: fn_epoch
+SELECT o_orderkey, epoch(o_orderdate) AS e, epoch(CAST(o_orderdate AS TIMESTAMP)) AS et FROM orders WHERE o_orderkey < 30;
+-- name: fn_now_is_today
+SELECT CAST(now() AS DATE) = current_date AS same_day, current_timestamp IS NOT NULL AS ts FROM region WHERE r_regionkey = 0;
+-- name: fn_greatest_least
+SELECT l_orderkey, l_linenumber, greatest(l_shipdate, l_commitdate, l_receiptdate) AS g, least(l_quantity, l_linenumber * 10) AS l
+FROM lineitem WHERE l_orderkey < 20;
+-- name: fn_round_trunc
+SELECT p_partkey, round(p_retailprice, 1) AS r1, round(p_retailprice, -1) AS rm1, trunc(p_retailprice) AS t0, trunc(p_retailprice, 1) AS t1
+FROM part WHERE p_partkey < 30;
+-- name: fn_logarithms_and_powers
+SELECT n_nationkey, ln(n_nationkey + 1) AS a, log(n_nationkey + 1) AS b, log(2, n_nationkey + 1) AS c, exp(n_nationkey / 10.0) AS d,
+power(n_nationkey, 2) AS e, sqrt(n_nationkey) AS f FROM nation;
+-- name: fn_md5
+SELECT n_name, md5(n_name) AS h FROM nation;
+-- name: fn_hash_groups_equal_values
+SELECT COUNT(DISTINCT hash(c_mktsegment)) AS h, COUNT(DISTINCT c_mktsegment) AS m,
+(SELECT COUNT(*) FROM (SELECT hash(l_shipmode) AS k, COUNT(*) AS n FROM lineitem GROUP BY hash(l_shipmode)) g) AS groups
+FROM customer;
+-- name: fn_median_and_percentiles
+SELECT l_returnflag, median(l_quantity) AS med, percentile_cont(0.25) WITHIN GROUP (ORDER BY l_extendedprice) AS p25,
+percentile_disc(0.9) WITHIN GROUP (ORDER BY l_quantity DESC) AS p90d, percentile_disc(0.5) WITHIN GROUP (ORDER BY l_shipdate) AS mid_day
+FROM lineitem GROUP BY l_returnflag;
+-- name: fn_median_integers_global
+SELECT median(o_custkey) AS m, percentile_cont(0.9) WITHIN GROUP (ORDER BY o_custkey) AS p90, percentile_cont(0.3) WITHIN GROUP (ORDER BY o_shippriority DESC) AS p30
+FROM orders;
+-- name: fn_approx_percentile
+-- duckdb-setup: CREATE OR REPLACE MACRO approx_percentile(x, p) AS quantile_disc(x, p)
+-- duckdb-teardown: DROP MACRO approx_percentile
+SELECT o_orderpriority, approx_percentile(o_totalprice, 0.5) AS p50, approx_percentile(o_orderdate, 0.25) AS d25 FROM orders GROUP BY o_orderpriority;
+-- name: fn_string_agg_ordered
+SELECT r_name, string_agg(n_name, ', ' ORDER BY n_name) AS names, string_agg(n_name, '|' ORDER BY n_nationkey DESC) AS by_key
+FROM region JOIN nation ON n_regionkey = r_regionkey GROUP BY r_name;
+-- name: fn_string_agg_unordered_parts
+SELECT n_regionkey, length(string_agg(n_name, ',')) AS len, COUNT(*) AS n, string_agg(n_name, ',') FILTER (WHERE n_nationkey = 3) AS one
+FROM nation GROUP BY n_regionkey;
+-- name: fn_bool_and_or
+SELECT o_orderstatus, bool_and(o_totalprice > 1000) AS all_big, bool_or(o_orderpriority = '1-URGENT') AS any_urgent FROM orders GROUP BY o_orderstatus;
+-- name: fn_stddev_variance_families
+SELECT l_linestatus, stddev(l_quantity) AS a, stddev_pop(l_quantity) AS b, variance(l_discount) AS c, var_pop(l_tax) AS d, var_samp(l_extendedprice) AS e
+FROM lineitem GROUP BY l_linestatus;
+-- name: fn_corr_covar
+SELECT l_returnflag, corr(l_extendedprice, l_quantity) AS c, covar_pop(l_extendedprice, l_quantity) AS cp, covar_samp(l_discount, l_tax) AS cs
+FROM lineitem GROUP BY l_returnflag;
+-- name: fn_corr_covar_integers
+SELECT corr(o_custkey, o_orderkey) AS c, covar_samp(o_custkey, o_shippriority) AS zero, covar_pop(o_custkey, o_orderkey) AS cp FROM orders;
+-- name: fn_arg_min_arg_max
+SELECT c_nationkey, arg_min(c_name, c_acctbal) AS poorest, arg_max(c_name, c_acctbal) AS richest, min_by(c_custkey, c_acctbal) AS pk,
+max_by(c_phone, c_custkey) AS last_phone FROM customer GROUP BY c_nationkey;
+-- name: fn_filter_on_every_aggregate
+SELECT l_shipmode, median(l_quantity) FILTER (WHERE l_discount > 0.05) AS med,
+string_agg(l_returnflag, '' ORDER BY l_returnflag) FILTER (WHERE l_quantity > 49 AND l_discount = 0.1) AS flags,
+corr(l_quantity, l_discount) FILTER (WHERE l_tax > 0.02) AS c, arg_max(l_orderkey, l_extendedprice) FILTER (WHERE l_returnflag = 'R') AS top,
+stddev(l_quantity) FILTER (WHERE l_linenumber = 1) AS sd, bool_or(l_quantity > 49) FILTER (WHERE l_shipinstruct = 'NONE') AS big,
+percentile_disc(0.5) WITHIN GROUP (ORDER BY l_partkey) FILTER (WHERE l_linestatus = 'O') AS p, count(*) FILTER (WHERE l_linestatus = 'O') AS open
+FROM lineitem GROUP BY l_shipmode;
+-- name: fn_aggregates_over_nothing
+SELECT median(l_quantity) AS m, string_agg(l_comment, ',') AS s, corr(l_quantity, l_tax) AS c, arg_min(l_orderkey, l_quantity) AS a,
+covar_samp(l_quantity, l_tax) AS cs FROM lineitem WHERE l_orderkey < 0;

@@ -7,6 +7,9 @@ import dev.quiver.binding.logical.LogicalPlan;
 import dev.quiver.binding.logical.QuiverScan;
 import dev.quiver.binding.logical.RelLogicalPlan;
 import dev.quiver.binding.logical.TypeMapping;
+import dev.quiver.binding.settings.BindingSettings;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
@@ -35,8 +38,6 @@ import dev.quiver.binding.physical.window.WindowCall;
 import dev.quiver.binding.physical.window.WindowExec;
 import dev.quiver.binding.physical.window.WindowFrame;
 import dev.quiver.binding.physical.window.WindowFunction;
-import dev.quiver.binding.settings.BindingSettings;
-import dev.quiver.binding.settings.SessionConfig;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -300,11 +301,32 @@ public class DefaultQueryPlanner implements QueryPlanner {
           }
           args.add(column(input, a));
         }
+        List<Boolean> descending = new ArrayList<>();
+        if (fn == AggregateFunction.PERCENTILE_DISC && kind != SqlKind.PERCENTILE_DISC) {
+          // approx_percentile(x, f): percentile_disc(f) WITHIN GROUP (ORDER BY x).
+          args = new ArrayList<>(List.of(args.get(1), args.get(0)));
+          descending.add(false);
+        } else if (fn == AggregateFunction.PERCENTILE_CONT || fn == AggregateFunction.PERCENTILE_DISC
+            || fn == AggregateFunction.STRING_AGG) {
+          // WITHIN GROUP (ORDER BY ...) / string_agg(s, sep ORDER BY ...): the keys follow.
+          for (org.apache.calcite.rel.RelFieldCollation key : call.collation.getFieldCollations()) {
+            args.add(column(input, key.getFieldIndex()));
+            descending.add(key.getDirection().isDescending());
+          }
+          if (fn != AggregateFunction.STRING_AGG && descending.size() != 1) {
+            throw new QueryTypeException(
+                call.getAggregation().getName()
+                    + " needs WITHIN GROUP (ORDER BY x) with exactly one key, as in "
+                    + "percentile_cont(0.5) WITHIN GROUP (ORDER BY x)");
+          }
+        }
         PhysicalExpr filter = call.filterArg >= 0 ? column(input, call.filterArg) : null;
-        anyDistinct |= call.isDistinct();
-        calls.add(
+        AggregateCall physical =
             new AggregateCall(
-                fn, args, call.isDistinct(), filter, name, TypeMapping.toArrow(call.getType())));
+                fn, args, call.isDistinct(), filter, name, TypeMapping.toArrow(call.getType()),
+                descending);
+        anyDistinct |= physical.needsRawRows();
+        calls.add(physical);
         int physicalIndex = physicalTypes.size();
         physicalTypes.add(call.getType());
         RexNode ref = new RexInputRef(physicalIndex, call.getType());
@@ -389,6 +411,20 @@ public class DefaultQueryPlanner implements QueryPlanner {
         case STDDEV_POP -> AggregateFunction.STDDEV_POP;
         case VAR_SAMP -> AggregateFunction.VAR_SAMP;
         case VAR_POP -> AggregateFunction.VAR_POP;
+        case PERCENTILE_CONT -> AggregateFunction.PERCENTILE_CONT;
+        case PERCENTILE_DISC -> AggregateFunction.PERCENTILE_DISC;
+        case LISTAGG, STRING_AGG -> AggregateFunction.STRING_AGG;
+        case ARG_MIN -> AggregateFunction.ARG_MIN;
+        case ARG_MAX -> AggregateFunction.ARG_MAX;
+        case COVAR_POP -> AggregateFunction.COVAR_POP;
+        case COVAR_SAMP -> AggregateFunction.COVAR_SAMP;
+        case OTHER_FUNCTION -> switch (call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT)) {
+          case "MEDIAN" -> AggregateFunction.MEDIAN;
+          case "APPROX_PERCENTILE" -> AggregateFunction.PERCENTILE_DISC;
+          case "CORR" -> AggregateFunction.CORR;
+          default -> throw new QuiverException(
+              "Aggregate function " + call.getAggregation().getName() + " is not supported");
+        };
         default ->
             throw new QuiverException(
                 "Aggregate function " + call.getAggregation().getName() + " is not supported");

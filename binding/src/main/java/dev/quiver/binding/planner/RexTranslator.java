@@ -28,6 +28,7 @@ import dev.quiver.binding.physical.expr.NegativeExpr;
 import dev.quiver.binding.physical.expr.NotExpr;
 import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.expr.ScalarFunctionExpr;
 import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
@@ -75,7 +76,7 @@ public final class RexTranslator {
   private static final Set<String> BUILTINS = new TreeSet<>(List.of(
       "abs", "btrim", "ceil", "ceiling", "char_length", "character_length", "coalesce", "concat",
       "current_date", "current_timestamp", "date_trunc", "exp", "extract", "floor", "left", "length",
-      "ln", "log10", "lower", "ltrim", "mod", "nullif", "position", "power", "replace", "reverse",
+      "ln", "log", "log10", "lower", "lpad", "md5", "make_date", "median", "now", "regexp_matches", "regexp_replace", "rpad", "split_part", "starts_with", "ends_with", "strftime", "to_char", "date_diff", "date_add", "date_format", "epoch", "hash", "ltrim", "mod", "nullif", "position", "power", "replace", "reverse",
       "right", "round", "rtrim", "sign", "sqrt", "substring", "trim", "truncate", "upper"));
 
   private final Function<String, ScalarUdf> udfs;
@@ -331,6 +332,10 @@ public final class RexTranslator {
         return new StringFunctionExpr(
             kind == SqlKind.LTRIM ? StringFunctionExpr.Fn.LTRIM : StringFunctionExpr.Fn.RTRIM, args, type);
       }
+      case STARTS_WITH:
+        return scalar(ScalarFunctionExpr.Fn.STARTS_WITH, call, input, type, -1);
+      case ENDS_WITH:
+        return scalar(ScalarFunctionExpr.Fn.ENDS_WITH, call, input, type, -1);
       case POSITION: {
         List<PhysicalExpr> args = operands(call, input);
         if (args.size() != 2) {
@@ -773,6 +778,49 @@ public final class RexTranslator {
         return new LiteralExpr(LocalDateTime.now(), type);
       case "DATE_TRUNC":
         return dateTrunc(call, input, type);
+      case "LOG":
+        if (call.getOperands().size() == 1) {
+          return doubleMath(MathExpr.Fn.LOG10, call, input, type);
+        }
+        return doubleMath(MathExpr.Fn.LOG, call, input, type);
+      case "SPLIT_PART":
+        return scalar(ScalarFunctionExpr.Fn.SPLIT_PART, call, input, type, 2);
+      case "REGEXP_REPLACE":
+        return scalar(ScalarFunctionExpr.Fn.REGEXP_REPLACE, call, input, type, -1);
+      case "REGEXP_MATCHES":
+      case "REGEXP_LIKE":
+        return scalar(ScalarFunctionExpr.Fn.REGEXP_MATCHES, call, input, type, -1);
+      case "ENDS_WITH":
+        return scalar(ScalarFunctionExpr.Fn.ENDS_WITH, call, input, type, -1);
+      case "LPAD":
+        return scalar(ScalarFunctionExpr.Fn.LPAD, call, input, type, 1);
+      case "RPAD":
+        return scalar(ScalarFunctionExpr.Fn.RPAD, call, input, type, 1);
+      case "TO_CHAR":
+        return scalar(ScalarFunctionExpr.Fn.TO_CHAR, call, input, type, -1);
+      case "STRFTIME":
+        return scalar(ScalarFunctionExpr.Fn.STRFTIME, call, input, type, -1);
+      case "DATE_FORMAT":
+        return scalar(ScalarFunctionExpr.Fn.DATE_FORMAT, call, input, type, -1);
+      case "DATE_DIFF":
+      case "DATEDIFF":
+        return scalar(ScalarFunctionExpr.Fn.DATE_DIFF, call, input, type, -1);
+      case "MAKE_DATE":
+        return scalar(ScalarFunctionExpr.Fn.MAKE_DATE, call, input, type, 0);
+      case "EPOCH":
+        return scalar(ScalarFunctionExpr.Fn.EPOCH, call, input, type, -1);
+      case "MD5":
+        return scalar(ScalarFunctionExpr.Fn.MD5, call, input, type, -1);
+      case "HASH":
+        return new ScalarFunctionExpr(ScalarFunctionExpr.Fn.HASH, operands(call, input), type);
+      case "DATE_ADD": {
+        PhysicalExpr l = translate(call.getOperands().get(0), input);
+        PhysicalExpr r = translate(call.getOperands().get(1), input);
+        if (l.dataType() instanceof ArrowType.Utf8) {
+          l = coerce(l, TypeMapping.TIMESTAMP);
+        }
+        return new DateArithmeticExpr(DateArithmeticExpr.Op.PLUS, l, r, type);
+      }
       case "DATETIME_PLUS":
         return plusMinus(call, input, type);
       default:
@@ -802,6 +850,26 @@ public final class RexTranslator {
     throw new QueryTypeException(
         "Operator '" + op.getName() + "' (" + call.getKind() + ") is not supported for argument types "
             + types);
+  }
+
+  /**
+   * A {@link ScalarFunctionExpr}: string arguments as VARCHAR, the numeric ones from {@code
+   * intsFrom} on (when not negative) as BIGINT.
+   */
+  private PhysicalExpr scalar(
+      ScalarFunctionExpr.Fn fn, RexCall call, RelDataType input, ArrowType type, int intsFrom) {
+    List<PhysicalExpr> args = new ArrayList<>();
+    for (PhysicalExpr e : operands(call, input)) {
+      args.add(e.dataType() instanceof ArrowType.FixedSizeBinary ? coerce(e, ArrowType.Utf8.INSTANCE) : e);
+    }
+    if (intsFrom >= 0) {
+      for (int i = intsFrom; i < args.size(); i++) {
+        if (isNumeric(args.get(i).dataType())) {
+          args.set(i, coerce(args.get(i), new ArrowType.Int(64, true)));
+        }
+      }
+    }
+    return new ScalarFunctionExpr(fn, args, type);
   }
 
   private PhysicalExpr dateTrunc(RexCall call, RelDataType input, ArrowType type) {

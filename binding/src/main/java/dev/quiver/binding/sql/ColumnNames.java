@@ -187,6 +187,33 @@ final class ColumnNames {
     out.append(" END");
   }
 
+  /** {@code ORDER BY a, b DESC} of an aggregate's ordering list. */
+  private static void renderOrderBy(SqlNode list, StringBuilder out) {
+    out.append("ORDER BY ");
+    List<SqlNode> items =
+        list instanceof org.apache.calcite.sql.SqlNodeList l ? l.getList() : List.of(list);
+    for (int i = 0; i < items.size(); i++) {
+      if (i > 0) {
+        out.append(", ");
+      }
+      SqlNode item = items.get(i);
+      String suffix = "";
+      while (item instanceof SqlCall c
+          && (c.getKind() == SqlKind.DESCENDING
+              || c.getKind() == SqlKind.NULLS_FIRST
+              || c.getKind() == SqlKind.NULLS_LAST)) {
+        suffix =
+            (c.getKind() == SqlKind.DESCENDING
+                    ? " DESC"
+                    : c.getKind() == SqlKind.NULLS_FIRST ? " NULLS FIRST" : " NULLS LAST")
+                + suffix;
+        item = c.operand(0);
+      }
+      render(item, out);
+      out.append(suffix);
+    }
+  }
+
   private static void renderCall(SqlCall call, StringBuilder out) {
     SqlOperator op = call.getOperator();
     List<SqlNode> operands = call.getOperandList();
@@ -212,6 +239,13 @@ final class ColumnNames {
         } else {
           out.append('(').append(fallback(window)).append(')');
         }
+        return;
+      }
+      case WITHIN_GROUP -> {
+        render(operands.get(0), out);
+        out.append(" WITHIN GROUP (");
+        renderOrderBy(operands.get(1), out);
+        out.append(')');
         return;
       }
       case FILTER -> {
@@ -295,7 +329,18 @@ final class ColumnNames {
         out.append('*');
       }
       List<SqlNode> args = new ArrayList<>(operands);
+      SqlNode orderBy = null;
+      if (!args.isEmpty() && args.get(args.size() - 1) instanceof org.apache.calcite.sql.SqlNodeList l
+          && call.getOperator().isAggregator()) {
+        // string_agg(s, ',' ORDER BY k): the ordering is the aggregate's last operand.
+        orderBy = l;
+        args.remove(args.size() - 1);
+      }
       join(args, ", ", out);
+      if (orderBy != null) {
+        out.append(' ');
+        renderOrderBy(orderBy, out);
+      }
       out.append(')');
     } else {
       out.append(fallback(call));

@@ -45,6 +45,10 @@ final class LenientParser {
   static SqlNode parse(String sql, SqlParser.Config config) throws SqlParseException {
     Text text = new Text(markGroupByAll(sql));
     Intervals.rewrite(text.original, text::replace);
+    DateDiffCalls.Rewrite dateDiff;
+    for (int calls = 0; calls < MAX_CASTS && (dateDiff = DateDiffCalls.first(text.current)) != null; calls++) {
+      text.replace(dateDiff.start(), dateDiff.end(), dateDiff.text());
+    }
     InfixCasts.Rewrite cast;
     for (int casts = 0; casts < MAX_CASTS && (cast = InfixCasts.first(text.current)) != null; casts++) {
       text.replace(cast.start(), cast.end(), cast.text());

@@ -71,6 +71,14 @@ public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
     return factory.createTypeWithNullability(type, argumentType.isNullable());
   }
 
+  /** COVAR_POP and COVAR_SAMP are DOUBLE, as in PostgreSQL and DuckDB (Calcite: the argument's type). */
+  @Override
+  public RelDataType deriveCovarType(
+      RelDataTypeFactory factory, RelDataType arg0Type, RelDataType arg1Type) {
+    return factory.createTypeWithNullability(
+        factory.createSqlType(org.apache.calcite.sql.type.SqlTypeName.DOUBLE), true);
+  }
+
   @Override
   public RelDataType deriveAvgAggType(RelDataTypeFactory factory, RelDataType argumentType) {
     if (SqlTypeUtil.isNumeric(argumentType)) {

@@ -107,6 +107,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   private final CalciteCatalogReader catalogReader;
   private final java.util.function.BooleanSupplier nullOnDivisionByZero;
 
+
   /** Creates the pipeline over a session's catalog and cluster. */
   public SqlPipeline(Catalog catalog, JavaTypeFactory typeFactory, RelOptCluster cluster) {
     this(catalog, typeFactory, cluster, () -> false);
@@ -285,9 +286,27 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * Common functions beyond the SQL standard (CONCAT, LENGTH, DATE_TRUNC, LEFT, ...) with the
    * PostgreSQL/DuckDB spelling users expect.
    */
-  private static final SqlOperatorTable LIBRARY_FUNCTIONS =
+  private static final SqlOperatorTable LIBRARY_FUNCTIONS = withoutQuiverNames(
       SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
-          EnumSet.of(SqlLibrary.POSTGRESQL));
+          EnumSet.of(SqlLibrary.POSTGRESQL)));
+
+  /**
+   * {@code table} without the functions {@link QuiverFunctions} declares itself (PostgreSQL's
+   * TO_CHAR takes only timestamps; Quiver's takes dates too), so no call finds two candidates.
+   */
+  private static SqlOperatorTable withoutQuiverNames(SqlOperatorTable table) {
+    java.util.Set<String> own = new java.util.HashSet<>();
+    for (SqlOperator op : QuiverFunctions.operators()) {
+      own.add(op.getName().toUpperCase(Locale.ROOT));
+    }
+    List<SqlOperator> kept = new ArrayList<>();
+    for (SqlOperator op : table.getOperatorList()) {
+      if (!own.contains(op.getName().toUpperCase(Locale.ROOT))) {
+        kept.add(op);
+      }
+    }
+    return SqlOperatorTables.of(kept);
+  }
 
   /** PostgreSQL/DuckDB {@code date_trunc('unit', value)}; Calcite only has BigQuery's form. */
   private static final SqlFunction DATE_TRUNC =
@@ -304,7 +323,8 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
 
   private static java.util.Set<String> aggregateNames() {
     java.util.Set<String> names = new java.util.HashSet<>();
-    for (SqlOperatorTable table : List.of(StandardFunctions.TABLE, LIBRARY_FUNCTIONS)) {
+    for (SqlOperatorTable table :
+        List.of(StandardFunctions.TABLE, LIBRARY_FUNCTIONS, QuiverFunctions.TABLE)) {
       for (SqlOperator op : table.getOperatorList()) {
         if (op.isAggregator()) {
           names.add(op.getName().toUpperCase(Locale.ROOT));
@@ -322,6 +342,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     }
     return SqlOperatorTables.chain(
         StandardFunctions.TABLE,
+        QuiverFunctions.TABLE,
         LIBRARY_FUNCTIONS,
         SqlOperatorTables.of(DATE_TRUNC, SqlLibraryOperators.TRY_CAST),
         SqlOperatorTables.of(udfOps));
@@ -362,6 +383,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
 
   /** Validates a query; returns the validated tree and its row type. */
   public Validated validate(SqlNode query) {
+    AggregateOrderBy.rewrite(query);
     InformationSchema.expand(query, catalog);
     if (nullOnDivisionByZero.getAsBoolean()) {
       DivisionByZero.nullOnZero(query);

@@ -67,6 +67,12 @@ final class StandardFunctions {
       };
 
   private static SqlOperator corrected(SqlOperator op) {
+    if (op == SqlStdOperatorTable.PERCENTILE_CONT) {
+      return QuiverFunctions.PERCENTILE_CONT;
+    }
+    if (op == SqlStdOperatorTable.PERCENTILE_DISC) {
+      return QuiverFunctions.PERCENTILE_DISC;
+    }
     return op == SqlStdOperatorTable.LAG ? LAG : op == SqlStdOperatorTable.LEAD ? LEAD : op;
   }
 }

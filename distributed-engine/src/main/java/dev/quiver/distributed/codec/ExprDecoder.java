@@ -22,12 +22,14 @@ import dev.quiver.binding.physical.expr.NotExpr;
 import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.expr.SingleRowExpr;
+import dev.quiver.binding.physical.expr.ScalarFunctionExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
 import dev.quiver.binding.udf.ScalarUdf;
 import dev.quiver.distributed.proto.ArithmeticExprNode;
 import dev.quiver.distributed.proto.ArithmeticOpSpec;
 import dev.quiver.distributed.proto.CaseExprNode;
+import dev.quiver.distributed.proto.ScalarFunctionSpec;
 import dev.quiver.distributed.proto.ColumnExprNode;
 import dev.quiver.distributed.proto.ComparisonOpSpec;
 import dev.quiver.distributed.proto.DateArithmeticExprNode;
@@ -186,6 +188,14 @@ final class ExprDecoder {
                   StringFunctionExpr.Fn.class),
               exprs(e.getStringFunction().getArgsList()),
               ArrowSerde.type(e.getStringFunction().getDataType(), "a string function"));
+      case SCALAR_FUNCTION ->
+          new ScalarFunctionExpr(
+              EnumMapping.fromNumber(
+                  ScalarFunctionSpec.getDescriptor(),
+                  e.getScalarFunction().getFunctionValue(),
+                  ScalarFunctionExpr.Fn.class),
+              exprs(e.getScalarFunction().getArgsList()),
+              ArrowSerde.type(e.getScalarFunction().getDataType(), "a scalar function"));
       case EXTRACT -> {
         ExtractExprNode x = e.getExtract();
         yield new ExtractExpr(

@@ -22,6 +22,7 @@ import dev.quiver.binding.physical.expr.NotExpr;
 import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.expr.SingleRowExpr;
+import dev.quiver.binding.physical.expr.ScalarFunctionExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
 import dev.quiver.binding.physical.expr.CardinalityExpr;
@@ -60,6 +61,8 @@ import dev.quiver.distributed.proto.NotExprNode;
 import dev.quiver.distributed.proto.NullIfExprNode;
 import dev.quiver.distributed.proto.PhysicalExprNode;
 import dev.quiver.distributed.proto.SingleRowExprNode;
+import dev.quiver.distributed.proto.ScalarFunctionExprNode;
+import dev.quiver.distributed.proto.ScalarFunctionSpec;
 import dev.quiver.distributed.proto.StringFunctionExprNode;
 import dev.quiver.distributed.proto.StringFunctionSpec;
 import dev.quiver.distributed.proto.TruthTestSpec;
@@ -197,6 +200,12 @@ final class ExprEncoder {
       b.setStringFunction(
           StringFunctionExprNode.newBuilder()
               .setFunctionValue(EnumMapping.toNumber(StringFunctionSpec.getDescriptor(), s.fn()))
+              .addAllArgs(exprs(s.args()))
+              .setDataType(ArrowSerde.type(s.dataType())));
+    } else if (e instanceof ScalarFunctionExpr s) {
+      b.setScalarFunction(
+          ScalarFunctionExprNode.newBuilder()
+              .setFunctionValue(EnumMapping.toNumber(ScalarFunctionSpec.getDescriptor(), s.fn()))
               .addAllArgs(exprs(s.args()))
               .setDataType(ArrowSerde.type(s.dataType())));
     } else if (e instanceof ExtractExpr x) {

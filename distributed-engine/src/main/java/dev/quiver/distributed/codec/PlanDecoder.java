@@ -275,7 +275,8 @@ final class PlanDecoder {
               c.getDistinct(),
               c.hasFilter() ? exprs.expr(c.getFilter()) : null,
               c.getName(),
-              ArrowSerde.type(c.getReturnType(), "aggregate " + c.getName())));
+              ArrowSerde.type(c.getReturnType(), "aggregate " + c.getName()),
+              List.copyOf(c.getOrderDescendingList())));
     }
     return new HashAggregateExec(
         input,

@@ -321,7 +321,8 @@ final class PlanEncoder {
               .addAllArgs(exprs(call.args()))
               .setDistinct(call.distinct())
               .setName(call.name())
-              .setReturnType(ArrowSerde.type(call.returnType()));
+              .setReturnType(ArrowSerde.type(call.returnType()))
+              .addAllOrderDescending(call.orderDescending());
       if (call.filter() != null) {
         c.setFilter(expr(call.filter()));
       }

@@ -177,7 +177,22 @@ class PlanCodecRoundTripTest {
                   + " salary in (100.50, 80.25, 60)"),
           unordered("select id from emp where dept is distinct from 2"),
           unordered("select e.id from emp e join dept d on e.dept is not distinct from d.id"),
-          unordered("select d.id, (select e.name from emp e where e.id = d.id) from dept d"));
+          unordered("select d.id, (select e.name from emp e where e.id = d.id) from dept d"),
+          unordered(
+              "select split_part(name, 'n', 1), regexp_replace(name, '[aeiou]', '*', 'g'),"
+                  + " regexp_matches(name, '^a'), starts_with(name, 'a'), ends_with(name, 'n'),"
+                  + " lpad(name, 6, '.'), rpad(name, 6), strftime(hired, '%d/%m/%Y'),"
+                  + " to_char(ts, 'YYYY-MM-DD HH24:MI'), date_format(hired, '%Y %M'),"
+                  + " date_diff('month', hired, date '2024-01-01'), make_date(2024, dept, 1),"
+                  + " epoch(ts), md5(name), hash(id, name), log(2, salary), reverse(name),"
+                  + " date_add(hired, interval '3 days') from emp"),
+          unordered(
+              "select dept, median(salary), percentile_cont(0.25) within group (order by score),"
+                  + " percentile_disc(0.5) within group (order by hired desc),"
+                  + " string_agg(name, ',' order by id desc),"
+                  + " arg_min(name, salary), arg_max(id, hired), round(corr(salary, score), 9),"
+                  + " round(covar_pop(salary, id), 9), round(covar_samp(score, id) filter (where id > 1), 9)"
+                  + " from emp group by dept"));
 
   /** Struct, list and map columns (table nest in memory, nest_pq its Parquet copy). */
   static final List<Query> NESTED =

@@ -36,7 +36,9 @@ public final class Accumulators {
    * order: COUNT: count; SUM and AVG: sum (BIGINT for integers, DOUBLE for floating point,
    * DECIMAL(38, s) for decimals), count of non-null inputs; MIN, MAX, ANY_VALUE: value (argument
    * type); variances and standard deviations: count, mean, m2 (sum of squared deviations);
-   * BOOL_AND, BOOL_OR: value; SINGLE_VALUE: value, count of rows (NULL values included).
+   * BOOL_AND, BOOL_OR: value; SINGLE_VALUE: value, count of rows (NULL values included);
+   * ARG_MIN, ARG_MAX: value, key; STRING_AGG: joined text, separator; COVAR_POP, COVAR_SAMP, CORR:
+   * count, means of x and y, co-moment, m2 of x and y; the percentiles have none (holistic).
    */
   public static List<Field> stateFields(AggregateCall call) {
     String n = call.name();
@@ -49,6 +51,13 @@ public final class Accumulators {
       case BOOL_AND, BOOL_OR -> List.of(nullable(n + "[value]", BOOL));
       case SINGLE_VALUE ->
           List.of(nullable(n + "[value]", argType(call)), notNull(n + "[rows]", INT64));
+      case ARG_MIN, ARG_MAX -> List.of(
+          nullable(n + "[value]", argType(call)), nullable(n + "[key]", call.args().get(1).dataType()));
+      case STRING_AGG -> List.of(
+          nullable(n + "[text]", ArrowType.Utf8.INSTANCE), nullable(n + "[separator]", ArrowType.Utf8.INSTANCE));
+      case COVAR_POP, COVAR_SAMP, CORR -> CovarianceAcc.stateFields(n);
+      // Holistic: no state leaves the operator (SINGLE mode only).
+      case MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC -> List.of();
     };
   }
 
@@ -122,6 +131,13 @@ public final class Accumulators {
           new SingleValueAcc(valueAcc(call, state.subList(0, 1), out, ANY), state.get(1), call);
       case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> new VarianceAcc(state, out, call.function());
       case BOOL_AND, BOOL_OR -> new BoolAcc(state, out, call.function() == AggregateFunction.BOOL_AND);
+      case ARG_MIN, ARG_MAX ->
+          new ValueAccumulators.ArgExtremeAcc(state, out, call.function() == AggregateFunction.ARG_MAX);
+      case STRING_AGG -> new ValueAccumulators.StringAggAcc(state, out, call.orderDescending());
+      case COVAR_POP, COVAR_SAMP, CORR -> new CovarianceAcc(state, out, call.function());
+      case MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC ->
+          new ValueAccumulators.PercentileAcc(
+              out, call.function(), !call.orderDescending().isEmpty() && call.orderDescending().get(0));
     };
   }
 

@@ -30,5 +30,31 @@ public enum AggregateFunction {
    * The value of a group of at most one row, NULL for none, an error for more: a scalar subquery
    * used as an expression.
    */
-  SINGLE_VALUE
+  SINGLE_VALUE,
+  /** MEDIAN(x): PERCENTILE_CONT(0.5). */
+  MEDIAN,
+  /** PERCENTILE_CONT(f) WITHIN GROUP (ORDER BY x): args (x, f); interpolated. */
+  PERCENTILE_CONT,
+  /** PERCENTILE_DISC(f) WITHIN GROUP (ORDER BY x): args (x, f); an input value. */
+  PERCENTILE_DISC,
+  /** STRING_AGG(s, separator [ORDER BY ...]) / LISTAGG. */
+  STRING_AGG,
+  /** ARG_MIN(value, key): value at the smallest key. */
+  ARG_MIN,
+  /** ARG_MAX(value, key): value at the largest key. */
+  ARG_MAX,
+  /** COVAR_POP(y, x). */
+  COVAR_POP,
+  /** COVAR_SAMP(y, x). */
+  COVAR_SAMP,
+  /** CORR(y, x). */
+  CORR;
+
+  /**
+   * Whether the function has no partial state smaller than its input: the percentiles need every
+   * value of a group at once, so they run in SINGLE mode after an exchange on the group keys.
+   */
+  public boolean holistic() {
+    return this == MEDIAN || this == PERCENTILE_CONT || this == PERCENTILE_DISC;
+  }
 }

@@ -86,8 +86,8 @@ final class AggregateStream implements BatchStream {
     for (int c = 0; c < calls.size(); c++) {
       accs[c] = Accumulators.create(calls.get(c), allocator);
       stateOffsets[c] = stateFields.size();
-      anyDistinct |= calls.get(c).distinct();
-      if (!calls.get(c).distinct()) {
+      anyDistinct |= calls.get(c).needsRawRows();
+      if (!calls.get(c).needsRawRows()) {
         stateFields.addAll(Accumulators.stateFields(calls.get(c)));
       }
     }
@@ -224,8 +224,12 @@ final class AggregateStream implements BatchStream {
           }
         }
         // SINGLE_VALUE counts rows with NULL arguments too; it skips their values itself.
-        boolean skipNulls = call.function() != AggregateFunction.SINGLE_VALUE;
-        for (FieldVector arg : skipNulls ? args : new FieldVector[0]) {
+        // ORDER BY keys of string_agg(s, ',' ORDER BY k) may be NULL; a percentile's key is its value.
+        int checked =
+            call.function() == AggregateFunction.SINGLE_VALUE ? 0
+                : call.function().holistic() ? args.length
+                : call.valueArgCount();
+        for (FieldVector arg : java.util.Arrays.copyOf(args, checked)) {
           boolean[] nulls = nullScratch(rows);
           if (Vectors.nulls(arg, rows, nulls)) {
             if (use == null) {

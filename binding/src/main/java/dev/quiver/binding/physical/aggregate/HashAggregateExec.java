@@ -35,9 +35,10 @@ public final class HashAggregateExec extends BaseExecutionPlan {
           "HashAggregateExec needs one name per group expression: " + groupExprs + " vs " + groupNames);
     }
     for (AggregateCall call : aggregates) {
-      if (call.distinct() && mode != AggregateMode.SINGLE) {
-        throw new QuiverException("Aggregate " + call.name() + " is DISTINCT, which runs in SINGLE mode only; "
-            + "plan it as a SINGLE aggregation or rewrite DISTINCT into a GROUP BY");
+      if (call.needsRawRows() && mode != AggregateMode.SINGLE) {
+        throw new QuiverException("Aggregate " + call.name() + " needs all rows of a group at once "
+            + "(DISTINCT, a percentile or an ordered string_agg), which runs in SINGLE mode only; "
+            + "plan it as a SINGLE aggregation after an exchange on the group keys");
       }
     }
     this.input = input;

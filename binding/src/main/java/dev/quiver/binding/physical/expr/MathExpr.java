@@ -11,7 +11,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * Numeric functions. ABS, SIGN, ROUND, FLOOR and CEIL keep integers and decimals exact (rounding
- * half away from zero); SQRT, POWER, LN, LOG10 and EXP compute in double precision and reject
+ * half away from zero); SQRT, POWER, LN, LOG10, LOG(base, x) and EXP compute in double precision and reject
  * arguments outside their domain.
  */
 public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) implements PhysicalExpr {
@@ -19,7 +19,9 @@ public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) imple
   /** Supported functions. */
   public enum Fn {
     ABS(1, 1), SIGN(1, 1), ROUND(1, 2), TRUNCATE(1, 2), FLOOR(1, 1), CEIL(1, 1), SQRT(1, 1),
-    POWER(2, 2), LN(1, 1), LOG10(1, 1), EXP(1, 1);
+    POWER(2, 2), LN(1, 1), LOG10(1, 1), EXP(1, 1),
+    /** LOG(base, x). */
+    LOG(2, 2);
 
     final int minArgs;
     final int maxArgs;
@@ -132,6 +134,13 @@ public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) imple
               "Cannot take the logarithm of " + (a == 0 ? "zero" : "a negative number: " + a));
         }
         return fn == Fn.LN ? Math.log(a) : Math.log10(a);
+      case LOG:
+        if (a <= 0 || a == 1 || b <= 0) {
+          throw new QuiverException(
+              "Cannot take the logarithm of " + b + " to the base " + a
+                  + "; both must be positive and the base must not be 1");
+        }
+        return Math.log(b) / Math.log(a);
       default:
         return Math.exp(a);
     }
