@@ -1115,3 +1115,29 @@ FROM lineitem GROUP BY l_shipmode;
 -- name: fn_aggregates_over_nothing
 SELECT median(l_quantity) AS m, string_agg(l_comment, ',') AS s, corr(l_quantity, l_tax) AS c, arg_min(l_orderkey, l_quantity) AS a,
 covar_samp(l_quantity, l_tax) AS cs FROM lineitem WHERE l_orderkey < 0;
+-- Statements over files (issue 14 item 6): DuckDB reads the files Quiver's COPY writes and
+-- Quiver reads the files DuckDB's COPY writes. Paths are relative to the tests module.
+-- name: files_from_parquet_literal
+SELECT n_name, n_regionkey FROM 'target/tpch-data/sf0.01/nation/part-1-0.parquet' WHERE n_regionkey = 1;
+-- name: files_read_parquet_joined_with_a_table
+SELECT r.r_name, COUNT(*) AS nations FROM read_parquet('target/tpch-data/sf0.01/nation/part-1-0.parquet') n
+JOIN region r ON n.n_regionkey = r.r_regionkey GROUP BY r.r_name;
+-- name: files_copy_query_to_parquet_read_back
+-- quiver-setup: COPY (SELECT o_orderkey, o_custkey, o_totalprice, o_orderdate, o_orderpriority FROM orders WHERE o_orderkey < 2000) TO 'target/corpus-files/orders_small.parquet' (FORMAT PARQUET)
+SELECT COUNT(*) AS n, SUM(o_totalprice) AS total, MIN(o_orderdate) AS first_day, MAX(o_orderpriority) AS p, SUM(o_custkey) AS c
+FROM 'target/corpus-files/orders_small.parquet';
+-- name: files_copy_query_to_csv_without_header_read_back
+-- quiver-setup: COPY (SELECT n_nationkey, n_name, n_regionkey FROM nation) TO 'target/corpus-files/nation_pipe.csv' (FORMAT CSV, DELIMITER '|', HEADER false)
+SELECT * FROM read_csv('target/corpus-files/nation_pipe.csv', delim = '|', header = false);
+-- name: files_copy_table_to_csv_by_extension
+-- quiver-setup: COPY region TO 'target/corpus-files/region.csv'
+SELECT r_regionkey, r_name, length(r_comment) AS len FROM 'target/corpus-files/region.csv';
+-- name: files_read_csv_written_by_duckdb_with_options
+-- duckdb-setup: COPY (SELECT c_custkey, c_name, c_acctbal, c_mktsegment FROM customer WHERE c_custkey < 300) TO 'target/corpus-customer_tilde.csv' (DELIMITER '~', HEADER true)
+SELECT c_mktsegment, COUNT(*) AS n, SUM(c_acctbal) AS bal, MAX(c_name) AS last_name
+FROM read_csv('target/corpus-customer_tilde.csv', delim = '~', header = true) GROUP BY c_mktsegment;
+-- name: files_parquet_written_by_duckdb_in_a_subquery
+-- duckdb-setup: COPY (SELECT l_orderkey, l_quantity, l_shipdate FROM lineitem WHERE l_orderkey < 500) TO 'target/corpus-lineitem_small.parquet' (FORMAT PARQUET)
+SELECT o_orderpriority, COUNT(*) AS n FROM orders
+WHERE o_orderkey IN (SELECT l_orderkey FROM read_parquet('target/corpus-lineitem_small.parquet') WHERE l_quantity > 45)
+GROUP BY o_orderpriority;

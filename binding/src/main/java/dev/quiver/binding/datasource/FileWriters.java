@@ -208,15 +208,21 @@ public final class FileWriters {
     String root = ObjectStores.normalize(location);
     ObjectStore store = ObjectStores.forLocation(root, config);
     prepare(store, root);
-    String file = store.resolve(root, "part-0.csv");
+    return writeCsvObject(reader, store, store.resolve(root, "part-0.csv"), delimiter, true);
+  }
+
+  private static long writeCsvObject(
+      ArrowReader reader, ObjectStore store, String file, char delimiter, boolean header) {
     PendingObject pending = store.create(file);
     long rows = 0;
     try (Writer out =
         new BufferedWriter(
             new java.io.OutputStreamWriter(pending, StandardCharsets.UTF_8), 1 << 16)) {
       VectorSchemaRoot root0 = reader.getVectorSchemaRoot();
-      out.write(CsvFormat.header(root0.getSchema(), delimiter));
-      out.write('\n');
+      if (header) {
+        out.write(CsvFormat.header(root0.getSchema(), delimiter));
+        out.write('\n');
+      }
       StringBuilder line = new StringBuilder(256);
       while (reader.loadNextBatch()) {
         List<FieldVector> vectors = root0.getFieldVectors();
@@ -248,6 +254,97 @@ public final class FileWriters {
     }
     pending.commit();
     return rows;
+  }
+
+  /**
+   * Writes every batch of {@code reader} as one Parquet file at {@code location} (a local path or
+   * {@code s3://bucket/key}), replacing what is there; the file appears only once complete (COPY
+   * ... TO 'file.parquet'). Returns rows written.
+   */
+  public static long writeParquetFile(
+      ArrowReader reader, String location, SessionConfig config, BufferAllocator allocator) {
+    String target = ObjectStores.normalize(location);
+    ObjectStore store = ObjectStores.forLocation(target, config);
+    Path staging = null;
+    PendingObject pending = null;
+    try {
+      staging =
+          store.isLocal()
+              ? Files.createDirectories(
+                  Path.of(target).toAbsolutePath().resolveSibling(".quiver-staging-" + UUID.randomUUID()))
+              : Files.createTempDirectory("quiver-write-");
+      long rows;
+      Schema schema = reader.getVectorSchemaRoot().getSchema();
+      try (BufferAllocator chunkAllocator =
+              allocator.newChildAllocator("parquet-file-write", 0, Long.MAX_VALUE);
+          ChunkReader chunk = new ChunkReader(chunkAllocator, reader, schema, Long.MAX_VALUE)) {
+        DatasetFileWriter.write(
+            chunkAllocator,
+            chunk,
+            FileFormat.PARQUET,
+            staging.toUri().toString(),
+            new String[0],
+            1,
+            "part-{i}.parquet");
+        rows = chunk.rows;
+        chunk.close();
+        awaitNativeRelease(chunkAllocator);
+      }
+      List<Path> written = listFiles(staging);
+      if (written.size() != 1) {
+        throw new DataSourceException(
+            "Cannot write the Parquet file "
+                + target
+                + (written.isEmpty()
+                    ? ": the result is empty and a Parquet file needs at least one row group"
+                    : ": the writer produced " + written.size() + " files"));
+      }
+      pending = store.upload(written.get(0), target);
+      pending.commit();
+      return rows;
+    } catch (OutOfMemoryException e) {
+      abort(pending);
+      throw ScanBatches.exhausted("writing Parquet to " + target, e);
+    } catch (QuiverException e) {
+      abort(pending);
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      abort(pending);
+      throw new DataSourceException(
+          "Cannot write the Parquet file " + target + ": " + e.getMessage(), e);
+    } finally {
+      if (staging != null) {
+        deleteRecursively(staging);
+      }
+    }
+  }
+
+  private static void abort(PendingObject pending) {
+    if (pending != null) {
+      pending.abort();
+    }
+  }
+
+  /**
+   * Writes every batch of {@code reader} as one CSV file at {@code location}, replacing what is
+   * there, with a header line unless {@code header} is false; the file appears only once
+   * complete. Returns rows written.
+   */
+  public static long writeCsvFile(
+      ArrowReader reader, String location, SessionConfig config, char delimiter, boolean header) {
+    String target = ObjectStores.normalize(location);
+    ObjectStore store = ObjectStores.forLocation(target, config);
+    if (store.isLocal()) {
+      try {
+        Path parent = Path.of(target).toAbsolutePath().getParent();
+        if (parent != null) {
+          Files.createDirectories(parent);
+        }
+      } catch (IOException e) {
+        throw new DataSourceException("Cannot create the folder of " + target + ": " + e.getMessage(), e);
+      }
+    }
+    return writeCsvObject(reader, store, target, delimiter, header);
   }
 
   /** Checks that {@code root} can take a new table: empty or absent (created when local). */

@@ -78,10 +78,12 @@ public final class Catalog extends AbstractSchema {
     return e.provider();
   }
 
-  /** Names of all tables and views, in registration order. */
+  /** Names of all tables and views, in registration order (not the files a statement reads). */
   public synchronized List<String> names() {
     List<String> out = new ArrayList<>();
-    tables.values().forEach(t -> out.add(t.name()));
+    tables.values().stream()
+        .filter(t -> !t.name().startsWith(FileTables.PREFIX))
+        .forEach(t -> out.add(t.name()));
     views.values().forEach(v -> out.add(v.name()));
     return out;
   }

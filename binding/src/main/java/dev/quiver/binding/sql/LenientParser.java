@@ -45,6 +45,10 @@ final class LenientParser {
   static SqlNode parse(String sql, SqlParser.Config config) throws SqlParseException {
     Text text = new Text(markGroupByAll(sql));
     Intervals.rewrite(text.original, text::replace);
+    FromFiles.Rewrite file;
+    for (int files = 0; files < MAX_CASTS && (file = FromFiles.first(text.current)) != null; files++) {
+      text.replace(file.start(), file.end(), file.text());
+    }
     DateDiffCalls.Rewrite dateDiff;
     for (int calls = 0; calls < MAX_CASTS && (dateDiff = DateDiffCalls.first(text.current)) != null; calls++) {
       text.replace(dateDiff.start(), dateDiff.end(), dateDiff.text());

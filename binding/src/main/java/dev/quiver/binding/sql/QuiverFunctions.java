@@ -327,6 +327,9 @@ public final class QuiverFunctions {
           // ---- windows
           f("row_number, rank, dense_rank, percent_rank, cume_dist, ntile", Kind.WINDOW, "rank() OVER (...)", "position of the row in its window", "SELECT x, row_number() OVER (ORDER BY x), rank() OVER (ORDER BY x), dense_rank() OVER (ORDER BY x), percent_rank() OVER (ORDER BY x), cume_dist() OVER (ORDER BY x), ntile(2) OVER (ORDER BY x) FROM (VALUES (1), (2)) t(x)"),
           f("lag, lead, first_value, last_value", Kind.WINDOW, "lag(x [, offset [, default]]) OVER (...)", "value of another row of the window", "SELECT x, lag(x) OVER (ORDER BY x), lead(x, 1, 0) OVER (ORDER BY x), first_value(x) OVER (ORDER BY x), last_value(x) OVER (ORDER BY x) FROM (VALUES (1), (2)) t(x)"),
+          // ---- tables
+          f("read_parquet", Kind.TABLE, "FROM read_parquet('path'), FROM 'file.parquet'", "the rows of a Parquet file or folder (a local path or s3://bucket/prefix)", "SELECT * FROM read_parquet('target/functions-example.parquet')"),
+          f("read_csv, read_csv_auto", Kind.TABLE, "FROM read_csv('path', delim => ';', header => false, quote => '\"', escape => '\\', nullstr => 'NA', ignore_errors => true, sample_size => 1000, types => 'a:BIGINT,b:VARCHAR'), FROM 'file.csv'", "the rows of a CSV file or folder (.gz and .zst decompressed); options also as name = value (DuckDB)", "SELECT * FROM read_csv('target/functions-example.csv', header => true) UNION ALL SELECT * FROM read_csv_auto('target/functions-example.csv')"),
           f("count, sum, avg, min, max", Kind.WINDOW, "sum(x) OVER (PARTITION BY ... ORDER BY ... ROWS|RANGE ...)", "aggregate over the window frame", "SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), count(x) OVER (), avg(x) OVER (), min(x) OVER (), max(x) OVER () FROM (VALUES (1), (2)) t(x)"));
 
   private static Function f(String names, Kind kind, String signature, String description, String example) {

@@ -104,6 +104,7 @@ public final class SessionState implements AutoCloseable {
             typeFactory,
             cluster,
             () -> "null".equals(config.get(BindingSettings.DIVISION_BY_ZERO)));
+    this.pipeline.readFilesWith(this::config);
   }
 
   private static ThreadFactory daemonThreads(String prefix) {

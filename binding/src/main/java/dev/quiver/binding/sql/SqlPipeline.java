@@ -106,7 +106,22 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   private final RelOptCluster cluster;
   private final CalciteCatalogReader catalogReader;
   private final java.util.function.BooleanSupplier nullOnDivisionByZero;
+  private FileTables fileTables;
 
+  /**
+   * Lets queries read files where a table stands ({@code FROM 'f.parquet'}, {@code
+   * read_parquet}, {@code read_csv}), opened with the session's {@code config}.
+   */
+  public void readFilesWith(java.util.function.Supplier<dev.quiver.binding.SessionConfig> config) {
+    this.fileTables = new FileTables(catalog, config);
+  }
+
+  /** Drops the tables of files the last statement read (its plan holds them). */
+  public void dropFileTables() {
+    if (fileTables != null) {
+      fileTables.drop();
+    }
+  }
 
   /** Creates the pipeline over a session's catalog and cluster. */
   public SqlPipeline(Catalog catalog, JavaTypeFactory typeFactory, RelOptCluster cluster) {
@@ -384,6 +399,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   /** Validates a query; returns the validated tree and its row type. */
   public Validated validate(SqlNode query) {
     AggregateOrderBy.rewrite(query);
+    if (fileTables != null) {
+      fileTables.expand(query);
+    }
     InformationSchema.expand(query, catalog);
     if (nullOnDivisionByZero.getAsBoolean()) {
       DivisionByZero.nullOnZero(query);

@@ -15,6 +15,7 @@ import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.logical.TypeMapping;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -95,6 +96,12 @@ public final class StatementRunner {
           "\\s*DROP\\s+(?<kind>TABLE|VIEW)\\s+(?<ie>IF\\s+EXISTS\\s+)?(?<name>" + NAME + ")\\s*",
           FLAGS);
   private static final Pattern SHOW_TABLES = Pattern.compile("\\s*SHOW\\s+TABLES\\s*", FLAGS);
+  private static final Pattern COPY =
+      Pattern.compile(
+          "\\s*COPY\\s*(?:\\((?<query>.*)\\)|(?<table>"
+              + NAME
+              + "))\\s*TO\\s*'(?<path>(?:[^']|'')*)'\\s*(?:(?:WITH\\s*)?\\((?<opts>.*)\\)\\s*)?",
+          FLAGS);
   private static final Pattern DESCRIBE =
       Pattern.compile(
           "\\s*(?:(?:DESCRIBE|DESC)(?:\\s+TABLE)?|SHOW\\s+COLUMNS\\s+(?:FROM|IN))\\s+(?<name>"
@@ -115,8 +122,28 @@ public final class StatementRunner {
     this.session = session;
   }
 
-  /** Runs or plans {@code sql}. */
+  /**
+   * Runs or plans {@code sql}: one statement, or several separated by semicolons, run in order
+   * (each statement that runs at once has run when the next starts); returns the last one's
+   * result.
+   */
   public DataFrame run(String sql) {
+    List<String> statements = SqlScript.split(sql);
+    if (statements.size() > 1) {
+      DataFrame last = null;
+      for (String statement : statements) {
+        last = run(statement);
+      }
+      return last;
+    }
+    try {
+      return runOne(sql);
+    } finally {
+      session.pipeline().dropFileTables();
+    }
+  }
+
+  private DataFrame runOne(String sql) {
     String text = stripTrailing(sql);
     int start = skipComments(text);
     Matcher m;
@@ -142,6 +169,9 @@ public final class StatementRunner {
     if ((m = region(EXPLAIN, text, start)).matches()) {
       return explain(m, text);
     }
+    if ((m = region(COPY, text, start)).matches()) {
+      return copy(m);
+    }
     if (region(SHOW_TABLES, text, start).matches()) {
       return catalogQuery(InformationSchema.showTablesSql(session.catalog()));
     }
@@ -158,7 +188,7 @@ public final class StatementRunner {
   /** Leading keywords of statements that run at once rather than plan a query. */
   private static final Pattern RUNS_AT_ONCE =
       Pattern.compile(
-          "(?:INSERT|SET|RESET|CREATE|DROP|ALTER|DELETE|UPDATE|MERGE|TRUNCATE)\\b.*", FLAGS);
+          "(?:INSERT|SET|RESET|CREATE|DROP|ALTER|DELETE|UPDATE|MERGE|TRUNCATE|COPY)\\b.*", FLAGS);
 
   /** See {@link dev.quiver.binding.SessionContext#isQuery}. */
   public static boolean isQuery(String sql) {
@@ -779,6 +809,85 @@ public final class StatementRunner {
   // ---- results and helpers ------------------------------------------------------------------
 
   /** One row, one BIGINT column {@code count}: the rows a statement wrote. */
+  /**
+   * {@code COPY (query) TO 'path' (FORMAT PARQUET | CSV [, DELIMITER ';'] [, HEADER false])} and
+   * {@code COPY table TO ...}: runs the query (on the cluster for a distributed session) and
+   * writes its rows as one file at {@code path}, a local path or {@code s3://bucket/key},
+   * replacing it; the format comes from FORMAT or the file's extension. Returns the rows written.
+   */
+  private DataFrame copy(Matcher m) {
+    String path = m.group("path").replace("''", "'");
+    String query =
+        m.group("query") != null ? m.group("query") : "SELECT * FROM " + m.group("table");
+    Map<String, String> options = new LinkedHashMap<>();
+    if (m.group("opts") != null) {
+      for (String option : TableDefinitions.splitTopLevel(m.group("opts"))) {
+        String o = option.strip();
+        if (o.isEmpty()) {
+          continue;
+        }
+        String[] kv = o.split("\\s+", 2);
+        options.put(
+            kv[0].toLowerCase(Locale.ROOT), kv.length > 1 ? unquote(kv[1].strip()) : "true");
+      }
+    }
+    String lower = path.toLowerCase(Locale.ROOT);
+    String format =
+        options.containsKey("format")
+            ? options.remove("format").toLowerCase(Locale.ROOT)
+            : lower.endsWith(".parquet") ? "parquet"
+            : lower.endsWith(".csv") || lower.endsWith(".tsv") ? "csv"
+            : null;
+    if (format == null) {
+      throw new QuiverException(
+          "COPY ... TO '" + path + "': name the format, (FORMAT PARQUET) or (FORMAT CSV)");
+    }
+    DataFrame df = runOne(query);
+    long rows;
+    try (org.apache.arrow.vector.ipc.ArrowReader reader = df.executeStream()) {
+      switch (format) {
+        case "parquet" -> {
+          if (!options.isEmpty()) {
+            throw new QuiverException(
+                "COPY ... (FORMAT PARQUET) takes no other options, got "
+                    + String.join(", ", options.keySet()));
+          }
+          rows =
+              dev.quiver.binding.datasource.FileWriters.writeParquetFile(
+                  reader, path, session.config(), session.allocator());
+        }
+        case "csv" -> {
+          char delimiter = ',';
+          boolean header = true;
+          for (Map.Entry<String, String> e : options.entrySet()) {
+            switch (e.getKey()) {
+              case "delimiter", "delim", "sep" -> {
+                String d = e.getValue().equals("\\t") ? "\t" : e.getValue();
+                if (d.length() != 1) {
+                  throw new QuiverException("COPY: DELIMITER must be one character, got '" + d + "'");
+                }
+                delimiter = d.charAt(0);
+              }
+              case "header" -> header = !e.getValue().equalsIgnoreCase("false")
+                  && !e.getValue().equals("0");
+              default -> throw new QuiverException(
+                  "COPY ... (FORMAT CSV): unknown option " + e.getKey()
+                      + "; use DELIMITER and HEADER");
+            }
+          }
+          rows =
+              dev.quiver.binding.datasource.FileWriters.writeCsvFile(
+                  reader, path, session.config(), delimiter, header);
+        }
+        default -> throw new QuiverException(
+            "COPY ... TO: unknown FORMAT " + format + "; use PARQUET or CSV");
+      }
+    } catch (java.io.IOException e) {
+      throw new QuiverException("COPY to " + path + " failed: " + e.getMessage(), e);
+    }
+    return countFrame(rows);
+  }
+
   private DataFrame countFrame(long rows) {
     return session.planning(
         () -> {

@@ -70,6 +70,9 @@ class FunctionsTest {
   @Test
   void everyRegisteredFunctionRunsItsExampleWhichNamesEveryAlias() {
     assertThat(QuiverFunctions.SUPPORTED).hasSizeGreaterThan(50);
+    // The table functions' examples read these.
+    rows("COPY (SELECT 1 AS x, 'a' AS s) TO 'target/functions-example.parquet'");
+    rows("COPY (SELECT 1 AS x, 'a' AS s) TO 'target/functions-example.csv'");
     List<String> failures = new ArrayList<>();
     for (QuiverFunctions.Function f : QuiverFunctions.SUPPORTED) {
       for (String name : f.names()) {
@@ -163,6 +166,28 @@ class FunctionsTest {
   void hashIsStableAndHashesNull() {
     assertThat(rows("SELECT hash('abc') = hash('abc'), hash('abc') = hash('abd'), hash(NULL) IS NULL"))
         .containsExactly("true|false|false");
+  }
+
+  @Test
+  void splittableAggregatesRunAsPartialAndFinalStatesTheOthersAfterAnExchange() {
+    ctx.sql("CREATE TABLE big(g INTEGER, x DOUBLE, s VARCHAR)");
+    ctx.sql(
+        "INSERT INTO big VALUES (1, 1.0, 'a'), (2, 2.0, 'b'), (1, 3.0, 'c'), (2, 4.0, 'd'),"
+            + " (1, 5.0, 'e'), (2, 6.0, 'f'), (1, 7.0, 'g'), (2, 8.0, 'h')");
+    String split =
+        ctx.sql(
+                "SELECT g, corr(x, g), covar_samp(x, g), arg_max(s, x), min_by(s, x),"
+                    + " string_agg(s, ',') FILTER (WHERE x > 1) FROM big GROUP BY g")
+            .explain();
+    assertThat(split).contains("mode=PARTIAL").contains("mode=FINAL");
+    String holistic =
+        ctx.sql(
+                "SELECT g, median(x), percentile_disc(0.5) WITHIN GROUP (ORDER BY x),"
+                    + " string_agg(s, ',' ORDER BY x) FROM big GROUP BY g")
+            .explain();
+    assertThat(holistic).doesNotContain("mode=PARTIAL").contains("mode=SINGLE");
+    assertThat(rows("SELECT g, median(x), string_agg(s, '' ORDER BY x DESC) FROM big GROUP BY g ORDER BY g"))
+        .containsExactly("1|4.0|geca", "2|5.0|hfdb");
   }
 
   @Test

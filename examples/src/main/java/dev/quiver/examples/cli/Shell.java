@@ -1,5 +1,6 @@
 package dev.quiver.examples.cli;
 
+import dev.quiver.binding.sql.SqlScript;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.errors.QueryCancelledException;
 import dev.quiver.binding.logical.TypeMapping;

@@ -1,4 +1,4 @@
-package dev.quiver.examples.cli;
+package dev.quiver.binding.sql;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +35,7 @@ public final class SqlScript {
   }
 
   /** Whether {@code text} holds nothing but whitespace and comments. */
-  static boolean onlyComments(String text) {
+  public static boolean onlyComments(String text) {
     int i = 0;
     int n = text.length();
     while (i < n) {

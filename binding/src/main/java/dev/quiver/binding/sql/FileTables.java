@@ -1,0 +1,180 @@
+package dev.quiver.binding.sql;
+
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.datasource.CsvOptions;
+import dev.quiver.binding.datasource.CsvTable;
+import dev.quiver.binding.datasource.ParquetTable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * Files read where a table stands, as DuckDB reads them: {@code FROM read_parquet('path')},
+ * {@code FROM read_csv('path', delim => ';', header => false)} (DuckDB's {@code delim = ';'}
+ * too) and {@code FROM 'path.parquet'} ({@link LenientParser} turns the last into a
+ * read_parquet or read_csv call by the file's extension). Paths are what {@code registerParquet}
+ * and {@code registerCsv} take: local files or folders, globs, {@code s3://bucket/prefix}. Each
+ * call becomes a table of the statement (a hidden catalog entry, dropped when the statement has
+ * been planned; the plan holds the table itself), so it validates, plans and ships to a cluster
+ * like any registered table.
+ */
+final class FileTables {
+  /** Prefix of the hidden catalog names; {@link Catalog#names()} skips them. */
+  static final String PREFIX = "$file_";
+
+  static final Set<String> PARQUET = Set.of("read_parquet");
+  static final Set<String> CSV = Set.of("read_csv", "read_csv_auto");
+
+  private static final AtomicLong NEXT = new AtomicLong();
+
+  private final Catalog catalog;
+  private final Supplier<SessionConfig> config;
+  private final List<String> registered = new ArrayList<>();
+
+  FileTables(Catalog catalog, Supplier<SessionConfig> config) {
+    this.catalog = catalog;
+    this.config = config;
+  }
+
+  /** Replaces the file-reading calls in FROM clauses of {@code query} by tables of the statement. */
+  void expand(SqlNode query) {
+    visit(query);
+  }
+
+  /** Drops the tables {@link #expand} registered. */
+  synchronized void drop() {
+    for (String name : registered) {
+      catalog.remove(name);
+    }
+    registered.clear();
+  }
+
+  private void visit(SqlNode node) {
+    if (node instanceof SqlSelect select && select.getFrom() != null) {
+      select.setFrom(from(select.getFrom()));
+    }
+    if (node instanceof SqlJoin join) {
+      join.setLeft(from(join.getLeft()));
+      join.setRight(from(join.getRight()));
+    }
+    if (node instanceof SqlNodeList list) {
+      for (SqlNode n : list) {
+        visit(n);
+      }
+    } else if (node instanceof SqlCall call) {
+      for (SqlNode operand : call.getOperandList()) {
+        if (operand != null) {
+          visit(operand);
+        }
+      }
+    }
+  }
+
+  /** A FROM item with a file call replaced (keeping its alias, else named after the function). */
+  private SqlNode from(SqlNode item) {
+    if (item instanceof SqlJoin join) {
+      join.setLeft(from(join.getLeft()));
+      join.setRight(from(join.getRight()));
+      return join;
+    }
+    if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+      SqlCall file = fileCall(as.operand(0));
+      if (file != null) {
+        as.setOperand(0, table(file));
+      }
+      return as;
+    }
+    SqlCall file = fileCall(item);
+    if (file == null) {
+      return item;
+    }
+    String alias = file.getOperator().getName().toLowerCase(Locale.ROOT);
+    return SqlStdOperatorTable.AS.createCall(
+        item.getParserPosition(), table(file), new SqlIdentifier(alias, SqlParserPos.ZERO));
+  }
+
+  /** The read_parquet/read_csv call of a FROM item (bare or in TABLE(...)), or null. */
+  private static SqlCall fileCall(SqlNode node) {
+    if (node instanceof SqlCall c && c.getKind() == SqlKind.COLLECTION_TABLE) {
+      node = c.operand(0);
+    }
+    if (node instanceof SqlBasicCall call) {
+      String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+      if (PARQUET.contains(name) || CSV.contains(name)) {
+        return call;
+      }
+    }
+    return null;
+  }
+
+  private SqlIdentifier table(SqlCall call) {
+    String function = call.getOperator().getName().toLowerCase(Locale.ROOT);
+    List<SqlNode> args = call.getOperandList();
+    if (args.isEmpty() || !(args.get(0) instanceof SqlCharStringLiteral pathLiteral)) {
+      throw new QueryTypeException(
+          function + " takes the path as its first argument, a string: " + function + "('data/file')");
+    }
+    String path = pathLiteral.getValueAs(String.class);
+    Map<String, String> options = new LinkedHashMap<>();
+    for (SqlNode arg : args.subList(1, args.size())) {
+      option(function, arg, options);
+    }
+    TableProvider provider;
+    if (PARQUET.contains(function)) {
+      if (!options.isEmpty()) {
+        throw new QueryTypeException(
+            function + " takes no options, got " + String.join(", ", options.keySet()));
+      }
+      provider = ParquetTable.open(path, config.get());
+    } else {
+      provider = CsvTable.open(path, null, CsvOptions.fromSettings(options), config.get());
+    }
+    String name = PREFIX + NEXT.incrementAndGet();
+    synchronized (this) {
+      catalog.putTable(new Catalog.TableEntry(name, provider, false));
+      registered.add(name);
+    }
+    return new SqlIdentifier(name, call.getParserPosition());
+  }
+
+  /** One {@code name => value} (PostgreSQL) or {@code name = value} (DuckDB) argument. */
+  private static void option(String function, SqlNode arg, Map<String, String> options) {
+    SqlNode name = null;
+    SqlNode value = null;
+    if (arg instanceof SqlCall c && c.getKind() == SqlKind.ARGUMENT_ASSIGNMENT) {
+      value = c.operand(0);
+      name = c.operand(1);
+    } else if (arg instanceof SqlCall c && c.getKind() == SqlKind.EQUALS) {
+      name = c.operand(0);
+      value = c.operand(1);
+    }
+    if (!(name instanceof SqlIdentifier id) || !(value instanceof SqlLiteral literal)) {
+      throw new QueryTypeException(
+          function + " options are written name => value (or name = value) with a constant, got "
+              + arg);
+    }
+    Object v = literal.getValue();
+    String text =
+        literal instanceof SqlCharStringLiteral s ? s.getValueAs(String.class) : String.valueOf(v);
+    options.put(id.getSimple().toLowerCase(Locale.ROOT), text);
+  }
+}
