@@ -1108,7 +1108,7 @@ max_by(c_phone, c_custkey) AS last_phone FROM customer GROUP BY c_nationkey;
 -- name: fn_filter_on_every_aggregate
 SELECT l_shipmode, median(l_quantity) FILTER (WHERE l_discount > 0.05) AS med,
 string_agg(l_returnflag, '' ORDER BY l_returnflag) FILTER (WHERE l_quantity > 49 AND l_discount = 0.1) AS flags,
-corr(l_quantity, l_discount) FILTER (WHERE l_tax > 0.02) AS c, arg_max(l_orderkey, l_extendedprice) FILTER (WHERE l_returnflag = 'R') AS top,
+corr(l_quantity, l_discount) FILTER (WHERE l_tax > 0.02) AS c, arg_max(l_orderkey, l_extendedprice * 1000000 + l_orderkey) FILTER (WHERE l_returnflag = 'R') AS top,
 stddev(l_quantity) FILTER (WHERE l_linenumber = 1) AS sd, bool_or(l_quantity > 49) FILTER (WHERE l_shipinstruct = 'NONE') AS big,
 percentile_disc(0.5) WITHIN GROUP (ORDER BY l_partkey) FILTER (WHERE l_linestatus = 'O') AS p, count(*) FILTER (WHERE l_linestatus = 'O') AS open
 FROM lineitem GROUP BY l_shipmode;
