@@ -112,7 +112,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * Lets queries read files where a table stands ({@code FROM 'f.parquet'}, {@code
    * read_parquet}, {@code read_csv}), opened with the session's {@code config}.
    */
-  public void readFilesWith(java.util.function.Supplier<dev.quiver.binding.SessionConfig> config) {
+  public void readFilesWith(java.util.function.Supplier<dev.quiver.binding.settings.SessionConfig> config) {
     this.fileTables = new FileTables(catalog, config);
   }
 

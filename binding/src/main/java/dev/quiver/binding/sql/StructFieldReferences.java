@@ -9,6 +9,7 @@ import java.util.Set;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
@@ -194,6 +195,11 @@ final class StructFieldReferences {
       } else if (node.getKind() == SqlKind.AS && node instanceof SqlBasicCall as) {
         out.add(((SqlIdentifier) as.operand(1)).getSimple().toLowerCase(Locale.ROOT));
         fromNames(as.operand(0), out);
+      } else if (node.getKind() == SqlKind.COLLECTION_TABLE && node instanceof SqlCall table) {
+        fromNames(table.operand(0), out);
+      } else if (node instanceof SqlCall call && call.getOperator() instanceof SqlFunction fn) {
+        // A table function without an alias (FROM read_parquet('f.parquet')) is named after it.
+        out.add(fn.getName().toLowerCase(Locale.ROOT));
       }
     }
 

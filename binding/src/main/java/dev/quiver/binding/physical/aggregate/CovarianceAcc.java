@@ -1,5 +1,6 @@
 package dev.quiver.binding.physical.aggregate;
 
+import dev.quiver.binding.physical.expr.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.quiver.binding.physical.aggregate;
 import dev.quiver.binding.errors.QueryTypeException;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import dev.quiver.binding.physical.expr.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
