@@ -11,12 +11,27 @@ public final class MemoryReservation implements AutoCloseable {
     this.consumer = consumer;
   }
 
-  /** Reserves {@code bytes} more if the pool has room; false means the caller should spill. */
+  /**
+   * Reserves {@code bytes} more if the pool has room short of its headroom; false means the caller
+   * should spill.
+   */
   public synchronized boolean tryGrow(long bytes) {
+    return reserve(bytes, true);
+  }
+
+  /**
+   * Reserves {@code bytes} more if the pool has room, its headroom included: for a caller that has
+   * spilled all it can and would otherwise fail.
+   */
+  public synchronized boolean tryGrowWithHeadroom(long bytes) {
+    return reserve(bytes, false);
+  }
+
+  private boolean reserve(long bytes, boolean canSpill) {
     if (bytes <= 0) {
       return true;
     }
-    if (pool.tryReserve(bytes)) {
+    if (pool.tryReserve(bytes, canSpill)) {
       size += bytes;
       return true;
     }
@@ -24,11 +39,11 @@ public final class MemoryReservation implements AutoCloseable {
   }
 
   /**
-   * Reserves {@code bytes} more or throws {@link
-   * dev.quiver.binding.errors.ResourcesExhaustedException}.
+   * Reserves {@code bytes} more, the pool's headroom included, or throws {@link
+   * dev.quiver.binding.errors.ResourcesExhaustedException}: for a caller that cannot spill.
    */
   public synchronized void grow(long bytes) {
-    if (!tryGrow(bytes)) {
+    if (!reserve(bytes, false)) {
       throw pool.exhausted(consumer, bytes);
     }
   }

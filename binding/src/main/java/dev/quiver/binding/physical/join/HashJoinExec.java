@@ -328,7 +328,8 @@ public final class HashJoinExec extends BaseExecutionPlan {
         }
       }
       if (spill == null) {
-        BuildSide built = hashInMemory(plan.schema(), batches, reservation, context, maySpill);
+        BuildSide built =
+            hashInMemory(plan.schema(), batches, reservation, context, maySpill, false);
         if (built != null) {
           return built;
         }
@@ -405,20 +406,26 @@ public final class HashJoinExec extends BaseExecutionPlan {
   /**
    * Concatenates {@code batches} (their bytes already reserved) and hashes them; null when the
    * pool refuses the copy or the table and {@code maySpill} (the batches are then untouched).
+   * {@code lastLevel}: the rows cannot be split further, so the pool's headroom may be used.
    */
   private BuildSide hashInMemory(
       Schema schema,
       List<VectorSchemaRoot> batches,
       MemoryReservation reservation,
       TaskContext context,
-      boolean maySpill) {
+      boolean maySpill,
+      boolean lastLevel) {
     int rows = 0;
     for (VectorSchemaRoot b : batches) {
       rows += b.getRowCount();
     }
     long copy = batches.size() > 1 ? reservation.size() : 0;
     long table = JoinHashTable.estimateBytes(rows, buildKeys().size());
-    if (!reservation.tryGrow(copy + table)) {
+    boolean reserved =
+        lastLevel
+            ? reservation.tryGrowWithHeadroom(copy + table)
+            : reservation.tryGrow(copy + table);
+    if (!reserved) {
       if (maySpill) {
         return null;
       }
@@ -448,7 +455,8 @@ public final class HashJoinExec extends BaseExecutionPlan {
    * Loads a spilled build partition and hashes it, reserving its bytes; null when the pool
    * refuses them.
    */
-  private BuildSide loadPartition(SpillFile file, int partition, TaskContext context) {
+  private BuildSide loadPartition(
+      SpillFile file, int partition, TaskContext context, boolean lastLevel) {
     MemoryReservation reservation = context.memoryPool().newReservation(consumer(partition));
     List<VectorSchemaRoot> batches = new ArrayList<>();
     try {
@@ -457,11 +465,14 @@ public final class HashJoinExec extends BaseExecutionPlan {
         VectorSchemaRoot b;
         while (fits && (b = in.next()) != null) {
           batches.add(b);
-          fits = reservation.tryGrow(Batches.sizeInBytes(b));
+          long size = Batches.sizeInBytes(b);
+          fits = lastLevel ? reservation.tryGrowWithHeadroom(size) : reservation.tryGrow(size);
         }
       }
       BuildSide built =
-          fits ? hashInMemory(buildPlan().schema(), batches, reservation, context, true) : null;
+          fits
+              ? hashInMemory(buildPlan().schema(), batches, reservation, context, true, lastLevel)
+              : null;
       if (built == null) {
         reservation.close();
       }
@@ -681,7 +692,8 @@ public final class HashJoinExec extends BaseExecutionPlan {
         }
         BuildSide loaded;
         try {
-          loaded = loadPartition(p.build, partition, context);
+          // A partition that can be split no further may use the pool's headroom before failing.
+          loaded = loadPartition(p.build, partition, context, p.level + 1 >= MAX_SPILL_LEVELS);
         } catch (RuntimeException e) {
           p.close();
           throw e;
