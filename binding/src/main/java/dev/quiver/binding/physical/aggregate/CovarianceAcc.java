@@ -43,7 +43,7 @@ final class CovarianceAcc implements Accumulator {
   @Override
   public void ensureCapacity(int groups) {
     if (groups > count.length) {
-      int c = Accumulators.grow(count.length, groups);
+      int c = GroupStates.grow(count.length, groups);
       count = Arrays.copyOf(count, c);
       meanX = Arrays.copyOf(meanX, c);
       meanY = Arrays.copyOf(meanY, c);

@@ -64,7 +64,7 @@ final class ValueAccumulators {
     @Override
     public void ensureCapacity(int groups) {
       if (groups > keys.length) {
-        int c = Accumulators.grow(keys.length, groups);
+        int c = GroupStates.grow(keys.length, groups);
         values = Arrays.copyOf(values, c);
         keys = Arrays.copyOf(keys, c);
       }
@@ -153,7 +153,7 @@ final class ValueAccumulators {
     @Override
     public void ensureCapacity(int groups) {
       if (groups > separators.length) {
-        int c = Accumulators.grow(separators.length, groups);
+        int c = GroupStates.grow(separators.length, groups);
         joined = Arrays.copyOf(joined, c);
         separators = Arrays.copyOf(separators, c);
         rows = Arrays.copyOf(rows, c);
@@ -311,7 +311,7 @@ final class ValueAccumulators {
     @Override
     public void ensureCapacity(int groups) {
       if (groups > fractions.length) {
-        int c = Accumulators.grow(fractions.length, groups);
+        int c = GroupStates.grow(fractions.length, groups);
         values = Arrays.copyOf(values, c);
         fractions = Arrays.copyOf(fractions, c);
       }
