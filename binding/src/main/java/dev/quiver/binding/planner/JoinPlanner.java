@@ -1,0 +1,230 @@
+package dev.quiver.binding.planner;
+
+import static dev.quiver.binding.planner.PhysicalPlans.column;
+import static dev.quiver.binding.planner.PhysicalPlans.columns;
+import static dev.quiver.binding.planner.PhysicalPlans.single;
+import static dev.quiver.binding.planner.PhysicalPlans.hashed;
+
+import dev.quiver.binding.dataframe.JoinType;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.logical.TypeMapping;
+import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.join.HashJoinExec;
+import dev.quiver.binding.physical.join.NestedLoopJoinExec;
+import dev.quiver.binding.physical.join.PartitionMode;
+import dev.quiver.binding.physical.operator.ProjectionExec;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+
+/**
+ * Plans a {@code Join}: a {@code NestedLoopJoinExec} without equality keys, otherwise a
+ * {@code HashJoinExec} that collects a small build side once (below the collect threshold) or
+ * hash-partitions both sides; mixed {@code =} and {@code IS NOT DISTINCT FROM} keys hash on the
+ * first and check the others after.
+ */
+final class JoinPlanner {
+  private final PlanBuilder builder;
+  private final RexBuilder rexBuilder;
+  private final int partitions;
+  private final long collectThreshold;
+  private final RelMetadataQuery mq;
+
+  JoinPlanner(PlanBuilder builder) {
+    this.builder = builder;
+    this.rexBuilder = builder.rexBuilder;
+    this.partitions = builder.partitions;
+    this.collectThreshold = builder.collectThreshold;
+    this.mq = builder.mq;
+  }
+
+  /** Plans {@code j}, building on the smaller input (by estimated rows) where the type allows. */
+  ExecutionPlan plan(Join j) {
+    JoinType type = joinType(j.getJoinType());
+    RelNode l = j.getLeft();
+    RelNode r = j.getRight();
+    int nl = l.getRowType().getFieldCount();
+    List<Integer> lk = new ArrayList<>();
+    List<Integer> rk = new ArrayList<>();
+    List<Boolean> filterNulls = new ArrayList<>();
+    List<RexNode> rest = new ArrayList<>();
+    RelOptUtil.splitJoinCondition(l, r, j.getCondition(), lk, rk, filterNulls, rest);
+    for (int k : lk) {
+      RelDataTypeField key = l.getRowType().getFieldList().get(k);
+      TypeMapping.requireFlat(key.getType(), key.getName(), "JOIN ON");
+    }
+    boolean nullEqualsNull = !filterNulls.isEmpty() && filterNulls.stream().noneMatch(b -> b);
+    if (!nullEqualsNull && filterNulls.contains(Boolean.FALSE)) {
+      // Mixed = and IS NOT DISTINCT FROM keys: hash on the = keys, check the others after.
+      List<Integer> lk2 = new ArrayList<>();
+      List<Integer> rk2 = new ArrayList<>();
+      for (int i = 0; i < lk.size(); i++) {
+        if (filterNulls.get(i)) {
+          lk2.add(lk.get(i));
+          rk2.add(rk.get(i));
+        } else {
+          rest.add(
+              rexBuilder.makeCall(
+                  SqlStdOperatorTable.IS_NOT_DISTINCT_FROM,
+                  rexBuilder.makeInputRef(l, lk.get(i)),
+                  new RexInputRef(
+                      nl + rk.get(i), r.getRowType().getFieldList().get(rk.get(i)).getType())));
+        }
+      }
+      lk = lk2;
+      rk = rk2;
+    }
+    RexNode residual = rest.isEmpty() ? null : RexUtil.composeConjunction(rexBuilder, rest);
+    if (residual != null && residual.isAlwaysTrue()) {
+      residual = null;
+    }
+    RelDataType concat =
+        rexBuilder.getTypeFactory().createJoinType(l.getRowType(), r.getRowType());
+    ExecutionPlan left = builder.plan(l);
+    ExecutionPlan right = builder.plan(r);
+    if (lk.isEmpty()) {
+      PhysicalExpr filter = residual == null ? null : builder.translate(residual, concat);
+      ExecutionPlan nlLeft = single(left);
+      ExecutionPlan nlRight =
+          type == JoinType.INNER || type == JoinType.RIGHT ? right : single(right);
+      return new NestedLoopJoinExec(nlLeft, nlRight, type, filter);
+    }
+    double lRows = rows(l);
+    double rRows = rows(r);
+    boolean swappable =
+        type == JoinType.INNER
+            || type == JoinType.LEFT
+            || type == JoinType.RIGHT
+            || type == JoinType.FULL;
+    if (swappable && lRows > rRows) {
+      int nr = r.getRowType().getFieldCount();
+      RexNode swappedResidual = residual == null ? null : swapInputs(residual, nl, nr);
+      RelDataType swappedConcat =
+          rexBuilder.getTypeFactory().createJoinType(r.getRowType(), l.getRowType());
+      ExecutionPlan joined =
+          hashJoin(
+              right,
+              left,
+              rk,
+              lk,
+              swap(type),
+              swappedResidual,
+              swappedConcat,
+              rRows,
+              false,
+              nullEqualsNull);
+      List<PhysicalExpr> exprs = new ArrayList<>();
+      for (int i = 0; i < nl; i++) {
+        exprs.add(column(joined, nr + i));
+      }
+      for (int i = 0; i < nr; i++) {
+        exprs.add(column(joined, i));
+      }
+      return new ProjectionExec(joined, exprs, j.getRowType().getFieldNames());
+    }
+    boolean semi = type == JoinType.SEMI || type == JoinType.ANTI;
+    // A SEMI/ANTI join hashes the smaller left input and marks its rows as a right input too
+    // large to gather streams past.
+    boolean semiBuildsLeft = semi && rRows > collectThreshold && lRows < rRows;
+    double buildRows = semi && !semiBuildsLeft ? rRows : lRows;
+    return hashJoin(
+        left, right, lk, rk, type, residual, concat, buildRows, semiBuildsLeft, nullEqualsNull);
+  }
+
+  private ExecutionPlan hashJoin(
+      ExecutionPlan left,
+      ExecutionPlan right,
+      List<Integer> lk,
+      List<Integer> rk,
+      JoinType type,
+      RexNode residual,
+      RelDataType concat,
+      double buildRows,
+      boolean semiBuildsLeft,
+      boolean nullEqualsNull) {
+    PhysicalExpr filter = residual == null ? null : builder.translate(residual, concat);
+    boolean leftIsBuild = type != JoinType.SEMI && type != JoinType.ANTI;
+    // Collecting the build side is only safe when unmatched build rows need not be emitted (nor,
+    // for a SEMI/ANTI join built on the left, matched ones: one process's marks are unknown to
+    // the other processes of a distributed run).
+    boolean collectSafe =
+        !semiBuildsLeft
+            && (type == JoinType.INNER
+                || type == JoinType.RIGHT
+                || type == JoinType.SEMI
+                || type == JoinType.ANTI);
+    if (collectSafe && (buildRows <= collectThreshold || partitions == 1)) {
+      ExecutionPlan l = leftIsBuild ? single(left) : left;
+      ExecutionPlan r = leftIsBuild ? right : single(right);
+      return new HashJoinExec(
+          l,
+          r,
+          columns(l, lk),
+          columns(r, rk),
+          type,
+          filter,
+          PartitionMode.COLLECT_BUILD,
+          nullEqualsNull);
+    }
+    ExecutionPlan l;
+    ExecutionPlan r;
+    if (partitions == 1) {
+      l = single(left);
+      r = single(right);
+    } else {
+      l = hashed(left, lk, partitions);
+      r = hashed(right, rk, partitions);
+    }
+    return new HashJoinExec(l, r, columns(l, lk), columns(r, rk), type, filter,
+        PartitionMode.PARTITIONED, nullEqualsNull, semiBuildsLeft);
+  }
+
+  private static JoinType joinType(JoinRelType t) {
+    return switch (t) {
+      case INNER -> JoinType.INNER;
+      case LEFT -> JoinType.LEFT;
+      case RIGHT -> JoinType.RIGHT;
+      case FULL -> JoinType.FULL;
+      case SEMI -> JoinType.SEMI;
+      case ANTI -> JoinType.ANTI;
+      default -> throw new QuiverException("Join type " + t + " is not supported");
+    };
+  }
+
+  private static JoinType swap(JoinType t) {
+    return switch (t) {
+      case LEFT -> JoinType.RIGHT;
+      case RIGHT -> JoinType.LEFT;
+      default -> t;
+    };
+  }
+
+  private static RexNode swapInputs(RexNode e, int nl, int nr) {
+    return e.accept(
+        new RexShuttle() {
+          @Override
+          public RexNode visitInputRef(RexInputRef ref) {
+            int i = ref.getIndex();
+            return new RexInputRef(i < nl ? i + nr : i - nl, ref.getType());
+          }
+        });
+  }
+
+  private double rows(RelNode rel) {
+    Double d = mq.getRowCount(rel);
+    return d == null ? Double.MAX_VALUE : d;
+  }
+}

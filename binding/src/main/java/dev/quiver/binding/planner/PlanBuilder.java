@@ -1,0 +1,241 @@
+package dev.quiver.binding.planner;
+
+import static dev.quiver.binding.planner.PhysicalPlans.column;
+import static dev.quiver.binding.planner.PhysicalPlans.single;
+
+import dev.quiver.binding.datasource.ScanRequest;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.logical.QuiverScan;
+import dev.quiver.binding.logical.RelLogicalPlan;
+import dev.quiver.binding.logical.TypeMapping;
+import dev.quiver.binding.settings.BindingSettings;
+import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.SortField;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.operator.EmptyExec;
+import dev.quiver.binding.physical.operator.FilterExec;
+import dev.quiver.binding.physical.operator.LimitExec;
+import dev.quiver.binding.physical.operator.ProjectionExec;
+import dev.quiver.binding.physical.operator.UnionExec;
+import dev.quiver.binding.physical.operator.ValuesExec;
+import dev.quiver.binding.physical.sort.SortExec;
+import dev.quiver.binding.physical.sort.SortPreservingMergeExec;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimestampString;
+
+/**
+ * Plans one query: holds the per-query translator and settings, plans scans, projections, values,
+ * sorts, limits and unions itself and hands aggregates, joins and windows to their planners.
+ */
+final class PlanBuilder {
+  private final RexTranslator translator;
+  private final SessionConfig config;
+  final int partitions;
+  final long collectThreshold;
+  final RexBuilder rexBuilder;
+  final RelMetadataQuery mq;
+  private final AggregatePlanner aggregates;
+  private final JoinPlanner joins;
+  private final WindowPlanner windows;
+
+  PlanBuilder(RelLogicalPlan plan, SessionConfig config) {
+    this.translator = new RexTranslator(plan.udfs());
+    this.config = config;
+    this.partitions = config.targetPartitions();
+    this.collectThreshold = config.get(BindingSettings.COLLECT_BUILD_THRESHOLD_ROWS);
+    this.rexBuilder = plan.rel().getCluster().getRexBuilder();
+    this.mq = plan.rel().getCluster().getMetadataQuery();
+    this.aggregates = new AggregatePlanner(this);
+    this.joins = new JoinPlanner(this);
+    this.windows = new WindowPlanner(this);
+  }
+
+  ExecutionPlan plan(RelNode rel) {
+    if (rel instanceof QuiverScan s) {
+      return scan(s, OptionalLong.empty());
+    } else if (rel instanceof Filter f) {
+      ExecutionPlan input = plan(f.getInput());
+      return new FilterExec(input, translate(f.getCondition(), f.getInput().getRowType()));
+    } else if (rel instanceof Project p) {
+      return project(p);
+    } else if (rel instanceof Aggregate a) {
+      return aggregates.plan(a);
+    } else if (rel instanceof Join j) {
+      return joins.plan(j);
+    } else if (rel instanceof Sort s) {
+      return sort(s);
+    } else if (rel instanceof Union u) {
+      return union(u);
+    } else if (rel instanceof Values v) {
+      return values(v);
+    } else if (rel instanceof Window w) {
+      return windows.plan(w);
+    } else if (rel instanceof Correlate) {
+      throw new QuiverException(
+          "This correlated subquery could not be turned into a join (a Correlate remained after"
+              + " decorrelation); rewrite it with an explicit join or an uncorrelated subquery");
+    }
+    throw new QuiverException(
+        "Cannot plan logical operator "
+            + rel.getRelTypeName()
+            + " ("
+            + RelOptUtil.toString(rel).strip()
+            + "); this SQL construct is not supported");
+  }
+
+  PhysicalExpr translate(RexNode node, RelDataType inputType) {
+    return translator.translate(RexUtil.expandSearch(rexBuilder, null, node), inputType);
+  }
+
+  // ---- scans, projections, values -------------------------------------------------------
+
+  private ExecutionPlan scan(QuiverScan s, OptionalLong limit) {
+    RelDataType full = s.getTable().getRowType();
+    List<PhysicalExpr> filters = new ArrayList<>();
+    for (RexNode f : s.filters()) {
+      filters.add(translate(f, full));
+    }
+    ScanRequest request = new ScanRequest(s.projection(), filters, limit, partitions, config);
+    return s.providerTable().provider().scan(request);
+  }
+
+  private ExecutionPlan project(Project p) {
+    ExecutionPlan input = plan(p.getInput());
+    RelDataType inType = p.getInput().getRowType();
+    List<PhysicalExpr> exprs = new ArrayList<>();
+    for (RexNode e : p.getProjects()) {
+      exprs.add(translate(e, inType));
+    }
+    return new ProjectionExec(input, exprs, p.getRowType().getFieldNames());
+  }
+
+  private ExecutionPlan values(Values v) {
+    Schema schema = TypeMapping.toArrowSchema(v.getRowType());
+    if (v.getTuples().isEmpty()) {
+      return new EmptyExec(schema, false);
+    }
+    List<List<Object>> rows = new ArrayList<>();
+    for (List<RexLiteral> tuple : v.getTuples()) {
+      List<Object> row = new ArrayList<>();
+      for (RexLiteral lit : tuple) {
+        row.add(javaValue(lit));
+      }
+      rows.add(row);
+    }
+    return new ValuesExec(schema, rows);
+  }
+
+  // ---- sort, limit, union ---------------------------------------------------------------
+
+  private ExecutionPlan sort(Sort s) {
+    long offset = s.offset == null ? 0 : longValue(s.offset, "OFFSET");
+    long fetch = s.fetch == null ? -1 : longValue(s.fetch, "LIMIT");
+    if (s.getCollation().getFieldCollations().isEmpty()) {
+      ExecutionPlan input =
+          s.getInput() instanceof QuiverScan scan && fetch >= 0
+              ? scan(scan, OptionalLong.of(offset + fetch))
+              : plan(s.getInput());
+      if (offset == 0 && fetch < 0) {
+        return input;
+      }
+      return new LimitExec(single(input), offset, fetch);
+    }
+    ExecutionPlan input = plan(s.getInput());
+    List<SortField> order = sortFields(input, s.getCollation().getFieldCollations());
+    long total = fetch < 0 ? -1 : offset + fetch;
+    ExecutionPlan sorted;
+    if (input.partitionCount() == 1) {
+      sorted = new SortExec(input, order, total, false);
+    } else {
+      sorted = new SortPreservingMergeExec(new SortExec(input, order, total, true), order, total);
+    }
+    return offset > 0 ? new LimitExec(sorted, offset, fetch) : sorted;
+  }
+
+  List<SortField> sortFields(ExecutionPlan input, List<RelFieldCollation> collations) {
+    List<SortField> order = new ArrayList<>();
+    for (RelFieldCollation fc : collations) {
+      boolean asc = !fc.getDirection().isDescending();
+      boolean nullsFirst = fc.nullDirection == RelFieldCollation.NullDirection.FIRST;
+      order.add(new SortField(column(input, fc.getFieldIndex()), asc, nullsFirst));
+    }
+    return order;
+  }
+
+  private static long longValue(RexNode node, String what) {
+    if (node instanceof RexLiteral lit) {
+      Long v = lit.getValueAs(Long.class);
+      if (v != null && v >= 0) {
+        return v;
+      }
+    }
+    throw new QuiverException(what + " must be a non-negative integer literal, got " + node);
+  }
+
+  private ExecutionPlan union(Union u) {
+    List<ExecutionPlan> inputs = new ArrayList<>();
+    for (RelNode in : u.getInputs()) {
+      inputs.add(plan(in));
+    }
+    ExecutionPlan all = new UnionExec(inputs);
+    if (u.all) {
+      return all;
+    }
+    List<Integer> keys = new ArrayList<>();
+    List<PhysicalExpr> groups = new ArrayList<>();
+    for (int i = 0; i < u.getRowType().getFieldCount(); i++) {
+      keys.add(i);
+      groups.add(column(all, i));
+    }
+    return aggregates.phases(all, keys, groups, u.getRowType().getFieldNames(), List.of(), false);
+  }
+
+  // ---- helpers --------------------------------------------------------------------------
+
+  private static Object javaValue(RexLiteral lit) {
+    if (lit.isNull()) {
+      return null;
+    }
+    return switch (lit.getType().getSqlTypeName()) {
+      case TINYINT, SMALLINT, INTEGER, BIGINT -> lit.getValueAs(Long.class);
+      case DECIMAL -> lit.getValueAs(BigDecimal.class).setScale(lit.getType().getScale());
+      case FLOAT, REAL, DOUBLE -> lit.getValueAs(Double.class);
+      case CHAR, VARCHAR -> lit.getValueAs(String.class);
+      case BOOLEAN -> lit.getValueAs(Boolean.class);
+      case DATE -> LocalDate.ofEpochDay(lit.getValueAs(DateString.class).getDaysSinceEpoch());
+      // TimestampString's text keeps every fractional digit; its millis would drop micros.
+      case TIMESTAMP ->
+          LocalDateTime.parse(
+              lit.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
+      default ->
+          throw new QuiverException(
+              "Literal " + lit + " of type " + lit.getType() + " is not supported in VALUES");
+    };
+  }
+}
