@@ -1,37 +1,28 @@
 package dev.quiver.scheduler.job;
 
-import dev.quiver.distributed.proto.CancelTasksRequest;
-import dev.quiver.distributed.proto.CancelTasksResponse;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.LaunchTaskRequest;
-import dev.quiver.distributed.proto.LaunchTaskResponse;
-import dev.quiver.distributed.proto.PartitionLocation;
-import dev.quiver.distributed.proto.RemoveJobDataRequest;
-import dev.quiver.distributed.proto.RemoveJobDataResponse;
-import dev.quiver.distributed.proto.ShufflePartitionId;
-import dev.quiver.distributed.proto.StageStatus;
 import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskStatusReport;
-import dev.quiver.distributed.wire.ShuffleTickets;
 import dev.quiver.scheduler.config.Speculation;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
-import io.grpc.stub.StreamObserver;
 import java.security.SecureRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import com.google.protobuf.ByteString;
 import dev.quiver.distributed.security.JobCapabilities;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -40,15 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,8 +39,11 @@ import org.slf4j.LoggerFactory;
  * Runs jobs: launches each stage's tasks once its inputs are complete, places them on executors,
  * follows task reports, retries and re-runs, and streams job status to watchers.
  *
- * <p>All job state is owned by one loop thread; RPC handlers, executor callbacks and the liveness
- * checker hand it events, so no state is shared between threads.
+ * <p>All job state is owned by one loop thread ({@link JobLoop}); RPC handlers, executor callbacks
+ * and the liveness checker hand it events, so no state is shared between threads. This class keeps
+ * the entry points, the jobs and their running attempts; {@link Placement} decides where tasks
+ * go, {@link ExecutorCalls} makes the calls to executors, {@link Recovery} handles failures and
+ * lost executors, and {@link StatusPublisher} streams status.
  */
 public final class JobManager implements AutoCloseable {
 
@@ -72,8 +58,10 @@ public final class JobManager implements AutoCloseable {
   private final ExecutorRegistry registry;
   private final SchedulerConfig config;
   private final JobMetrics metrics;
-  private final ExecutorClients clients;
-  private final ScheduledExecutorService loop;
+  private final ExecutorCalls calls;
+  private final StatusPublisher status = new StatusPublisher();
+  private final JobLoop loop;
+  private final Recovery recovery;
   private final SecureRandom random = new SecureRandom();
 
   // Loop-thread state.
@@ -87,17 +75,9 @@ public final class JobManager implements AutoCloseable {
   /** The job accepted for each submission id, while the job is remembered. */
   private final Map<String, String> submissions = new HashMap<>();
 
-  /** Task attempts that failed in a row per executor, for exclusion. */
-  private final Map<String, Integer> consecutiveFailures = new HashMap<>();
-
-  /** Executors whose LaunchTask failed with UNAVAILABLE, until they register again or a timeout. */
-  private final Map<String, Long> unreachable = new HashMap<>();
-
-  private final Set<Job> changed = new LinkedHashSet<>();
   private long jobSeq;
   private long eventSeq;
   private String lastPicked = "";
-  private boolean closed;
 
   /** A job manager placing tasks on the executors of {@code registry}; call {@link #start}. */
   public JobManager(ExecutorRegistry registry, SchedulerConfig config) {
@@ -109,20 +89,15 @@ public final class JobManager implements AutoCloseable {
     this.registry = registry;
     this.config = config;
     this.metrics = metrics;
-    this.clients = new ExecutorClients(RPC_DEADLINE_MILLIS, config.security());
-    this.loop =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "quiver-scheduler-jobs");
-              t.setDaemon(true);
-              return t;
-            });
+    this.calls = new ExecutorCalls(RPC_DEADLINE_MILLIS, config);
+    this.loop = new JobLoop(RPC_DEADLINE_MILLIS, status::publish);
+    this.recovery = new Recovery(this, registry, config, metrics, calls, status);
   }
 
   /** Starts the periodic checks (executor wait, finished job retention). */
   public void start() {
     long period = Math.max(10, Math.min(250, config.noExecutorTimeout().toMillis() / 5));
-    loop.scheduleWithFixedDelay(() -> run(this::tick), period, period, TimeUnit.MILLISECONDS);
+    loop.every(period, this::tick);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -175,7 +150,7 @@ public final class JobManager implements AutoCloseable {
                   + " are kept (a UUID has 36)")
           .asRuntimeException();
     }
-    return call(
+    return loop.call(
         () -> {
           String known = submissionId.isEmpty() ? null : submissions.get(submissionId);
           if (known != null && jobs.containsKey(known)) {
@@ -191,7 +166,7 @@ public final class JobManager implements AutoCloseable {
           if (!submissionId.isEmpty()) {
             submissions.put(submissionId, id);
           }
-          changed.add(job);
+          status.changed(job);
           metrics.jobSubmitted();
           LOG.info(
               "{} submitted: {} stages, final stage {}",
@@ -229,33 +204,26 @@ public final class JobManager implements AutoCloseable {
 
   /** Streams a job's status: the current state now, then every change until it finishes. */
   public void watch(String jobId, ServerCallStreamObserver<JobStatusUpdate> out) {
-    out.setOnCancelHandler(() -> post(() -> unwatch(jobId, out)));
-    post(
+    out.setOnCancelHandler(() -> loop.post(() -> unwatch(jobId, out)));
+    loop.post(
         () -> {
           Job job = jobs.get(jobId);
           if (job == null) {
             out.onError(notFound(jobId));
             return;
           }
-          if (!send(out, snapshot(job))) {
-            return;
-          }
-          if (job.terminal()) {
-            out.onCompleted();
-          } else {
-            job.watchers.add(out);
-          }
+          status.watch(job, out);
         });
   }
 
   /** The job's status right now. */
   public JobStatusUpdate status(String jobId) {
-    return call(() -> snapshot(require(jobId)));
+    return loop.call(() -> StatusPublisher.snapshot(require(jobId)));
   }
 
   /** The jobs this scheduler knows and those it finished recently, newest first. */
   public List<JobViews.JobSummary> jobs() {
-    return call(
+    return loop.call(
         () -> {
           List<JobViews.JobSummary> out = new ArrayList<>();
           List<Job> live = new ArrayList<>(jobs.values());
@@ -272,7 +240,7 @@ public final class JobManager implements AutoCloseable {
 
   /** A job with its stages and tasks, if this scheduler knows it or finished it recently. */
   public Optional<JobViews.JobDetail> job(String jobId) {
-    return call(
+    return loop.call(
         () -> {
           Job job = jobs.get(jobId);
           if (job != null) {
@@ -284,7 +252,7 @@ public final class JobManager implements AutoCloseable {
 
   /** Tasks of unfinished jobs waiting to run and running, and how many such jobs there are. */
   public JobViews.TaskCounts taskCounts() {
-    return call(
+    return loop.call(
         () -> {
           int queued = 0;
           int runningTasks = 0;
@@ -310,7 +278,7 @@ public final class JobManager implements AutoCloseable {
 
   /** Whether the job loop takes work (it stops when the scheduler shuts down). */
   public boolean accepting() {
-    return !closed && !loop.isShutdown();
+    return loop.accepting();
   }
 
   /**
@@ -319,7 +287,7 @@ public final class JobManager implements AutoCloseable {
    * @return false when the job had already finished
    */
   public boolean cancel(String jobId) {
-    return call(
+    return loop.call(
         () -> {
           Job job = require(jobId);
           if (job.terminal()) {
@@ -333,7 +301,7 @@ public final class JobManager implements AutoCloseable {
 
   /** The client is done with the job: executors delete its data (a running job is cancelled). */
   public void release(String jobId) {
-    call(
+    loop.call(
         () -> {
           Job job = require(jobId);
           if (!job.terminal()) {
@@ -369,7 +337,7 @@ public final class JobManager implements AutoCloseable {
                   + "; report only SUCCEEDED, FAILED or CANCELLED")
           .asRuntimeException();
     }
-    post(() -> onReport(report));
+    loop.post(() -> onReport(report));
   }
 
   /**
@@ -379,23 +347,22 @@ public final class JobManager implements AutoCloseable {
    *     process held is gone
    */
   public void executorRegistered(ExecutorInfo info, boolean fresh) {
-    post(
+    loop.post(
         () -> {
           if (!fresh) {
-            onExecutorLost(info.getExecutorId(), "it registered again, so it restarted");
+            recovery.executorLost(info.getExecutorId(), "it registered again, so it restarted");
           }
-          unreachable.remove(info.getExecutorId());
-          consecutiveFailures.remove(info.getExecutorId());
-          clients.connect(info, this::connectionBroken);
+          recovery.registered(info.getExecutorId());
+          calls.connect(info, this::connectionBroken);
           schedule();
         });
   }
 
   /** The watched connection to an executor broke and could not be re-established. */
   private void connectionBroken(String executorId, long generation) {
-    post(
+    loop.post(
         () -> {
-          if (clients.isCurrent(executorId, generation)) {
+          if (calls.isCurrent(executorId, generation)) {
             declareLost(executorId, "its connection broke and reconnecting was refused");
             schedule();
           }
@@ -405,7 +372,7 @@ public final class JobManager implements AutoCloseable {
   /** Marks an executor lost in the registry (it must register again) and re-runs its work. */
   private void declareLost(String executorId, String why) {
     if (registry.markLost(executorId).isPresent()) {
-      onExecutorLost(executorId, why);
+      recovery.executorLost(executorId, why);
     }
   }
 
@@ -414,10 +381,10 @@ public final class JobManager implements AutoCloseable {
     if (lost.isEmpty()) {
       return;
     }
-    post(
+    loop.post(
         () -> {
           for (ExecutorInfo info : lost) {
-            onExecutorLost(info.getExecutorId(), "it sent no heartbeat in time");
+            recovery.executorLost(info.getExecutorId(), "it sent no heartbeat in time");
           }
           schedule();
         });
@@ -426,116 +393,13 @@ public final class JobManager implements AutoCloseable {
   /** Ends every status stream and stops the loop; executors keep their data. */
   @Override
   public void close() {
-    try {
-      loop.submit(
-              () -> {
-                closed = true;
-                for (Job job : jobs.values()) {
-                  for (ServerCallStreamObserver<JobStatusUpdate> w : job.watchers) {
-                    try {
-                      w.onError(
-                          Status.UNAVAILABLE
-                              .withDescription("the scheduler is shutting down")
-                              .asRuntimeException());
-                    } catch (RuntimeException e) {
-                      LOG.debug("status watcher already gone", e);
-                    }
-                  }
-                  job.watchers.clear();
-                }
-              })
-          .get(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
-      LOG.warn("job manager did not stop cleanly", e);
-    }
-    for (Runnable queued : loop.shutdownNow()) {
-      // Callers blocked on an event that will never run get UNAVAILABLE rather than a timeout.
-      if (queued instanceof Future<?> f) {
-        f.cancel(false);
-      }
-    }
-    try {
-      loop.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    clients.close();
+    loop.close(() -> StatusPublisher.shutDown(jobs.values()));
+    calls.close();
   }
 
   // ------------------------------------------------------------------------------------------
-  // The loop
+  // Loop helpers and periodic checks
   // ------------------------------------------------------------------------------------------
-
-  private void post(Runnable event) {
-    try {
-      loop.execute(() -> run(event));
-    } catch (RejectedExecutionException e) {
-      LOG.debug("scheduler is closed: event dropped");
-    }
-  }
-
-  private <T> T call(Callable<T> event) {
-    Future<T> f;
-    try {
-      f =
-          loop.submit(
-              () -> {
-                if (closed) {
-                  throw Status.UNAVAILABLE
-                      .withDescription("the scheduler is shutting down")
-                      .asRuntimeException();
-                }
-                try {
-                  return event.call();
-                } finally {
-                  publish();
-                }
-              });
-    } catch (RejectedExecutionException e) {
-      throw Status.UNAVAILABLE
-          .withDescription("the scheduler is shutting down")
-          .asRuntimeException();
-    }
-    try {
-      return f.get(RPC_DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IllegalStateException(e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
-    } catch (CancellationException e) {
-      throw Status.UNAVAILABLE
-          .withDescription("the scheduler is shutting down")
-          .asRuntimeException();
-    } catch (TimeoutException e) {
-      throw Status.DEADLINE_EXCEEDED
-          .withDescription("the scheduler's job loop did not answer in time")
-          .asRuntimeException();
-    }
-  }
-
-  /** Runs an event on the loop; an exception is logged, never allowed to stop the loop. */
-  private void run(Runnable event) {
-    if (closed) {
-      return;
-    }
-    try {
-      event.run();
-    } catch (RuntimeException e) {
-      LOG.error("scheduler job loop event failed", e);
-    } finally {
-      try {
-        publish();
-      } catch (RuntimeException e) {
-        LOG.error("publishing job status failed", e);
-      }
-    }
-  }
 
   private Job require(String jobId) {
     Job job = jobs.get(jobId);
@@ -561,28 +425,9 @@ public final class JobManager implements AutoCloseable {
     return why.isEmpty() ? NO_EXECUTORS : "no executor can take tasks: " + why;
   }
 
-  /**
-   * An attempt failed on {@code executorId} for a reason outside its plan and data: after {@link
-   * Exclusion#failures} of those in a row, or at once when its disk failed, the executor gets no
-   * tasks for a while.
-   */
-  private void executorFailed(String executorId, ErrorInfo error) {
-    int inARow = consecutiveFailures.merge(executorId, 1, Integer::sum);
-    boolean disk = TaskFailures.EXECUTOR_DISK.equals(error.getKind());
-    if (disk || inARow >= config.exclusion().failures()) {
-      consecutiveFailures.remove(executorId);
-      registry.exclude(executorId, config.exclusion().duration());
-      LOG.warn(
-          "executor '{}' gets no tasks for {}: {}",
-          executorId,
-          config.exclusion().duration(),
-          disk ? "its disk failed: " + error.getMessage() : inARow + " task attempts failed there in a row");
-    }
-  }
-
   private void tick() {
     long now = System.nanoTime();
-    unreachable.values().removeIf(since -> now - since > config.heartbeatTimeout().toNanos());
+    recovery.expireUnreachable(now);
     schedule();
     for (Job job : List.copyOf(jobs.values())) {
       if (!job.terminal()
@@ -623,18 +468,9 @@ public final class JobManager implements AutoCloseable {
    * Launches ready tasks, jobs in submission order, while executors have free slots; slots left
    * over go to speculative copies of stragglers.
    */
-  private void schedule() {
-    List<ExecutorInfo> usable = new ArrayList<>();
-    for (ExecutorInfo info : registry.schedulable()) {
-      if (!unreachable.containsKey(info.getExecutorId())) {
-        usable.add(info);
-      }
-    }
-    Map<String, Integer> free = new HashMap<>();
-    for (ExecutorInfo info : usable) {
-      int busy = running.getOrDefault(info.getExecutorId(), Set.of()).size();
-      free.put(info.getExecutorId(), info.getCores() - busy);
-    }
+  void schedule() {
+    List<ExecutorInfo> usable = Placement.usable(registry.schedulable(), recovery.unreachable());
+    Map<String, Integer> free = Placement.freeSlots(usable, running);
     for (Job job : List.copyOf(jobs.values())) {
       if (job.terminal()) {
         continue;
@@ -648,7 +484,7 @@ public final class JobManager implements AutoCloseable {
         LOG.warn("{} is waiting: {}", job.describe(), noUsableExecutors());
       }
       for (TaskRun task : ready) {
-        if (!hasFreeSlot(free)) {
+        if (!Placement.hasFreeSlot(free)) {
           return;
         }
         ExecutorInfo target = place(task, usable, free, null);
@@ -657,13 +493,9 @@ public final class JobManager implements AutoCloseable {
         }
       }
     }
-    if (hasFreeSlot(free)) {
+    if (Placement.hasFreeSlot(free)) {
       speculate(usable, free);
     }
-  }
-
-  private static boolean hasFreeSlot(Map<String, Integer> free) {
-    return free.values().stream().anyMatch(n -> n > 0);
   }
 
   /** Waiting tasks of stages whose inputs are complete, producers before consumers. */
@@ -728,7 +560,7 @@ public final class JobManager implements AutoCloseable {
       }
       sendCancels(stage.job, batch, "its stage's row limit is met");
       if (skipping > 0) {
-        changed.add(stage.job);
+        status.changed(stage.job);
         LOG.info(
             "{}: stage {} has the {} rows its consumer needs from {} of its {} tasks; skipping"
                 + " the other {}",
@@ -755,79 +587,24 @@ public final class JobManager implements AutoCloseable {
       }
       return;
     }
-    long wave;
-    if (ran == 0) {
-      wave = 1;
-    } else if (rows == 0) {
-      wave = 4L * ran;
-    } else {
-      long estimate = (long) Math.ceil(1.5 * stage.rowLimit * ran / rows) - ran;
-      wave = Math.max(1, Math.min(4L * ran, estimate));
-    }
+    long wave = Placement.nextWave(stage.rowLimit, ran, rows);
     out.addAll(waiting.subList(0, (int) Math.min(waiting.size(), wave)));
   }
 
   /**
-   * The executor with the most free slots; among those, the one already holding the most of the
-   * task's input bytes (so less data crosses the network), then round-robin by id. A task that
-   * failed on some executors goes to one of the others while any exists, waiting for a slot
-   * there (null) rather than going back where it failed. {@code busy} (may be null) is an
-   * executor the task already runs on. Null when no executor can take it now.
+   * The executor {@link Placement#choose} picks for {@code task}, whose slot it takes; {@code
+   * busy} (may be null) is an executor the task already runs on. Null when none can take it now.
    */
   private ExecutorInfo place(
       TaskRun task, List<ExecutorInfo> usable, Map<String, Integer> free, String busy) {
-    List<ExecutorInfo> allowed =
-        usable.stream().filter(e -> !e.getExecutorId().equals(busy)).toList();
-    List<ExecutorInfo> fresh =
-        allowed.stream().filter(e -> !task.failedOn.contains(e.getExecutorId())).toList();
-    List<ExecutorInfo> candidates =
-        (fresh.isEmpty() ? allowed : fresh)
-            .stream()
-            .filter(e -> free.get(e.getExecutorId()) > 0)
-            .toList();
-    if (candidates.isEmpty()) {
-      return null;
-    }
-    int most = candidates.stream().mapToInt(e -> free.get(e.getExecutorId())).max().orElse(0);
-    List<ExecutorInfo> tied =
-        candidates.stream().filter(e -> free.get(e.getExecutorId()) == most).toList();
-    Map<String, Long> held = inputBytesByExecutor(task);
-    long mostHeld =
-        tied.stream().mapToLong(e -> held.getOrDefault(e.getExecutorId(), 0L)).max().orElse(0);
-    tied =
-        tied.stream()
-            .filter(e -> held.getOrDefault(e.getExecutorId(), 0L) == mostHeld)
-            .toList();
     ExecutorInfo pick =
-        tied.stream()
-            .filter(e -> e.getExecutorId().compareTo(lastPicked) > 0)
-            .findFirst()
-            .orElse(tied.get(0));
-    lastPicked = pick.getExecutorId();
-    free.merge(pick.getExecutorId(), -1, Integer::sum);
-    return pick;
-  }
-
-  /**
-   * Bytes of the task's input held per executor: the outputs of its input stages' tasks (every
-   * task of a stage reads from each of them, so the whole output counts).
-   */
-  private static Map<String, Long> inputBytesByExecutor(TaskRun task) {
-    Map<String, Long> held = new HashMap<>();
-    for (StageRun input : task.stage.inputs) {
-      for (TaskRun producer : input.tasks) {
-        if (producer.phase == TaskRun.Phase.SUCCEEDED
-            && !producer.skipped
-            && producer.executor != null
-            && producer.summary != null) {
-          held.merge(
-              producer.executor.getExecutorId(),
-              producer.summary.getMetrics().getOutputBytes(),
-              Long::sum);
-        }
-      }
+        Placement.choose(
+            usable, free, task.failedOn, Placement.inputBytesByExecutor(task), busy, lastPicked);
+    if (pick != null) {
+      lastPicked = pick.getExecutorId();
+      free.merge(pick.getExecutorId(), -1, Integer::sum);
     }
-    return held;
+    return pick;
   }
 
   /**
@@ -859,7 +636,7 @@ public final class JobManager implements AutoCloseable {
           if (now - slow.launchedNanos() <= threshold) {
             continue;
           }
-          if (!hasFreeSlot(free)) {
+          if (!Placement.hasFreeSlot(free)) {
             return;
           }
           ExecutorInfo target = place(task, usable, free, slow.executorId());
@@ -903,108 +680,14 @@ public final class JobManager implements AutoCloseable {
     if (job.state == JobState.JOB_STATE_QUEUED) {
       job.state = JobState.JOB_STATE_RUNNING;
     }
-    changed.add(job);
+    status.changed(job);
 
-    LaunchTaskRequest.Builder request =
-        LaunchTaskRequest.newBuilder()
-            .setTask(task.id(number))
-            .setPlan(task.stage.spec.getPlan())
-            .setOutputPartitions(task.stage.spec.getOutputPartitions())
-            .putAllSettings(job.spec.getSettingsMap())
-            .setJobCapability(job.capability);
-    for (StageRun input : task.stage.inputs) {
-      request.addAllInputs(outputs(input));
-    }
+    LaunchTaskRequest request = ExecutorCalls.launchRequest(task, number);
     LOG.debug("{}: launching {} on {}", job.describe(), task.describe(attempt), target.getExecutorId());
-    clients
-        .stub(target)
-        .launchTask(
-            request.build(),
-            new StreamObserver<>() {
-              @Override
-              public void onNext(LaunchTaskResponse value) {}
-
-              @Override
-              public void onError(Throwable t) {
-                Status status = Status.fromThrowable(t);
-                post(() -> onLaunchFailed(task, number, target, status));
-              }
-
-              @Override
-              public void onCompleted() {}
-            });
-  }
-
-  /** Every output partition of every task of a complete stage, ordered by task then partition. */
-  private static List<PartitionLocation> outputs(StageRun stage) {
-    List<PartitionLocation> out = new ArrayList<>();
-    for (TaskRun t : stage.tasks) {
-      for (int p = 0; p < stage.spec.getOutputPartitions(); p++) {
-        PartitionLocation.Builder l =
-            PartitionLocation.newBuilder()
-                .setPartition(ShuffleTickets.id(stage.job.id, stage.id(), t.index, p))
-                .setJobCapability(stage.job.capability);
-        if (t.skipped) {
-          l.setEmpty(true);
-        } else {
-          l.setExecutorId(t.executor.getExecutorId())
-              .setHost(t.executor.getHost())
-              .setFlightPort(t.executor.getFlightPort());
-        }
-        out.add(l.build());
-      }
-    }
-    return out;
-  }
-
-  private void onLaunchFailed(TaskRun task, int number, ExecutorInfo target, Status status) {
-    Job job = task.stage.job;
-    TaskRun.Attempt attempt = task.runningAttempt(number, target.getExecutorId());
-    if (job.terminal() || attempt == null) {
-      return;
-    }
-    String what =
-        "executor '"
-            + target.getExecutorId()
-            + "' ("
-            + target.getHost()
-            + ":"
-            + target.getFlightPort()
-            + ") did not accept "
-            + task.describe(attempt)
-            + " of "
-            + job.describe()
-            + ": "
-            + status.getCode()
-            + (status.getDescription() == null ? "" : " " + status.getDescription());
-    switch (status.getCode()) {
-      case UNAVAILABLE -> {
-        LOG.warn("{}; treating the executor as lost", what);
-        unreachable.put(target.getExecutorId(), System.nanoTime());
-        registry.markLost(target.getExecutorId());
-        onExecutorLost(target.getExecutorId(), "LaunchTask could not reach it");
-      }
-      case INVALID_ARGUMENT,
-          FAILED_PRECONDITION,
-          UNIMPLEMENTED,
-          PERMISSION_DENIED,
-          UNAUTHENTICATED -> {
-        endAttempt(task, attempt, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
-        fail(job, ErrorInfo.newBuilder().setKind("QuiverException").setMessage(what).build());
-      }
-      default -> {
-        endAttempt(task, attempt, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
-        onFailure(
-            task,
-            attempt,
-            ErrorInfo.newBuilder()
-                .setKind("QuiverException")
-                .setMessage(what)
-                .setRetryable(true)
-                .build());
-      }
-    }
-    schedule();
+    calls.launchTask(
+        target,
+        request,
+        refusal -> loop.post(() -> recovery.launchFailed(task, number, target, refusal)));
   }
 
   /**
@@ -1020,14 +703,11 @@ public final class JobManager implements AutoCloseable {
                 + " removing its output",
             info.getExecutorId(),
             jobId);
-        clients
-            .stub(info)
-            .removeJobData(
-                RemoveJobDataRequest.newBuilder().setJobId(jobId).build(),
-                logOnly(
-                    "RemoveJobData for unknown job '" + jobId + "' on executor '"
-                        + info.getExecutorId() + "'",
-                    RemoveJobDataResponse.class));
+        calls.removeJobData(
+            info,
+            jobId,
+            "RemoveJobData for unknown job '" + jobId + "' on executor '"
+                + info.getExecutorId() + "'");
       }
     }
   }
@@ -1036,14 +716,14 @@ public final class JobManager implements AutoCloseable {
    * Ends one attempt of {@code task}: it no longer holds a slot. When it was the attempt the
    * task's status shows, the status shows how it ended, or the attempt still running.
    */
-  private void endAttempt(
+  void endAttempt(
       TaskRun task, TaskRun.Attempt attempt, TaskState state, TaskMetrics taskMetrics) {
     task.running.remove(attempt);
     Set<TaskRun> set = running.get(attempt.executorId());
     if (set != null) {
       set.remove(task);
     }
-    changed.add(task.stage.job);
+    status.changed(task.stage.job);
     long ran = System.nanoTime() - attempt.launchedNanos();
     metrics.taskEnded(state, ran);
     if (attempt.number() != task.attempt) {
@@ -1073,7 +753,7 @@ public final class JobManager implements AutoCloseable {
    * Ends every running attempt of {@code task} (the task waits again) and adds it to {@code
    * batch}, by executor, for {@link #sendCancels}.
    */
-  private void cancelAttempts(TaskRun task, Map<String, List<TaskId>> batch) {
+  void cancelAttempts(TaskRun task, Map<String, List<TaskId>> batch) {
     for (TaskRun.Attempt a : List.copyOf(task.running)) {
       endAttempt(task, a, TaskState.TASK_STATE_CANCELLED, TaskMetrics.getDefaultInstance());
       batch.computeIfAbsent(a.executorId(), k -> new ArrayList<>()).add(task.id(a.number()));
@@ -1083,12 +763,12 @@ public final class JobManager implements AutoCloseable {
     }
   }
 
-  private void sendCancels(Job job, Map<String, List<TaskId>> batch, String why) {
+  void sendCancels(Job job, Map<String, List<TaskId>> batch, String why) {
     batch.forEach((executorId, ids) -> cancelTasks(job, executorId, ids, why));
   }
 
   // ------------------------------------------------------------------------------------------
-  // Reports, failures and losses
+  // Reports and the end of jobs (failures and losses: Recovery)
   // ------------------------------------------------------------------------------------------
 
   private void onReport(TaskStatusReport report) {
@@ -1120,7 +800,7 @@ public final class JobManager implements AutoCloseable {
     switch (report.getState()) {
       case TASK_STATE_SUCCEEDED -> {
         endAttempt(task, attempt, TaskState.TASK_STATE_SUCCEEDED, report.getMetrics());
-        consecutiveFailures.remove(attempt.executorId());
+        recovery.succeeded(attempt.executorId());
         // The first attempt to succeed wins; a copy still racing it is cancelled.
         cancelAttempts(task, "another attempt of the task succeeded");
         task.phase = TaskRun.Phase.SUCCEEDED;
@@ -1145,11 +825,11 @@ public final class JobManager implements AutoCloseable {
       }
       case TASK_STATE_FAILED -> {
         endAttempt(task, attempt, TaskState.TASK_STATE_FAILED, report.getMetrics());
-        onFailure(task, attempt, report.getError());
+        recovery.failed(task, attempt, report.getError());
       }
       default -> {
         endAttempt(task, attempt, TaskState.TASK_STATE_CANCELLED, report.getMetrics());
-        onFailure(
+        recovery.failed(
             task,
             attempt,
             ErrorInfo.newBuilder()
@@ -1162,164 +842,17 @@ public final class JobManager implements AutoCloseable {
     schedule();
   }
 
-  /**
-   * A failed attempt (already ended): re-run lost producer output, retry a transient failure, or
-   * fail the job. While another attempt of the task still runs, a transient failure only marks
-   * the executor as one to avoid.
-   */
-  private void onFailure(TaskRun task, TaskRun.Attempt attempt, ErrorInfo error) {
-    Job job = task.stage.job;
-    String executorId = attempt.executorId();
-    String where = task.describe(attempt) + " failed on executor '" + executorId + "'";
-    Optional<ShufflePartitionId> missing = TaskFailures.missingPartition(error);
-    missing.ifPresent(p -> producerOutputLost(task, attempt, p));
-    if (!missing.isPresent() && !TaskFailures.isTransient(error)) {
-      LOG.info("{}: {} with {}: failing the job", job.describe(), where, error.getKind());
-      fail(job, error.toBuilder().setMessage(where + ": " + error.getMessage()).build());
-      return;
-    }
-    task.failedOn.add(executorId);
-    if (!missing.isPresent()) {
-      // A fetch failure is the producer's executor's fault, not this one's.
-      executorFailed(executorId, error);
-    }
-    if (!task.running.isEmpty()) {
-      LOG.info(
-          "{}: {} with {}; another attempt still runs", job.describe(), where, error.getKind());
-      cancelReadersOfIncompleteInputs(job);
-      return;
-    }
-    task.failures++;
-    if (task.failures >= config.maxTaskAttempts()) {
-      LOG.info("{}: {} for the {} time: failing the job", job.describe(), where, task.failures);
-      fail(
-          job,
-          error.toBuilder()
-              .setMessage(
-                  where
-                      + " after "
-                      + task.failures
-                      + " attempts (the limit); last error: "
-                      + error.getMessage())
-              .build());
-      return;
-    }
-    LOG.info("{}: {} with {}: retrying", job.describe(), where, error.getKind());
-    task.phase = TaskRun.Phase.WAITING;
-    cancelReadersOfIncompleteInputs(job);
+  /** The unfinished and recently finished jobs, in submission order. */
+  Collection<Job> liveJobs() {
+    return jobs.values();
   }
 
-  /** A consumer could not fetch a producer's partition: the producer task must run again. */
-  private void producerOutputLost(
-      TaskRun consumer, TaskRun.Attempt attempt, ShufflePartitionId partition) {
-    Job job = consumer.stage.job;
-    StageRun stage = job.stages.get(partition.getStageId());
-    if (!partition.getJobId().equals(job.id)
-        || stage == null
-        || partition.getTaskId() >= stage.tasks.size()) {
-      return;
-    }
-    TaskRun producer = stage.tasks.get(partition.getTaskId());
-    // A producer that succeeded again after the consumer was launched has already been re-run.
-    if (producer.phase == TaskRun.Phase.SUCCEEDED
-        && !producer.skipped
-        && producer.successSeq < attempt.launchSeq()) {
-      LOG.info("{}: output of {} is gone; re-running it", job.describe(), producer.describe());
-      producer.phase = TaskRun.Phase.WAITING;
-      changed.add(job);
-    }
+  /** Forgets the attempts running on {@code executorId}, returning their tasks (or null). */
+  Set<TaskRun> removeRunning(String executorId) {
+    return running.remove(executorId);
   }
 
-  /**
-   * Cancels and re-queues the running tasks of every stage of {@code job} whose input is no longer
-   * complete (a producer's output was lost and runs again): they may be blocked reading from an
-   * executor that is gone or hung, holding task slots the re-runs need, and would fail anyway.
-   */
-  private void cancelReadersOfIncompleteInputs(Job job) {
-    if (job.terminal()) {
-      return;
-    }
-    for (StageRun stage : job.stages.values()) {
-      if (stage.inputs.stream().allMatch(StageRun::complete)) {
-        continue;
-      }
-      int cancelled = 0;
-      Map<String, List<TaskId>> batch = new LinkedHashMap<>();
-      for (TaskRun t : stage.tasks) {
-        if (t.phase == TaskRun.Phase.RUNNING) {
-          cancelAttempts(t, batch);
-          cancelled++;
-        }
-      }
-      sendCancels(job, batch, "its input is being computed again");
-      if (cancelled > 0) {
-        LOG.info(
-            "{}: re-queued {} running tasks of stage {}: part of their input is being computed"
-                + " again",
-            job.describe(),
-            cancelled,
-            stage.id());
-      }
-    }
-  }
-
-  /**
-   * Re-queues an executor's running attempts, re-runs the succeeded tasks whose output it held,
-   * and cancels the tasks that were reading that output.
-   */
-  private void onExecutorLost(String executorId, String why) {
-    metrics.executorLost();
-    clients.forget(executorId);
-    Set<TaskRun> tasks = running.remove(executorId);
-    int requeued = tasks == null ? 0 : tasks.size();
-    int rerun = 0;
-    if (tasks != null) {
-      for (TaskRun t : tasks) {
-        TaskRun.Attempt a = t.runningOn(executorId);
-        if (a == null) {
-          continue;
-        }
-        t.failedOn.add(executorId);
-        endAttempt(t, a, TaskState.TASK_STATE_FAILED, t.summary.getMetrics());
-        if (t.running.isEmpty()) {
-          t.phase = TaskRun.Phase.WAITING;
-        }
-      }
-    }
-    for (Job job : jobs.values()) {
-      if (job.terminal()) {
-        continue;
-      }
-      for (StageRun stage : job.stages.values()) {
-        for (TaskRun t : stage.tasks) {
-          if (t.phase == TaskRun.Phase.SUCCEEDED
-              && !t.skipped
-              && t.executor.getExecutorId().equals(executorId)) {
-            // Only stages still needed run again: scheduling starts from the final stage.
-            t.phase = TaskRun.Phase.WAITING;
-            changed.add(job);
-            rerun++;
-          }
-        }
-      }
-    }
-    for (Job job : List.copyOf(jobs.values())) {
-      cancelReadersOfIncompleteInputs(job);
-    }
-    if (requeued + rerun == 0) {
-      // E.g. a cluster shutting down: nothing running needed this executor.
-      LOG.info("executor '{}' is gone ({}); no running job used it", executorId, why);
-    } else {
-      LOG.warn(
-          "executor '{}' is lost ({}): re-queuing {} running and re-running {} finished tasks",
-          executorId,
-          why,
-          requeued,
-          rerun);
-    }
-  }
-
-  private void fail(Job job, ErrorInfo error) {
+  void fail(Job job, ErrorInfo error) {
     finish(job, JobState.JOB_STATE_FAILED, error);
   }
 
@@ -1331,7 +864,7 @@ public final class JobManager implements AutoCloseable {
     job.finishedAtMillis = System.currentTimeMillis();
     metrics.jobFinished(state, job.finishedAtNanos - job.submittedAtNanos);
     job.waitingSinceNanos = -1;
-    changed.add(job);
+    status.changed(job);
     Map<String, List<TaskId>> batch = new LinkedHashMap<>();
     for (StageRun stage : job.stages.values()) {
       for (TaskRun t : stage.tasks) {
@@ -1355,38 +888,17 @@ public final class JobManager implements AutoCloseable {
   }
 
   private void cancelTasks(Job job, String executorId, List<TaskId> ids, String why) {
-    ExecutorInfo info = job.executorsUsed.get(executorId);
-    LOG.debug("{}: cancelling {} on '{}': {}", job.describe(), ids, executorId, why);
-    clients
-        .stub(info)
-        .cancelTasks(
-            CancelTasksRequest.newBuilder().addAllTasks(ids).build(),
-            new StreamObserver<>() {
-              @Override
-              public void onNext(CancelTasksResponse value) {
-                LOG.debug("CancelTasks for {} on '{}': {}", job.describe(), executorId, value);
-              }
-
-              @Override
-              public void onError(Throwable t) {
-                Status status = Status.fromThrowable(t);
-                LOG.warn(
-                    "CancelTasks for {} on executor '{}' failed: {}",
-                    job.describe(),
-                    executorId,
-                    status);
-                if (status.getCode() == Status.Code.UNAVAILABLE) {
-                  post(
-                      () -> {
-                        declareLost(executorId, "CancelTasks could not reach it");
-                        schedule();
-                      });
-                }
-              }
-
-              @Override
-              public void onCompleted() {}
-            });
+    calls.cancelTasks(
+        job,
+        executorId,
+        ids,
+        why,
+        () ->
+            loop.post(
+                () -> {
+                  declareLost(executorId, "CancelTasks could not reach it");
+                  schedule();
+                }));
   }
 
   /** Tells every alive executor that ran the job's tasks to delete its data, once. */
@@ -1404,96 +916,10 @@ public final class JobManager implements AutoCloseable {
       if (info == null) {
         continue; // lost: its data went with it
       }
-      clients
-          .stub(info)
-          .removeJobData(
-              RemoveJobDataRequest.newBuilder().setJobId(job.id).build(),
-              logOnly(
-                  "RemoveJobData for " + job.describe() + " on executor '" + executorId + "'",
-                  RemoveJobDataResponse.class));
-    }
-  }
-
-  private static <T> StreamObserver<T> logOnly(String what, Class<T> type) {
-    return new StreamObserver<>() {
-      @Override
-      public void onNext(T value) {
-        LOG.debug("{}: {}", what, value);
-      }
-
-      @Override
-      public void onError(Throwable t) {
-        LOG.warn("{} failed: {}", what, Status.fromThrowable(t));
-      }
-
-      @Override
-      public void onCompleted() {}
-    };
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Status
-  // ------------------------------------------------------------------------------------------
-
-  private static JobStatusUpdate snapshot(Job job) {
-    JobStatusUpdate.Builder b = JobStatusUpdate.newBuilder().setJobId(job.id).setState(job.state);
-    for (StageRun stage : job.stages.values()) {
-      StageStatus.Builder s =
-          StageStatus.newBuilder()
-              .setStageId(stage.id())
-              .setTaskCount(stage.tasks.size())
-              .setTasksSucceeded(stage.succeeded());
-      for (TaskRun t : stage.tasks) {
-        if (t.summary != null) {
-          s.addTasks(t.summary);
-        }
-      }
-      b.addStages(s);
-    }
-    if (job.state == JobState.JOB_STATE_FAILED && job.error != null) {
-      b.setError(job.error.getMessage()).setErrorInfo(job.error);
-    }
-    if (job.state == JobState.JOB_STATE_SUCCEEDED) {
-      b.addAllFinalOutputs(outputs(job.finalStage));
-    }
-    return b.build();
-  }
-
-  /** Sends one update to the watchers of every job that changed during the event. */
-  private void publish() {
-    if (changed.isEmpty()) {
-      return;
-    }
-    List<Job> jobsChanged = List.copyOf(changed);
-    changed.clear();
-    for (Job job : jobsChanged) {
-      if (job.watchers.isEmpty()) {
-        continue;
-      }
-      JobStatusUpdate update = snapshot(job);
-      for (ServerCallStreamObserver<JobStatusUpdate> w : List.copyOf(job.watchers)) {
-        if (!send(w, update)) {
-          job.watchers.remove(w);
-        } else if (job.terminal()) {
-          w.onCompleted();
-        }
-      }
-      if (job.terminal()) {
-        job.watchers.clear();
-      }
-    }
-  }
-
-  private static boolean send(ServerCallStreamObserver<JobStatusUpdate> w, JobStatusUpdate u) {
-    if (w.isCancelled()) {
-      return false;
-    }
-    try {
-      w.onNext(u);
-      return true;
-    } catch (RuntimeException e) {
-      LOG.debug("status watcher went away", e);
-      return false;
+      calls.removeJobData(
+          info,
+          job.id,
+          "RemoveJobData for " + job.describe() + " on executor '" + executorId + "'");
     }
   }
 

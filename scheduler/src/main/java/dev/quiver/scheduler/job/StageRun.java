@@ -1,6 +1,8 @@
 package dev.quiver.scheduler.job;
 
+import dev.quiver.distributed.proto.PartitionLocation;
 import dev.quiver.distributed.proto.StageSpec;
+import dev.quiver.distributed.wire.ShuffleTickets;
 import dev.quiver.scheduler.config.Speculation;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,5 +73,27 @@ final class StageRun {
 
   int succeeded() {
     return (int) tasks.stream().filter(t -> t.phase == TaskRun.Phase.SUCCEEDED).count();
+  }
+
+  /** Every output partition of every task of a complete stage, ordered by task then partition. */
+  List<PartitionLocation> outputs() {
+    List<PartitionLocation> out = new ArrayList<>();
+    for (TaskRun t : tasks) {
+      for (int p = 0; p < spec.getOutputPartitions(); p++) {
+        PartitionLocation.Builder l =
+            PartitionLocation.newBuilder()
+                .setPartition(ShuffleTickets.id(job.id, id(), t.index, p))
+                .setJobCapability(job.capability);
+        if (t.skipped) {
+          l.setEmpty(true);
+        } else {
+          l.setExecutorId(t.executor.getExecutorId())
+              .setHost(t.executor.getHost())
+              .setFlightPort(t.executor.getFlightPort());
+        }
+        out.add(l.build());
+      }
+    }
+    return out;
   }
 }
