@@ -1,6 +1,7 @@
 package dev.quiver.binding.datasource;
 
 import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.io.Listings;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.io.StoredObject;
@@ -66,9 +67,18 @@ public final class CsvTable implements TableProvider {
    */
   public static CsvTable open(
       String path, Schema schema, CsvOptions options, SessionConfig config) {
+    return open(path, schema, options, config, Listings.none());
+  }
+
+  /**
+   * Opens CSV files as {@link #open(String, Schema, CsvOptions, SessionConfig)} does, taking the
+   * listing from {@code listings} (a statement's, so that it lists each location once).
+   */
+  public static CsvTable open(
+      String path, Schema schema, CsvOptions options, SessionConfig config, Listings listings) {
     String root = ObjectStores.normalize(path);
     ObjectStore store = ObjectStores.forLocation(root, config);
-    List<StoredObject> listed = ParquetTable.listObjects(store, root, "CSV");
+    List<StoredObject> listed = ParquetTable.listObjects(store, root, "CSV", listings);
     boolean single = listed.size() == 1 && listed.get(0).location().equals(root);
     List<StoredObject> files =
         ParquetTable.selectFiles(listed, root, single, "CSV", CsvTable::isCsvCandidate);

@@ -2,6 +2,7 @@ package dev.quiver.binding.datasource;
 
 import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.binding.errors.ObjectStoreException;
+import dev.quiver.binding.io.Listings;
 import dev.quiver.binding.io.ObjectReader;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.io.ObjectStores;
@@ -94,9 +95,18 @@ public final class ParquetTable implements TableProvider {
    * partition folders as {@code options} say.
    */
   public static ParquetTable open(String path, SessionConfig config, ParquetOptions options) {
+    return open(path, config, options, Listings.none());
+  }
+
+  /**
+   * Opens a Parquet file or folder as {@link #open(String, SessionConfig, ParquetOptions)} does,
+   * taking its listing from {@code listings} (a statement's, so that it lists each location once).
+   */
+  public static ParquetTable open(
+      String path, SessionConfig config, ParquetOptions options, Listings listings) {
     String root = ObjectStores.normalize(path);
     ObjectStore store = ObjectStores.forLocation(root, config);
-    List<StoredObject> listed = listObjects(store, root, "Parquet");
+    List<StoredObject> listed = listObjects(store, root, "Parquet", listings);
     boolean single = listed.size() == 1 && listed.get(0).location().equals(root);
     if (!single) {
       String marker = store.resolve(root, FileWriters.EMPTY_SCHEMA_FILE);
@@ -238,9 +248,10 @@ public final class ParquetTable implements TableProvider {
    * Lists {@code root}: the object itself when it is one, else every object below it; a missing
    * location is an error naming the format.
    */
-  static List<StoredObject> listObjects(ObjectStore store, String root, String format) {
+  static List<StoredObject> listObjects(
+      ObjectStore store, String root, String format, Listings listings) {
     try {
-      return store.list(root);
+      return listings.list(store, root);
     } catch (ObjectStoreException e) {
       if (e.reason() == ObjectStoreException.Reason.NOT_FOUND) {
         throw new ObjectStoreException(e.reason(), format + " " + e.getMessage(), e);

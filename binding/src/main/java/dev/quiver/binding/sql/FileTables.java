@@ -5,7 +5,10 @@ import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvTable;
+import dev.quiver.binding.datasource.ParquetOptions;
 import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.io.Listings;
+import dev.quiver.binding.io.ObjectStores;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,7 +38,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * and {@code registerCsv} take: local files or folders, globs, {@code s3://bucket/prefix}. Each
  * call becomes a table of the statement (a hidden catalog entry, dropped when the statement has
  * been planned; the plan holds the table itself), so it validates, plans and ships to a cluster
- * like any registered table.
+ * like any registered table. Within a statement the same call opens one table, and each location
+ * is listed once ({@link Listings}), however often the statement reads it.
  */
 final class FileTables {
   /** Prefix of the hidden catalog names; {@link Catalog#names()} skips them. */
@@ -49,6 +53,9 @@ final class FileTables {
   private final Catalog catalog;
   private final Supplier<SessionConfig> config;
   private final List<String> registered = new ArrayList<>();
+  /** The statement's tables by what opened them (function kind, location and options). */
+  private final Map<List<Object>, String> opened = new java.util.HashMap<>();
+  private Listings listings = Listings.perStatement();
 
   FileTables(Catalog catalog, Supplier<SessionConfig> config) {
     this.catalog = catalog;
@@ -66,6 +73,8 @@ final class FileTables {
       catalog.remove(name);
     }
     registered.clear();
+    opened.clear();
+    listings = Listings.perStatement();
   }
 
   private void visit(SqlNode node) {
@@ -138,20 +147,30 @@ final class FileTables {
     for (SqlNode arg : args.subList(1, args.size())) {
       option(function, arg, options);
     }
-    TableProvider provider;
-    if (PARQUET.contains(function)) {
-      if (!options.isEmpty()) {
-        throw new QueryTypeException(
-            function + " takes no options, got " + String.join(", ", options.keySet()));
-      }
-      provider = ParquetTable.open(path, config.get());
-    } else {
-      provider = CsvTable.open(path, null, CsvOptions.fromSettings(options), config.get());
+    boolean parquet = PARQUET.contains(function);
+    if (parquet && !options.isEmpty()) {
+      throw new QueryTypeException(
+          function + " takes no options, got " + String.join(", ", options.keySet()));
     }
+    List<Object> key = List.of(parquet, ObjectStores.normalize(path), options);
+    Listings statementListings;
+    synchronized (this) {
+      String known = opened.get(key);
+      if (known != null) {
+        return new SqlIdentifier(known, call.getParserPosition());
+      }
+      statementListings = listings;
+    }
+    TableProvider provider =
+        parquet
+            ? ParquetTable.open(path, config.get(), ParquetOptions.DEFAULT, statementListings)
+            : CsvTable.open(
+                path, null, CsvOptions.fromSettings(options), config.get(), statementListings);
     String name = PREFIX + NEXT.incrementAndGet();
     synchronized (this) {
       catalog.putTable(new Catalog.TableEntry(name, provider, false));
       registered.add(name);
+      opened.put(key, name);
     }
     return new SqlIdentifier(name, call.getParserPosition());
   }

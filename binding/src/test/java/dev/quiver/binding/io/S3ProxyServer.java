@@ -31,6 +31,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 public final class S3ProxyServer implements AutoCloseable {
   private static final Pattern STARTED =
       Pattern.compile("Started ServerConnector.*\\{(127\\.0\\.0\\.1):(\\d+)\\}");
+  /** S3Proxy's debug line for each request it receives: method and URL with its query. */
+  private static final Pattern REQUEST =
+      Pattern.compile("request: Request\\((\\w+) https?://[^/]+(/\\S*)\\)@");
 
   private final Path dir;
   private final Path root;
@@ -38,13 +41,21 @@ public final class S3ProxyServer implements AutoCloseable {
   private final String endpoint;
   private final String accessKey = "quiver-test-key";
   private final String secret;
+  private final List<String> requests;
 
-  private S3ProxyServer(Path dir, Path root, Process process, String endpoint, String secret) {
+  private S3ProxyServer(
+      Path dir,
+      Path root,
+      Process process,
+      String endpoint,
+      String secret,
+      List<String> requests) {
     this.dir = dir;
     this.root = root;
     this.process = process;
     this.endpoint = endpoint;
     this.secret = secret;
+    this.requests = requests;
   }
 
   /** The jar the build copied (system property {@code quiver.s3proxy.jar}). */
@@ -60,6 +71,18 @@ public final class S3ProxyServer implements AutoCloseable {
 
   /** Starts a server over a new temporary folder; waits until it listens (60 s at most). */
   public static S3ProxyServer start() throws Exception {
+    return start(false);
+  }
+
+  /**
+   * Starts a server that also records every request it receives (S3Proxy's debug log), for
+   * {@link #requests()}: tests count the requests a query makes.
+   */
+  public static S3ProxyServer startRecordingRequests() throws Exception {
+    return start(true);
+  }
+
+  private static S3ProxyServer start(boolean record) throws Exception {
     Path dir = Files.createTempDirectory("quiver-s3proxy-");
     Path root = Files.createDirectories(dir.resolve("buckets"));
     String secret = "s3cr3t-" + UUID.randomUUID();
@@ -87,9 +110,14 @@ public final class S3ProxyServer implements AutoCloseable {
                 jar().toString(),
                 "--properties",
                 conf.toString()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
+    if (record) {
+      builder.environment().put("LOG_LEVEL", "debug");
+    }
+    Process p = builder.start();
     Path log = dir.resolve("s3proxy.log");
     CompletableFuture<String> address = new CompletableFuture<>();
+    List<String> requests = java.util.Collections.synchronizedList(new ArrayList<>());
     Thread pump =
         new Thread(
             () -> {
@@ -106,6 +134,10 @@ public final class S3ProxyServer implements AutoCloseable {
                   if (m.find()) {
                     address.complete("http://" + m.group(1) + ":" + m.group(2));
                   }
+                  Matcher r2 = REQUEST.matcher(line);
+                  if (r2.find()) {
+                    requests.add(r2.group(1) + " " + r2.group(2));
+                  }
                 }
               } catch (IOException e) {
                 address.completeExceptionally(e);
@@ -116,7 +148,8 @@ public final class S3ProxyServer implements AutoCloseable {
     pump.setDaemon(true);
     pump.start();
     try {
-      return new S3ProxyServer(dir, root, p, address.get(60, TimeUnit.SECONDS), secret);
+      return new S3ProxyServer(
+          dir, root, p, address.get(60, TimeUnit.SECONDS), secret, requests);
     } catch (Exception e) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       String text = Files.exists(log) ? Files.readString(log) : "";
@@ -138,6 +171,45 @@ public final class S3ProxyServer implements AutoCloseable {
   /** The secret the server accepts (tests grep logs for it). */
   public String secret() {
     return secret;
+  }
+
+  /**
+   * Every request the server has received so far, oldest first, as {@code METHOD /bucket/key?query}
+   * (decoded as S3Proxy logs it). Only a server started by {@link #startRecordingRequests()}
+   * records them; requests answered before this call are all included, as a marker request sent
+   * now is awaited in the log.
+   */
+  public List<String> requests() {
+    String marker = "/quiver-marker-" + UUID.randomUUID();
+    try (S3Client c = client()) {
+      c.headBucket(b -> b.bucket(marker.substring(1)));
+    } catch (software.amazon.awssdk.services.s3.model.S3Exception expected) {
+      // No such bucket: the request was logged all the same.
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      synchronized (requests) {
+        for (int i = requests.size() - 1; i >= 0; i--) {
+          if (requests.get(i).equals("HEAD " + marker)) {
+            List<String> before = new ArrayList<>(requests.subList(0, i));
+            before.removeIf(r -> r.contains("/quiver-marker-"));
+            return before;
+          }
+        }
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    throw new IllegalStateException("S3Proxy logged no requests; start it recording requests");
+  }
+
+  /** The LIST requests (ListObjects v1 or v2: a GET of a bucket) among {@code requests}. */
+  public static List<String> lists(List<String> requests) {
+    return requests.stream().filter(r -> r.matches("GET /[^/?]+/?(\\?.*)?")).toList();
   }
 
   /** The folder holding one subfolder per bucket. */
