@@ -53,12 +53,13 @@ public final class ParquetTable implements TableProvider {
   private final Map<String, Boolean> rowGroupSupport = new ConcurrentHashMap<>();
 
   /**
-   * One file of the table with what its footer says, and its values of the partition columns
-   * (Hive folders; null for NULL).
+   * One file of the table with what its footer says, its version (an S3 ETag, or null), and its
+   * values of the partition columns (Hive folders; null for NULL).
    */
   record ParquetFile(
       String location,
       long size,
+      String version,
       ParquetFooter footer,
       FileMetaData metadata,
       List<String> partitionValues) {}
@@ -131,7 +132,7 @@ public final class ParquetTable implements TableProvider {
     for (int k = 0; k < objects.size(); k++) {
       StoredObject o = objects.get(k);
       FileMetaData m;
-      try (ObjectReader in = store.open(o.location(), o.size())) {
+      try (ObjectReader in = store.open(o.location(), o.size(), o.version())) {
         m = ParquetFooterBytes.cachedMetadata(in);
       }
       List<String> partitionValues = new ArrayList<>();
@@ -144,6 +145,7 @@ public final class ParquetTable implements TableProvider {
           new ParquetFile(
               o.location(),
               o.size(),
+              o.version(),
               ParquetFooter.of(o.location(), o.size(), m),
               m,
               java.util.Collections.unmodifiableList(partitionValues)));
@@ -387,7 +389,8 @@ public final class ParquetTable implements TableProvider {
               units.add(
                   new SizedSplit(
                       ParquetSplit.rowGroups(path, g, 1, f.size())
-                          .withPartitionValues(f.partitionValues()),
+                          .withPartitionValues(f.partitionValues())
+                          .withVersion(f.version()),
                       groups.get(g).compressedBytes()));
             }
           }
@@ -396,13 +399,16 @@ public final class ParquetTable implements TableProvider {
           units.add(
               new SizedSplit(
                   ParquetSplit.rowGroups(path, 0, groups.size(), f.size())
-                      .withPartitionValues(f.partitionValues()),
+                      .withPartitionValues(f.partitionValues())
+                      .withVersion(f.version()),
                   f.footer().fileBytes()));
         }
       } else {
         units.add(
             new SizedSplit(
-                ParquetSplit.wholeFile(path, f.size()).withPartitionValues(f.partitionValues()),
+                ParquetSplit.wholeFile(path, f.size())
+                    .withPartitionValues(f.partitionValues())
+                    .withVersion(f.version()),
                 f.footer().fileBytes()));
       }
     }
@@ -447,7 +453,8 @@ public final class ParquetTable implements TableProvider {
                 last.firstRowGroup(),
                 last.rowGroupCount() + next.rowGroupCount(),
                 last.fileSize())
-                .withPartitionValues(last.partitionValues()));
+                .withPartitionValues(last.partitionValues())
+                .withVersion(last.version()));
       } else {
         out.add(next);
       }

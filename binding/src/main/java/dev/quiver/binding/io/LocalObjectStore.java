@@ -90,7 +90,7 @@ public final class LocalObjectStore implements ObjectStore {
   }
 
   @Override
-  public ObjectReader open(String location, long size) {
+  public ObjectReader open(String location, long size, String version) {
     Path file = toPath(location);
     try {
       return new FileReader(file, FileChannel.open(file, StandardOpenOption.READ));
@@ -190,15 +190,6 @@ public final class LocalObjectStore implements ObjectStore {
       } catch (IOException e) {
         throw new ObjectStoreException(
             Reason.OTHER, "Cannot read file " + file + ": " + e.getMessage(), e);
-      }
-    }
-
-    @Override
-    public long version() {
-      try {
-        return Files.getLastModifiedTime(file).toMillis();
-      } catch (IOException e) {
-        return 0;
       }
     }
 

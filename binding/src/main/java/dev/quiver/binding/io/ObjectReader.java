@@ -14,11 +14,11 @@ public interface ObjectReader extends AutoCloseable {
   long size();
 
   /**
-   * What tells this version of the object from an earlier one of the same size (a local file's
-   * modification time), or 0 when the store offers nothing cheap.
+   * The version of the object this reader reads (an S3 ETag: every read checks it), or null when
+   * the store offers none; see {@link StoredObject#version()}.
    */
-  default long version() {
-    return 0;
+  default String version() {
+    return null;
   }
 
   /**

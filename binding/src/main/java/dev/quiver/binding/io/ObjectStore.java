@@ -20,7 +20,17 @@ public interface ObjectStore {
   boolean isEmpty(String location);
 
   /** Opens the object for ranged reads; {@code size} is its length when known, else -1. */
-  ObjectReader open(String location, long size);
+  default ObjectReader open(String location, long size) {
+    return open(location, size, null);
+  }
+
+  /**
+   * Opens the object for ranged reads of the content {@code version} names (a {@link
+   * StoredObject#version()}; null: whatever is there). A store that checks versions fails a read
+   * with an {@link dev.quiver.binding.errors.ObjectStoreException} (reason {@code INVALID}) once
+   * the object has been replaced, instead of returning bytes of another content.
+   */
+  ObjectReader open(String location, long size, String version);
 
   /** Reads the whole object as a stream (for formats read front to back, like CSV). */
   InputStream openStream(String location);

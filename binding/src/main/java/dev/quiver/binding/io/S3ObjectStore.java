@@ -162,10 +162,10 @@ final class S3ObjectStore implements ObjectStore {
         for (S3Object o : page.contents()) {
           String location = "s3://" + loc.bucket() + "/" + o.key();
           if (!loc.key().isEmpty() && o.key().equals(loc.key())) {
-            exact = new StoredObject(location, o.size());
+            exact = new StoredObject(location, o.size(), o.eTag());
           } else if ((loc.key().isEmpty() || o.key().startsWith(loc.folderPrefix()))
               && !o.key().endsWith("/")) {
-            found.add(new StoredObject(location, o.size()));
+            found.add(new StoredObject(location, o.size(), o.eTag()));
           }
         }
         token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
@@ -186,18 +186,21 @@ final class S3ObjectStore implements ObjectStore {
   }
 
   @Override
-  public ObjectReader open(String location, long size) {
+  public ObjectReader open(String location, long size, String version) {
     S3Location loc = S3Location.parse(location);
     long known = size;
+    String etag = version;
     if (known < 0) {
       try {
-        HeadObjectResponse head = client.headObject(r -> r.bucket(loc.bucket()).key(loc.key()));
+        HeadObjectResponse head =
+            client.headObject(r -> r.bucket(loc.bucket()).key(loc.key()).ifMatch(version));
         known = head.contentLength();
+        etag = head.eTag();
       } catch (SdkException e) {
         throw failure("open", loc.toString(), e);
       }
     }
-    return new S3Reader(loc, known);
+    return new S3Reader(loc, known, etag);
   }
 
   @Override
@@ -292,6 +295,14 @@ final class S3ObjectStore implements ObjectStore {
                 + ", or the AWS environment and profiles) and their permissions",
             s);
       }
+      if (status == 412 || "PreconditionFailed".equals(code)) {
+        return new ObjectStoreException(
+            Reason.INVALID,
+            what
+                + "the object was replaced after the query listed it (its ETag changed);"
+                + " run the query again (or register the table again) to read the new content",
+            s);
+      }
       if (status == 416 || "InvalidRange".equals(code)) {
         return new ObjectStoreException(
             Reason.INVALID, what + "the object is shorter than expected; was it truncated?", s);
@@ -329,15 +340,22 @@ final class S3ObjectStore implements ObjectStore {
     return new ObjectStoreException(Reason.OTHER, what + e, e);
   }
 
-  /** Ranged reads of one object. */
+  /** Ranged reads of one object, of one version of it when its ETag is known (If-Match). */
   private final class S3Reader implements ObjectReader {
     private final S3Location loc;
     private final long size;
+    private final String etag;
     private final LongAdder fetched = new LongAdder();
 
-    S3Reader(S3Location loc, long size) {
+    S3Reader(S3Location loc, long size, String etag) {
       this.loc = loc;
       this.size = size;
+      this.etag = etag;
+    }
+
+    @Override
+    public String version() {
+      return etag;
     }
 
     @Override
@@ -375,6 +393,7 @@ final class S3ObjectStore implements ObjectStore {
                 b ->
                     b.bucket(loc.bucket())
                         .key(loc.key())
+                        .ifMatch(etag)
                         .range("bytes=" + offset + "-" + (offset + length - 1)));
         bytes = r.asByteArrayUnsafe();
       } catch (SdkException e) {

@@ -375,6 +375,12 @@ final class PlanDecoder {
             "ParquetScanExec partition " + p + " has " + paths.size() + " paths but "
                 + sizes.size() + " sizes");
       }
+      List<String> versions = groups.get(p).getVersionsList();
+      if (!versions.isEmpty() && versions.size() != paths.size()) {
+        throw new PlanCodecException(
+            "ParquetScanExec partition " + p + " has " + paths.size() + " paths but "
+                + versions.size() + " versions");
+      }
       var partitionValues = groups.get(p).getPartitionValuesList();
       if (!partitionValues.isEmpty() && partitionValues.size() != paths.size()) {
         throw new PlanCodecException(
@@ -399,7 +405,9 @@ final class PlanDecoder {
                       ? ParquetSplit.wholeFile(paths.get(i), size)
                       : new ParquetSplit(
                           paths.get(i), ranges.getFirst(i), ranges.getCount(i), size))
-                  .withPartitionValues(values));
+                  .withPartitionValues(values)
+                  .withVersion(
+                      versions.isEmpty() || versions.get(i).isEmpty() ? null : versions.get(i)));
         } catch (IllegalArgumentException e) {
           throw new PlanCodecException("ParquetScanExec: " + e.getMessage());
         }

@@ -214,10 +214,14 @@ final class PlanEncoder {
         FileGroup.Builder paths = FileGroup.newBuilder();
         RowGroupRanges.Builder ranges = RowGroupRanges.newBuilder();
         boolean sized = splits.stream().anyMatch(sp -> sp.fileSize() >= 0);
+        boolean versioned = splits.stream().anyMatch(sp -> sp.version() != null);
         for (ParquetSplit split : splits) {
           paths.addPaths(split.path());
           if (sized) {
             paths.addSizes(split.fileSize());
+          }
+          if (versioned) {
+            paths.addVersions(split.version() == null ? "" : split.version());
           }
           if (p.partitionColumns() > 0) {
             dev.quiver.distributed.proto.PartitionValues.Builder pv =

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.parquet.format.FileMetaData;
@@ -15,9 +16,13 @@ import org.apache.parquet.format.Util;
 /**
  * Locates, reads and decodes the Thrift-encoded footer of a Parquet file, checking its framing.
  * The file's last {@link #TAIL_BYTES} bytes are fetched at once, which holds the whole footer of
- * most files (one request on an object store). Decoded footers are cached per object (location,
- * size and, locally, modification time), so that the executors reading a file's row groups do not
- * fetch its footer again for every split.
+ * most files (one request on an object store). Decoded footers are cached per object, so that the
+ * executors reading a file's row groups do not fetch or decode its footer again for every split;
+ * a cached footer is used only for the content it was read from: an object whose version the
+ * store names (an S3 ETag, which changes whenever the object is written) is found by location,
+ * size and version, and any other (a local file: modification times are too coarse to tell two
+ * writes of the same length apart) by location and size after its footer bytes, read again, are
+ * compared with the cached ones.
  */
 public final class ParquetFooterBytes {
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
@@ -26,9 +31,11 @@ public final class ParquetFooterBytes {
   /** Footer bytes the cache holds at most (least recently used footers go first). */
   static final long CACHE_BYTES = 64L << 20;
 
-  private record Key(String location, long size, long version) {}
+  /** A cached footer's object; {@code version} is null for objects without one. */
+  private record Key(String location, long size, String version) {}
 
-  private record Cached(FileMetaData metadata, int bytes) {}
+  /** A decoded footer and, when its object has no version, the bytes it was decoded from. */
+  private record Cached(FileMetaData metadata, byte[] footer, int bytes) {}
 
   private static final Map<Key, Cached> CACHE = new LinkedHashMap<>(64, 0.75f, true);
   private static long cachedBytes;
@@ -75,28 +82,43 @@ public final class ParquetFooterBytes {
   }
 
   /**
-   * The decoded footer of the object {@code in} reads, from the cache when this version of it
-   * (location, size and {@link ObjectReader#version()}) was read before.
+   * The decoded footer of the object {@code in} reads, from the cache when it was read before from
+   * the same content: the same {@link ObjectReader#version()} when the reader has one, else the
+   * same footer bytes (read again, which costs a local file one small read).
    */
   public static FileMetaData cachedMetadata(ObjectReader in) {
-    Key key = new Key(in.location(), in.size(), in.version());
-    synchronized (CACHE) {
-      Cached hit = CACHE.get(key);
-      if (hit != null) {
-        return hit.metadata();
+    String version = in.version();
+    Key key = new Key(in.location(), in.size(), version);
+    if (version != null) {
+      synchronized (CACHE) {
+        Cached hit = CACHE.get(key);
+        if (hit != null) {
+          return hit.metadata();
+        }
       }
     }
     byte[] footer = read(in);
+    if (version == null) {
+      synchronized (CACHE) {
+        Cached hit = CACHE.get(key);
+        if (hit != null && Arrays.equals(hit.footer(), footer)) {
+          return hit.metadata();
+        }
+      }
+    }
     FileMetaData m;
     try {
       m = Util.readFileMetaData(new ByteArrayInputStream(footer));
     } catch (IOException | RuntimeException e) {
       throw corrupt(in.location(), "its footer cannot be decoded (" + e.getMessage() + ")");
     }
+    Cached entry =
+        version == null
+            ? new Cached(m, footer, 2 * footer.length)
+            : new Cached(m, null, footer.length);
     synchronized (CACHE) {
-      if (CACHE.put(key, new Cached(m, footer.length)) == null) {
-        cachedBytes += footer.length;
-      }
+      Cached old = CACHE.put(key, entry);
+      cachedBytes += entry.bytes() - (old == null ? 0 : old.bytes());
       var it = CACHE.values().iterator();
       while (cachedBytes > CACHE_BYTES && it.hasNext()) {
         cachedBytes -= it.next().bytes();

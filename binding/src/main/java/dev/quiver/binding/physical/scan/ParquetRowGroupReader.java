@@ -98,7 +98,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
     this.allocator = allocator;
     this.batchSize = Math.max(1, batchSize);
     String file = split.path();
-    this.file = store.open(file, split.fileSize());
+    this.file = store.open(file, split.fileSize(), split.version());
     try {
       this.metadata = ParquetFooterBytes.cachedMetadata(this.file);
       int groups = metadata.getRow_groupsSize();
