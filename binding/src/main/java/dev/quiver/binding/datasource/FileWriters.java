@@ -13,6 +13,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -30,7 +31,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Writes a stream of batches as files into a new (or empty) directory: Parquet as {@code
  * part-0.parquet, part-1.parquet, ...} (a new file every {@link #DEFAULT_PARQUET_FILE_BYTES} bytes
- * of Arrow data, so that the result can be scanned in parallel), CSV as {@code part-0.csv}.
+ * of Arrow data, so that the result can be scanned in parallel), CSV as {@code part-0.csv}; or
+ * as one file (COPY ... TO). Nothing is visible before the write has succeeded: a single file
+ * appears whole (a renamed hidden file, a completed multipart upload), and the files of a
+ * directory appear together (see {@link #writeParquet(ArrowReader, String, SessionConfig,
+ * BufferAllocator, long)}), so a failed write leaves nothing.
  */
 public final class FileWriters {
   /** Arrow bytes after which the Parquet writer starts a new file. */
@@ -64,9 +69,12 @@ public final class FileWriters {
   /**
    * Writes every batch of {@code reader} as Parquet files under {@code location} (a local folder
    * or {@code s3://bucket/prefix}, which must be empty), starting a new file once a file has
-   * received {@code fileBytes} bytes of Arrow data; returns rows written. Files are staged
-   * locally, uploaded (multipart in an object store) and published together at the end: a failed
-   * or killed write publishes none of them.
+   * received {@code fileBytes} bytes of Arrow data; returns rows written. The files are published
+   * together at the end, all or none: locally they are written into a hidden folder beside the
+   * target, renamed onto it in one atomic step; in an object store every file is uploaded
+   * (multipart, not yet completed) before the first is published, and a file that fails to
+   * publish takes the ones published before it back ({@link ObjectStore#publishAll}). A failed
+   * write leaves nothing under the location.
    */
   public static long writeParquet(
       ArrowReader reader,
@@ -76,19 +84,18 @@ public final class FileWriters {
       long fileBytes) {
     String root = ObjectStores.normalize(location);
     ObjectStore store = ObjectStores.forLocation(root, config);
-    prepare(store, root);
+    prepare(store, root, false);
     List<PendingObject> pending = new ArrayList<>();
     Path staging = null;
     long rows = 0;
     int fileIndex = 0;
     try {
-      staging =
-          store.isLocal()
-              ? Path.of(root).resolve(".quiver-staging-" + UUID.randomUUID())
-              : Files.createTempDirectory("quiver-write-");
+      staging = store.isLocal() ? localStaging(Path.of(root)) : Files.createTempDirectory("quiver-write-");
+      // Locally, the finished files gather here under their final names.
+      Path out = Files.createDirectories(staging.resolve("out"));
       Schema schema = reader.getVectorSchemaRoot().getSchema();
       while (true) {
-        Path chunkDir = staging.resolve(Integer.toString(fileIndex));
+        Path chunkDir = staging.resolve("chunk-" + fileIndex);
         long chunkRows;
         boolean exhausted;
         try (BufferAllocator chunkAllocator =
@@ -112,19 +119,34 @@ public final class FileWriters {
         }
         List<Path> written = listFiles(chunkDir);
         if (written.isEmpty() && fileIndex == 0) {
-          pending.add(emptySchema(schema, store, root, allocator));
+          byte[] empty = emptySchema(schema, allocator);
+          if (store.isLocal()) {
+            Files.write(out.resolve(EMPTY_SCHEMA_FILE), empty);
+          } else {
+            PendingObject p = store.create(store.resolve(root, EMPTY_SCHEMA_FILE));
+            pending.add(p);
+            p.write(empty);
+            p.close();
+          }
         }
         for (Path file : written) {
-          pending.add(
-              store.upload(file, store.resolve(root, "part-" + fileIndex++ + ".parquet")));
+          String name = "part-" + fileIndex++ + ".parquet";
+          if (store.isLocal()) {
+            Files.move(file, out.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+          } else {
+            pending.add(store.upload(file, store.resolve(root, name)));
+          }
         }
+        deleteRecursively(chunkDir);
         rows += chunkRows;
         if (exhausted) {
           break;
         }
       }
-      for (PendingObject p : pending) {
-        p.commit();
+      if (store.isLocal()) {
+        publishFolder(out, Path.of(root));
+      } else {
+        store.publishAll(pending);
       }
     } catch (OutOfMemoryException e) {
       pending.forEach(PendingObject::abort);
@@ -143,6 +165,48 @@ public final class FileWriters {
     }
     return rows;
   }
+
+  /**
+   * A new hidden folder beside {@code target} (same file system, so renaming it onto the target
+   * is atomic; readers of the parent skip hidden names).
+   */
+  private static Path localStaging(Path target) throws IOException {
+    Path parent = target.toAbsolutePath().getParent();
+    Files.createDirectories(parent);
+    return Files.createDirectory(
+        parent.resolve(".quiver-staging-" + UUID.randomUUID() + "-" + target.getFileName()));
+  }
+
+  /**
+   * Publishes the finished folder {@code out} as {@code target} (absent or an empty folder) with
+   * one atomic rename, so readers see every file or none.
+   */
+  private static void publishFolder(Path out, Path target) {
+    try {
+      Files.move(out, target, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new DataSourceException(
+          emptyOrAbsent(target)
+              ? "Cannot publish the files written to " + target + ": " + e.getMessage()
+              : "Cannot publish the files written to "
+                  + target
+                  + ": something else was written there meanwhile, so none of them was published;"
+                  + " remove what is there or choose a new directory",
+          e);
+    }
+  }
+
+  private static boolean emptyOrAbsent(Path dir) {
+    if (!Files.exists(dir)) {
+      return true;
+    }
+    try (Stream<Path> entries = Files.list(dir)) {
+      return entries.findAny().isEmpty();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
 
   /**
    * The native dataset writer may drop its references to exported batches on its own threads
@@ -166,9 +230,7 @@ public final class FileWriters {
    * Arrow IPC file holding only the schema; {@link ParquetTable#open} reads it back as an empty
    * table.
    */
-  private static PendingObject emptySchema(
-      Schema schema, ObjectStore store, String root, BufferAllocator allocator)
-      throws IOException {
+  private static byte[] emptySchema(Schema schema, BufferAllocator allocator) throws IOException {
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     try (VectorSchemaRoot empty = VectorSchemaRoot.create(schema, allocator);
         ArrowFileWriter writer =
@@ -176,10 +238,7 @@ public final class FileWriters {
       writer.start();
       writer.end();
     }
-    PendingObject p = store.create(store.resolve(root, EMPTY_SCHEMA_FILE));
-    p.write(bytes.toByteArray());
-    p.close();
-    return p;
+    return bytes.toByteArray();
   }
 
   /**
@@ -207,7 +266,7 @@ public final class FileWriters {
       ArrowReader reader, String location, SessionConfig config, char delimiter) {
     String root = ObjectStores.normalize(location);
     ObjectStore store = ObjectStores.forLocation(root, config);
-    prepare(store, root);
+    prepare(store, root, true);
     return writeCsvObject(reader, store, store.resolve(root, "part-0.csv"), delimiter, true);
   }
 
@@ -347,10 +406,13 @@ public final class FileWriters {
     return writeCsvObject(reader, store, target, delimiter, header);
   }
 
-  /** Checks that {@code root} can take a new table: empty or absent (created when local). */
-  private static void prepare(ObjectStore store, String root) {
+  /**
+   * Checks that {@code root} can take a new table: empty or absent (and then created, when local
+   * and {@code create}).
+   */
+  private static void prepare(ObjectStore store, String root, boolean create) {
     if (store.isLocal()) {
-      prepareDirectory(Path.of(root));
+      prepareDirectory(Path.of(root), create);
     } else if (!store.isEmpty(root)) {
       throw new DataSourceException(
           "Output location "
@@ -359,7 +421,7 @@ public final class FileWriters {
     }
   }
 
-  private static void prepareDirectory(Path dir) {
+  private static void prepareDirectory(Path dir, boolean create) {
     try {
       if (Files.exists(dir)) {
         if (!Files.isDirectory(dir)) {
@@ -374,7 +436,9 @@ public final class FileWriters {
           }
         }
       }
-      Files.createDirectories(dir);
+      if (create) {
+        Files.createDirectories(dir);
+      }
     } catch (IOException e) {
       throw new DataSourceException(
           "Cannot create output directory " + dir + ": " + e.getMessage(), e);

@@ -147,6 +147,17 @@ public final class LocalObjectStore implements ObjectStore {
     }
   }
 
+  @Override
+  public void delete(String location) {
+    Path p = toPath(location);
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      throw new ObjectStoreException(
+          Reason.OTHER, "Cannot delete file " + p + ": " + e.getMessage(), e);
+    }
+  }
+
   /** A hidden name beside {@code target}, so that readers' listings skip it. */
   private static Path pendingPath(Path target) {
     return target.resolveSibling(".quiver-pending-" + UUID.randomUUID() + "-" + target.getFileName());

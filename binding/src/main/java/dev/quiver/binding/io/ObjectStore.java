@@ -44,6 +44,39 @@ public interface ObjectStore {
    */
   PendingObject upload(Path file, String location);
 
+  /** Removes the object at {@code location}, if there is one. */
+  void delete(String location);
+
+  /**
+   * Publishes objects written together, all of them or, as far as the store allows, none: the
+   * caller has closed each (so every byte is stored, unpublished, before the first appears); they
+   * are committed in order, and when one fails the ones already visible are deleted and the rest
+   * aborted, so a failed publish leaves nothing. A store has no transaction over several objects:
+   * between the first commit and the last (one short request each in S3) readers may see some,
+   * and a process killed then leaves them. Throws what the failed commit threw.
+   */
+  default void publishAll(java.util.List<PendingObject> objects) {
+    int committed = 0;
+    try {
+      for (PendingObject o : objects) {
+        o.commit();
+        committed++;
+      }
+    } catch (RuntimeException e) {
+      for (int i = committed; i < objects.size(); i++) {
+        objects.get(i).abort();
+      }
+      for (int i = 0; i < committed; i++) {
+        try {
+          delete(objects.get(i).location());
+        } catch (RuntimeException undo) {
+          e.addSuppressed(undo);
+        }
+      }
+      throw e;
+    }
+  }
+
   /** The location of {@code child} (a relative path with '/' separators) under {@code parent}. */
   String resolve(String parent, String child);
 

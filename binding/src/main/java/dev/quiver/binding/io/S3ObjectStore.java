@@ -51,7 +51,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * (no Netty beside Arrow Flight's). Reads are ranged GETs; {@link ObjectReader#readRanges} merges
  * ranges less than {@link #MERGE_GAP} apart and fetches up to {@link #FETCH_THREADS} at once
  * process-wide. The SDK retries throttling, 5xx and connection failures with backoff. Writes are
- * multipart uploads (one PUT for objects under a part), published only on commit.
+ * multipart uploads whose parts are all uploaded when the object is closed, so that commit (the
+ * upload's completion) only publishes: several objects are then published within a few short
+ * requests ({@link ObjectStore#publishAll}).
  */
 final class S3ObjectStore implements ObjectStore {
   /** Ranges closer than this are fetched as one GET (fewer requests beat a few wasted bytes). */
@@ -238,6 +240,16 @@ final class S3ObjectStore implements ObjectStore {
   }
 
   @Override
+  public void delete(String location) {
+    S3Location loc = S3Location.parse(location);
+    try {
+      client.deleteObject(r -> r.bucket(loc.bucket()).key(loc.key()));
+    } catch (SdkException e) {
+      throw failure("delete", loc.toString(), e);
+    }
+  }
+
+  @Override
   public String resolve(String parent, String child) {
     S3Location p = S3Location.parse(parent);
     return "s3://" + p.bucket() + "/" + p.folderPrefix() + child;
@@ -293,6 +305,14 @@ final class S3ObjectStore implements ObjectStore {
                 + " and "
                 + S3Settings.SECRET_ACCESS_KEY
                 + ", or the AWS environment and profiles) and their permissions",
+            s);
+      }
+      if ("NoSuchUpload".equals(code)) {
+        return new ObjectStoreException(
+            Reason.NOT_FOUND,
+            what
+                + "its multipart upload is gone (aborted by another process or a bucket"
+                + " lifecycle rule before it was completed)",
             s);
       }
       if (status == 412 || "PreconditionFailed".equals(code)) {
@@ -534,8 +554,9 @@ final class S3ObjectStore implements ObjectStore {
   }
 
   /**
-   * A multipart upload, started once a part's worth of bytes is written; a smaller object is one
-   * PUT on commit. Nothing is visible before commit; abort discards the uploaded parts.
+   * A multipart upload, started once a part's worth of bytes is written or the object is closed
+   * (an empty object is one empty PUT on commit). Closing uploads the last part, so commit only
+   * completes the upload. Nothing is visible before commit; abort discards the uploaded parts.
    */
   private final class S3Pending extends PendingObject {
     private final S3Location loc;
@@ -613,10 +634,11 @@ final class S3ObjectStore implements ObjectStore {
       if (closed) {
         return;
       }
-      if (uploadId != null && buffered > 0) {
-        uploadPart();
+      if (buffered > 0) {
+        uploadPart(); // the last part may be smaller than S3's 5 MiB minimum
       }
       closed = true;
+      buffer = null;
     }
 
     @Override
@@ -624,8 +646,7 @@ final class S3ObjectStore implements ObjectStore {
       try {
         close();
         if (uploadId == null) {
-          byte[] body = Arrays.copyOf(buffer, buffered);
-          client.putObject(r -> r.bucket(loc.bucket()).key(loc.key()), RequestBody.fromBytes(body));
+          client.putObject(r -> r.bucket(loc.bucket()).key(loc.key()), RequestBody.empty());
         } else {
           client.completeMultipartUpload(
               r ->

@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,16 +69,16 @@ class ObjectListingsTest {
       assertThat(listsOf(() -> ctx.registerParquet("events", uri)))
           .containsExactly("GET /lake?list-type=2&prefix=events");
       for (String sql : HivePartitionTest.QUERIES) {
-        List<String>[] got = new List[1];
-        assertThat(listsOf(() -> got[0] = SameRows.quiver(ctx, sql))).as(sql).isEmpty();
-        SameRows.same(HivePartitionTest.duckdb(dir, sql), got[0], sql);
+        AtomicReference<List<String>> got = new AtomicReference<>();
+        assertThat(listsOf(() -> got.set(SameRows.quiver(ctx, sql)))).as(sql).isEmpty();
+        SameRows.same(HivePartitionTest.duckdb(dir, sql), got.get(), sql);
       }
       String selfJoin =
           "SELECT a.cat, count(*) AS n FROM events a JOIN events b ON a.id = b.id"
               + " WHERE a.id IN (SELECT id FROM events WHERE dt = DATE '2026-01-02') GROUP BY a.cat";
-      List<String>[] got = new List[1];
-      assertThat(listsOf(() -> got[0] = SameRows.quiver(ctx, selfJoin))).isEmpty();
-      SameRows.same(HivePartitionTest.duckdb(dir, selfJoin), got[0], selfJoin);
+      AtomicReference<List<String>> got = new AtomicReference<>();
+      assertThat(listsOf(() -> got.set(SameRows.quiver(ctx, selfJoin)))).isEmpty();
+      SameRows.same(HivePartitionTest.duckdb(dir, selfJoin), got.get(), selfJoin);
     }
   }
 
@@ -90,11 +91,11 @@ class ObjectListingsTest {
     String files = sql.replace("events", "read_parquet('" + uri + "')");
     for (int partitions : new int[] {1, 4}) {
       try (SessionContext ctx = session(partitions)) {
-        List<String>[] got = new List[1];
-        assertThat(listsOf(() -> got[0] = SameRows.quiver(ctx, files)))
+        AtomicReference<List<String>> got = new AtomicReference<>();
+        assertThat(listsOf(() -> got.set(SameRows.quiver(ctx, files))))
             .as("three reads of one prefix in one statement")
             .containsExactly("GET /lake?list-type=2&prefix=events");
-        SameRows.same(HivePartitionTest.duckdb(dir, sql), got[0], sql);
+        SameRows.same(HivePartitionTest.duckdb(dir, sql), got.get(), sql);
         // The next statement lists again.
         assertThat(listsOf(() -> SameRows.quiver(ctx, files))).hasSize(1);
       }
@@ -110,20 +111,20 @@ class ObjectListingsTest {
       String both =
           "SELECT count(*) AS n, sum(x.amount) AS s FROM read_csv('" + sales + "') x"
               + " JOIN read_csv('" + sales + "') y ON x.id = y.id";
-      List<String>[] got = new List[1];
-      assertThat(listsOf(() -> got[0] = SameRows.quiver(ctx, both))).hasSize(1);
-      assertThat(got[0]).containsExactly("2|30");
+      AtomicReference<List<String>> got = new AtomicReference<>();
+      assertThat(listsOf(() -> got.set(SameRows.quiver(ctx, both)))).hasSize(1);
+      assertThat(got.get()).containsExactly("2|30");
       Files.writeString(csv.resolve("b.csv"), "id,amount\n3,5\n");
       s3.put(csv.resolve("b.csv"), "lake", "sales/b.csv");
-      assertThat(listsOf(() -> got[0] = SameRows.quiver(ctx, both))).hasSize(1);
-      assertThat(got[0]).containsExactly("3|35");
+      assertThat(listsOf(() -> got.set(SameRows.quiver(ctx, both)))).hasSize(1);
+      assertThat(got.get()).containsExactly("3|35");
       try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
           Statement s = c.createStatement();
           var r =
               s.executeQuery(
                   both.replace("'" + sales + "'", "'" + csv + "/*.csv'"))) {
         r.next();
-        assertThat(r.getLong(1) + "|" + r.getLong(2)).isEqualTo(got[0].get(0));
+        assertThat(r.getLong(1) + "|" + r.getLong(2)).isEqualTo(got.get().get(0));
       }
     }
   }
