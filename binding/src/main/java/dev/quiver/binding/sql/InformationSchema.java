@@ -172,7 +172,7 @@ final class InformationSchema {
           Field f = fields.get(i);
           out.add(
               new Column(
-                  name, f.getName(), i + 1, typeName(f.getType()), f.isNullable(),
+                  name, f.getName(), i + 1, typeName(f), f.isNullable(),
                   key(constraints, f.getName()), constraints.defaults().get(f.getName())));
         }
         continue;
@@ -184,7 +184,8 @@ final class InformationSchema {
           RelDataTypeField f = fields.get(i);
           out.add(
               new Column(
-                  name, f.getName(), i + 1, typeName(TypeMapping.toArrow(f.getType())),
+                  name, f.getName(), i + 1,
+                  typeName(TypeMapping.toArrowField(f.getName(), f.getType())),
                   f.getType().isNullable(), null, null));
         }
       }
@@ -204,6 +205,40 @@ final class InformationSchema {
       }
     }
     return key;
+  }
+
+  /**
+   * The column's type as DuckDB writes it, nested types with their parts: {@code STRUCT(a
+   * BIGINT, b VARCHAR)}, {@code BIGINT[]}, {@code MAP(VARCHAR, BIGINT)}.
+   */
+  static String typeName(Field f) {
+    ArrowType t = f.getType();
+    if (t instanceof ArrowType.Struct) {
+      StringBuilder b = new StringBuilder("STRUCT(");
+      for (int i = 0; i < f.getChildren().size(); i++) {
+        Field c = f.getChildren().get(i);
+        b.append(i > 0 ? ", " : "").append(fieldName(c.getName())).append(' ').append(typeName(c));
+      }
+      return b.append(')').toString();
+    }
+    if ((t instanceof ArrowType.List
+            || t instanceof ArrowType.LargeList
+            || t instanceof ArrowType.FixedSizeList)
+        && f.getChildren().size() == 1) {
+      return typeName(f.getChildren().get(0)) + "[]";
+    }
+    if (t instanceof ArrowType.Map
+        && f.getChildren().size() == 1
+        && f.getChildren().get(0).getChildren().size() == 2) {
+      List<Field> kv = f.getChildren().get(0).getChildren();
+      return "MAP(" + typeName(kv.get(0)) + ", " + typeName(kv.get(1)) + ")";
+    }
+    return typeName(t);
+  }
+
+  /** A struct field's name, double-quoted unless it is a plain lower-case identifier. */
+  private static String fieldName(String name) {
+    return name.matches("[a-z_][a-z0-9_]*") ? name : "\"" + name.replace("\"", "\"\"") + "\"";
   }
 
   /** The type's name as DuckDB and the SQL standard write it. */

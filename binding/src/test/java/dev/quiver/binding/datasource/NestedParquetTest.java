@@ -191,6 +191,46 @@ public class NestedParquetTest {
     }
   }
 
+  /**
+   * DESCRIBE, information_schema.columns and a view's DESCRIBE write nested types as DuckDB's
+   * DESCRIBE does (STRUCT(a BIGINT, ...), BIGINT[], MAP(VARCHAR, BIGINT)); tz is left out, as
+   * Quiver reads DuckDB's TIMESTAMPTZ as TIMESTAMP (the README's Parquet types table).
+   */
+  @Test
+  void describeWritesNestedTypesAsDuckDb() throws Exception {
+    Path dir = write(tmp);
+    List<String> duckdb =
+        new java.util.ArrayList<>(
+            SameRows.duckdb(
+                "n",
+                "SELECT * FROM read_parquet('" + dir + "/*.parquet')",
+                "SELECT column_name, column_type FROM (DESCRIBE n) WHERE column_name <> 'tz'"));
+    assertThat(duckdb)
+        .contains(
+            "s|STRUCT(a BIGINT, b VARCHAR, c STRUCT(d DOUBLE, e BIGINT[]))",
+            "l|BIGINT[]",
+            "m|MAP(VARCHAR, BIGINT)",
+            "ls|STRUCT(x BIGINT, y VARCHAR)[]");
+    try (SessionContext ctx = new SessionContext(new SessionConfig())) {
+      ctx.registerParquet("n", dir.toString());
+      ctx.sql("CREATE VIEW nv AS SELECT * FROM n");
+      for (String sql : List.of("DESCRIBE n", "DESCRIBE nv")) {
+        // column_name|column_type|null|key|default|extra: the first two, as DuckDB's.
+        List<String> got =
+            SameRows.quiver(ctx, sql).stream()
+                .map(r -> r.split("\\|"))
+                .filter(r -> !r[0].equals("tz"))
+                .map(r -> r[0] + "|" + r[1])
+                .toList();
+        assertThat(got).as(sql).containsExactlyElementsOf(duckdb);
+      }
+      String columns =
+          "SELECT column_name, data_type FROM information_schema.columns"
+              + " WHERE table_name = 'n' AND column_name <> 'tz' ORDER BY ordinal_position";
+      assertThat(SameRows.quiver(ctx, columns)).containsExactlyElementsOf(duckdb);
+    }
+  }
+
   @Test
   void fieldReferencesAreNamedAfterTheField() throws Exception {
     Path dir = write(tmp);
