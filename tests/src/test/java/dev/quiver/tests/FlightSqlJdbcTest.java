@@ -109,6 +109,79 @@ class FlightSqlJdbcTest {
     Differential.check(sql, sql, expected, query(c, sql), Differential.sortOf(sql, expected));
   }
 
+  /**
+   * Struct, list and map columns (and a TIME column) come through the driver as its Java values (a struct
+   * or map as a Map, a list as a java.sql.Array), on the embedded cluster; their parts are checked
+   * against DuckDB extracting the same parts from the same files.
+   */
+  @Test
+  void nestedColumnsComeThroughTheDriver() throws Exception {
+    Path dir = dev.quiver.binding.datasource.NestedParquetTest.write(tmp);
+    List<String> want =
+        dev.quiver.binding.datasource.SameRows.duckdb(
+            "n",
+            "SELECT * FROM read_parquet('" + dir + "/*.parquet')",
+            "SELECT id, s.a, s.b, s.c.d, s.c.e[1], len(l), l[1], l[3], m['k'], len(ls),"
+                + " ls[1].x, ls[1].y FROM n ORDER BY id LIMIT 60");
+    List<String> got = new ArrayList<>();
+    try (Connection c = connect();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT id, s, l, m, ls, t FROM read_parquet('" + dir + "') ORDER BY id LIMIT 60")) {
+      ResultSetMetaData md = rs.getMetaData();
+      assertThat(md.getColumnType(2)).isEqualTo(Types.JAVA_OBJECT);
+      assertThat(md.getColumnType(3)).isEqualTo(Types.ARRAY);
+      assertThat(md.getColumnType(4)).isEqualTo(Types.JAVA_OBJECT);
+      assertThat(md.getColumnType(5)).isEqualTo(Types.ARRAY);
+      assertThat(md.getColumnType(6)).isEqualTo(Types.TIME);
+      while (rs.next()) {
+        java.util.Map<?, ?> struct = (java.util.Map<?, ?>) rs.getObject(2);
+        java.util.Map<?, ?> inner = struct == null ? null : (java.util.Map<?, ?>) struct.get("c");
+        Object[] list = elements(rs.getArray(3));
+        java.util.Map<?, ?> map = (java.util.Map<?, ?>) rs.getObject(4);
+        Object[] structs = elements(rs.getArray(5));
+        java.util.Map<?, ?> first = structs == null ? null : (java.util.Map<?, ?>) structs[0];
+        Object[] e = inner == null ? null : ((List<?>) inner.get("e")).toArray();
+        List<Object> row =
+            Arrays.asList(
+                rs.getLong(1),
+                struct == null ? null : struct.get("a"),
+                struct == null ? null : struct.get("b"),
+                inner == null ? null : inner.get("d"),
+                e == null ? null : e[0],
+                list == null ? null : list.length,
+                list == null || list.length < 1 ? null : list[0],
+                list == null || list.length < 3 ? null : list[2],
+                map == null ? null : valueOf(map, "k"),
+                structs == null ? null : structs.length,
+                first == null ? null : first.get("x"),
+                first == null ? null : first.get("y"));
+        StringBuilder b = new StringBuilder();
+        for (Object o : row) {
+          b.append(b.length() > 0 ? "|" : "")
+              .append(dev.quiver.binding.datasource.SameRows.normalize(o));
+        }
+        got.add(b.toString());
+      }
+    }
+    assertThat(got).hasSize(60).containsExactlyElementsOf(want);
+  }
+
+  /** The value of key {@code key} of a map as the driver gives it (keys may be Arrow Text). */
+  private static Object valueOf(java.util.Map<?, ?> map, String key) {
+    for (java.util.Map.Entry<?, ?> e : map.entrySet()) {
+      if (String.valueOf(e.getKey()).equals(key)) {
+        return e.getValue();
+      }
+    }
+    return null;
+  }
+
+  private static Object[] elements(java.sql.Array array) throws SQLException {
+    return array == null ? null : (Object[]) array.getArray();
+  }
+
   @Test
   void wrongOrMissingTokenIsUnauthenticated() {
     Properties wrong = new Properties();
