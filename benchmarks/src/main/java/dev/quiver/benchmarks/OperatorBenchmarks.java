@@ -36,15 +36,17 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The binding's operators on one partition over in-memory Arrow batches: each benchmark runs a
- * physical plan planned once in setup, so that Calcite's planning is not measured, and returns
- * the output row count.
+ * physical plan planned once in setup, so that Calcite's planning is not measured, and returns the
+ * output row count.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx4g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx4g"})
 public class OperatorBenchmarks {
   private static final int BATCH = 8192;
 

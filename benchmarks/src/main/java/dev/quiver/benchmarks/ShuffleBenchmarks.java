@@ -48,16 +48,18 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One shuffle partition (lineitem-like columns) served by an executor's Flight producer on
- * loopback and read with {@link FlightShuffleClient} into a task allocator, per compression:
- * encode, transfer and decode together.
+ * One shuffle partition (lineitem-like columns) served by an executor's Flight producer on loopback
+ * and read with {@link FlightShuffleClient} into a task allocator, per compression: encode,
+ * transfer and decode together.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx4g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx4g"})
 public class ShuffleBenchmarks {
   private static final int BATCH = 8192;
 

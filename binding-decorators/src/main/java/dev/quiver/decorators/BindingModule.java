@@ -6,9 +6,9 @@ import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.settings.SessionConfig;
 
 /**
- * The plain binding, wired with Guice: every injected {@link SessionContext} is a new single-process
- * session with the module's settings. Swap this module for the distributed engine's and the same
- * application runs on a cluster.
+ * The plain binding, wired with Guice: every injected {@link SessionContext} is a new
+ * single-process session with the module's settings. Swap this module for the distributed engine's
+ * and the same application runs on a cluster.
  */
 public final class BindingModule extends AbstractModule {
   private final SessionConfig config;

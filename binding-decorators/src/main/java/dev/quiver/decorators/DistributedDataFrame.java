@@ -189,9 +189,7 @@ public final class DistributedDataFrame implements DataFrame {
     return analyze ? running(() -> inner.explain(true)) : inner.explain(false);
   }
 
-  /**
-   * The query's stage graph as Graphviz DOT, or empty when the query has nothing to distribute.
-   */
+  /** The query's stage graph as Graphviz DOT, or empty when the query has nothing to distribute. */
   public Optional<String> explainDot() {
     SessionConfig config = session.config().copy();
     ExecutionPlan physical =

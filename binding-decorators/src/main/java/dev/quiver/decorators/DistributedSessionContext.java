@@ -6,9 +6,9 @@ import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.settings.SessionConfig;
 
 /**
- * A {@link SessionContext} whose queries run on a cluster: it installs the distribution's
- * extension (a planner that cuts plans into stages), checks registered providers and hands out
- * {@link DistributedDataFrame}s. Code typed against {@code SessionContext} does not change.
+ * A {@link SessionContext} whose queries run on a cluster: it installs the distribution's extension
+ * (a planner that cuts plans into stages), checks registered providers and hands out {@link
+ * DistributedDataFrame}s. Code typed against {@code SessionContext} does not change.
  */
 public class DistributedSessionContext extends SessionContext {
   private final Distribution distribution;

@@ -14,8 +14,8 @@ public interface Distribution {
   Extension extension();
 
   /**
-   * Checks that the cluster's executors can rebuild what {@code provider}'s scans produce; throws
-   * a {@code QuiverException} naming the table and the reason when they cannot.
+   * Checks that the cluster's executors can rebuild what {@code provider}'s scans produce; throws a
+   * {@code QuiverException} naming the table and the reason when they cannot.
    */
   void checkRebuildable(String tableName, TableProvider provider);
 

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A bundle of additions installed into a session with {@link SessionContext#withExtensions}:
- * a query planner (usually wrapping the current one), physical optimizer rules, UDFs and tables.
+ * A bundle of additions installed into a session with {@link SessionContext#withExtensions}: a
+ * query planner (usually wrapping the current one), physical optimizer rules, UDFs and tables.
  */
 public interface Extension {
   /** Returns the planner the session should use, given the one it has now. */

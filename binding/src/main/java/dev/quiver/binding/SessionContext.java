@@ -55,8 +55,8 @@ public class SessionContext implements AutoCloseable {
    * either are visible to both, while settings ({@code SET}), running queries and memory are the
    * new session's own. It starts with a copy of this session's settings, planner and extensions.
    * Closing it leaves the shared tables open; closing the session that created the tables closes
-   * them, so close the sessions made here first. Servers use it for one session per client over
-   * one catalog.
+   * them, so close the sessions made here first. Servers use it for one session per client over one
+   * catalog.
    */
   public SessionContext newSession() {
     return new SessionContext(this);
@@ -156,8 +156,8 @@ public class SessionContext implements AutoCloseable {
   /**
    * Whether {@code sql} is a query (SELECT, WITH, VALUES, EXPLAIN), which {@link #sql} plans
    * without running, rather than a statement it runs at once (CREATE, DROP, INSERT, SET). Parses
-   * nothing beyond the leading keyword, so a malformed query still answers true and fails in
-   * {@link #sql}.
+   * nothing beyond the leading keyword, so a malformed query still answers true and fails in {@link
+   * #sql}.
    */
   public boolean isQuery(String sql) {
     return StatementRunner.isQuery(sql);

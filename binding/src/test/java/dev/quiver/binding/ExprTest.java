@@ -22,17 +22,26 @@ class ExprTest {
     assertThat(col("a").gt(lit(2.5)).and(col("s").like("x%").not()).toString())
         .isEqualTo("(a > 2.5) AND NOT (s LIKE 'x%')");
     assertThat(col("s").eq("it's").toString()).isEqualTo("s = 'it''s'");
-    assertThat(col("d").between(Expr.date("1994-01-01"), Expr.date("1995-01-01").sub(Expr.intervalDays(1))).toString())
+    assertThat(
+            col("d")
+                .between(Expr.date("1994-01-01"), Expr.date("1995-01-01").sub(Expr.intervalDays(1)))
+                .toString())
         .isEqualTo("d BETWEEN DATE '1994-01-01' AND (DATE '1995-01-01' - INTERVAL '1' DAY)");
     assertThat(col("d").add(Expr.intervalMonths(3)).toString()).isEqualTo("d + INTERVAL '3' MONTH");
     assertThat(col("k").in(1, 2L, "x").toString()).isEqualTo("k IN (1, 2, 'x')");
     assertThat(col("a").isNull().or(col("a").isNotNull()).toString())
         .isEqualTo("a IS NULL OR a IS NOT NULL");
     assertThat(col("a").neg().toString()).isEqualTo("-a");
-    assertThat(col("p").cast(new ArrowType.Decimal(10, 2, 128)).toString()).isEqualTo("CAST(p AS DECIMAL(10, 2))");
-    assertThat(Expr.when(col("a").gt(0), "pos").when(col("a").lt(0), "neg").otherwise(lit(null)).toString())
+    assertThat(col("p").cast(new ArrowType.Decimal(10, 2, 128)).toString())
+        .isEqualTo("CAST(p AS DECIMAL(10, 2))");
+    assertThat(
+            Expr.when(col("a").gt(0), "pos")
+                .when(col("a").lt(0), "neg")
+                .otherwise(lit(null))
+                .toString())
         .isEqualTo("CASE WHEN a > 0 THEN 'pos' WHEN a < 0 THEN 'neg' ELSE NULL END");
-    assertThat(Expr.when(col("a").gt(0), 1).end().toString()).isEqualTo("CASE WHEN a > 0 THEN 1 END");
+    assertThat(Expr.when(col("a").gt(0), 1).end().toString())
+        .isEqualTo("CASE WHEN a > 0 THEN 1 END");
     assertThat(Expr.coalesce(col("a"), 0).toString()).isEqualTo("coalesce(a, 0)");
     assertThat(Expr.nullIf(col("a"), 0).toString()).isEqualTo("nullif(a, 0)");
     assertThat(Expr.fn("UPPER", col("s")).toString()).isEqualTo("upper(s)");
@@ -43,7 +52,8 @@ class ExprTest {
     assertThat(Expr.countStar().toString()).isEqualTo("count(*)");
     assertThat(Expr.countDistinct(col("x")).toString()).isEqualTo("count(DISTINCT x)");
     assertThat(Expr.avg(col("x")).toString()).isEqualTo("avg(x)");
-    assertThat(Expr.timestamp("1994-01-01T10:00:00").toString()).isEqualTo("TIMESTAMP '1994-01-01T10:00'");
+    assertThat(Expr.timestamp("1994-01-01T10:00:00").toString())
+        .isEqualTo("TIMESTAMP '1994-01-01T10:00'");
     assertThat(lit(true).toString()).isEqualTo("TRUE");
   }
 

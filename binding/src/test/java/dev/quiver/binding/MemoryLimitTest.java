@@ -33,14 +33,17 @@ class MemoryLimitTest {
 
   @BeforeEach
   void setUp() {
-    SessionConfig config = new SessionConfig()
-        .withTargetPartitions(2)
-        .withMemoryLimit(LIMIT)
-        .withSpillDirectory(spillDir);
+    SessionConfig config =
+        new SessionConfig()
+            .withTargetPartitions(2)
+            .withMemoryLimit(LIMIT)
+            .withSpillDirectory(spillDir);
     ctx = new SessionContext(config);
-    Schema schema = new Schema(List.of(
-        Field.nullable("k", new ArrowType.Int(64, true)),
-        Field.nullable("v", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))));
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.nullable("k", new ArrowType.Int(64, true)),
+                Field.nullable("v", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))));
     // 4M rows * 16 bytes = 64 MB of input, well above the 40 MB limit.
     int batchRows = 1 << 16;
     List<VectorSchemaRoot> batches = new java.util.ArrayList<>();
@@ -97,9 +100,10 @@ class MemoryLimitTest {
 
   @Test
   void largeAggregationSpillsAndCompletes() {
-    DataFrame df = ctx.sql(
-        "SELECT count(*) AS group_count, sum(c) AS total, min(s) AS lo, max(s) AS hi FROM "
-            + "(SELECT k % 500000 AS g, count(*) AS c, sum(v) AS s FROM t GROUP BY k % 500000) g");
+    DataFrame df =
+        ctx.sql(
+            "SELECT count(*) AS group_count, sum(c) AS total, min(s) AS lo, max(s) AS hi FROM "
+                + "(SELECT k % 500000 AS g, count(*) AS c, sum(v) AS s FROM t GROUP BY k % 500000) g");
     List<VectorSchemaRoot> result = df.collect();
     try {
       VectorSchemaRoot r = result.get(0);

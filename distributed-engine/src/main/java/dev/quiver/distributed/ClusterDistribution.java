@@ -38,8 +38,11 @@ public final class ClusterDistribution implements Distribution {
       scan = provider.scan(fullScan(provider, 1));
     } catch (RuntimeException e) {
       throw new QuiverException(
-          "Table '" + tableName + "' cannot be registered on the cluster: planning its scan failed: "
-              + e.getMessage(), e);
+          "Table '"
+              + tableName
+              + "' cannot be registered on the cluster: planning its scan failed: "
+              + e.getMessage(),
+          e);
     }
     try {
       new PlanCodec(PlanCodec.DEFAULT_MAX_SHIPPED_BYTES).checkEncodable(scan);

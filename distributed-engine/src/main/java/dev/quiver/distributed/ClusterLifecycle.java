@@ -6,8 +6,8 @@ import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.cluster.EmbeddedCluster;
 
 /**
- * Starts and stops what a Guice-wired application uses of a cluster: the embedded servers (if
- * any) and the client connection. The modules only bind it; it starts on the first session (or an
+ * Starts and stops what a Guice-wired application uses of a cluster: the embedded servers (if any)
+ * and the client connection. The modules only bind it; it starts on the first session (or an
  * explicit {@link #start()}) and the application closes it at the end.
  */
 public final class ClusterLifecycle implements AutoCloseable {

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Makes a plain session's queries run on a cluster, without Guice:
- * {@code new SessionContext().withExtensions(DistributedExtension.connect(config))}. It installs a
- * planner that wraps the session's own and cuts plans into stages.
+ * Makes a plain session's queries run on a cluster, without Guice: {@code new
+ * SessionContext().withExtensions(DistributedExtension.connect(config))}. It installs a planner
+ * that wraps the session's own and cuts plans into stages.
  */
 public final class DistributedExtension implements Extension, AutoCloseable {
   private final ClusterRuntime runtime;

@@ -7,9 +7,9 @@ import dev.quiver.distributed.client.ClusterConfig;
 
 /**
  * Guice wiring for a running cluster: every injected {@link SessionContext} is a {@link
- * DistributedSessionContext} whose queries run on the scheduler of {@code config}. The module
- * does no I/O; the injected {@link ClusterLifecycle} connects when the first session is created
- * and is closed by the application at the end.
+ * DistributedSessionContext} whose queries run on the scheduler of {@code config}. The module does
+ * no I/O; the injected {@link ClusterLifecycle} connects when the first session is created and is
+ * closed by the application at the end.
  */
 public final class DistributedModule extends ClusterSessionModule {
   private final ClusterConfig config;

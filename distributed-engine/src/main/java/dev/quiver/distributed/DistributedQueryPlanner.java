@@ -30,8 +30,8 @@ import java.util.Set;
 /**
  * The distributed engine's query planner: plans with the wrapped (binding) planner for as many
  * partitions as the input deserves ({@link DistributedSettings#BYTES_PER_TASK}, capped by the
- * cluster's task slots), cuts the plan into stages and returns a {@link DistributedQueryExec}
- * that runs them on the cluster. A plan with nothing to distribute stays a local plan.
+ * cluster's task slots), cuts the plan into stages and returns a {@link DistributedQueryExec} that
+ * runs them on the cluster. A plan with nothing to distribute stays a local plan.
  */
 public final class DistributedQueryPlanner implements QueryPlanner {
   private final QueryPlanner inner;
@@ -111,7 +111,8 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     long maxShipped = limit == null ? defaultMaxShippedBytes : SessionConfig.parseBytes(limit);
     JobSpec.Builder job =
         JobSpec.newBuilder()
-            .setName(name.length() > MAX_NAME_CHARS ? name.substring(0, MAX_NAME_CHARS) + "…" : name)
+            .setName(
+                name.length() > MAX_NAME_CHARS ? name.substring(0, MAX_NAME_CHARS) + "…" : name)
             .setFinalStageId(graph.finalStage().id())
             .putAllSettings(config.options());
     for (Stage s : graph.stages()) {

@@ -5,10 +5,10 @@ import dev.quiver.distributed.cluster.EmbeddedCluster;
 import dev.quiver.distributed.security.SecurityConfig;
 
 /**
- * Guice wiring for a cluster inside this process: a scheduler and {@code n} executors on
- * loopback (the scheduler and executor modules must be on the classpath). The module does no
- * I/O: the injected {@link ClusterLifecycle} starts the servers when the first session is created
- * (or on {@link ClusterLifecycle#start()}) and stops them on close.
+ * Guice wiring for a cluster inside this process: a scheduler and {@code n} executors on loopback
+ * (the scheduler and executor modules must be on the classpath). The module does no I/O: the
+ * injected {@link ClusterLifecycle} starts the servers when the first session is created (or on
+ * {@link ClusterLifecycle#start()}) and stops them on close.
  */
 public final class EmbeddedClusterModule extends ClusterSessionModule {
   private final int executors;

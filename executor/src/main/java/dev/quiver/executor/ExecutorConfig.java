@@ -26,13 +26,13 @@ import java.util.UUID;
  * @param shuffleTtl how long a job's shuffle output may sit unwritten and unread before the
  *     executor deletes it (its client never released it)
  * @param shuffleCompression how shuffle output is served when a task does not choose
- * @param httpPort port of the HTTP endpoint (health, metrics) on {@code host}, 0 for any free
- *     port, -1 for none
+ * @param httpPort port of the HTTP endpoint (health, metrics) on {@code host}, 0 for any free port,
+ *     -1 for none
  * @param advertiseHost the address the scheduler, other executors and clients dial to reach this
  *     executor, or null for {@code host} (this machine's name when {@code host} is a wildcard)
  * @param diskLimitBytes bytes of shuffle and spill files the executor may keep in its work
- *     directory before failing the task that writes the most with ResourcesExhausted; 0 for
- *     {@link #DEFAULT_DISK_FRACTION} of the space free there at start
+ *     directory before failing the task that writes the most with ResourcesExhausted; 0 for {@link
+ *     #DEFAULT_DISK_FRACTION} of the space free there at start
  */
 public record ExecutorConfig(
     String executorId,

@@ -139,7 +139,8 @@ public final class ExecutorMain implements Callable<Integer> {
   @Option(
       names = "--tls-cert",
       paramLabel = "PEM",
-      description = "Certificate chain to serve Flight and control calls over TLS (needs --tls-key).")
+      description =
+          "Certificate chain to serve Flight and control calls over TLS (needs --tls-key).")
   Path tlsCert;
 
   @Option(

@@ -100,8 +100,7 @@ final class ExecutorMetrics {
 
   /** Counts a task attempt's end from the report sent to the scheduler. */
   void taskEnded(TaskStatusReport report) {
-    String state =
-        report.getState().name().replace("TASK_STATE_", "").toLowerCase(Locale.ROOT);
+    String state = report.getState().name().replace("TASK_STATE_", "").toLowerCase(Locale.ROOT);
     tasksFinished.labelValues(state).inc();
     taskSeconds.labelValues(state).observe(report.getMetrics().getElapsedMillis() / 1000.0);
     if (state.equals("succeeded")) {

@@ -6,8 +6,8 @@ import com.google.inject.Singleton;
 
 /**
  * Guice wiring of an executor process: its configuration and the {@link ExecutorLifecycle} that
- * creates its root allocator and starts the server with the plan codec. The module does no I/O;
- * the server starts on {@link ExecutorLifecycle#start}.
+ * creates its root allocator and starts the server with the plan codec. The module does no I/O; the
+ * server starts on {@link ExecutorLifecycle#start}.
  */
 public final class ExecutorModule extends AbstractModule {
   private final ExecutorConfig config;

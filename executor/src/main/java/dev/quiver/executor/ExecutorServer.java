@@ -90,11 +90,13 @@ public final class ExecutorServer implements AutoCloseable {
   private final StatusReporter reporter;
   private final TaskManager tasks;
   private final FlightServer flight;
+
   /**
-   * Runs the Flight server's calls on daemon threads: Flight's own default pool is not daemon,
-   * and its idle threads kept an application's JVM alive for a minute after main returned.
+   * Runs the Flight server's calls on daemon threads: Flight's own default pool is not daemon, and
+   * its idle threads kept an application's JVM alive for a minute after main returned.
    */
   private final ExecutorService flightCalls = Executors.newCachedThreadPool(daemonThreads());
+
   private final ManagedChannel schedulerChannel;
   private final SchedulerGrpc.SchedulerBlockingStub scheduler;
   private final ScheduledExecutorService heartbeats;
@@ -171,8 +173,7 @@ public final class ExecutorServer implements AutoCloseable {
                   reportTo(r, metrics),
                   p::problem),
               config.cores());
-      metrics.watch(
-          metricsRegistry, t, s, allocator::getAllocatedMemory, config.memoryBytes());
+      metrics.watch(metricsRegistry, t, s, allocator::getAllocatedMemory, config.memoryBytes());
       ExecutorControlService control = new ExecutorControlService(s, t, config.executorId());
       // TLS and the token check of DoGet come from Flight; the control service, which shares the
       // Flight server's port and transport, gets its own token interceptor, which also refuses
@@ -190,7 +191,8 @@ public final class ExecutorServer implements AutoCloseable {
           FlightSecurity.secure(
                   FlightServer.builder(
                       allocator,
-                      FlightSecurity.serverLocation(config.host(), config.port(), config.security()),
+                      FlightSecurity.serverLocation(
+                          config.host(), config.port(), config.security()),
                       new ShuffleFlightProducer(
                           s, allocator, config.executorId(), config.shuffleCompression())),
                   config.security())
@@ -315,10 +317,7 @@ public final class ExecutorServer implements AutoCloseable {
     }
     server.scheduleHeartbeat();
     server.heartbeats.scheduleWithFixedDelay(
-        server::enforceDiskLimit,
-        DISK_CHECK_MILLIS,
-        DISK_CHECK_MILLIS,
-        TimeUnit.MILLISECONDS);
+        server::enforceDiskLimit, DISK_CHECK_MILLIS, DISK_CHECK_MILLIS, TimeUnit.MILLISECONDS);
     long sweepMillis = Math.max(100, Math.min(15_000, config.shuffleTtl().toMillis() / 4));
     server.heartbeats.scheduleWithFixedDelay(
         server::expireShuffles, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
@@ -525,7 +524,8 @@ public final class ExecutorServer implements AutoCloseable {
           config.executorId(),
           problem);
     } else if (problem == null && before != null) {
-      LOG.info("executor {} is ready again: its work directory can be written", config.executorId());
+      LOG.info(
+          "executor {} is ready again: its work directory can be written", config.executorId());
     }
   }
 
@@ -535,10 +535,10 @@ public final class ExecutorServer implements AutoCloseable {
   }
 
   /**
-   * Stops every task and orphans every shuffle output: a scheduler that asks for a new
-   * registration has forgotten this executor's work (it restarted, or re-runs the work
-   * elsewhere), so no task will read it. A client may still be reading a finished job's result,
-   * so that output is deleted only once nobody opened it for {@link #orphanGrace}.
+   * Stops every task and orphans every shuffle output: a scheduler that asks for a new registration
+   * has forgotten this executor's work (it restarted, or re-runs the work elsewhere), so no task
+   * will read it. A client may still be reading a finished job's result, so that output is deleted
+   * only once nobody opened it for {@link #orphanGrace}.
    */
   private void dropWork(String why) {
     int cancelled = tasks.cancelAll(why);

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Checks that the directories an executor writes spill and shuffle files to can still be
- * written: creates, writes and deletes a small file in each. An executor whose check fails
- * reports itself not ready, and a task that failed on it is retried on another executor.
+ * Checks that the directories an executor writes spill and shuffle files to can still be written:
+ * creates, writes and deletes a small file in each. An executor whose check fails reports itself
+ * not ready, and a task that failed on it is retried on another executor.
  */
 public final class WorkDirProbe {
   private static final byte[] PROBE = new byte[] {'q', 'u', 'i', 'v', 'e', 'r'};

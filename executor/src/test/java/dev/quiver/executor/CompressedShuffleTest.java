@@ -218,13 +218,13 @@ class CompressedShuffleTest {
           new TaskContext("q", task, new MemoryPool(1 << 20), new SessionConfig(), threads);
       ShuffleLocation where =
           new ShuffleLocation(
-              id.getJobId(),
-              id.getStageId(),
-              id.getTaskId(),
-              id.getPartition(),
-              "exec-test",
-              "127.0.0.1",
-              port)
+                  id.getJobId(),
+                  id.getStageId(),
+                  id.getTaskId(),
+                  id.getPartition(),
+                  "exec-test",
+                  "127.0.0.1",
+                  port)
               .withCapability(TestBatches.CAPABILITY);
       try (BatchStream stream = client.open(where, SCHEMA, ctx)) {
         VectorSchemaRoot next;
@@ -330,7 +330,8 @@ class CompressedShuffleTest {
           FlightShuffleClient client = FlightShuffleClient.insecure(allocator)) {
         TaskContext ctx =
             new TaskContext("q", task, new MemoryPool(1 << 20), new SessionConfig(), threads);
-        ShuffleLocation where = new ShuffleLocation("job-2", 1, 0, 0, "exec-test", "127.0.0.1", port)
+        ShuffleLocation where =
+            new ShuffleLocation("job-2", 1, 0, 0, "exec-test", "127.0.0.1", port)
                 .withCapability(TestBatches.CAPABILITY);
         try (BatchStream stream = client.open(where, TestBatches.SCHEMA, ctx)) {
           VectorSchemaRoot next;
@@ -378,8 +379,7 @@ class CompressedShuffleTest {
   void settingValuesParseAndBadOnesAreNamed() {
     assertThat(ShuffleCompression.parse(" ZSTD ")).isEqualTo(ShuffleCompression.ZSTD);
     assertThat(ShuffleCompression.of(new SessionConfig())).isEmpty();
-    assertThat(
-            ShuffleCompression.of(new SessionConfig().set(ShuffleCompression.SETTING, "none")))
+    assertThat(ShuffleCompression.of(new SessionConfig().set(ShuffleCompression.SETTING, "none")))
         .contains(ShuffleCompression.NONE);
     assertThatThrownBy(() -> ShuffleCompression.parse("gzip"))
         .hasMessageContaining(ShuffleCompression.SETTING)

@@ -214,7 +214,8 @@ class ExecutorServerTest {
           FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", executor.port()))
               .build()) {
         AtomicLong rows = new AtomicLong();
-        try (FlightStream stream = client.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
+        try (FlightStream stream =
+            client.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
           TestBatches.forEachBatch(stream, allocator, b -> rows.addAndGet(b.getRowCount()));
         }
         assertThat(rows.get()).isEqualTo(100);
@@ -244,7 +245,8 @@ class ExecutorServerTest {
 
         assertThatThrownBy(
                 () -> {
-                  try (FlightStream stream = client.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
+                  try (FlightStream stream =
+                      client.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
                     stream.next();
                   }
                 })

@@ -50,7 +50,13 @@ class LocalFirstShuffleClientTest {
 
   private static ShuffleLocation at(ShufflePartitionId id, String executor) {
     return new ShuffleLocation(
-        id.getJobId(), id.getStageId(), id.getTaskId(), id.getPartition(), executor, "127.0.0.1", 1);
+        id.getJobId(),
+        id.getStageId(),
+        id.getTaskId(),
+        id.getPartition(),
+        executor,
+        "127.0.0.1",
+        1);
   }
 
   private void write(ShuffleStore store, ShufflePartitionId id, int batches) {
@@ -83,7 +89,8 @@ class LocalFirstShuffleClientTest {
   void ownPartitionsAreReadFromTheStoreInMemoryAndSpilled() throws Exception {
     // A budget below one batch spills; a large one keeps everything in memory.
     for (long budget : new long[] {64L << 20, 1024}) {
-      try (ShuffleStore store = new ShuffleStore(allocator, workDir.resolve("b" + budget), budget)) {
+      try (ShuffleStore store =
+          new ShuffleStore(allocator, workDir.resolve("b" + budget), budget)) {
         ShufflePartitionId id = ShuffleTickets.id("job", 1, 0, 2);
         write(store, id, 3);
         LocalFirstShuffleClient client = new LocalFirstShuffleClient("me", store, remote);

@@ -126,8 +126,7 @@ class SecureServersTest {
             .isInstanceOf(QuiverException.class)
             .hasMessageContaining("UNAUTHENTICATED")
             .hasMessageContaining("token")
-            .satisfies(
-                e -> assertThat(e.getMessage()).doesNotContain(TOKEN).doesNotContain(WRONG));
+            .satisfies(e -> assertThat(e.getMessage()).doesNotContain(TOKEN).doesNotContain(WRONG));
       }
     }
   }
@@ -200,7 +199,8 @@ class SecureServersTest {
   private long doGet(SecurityConfig security) throws Exception {
     try (FlightClient client =
             FlightSecurity.connect(allocator, "127.0.0.1", executor.port(), security);
-        FlightStream stream = client.getStream(ShuffleTickets.encode(partition, TestBatches.CAPABILITY))) {
+        FlightStream stream =
+            client.getStream(ShuffleTickets.encode(partition, TestBatches.CAPABILITY))) {
       long rows = 0;
       while (stream.next()) {
         rows += stream.getRoot().getRowCount();

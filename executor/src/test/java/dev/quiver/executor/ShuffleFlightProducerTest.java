@@ -85,7 +85,8 @@ class ShuffleFlightProducerTest {
 
   private List<String> fetch(ShufflePartitionId id) throws Exception {
     List<String> rows = new ArrayList<>();
-    try (FlightStream stream = client.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
+    try (FlightStream stream =
+        client.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
       assertThat(stream.getSchema()).isEqualTo(TestBatches.SCHEMA);
       while (stream.next()) {
         TestBatches.dump(stream.getRoot(), rows);

@@ -54,7 +54,6 @@ import org.apache.arrow.flight.Location;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -138,7 +137,8 @@ class TaskExecutionTest {
                 .build();
         FlightStream stream =
             client.getStream(
-                ShuffleTickets.encode(ShuffleTickets.id(job, stage, task, partition), TestBatches.CAPABILITY))) {
+                ShuffleTickets.encode(
+                    ShuffleTickets.id(job, stage, task, partition), TestBatches.CAPABILITY))) {
       TestBatches.forEachBatch(
           stream,
           allocator,

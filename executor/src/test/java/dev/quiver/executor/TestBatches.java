@@ -20,10 +20,11 @@ final class TestBatches {
 
   /** The job capability test tasks are launched with and test tickets carry. */
   static final com.google.protobuf.ByteString CAPABILITY =
-      com.google.protobuf.ByteString.copyFrom(new byte[] {
-        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
-        17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32
-      });
+      com.google.protobuf.ByteString.copyFrom(
+          new byte[] {
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+            17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32
+          });
 
   static final Schema SCHEMA =
       new Schema(
@@ -66,8 +67,8 @@ final class TestBatches {
   }
 
   /**
-   * Passes each batch of a shuffle stream read with a raw Flight client to {@code action}:
-   * plain batches as they are, compressed ones (IPC messages in app_metadata) decoded.
+   * Passes each batch of a shuffle stream read with a raw Flight client to {@code action}: plain
+   * batches as they are, compressed ones (IPC messages in app_metadata) decoded.
    */
   static void forEachBatch(
       FlightStream stream, BufferAllocator allocator, Consumer<VectorSchemaRoot> action) {

@@ -16,18 +16,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Quiver session per client connection, found by a cookie: the first call that needs a
- * session creates it (over the server's shared catalog) and answers with {@code set-cookie}; the
- * JDBC driver and ADBC send the cookie back on every later call of the connection. Sessions idle
- * longer than the timeout, with no call running, are closed.
+ * One Quiver session per client connection, found by a cookie: the first call that needs a session
+ * creates it (over the server's shared catalog) and answers with {@code set-cookie}; the JDBC
+ * driver and ADBC send the cookie back on every later call of the connection. Sessions idle longer
+ * than the timeout, with no call running, are closed.
  */
-final class ClientSessions implements FlightServerMiddleware.Factory<ClientSessions.Call>, AutoCloseable {
+final class ClientSessions
+    implements FlightServerMiddleware.Factory<ClientSessions.Call>, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClientSessions.class);
 
   /** The cookie naming a client's session. */
   static final String COOKIE = "quiver_session";
 
-  static final FlightServerMiddleware.Key<Call> KEY = FlightServerMiddleware.Key.of("quiver-session");
+  static final FlightServerMiddleware.Key<Call> KEY =
+      FlightServerMiddleware.Key.of("quiver-session");
 
   private final SessionContext shared;
   private final long idleNanos;
@@ -164,7 +166,8 @@ final class ClientSessions implements FlightServerMiddleware.Factory<ClientSessi
 
     /** Closes the caller's session, if it has one; returns its id, or null. */
     synchronized String close() {
-      ClientSession s = session != null ? session : cookie == null ? null : owner.sessions.get(cookie);
+      ClientSession s =
+          session != null ? session : cookie == null ? null : owner.sessions.get(cookie);
       if (s == null || !owner.sessions.remove(s.id, s)) {
         return null;
       }

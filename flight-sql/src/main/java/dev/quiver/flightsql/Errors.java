@@ -42,7 +42,9 @@ final class Errors {
     return status.withDescription(message(e)).toRuntimeException();
   }
 
-  /** The first line of the error's message (or of its first cause with one), at most 2,000 chars. */
+  /**
+   * The first line of the error's message (or of its first cause with one), at most 2,000 chars.
+   */
   static String message(Throwable e) {
     Throwable t = e;
     while (t.getMessage() == null && t.getCause() != null) {

@@ -21,12 +21,14 @@ import org.apache.arrow.flight.Location;
 /**
  * A distributed query's result read straight from the executors: the job runs to completion, and
  * its FlightInfo lists one endpoint per final-stage task at the executor holding that task's
- * output, whose Flight server streams it to the client ({@code DoGet} with the shuffle ticket).
- * The JDBC driver and ADBC fetch the endpoints in parallel. Batches travel uncompressed, which
- * every client reads (the executors' compressed form is Quiver's own).
+ * output, whose Flight server streams it to the client ({@code DoGet} with the shuffle ticket). The
+ * JDBC driver and ADBC fetch the endpoints in parallel. Batches travel uncompressed, which every
+ * client reads (the executors' compressed form is Quiver's own).
  */
 final class ExecutorEndpoints {
-  /** The session setting that turns it on ({@code SET quiver.flight_sql.executor_endpoints = true}). */
+  /**
+   * The session setting that turns it on ({@code SET quiver.flight_sql.executor_endpoints = true}).
+   */
   static final String SETTING = "quiver.flight_sql.executor_endpoints";
 
   private static final String COMPRESSION = "quiver.shuffle.compression";
@@ -43,8 +45,8 @@ final class ExecutorEndpoints {
   }
 
   /**
-   * Runs {@code frame} as a job and returns its endpoints, or null when the query does not run as
-   * a distributed job ending in final-stage outputs (it is then read through the server), or its
+   * Runs {@code frame} as a job and returns its endpoints, or null when the query does not run as a
+   * distributed job ending in final-stage outputs (it is then read through the server), or its
    * outputs would be compressed.
    */
   static Served serve(SessionContext session, DataFrame frame, BooleanSupplier cancelled) {

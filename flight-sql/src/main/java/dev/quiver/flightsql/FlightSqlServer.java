@@ -36,8 +36,8 @@ public final class FlightSqlServer implements AutoCloseable {
    * @param port port to bind, 0 for any free one
    * @param security TLS certificate and key, and the token every call must carry
    * @param sessionIdle how long a client session lives without calls
-   * @param executorEndpoints whether distributed results are read from the executors by default
-   *     (a session may say otherwise with {@code SET quiver.flight_sql.executor_endpoints})
+   * @param executorEndpoints whether distributed results are read from the executors by default (a
+   *     session may say otherwise with {@code SET quiver.flight_sql.executor_endpoints})
    */
   public record Options(
       String host,
@@ -70,9 +70,11 @@ public final class FlightSqlServer implements AutoCloseable {
         SessionState.rootAllocator().newChildAllocator("flight-sql-server", 0, Long.MAX_VALUE);
     this.sessions = new ClientSessions(catalog, options.sessionIdle());
     this.producer = new QuiverSqlProducer(allocator, version, options.executorEndpoints());
-    Location location = FlightSecurity.serverLocation(options.host(), options.port(), options.security());
+    Location location =
+        FlightSecurity.serverLocation(options.host(), options.port(), options.security());
     FlightServer.Builder builder =
-        FlightServer.builder(allocator, location, producer).middleware(ClientSessions.KEY, sessions);
+        FlightServer.builder(allocator, location, producer)
+            .middleware(ClientSessions.KEY, sessions);
     this.server = FlightSecurity.secure(builder, options.security()).build();
     this.janitor =
         Executors.newSingleThreadScheduledExecutor(

@@ -52,8 +52,7 @@ final class Metadata {
             .withFlightSqlServerReadOnly(false)
             .withFlightSqlServerSql(true)
             .withFlightSqlServerSubstrait(false)
-            .withFlightSqlServerTransaction(
-                SqlSupportedTransaction.SQL_SUPPORTED_TRANSACTION_NONE)
+            .withFlightSqlServerTransaction(SqlSupportedTransaction.SQL_SUPPORTED_TRANSACTION_NONE)
             .withFlightSqlServerCancel(true)
             .withSqlIdentifierQuoteChar("\"")
             .withSqlIdentifierCase(SqlSupportedCaseSensitivity.SQL_CASE_SENSITIVITY_LOWERCASE)
@@ -93,8 +92,7 @@ final class Metadata {
   }
 
   /** Writes the tables matching {@code request} into {@code root}. */
-  static void tables(
-      SessionContext catalog, CommandGetTables request, VectorSchemaRoot root) {
+  static void tables(SessionContext catalog, CommandGetTables request, VectorSchemaRoot root) {
     boolean includeSchema = request.getIncludeSchema();
     Pattern name =
         request.hasTableNameFilterPattern() ? like(request.getTableNameFilterPattern()) : null;
@@ -177,20 +175,57 @@ final class Metadata {
 
   private static final List<XdbcType> TYPES =
       List.of(
-          new XdbcType("BOOLEAN", Types.BOOLEAN, 1, null, null, null, false, null, false, null, null, null),
+          new XdbcType(
+              "BOOLEAN", Types.BOOLEAN, 1, null, null, null, false, null, false, null, null, null),
           new XdbcType("TINYINT", Types.TINYINT, 3, null, null, null, false, false, true, 0, 0, 10),
-          new XdbcType("SMALLINT", Types.SMALLINT, 5, null, null, null, false, false, true, 0, 0, 10),
-          new XdbcType("INTEGER", Types.INTEGER, 10, null, null, null, false, false, true, 0, 0, 10),
+          new XdbcType(
+              "SMALLINT", Types.SMALLINT, 5, null, null, null, false, false, true, 0, 0, 10),
+          new XdbcType(
+              "INTEGER", Types.INTEGER, 10, null, null, null, false, false, true, 0, 0, 10),
           new XdbcType("BIGINT", Types.BIGINT, 19, null, null, null, false, false, true, 0, 0, 10),
           new XdbcType("REAL", Types.REAL, 7, null, null, null, false, false, false, null, null, 2),
-          new XdbcType("DOUBLE", Types.DOUBLE, 15, null, null, null, false, false, false, null, null, 2),
           new XdbcType(
-              "DECIMAL", Types.DECIMAL, 38, null, null, List.of("precision", "scale"), false,
-              false, true, 0, 38, 10),
-          new XdbcType("VARCHAR", Types.VARCHAR, Integer.MAX_VALUE, "'", "'", null, true, null, false, null, null, null),
-          new XdbcType("DATE", Types.DATE, 10, "DATE '", "'", null, false, null, false, null, null, null),
+              "DOUBLE", Types.DOUBLE, 15, null, null, null, false, false, false, null, null, 2),
           new XdbcType(
-              "TIMESTAMP", Types.TIMESTAMP, 26, "TIMESTAMP '", "'", null, false, null, false, 0, 6,
+              "DECIMAL",
+              Types.DECIMAL,
+              38,
+              null,
+              null,
+              List.of("precision", "scale"),
+              false,
+              false,
+              true,
+              0,
+              38,
+              10),
+          new XdbcType(
+              "VARCHAR",
+              Types.VARCHAR,
+              Integer.MAX_VALUE,
+              "'",
+              "'",
+              null,
+              true,
+              null,
+              false,
+              null,
+              null,
+              null),
+          new XdbcType(
+              "DATE", Types.DATE, 10, "DATE '", "'", null, false, null, false, null, null, null),
+          new XdbcType(
+              "TIMESTAMP",
+              Types.TIMESTAMP,
+              26,
+              "TIMESTAMP '",
+              "'",
+              null,
+              false,
+              null,
+              false,
+              0,
+              6,
               null));
 
   /** Writes the types (all, or the one {@code request} names) into {@code root}. */

@@ -172,9 +172,7 @@ final class QuiverSqlProducer implements FlightSqlProducer {
   private static DataFrame frame(ClientSession session, String sql, List<Object> parameters) {
     session.acquire();
     try {
-      return parameters.isEmpty()
-          ? session.context.sql(sql)
-          : session.context.sql(sql, parameters);
+      return parameters.isEmpty() ? session.context.sql(sql) : session.context.sql(sql, parameters);
     } finally {
       session.release();
     }
@@ -559,7 +557,9 @@ final class QuiverSqlProducer implements FlightSqlProducer {
 
   @Override
   public void closeSession(
-      CloseSessionRequest request, CallContext context, StreamListener<CloseSessionResult> listener) {
+      CloseSessionRequest request,
+      CallContext context,
+      StreamListener<CloseSessionResult> listener) {
     ClientSessions.Call call = context.getMiddleware(ClientSessions.KEY);
     String id = call == null ? null : call.close();
     boolean closed = id != null;
@@ -595,13 +595,15 @@ final class QuiverSqlProducer implements FlightSqlProducer {
         .removeIf(
             p ->
                 !p.started.get()
-                    && (!openSessions.contains(p.session.id) || now - p.createdNanos > unreadNanos));
+                    && (!openSessions.contains(p.session.id)
+                        || now - p.createdNanos > unreadNanos));
   }
 
   // ---- metadata -------------------------------------------------------------------------------
 
   private static FlightInfo metadataInfo(Message command, Schema schema, FlightDescriptor d) {
-    return new FlightInfo(schema, d, List.of(new FlightEndpoint(new Ticket(pack(command)))), -1, -1);
+    return new FlightInfo(
+        schema, d, List.of(new FlightEndpoint(new Ticket(pack(command)))), -1, -1);
   }
 
   private void sendRoot(Schema schema, ServerStreamListener listener, RootWriter writer) {

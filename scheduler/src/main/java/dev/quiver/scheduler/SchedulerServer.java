@@ -1,9 +1,9 @@
 package dev.quiver.scheduler;
 
 import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
-import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
 import dev.quiver.scheduler.http.ClusterView;
@@ -14,14 +14,14 @@ import dev.quiver.scheduler.job.JobMetrics;
 import dev.quiver.scheduler.job.JobViews;
 import dev.quiver.server.http.HttpEndpoint;
 import dev.quiver.server.http.ServerMetrics;
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.util.Optional;
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;

@@ -34,9 +34,7 @@ class ArrowAccessTest {
     assertThat(p.waitFor(90, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).isEqualTo(1);
     String first = output.lines().filter(l -> !l.isBlank()).findFirst().orElse("");
-    assertThat(first)
-        .startsWith("error: ")
-        .contains("--add-opens=java.base/java.nio=ALL-UNNAMED");
+    assertThat(first).startsWith("error: ").contains("--add-opens=java.base/java.nio=ALL-UNNAMED");
     assertThat(output).doesNotContain("MemoryUtil").doesNotContain("leak");
   }
 }

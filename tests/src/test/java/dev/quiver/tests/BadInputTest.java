@@ -91,9 +91,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Bad input never crashes a server: malformed SQL, broken files and garbage on every RPC each get
- * a typed error or a gRPC status that names the problem, and a good query on the same servers
- * (a scheduler and 2 executor processes) still returns the right rows afterwards.
+ * Bad input never crashes a server: malformed SQL, broken files and garbage on every RPC each get a
+ * typed error or a gRPC status that names the problem, and a good query on the same servers (a
+ * scheduler and 2 executor processes) still returns the right rows afterwards.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -110,8 +110,20 @@ class BadInputTest {
           // Field 1, length-delimited, claims 16 bytes but has 1: truncated.
           new byte[] {0x0A, 0x10, 0x41},
           // Field 1, varint, never terminated: malformed varint.
-          new byte[] {0x08, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
-              (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF},
+          new byte[] {
+            0x08,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF
+          },
           // Tag 0 is never valid.
           new byte[] {0x00, 0x01, 0x02},
           // An end-group tag with no start group.
@@ -154,8 +166,7 @@ class BadInputTest {
             .listExecutors(ListExecutorsRequest.getDefaultInstance())
             .getExecutorsList()) {
       executors.add(s.getInfo());
-      executorChannels.add(
-          channel(s.getInfo().getHost() + ":" + s.getInfo().getFlightPort()));
+      executorChannels.add(channel(s.getInfo().getHost() + ":" + s.getInfo().getFlightPort()));
     }
     assertThat(executors).hasSize(2);
     // Warm the servers up so the first case's time is its own.
@@ -230,9 +241,9 @@ class BadInputTest {
   }
 
   /**
-   * Deep nesting is a typed error, not a StackOverflowError from Calcite that kills the client
-   * (a 1,000-term + chain, a 5,000-term OR) nor a misleading syntax error at line 1, column 1
-   * (5,000 nested parentheses); a 250-term OR, rebalanced, plans and gives the right count.
+   * Deep nesting is a typed error, not a StackOverflowError from Calcite that kills the client (a
+   * 1,000-term + chain, a 5,000-term OR) nor a misleading syntax error at line 1, column 1 (5,000
+   * nested parentheses); a 250-term OR, rebalanced, plans and gives the right count.
    */
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -270,7 +281,8 @@ class BadInputTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void tenMegabytesOfOrIsRefusedQuickly() {
-    StringBuilder sql = new StringBuilder("SELECT count(*) AS n FROM lineitem WHERE l_orderkey = 0");
+    StringBuilder sql =
+        new StringBuilder("SELECT count(*) AS n FROM lineitem WHERE l_orderkey = 0");
     for (int i = 1; sql.length() < 10 << 20; i++) {
       sql.append(" OR l_orderkey = ").append(i);
     }
@@ -376,8 +388,9 @@ class BadInputTest {
 
   @Test
   void parquetFileDeletedAfterRegistrationFailsOnTheExecutor() throws IOException {
-    Path copy = Files.copy(lineitemFile(), Files.createDirectories(dir.resolve("gone")).resolve(
-        "part-0.parquet"));
+    Path copy =
+        Files.copy(
+            lineitemFile(), Files.createDirectories(dir.resolve("gone")).resolve("part-0.parquet"));
     ctx.registerParquet("gone", copy.toString());
     Files.delete(copy);
     assertThatThrownBy(() -> ctx.sql("SELECT count(*) FROM gone GROUP BY l_returnflag").collect())
@@ -439,8 +452,8 @@ class BadInputTest {
     Path bad = corruptPages(folder.resolve("b.parquet"));
     ctx.registerParquet("mixed2", folder.toString());
     try {
-      assertThatThrownBy(() -> ctx.sql("SELECT sum(l_quantity) FROM mixed2 GROUP BY l_returnflag")
-              .collect())
+      assertThatThrownBy(
+              () -> ctx.sql("SELECT sum(l_quantity) FROM mixed2 GROUP BY l_returnflag").collect())
           .isInstanceOf(DataSourceException.class)
           .hasMessageContaining(bad.toString());
     } finally {
@@ -635,8 +648,9 @@ class BadInputTest {
   void garbageFlightTicketIsInvalidArgument() throws Exception {
     for (ExecutorInfo info : executors) {
       try (FlightClient client =
-          FlightClient.builder(allocator, Location.forGrpcInsecure(info.getHost(),
-              info.getFlightPort())).build()) {
+          FlightClient.builder(
+                  allocator, Location.forGrpcInsecure(info.getHost(), info.getFlightPort()))
+              .build()) {
         for (byte[] garbage : GARBAGE) {
           Throwable e =
               catchThrowable(
@@ -658,8 +672,8 @@ class BadInputTest {
 
   /**
    * Two requests at once to every server, each with a 50 MB header and no token (an executor once
-   * spent ~105 s of two cores decoding them and was declared lost twice): every server refuses
-   * them at once, as soon as the header list passes its bound, and the cluster stays usable.
+   * spent ~105 s of two cores decoding them and was declared lost twice): every server refuses them
+   * at once, as soon as the header list passes its bound, and the cluster stays usable.
    */
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -669,10 +683,12 @@ class BadInputTest {
     targets.add(new String[] {scheduler[0], scheduler[1], "/" + SCHEDULER + "ListExecutors"});
     for (ExecutorInfo info : executors) {
       String port = Integer.toString(info.getFlightPort());
-      targets.add(new String[] {info.getHost(), port, "/arrow.flight.protocol.FlightService/DoGet"});
+      targets.add(
+          new String[] {info.getHost(), port, "/arrow.flight.protocol.FlightService/DoGet"});
       targets.add(new String[] {info.getHost(), port, "/" + EXECUTOR + "LaunchTask"});
     }
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newCachedThreadPool();
     try {
       List<java.util.concurrent.Future<RawHttp2.Outcome>> calls = new ArrayList<>();
       for (String[] t : targets) {
@@ -688,11 +704,11 @@ class BadInputTest {
         RawHttp2.Outcome outcome = calls.get(i).get(90, TimeUnit.SECONDS);
         String[] t = targets.get(i / 2);
         System.out.println("50 MB header to " + t[2] + " on port " + t[1] + ": " + outcome);
-        assertThat(outcome.how())
-            .as(t[2] + " on port " + t[1])
-            .isNotEqualTo("no answer");
+        assertThat(outcome.how()).as(t[2] + " on port " + t[1]).isNotEqualTo("no answer");
         // Generous for a loaded machine; unbounded header lists took ~50 s per request.
-        assertThat(outcome.millis()).as(t[2] + " on port " + t[1] + ": " + outcome).isLessThan(10_000);
+        assertThat(outcome.millis())
+            .as(t[2] + " on port " + t[1] + ": " + outcome)
+            .isLessThan(10_000);
       }
     } finally {
       pool.shutdownNow();
@@ -796,7 +812,8 @@ class BadInputTest {
       Throwable e = catchThrowable(() -> RawGrpc.call(c, method, false, huge));
       assertThat(e).as(method).isInstanceOf(StatusRuntimeException.class);
       Status status = ((StatusRuntimeException) e).getStatus();
-      assertThat(status.getCode()).as(method + ": " + status)
+      assertThat(status.getCode())
+          .as(method + ": " + status)
           .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
       assertThat(status.getDescription()).as(method).isNotBlank();
     }
@@ -858,8 +875,7 @@ class BadInputTest {
             catchThrowable(
                 () -> scheduler().cancelJob(CancelJobRequest.newBuilder().setJobId(id).build())),
             catchThrowable(
-                () ->
-                    scheduler().releaseJob(ReleaseJobRequest.newBuilder().setJobId(id).build())));
+                () -> scheduler().releaseJob(ReleaseJobRequest.newBuilder().setJobId(id).build())));
     for (Throwable e : errors) {
       assertThat(e).isInstanceOf(StatusRuntimeException.class);
       Status status = ((StatusRuntimeException) e).getStatus();
@@ -897,8 +913,9 @@ class BadInputTest {
                 .build());
     Ticket ticket = ShuffleTickets.encode(ShuffleTickets.id(job, 1, 0, 0), ROGUE_CAPABILITY);
     try (FlightClient client =
-        FlightClient.builder(allocator, Location.forGrpcInsecure(target.getHost(),
-            target.getFlightPort())).build()) {
+        FlightClient.builder(
+                allocator, Location.forGrpcInsecure(target.getHost(), target.getFlightPort()))
+            .build()) {
       // The output appears once the task ran and must disappear once it reported; if it was
       // removed before a poll saw it, NOT_FOUND well after the launch is the end state too.
       long launched = System.nanoTime();
@@ -920,7 +937,8 @@ class BadInputTest {
           break;
         }
         if (System.nanoTime() > deadline) {
-          fail("the rogue job's output is still served 20 s after its launch (last status %s)",
+          fail(
+              "the rogue job's output is still served 20 s after its launch (last status %s)",
               code);
         }
         Thread.sleep(100);

@@ -28,12 +28,12 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Work is bounded on a cluster of a scheduler and three executor processes (TPC-H SF 0.1): a
- * LIMIT over a cross join of lineitem and orders (9 * 10^10 rows) writes about the limit's rows
- * of shuffle, not the whole product (it once wrote 47 GB until the disk was full), and a query
- * whose shuffle and spill files grow without bound fails with ResourcesExhausted at the
- * executors' --disk-limit. A watchdog stops the cluster if its work directories ever pass 4 GB,
- * so a regression fails the test instead of filling the disk.
+ * Work is bounded on a cluster of a scheduler and three executor processes (TPC-H SF 0.1): a LIMIT
+ * over a cross join of lineitem and orders (9 * 10^10 rows) writes about the limit's rows of
+ * shuffle, not the whole product (it once wrote 47 GB until the disk was full), and a query whose
+ * shuffle and spill files grow without bound fails with ResourcesExhausted at the executors'
+ * --disk-limit. A watchdog stops the cluster if its work directories ever pass 4 GB, so a
+ * regression fails the test instead of filling the disk.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

@@ -40,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
 @Tag("slow")
 class ChaosTest {
   private static final Duration QUERY_TIMEOUT = Duration.ofMinutes(10);
+
   /** How many threads and descriptors a process may gain over one clean round. */
   private static final int THREAD_SLACK = 12;
 
@@ -86,8 +87,7 @@ class ChaosTest {
 
   @Test
   @Timeout(value = 4, unit = TimeUnit.HOURS)
-  void tpchLoopsRightWhileExecutorsAndTheSchedulerAreKilledStoppedAndRestarted()
-      throws Exception {
+  void tpchLoopsRightWhileExecutorsAndTheSchedulerAreKilledStoppedAndRestarted() throws Exception {
     double minutes = Double.parseDouble(System.getProperty("chaos.minutes", "30"));
     long seed = Long.getLong("chaos.seed", System.nanoTime());
     Path data = TpchFixture.data(0.1);
@@ -110,7 +110,8 @@ class ChaosTest {
         thread.run(
             Duration.ofMinutes(2),
             "connect",
-            () -> cluster[0] = ClusterFixture.remote(processes.target(), data, new SessionConfig()));
+            () ->
+                cluster[0] = ClusterFixture.remote(processes.target(), data, new SessionConfig()));
         AtomicBoolean chaosOn = new AtomicBoolean(true);
         Thread driver =
             new Thread(() -> drive(processes, new Random(seed), chaosOn, counts), "chaos-driver");
@@ -177,7 +178,9 @@ class ChaosTest {
           while (!processes.filesIn(id).isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(500);
           }
-          assertThat(processes.filesIn(id)).as("files left in the work directory of " + id).isEmpty();
+          assertThat(processes.filesIn(id))
+              .as("files left in the work directory of " + id)
+              .isEmpty();
         }
         String report =
             "chaos "
@@ -261,7 +264,8 @@ class ChaosTest {
   }
 
   /** The chaos driver: one fault at a time, 5 to 20 s apart, until {@code on} turns false. */
-  private static void drive(ProcessCluster processes, Random random, AtomicBoolean on, Counts counts) {
+  private static void drive(
+      ProcessCluster processes, Random random, AtomicBoolean on, Counts counts) {
     while (on.get()) {
       sleep(5_000 + random.nextInt(15_000), on);
       if (!on.get()) {
@@ -317,7 +321,9 @@ class ChaosTest {
     }
   }
 
-  /** Threads and open file descriptors of the scheduler and every executor process (Linux /proc). */
+  /**
+   * Threads and open file descriptors of the scheduler and every executor process (Linux /proc).
+   */
   private static Map<String, int[]> resources(ProcessCluster processes) throws IOException {
     Map<String, int[]> out = new LinkedHashMap<>();
     out.put("scheduler", resourcesOf(processes.schedulerProcess().pid()));
@@ -328,8 +334,10 @@ class ChaosTest {
   }
 
   private static int[] resourcesOf(long pid) throws IOException {
-    return new int[] {count(Path.of("/proc", Long.toString(pid), "task")),
-      count(Path.of("/proc", Long.toString(pid), "fd"))};
+    return new int[] {
+      count(Path.of("/proc", Long.toString(pid), "task")),
+      count(Path.of("/proc", Long.toString(pid), "fd"))
+    };
   }
 
   private static int count(Path dir) throws IOException {

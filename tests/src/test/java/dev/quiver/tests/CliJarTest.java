@@ -10,8 +10,8 @@ import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@code quiver} command line's jar carries no benchmark engine (DuckDB's native libraries
- * made it over 200 MB); {@code quiver-bench.jar} carries them, and not JMH.
+ * The {@code quiver} command line's jar carries no benchmark engine (DuckDB's native libraries made
+ * it over 200 MB); {@code quiver-bench.jar} carries them, and not JMH.
  */
 class CliJarTest {
   private static List<String> entries(Path jar) throws IOException {

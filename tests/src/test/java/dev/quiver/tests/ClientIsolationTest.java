@@ -1,7 +1,6 @@
 package dev.quiver.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.google.protobuf.ByteString;
@@ -78,8 +77,8 @@ import org.junit.jupiter.api.io.TempDir;
  * executor processes started with --token-file (the clients' token) and --cluster-token-file (the
  * cluster credential): a client token cannot register as an executor, heartbeat, report tasks or
  * call an executor's control service; a client cannot watch, cancel, release or read the shuffle
- * output of a job another client submitted, though it knows the job's id; every refusal is a
- * typed error; and no token or job capability reaches a process log, an error or the metrics.
+ * output of a job another client submitted, though it knows the job's id; every refusal is a typed
+ * error; and no token or job capability reaches a process log, an error or the metrics.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -160,8 +159,9 @@ class ClientIsolationTest {
       }
     }
     assertThat(ClusterFixture.executorsOf(alice.jobs().get(alice.jobs().size() - 1)))
-        .as("executors that ran Q12's tasks (they read each other's shuffle with the cluster"
-            + " credential)")
+        .as(
+            "executors that ran Q12's tasks (they read each other's shuffle with the cluster"
+                + " credential)")
         .hasSize(2);
   }
 
@@ -340,14 +340,14 @@ class ClientIsolationTest {
         for (ShuffleLocation o : outputs) {
           FlightRuntimeException e =
               (FlightRuntimeException)
-                  catchThrowable(
-                      () -> doGet(o, ShuffleTickets.encode(o.id(), wrong)));
+                  catchThrowable(() -> doGet(o, ShuffleTickets.encode(o.id(), wrong)));
           assertThat(e).isNotNull();
           assertThat(e.status().code()).isEqualTo(FlightStatusCode.UNAUTHORIZED);
           assertThat(e.getMessage()).contains("capability").contains(id);
           errorsSeen.add(e.getMessage());
           // The engine's shuffle client turns the refusal into a typed error.
-          assertTypedDenial(catchThrowable(() -> readWithShuffleClient(o.withCapability(wrong))), id);
+          assertTypedDenial(
+              catchThrowable(() -> readWithShuffleClient(o.withCapability(wrong))), id);
         }
       }
 
@@ -544,7 +544,6 @@ class ClientIsolationTest {
       threads.shutdownNow();
     }
   }
-
 
   private HttpResponse<String> get(String url, String token) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));

@@ -13,7 +13,6 @@ import dev.quiver.distributed.proto.JobState;
 import dev.quiver.examples.tpch.TpchData;
 import dev.quiver.examples.tpch.TpchQueries;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -31,10 +30,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Cancelling a job, closing its result stream early, closing its session and abandoning its
- * output all leave the executor processes with no task, no Arrow memory and no shuffle or spill
- * file (as their heartbeats report and their work directories show). Executors spill shuffle
- * output beyond 256 KiB to disk and expire output unread for 5 s.
+ * Cancelling a job, closing its result stream early, closing its session and abandoning its output
+ * all leave the executor processes with no task, no Arrow memory and no shuffle or spill file (as
+ * their heartbeats report and their work directories show). Executors spill shuffle output beyond
+ * 256 KiB to disk and expire output unread for 5 s.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -56,8 +55,8 @@ class ClusterCleanupTest {
     faults =
         FaultCluster.start(
             2,
-            ProcessCluster.Options.of(2).withExecutorArgs("--shuffle-memory", "256k",
-                "--shuffle-ttl", "5s"),
+            ProcessCluster.Options.of(2)
+                .withExecutorArgs("--shuffle-memory", "256k", "--shuffle-ttl", "5s"),
             data,
             new SessionConfig());
     faults
@@ -104,7 +103,8 @@ class ClusterCleanupTest {
             20_000);
     assertThat(statuses).hasSize(2);
     for (String id : faults.processes.executorIds()) {
-      assertThat(faults.processes.filesIn(id)).as("files left in " + id + " after " + after)
+      assertThat(faults.processes.filesIn(id))
+          .as("files left in " + id + " after " + after)
           .isEmpty();
     }
   }
@@ -118,7 +118,13 @@ class ClusterCleanupTest {
               && status.getState() == JobState.JOB_STATE_RUNNING
               && !FaultCluster.runningStages(status).isEmpty()) {
             runningAtCancel.set(FaultCluster.runningStages(status).size());
-            assertThat(faults.cluster.runtime().scheduler().cancel(status.getJobId(), capabilities.get(status.getJobId()))).isTrue();
+            assertThat(
+                    faults
+                        .cluster
+                        .runtime()
+                        .scheduler()
+                        .cancel(status.getJobId(), capabilities.get(status.getJobId())))
+                .isTrue();
           }
         });
     assertThatThrownBy(() -> faults.cluster.rows().query(LONG_QUERY))
@@ -162,7 +168,8 @@ class ClusterCleanupTest {
       ctx.close();
       assertThatThrownBy(() -> query.get(30, TimeUnit.SECONDS))
           .hasCauseInstanceOf(QuiverException.class);
-      assertThat(faults.cluster.runtime().scheduler().cancel(job.get(), capabilities.get(job.get())))
+      assertThat(
+              faults.cluster.runtime().scheduler().cancel(job.get(), capabilities.get(job.get())))
           .as("the job had already ended")
           .isFalse();
     } finally {

@@ -28,7 +28,9 @@ final class ClusterFixture {
 
   /** Quiver on a new embedded cluster of {@code executors} executors (stopped on close). */
   static ClusterRows embedded(int executors, Path dir, SessionConfig config) {
-    return open(Guice.createInjector(new EmbeddedClusterModule(executors, config)), dir,
+    return open(
+        Guice.createInjector(new EmbeddedClusterModule(executors, config)),
+        dir,
         "quiver-embedded" + executors);
   }
 

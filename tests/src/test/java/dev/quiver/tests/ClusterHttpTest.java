@@ -32,9 +32,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The servers' HTTP endpoints, on a scheduler and two executor processes started from the jars
- * with {@code --http-port 0}: probes, Prometheus metrics that move by exactly what the queries
- * did, the jobs and executors JSON API, the web UI pages, and cancelling through the API.
+ * The servers' HTTP endpoints, on a scheduler and two executor processes started from the jars with
+ * {@code --http-port 0}: probes, Prometheus metrics that move by exactly what the queries did, the
+ * jobs and executors JSON API, the web UI pages, and cancelling through the API.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -223,7 +223,8 @@ class ClusterHttpTest {
     assertThat(row).as("jobs page links job " + id).isNotNull();
     Element tr = row.closest("tr");
     assertThat(tr.select(".badge").text()).isEqualTo("SUCCEEDED");
-    assertThat(tr.text()).contains(job.get("tasksTotal").asInt() + "/" + job.get("tasksTotal").asInt() + " tasks");
+    assertThat(tr.text())
+        .contains(job.get("tasksTotal").asInt() + "/" + job.get("tasksTotal").asInt() + " tasks");
 
     JsonNode detail = json(cluster.schedulerHttp() + "/api/jobs/" + id);
     Document jobPage = page("/jobs/" + id);
@@ -238,7 +239,8 @@ class ClusterHttpTest {
       Element table = heading.nextElementSiblings().select("table.tasks").first();
       assertThat(table.select("tbody tr")).hasSize(stage.get("taskCount").asInt());
     }
-    assertThat(svg.select("path[marker-end]")).hasSizeGreaterThanOrEqualTo(detail.get("stages").size());
+    assertThat(svg.select("path[marker-end]"))
+        .hasSizeGreaterThanOrEqualTo(detail.get("stages").size());
     assertThat(svg.text()).contains("client");
 
     Document executorsPage = page("/executors");
@@ -259,14 +261,14 @@ class ClusterHttpTest {
         "SELECT count(*) AS n, sum(a.l_quantity * b.l_quantity) AS q FROM lineitem a"
             + " JOIN lineitem b ON a.l_suppkey = b.l_suppkey";
     PrometheusText before = metrics(cluster.schedulerHttp());
-    CompletableFuture<Object> query =
-        CompletableFuture.supplyAsync(() -> engine.rows().query(sql));
+    CompletableFuture<Object> query = CompletableFuture.supplyAsync(() -> engine.rows().query(sql));
     JsonNode running =
         await(
             "the job to run",
             () -> {
               for (JsonNode j : json(cluster.schedulerHttp() + "/api/jobs").get("jobs")) {
-                if (j.get("name").asText().equals(sql) && j.get("state").asText().equals("RUNNING")) {
+                if (j.get("name").asText().equals(sql)
+                    && j.get("state").asText().equals("RUNNING")) {
                   return j;
                 }
               }
@@ -283,7 +285,8 @@ class ClusterHttpTest {
     } catch (ExecutionException e) {
       assertThat(e.getCause()).isInstanceOf(QueryCancelledException.class);
     }
-    assertThat(json(cluster.schedulerHttp() + "/api/jobs/" + id).get("summary").get("state").asText())
+    assertThat(
+            json(cluster.schedulerHttp() + "/api/jobs/" + id).get("summary").get("state").asText())
         .isEqualTo("CANCELLED");
     // Executors stop its tasks and drop its data: no task runs, no Arrow memory is held.
     for (String executor : executorUrls()) {
@@ -333,7 +336,8 @@ class ClusterHttpTest {
     return urls;
   }
 
-  private static double delta(PrometheusText now, PrometheusText before, String name, String... labels) {
+  private static double delta(
+      PrometheusText now, PrometheusText before, String name, String... labels) {
     return now.value(name, labels) - before.value(name, labels);
   }
 

@@ -23,12 +23,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Many clients at once on one process cluster: every client runs the 22 TPC-H queries (at SF
- * 0.1, each from its own session and connection) round after round, every result is checked
- * against the single-node binding, and afterwards every executor reports no task, no shuffle
- * bytes and no Arrow memory, holds no file, and every client allocator is back at zero (checked
- * by {@link QuiverRows} after each query). Sizes come from {@code -Dquiver.load.clients} (16) and
- * {@code -Dquiver.load.rounds} (5); slow, so outside the default suite.
+ * Many clients at once on one process cluster: every client runs the 22 TPC-H queries (at SF 0.1,
+ * each from its own session and connection) round after round, every result is checked against the
+ * single-node binding, and afterwards every executor reports no task, no shuffle bytes and no Arrow
+ * memory, holds no file, and every client allocator is back at zero (checked by {@link QuiverRows}
+ * after each query). Sizes come from {@code -Dquiver.load.clients} (16) and {@code
+ * -Dquiver.load.rounds} (5); slow, so outside the default suite.
  */
 @Tag("slow")
 class ClusterLoadTest {
@@ -68,8 +68,11 @@ class ClusterLoadTest {
               long now = System.nanoTime();
               if (roundStart[0] != 0) {
                 roundTimes.add(
-                    "round " + (roundTimes.size() + 1) + ": "
-                        + TimeUnit.NANOSECONDS.toMillis(now - roundStart[0]) + " ms");
+                    "round "
+                        + (roundTimes.size() + 1)
+                        + ": "
+                        + TimeUnit.NANOSECONDS.toMillis(now - roundStart[0])
+                        + " ms");
               }
               roundStart[0] = now;
             });
@@ -78,8 +81,7 @@ class ClusterLoadTest {
       for (int c = 0; c < CLIENTS; c++) {
         int client = c;
         clients.add(
-            pool.submit(
-                () -> runClient(client, processes.target(), data, expected, barrier)));
+            pool.submit(() -> runClient(client, processes.target(), data, expected, barrier)));
       }
       int queries = 0;
       for (Future<Integer> f : clients) {

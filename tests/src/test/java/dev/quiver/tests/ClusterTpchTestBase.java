@@ -17,8 +17,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The 22 TPC-H queries at SF 0.1 on a cluster a subclass provides, each compared with the
- * single-node binding, and each shown by the scheduler's job status to have run at least two
- * stages with tasks on at least two executors.
+ * single-node binding, and each shown by the scheduler's job status to have run at least two stages
+ * with tasks on at least two executors.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class ClusterTpchTestBase {

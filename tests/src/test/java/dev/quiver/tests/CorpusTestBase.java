@@ -18,8 +18,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Over 200 further queries on the TPC-H tables (SF 0.01), each checked against DuckDB on the
- * engine a subclass opens.
+ * Over 200 further queries on the TPC-H tables (SF 0.01), each checked against DuckDB on the engine
+ * a subclass opens.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class CorpusTestBase {

@@ -159,16 +159,16 @@ class DeployManifestsTest {
 
   @Test
   void dockerfilesRunTheJarsTheReactorBuildsOnThePortsTheManifestsUse() throws IOException {
-    checkDockerfile("scheduler", "quiver-scheduler.jar", new SchedulerMain(), "Deployment",
-        "quiver-scheduler");
-    checkDockerfile("executor", "quiver-executor.jar", new ExecutorMain(), "StatefulSet",
-        "quiver-executor");
+    checkDockerfile(
+        "scheduler", "quiver-scheduler.jar", new SchedulerMain(), "Deployment", "quiver-scheduler");
+    checkDockerfile(
+        "executor", "quiver-executor.jar", new ExecutorMain(), "StatefulSet", "quiver-executor");
   }
 
   // ------------------------------------------------------------------------------------------
 
-  private void checkDockerfile(
-      String module, String jar, Object command, String kind, String name) throws IOException {
+  private void checkDockerfile(String module, String jar, Object command, String kind, String name)
+      throws IOException {
     String text = Files.readString(DEPLOY.resolve("docker").resolve(module + ".Dockerfile"));
     assertThat(text).contains("COPY " + jar + " /opt/quiver/" + jar);
     assertThat(text).contains("ENTRYPOINT [\"java\", \"-jar\", \"/opt/quiver/" + jar + "\"]");
@@ -192,7 +192,8 @@ class DeployManifestsTest {
     List<Integer> exposed =
         Stream.of(expose.group(1).trim().split("\\s+")).map(Integer::parseInt).toList();
     assertThat(exposed)
-        .contains(parsed.matchedOptionValue("--port", -1), parsed.matchedOptionValue("--http-port", -1));
+        .contains(
+            parsed.matchedOptionValue("--port", -1), parsed.matchedOptionValue("--http-port", -1));
     Map<String, Object> container = container(only(kind, name));
     assertThat(str(container, "image")).startsWith(name + ":");
     assertThat(containerPorts(container).values()).containsExactlyInAnyOrderElementsOf(exposed);
@@ -204,13 +205,15 @@ class DeployManifestsTest {
     try {
       return new CommandLine(command).parseArgs(args.toArray(String[]::new));
     } catch (CommandLine.ParameterException e) {
-      throw new AssertionError("container args " + args + " are not valid options: " + e.getMessage(), e);
+      throw new AssertionError(
+          "container args " + args + " are not valid options: " + e.getMessage(), e);
     }
   }
 
   private static void checkProbes(
       Map<String, Object> container, Map<String, Integer> ports, int httpPort, boolean tls) {
-    for (String[] probe : new String[][] {{"livenessProbe", "/healthz"}, {"readinessProbe", "/readyz"}}) {
+    for (String[] probe :
+        new String[][] {{"livenessProbe", "/healthz"}, {"readinessProbe", "/readyz"}}) {
       Map<String, Object> get = map(map(container.get(probe[0])).get("httpGet"));
       assertThat(get.get("path")).as(probe[0]).isEqualTo(probe[1]);
       assertThat(resolve(get.get("port"), ports)).as(probe[0] + " port").isEqualTo(httpPort);
@@ -229,7 +232,8 @@ class DeployManifestsTest {
       Path file = args.matchedOptionValue(option, Path.of(""));
       Map<String, Object> mount =
           mountFor(container, file.toString())
-              .orElseThrow(() -> new AssertionError("no volume mounted for " + option + " " + file));
+              .orElseThrow(
+                  () -> new AssertionError("no volume mounted for " + option + " " + file));
       Map<String, Object> volume = map(volumes.get(str(mount, "name")));
       String secretName = str(map(volume.get("secret")), "secretName");
       Map<String, Object> secret = only("Secret", secretName);
@@ -259,7 +263,8 @@ class DeployManifestsTest {
         .isEqualTo(selector);
   }
 
-  private static Optional<Map<String, Object>> mountFor(Map<String, Object> container, String file) {
+  private static Optional<Map<String, Object>> mountFor(
+      Map<String, Object> container, String file) {
     for (Object m : list(container.get("volumeMounts"))) {
       String at = str(map(m), "mountPath");
       if (Path.of(file).startsWith(Path.of(at))) {
@@ -305,7 +310,8 @@ class DeployManifestsTest {
 
   private static long heapBytes(String javaOptions) {
     if (javaOptions == null) {
-      throw new AssertionError("set the heap with JAVA_TOOL_OPTIONS=-Xmx... so memory can be sized");
+      throw new AssertionError(
+          "set the heap with JAVA_TOOL_OPTIONS=-Xmx... so memory can be sized");
     }
     Matcher m = Pattern.compile("-Xmx(\\d+)([kmgKMG]?)").matcher(javaOptions);
     assertThat(m.find()).as("-Xmx in " + javaOptions).isTrue();

@@ -43,9 +43,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The user-facing promise on an embedded cluster of 2: app code typed against the binding gives
- * the same answers with a decorated session; explain shows the stages; several clients at once;
- * clear errors for what cannot run on the cluster.
+ * The user-facing promise on an embedded cluster of 2: app code typed against the binding gives the
+ * same answers with a decorated session; explain shows the stages; several clients at once; clear
+ * errors for what cannot run on the cluster.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -96,7 +96,8 @@ class DistributedApiTest {
 
   @Test
   void guiceServiceRunsUnchangedWithEitherModule() {
-    RevenueReport local = Guice.createInjector(new BindingModule()).getInstance(RevenueReport.class);
+    RevenueReport local =
+        Guice.createInjector(new BindingModule()).getInstance(RevenueReport.class);
     RevenueReport onCluster = injector.getInstance(RevenueReport.class);
     local.registerTpch(dir.toString());
     onCluster.registerTpch(dir.toString());
@@ -274,13 +275,18 @@ class DistributedApiTest {
           .isEqualTo(plain.sql("DESCRIBE dml_orders").rows());
       // Broken keys and NOT NULL fail with the typed error on the cluster too; nothing is written.
       Object before = cluster.sql("SELECT count(*) FROM dml_orders").rows().get(0).get(0);
-      assertThatThrownBy(() -> cluster.sql("INSERT INTO dml_orders SELECT o_orderkey, 1, 0, 'D' FROM orders WHERE o_orderkey < 20"))
+      assertThatThrownBy(
+              () ->
+                  cluster.sql(
+                      "INSERT INTO dml_orders SELECT o_orderkey, 1, 0, 'D' FROM orders WHERE o_orderkey < 20"))
           .isInstanceOf(ConstraintViolationException.class)
           .hasMessageContaining("dml_orders");
-      assertThatThrownBy(() -> cluster.sql("UPDATE dml_orders SET o_custkey = NULL WHERE o_orderkey = -1"))
+      assertThatThrownBy(
+              () -> cluster.sql("UPDATE dml_orders SET o_custkey = NULL WHERE o_orderkey = -1"))
           .isInstanceOf(ConstraintViolationException.class)
           .hasMessageContaining("o_custkey");
-      assertThat(cluster.sql("SELECT count(*) FROM dml_orders").rows().get(0).get(0)).isEqualTo(before);
+      assertThat(cluster.sql("SELECT count(*) FROM dml_orders").rows().get(0).get(0))
+          .isEqualTo(before);
       // The new contents are computed by a job on the cluster: it ships the memory table to the
       // executors, which the shipping limit refuses.
       cluster.sql("SET quiver.distributed.max_memory_table_bytes = '1k'");
@@ -288,7 +294,8 @@ class DistributedApiTest {
           .isInstanceOf(QuiverException.class)
           .hasMessageContaining("quiver.distributed.max_memory_table_bytes");
       cluster.sql("SET quiver.distributed.max_memory_table_bytes = '256MB'");
-      assertThat(cluster.sql("SELECT count(*) FROM dml_orders").rows().get(0).get(0)).isEqualTo(before);
+      assertThat(cluster.sql("SELECT count(*) FROM dml_orders").rows().get(0).get(0))
+          .isEqualTo(before);
     }
   }
 

@@ -5,8 +5,8 @@ import dev.quiver.distributed.planner.DistributedSettings;
 import java.nio.file.Path;
 
 /**
- * The SQL corpus on an embedded cluster of 2 executors, against DuckDB. Tasks read 64 KiB of
- * input each, so even SF 0.01 runs multi-stage, multi-task plans.
+ * The SQL corpus on an embedded cluster of 2 executors, against DuckDB. Tasks read 64 KiB of input
+ * each, so even SF 0.01 runs multi-stage, multi-task plans.
  */
 class DistributedSqlCorpusTest extends CorpusTestBase {
   @Override

@@ -53,7 +53,9 @@ class EmbeddedClusterExitTest {
     long exitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - returnedAt);
     assertThat(app.exitValue()).as(output.toString()).isZero();
     // Idle non-daemon pool threads live 60 s; a prompt exit takes well under that.
-    assertThat(exitMillis).as("ms from main returning to the JVM exiting\n%s", output).isLessThan(15_000);
+    assertThat(exitMillis)
+        .as("ms from main returning to the JVM exiting\n%s", output)
+        .isLessThan(15_000);
     assertThat(output.toString()).contains("rows ");
   }
 }

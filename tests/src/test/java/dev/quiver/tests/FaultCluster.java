@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /**
- * A process cluster for fault tests with a distributed engine over it, whose job status updates
- * a test can act on (e.g. kill an executor once a stage has finished).
+ * A process cluster for fault tests with a distributed engine over it, whose job status updates a
+ * test can act on (e.g. kill an executor once a stage has finished).
  */
 final class FaultCluster implements AutoCloseable {
   /** What one query went through: the executor killed, the time to recover, tasks run again. */
@@ -105,8 +105,8 @@ final class FaultCluster implements AutoCloseable {
    * executor that ran that stage's task 0 (it holds that output); checks the rows against {@code
    * expected} and starts a replacement executor afterwards.
    */
-  Recovery queryKillingAfterFirstStage(
-      String name, String sql, QueryResult expected, SortSpec sort) throws Exception {
+  Recovery queryKillingAfterFirstStage(String name, String sql, QueryResult expected, SortSpec sort)
+      throws Exception {
     int executorsBefore = processes.executorIds().size();
     String[] killed = new String[1];
     long[] killedAt = new long[1];

@@ -283,9 +283,9 @@ class FaultToleranceTest {
 
   /**
    * An executor holding shuffle output stops answering (SIGSTOP) while consumers read it: it is
-   * declared lost after the heartbeat timeout, the consumers blocked reading from it are
-   * cancelled (freeing their slots) and its output is computed again elsewhere, so the query
-   * completes with the right rows while the executor is still stopped.
+   * declared lost after the heartbeat timeout, the consumers blocked reading from it are cancelled
+   * (freeing their slots) and its output is computed again elsewhere, so the query completes with
+   * the right rows while the executor is still stopped.
    */
   @Test
   @Order(5)
@@ -332,7 +332,11 @@ class FaultToleranceTest {
               faults.onUpdate((g, s) -> {});
             }
             long finishedAt = System.nanoTime();
-            Differential.check("self-join with a hung shuffle producer", sql, expected, actual,
+            Differential.check(
+                "self-join with a hung shuffle producer",
+                sql,
+                expected,
+                actual,
                 Differential.sortOf(List.of(), expected));
             assertThat(victim.get()).as("a producer's executor was stopped").isNotNull();
             assertThat(stoppedAt.get()).as("the stop happened").isPositive();
@@ -402,7 +406,11 @@ class FaultToleranceTest {
             while (runs < 5 && speculativeWins == 0) {
               runs++;
               QueryResult actual = faults.cluster.rows().query(sql);
-              Differential.check("query with a straggling executor", sql, expected, actual,
+              Differential.check(
+                  "query with a straggling executor",
+                  sql,
+                  expected,
+                  actual,
                   Differential.sortOf(List.of("revenue", "l_suppkey"), expected));
               for (StageStatus stage : faults.lastSucceeded().getStagesList()) {
                 for (var task : stage.getTasksList()) {
@@ -413,7 +421,13 @@ class FaultToleranceTest {
               }
             }
             System.out.println(
-                "straggler " + slow + ": " + speculativeWins + " speculative wins in " + runs + " runs");
+                "straggler "
+                    + slow
+                    + ": "
+                    + speculativeWins
+                    + " speculative wins in "
+                    + runs
+                    + " runs");
             assertThat(speculativeWins).as("speculative copies that finished first").isPositive();
           });
     } finally {
@@ -429,9 +443,9 @@ class FaultToleranceTest {
 
   /**
    * An executor's work directory stops being writable (its task directory is replaced by a file):
-   * the tasks that fail there are retried on the other executors instead of failing the job (an
-   * I/O error was taken as the query's fault), the executor reports itself not ready and gets no
-   * tasks, and once the directory is back it is ready again.
+   * the tasks that fail there are retried on the other executors instead of failing the job (an I/O
+   * error was taken as the query's fault), the executor reports itself not ready and gets no tasks,
+   * and once the directory is back it is ready again.
    */
   @Test
   @Order(7)
@@ -461,8 +475,7 @@ class FaultToleranceTest {
                   Differential.sortOf(q.orderBy(), expected));
             });
       }
-      ExecutorStatus status =
-          awaitStatus(victim, s -> s.getNotReady(), "reports itself not ready");
+      ExecutorStatus status = awaitStatus(victim, s -> s.getNotReady(), "reports itself not ready");
       assertThat(status.getNotReadyReason()).contains("cannot be written").contains("tasks-");
       assertThat(faults.processes.executorLog(victim)).contains("is not ready");
       // Not ready: the next query runs elsewhere only.

@@ -74,7 +74,9 @@ class FaultToleranceTpchTest {
       }
     }
     LongSummaryStatistics millis =
-        recoveries.stream().mapToLong(FaultCluster.Recovery::killToSuccessMillis).summaryStatistics();
+        recoveries.stream()
+            .mapToLong(FaultCluster.Recovery::killToSuccessMillis)
+            .summaryStatistics();
     System.out.println("TPC-H with an executor killed after the first stage:");
     recoveries.forEach(r -> System.out.println("  " + r));
     System.out.println(

@@ -106,9 +106,9 @@ class FileFormatsClusterTest {
 
   @Test
   void csvLayoutMatchesDuckDb() throws Exception {
-    Path dir = CsvOptionsTest.writeLayout(java.nio.file.Files.createDirectories(tmp.resolve("csv")));
-    String view =
-        "SELECT * FROM read_csv('" + dir + "/*', " + CsvOptionsTest.DUCKDB_LAYOUT + ")";
+    Path dir =
+        CsvOptionsTest.writeLayout(java.nio.file.Files.createDirectories(tmp.resolve("csv")));
+    String view = "SELECT * FROM read_csv('" + dir + "/*', " + CsvOptionsTest.DUCKDB_LAYOUT + ")";
     ctx.registerCsv("t", dir.toString(), CsvOptionsTest.LAYOUT);
     try {
       List<List<String>> want = new ArrayList<>();

@@ -4,17 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.client.ClusterConfig;
-import org.apache.arrow.flight.FlightClient;
-import org.apache.arrow.flight.FlightEndpoint;
-import org.apache.arrow.flight.FlightInfo;
-import org.apache.arrow.flight.FlightStream;
-import org.apache.arrow.flight.Location;
-import org.apache.arrow.flight.auth2.BearerCredentialWriter;
-import org.apache.arrow.flight.client.ClientCookieMiddleware;
-import org.apache.arrow.flight.grpc.CredentialCallOption;
-import org.apache.arrow.flight.sql.FlightSqlClient;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.examples.tpch.TpchData;
@@ -40,6 +29,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.auth2.BearerCredentialWriter;
+import org.apache.arrow.flight.client.ClientCookieMiddleware;
+import org.apache.arrow.flight.grpc.CredentialCallOption;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -110,9 +110,9 @@ class FlightSqlJdbcTest {
   }
 
   /**
-   * Struct, list and map columns (and a TIME column) come through the driver as its Java values (a struct
-   * or map as a Map, a list as a java.sql.Array), on the embedded cluster; their parts are checked
-   * against DuckDB extracting the same parts from the same files.
+   * Struct, list and map columns (and a TIME column) come through the driver as its Java values (a
+   * struct or map as a Map, a list as a java.sql.Array), on the embedded cluster; their parts are
+   * checked against DuckDB extracting the same parts from the same files.
    */
   @Test
   void nestedColumnsComeThroughTheDriver() throws Exception {
@@ -128,7 +128,9 @@ class FlightSqlJdbcTest {
         Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT id, s, l, m, ls, t FROM read_parquet('" + dir + "') ORDER BY id LIMIT 60")) {
+                "SELECT id, s, l, m, ls, t FROM read_parquet('"
+                    + dir
+                    + "') ORDER BY id LIMIT 60")) {
       ResultSetMetaData md = rs.getMetaData();
       assertThat(md.getColumnType(2)).isEqualTo(Types.JAVA_OBJECT);
       assertThat(md.getColumnType(3)).isEqualTo(Types.ARRAY);
@@ -232,7 +234,8 @@ class FlightSqlJdbcTest {
           reference.execute(st);
         }
         QueryResult expected = reference.query(select);
-        Differential.check("types", select, expected, actual, Differential.sortOf(select, expected));
+        Differential.check(
+            "types", select, expected, actual, Differential.sortOf(select, expected));
       }
       try (ResultSet rs = s.executeQuery(select)) {
         ResultSetMetaData md = rs.getMetaData();
@@ -342,7 +345,8 @@ class FlightSqlJdbcTest {
                 .replaceFirst("\\?", "'" + b[2] + "'");
         QueryResult expected = duckdb.query(literal);
         assertThat(expected.rows()).isNotEmpty();
-        Differential.check(literal, literal, expected, actual, Differential.sortOf(literal, expected));
+        Differential.check(
+            literal, literal, expected, actual, Differential.sortOf(literal, expected));
       }
     }
   }
@@ -353,9 +357,12 @@ class FlightSqlJdbcTest {
         Connection b = connect();
         Statement sa = a.createStatement();
         Statement sb = b.createStatement()) {
-      assertThat(sa.executeUpdate("CREATE TABLE shared_nations AS SELECT n_nationkey, n_name FROM nation"))
+      assertThat(
+              sa.executeUpdate(
+                  "CREATE TABLE shared_nations AS SELECT n_nationkey, n_name FROM nation"))
           .isEqualTo(25);
-      try (PreparedStatement insert = a.prepareStatement("INSERT INTO shared_nations VALUES (?, ?)")) {
+      try (PreparedStatement insert =
+          a.prepareStatement("INSERT INTO shared_nations VALUES (?, ?)")) {
         insert.setLong(1, 100);
         insert.setString(2, "ATLANTIS");
         assertThat(insert.executeUpdate()).isEqualTo(1);
@@ -399,7 +406,9 @@ class FlightSqlJdbcTest {
                   "CREATE TABLE jdbc_k (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL DEFAULT 'anon',"
                       + " region BIGINT)"))
           .isEqualTo(0);
-      assertThat(s.executeUpdate("INSERT INTO jdbc_k SELECT n_nationkey, n_name, n_regionkey FROM nation"))
+      assertThat(
+              s.executeUpdate(
+                  "INSERT INTO jdbc_k SELECT n_nationkey, n_name, n_regionkey FROM nation"))
           .isEqualTo(25);
       assertThat(s.executeUpdate("INSERT INTO jdbc_k (id) VALUES (100)")).isEqualTo(1);
       assertThat(
@@ -409,12 +418,14 @@ class FlightSqlJdbcTest {
           .isEqualTo(5);
       assertThat(s.executeUpdate("DELETE FROM jdbc_k WHERE region = 0")).isEqualTo(5);
       // A broken key is a clear error naming table, column and value; nothing was written.
-      assertThatThrownBy(() -> s.executeUpdate("INSERT INTO jdbc_k VALUES (101, 'x', 1), (3, 'dup', 1)"))
+      assertThatThrownBy(
+              () -> s.executeUpdate("INSERT INTO jdbc_k VALUES (101, 'x', 1), (3, 'dup', 1)"))
           .isInstanceOf(SQLException.class)
           .satisfies(
               e ->
                   assertThat(causes(e))
-                      .contains("INSERT INTO jdbc_k: duplicate value 3 in column id breaks PRIMARY KEY (id)"));
+                      .contains(
+                          "INSERT INTO jdbc_k: duplicate value 3 in column id breaks PRIMARY KEY (id)"));
       assertThat(query(c, "SELECT count(*), min(name) FROM jdbc_k").rows())
           .containsExactly(List.of(21L, "ARGENTINA"));
       assertThat(query(c, "DESCRIBE jdbc_k").rows())
@@ -423,7 +434,9 @@ class FlightSqlJdbcTest {
               Arrays.asList("name", "VARCHAR", "NO", null, "'anon'", null),
               Arrays.asList("region", "BIGINT", "YES", null, null, null));
       assertThat(
-              query(c, "SELECT table_type FROM information_schema.tables WHERE table_name = 'jdbc_k'")
+              query(
+                      c,
+                      "SELECT table_type FROM information_schema.tables WHERE table_name = 'jdbc_k'")
                   .rows())
           .containsExactly(List.of("BASE TABLE"));
       assertThat(query(c, "SHOW TABLES").rows()).contains(List.of("jdbc_k"));
@@ -601,15 +614,16 @@ class FlightSqlJdbcTest {
           }
         }
       }
-      assertThat(rows).isEqualTo(duckdb.query("SELECT count(*) FROM lineitem").rows().get(0).get(0));
+      assertThat(rows)
+          .isEqualTo(duckdb.query("SELECT count(*) FROM lineitem").rows().get(0).get(0));
       // Closing the session releases the job whose output the executors held for this client.
       sql.closeSession(new org.apache.arrow.flight.CloseSessionRequest(), auth);
     }
   }
 
   /**
-   * Waits until {@code condition} holds for some executor ({@code any}) or for every executor;
-   * the executors report with their heartbeats.
+   * Waits until {@code condition} holds for some executor ({@code any}) or for every executor; the
+   * executors report with their heartbeats.
    */
   private static void waitFor(
       SchedulerClient scheduler,

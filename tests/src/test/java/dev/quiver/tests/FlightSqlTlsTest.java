@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code quiver serve --tls-cert C --tls-key K --token-file F} (queries in the server) through the
  * Arrow Flight SQL JDBC driver: TLS with the CA given to the driver and the token works; a
- * plaintext client, a client that does not trust the CA, and a client without the token are
- * refused with an SQLException and no stack trace.
+ * plaintext client, a client that does not trust the CA, and a client without the token are refused
+ * with an SQLException and no stack trace.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -85,7 +85,8 @@ class FlightSqlTlsTest {
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(sql)) {
       QueryResult expected = duckdb.query(sql);
-      Differential.check("tls", sql, expected, JdbcRows.read(rs), Differential.sortOf(sql, expected));
+      Differential.check(
+          "tls", sql, expected, JdbcRows.read(rs), Differential.sortOf(sql, expected));
     }
   }
 

@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * The SQL corpus through the Arrow Flight SQL JDBC driver against {@code quiver serve --embedded
- * 2} (64 KiB of input per task, so plans run as several stages and tasks), checked against DuckDB.
+ * The SQL corpus through the Arrow Flight SQL JDBC driver against {@code quiver serve --embedded 2}
+ * (64 KiB of input per task, so plans run as several stages and tasks), checked against DuckDB.
  */
 class JdbcCorpusTest extends CorpusTestBase {
   @Override

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * Quiver through {@code quiver serve} and the Arrow Flight SQL JDBC driver: the engine under
- * test when the differential suites run over JDBC. Closing closes the connection, then the owner
- * (e.g. the server process).
+ * Quiver through {@code quiver serve} and the Arrow Flight SQL JDBC driver: the engine under test
+ * when the differential suites run over JDBC. Closing closes the connection, then the owner (e.g.
+ * the server process).
  */
 final class JdbcRows implements RowEngine {
   private final Connection connection;

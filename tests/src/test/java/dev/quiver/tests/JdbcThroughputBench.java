@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * How long a large result (all of lineitem: 6M rows at SF 1) takes in process on an embedded
  * cluster of 2 versus through {@code quiver serve --embedded 2} and the JDBC driver, with the
- * result read through the server and read from the executors (executor endpoints). Prints the
- * times and ratios of one run. Slow: {@code -Dexcluded.test.groups=none -Dtest=JdbcThroughputBench
+ * result read through the server and read from the executors (executor endpoints). Prints the times
+ * and ratios of one run. Slow: {@code -Dexcluded.test.groups=none -Dtest=JdbcThroughputBench
  * -Dquiver.bench.sf=1}.
  */
 @Tag("slow")
@@ -33,15 +33,18 @@ class JdbcThroughputBench {
     double inProcess;
     ClusterFixture.ClusterRows cluster = ClusterFixture.embedded(2, dir, new SessionConfig());
     try {
-      inProcess = best(runs, () -> {
-        long rows = 0;
-        try (ArrowReader r = cluster.rows().session().sql(SCAN).executeStream()) {
-          while (r.loadNextBatch()) {
-            rows += r.getVectorSchemaRoot().getRowCount();
-          }
-        }
-        return rows;
-      });
+      inProcess =
+          best(
+              runs,
+              () -> {
+                long rows = 0;
+                try (ArrowReader r = cluster.rows().session().sql(SCAN).executeStream()) {
+                  while (r.loadNextBatch()) {
+                    rows += r.getVectorSchemaRoot().getRowCount();
+                  }
+                }
+                return rows;
+              });
     } finally {
       cluster.rows().close();
     }
@@ -61,7 +64,13 @@ class JdbcThroughputBench {
         "lineitem SF %s, best of %d: in process (embedded 2) %.0f ms; JDBC through the server"
             + " %.0f ms (%.2fx); JDBC from executor endpoints %.0f ms (%.2fx);"
             + " endpoints/through-server %.2f%n",
-        sf, runs, inProcess, through, through / inProcess, endpoints, endpoints / inProcess,
+        sf,
+        runs,
+        inProcess,
+        through,
+        through / inProcess,
+        endpoints,
+        endpoints / inProcess,
         endpoints / through);
   }
 

@@ -86,7 +86,11 @@ class JdbcTpchTest {
     QueryResult expected = reference.query(q.sql());
     QueryResult actual = jdbc.query(q.sql());
     Differential.check(
-        q.name() + " over JDBC", q.sql(), expected, actual, Differential.sortOf(q.orderBy(), expected));
+        q.name() + " over JDBC",
+        q.sql(),
+        expected,
+        actual,
+        Differential.sortOf(q.orderBy(), expected));
   }
 
   /** Closes the server after a query timed out (cancelling it); the next check starts another. */

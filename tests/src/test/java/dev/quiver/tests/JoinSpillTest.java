@@ -24,12 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Hash joins whose build side is several times the memory pool spill (grace hash join) and give
- * DuckDB's rows, for every join type (inner, left, right, full, semi, anti, null-aware anti,
- * IS NOT DISTINCT FROM keys, residual filters): in process at several partition counts, batch
- * sizes and spill fan-outs, and on an embedded cluster of 2 executors. TPC-H SF 0.1 under a
- * memory limit of a few MB (the pool a third of it), where orders and lineitem's join columns take
- * tens of MB; the spill shows in EXPLAIN ANALYZE and the tasks' metrics, and its files are gone
- * after each query.
+ * DuckDB's rows, for every join type (inner, left, right, full, semi, anti, null-aware anti, IS NOT
+ * DISTINCT FROM keys, residual filters): in process at several partition counts, batch sizes and
+ * spill fan-outs, and on an embedded cluster of 2 executors. TPC-H SF 0.1 under a memory limit of a
+ * few MB (the pool a third of it), where orders and lineitem's join columns take tens of MB; the
+ * spill shows in EXPLAIN ANALYZE and the tasks' metrics, and its files are gone after each query.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class JoinSpillTest {
@@ -124,7 +123,11 @@ class JoinSpillTest {
             QueryResult expected = duckdb.query(sql);
             QueryResult actual = quiver.query(sql);
             Differential.check(
-                q.getKey() + " " + label, sql, expected, actual, Differential.sortOf(sql, expected));
+                q.getKey() + " " + label,
+                sql,
+                expected,
+                actual,
+                Differential.sortOf(sql, expected));
           });
       assertThat(spillFiles()).as("spill files left by " + q.getKey() + " " + label).isZero();
     }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
-import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.datasource.NestedParquetTest;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.EmbeddedClusterModule;
 import dev.quiver.distributed.client.ClusterRuntime;
@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Structs, lists, maps, TIME and zoned timestamps from Parquet on an embedded cluster of 2
  * executors: the scans, field accesses, element lookups and the nested columns carried through
  * shuffles (Arrow IPC), joins and sorts travel in the plan codec and come back as DuckDB reads the
- * same files, at 1 task a stage (batches of 4096 rows) and 4 (batches of 7); unsupported uses fail typed.
+ * same files, at 1 task a stage (batches of 4096 rows) and 4 (batches of 7); unsupported uses fail
+ * typed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)

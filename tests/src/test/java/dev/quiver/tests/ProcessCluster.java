@@ -3,8 +3,8 @@ package dev.quiver.tests;
 import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.distributed.proto.ExecutorState;
-import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.distributed.security.SecurityConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,18 +23,18 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * A cluster of separate processes started from the runnable jars: one scheduler and N executors
- * on 127.0.0.1. Each process's output goes to a log file in the given directory; closing kills
- * every process and waits for it. Fault tests kill executors (SIGKILL), start replacements and
- * restart the scheduler on its port.
+ * A cluster of separate processes started from the runnable jars: one scheduler and N executors on
+ * 127.0.0.1. Each process's output goes to a log file in the given directory; closing kills every
+ * process and waits for it. Fault tests kill executors (SIGKILL), start replacements and restart
+ * the scheduler on its port.
  */
 final class ProcessCluster implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("listening on ([\\w.]+):(\\d+)");
   private static final Pattern HTTP_PORT = Pattern.compile("HTTP port (\\d+)");
 
   /**
-   * Extra command-line options of the scheduler and of every executor, and the security the
-   * test's own clients use to reach the cluster.
+   * Extra command-line options of the scheduler and of every executor, and the security the test's
+   * own clients use to reach the cluster.
    */
   record Options(
       int cores,
@@ -92,7 +92,9 @@ final class ProcessCluster implements AutoCloseable {
           executorEnvironment);
     }
 
-    /** Every server also serves HTTP (health, metrics; the scheduler's API and UI), on free ports. */
+    /**
+     * Every server also serves HTTP (health, metrics; the scheduler's API and UI), on free ports.
+     */
     Options withHttp() {
       return new Options(
           cores,
@@ -186,9 +188,7 @@ final class ProcessCluster implements AutoCloseable {
       SecurityConfig clientSecurity)
       throws Exception {
     return start(
-        dir,
-        executors,
-        new Options(cores, extraClasspath, serverArgs, serverArgs, clientSecurity));
+        dir, executors, new Options(cores, extraClasspath, serverArgs, serverArgs, clientSecurity));
   }
 
   /** Starts a scheduler and {@code executors} executors as {@code options} say. */
@@ -375,8 +375,8 @@ final class ProcessCluster implements AutoCloseable {
   }
 
   /**
-   * Kills the scheduler with SIGKILL and starts a new one on the same port; executors keep
-   * running and must register with the new one on their own.
+   * Kills the scheduler with SIGKILL and starts a new one on the same port; executors keep running
+   * and must register with the new one on their own.
    */
   void restartScheduler() throws Exception {
     int port = Integer.parseInt(target.substring(target.lastIndexOf(':') + 1));
@@ -475,7 +475,8 @@ final class ProcessCluster implements AutoCloseable {
   /** The scheduler's HTTP base URL ({@link Options#withHttp()} only). */
   String schedulerHttp() {
     if (schedulerHttpPort < 0) {
-      throw new IllegalStateException("the scheduler serves no HTTP; start it with Options.withHttp");
+      throw new IllegalStateException(
+          "the scheduler serves no HTTP; start it with Options.withHttp");
     }
     return "http://127.0.0.1:" + schedulerHttpPort;
   }

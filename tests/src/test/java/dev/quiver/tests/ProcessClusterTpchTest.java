@@ -12,10 +12,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * TPC-H SF 0.1 on one scheduler and three executor processes started from the jars, through
- * {@code DistributedModule}; plus a UDF that only the executors' --classpath provides. The
- * scheduler and the client are on 127.0.0.1 while the executors listen only on 127.0.0.2 and
- * 127.0.0.3 (all loopback on Linux): nothing may assume that they share an address.
+ * TPC-H SF 0.1 on one scheduler and three executor processes started from the jars, through {@code
+ * DistributedModule}; plus a UDF that only the executors' --classpath provides. The scheduler and
+ * the client are on 127.0.0.1 while the executors listen only on 127.0.0.2 and 127.0.0.3 (all
+ * loopback on Linux): nothing may assume that they share an address.
  */
 class ProcessClusterTpchTest extends ClusterTpchTestBase {
   private ProcessCluster processes;
@@ -29,8 +29,7 @@ class ProcessClusterTpchTest extends ClusterTpchTestBase {
         ProcessCluster.start(
             logs,
             3,
-            new ProcessCluster.Options(
-                    2, udfClasses, List.of(), List.of(), SecurityConfig.none())
+            new ProcessCluster.Options(2, udfClasses, List.of(), List.of(), SecurityConfig.none())
                 .withHttp()
                 .withExecutorHosts("127.0.0.2", "127.0.0.3"));
     return ClusterFixture.remote(processes.target(), dir, new SessionConfig());
@@ -92,8 +91,9 @@ class ProcessClusterTpchTest extends ClusterTpchTestBase {
           Object doubled = r.rows().get(0).get(0);
           Object plain = r.rows().get(0).get(1);
           assertThat(new java.math.BigDecimal(doubled.toString()))
-              .isEqualByComparingTo(new java.math.BigDecimal(plain.toString()).multiply(
-                  java.math.BigDecimal.valueOf(2)));
+              .isEqualByComparingTo(
+                  new java.math.BigDecimal(plain.toString())
+                      .multiply(java.math.BigDecimal.valueOf(2)));
         });
   }
 }

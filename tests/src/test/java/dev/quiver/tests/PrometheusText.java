@@ -31,8 +31,10 @@ final class PrometheusText {
         continue;
       }
       if (line.startsWith("#")) {
-        if (!line.startsWith("# HELP ") && !line.startsWith("# TYPE ")
-            && !line.startsWith("# UNIT ") && !line.startsWith("# EOF")) {
+        if (!line.startsWith("# HELP ")
+            && !line.startsWith("# TYPE ")
+            && !line.startsWith("# UNIT ")
+            && !line.startsWith("# EOF")) {
           throw new AssertionError("unexpected comment in Prometheus text: " + line);
         }
         continue;

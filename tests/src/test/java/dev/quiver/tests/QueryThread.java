@@ -35,8 +35,7 @@ public final class QueryThread implements AutoCloseable {
    * Like {@link #run(Duration, String, Runnable)}; on timeout also runs {@code onTimeout} (e.g.
    * closing the session, which cancels the abandoned query so it stops using a core).
    */
-  public synchronized void run(
-      Duration timeout, String label, Runnable task, Runnable onTimeout) {
+  public synchronized void run(Duration timeout, String label, Runnable task, Runnable onTimeout) {
     Callable<Void> call =
         () -> {
           task.run();

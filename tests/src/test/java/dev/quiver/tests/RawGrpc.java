@@ -58,7 +58,9 @@ final class RawGrpc {
     }
     Iterator<byte[]> it =
         ClientCalls.blockingServerStreamingCall(
-            channel, method(fullName, MethodDescriptor.MethodType.SERVER_STREAMING), options,
+            channel,
+            method(fullName, MethodDescriptor.MethodType.SERVER_STREAMING),
+            options,
             request);
     int n = 0;
     while (it.hasNext()) {

@@ -26,6 +26,7 @@ final class RawHttp2 {
   private static final int CONTINUATION = 0x9;
   private static final int END_STREAM = 0x1;
   private static final int END_HEADERS = 0x4;
+
   /** The smallest SETTINGS_MAX_FRAME_SIZE a server may advertise, so every server takes it. */
   private static final int FRAME = 16_384;
 
@@ -35,13 +36,12 @@ final class RawHttp2 {
   private RawHttp2() {}
 
   /**
-   * POSTs to {@code path} on {@code host:port} with one extra header {@code x-padding} of
-   * {@code paddingBytes} bytes, and waits (at most {@code timeoutMillis}) for the server to answer
-   * the stream or close the connection; the time is measured from the connection on.
+   * POSTs to {@code path} on {@code host:port} with one extra header {@code x-padding} of {@code
+   * paddingBytes} bytes, and waits (at most {@code timeoutMillis}) for the server to answer the
+   * stream or close the connection; the time is measured from the connection on.
    */
   static Outcome requestWithHugeHeader(
-      String host, int port, String path, int paddingBytes, long timeoutMillis)
-      throws IOException {
+      String host, int port, String path, int paddingBytes, long timeoutMillis) throws IOException {
     byte[] block = headerBlock(host + ":" + port, path, paddingBytes);
     long start = System.nanoTime();
     try (Socket socket = new Socket()) {
@@ -89,8 +89,11 @@ final class RawHttp2 {
       }
       int length = ((head[0] & 0xFF) << 16) | ((head[1] & 0xFF) << 8) | (head[2] & 0xFF);
       int type = head[3] & 0xFF;
-      int stream = ((head[5] & 0x7F) << 24) | ((head[6] & 0xFF) << 16) | ((head[7] & 0xFF) << 8)
-          | (head[8] & 0xFF);
+      int stream =
+          ((head[5] & 0x7F) << 24)
+              | ((head[6] & 0xFF) << 16)
+              | ((head[7] & 0xFF) << 8)
+              | (head[8] & 0xFF);
       in.readFully(new byte[length]);
       if (type == GOAWAY) {
         return "GOAWAY";
@@ -116,8 +119,7 @@ final class RawHttp2 {
   }
 
   private static void literal(ByteArrayOutputStream b, String name, String value) {
-    literal(
-        b, name.getBytes(StandardCharsets.US_ASCII), value.getBytes(StandardCharsets.US_ASCII));
+    literal(b, name.getBytes(StandardCharsets.US_ASCII), value.getBytes(StandardCharsets.US_ASCII));
   }
 
   /** HPACK "literal header field without indexing, new name", no Huffman coding. */

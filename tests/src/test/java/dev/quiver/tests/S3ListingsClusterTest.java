@@ -40,12 +40,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Tables in S3 (S3Proxy, recording the requests it receives) on an embedded cluster of 2
- * executors: a registered Hive-partitioned table is listed once, when registered, and neither the
- * planner nor any task lists it again; a statement reading one prefix three times through
- * {@code read_parquet} lists it once; an object replaced after its table was listed fails the
- * tasks with a typed error (its ETag travels in the plan) instead of being read through the old
- * footer. Answers checked against DuckDB on the same files, at 2 and 5 tasks a stage.
+ * Tables in S3 (S3Proxy, recording the requests it receives) on an embedded cluster of 2 executors:
+ * a registered Hive-partitioned table is listed once, when registered, and neither the planner nor
+ * any task lists it again; a statement reading one prefix three times through {@code read_parquet}
+ * lists it once; an object replaced after its table was listed fails the tasks with a typed error
+ * (its ETag travels in the plan) instead of being read through the old footer. Answers checked
+ * against DuckDB on the same files, at 2 and 5 tasks a stage.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -171,10 +171,12 @@ class S3ListingsClusterTest {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
       s.execute(
-          "COPY (SELECT i::BIGINT AS v FROM range(5000) t(i)) TO '" + a
+          "COPY (SELECT i::BIGINT AS v FROM range(5000) t(i)) TO '"
+              + a
               + "' (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
       s.execute(
-          "COPY (SELECT (i + 1000000)::BIGINT AS v FROM range(5000) t(i)) TO '" + b
+          "COPY (SELECT (i + 1000000)::BIGINT AS v FROM range(5000) t(i)) TO '"
+              + b
               + "' (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
     }
     String file = s3.put(a, "lake", "replaced/f.parquet");

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The measurement for the issue's note: the 22 TPC-H queries at a scale factor (default 1,
- * {@code -Dquiver.s3.scale=...}) on one node from local files and from S3 (S3Proxy on loopback,
- * signed requests), in one run: each query's time on both, the ratio of totals, and the bytes
- * each query fetched from S3. Every query runs once untimed on both first (JIT, footers).
+ * The measurement for the issue's note: the 22 TPC-H queries at a scale factor (default 1, {@code
+ * -Dquiver.s3.scale=...}) on one node from local files and from S3 (S3Proxy on loopback, signed
+ * requests), in one run: each query's time on both, the ratio of totals, and the bytes each query
+ * fetched from S3. Every query runs once untimed on both first (JIT, footers).
  */
 @Tag("slow")
 @Timeout(value = 60, unit = TimeUnit.MINUTES)

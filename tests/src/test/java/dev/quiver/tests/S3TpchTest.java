@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.errors.DataSourceException;
-import dev.quiver.binding.errors.ObjectStoreException;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.io.S3ProxyServer;
 import dev.quiver.binding.settings.SessionConfig;
@@ -38,11 +37,11 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * TPC-H SF 0.1 with every table in S3 (S3Proxy on loopback, signed requests): the 22 queries
- * return what they return from local files on one node, on an embedded cluster of 2 (credentials
- * in the session, travelling with the jobs) and on a scheduler with 3 executor processes that take
- * the credentials from their own environment. Also: bytes fetched per query, typed errors that
- * leave the cluster serving, and no log, plan or job status carrying the secret.
+ * TPC-H SF 0.1 with every table in S3 (S3Proxy on loopback, signed requests): the 22 queries return
+ * what they return from local files on one node, on an embedded cluster of 2 (credentials in the
+ * session, travelling with the jobs) and on a scheduler with 3 executor processes that take the
+ * credentials from their own environment. Also: bytes fetched per query, typed errors that leave
+ * the cluster serving, and no log, plan or job status carrying the secret.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class S3TpchTest {
@@ -98,14 +97,20 @@ class S3TpchTest {
     return expected.computeIfAbsent(q.name(), n -> local.query(q.sql()));
   }
 
-  private Stream<DynamicTest> tpchOn(String label, java.util.function.Supplier<QuiverRows> open,
-      Runnable afterEach, java.util.function.Consumer<QuiverRows> extra) {
+  private Stream<DynamicTest> tpchOn(
+      String label,
+      java.util.function.Supplier<QuiverRows> open,
+      Runnable afterEach,
+      java.util.function.Consumer<QuiverRows> extra) {
     return tpchOn(label, TpchQueries.all(), open, afterEach, extra);
   }
 
-  private Stream<DynamicTest> tpchOn(String label, List<TpchQuery> selected,
+  private Stream<DynamicTest> tpchOn(
+      String label,
+      List<TpchQuery> selected,
       java.util.function.Supplier<QuiverRows> open,
-      Runnable afterEach, java.util.function.Consumer<QuiverRows> extra) {
+      Runnable afterEach,
+      java.util.function.Consumer<QuiverRows> extra) {
     QuiverRows[] engine = new QuiverRows[1];
     Stream<DynamicTest> start =
         Stream.of(
@@ -168,7 +173,8 @@ class S3TpchTest {
   /** A query touching 2 of lineitem's 16 columns fetches under a quarter of its bytes. */
   private void fetchesOnlyProjectedColumns(QuiverRows engine) {
     long tableBytes =
-        ObjectStores.forLocation(PREFIX, engine.session().config()).list(PREFIX + "/lineitem")
+        ObjectStores.forLocation(PREFIX, engine.session().config())
+            .list(PREFIX + "/lineitem")
             .stream()
             .mapToLong(o -> o.size())
             .sum();
@@ -210,8 +216,7 @@ class S3TpchTest {
         "embedded cluster of 2",
         () -> {
           SessionConfig config = s3.configure(new SessionConfig());
-          ClusterFixture.ClusterRows c =
-              ClusterFixture.embedded(2, data, config);
+          ClusterFixture.ClusterRows c = ClusterFixture.embedded(2, data, config);
           // Re-register the tables from S3 on the distributed session.
           cluster[0] = c;
           QuiverRows rows = c.rows();
@@ -252,7 +257,8 @@ class S3TpchTest {
       }
     }
     long tableBytes =
-        ObjectStores.forLocation(PREFIX, rows.session().config()).list(PREFIX + "/lineitem")
+        ObjectStores.forLocation(PREFIX, rows.session().config())
+            .list(PREFIX + "/lineitem")
             .stream()
             .mapToLong(o -> o.size())
             .sum();
@@ -264,8 +270,8 @@ class S3TpchTest {
 
   /**
    * On the executors: a wrong secret, an unreachable endpoint, a deleted and a truncated object
-   * each fail the query with a typed error naming the URI (and not the secret), and the next
-   * good query works.
+   * each fail the query with a typed error naming the URI (and not the secret), and the next good
+   * query works.
    */
   private void errorsLeaveTheClusterServing(SessionContext ctx) {
     String good = "SELECT count(*) FROM nation";
@@ -397,8 +403,7 @@ class S3TpchTest {
             ctx.sql("SET quiver.s3.region = 'us-east-1'");
             ctx.sql("SET quiver.s3.access_key_id = '" + s3.accessKey() + "'");
             ctx.sql("SET quiver.s3.secret_access_key = '" + s3.secret() + "'");
-            ctx.sql(
-                "CREATE EXTERNAL TABLE n STORED AS PARQUET LOCATION '" + PREFIX + "/nation'");
+            ctx.sql("CREATE EXTERNAL TABLE n STORED AS PARQUET LOCATION '" + PREFIX + "/nation'");
             QueryResult got =
                 new QuiverRows(ctx, PREFIX, "sql", () -> {})
                     .query("SELECT count(*), sum(n_nationkey) FROM n");
@@ -417,7 +422,8 @@ class S3TpchTest {
         () -> {
           try (SessionContext ctx = new SessionContext(s3.configure(new SessionConfig()))) {
             ctx.registerParquet("orders", PREFIX + "/orders");
-            ctx.sql("SELECT o_orderkey, o_totalprice, o_orderdate FROM orders WHERE o_orderkey % 7 = 0")
+            ctx.sql(
+                    "SELECT o_orderkey, o_totalprice, o_orderdate FROM orders WHERE o_orderkey % 7 = 0")
                 .writeParquet("s3://tpch/written/orders7");
             ctx.registerParquet("orders7", "s3://tpch/written/orders7");
             QueryResult a =

@@ -31,15 +31,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Clusters secured with TLS and a shared token: TPC-H queries on an embedded cluster and on
- * scheduler and executor processes started with --tls-cert/--tls-key/--tls-ca/--token-file;
- * clients without the token are refused; and no process log, nor this test's own output, ever
- * contains the token.
+ * scheduler and executor processes started with --tls-cert/--tls-key/--tls-ca/--token-file; clients
+ * without the token are refused; and no process log, nor this test's own output, ever contains the
+ * token.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SecureClusterTest {
   private static final String TOKEN = "qv-shared-token-1f8e2c94b7";
   private static final String WRONG = "qv-wrong-token-60d3aa51e9";
+
   /** A scan + aggregate (one shuffle) and a three-table join (executor-to-executor DoGet). */
   private static final List<Integer> QUERIES = List.of(1, 3);
 
@@ -211,23 +212,27 @@ class SecureClusterTest {
       int port = Integer.parseInt(target.substring(target.lastIndexOf(':') + 1));
       boolean scheduler = target.equals(processes.target());
       String method =
-          scheduler
-              ? "quiver.v1.Scheduler/ListExecutors"
-              : "quiver.v1.ExecutorControl/CancelTasks";
+          scheduler ? "quiver.v1.Scheduler/ListExecutors" : "quiver.v1.ExecutorControl/CancelTasks";
       for (String header :
-          List.of("Bearer " + TOKEN, "bearer " + TOKEN, "BEARER " + TOKEN,
-              "Bearer  " + TOKEN, "Bearer " + TOKEN + " ")) {
+          List.of(
+              "Bearer " + TOKEN,
+              "bearer " + TOKEN,
+              "BEARER " + TOKEN,
+              "Bearer  " + TOKEN,
+              "Bearer " + TOKEN + " ")) {
         io.grpc.ManagedChannel channel =
             dev.quiver.distributed.security.GrpcSecurity.channelBuilder(host, port, tlsOnly)
                 .intercept(authorization(header))
                 .build();
         try {
-          Throwable e = org.assertj.core.api.Assertions.catchThrowable(
-              () -> RawGrpc.call(channel, method, false, new byte[0]));
+          Throwable e =
+              org.assertj.core.api.Assertions.catchThrowable(
+                  () -> RawGrpc.call(channel, method, false, new byte[0]));
           if (header.equals("Bearer " + TOKEN)) {
             assertThat(e).as(method + " with the standard form").isNull();
           } else {
-            assertThat(e).as(method + " with '" + header.replace(TOKEN, "<token>") + "'")
+            assertThat(e)
+                .as(method + " with '" + header.replace(TOKEN, "<token>") + "'")
                 .isInstanceOf(io.grpc.StatusRuntimeException.class);
             assertThat(((io.grpc.StatusRuntimeException) e).getStatus().getCode())
                 .isEqualTo(io.grpc.Status.Code.UNAUTHENTICATED);
@@ -261,9 +266,9 @@ class SecureClusterTest {
   }
 
   /**
-   * Fails unless a query through {@code security} on the cluster at {@code target} is refused
-   * with {@code code}; prints the config and the whole error (as an application's log would) so
-   * the output check below sees them.
+   * Fails unless a query through {@code security} on the cluster at {@code target} is refused with
+   * {@code code}; prints the config and the whole error (as an application's log would) so the
+   * output check below sees them.
    */
   private void assertRefused(
       String target, SecurityConfig security, String code, String... explanations) {
@@ -305,7 +310,8 @@ class SecureClusterTest {
     try (Stream<Path> files = Files.list(processes.dir())) {
       files.filter(p -> p.toString().endsWith(".log")).forEach(logs::add);
     }
-    assertThat(logs).extracting(p -> p.getFileName().toString())
+    assertThat(logs)
+        .extracting(p -> p.getFileName().toString())
         .contains("scheduler-0.log", "exec-0.log", "exec-1.log");
     for (Path log : logs) {
       String text = Files.readString(log);

@@ -90,8 +90,7 @@ final class ServeProcess implements AutoCloseable {
       return new ServeProcess(p, log, m.group(1), Integer.parseInt(m.group(2)), m.group(3));
     } catch (Exception e) {
       p.destroyForcibly();
-      throw new IOException(
-          "quiver serve did not start: " + e + "\n" + Files.readString(log), e);
+      throw new IOException("quiver serve did not start: " + e + "\n" + Files.readString(log), e);
     }
   }
 

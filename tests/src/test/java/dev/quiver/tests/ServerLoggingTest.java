@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The scheduler and executor jars log in one format (SLF4J's, on stderr) and keep library noise
  * out. Regression: an HTTP/1 request to a gRPC port logged a 25-line stack trace through
- * java.util.logging, and a client that stopped reading a result made gRPC log "Stream closed
- * before write could take place" with a 40-line Netty stack trace.
+ * java.util.logging, and a client that stopped reading a result made gRPC log "Stream closed before
+ * write could take place" with a 40-line Netty stack trace.
  */
 @Timeout(300)
 class ServerLoggingTest {
@@ -39,8 +39,7 @@ class ServerLoggingTest {
 
       try (DistributedExtension ext = DistributedExtension.connect(cluster.clientConfig());
           SessionContext ctx = new SessionContext().withExtensions(ext)) {
-        ctx.registerParquet(
-            "lineitem", TpchData.tableDirectory(tpch, "lineitem").toString());
+        ctx.registerParquet("lineitem", TpchData.tableDirectory(tpch, "lineitem").toString());
         // Read one batch of a large result and stop: the executor's stream is cancelled.
         for (int i = 0; i < 3; i++) {
           try (ArrowReader reader = ctx.sql("SELECT * FROM lineitem").executeStream()) {
@@ -64,7 +63,8 @@ class ServerLoggingTest {
   private static String schedulerLog(ProcessCluster cluster) throws Exception {
     StringBuilder all = new StringBuilder();
     try (var files = Files.list(cluster.dir())) {
-      for (Path p : files.filter(f -> f.getFileName().toString().startsWith("scheduler-")).toList()) {
+      for (Path p :
+          files.filter(f -> f.getFileName().toString().startsWith("scheduler-")).toList()) {
         all.append(Files.readString(p));
       }
     }

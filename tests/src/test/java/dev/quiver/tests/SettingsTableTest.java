@@ -21,10 +21,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The README's settings tables are the registries rendered: the session settings from the
- * settings registry (this module sees every module's: binding, distributed engine, Flight SQL
- * server), and the scheduler's and executor's from their command lines' option models (picocli,
- * which refuses unknown flags suggesting the closest and values of the wrong type). With {@code
+ * The README's settings tables are the registries rendered: the session settings from the settings
+ * registry (this module sees every module's: binding, distributed engine, Flight SQL server), and
+ * the scheduler's and executor's from their command lines' option models (picocli, which refuses
+ * unknown flags suggesting the closest and values of the wrong type). With {@code
  * -Dquiver.settings.write=true} the test rewrites the tables instead of checking them.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -71,8 +71,11 @@ class SettingsTableTest {
       return;
     }
     assertThat(readme.substring(tableStart, to))
-        .as("README's " + name + " (rewrite it with -Dquiver.settings.write=true, see the comment"
-            + " above it)")
+        .as(
+            "README's "
+                + name
+                + " (rewrite it with -Dquiver.settings.write=true, see the comment"
+                + " above it)")
         .isEqualTo(expected);
   }
 

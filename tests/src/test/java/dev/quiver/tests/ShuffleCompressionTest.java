@@ -26,8 +26,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Distributed queries with each {@code quiver.shuffle.compression} on an embedded cluster of 2
- * give the rows the in-process engine gives; a bad value is a typed error naming the setting.
+ * Distributed queries with each {@code quiver.shuffle.compression} on an embedded cluster of 2 give
+ * the rows the in-process engine gives; a bad value is a typed error naming the setting.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)

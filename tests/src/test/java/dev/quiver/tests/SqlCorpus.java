@@ -128,7 +128,10 @@ final class SqlCorpus {
           String q = sql.toString().strip();
           entries.add(
               new Entry(
-                  name, q.substring(0, q.length() - 1).strip(), List.copyOf(before), List.copyOf(after)));
+                  name,
+                  q.substring(0, q.length() - 1).strip(),
+                  List.copyOf(before),
+                  List.copyOf(after)));
           name = null;
         }
       }

@@ -16,14 +16,16 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The 22 TPC-H queries on Quiver against DuckDB, at SF 0.01 and 0.1, with 1, 2 and 4 partitions;
- * at SF 0.1 also with 8, more partitions than files, so that scans divide files by row group.
+ * The 22 TPC-H queries on Quiver against DuckDB, at SF 0.01 and 0.1, with 1, 2 and 4 partitions; at
+ * SF 0.1 also with 8, more partitions than files, so that scans divide files by row group.
  */
 class TpchDifferentialTest {
   private static final double[] SCALES = {0.01, 0.1};
   private static final int[] PARTITIONS = {1, 2, 4};
+
   /** Partitions beyond the table's 4 files: lineitem and orders are read by row-group ranges. */
   private static final int ROW_GROUP_PARTITIONS = 8;
+
   private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(45);
 
   // Reference results per scale and query, computed once; engines per scale and partitions.

@@ -30,10 +30,10 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Golden files of the 22 TPC-H plans at SF 0.01: the logical and physical plan in one process
- * (target_partitions 4) and the stage plan on an embedded cluster of 2 executors (at most 2 tasks
- * a stage, so that the plans do not depend on the machine's cores), as {@code explain()} prints
- * them, in {@code src/test/resources/tpch-plans/qNN.txt}. A planner change that alters a plan fails
- * here with the first differing line; when the new plan is intended, rewrite the files with
+ * (target_partitions 4) and the stage plan on an embedded cluster of 2 executors (at most 2 tasks a
+ * stage, so that the plans do not depend on the machine's cores), as {@code explain()} prints them,
+ * in {@code src/test/resources/tpch-plans/qNN.txt}. A planner change that alters a plan fails here
+ * with the first differing line; when the new plan is intended, rewrite the files with
  *
  * <pre>
  * mvn -B -ntp -pl tests -am verify -Djacoco.skip=true -Dsurefire.failIfNoSpecifiedTests=false \
@@ -71,8 +71,7 @@ class TpchPlansTest {
 
   @TestFactory
   Stream<DynamicTest> plansMatchTheirGoldenFiles() {
-    return TpchQueries.all().stream()
-        .map(q -> DynamicTest.dynamicTest(q.name(), () -> check(q)));
+    return TpchQueries.all().stream().map(q -> DynamicTest.dynamicTest(q.name(), () -> check(q)));
   }
 
   private void check(TpchQuery q) {
@@ -84,7 +83,9 @@ class TpchPlansTest {
     }
     String expected = read(RESOURCE_DIR + "/" + file);
     if (expected == null) {
-      fail("No golden file %s/%s: run with -Dplans.regenerate=true (see TpchPlansTest)", SOURCE_DIR, file);
+      fail(
+          "No golden file %s/%s: run with -Dplans.regenerate=true (see TpchPlansTest)",
+          SOURCE_DIR, file);
     }
     if (!expected.equals(actual)) {
       fail(

@@ -11,10 +11,10 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The full verification run: every TPC-H and corpus query under every shape of {@link
- * VerificationRuns}, {@code -Dverify.repeats=N} times (default 2). Tagged slow: run it with
- * {@code mvn -B -ntp -pl tests -am verify -Dexcluded.test.groups=none
- * -Dtest=VerificationRunSlowTest -Dsurefire.failIfNoSpecifiedTests=false} before resolving
- * anything that touches planning or operators.
+ * VerificationRuns}, {@code -Dverify.repeats=N} times (default 2). Tagged slow: run it with {@code
+ * mvn -B -ntp -pl tests -am verify -Dexcluded.test.groups=none -Dtest=VerificationRunSlowTest
+ * -Dsurefire.failIfNoSpecifiedTests=false} before resolving anything that touches planning or
+ * operators.
  */
 @Tag("slow")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

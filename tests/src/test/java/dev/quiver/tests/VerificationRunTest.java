@@ -9,8 +9,8 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The bounded verification run of the default suite: every TPC-H and corpus query under two of
- * the shapes of {@link VerificationRuns}, rotating so that every shape runs about a sixth of the
+ * The bounded verification run of the default suite: every TPC-H and corpus query under two of the
+ * shapes of {@link VerificationRuns}, rotating so that every shape runs about a sixth of the
  * queries; batch size 1 (slow by design) only on a sixth of them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -13,11 +13,11 @@ import java.util.Map;
 import org.junit.jupiter.api.DynamicTest;
 
 /**
- * Verification runs: every TPC-H query and every corpus query on Quiver under many execution
- * shapes (target partitions 1, 2, 3 and 8; batch sizes 1, 7 and the default), each result compared
- * with DuckDB's. Wrong answers hide in parallel paths and batch boundaries, which one shape
- * never exercises. {@link VerificationRunTest} runs a bounded rotation in the default suite;
- * {@link VerificationRunSlowTest} runs every query under every shape, repeatedly.
+ * Verification runs: every TPC-H query and every corpus query on Quiver under many execution shapes
+ * (target partitions 1, 2, 3 and 8; batch sizes 1, 7 and the default), each result compared with
+ * DuckDB's. Wrong answers hide in parallel paths and batch boundaries, which one shape never
+ * exercises. {@link VerificationRunTest} runs a bounded rotation in the default suite; {@link
+ * VerificationRunSlowTest} runs every query under every shape, repeatedly.
  */
 final class VerificationRuns implements AutoCloseable {
   static final int[] PARTITIONS = {1, 2, 3, 8};

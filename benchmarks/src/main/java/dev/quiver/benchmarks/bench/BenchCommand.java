@@ -14,8 +14,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -265,8 +265,7 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** Prints the table and its total line; returns the totals per engine. */
-  private double[] print(
-      PrintWriter out, List<Workload.NamedQuery> selected, double[][] medians) {
+  private double[] print(PrintWriter out, List<Workload.NamedQuery> selected, double[][] medians) {
     boolean ratio = engines.size() >= 2;
     int width = 12;
     for (String e : engines) {
@@ -295,8 +294,7 @@ public final class BenchCommand implements Callable<Integer> {
       for (int e = 0; e < engines.size(); e++) {
         double ms = medians[e][q];
         allOk &= !Double.isNaN(ms);
-        line.append(
-            Double.isNaN(ms) ? String.format(text, "failed") : String.format(number, ms));
+        line.append(Double.isNaN(ms) ? String.format(text, "failed") : String.format(number, ms));
       }
       if (allOk) {
         // Totals only count queries every engine finished, so that they stay comparable.

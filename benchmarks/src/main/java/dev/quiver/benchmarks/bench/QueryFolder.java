@@ -38,8 +38,8 @@ final class QueryFolder implements Workload {
   /**
    * Reads the queries of {@code queryDir} and finds the tables of {@code dataDir}.
    *
-   * @throws IllegalArgumentException naming the folder or file when either has nothing to time or
-   *     a table's format cannot be told
+   * @throws IllegalArgumentException naming the folder or file when either has nothing to time or a
+   *     table's format cannot be told
    */
   static QueryFolder load(Path queryDir, Path dataDir) {
     return new QueryFolder(readQueries(queryDir), findTables(dataDir));

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bench --queries DIR --data DIR}: a folder of .sql files timed over tables that are
- * folders of Parquet or CSV files, on Quiver and DuckDB in this process.
+ * {@code bench --queries DIR --data DIR}: a folder of .sql files timed over tables that are folders
+ * of Parquet or CSV files, on Quiver and DuckDB in this process.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class QueryFolderBenchTest {
@@ -122,8 +122,17 @@ class QueryFolderBenchTest {
             "bad.sql", "SELECT no_such_column FROM events");
     int exit =
         run(
-            "bench", "--queries", queries.toString(), "--data", data.toString(),
-            "--engines", "quiver,duckdb", "--runs", "1", "--warmup-passes", "0");
+            "bench",
+            "--queries",
+            queries.toString(),
+            "--data",
+            data.toString(),
+            "--engines",
+            "quiver,duckdb",
+            "--runs",
+            "1",
+            "--warmup-passes",
+            "0");
     assertThat(exit).isEqualTo(QuiverCli.EXIT_FAILURE);
     assertThat(out.toString())
         .contains("failed: quiver bad: ")

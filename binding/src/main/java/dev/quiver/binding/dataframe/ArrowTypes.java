@@ -33,7 +33,9 @@ final class ArrowTypes {
     }
     if (type instanceof ArrowType.FloatingPoint fp) {
       return f.createSqlType(
-          fp.getPrecision() == FloatingPointPrecision.DOUBLE ? SqlTypeName.DOUBLE : SqlTypeName.REAL);
+          fp.getPrecision() == FloatingPointPrecision.DOUBLE
+              ? SqlTypeName.DOUBLE
+              : SqlTypeName.REAL);
     }
     if (type instanceof ArrowType.Decimal d) {
       if (d.getPrecision() > 38 || d.getScale() < 0 || d.getScale() > d.getPrecision()) {

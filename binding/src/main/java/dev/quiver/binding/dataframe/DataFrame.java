@@ -7,8 +7,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A lazy query. Transformations return new DataFrames and run nothing; {@link #collect},
- * {@link #executeStream}, {@link #count}, {@link #show} and the writes execute it.
+ * A lazy query. Transformations return new DataFrames and run nothing; {@link #collect}, {@link
+ * #executeStream}, {@link #count}, {@link #show} and the writes execute it.
  */
 public interface DataFrame {
   /** Keeps the given expressions as output columns (use {@link Expr#alias} to name them). */
@@ -20,16 +20,22 @@ public interface DataFrame {
   /** Keeps rows where {@code predicate} is true. */
   DataFrame filter(Expr predicate);
 
-  /** Groups by {@code groupBy} and computes {@code aggregates} (e.g. {@code Expr.sum(col("x"))}). */
+  /**
+   * Groups by {@code groupBy} and computes {@code aggregates} (e.g. {@code Expr.sum(col("x"))}).
+   */
   DataFrame aggregate(List<Expr> groupBy, List<Expr> aggregates);
 
   /** Joins on equality of the named columns, pairwise. */
-  DataFrame join(DataFrame right, JoinType type, List<String> leftColumns, List<String> rightColumns);
+  DataFrame join(
+      DataFrame right, JoinType type, List<String> leftColumns, List<String> rightColumns);
 
   /** Joins on an arbitrary predicate over both sides' columns. */
   DataFrame join(DataFrame right, JoinType type, Expr on);
 
-  /** Orders rows; keys made with {@link Expr#asc}/{@link Expr#desc} (plain expressions sort ascending). */
+  /**
+   * Orders rows; keys made with {@link Expr#asc}/{@link Expr#desc} (plain expressions sort
+   * ascending).
+   */
   DataFrame sort(Expr... keys);
 
   /** Keeps the first {@code fetch} rows. */

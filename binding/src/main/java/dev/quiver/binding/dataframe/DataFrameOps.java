@@ -61,7 +61,9 @@ public final class DataFrameOps {
             }
             if (ExprTranslator.containsAggregate(e)) {
               throw new QuiverException(
-                  "'" + e + "' is an aggregate; use aggregate(groupBy, aggregates) instead of select");
+                  "'"
+                      + e
+                      + "' is an aggregate; use aggregate(groupBy, aggregates) instead of select");
             }
             nodes.add(t.translate(e));
             names.add(t.nameOf(e));
@@ -129,7 +131,9 @@ public final class DataFrameOps {
           for (Expr g : groupBy) {
             if (ExprTranslator.containsAggregate(g)) {
               throw new QuiverException(
-                  "Group key '" + g + "' contains an aggregate; aggregates go in the aggregate list");
+                  "Group key '"
+                      + g
+                      + "' contains an aggregate; aggregates go in the aggregate list");
             }
             String name = t.nameOf(g);
             projected.add(t.translate(ExprTranslator.unalias(g)));
@@ -320,8 +324,8 @@ public final class DataFrameOps {
   }
 
   /**
-   * Join on a predicate over both sides, resolving UDFs with {@code udfs}. Columns are named as
-   * in their input; a name both inputs have is ambiguous and rejected.
+   * Join on a predicate over both sides, resolving UDFs with {@code udfs}. Columns are named as in
+   * their input; a name both inputs have is ambiguous and rejected.
    */
   public static RelNode join(
       RelBuilder b, RelNode left, RelNode right, JoinType type, Expr on, FunctionResolver udfs) {
@@ -460,7 +464,11 @@ public final class DataFrameOps {
       if (names.get(i).equalsIgnoreCase(name)) {
         if (found >= 0) {
           throw new QuiverException(
-              "Column '" + name + "' is ambiguous in the " + side + " input; use the exact spelling");
+              "Column '"
+                  + name
+                  + "' is ambiguous in the "
+                  + side
+                  + " input; use the exact spelling");
         }
         found = i;
       }

@@ -15,9 +15,9 @@ import java.util.Set;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * A DataFrame expression (column, literal, operator, function or aggregate call): an immutable
- * tree built with static factories ({@link #col}, {@link #lit}, {@link #sum}, ...) and fluent
- * methods ({@link #add}, {@link #gt}, {@link #alias}, ...), modelled on datafusion-python.
+ * A DataFrame expression (column, literal, operator, function or aggregate call): an immutable tree
+ * built with static factories ({@link #col}, {@link #lit}, {@link #sum}, ...) and fluent methods
+ * ({@link #add}, {@link #gt}, {@link #alias}, ...), modelled on datafusion-python.
  *
  * <p>Fluent methods that take an {@code Object} accept either an {@code Expr} or a literal value
  * (see {@link #lit}). The node classes nested here are read by the planner; {@link #toString()}
@@ -27,8 +27,23 @@ public abstract class Expr {
   /** Time units accepted by {@link #extract}. */
   private static final Set<String> EXTRACT_UNITS =
       Set.of(
-          "YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "DOW", "DOY", "HOUR", "MINUTE", "SECOND",
-          "MILLISECOND", "MICROSECOND", "EPOCH", "DECADE", "CENTURY", "MILLENNIUM", "ISOYEAR",
+          "YEAR",
+          "QUARTER",
+          "MONTH",
+          "WEEK",
+          "DAY",
+          "DOW",
+          "DOY",
+          "HOUR",
+          "MINUTE",
+          "SECOND",
+          "MILLISECOND",
+          "MICROSECOND",
+          "EPOCH",
+          "DECADE",
+          "CENTURY",
+          "MILLENNIUM",
+          "ISOYEAR",
           "ISODOW");
 
   // Only the nested node classes extend Expr.
@@ -36,7 +51,10 @@ public abstract class Expr {
 
   // ---------------------------------------------------------------- factories
 
-  /** A reference to input column {@code name} (matched case-insensitively); {@code "*"} means all columns. */
+  /**
+   * A reference to input column {@code name} (matched case-insensitively); {@code "*"} means all
+   * columns.
+   */
   public static Expr col(String name) {
     return new Column(name);
   }
@@ -123,7 +141,10 @@ public abstract class Expr {
     String u = Objects.requireNonNull(unit, "unit").toUpperCase(Locale.ROOT);
     if (!EXTRACT_UNITS.contains(u)) {
       throw new QueryTypeException(
-          "Unknown time unit '" + unit + "' in extract; use one of " + String.join(", ", EXTRACT_UNITS));
+          "Unknown time unit '"
+              + unit
+              + "' in extract; use one of "
+              + String.join(", ", EXTRACT_UNITS));
     }
     return new Function("extract", List.of(new Literal(u), source));
   }
@@ -295,22 +316,30 @@ public abstract class Expr {
 
   /** Ascending sort key (nulls last unless {@link #nullsFirst} is called, as in SQL here). */
   public Expr asc() {
-    return this instanceof SortKey s ? new SortKey(s.expr(), true, s.nullsFirst) : new SortKey(this, true, null);
+    return this instanceof SortKey s
+        ? new SortKey(s.expr(), true, s.nullsFirst)
+        : new SortKey(this, true, null);
   }
 
   /** Descending sort key (nulls last unless {@link #nullsFirst} is called, as in SQL here). */
   public Expr desc() {
-    return this instanceof SortKey s ? new SortKey(s.expr(), false, s.nullsFirst) : new SortKey(this, false, null);
+    return this instanceof SortKey s
+        ? new SortKey(s.expr(), false, s.nullsFirst)
+        : new SortKey(this, false, null);
   }
 
   /** Sort key with nulls before all values (ascending unless {@link #desc} was called). */
   public Expr nullsFirst() {
-    return this instanceof SortKey s ? new SortKey(s.expr(), s.ascending(), true) : new SortKey(this, true, true);
+    return this instanceof SortKey s
+        ? new SortKey(s.expr(), s.ascending(), true)
+        : new SortKey(this, true, true);
   }
 
   /** Sort key with nulls after all values (ascending unless {@link #desc} was called). */
   public Expr nullsLast() {
-    return this instanceof SortKey s ? new SortKey(s.expr(), s.ascending(), false) : new SortKey(this, true, false);
+    return this instanceof SortKey s
+        ? new SortKey(s.expr(), s.ascending(), false)
+        : new SortKey(this, true, false);
   }
 
   private Expr binary(Op op, Object other) {
@@ -468,7 +497,9 @@ public abstract class Expr {
       if (v instanceof BigDecimal d) {
         if (d.precision() > 38) {
           throw new QueryTypeException(
-              "Decimal literal " + d.toPlainString() + " has more than 38 digits; round it or use a double");
+              "Decimal literal "
+                  + d.toPlainString()
+                  + " has more than 38 digits; round it or use a double");
         }
         return d;
       }
@@ -487,8 +518,8 @@ public abstract class Expr {
     }
 
     /**
-     * The value: null, Long, Integer, Double, BigDecimal, String, Boolean, LocalDate,
-     * LocalDateTime or Period.
+     * The value: null, Long, Integer, Double, BigDecimal, String, Boolean, LocalDate, LocalDateTime
+     * or Period.
      */
     public Object value() {
       return value;
@@ -534,7 +565,10 @@ public abstract class Expr {
     }
   }
 
-  /** An operator applied to operands (for {@code BETWEEN}: value, low, high; for {@code IN}: value, list...). */
+  /**
+   * An operator applied to operands (for {@code BETWEEN}: value, low, high; for {@code IN}: value,
+   * list...).
+   */
   public static final class Operator extends Expr {
     private final Op op;
     private final List<Expr> operands;

@@ -31,8 +31,8 @@ import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.TimestampString;
 
 /**
- * Translates DataFrame {@link Expr} trees into Calcite {@link RexNode}s over the input(s) on top
- * of a RelBuilder's stack, producing the same operator forms the SQL front end produces.
+ * Translates DataFrame {@link Expr} trees into Calcite {@link RexNode}s over the input(s) on top of
+ * a RelBuilder's stack, producing the same operator forms the SQL front end produces.
  */
 final class ExprTranslator {
   /** How values are grouped for type checks. */
@@ -48,10 +48,13 @@ final class ExprTranslator {
 
   private final RelBuilder b;
   private final FunctionResolver udfs;
+
   /** Row types addressable by name: one input, or the two inputs of a join. */
   private final List<RelDataType> inputs;
+
   /** Only the first {@code nameLimit} fields of a single input are addressable by name. */
   private final int nameLimit;
+
   /** Expressions already computed below, by field index (aggregate outputs and group keys). */
   private final Map<Expr, Integer> computed;
 
@@ -74,7 +77,9 @@ final class ExprTranslator {
     return new ExprTranslator(b, udfs, List.of(row), row.getFieldCount(), Map.of());
   }
 
-  /** A translator over the two inputs on top of the stack (left pushed first), for join conditions. */
+  /**
+   * A translator over the two inputs on top of the stack (left pushed first), for join conditions.
+   */
   static ExprTranslator join(RelBuilder b, FunctionResolver udfs) {
     RelDataType left = b.peek(1).getRowType();
     RelDataType right = b.peek(0).getRowType();
@@ -107,8 +112,7 @@ final class ExprTranslator {
     } catch (QuiverException ex) {
       throw ex;
     } catch (RuntimeException ex) {
-      throw new QueryTypeException(
-          "Cannot plan expression '" + e + "': " + ex.getMessage(), ex);
+      throw new QueryTypeException("Cannot plan expression '" + e + "': " + ex.getMessage(), ex);
     }
   }
 
@@ -265,7 +269,11 @@ final class ExprTranslator {
       spellings.add(inputs.get(h[0]).getFieldNames().get(h[1]));
     }
     throw new QuiverException(
-        "Column '" + name + "' is ambiguous: the input has " + spellings + "; use the exact spelling");
+        "Column '"
+            + name
+            + "' is ambiguous: the input has "
+            + spellings
+            + "; use the exact spelling");
   }
 
   private List<int[]> matches(String name, boolean exact) {
@@ -296,7 +304,8 @@ final class ExprTranslator {
     }
     if (v instanceof Double d) {
       if (d.isNaN() || d.isInfinite()) {
-        throw new QueryTypeException("Literal " + d + " is not a finite number; use a finite double");
+        throw new QueryTypeException(
+            "Literal " + d + " is not a finite number; use a finite double");
       }
       return rex.makeApproxLiteral(BigDecimal.valueOf(d), f.createSqlType(SqlTypeName.DOUBLE));
     }
@@ -388,7 +397,10 @@ final class ExprTranslator {
           RexNode x = visit(args.get(0));
           RexNode[] lo = prepare(o, x, visit(args.get(1)));
           RexNode[] hi = prepare(o, x, visit(args.get(2)));
-          if (lo[1] instanceof RexLiteral && hi[1] instanceof RexLiteral && lo[0] == x && hi[0] == x) {
+          if (lo[1] instanceof RexLiteral
+              && hi[1] instanceof RexLiteral
+              && lo[0] == x
+              && hi[0] == x) {
             return b.between(x, lo[1], hi[1]);
           }
           return b.and(
@@ -534,13 +546,15 @@ final class ExprTranslator {
 
   /** An exact numeric literal as a DOUBLE literal when compared with a floating-point value. */
   private RexNode approxLiteral(RexNode literal, RelDataType other) {
-    if (!SqlTypeUtil.isApproximateNumeric(other) || SqlTypeUtil.isApproximateNumeric(literal.getType())) {
+    if (!SqlTypeUtil.isApproximateNumeric(other)
+        || SqlTypeUtil.isApproximateNumeric(literal.getType())) {
       return literal;
     }
     BigDecimal v = ((RexLiteral) literal).getValueAs(BigDecimal.class);
     return v == null
         ? literal
-        : b.getRexBuilder().makeApproxLiteral(v, b.getTypeFactory().createSqlType(SqlTypeName.DOUBLE));
+        : b.getRexBuilder()
+            .makeApproxLiteral(v, b.getTypeFactory().createSqlType(SqlTypeName.DOUBLE));
   }
 
   private RexNode toTimestamp(RexNode date) {
@@ -580,7 +594,11 @@ final class ExprTranslator {
     Category c = category(x.getType());
     if (c != Category.BOOLEAN && c != Category.NULL) {
       throw new QueryTypeException(
-          "In '" + o + "', an operand is " + x.getType() + " but must be BOOLEAN; compare it first");
+          "In '"
+              + o
+              + "', an operand is "
+              + x.getType()
+              + " but must be BOOLEAN; compare it first");
     }
     return x;
   }
@@ -600,8 +618,10 @@ final class ExprTranslator {
     RelDataTypeFactory f = b.getTypeFactory();
     RelDataType target =
         f.createTypeWithNullability(
-            ArrowTypes.toRel(c.type(), f), x.getType().isNullable() || category(x.getType()) == Category.NULL);
-    if (category(x.getType()) != Category.NULL && !SqlTypeUtil.canCastFrom(target, x.getType(), true)) {
+            ArrowTypes.toRel(c.type(), f),
+            x.getType().isNullable() || category(x.getType()) == Category.NULL);
+    if (category(x.getType()) != Category.NULL
+        && !SqlTypeUtil.canCastFrom(target, x.getType(), true)) {
       throw new QueryTypeException(
           "Cannot cast " + x.getType() + " to " + target + " in '" + c + "'");
     }

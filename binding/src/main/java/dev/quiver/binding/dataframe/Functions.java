@@ -46,8 +46,17 @@ final class Functions {
   /** Names translated here rather than looked up. */
   private static final List<String> SPECIAL =
       List.of(
-          "coalesce", "nullif", "extract", "date_part", "substring", "concat", "trim", "ltrim",
-          "rtrim", "current_date", "current_timestamp");
+          "coalesce",
+          "nullif",
+          "extract",
+          "date_part",
+          "substring",
+          "concat",
+          "trim",
+          "ltrim",
+          "rtrim",
+          "current_date",
+          "current_timestamp");
 
   private Functions() {}
 
@@ -63,8 +72,7 @@ final class Functions {
           RexNode a = t.translate(f.args().get(0));
           RexNode x = t.translate(f.args().get(1));
           RexNode eq = t.compare(f, SqlStdOperatorTable.EQUALS, a, x);
-          RelDataType type =
-              b.getTypeFactory().createTypeWithNullability(a.getType(), true);
+          RelDataType type = b.getTypeFactory().createTypeWithNullability(a.getType(), true);
           return b.getRexBuilder()
               .makeCall(
                   SqlStdOperatorTable.CASE,
@@ -76,7 +84,11 @@ final class Functions {
           arity(f, 2, 2);
           if (!(f.args().get(0) instanceof Expr.Literal unit && unit.value() instanceof String u)) {
             throw new QuiverException(
-                "The first argument of " + f.name() + " must be a time unit string, as in " + f.name() + "('year', d)");
+                "The first argument of "
+                    + f.name()
+                    + " must be a time unit string, as in "
+                    + f.name()
+                    + "('year', d)");
           }
           TimeUnitRange range;
           try {
@@ -136,7 +148,9 @@ final class Functions {
           SqlTrimFunction.Flag flag =
               name.equals("trim")
                   ? SqlTrimFunction.Flag.BOTH
-                  : name.equals("ltrim") ? SqlTrimFunction.Flag.LEADING : SqlTrimFunction.Flag.TRAILING;
+                  : name.equals("ltrim")
+                      ? SqlTrimFunction.Flag.LEADING
+                      : SqlTrimFunction.Flag.TRAILING;
           return b.call(SqlStdOperatorTable.TRIM, b.literal(flag), t.literal(" "), s);
         }
       case "current_date":
@@ -227,7 +241,10 @@ final class Functions {
     return null;
   }
 
-  /** Rejects arguments outside the operand families an operator declares, when it declares them simply. */
+  /**
+   * Rejects arguments outside the operand families an operator declares, when it declares them
+   * simply.
+   */
   private static void checkFamilies(Expr.Function f, SqlOperator op, List<RexNode> args) {
     SqlOperandTypeChecker checker = op.getOperandTypeChecker();
     if (!(checker instanceof FamilyOperandTypeChecker families)) {
@@ -254,9 +271,19 @@ final class Functions {
     int n = f.args().size();
     if (n < min || n > max) {
       String expected =
-          min == max ? String.valueOf(min) : max == Integer.MAX_VALUE ? min + " or more" : min + " to " + max;
+          min == max
+              ? String.valueOf(min)
+              : max == Integer.MAX_VALUE ? min + " or more" : min + " to " + max;
       throw new QuiverException(
-          "Function '" + f.name() + "' takes " + expected + " argument(s), got " + n + " in '" + f + "'");
+          "Function '"
+              + f.name()
+              + "' takes "
+              + expected
+              + " argument(s), got "
+              + n
+              + " in '"
+              + f
+              + "'");
     }
   }
 

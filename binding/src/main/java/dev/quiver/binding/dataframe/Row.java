@@ -10,8 +10,8 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * One result row as Java values (see {@link DataFrame#rows()}): numbers as Integer, Long, Double
- * or BigDecimal, strings, Boolean, dates as {@link java.time.LocalDate}, timestamps as {@link
+ * One result row as Java values (see {@link DataFrame#rows()}): numbers as Integer, Long, Double or
+ * BigDecimal, strings, Boolean, dates as {@link java.time.LocalDate}, timestamps as {@link
  * java.time.LocalDateTime}, NULL as null.
  */
 public final class Row {
@@ -58,7 +58,8 @@ public final class Row {
   public Object get(String column) {
     Integer i = index.get(column);
     if (i == null) {
-      throw new UnknownColumnException(column, Suggestions.closest(column, List.copyOf(index.keySet())));
+      throw new UnknownColumnException(
+          column, Suggestions.closest(column, List.copyOf(index.keySet())));
     }
     return values.get(i);
   }

@@ -140,8 +140,8 @@ public record CsvOptions(
    * Options from text settings, as the CLI and SQL {@code OPTIONS (...)} give them: {@code
    * delimiter} (or {@code delim}, {@code sep}; {@code \t} for tab), {@code header}, {@code quote}
    * (empty for none), {@code escape}, {@code null} (or {@code nullstr}), {@code ignore_errors},
-   * {@code sample_size} and {@code types} ({@code name:TYPE} pairs separated by commas, e.g.
-   * {@code id:BIGINT,price:DECIMAL(10,2)}). Keys are case-insensitive; an unknown key is an error.
+   * {@code sample_size} and {@code types} ({@code name:TYPE} pairs separated by commas, e.g. {@code
+   * id:BIGINT,price:DECIMAL(10,2)}). Keys are case-insensitive; an unknown key is an error.
    */
   public static CsvOptions fromSettings(Map<String, String> settings) {
     CsvOptions o = DEFAULT;
@@ -211,7 +211,8 @@ public record CsvOptions(
   }
 
   private static final Pattern TYPE_PAIR =
-      Pattern.compile("\\s*([^:,\\s]+)\\s*:\\s*([A-Za-z ]+(?:\\(\\s*\\d+\\s*(?:,\\s*\\d+\\s*)?\\))?)\\s*");
+      Pattern.compile(
+          "\\s*([^:,\\s]+)\\s*:\\s*([A-Za-z ]+(?:\\(\\s*\\d+\\s*(?:,\\s*\\d+\\s*)?\\))?)\\s*");
 
   /** {@code name:TYPE,name:TYPE} to an ordered map. */
   static Map<String, ArrowType> parseTypes(String text) {

@@ -246,8 +246,7 @@ public final class CsvTable implements TableProvider {
       }
       ArrowType given = options.columnType(name);
       fields.add(
-          new Field(
-              name, FieldType.nullable(given != null ? given : candidates[c].type()), null));
+          new Field(name, FieldType.nullable(given != null ? given : candidates[c].type()), null));
     }
     return new Schema(fields);
   }
@@ -273,7 +272,8 @@ public final class CsvTable implements TableProvider {
 
   private static void observe(Candidate c, CsvTokenizer t, int field, byte[] nullBytes) {
     int len = t.length(field);
-    if (nullBytes != null && len == nullBytes.length
+    if (nullBytes != null
+        && len == nullBytes.length
         && java.util.Arrays.equals(
             t.bytes(), t.start(field), t.start(field) + len, nullBytes, 0, len)) {
       return;

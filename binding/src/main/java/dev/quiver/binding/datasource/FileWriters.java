@@ -31,11 +31,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Writes a stream of batches as files into a new (or empty) directory: Parquet as {@code
  * part-0.parquet, part-1.parquet, ...} (a new file every {@link #DEFAULT_PARQUET_FILE_BYTES} bytes
- * of Arrow data, so that the result can be scanned in parallel), CSV as {@code part-0.csv}; or
- * as one file (COPY ... TO). Nothing is visible before the write has succeeded: a single file
- * appears whole (a renamed hidden file, a completed multipart upload), and the files of a
- * directory appear together (see {@link #writeParquet(ArrowReader, String, SessionConfig,
- * BufferAllocator, long)}), so a failed write leaves nothing.
+ * of Arrow data, so that the result can be scanned in parallel), CSV as {@code part-0.csv}; or as
+ * one file (COPY ... TO). Nothing is visible before the write has succeeded: a single file appears
+ * whole (a renamed hidden file, a completed multipart upload), and the files of a directory appear
+ * together (see {@link #writeParquet(ArrowReader, String, SessionConfig, BufferAllocator, long)}),
+ * so a failed write leaves nothing.
  */
 public final class FileWriters {
   /** Arrow bytes after which the Parquet writer starts a new file. */
@@ -67,14 +67,14 @@ public final class FileWriters {
   }
 
   /**
-   * Writes every batch of {@code reader} as Parquet files under {@code location} (a local folder
-   * or {@code s3://bucket/prefix}, which must be empty), starting a new file once a file has
-   * received {@code fileBytes} bytes of Arrow data; returns rows written. The files are published
-   * together at the end, all or none: locally they are written into a hidden folder beside the
-   * target, renamed onto it in one atomic step; in an object store every file is uploaded
-   * (multipart, not yet completed) before the first is published, and a file that fails to
-   * publish takes the ones published before it back ({@link ObjectStore#publishAll}). A failed
-   * write leaves nothing under the location.
+   * Writes every batch of {@code reader} as Parquet files under {@code location} (a local folder or
+   * {@code s3://bucket/prefix}, which must be empty), starting a new file once a file has received
+   * {@code fileBytes} bytes of Arrow data; returns rows written. The files are published together
+   * at the end, all or none: locally they are written into a hidden folder beside the target,
+   * renamed onto it in one atomic step; in an object store every file is uploaded (multipart, not
+   * yet completed) before the first is published, and a file that fails to publish takes the ones
+   * published before it back ({@link ObjectStore#publishAll}). A failed write leaves nothing under
+   * the location.
    */
   public static long writeParquet(
       ArrowReader reader,
@@ -90,7 +90,10 @@ public final class FileWriters {
     long rows = 0;
     int fileIndex = 0;
     try {
-      staging = store.isLocal() ? localStaging(Path.of(root)) : Files.createTempDirectory("quiver-write-");
+      staging =
+          store.isLocal()
+              ? localStaging(Path.of(root))
+              : Files.createTempDirectory("quiver-write-");
       // Locally, the finished files gather here under their final names.
       Path out = Files.createDirectories(staging.resolve("out"));
       Schema schema = reader.getVectorSchemaRoot().getSchema();
@@ -167,8 +170,8 @@ public final class FileWriters {
   }
 
   /**
-   * A new hidden folder beside {@code target} (same file system, so renaming it onto the target
-   * is atomic; readers of the parent skip hidden names).
+   * A new hidden folder beside {@code target} (same file system, so renaming it onto the target is
+   * atomic; readers of the parent skip hidden names).
    */
   private static Path localStaging(Path target) throws IOException {
     Path parent = target.toAbsolutePath().getParent();
@@ -207,11 +210,10 @@ public final class FileWriters {
     }
   }
 
-
   /**
-   * The native dataset writer may drop its references to exported batches on its own threads
-   * after {@code write} returns; wait (briefly) for that so the chunk's allocator closes empty
-   * and the caller's zero-bytes check after the query holds.
+   * The native dataset writer may drop its references to exported batches on its own threads after
+   * {@code write} returns; wait (briefly) for that so the chunk's allocator closes empty and the
+   * caller's zero-bytes check after the query holds.
    */
   static void awaitNativeRelease(BufferAllocator chunkAllocator) {
     long deadline = System.nanoTime() + 5_000_000_000L;
@@ -330,7 +332,9 @@ public final class FileWriters {
       staging =
           store.isLocal()
               ? Files.createDirectories(
-                  Path.of(target).toAbsolutePath().resolveSibling(".quiver-staging-" + UUID.randomUUID()))
+                  Path.of(target)
+                      .toAbsolutePath()
+                      .resolveSibling(".quiver-staging-" + UUID.randomUUID()))
               : Files.createTempDirectory("quiver-write-");
       long rows;
       Schema schema = reader.getVectorSchemaRoot().getSchema();
@@ -386,8 +390,8 @@ public final class FileWriters {
 
   /**
    * Writes every batch of {@code reader} as one CSV file at {@code location}, replacing what is
-   * there, with a header line unless {@code header} is false; the file appears only once
-   * complete. Returns rows written.
+   * there, with a header line unless {@code header} is false; the file appears only once complete.
+   * Returns rows written.
    */
   public static long writeCsvFile(
       ArrowReader reader, String location, SessionConfig config, char delimiter, boolean header) {
@@ -400,7 +404,8 @@ public final class FileWriters {
           Files.createDirectories(parent);
         }
       } catch (IOException e) {
-        throw new DataSourceException("Cannot create the folder of " + target + ": " + e.getMessage(), e);
+        throw new DataSourceException(
+            "Cannot create the folder of " + target + ": " + e.getMessage(), e);
       }
     }
     return writeCsvObject(reader, store, target, delimiter, header);

@@ -40,10 +40,7 @@ final class HivePartitions {
       int eq = parts[i].indexOf('=');
       if (eq > 0) {
         String value = unescape(parts[i].substring(eq + 1));
-        out.add(
-            new String[] {
-              unescape(parts[i].substring(0, eq)), isNull(value) ? null : value
-            });
+        out.add(new String[] {unescape(parts[i].substring(0, eq)), isNull(value) ? null : value});
       }
     }
     return out;
@@ -79,8 +76,8 @@ final class HivePartitions {
 
   /**
    * The partition columns of {@code files} (paths relative to the table's root), typed by {@code
-   * types} where given, else by their values; empty when the files are not partitioned. Throws
-   * when files disagree on the partition folders.
+   * types} where given, else by their values; empty when the files are not partitioned. Throws when
+   * files disagree on the partition folders.
    */
   static List<Field> columns(
       List<String> relativePaths, Map<String, ArrowType> types, String table) {

@@ -27,8 +27,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Writes through {@link #insert} and {@link #replace} enforce the table's constraints: NOT NULL
  * columns (the schema's non-nullable fields) and its PRIMARY KEY and UNIQUE keys ({@link
  * TableConstraints}); a write that breaks one fails with {@link ConstraintViolationException} and
- * changes nothing. A statement that reads the table to compute its write holds {@link
- * #writeLock()} from the read to the commit, so concurrent writers do not lose each other's rows.
+ * changes nothing. A statement that reads the table to compute its write holds {@link #writeLock()}
+ * from the read to the commit, so concurrent writers do not lose each other's rows.
  */
 public final class MemoryTable implements TableProvider, AutoCloseable {
   private final Schema schema;
@@ -134,10 +134,7 @@ public final class MemoryTable implements TableProvider, AutoCloseable {
         if (v.getNullCount() > 0) {
           String column = fields.get(c).getName();
           throw new ConstraintViolationException(
-              statement
-                  + ": NULL in column "
-                  + column
-                  + ", which is NOT NULL; no row was written",
+              statement + ": NULL in column " + column + ", which is NOT NULL; no row was written",
               table,
               column,
               "NULL");
@@ -159,8 +156,14 @@ public final class MemoryTable implements TableProvider, AutoCloseable {
         for (int r = 0; r < batch.getRowCount(); r++) {
           List<Object> k = keyOf(batch, cols, r);
           if (k != null && !seen.add(k)) {
-            String column = cols.length == 1 ? key.columns().get(0) : "(" + String.join(", ", key.columns()) + ")";
-            String value = cols.length == 1 ? sql(k.get(0)) : "(" + String.join(", ", k.stream().map(MemoryTable::sql).toList()) + ")";
+            String column =
+                cols.length == 1
+                    ? key.columns().get(0)
+                    : "(" + String.join(", ", key.columns()) + ")";
+            String value =
+                cols.length == 1
+                    ? sql(k.get(0))
+                    : "(" + String.join(", ", k.stream().map(MemoryTable::sql).toList()) + ")";
             throw new ConstraintViolationException(
                 statement
                     + ": duplicate value "

@@ -59,8 +59,8 @@ record ParquetFooter(long fileBytes, long numRows, List<RowGroup> rowGroups) {
   }
 
   /**
-   * Reads the footer of local file or object {@code location}; throws {@link
-   * DataSourceException} naming it when it is not valid Parquet.
+   * Reads the footer of local file or object {@code location}; throws {@link DataSourceException}
+   * naming it when it is not valid Parquet.
    */
   static ParquetFooter read(String location) {
     ObjectStore store = ObjectStores.forLocation(location, null);

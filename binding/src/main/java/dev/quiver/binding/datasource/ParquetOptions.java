@@ -9,8 +9,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 /**
  * How a folder of Parquet files is read.
  *
- * @param hivePartitioning whether {@code name=value} folders between the table's root and its
- *     files become columns (default true)
+ * @param hivePartitioning whether {@code name=value} folders between the table's root and its files
+ *     become columns (default true)
  * @param partitionTypes types of partition columns, overriding inference (BIGINT when every value
  *     is an integer, else DATE when every value is a date, else VARCHAR); allowed: BIGINT, INT,
  *     DOUBLE, BOOLEAN, DATE, VARCHAR

@@ -92,8 +92,8 @@ public final class ParquetTable implements TableProvider {
   }
 
   /**
-   * Opens a Parquet file or folder as {@link #open(String, SessionConfig)} does, reading
-   * partition folders as {@code options} say.
+   * Opens a Parquet file or folder as {@link #open(String, SessionConfig)} does, reading partition
+   * folders as {@code options} say.
    */
   public static ParquetTable open(String path, SessionConfig config, ParquetOptions options) {
     return open(path, config, options, Listings.none());
@@ -449,10 +449,10 @@ public final class ParquetTable implements TableProvider {
         out.set(
             out.size() - 1,
             ParquetSplit.rowGroups(
-                last.path(),
-                last.firstRowGroup(),
-                last.rowGroupCount() + next.rowGroupCount(),
-                last.fileSize())
+                    last.path(),
+                    last.firstRowGroup(),
+                    last.rowGroupCount() + next.rowGroupCount(),
+                    last.fileSize())
                 .withPartitionValues(last.partitionValues())
                 .withVersion(last.version()));
       } else {

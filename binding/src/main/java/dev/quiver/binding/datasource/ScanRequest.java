@@ -10,8 +10,8 @@ import java.util.OptionalLong;
  *
  * @param projection indices into the table schema of the columns to return, in this order; null
  *     means all columns
- * @param filters predicates over the table's full schema (column indices of the table schema).
- *     They are hints: the provider may use them to skip data, but the planner still applies them
+ * @param filters predicates over the table's full schema (column indices of the table schema). They
+ *     are hints: the provider may use them to skip data, but the planner still applies them
  * @param limit at most this many rows are needed (after filters), if present
  * @param targetPartitions how many output partitions the scan should aim for
  * @param config the session's settings (batch size etc.)

@@ -31,7 +31,9 @@ public class ConstraintViolationException extends QuiverException {
     return column;
   }
 
-  /** The offending value as SQL shows it ({@code NULL}, {@code 3}, {@code 'x'}, {@code (1, 'x')}). */
+  /**
+   * The offending value as SQL shows it ({@code NULL}, {@code 3}, {@code 'x'}, {@code (1, 'x')}).
+   */
   public String value() {
     return value;
   }

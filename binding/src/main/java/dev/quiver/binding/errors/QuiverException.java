@@ -1,6 +1,8 @@
 package dev.quiver.binding.errors;
 
-/** Base class of every error Quiver reports to its users; unchecked so fluent calls stay readable. */
+/**
+ * Base class of every error Quiver reports to its users; unchecked so fluent calls stay readable.
+ */
 public class QuiverException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 

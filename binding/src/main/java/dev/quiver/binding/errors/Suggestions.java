@@ -21,8 +21,7 @@ public final class Suggestions {
       }
     }
     hits.sort(
-        Comparator.comparingInt(
-                (String c) -> distance(needle, c.toLowerCase(Locale.ROOT)))
+        Comparator.comparingInt((String c) -> distance(needle, c.toLowerCase(Locale.ROOT)))
             .thenComparing(Comparator.naturalOrder()));
     return hits.size() > 3 ? List.copyOf(hits.subList(0, 3)) : List.copyOf(hits);
   }
@@ -31,7 +30,9 @@ public final class Suggestions {
     if (suggestions == null || suggestions.isEmpty()) {
       return "";
     }
-    return "; did you mean " + String.join(", ", suggestions.stream().map(s -> "'" + s + "'").toList()) + "?";
+    return "; did you mean "
+        + String.join(", ", suggestions.stream().map(s -> "'" + s + "'").toList())
+        + "?";
   }
 
   /** Levenshtein distance; names are short, so the quadratic table is fine. */

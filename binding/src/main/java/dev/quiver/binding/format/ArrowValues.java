@@ -143,7 +143,10 @@ public final class ArrowValues {
       return null;
     }
     throw new QuiverException(
-        "Column " + vector.getName() + " has type " + vector.getField().getType()
+        "Column "
+            + vector.getName()
+            + " has type "
+            + vector.getField().getType()
             + ", which has no Java value mapping; read it from the Arrow batches");
   }
 
@@ -170,8 +173,6 @@ public final class ArrowValues {
       }
     }
     Instant instant = Instant.ofEpochSecond(seconds, nanos);
-    return type.getTimezone() == null
-        ? LocalDateTime.ofInstant(instant, ZoneOffset.UTC)
-        : instant;
+    return type.getTimezone() == null ? LocalDateTime.ofInstant(instant, ZoneOffset.UTC) : instant;
   }
 }

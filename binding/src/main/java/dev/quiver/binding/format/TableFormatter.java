@@ -35,9 +35,9 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Renders batches as a boxed text table: a header of column names, numbers right-aligned, NULL
- * as {@code NULL}, dates and timestamps in ISO-8601, decimals in plain notation, and a last line
- * with the row count.
+ * Renders batches as a boxed text table: a header of column names, numbers right-aligned, NULL as
+ * {@code NULL}, dates and timestamps in ISO-8601, decimals in plain notation, and a last line with
+ * the row count.
  */
 public final class TableFormatter {
   private TableFormatter() {}
@@ -71,7 +71,10 @@ public final class TableFormatter {
       }
       if (batch.getFieldVectors().size() != columns) {
         throw new IllegalArgumentException(
-            "A batch has " + batch.getFieldVectors().size() + " columns but the schema has " + columns);
+            "A batch has "
+                + batch.getFieldVectors().size()
+                + " columns but the schema has "
+                + columns);
       }
       int n = Math.min(batch.getRowCount(), maxRows - rows.size());
       String[][] cells = new String[n][columns];
@@ -116,7 +119,9 @@ public final class TableFormatter {
     }
     out.append(total).append(total == 1 ? " row" : " rows");
     if (rows.size() < total) {
-      out.append(" (showing first ").append(rows.size()).append(rows.size() == 1 ? " row)" : " rows)");
+      out.append(" (showing first ")
+          .append(rows.size())
+          .append(rows.size() == 1 ? " row)" : " rows)");
     }
     return out.append('\n').toString();
   }

@@ -6,9 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The listings made for one statement: each location of a store is listed once however often the
- * statement reads it (a file-reading table function twice in a self-join, a prefix read as CSV
- * and as Parquet), so that a statement sees one version of a prefix and pays for one LIST.
- * Registered tables list their location once, when registered, and need none of this.
+ * statement reads it (a file-reading table function twice in a self-join, a prefix read as CSV and
+ * as Parquet), so that a statement sees one version of a prefix and pays for one LIST. Registered
+ * tables list their location once, when registered, and need none of this.
  */
 public final class Listings {
   private record Key(ObjectStore store, String location) {}

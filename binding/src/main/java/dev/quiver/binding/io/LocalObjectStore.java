@@ -20,9 +20,9 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * The local file system. Locations are absolute paths ({@code file://} URIs and relative paths
- * are normalized by {@link ObjectStores}); a pending object is a hidden file beside its target,
- * moved into place atomically on commit.
+ * The local file system. Locations are absolute paths ({@code file://} URIs and relative paths are
+ * normalized by {@link ObjectStores}); a pending object is a hidden file beside its target, moved
+ * into place atomically on commit.
  */
 public final class LocalObjectStore implements ObjectStore {
   /** The one instance: the store has no state. */
@@ -160,7 +160,8 @@ public final class LocalObjectStore implements ObjectStore {
 
   /** A hidden name beside {@code target}, so that readers' listings skip it. */
   private static Path pendingPath(Path target) {
-    return target.resolveSibling(".quiver-pending-" + UUID.randomUUID() + "-" + target.getFileName());
+    return target.resolveSibling(
+        ".quiver-pending-" + UUID.randomUUID() + "-" + target.getFileName());
   }
 
   @Override

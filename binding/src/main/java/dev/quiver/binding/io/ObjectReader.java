@@ -23,8 +23,7 @@ public interface ObjectReader extends AutoCloseable {
 
   /**
    * Bytes {@code [offset, offset + length)}; throws {@link
-   * dev.quiver.binding.errors.ObjectStoreException}
-   * when the object is shorter.
+   * dev.quiver.binding.errors.ObjectStoreException} when the object is shorter.
    */
   byte[] read(long offset, int length);
 

@@ -52,8 +52,8 @@ public interface ObjectStore {
    * caller has closed each (so every byte is stored, unpublished, before the first appears); they
    * are committed in order, and when one fails the ones already visible are deleted and the rest
    * aborted, so a failed publish leaves nothing. A store has no transaction over several objects:
-   * between the first commit and the last (one short request each in S3) readers may see some,
-   * and a process killed then leaves them. Throws what the failed commit threw.
+   * between the first commit and the last (one short request each in S3) readers may see some, and
+   * a process killed then leaves them. Throws what the failed commit threw.
    */
   default void publishAll(java.util.List<PendingObject> objects) {
     int committed = 0;

@@ -25,8 +25,8 @@ public final class ObjectStores {
   }
 
   /**
-   * The location in the form stores and splits use: {@code s3://bucket/key} (no trailing slash)
-   * or an absolute, normalized local path.
+   * The location in the form stores and splits use: {@code s3://bucket/key} (no trailing slash) or
+   * an absolute, normalized local path.
    */
   public static String normalize(String location) {
     if (location == null || location.isBlank()) {

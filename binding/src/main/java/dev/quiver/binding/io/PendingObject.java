@@ -4,8 +4,8 @@ import java.io.OutputStream;
 
 /**
  * An object being written. Nothing is visible at its location until {@link #commit()}; {@link
- * #abort()} (or a crash) leaves nothing there. Closing the stream uploads what was written but
- * does not publish it, so that a writer can publish several objects only once all are written.
+ * #abort()} (or a crash) leaves nothing there. Closing the stream uploads what was written but does
+ * not publish it, so that a writer can publish several objects only once all are written.
  */
 public abstract class PendingObject extends OutputStream {
   /** The location the object will have. */

@@ -47,8 +47,8 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * Objects in S3 or an S3-compatible store, through the AWS SDK v2 with its Apache 5 HTTP client
- * (no Netty beside Arrow Flight's). Reads are ranged GETs; {@link ObjectReader#readRanges} merges
+ * Objects in S3 or an S3-compatible store, through the AWS SDK v2 with its Apache 5 HTTP client (no
+ * Netty beside Arrow Flight's). Reads are ranged GETs; {@link ObjectReader#readRanges} merges
  * ranges less than {@link #MERGE_GAP} apart and fetches up to {@link #FETCH_THREADS} at once
  * process-wide. The SDK retries throttling, 5xx and connection failures with backoff. Writes are
  * multipart uploads whose parts are all uploaded when the object is closed, so that commit (the
@@ -58,10 +58,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 final class S3ObjectStore implements ObjectStore {
   /** Ranges closer than this are fetched as one GET (fewer requests beat a few wasted bytes). */
   static final long MERGE_GAP = 1L << 20;
+
   /** Largest merged GET. */
   static final long MAX_MERGED = 32L << 20;
+
   /** Bytes per multipart-upload part (S3's minimum is 5 MiB). */
   static final int PART_BYTES = 8 << 20;
+
   /** Ranged GETs in flight at once in this process. */
   static final int FETCH_THREADS = 32;
 
@@ -130,8 +133,7 @@ final class S3ObjectStore implements ObjectStore {
     return StaticCredentialsProvider.create(
         s.sessionToken() == null
             ? AwsBasicCredentials.create(s.accessKeyId(), s.secretAccessKey())
-            : AwsSessionCredentials.create(
-                s.accessKeyId(), s.secretAccessKey(), s.sessionToken()));
+            : AwsSessionCredentials.create(s.accessKeyId(), s.secretAccessKey(), s.sessionToken()));
   }
 
   @Override
@@ -266,12 +268,13 @@ final class S3ObjectStore implements ObjectStore {
   }
 
   /**
-   * The typed error for a failed request on {@code uri}: names the URI, the S3 error code and
-   * what to check, never a credential.
+   * The typed error for a failed request on {@code uri}: names the URI, the S3 error code and what
+   * to check, never a credential.
    */
   ObjectStoreException failure(String action, String uri, Throwable error) {
     Throwable e = error;
-    while ((e instanceof CompletionException || e instanceof ExecutionException
+    while ((e instanceof CompletionException
+            || e instanceof ExecutionException
             || e instanceof UncheckedIOException)
         && e.getCause() != null) {
       e = e.getCause();
@@ -293,8 +296,11 @@ final class S3ObjectStore implements ObjectStore {
         return new ObjectStoreException(
             Reason.NOT_FOUND, what + "no such object (was it deleted?)", s);
       }
-      if (status == 403 || status == 401 || "AccessDenied".equals(code)
-          || "InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)) {
+      if (status == 403
+          || status == 401
+          || "AccessDenied".equals(code)
+          || "InvalidAccessKeyId".equals(code)
+          || "SignatureDoesNotMatch".equals(code)) {
         return new ObjectStoreException(
             Reason.ACCESS_DENIED,
             what
@@ -554,8 +560,8 @@ final class S3ObjectStore implements ObjectStore {
   }
 
   /**
-   * A multipart upload, started once a part's worth of bytes is written or the object is closed
-   * (an empty object is one empty PUT on commit). Closing uploads the last part, so commit only
+   * A multipart upload, started once a part's worth of bytes is written or the object is closed (an
+   * empty object is one empty PUT on commit). Closing uploads the last part, so commit only
    * completes the upload. Nothing is visible before commit; abort discards the uploaded parts.
    */
   private final class S3Pending extends PendingObject {
@@ -606,9 +612,7 @@ final class S3ObjectStore implements ObjectStore {
       try {
         if (uploadId == null) {
           uploadId =
-              client
-                  .createMultipartUpload(r -> r.bucket(loc.bucket()).key(loc.key()))
-                  .uploadId();
+              client.createMultipartUpload(r -> r.bucket(loc.bucket()).key(loc.key())).uploadId();
         }
         int number = parts.size() + 1;
         String etag =

@@ -8,22 +8,27 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * How to reach S3 for one session: the {@code quiver.s3.*} settings over the process
- * environment. Unset values fall back to the AWS SDK's default chains (environment variables,
- * profiles, instance roles); path-style addressing is used whenever an endpoint is given, unless
- * {@code quiver.s3.path_style} says otherwise. {@link #toString()} never shows the secret.
+ * How to reach S3 for one session: the {@code quiver.s3.*} settings over the process environment.
+ * Unset values fall back to the AWS SDK's default chains (environment variables, profiles, instance
+ * roles); path-style addressing is used whenever an endpoint is given, unless {@code
+ * quiver.s3.path_style} says otherwise. {@link #toString()} never shows the secret.
  */
 public final class S3Settings {
   /** See {@link SessionConfig#S3_ENDPOINT}. */
   public static final String ENDPOINT = SessionConfig.S3_ENDPOINT;
+
   /** See {@link SessionConfig#S3_REGION}. */
   public static final String REGION = SessionConfig.S3_REGION;
+
   /** See {@link SessionConfig#S3_PATH_STYLE}. */
   public static final String PATH_STYLE = SessionConfig.S3_PATH_STYLE;
+
   /** See {@link SessionConfig#S3_ACCESS_KEY_ID}. */
   public static final String ACCESS_KEY_ID = SessionConfig.S3_ACCESS_KEY_ID;
+
   /** See {@link SessionConfig#S3_SECRET_ACCESS_KEY}. */
   public static final String SECRET_ACCESS_KEY = SessionConfig.S3_SECRET_ACCESS_KEY;
+
   /** See {@link SessionConfig#S3_SESSION_TOKEN}. */
   public static final String SESSION_TOKEN = SessionConfig.S3_SESSION_TOKEN;
 

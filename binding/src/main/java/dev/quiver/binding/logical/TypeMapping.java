@@ -60,12 +60,20 @@ public final class TypeMapping {
         int scale = type.getScale();
         if (precision > MAX_DECIMAL_PRECISION || precision < 1) {
           throw new QueryTypeException(
-              "DECIMAL(" + precision + ", " + scale + ") is not supported; precision must be 1 to "
+              "DECIMAL("
+                  + precision
+                  + ", "
+                  + scale
+                  + ") is not supported; precision must be 1 to "
                   + MAX_DECIMAL_PRECISION);
         }
         if (scale < 0 || scale > precision) {
           throw new QueryTypeException(
-              "DECIMAL(" + precision + ", " + scale + ") is not supported; scale must be 0 to the precision");
+              "DECIMAL("
+                  + precision
+                  + ", "
+                  + scale
+                  + ") is not supported; scale must be 0 to the precision");
         }
         return new ArrowType.Decimal(precision, scale, 128);
       case CHAR:
@@ -102,7 +110,9 @@ public final class TypeMapping {
         return new ArrowType.Interval(IntervalUnit.DAY_TIME);
       default:
         throw new QueryTypeException(
-            "SQL type " + type.getFullTypeString() + " is not supported; use one of BOOLEAN, "
+            "SQL type "
+                + type.getFullTypeString()
+                + " is not supported; use one of BOOLEAN, "
                 + "INTEGER, BIGINT, DOUBLE, DECIMAL(p, s), VARCHAR, DATE, TIME, TIMESTAMP, "
                 + "ROW(...), ARRAY or MAP");
     }
@@ -118,7 +128,8 @@ public final class TypeMapping {
       case Int:
         ArrowType.Int i = (ArrowType.Int) type;
         if (!i.getIsSigned() && i.getBitWidth() == 64) {
-          throw new QueryTypeException("Arrow type " + type + " is not supported; use signed 64-bit integers");
+          throw new QueryTypeException(
+              "Arrow type " + type + " is not supported; use signed 64-bit integers");
         }
         if (!i.getIsSigned() && i.getBitWidth() == 32) {
           t = factory.createSqlType(SqlTypeName.BIGINT);
@@ -140,12 +151,15 @@ public final class TypeMapping {
         break;
       case FloatingPoint:
         FloatingPointPrecision p = ((ArrowType.FloatingPoint) type).getPrecision();
-        t = factory.createSqlType(p == FloatingPointPrecision.DOUBLE ? SqlTypeName.DOUBLE : SqlTypeName.REAL);
+        t =
+            factory.createSqlType(
+                p == FloatingPointPrecision.DOUBLE ? SqlTypeName.DOUBLE : SqlTypeName.REAL);
         break;
       case Decimal:
         ArrowType.Decimal d = (ArrowType.Decimal) type;
         if (d.getBitWidth() != 128) {
-          throw new QueryTypeException("Arrow type " + type + " is not supported; use 128-bit decimals");
+          throw new QueryTypeException(
+              "Arrow type " + type + " is not supported; use 128-bit decimals");
         }
         t = factory.createSqlType(SqlTypeName.DECIMAL, d.getPrecision(), d.getScale());
         break;
@@ -171,28 +185,36 @@ public final class TypeMapping {
       case Interval:
         IntervalUnit unit = ((ArrowType.Interval) type).getUnit();
         if (unit == IntervalUnit.YEAR_MONTH) {
-          t = factory.createSqlIntervalType(new SqlIntervalQualifier(
-              org.apache.calcite.avatica.util.TimeUnit.YEAR, org.apache.calcite.avatica.util.TimeUnit.MONTH,
-              SqlParserPos.ZERO));
+          t =
+              factory.createSqlIntervalType(
+                  new SqlIntervalQualifier(
+                      org.apache.calcite.avatica.util.TimeUnit.YEAR,
+                      org.apache.calcite.avatica.util.TimeUnit.MONTH,
+                      SqlParserPos.ZERO));
         } else if (unit == IntervalUnit.DAY_TIME) {
-          t = factory.createSqlIntervalType(new SqlIntervalQualifier(
-              org.apache.calcite.avatica.util.TimeUnit.DAY, org.apache.calcite.avatica.util.TimeUnit.SECOND,
-              SqlParserPos.ZERO));
+          t =
+              factory.createSqlIntervalType(
+                  new SqlIntervalQualifier(
+                      org.apache.calcite.avatica.util.TimeUnit.DAY,
+                      org.apache.calcite.avatica.util.TimeUnit.SECOND,
+                      SqlParserPos.ZERO));
         } else {
           throw new QueryTypeException("Arrow type " + type + " is not supported");
         }
         break;
       default:
         throw new QueryTypeException(
-            "Arrow type " + type + " is not supported; use bool, int, double, decimal128, utf8, "
+            "Arrow type "
+                + type
+                + " is not supported; use bool, int, double, decimal128, utf8, "
                 + "date32, time64[us], timestamp[us], struct, list or map");
     }
     return factory.createTypeWithNullability(t, nullable);
   }
 
   /**
-   * The Calcite type of an Arrow field, nested types included: a struct is a ROW of its children,
-   * a list an ARRAY of its element, a map a MAP of its key and value.
+   * The Calcite type of an Arrow field, nested types included: a struct is a ROW of its children, a
+   * list an ARRAY of its element, a map a MAP of its key and value.
    */
   public static RelDataType toRel(Field field, RelDataTypeFactory factory) {
     ArrowType type = field.getType();
@@ -216,10 +238,13 @@ public final class TypeMapping {
       case Map -> {
         Field entries = field.getChildren().isEmpty() ? null : field.getChildren().get(0);
         if (entries == null || entries.getChildren().size() != 2) {
-          throw new QueryTypeException("Map column " + field.getName() + " needs a key and a value");
+          throw new QueryTypeException(
+              "Map column " + field.getName() + " needs a key and a value");
         }
-        t = factory.createMapType(
-            toRel(entries.getChildren().get(0), factory), toRel(entries.getChildren().get(1), factory));
+        t =
+            factory.createMapType(
+                toRel(entries.getChildren().get(0), factory),
+                toRel(entries.getChildren().get(1), factory));
       }
       default -> {
         return toRel(type, field.isNullable(), factory);
@@ -268,7 +293,12 @@ public final class TypeMapping {
     String nested = nestedName(type);
     if (nested != null) {
       throw new QueryTypeException(
-          use + " " + column + ": " + nested + " values are not supported there; use their "
+          use
+              + " "
+              + column
+              + ": "
+              + nested
+              + " values are not supported there; use their "
               + "fields or elements instead (s.field, l[1], m['key'])");
     }
   }

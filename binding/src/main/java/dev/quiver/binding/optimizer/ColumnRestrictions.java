@@ -14,8 +14,8 @@ import org.apache.calcite.util.ImmutableBitSet;
 /**
  * Derives, from a disjunction of conjunctions, the restriction each column must meet whichever
  * branch holds, and adds it to the condition: {@code (n1 = 'FRANCE' AND n2 = 'GERMANY') OR (n1 =
- * 'GERMANY' AND n2 = 'FRANCE')} also gets {@code n1 IN ('FRANCE', 'GERMANY')} and the same for
- * n2 (TPC-H Q7, Q19). A derived restriction names one column, so the optimizer pushes it below the
+ * 'GERMANY' AND n2 = 'FRANCE')} also gets {@code n1 IN ('FRANCE', 'GERMANY')} and the same for n2
+ * (TPC-H Q7, Q19). A derived restriction names one column, so the optimizer pushes it below the
  * joins to its table's scan. Every branch that is true makes its derived restriction true, so the
  * condition keeps exactly the rows it kept.
  */

@@ -32,9 +32,9 @@ import org.apache.calcite.sql.SqlKind;
  * <p>Only the plain shape is rewritten: a top-level conjunct of a filter over joins (a single-table
  * outer query is cheap to compute twice) whose subquery is projections over one filter, correlated
  * to that filter's own input only in that filter's conditions. Anything else is left to the
- * decorrelator. Both forms keep exactly the same rows:
- * EXISTS holds when some row of {@code s} makes the conditions true, which is what a semi join
- * keeps; NOT EXISTS is never unknown, and an anti join keeps the rows with no such match.
+ * decorrelator. Both forms keep exactly the same rows: EXISTS holds when some row of {@code s}
+ * makes the conditions true, which is what a semi join keeps; NOT EXISTS is never unknown, and an
+ * anti join keeps the rows with no such match.
  */
 public final class ExistsToSemiJoin extends RelShuttleImpl {
   private final RexBuilder rex;

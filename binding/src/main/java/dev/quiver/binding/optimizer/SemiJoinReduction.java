@@ -20,13 +20,13 @@ import org.apache.calcite.tools.RelBuilder;
  * a side whose key values all come from a small filtered table, the aggregate's input is first
  * semi-joined with that table's keys, so that only the groups the join can match are computed.
  *
- * <p>Decorrelated scalar subqueries produce this shape (TPC-H Q17: {@code avg(l_quantity)} per
- * part over all of lineitem, joined with the 200 parts of one brand and container; Q20 and Q2
- * likewise). Filtering the aggregate's input by a superset of the join side's key values removes
- * whole groups the join would drop and leaves every other group intact, so the result is the
- * same. The key source is recomputed (a filtered scan of one table, cheap by construction) and the
- * semi join is placed as deep as the key column can be followed into the aggregate's input, i.e.
- * next to the scan that owns it, before any join there.
+ * <p>Decorrelated scalar subqueries produce this shape (TPC-H Q17: {@code avg(l_quantity)} per part
+ * over all of lineitem, joined with the 200 parts of one brand and container; Q20 and Q2 likewise).
+ * Filtering the aggregate's input by a superset of the join side's key values removes whole groups
+ * the join would drop and leaves every other group intact, so the result is the same. The key
+ * source is recomputed (a filtered scan of one table, cheap by construction) and the semi join is
+ * placed as deep as the key column can be followed into the aggregate's input, i.e. next to the
+ * scan that owns it, before any join there.
  */
 public final class SemiJoinReduction {
   /** A key source must be estimated at most this fraction of the aggregate input's rows. */

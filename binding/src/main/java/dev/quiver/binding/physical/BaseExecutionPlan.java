@@ -5,10 +5,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Convenience base for operators: fixes schema and children, and wraps every stream so that
- * output rows, batches and time are counted and cancellation is checked between batches. Each
- * partition may be executed at most once per {@link TaskContext}: operators keep per-execution
- * state, and a second run would see it drained.
+ * Convenience base for operators: fixes schema and children, and wraps every stream so that output
+ * rows, batches and time are counted and cancellation is checked between batches. Each partition
+ * may be executed at most once per {@link TaskContext}: operators keep per-execution state, and a
+ * second run would see it drained.
  */
 public abstract class BaseExecutionPlan implements ExecutionPlan {
   private final Schema schema;

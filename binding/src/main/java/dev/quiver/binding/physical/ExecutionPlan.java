@@ -4,9 +4,9 @@ import java.util.List;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A node of a physical plan. Nodes are immutable and inspectable; a planner outside the binding
- * can rebuild a tree with {@link #withNewChildren}. {@link #execute} may be called once per
- * output partition, from different threads.
+ * A node of a physical plan. Nodes are immutable and inspectable; a planner outside the binding can
+ * rebuild a tree with {@link #withNewChildren}. {@link #execute} may be called once per output
+ * partition, from different threads.
  */
 public interface ExecutionPlan {
   /** Operator name, e.g. {@code HashJoinExec}. */

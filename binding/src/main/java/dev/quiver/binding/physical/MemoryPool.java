@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Spillable growth ({@code tryGrow}) stops {@link #headroom()} bytes short of the limit; only
  * growth that cannot spill ({@code grow}) may use those last bytes. Without the headroom, spilling
- * joins or sorts in every partition fill the pool to the last byte and an operator that has
- * nothing to spill yet (an aggregation's first groups above a spilling join) fails with
- * ResourcesExhausted, depending on which partition's thread reserved first.
+ * joins or sorts in every partition fill the pool to the last byte and an operator that has nothing
+ * to spill yet (an aggregation's first groups above a spilling join) fails with ResourcesExhausted,
+ * depending on which partition's thread reserved first.
  */
 public final class MemoryPool {
   /** Share of the pool kept for reservations that cannot spill. */
@@ -71,8 +71,14 @@ public final class MemoryPool {
 
   ResourcesExhaustedException exhausted(String consumer, long bytes) {
     return new ResourcesExhaustedException(
-        "Resources exhausted: " + consumer + " asked for " + bytes + " bytes but the query memory pool has "
-            + Math.max(0, limit - reserved.get()) + " of " + limit
+        "Resources exhausted: "
+            + consumer
+            + " asked for "
+            + bytes
+            + " bytes but the query memory pool has "
+            + Math.max(0, limit - reserved.get())
+            + " of "
+            + limit
             + " bytes free; raise quiver.execution.memory_limit or lower the query's input size");
   }
 }

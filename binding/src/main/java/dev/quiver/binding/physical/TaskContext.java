@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * What an executing operator may use: the query's allocator, its memory pool, the session
- * config, a thread pool for background producers, and the cancellation flag. The creator of the
- * context owns the allocator and executor; operators only borrow them.
+ * What an executing operator may use: the query's allocator, its memory pool, the session config, a
+ * thread pool for background producers, and the cancellation flag. The creator of the context owns
+ * the allocator and executor; operators only borrow them.
  */
 public final class TaskContext implements AutoCloseable {
   private final String queryId;

@@ -3,9 +3,9 @@ package dev.quiver.binding.planner;
 import static dev.quiver.binding.planner.PhysicalPlans.column;
 import static dev.quiver.binding.planner.PhysicalPlans.hashedOnSubsetOf;
 
+import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.TypeMapping;
-import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.aggregate.AggregateCall;
@@ -103,7 +103,8 @@ final class AggregatePlanner {
         // approx_percentile(x, f): percentile_disc(f) WITHIN GROUP (ORDER BY x).
         args = new ArrayList<>(List.of(args.get(1), args.get(0)));
         descending.add(false);
-      } else if (fn == AggregateFunction.PERCENTILE_CONT || fn == AggregateFunction.PERCENTILE_DISC
+      } else if (fn == AggregateFunction.PERCENTILE_CONT
+          || fn == AggregateFunction.PERCENTILE_DISC
           || fn == AggregateFunction.STRING_AGG) {
         // WITHIN GROUP (ORDER BY ...) / string_agg(s, sep ORDER BY ...): the keys follow.
         for (org.apache.calcite.rel.RelFieldCollation key : call.collation.getFieldCollations()) {
@@ -120,7 +121,12 @@ final class AggregatePlanner {
       PhysicalExpr filter = call.filterArg >= 0 ? column(input, call.filterArg) : null;
       AggregateCall physical =
           new AggregateCall(
-              fn, args, call.isDistinct(), filter, name, TypeMapping.toArrow(call.getType()),
+              fn,
+              args,
+              call.isDistinct(),
+              filter,
+              name,
+              TypeMapping.toArrow(call.getType()),
               descending);
       anyDistinct |= physical.needsRawRows();
       calls.add(physical);
@@ -183,8 +189,7 @@ final class AggregatePlanner {
           keys.isEmpty()
               ? new CoalescePartitionsExec(input)
               : new RepartitionExec(input, Partitioning.hash(groupExprs, partitions));
-      return new HashAggregateExec(
-          exchanged, AggregateMode.SINGLE, groupExprs, groupNames, calls);
+      return new HashAggregateExec(exchanged, AggregateMode.SINGLE, groupExprs, groupNames, calls);
     }
     ExecutionPlan partial =
         new HashAggregateExec(input, AggregateMode.PARTIAL, groupExprs, groupNames, calls);
@@ -221,13 +226,15 @@ final class AggregatePlanner {
       case ARG_MAX -> AggregateFunction.ARG_MAX;
       case COVAR_POP -> AggregateFunction.COVAR_POP;
       case COVAR_SAMP -> AggregateFunction.COVAR_SAMP;
-      case OTHER_FUNCTION -> switch (call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT)) {
-        case "MEDIAN" -> AggregateFunction.MEDIAN;
-        case "APPROX_PERCENTILE" -> AggregateFunction.PERCENTILE_DISC;
-        case "CORR" -> AggregateFunction.CORR;
-        default -> throw new QuiverException(
-            "Aggregate function " + call.getAggregation().getName() + " is not supported");
-      };
+      case OTHER_FUNCTION ->
+          switch (call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT)) {
+            case "MEDIAN" -> AggregateFunction.MEDIAN;
+            case "APPROX_PERCENTILE" -> AggregateFunction.PERCENTILE_DISC;
+            case "CORR" -> AggregateFunction.CORR;
+            default ->
+                throw new QuiverException(
+                    "Aggregate function " + call.getAggregation().getName() + " is not supported");
+          };
       default ->
           throw new QuiverException(
               "Aggregate function " + call.getAggregation().getName() + " is not supported");

@@ -28,14 +28,14 @@ import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimestampString;
 
 /**
- * Folds constant expressions at planning time with Quiver's own kernels, so that a folded
- * constant always equals what the same expression computes at run time. Calcite's default
- * executor evaluates with Calcite's Java semantics, which differ from Quiver's (and PostgreSQL's
- * and DuckDB's) in places: {@code EXTRACT(DOW FROM DATE '2024-03-15')} folded to 6 (Sunday = 1)
- * while the same expression over a column gave 5 (Sunday = 0).
+ * Folds constant expressions at planning time with Quiver's own kernels, so that a folded constant
+ * always equals what the same expression computes at run time. Calcite's default executor evaluates
+ * with Calcite's Java semantics, which differ from Quiver's (and PostgreSQL's and DuckDB's) in
+ * places: {@code EXTRACT(DOW FROM DATE '2024-03-15')} folded to 6 (Sunday = 1) while the same
+ * expression over a column gave 5 (Sunday = 0).
  *
- * <p>An expression Quiver cannot evaluate here (a UDF, an unsupported type, a value that fails
- * such as a division by zero) is left as it is, to be evaluated, or to fail, at run time.
+ * <p>An expression Quiver cannot evaluate here (a UDF, an unsupported type, a value that fails such
+ * as a division by zero) is left as it is, to be evaluated, or to fail, at run time.
  */
 public final class ConstantFolder implements RexExecutor {
   private final BufferAllocator allocator;

@@ -4,12 +4,12 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.LogicalPlan;
 import dev.quiver.binding.logical.RelLogicalPlan;
 import dev.quiver.binding.logical.TypeMapping;
-import dev.quiver.binding.settings.BindingSettings;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.operator.ProjectionExec;
+import dev.quiver.binding.settings.BindingSettings;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -19,8 +19,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * The binding's planner: turns an optimized logical plan into a parallel physical plan in the style
  * of DataFusion (partial/final aggregates around a hash repartition, partitioned or collect-build
  * hash joins, per-partition sorts merged in order), then applies the installed physical optimizer
- * rules. {@link PlanBuilder} plans one query, with {@link AggregatePlanner}, {@link JoinPlanner} and
- * {@link WindowPlanner} for the operators that need exchanges.
+ * rules. {@link PlanBuilder} plans one query, with {@link AggregatePlanner}, {@link JoinPlanner}
+ * and {@link WindowPlanner} for the operators that need exchanges.
  */
 public class DefaultQueryPlanner implements QueryPlanner {
   /**
@@ -55,10 +55,10 @@ public class DefaultQueryPlanner implements QueryPlanner {
   }
 
   /**
-   * Labels the plan's output with the query's own column names and nullability, which operators
-   * do not always derive as Calcite does (an aggregate over a shuffle calls its sums nullable),
-   * so that the batches a query returns carry exactly its {@code DataFrame.schema()}. Only the
-   * labels change: vectors are moved, not copied.
+   * Labels the plan's output with the query's own column names and nullability, which operators do
+   * not always derive as Calcite does (an aggregate over a shuffle calls its sums nullable), so
+   * that the batches a query returns carry exactly its {@code DataFrame.schema()}. Only the labels
+   * change: vectors are moved, not copied.
    */
   static ExecutionPlan withQuerySchema(ExecutionPlan physical, Schema expected) {
     Schema actual = physical.schema();

@@ -200,8 +200,7 @@ final class GroupingSets {
         if (g == n - 1) {
           cases.add(value);
         } else {
-          cases.add(
-              rex.makeCall(SqlStdOperatorTable.EQUALS, plainGid, number(rex, g, intType)));
+          cases.add(rex.makeCall(SqlStdOperatorTable.EQUALS, plainGid, number(rex, g, intType)));
           cases.add(value);
         }
       }
@@ -222,8 +221,8 @@ final class GroupingSets {
   }
 
   /**
-   * GROUPING(a, b, ...) in grouping set {@code set}: one bit per argument, the first argument's
-   * the most significant, set when the argument is not grouped on. GROUP_ID is 0: Calcite plans
+   * GROUPING(a, b, ...) in grouping set {@code set}: one bit per argument, the first argument's the
+   * most significant, set when the argument is not grouped on. GROUP_ID is 0: Calcite plans
    * repeated grouping sets as separate aggregates.
    */
   private static long groupingValue(AggregateCall call, ImmutableBitSet set) {

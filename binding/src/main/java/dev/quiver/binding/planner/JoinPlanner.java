@@ -2,8 +2,8 @@ package dev.quiver.binding.planner;
 
 import static dev.quiver.binding.planner.PhysicalPlans.column;
 import static dev.quiver.binding.planner.PhysicalPlans.columns;
-import static dev.quiver.binding.planner.PhysicalPlans.single;
 import static dev.quiver.binding.planner.PhysicalPlans.hashed;
+import static dev.quiver.binding.planner.PhysicalPlans.single;
 
 import dev.quiver.binding.dataframe.JoinType;
 import dev.quiver.binding.errors.QuiverException;
@@ -31,8 +31,8 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 /**
- * Plans a {@code Join}: a {@code NestedLoopJoinExec} without equality keys, otherwise a
- * {@code HashJoinExec} that collects a small build side once (below the collect threshold) or
+ * Plans a {@code Join}: a {@code NestedLoopJoinExec} without equality keys, otherwise a {@code
+ * HashJoinExec} that collects a small build side once (below the collect threshold) or
  * hash-partitions both sides; mixed {@code =} and {@code IS NOT DISTINCT FROM} keys hash on the
  * first and check the others after.
  */
@@ -91,8 +91,7 @@ final class JoinPlanner {
     if (residual != null && residual.isAlwaysTrue()) {
       residual = null;
     }
-    RelDataType concat =
-        rexBuilder.getTypeFactory().createJoinType(l.getRowType(), r.getRowType());
+    RelDataType concat = rexBuilder.getTypeFactory().createJoinType(l.getRowType(), r.getRowType());
     ExecutionPlan left = builder.plan(l);
     ExecutionPlan right = builder.plan(r);
     if (lk.isEmpty()) {
@@ -188,8 +187,16 @@ final class JoinPlanner {
       l = hashed(left, lk, partitions);
       r = hashed(right, rk, partitions);
     }
-    return new HashJoinExec(l, r, columns(l, lk), columns(r, rk), type, filter,
-        PartitionMode.PARTITIONED, nullEqualsNull, semiBuildsLeft);
+    return new HashJoinExec(
+        l,
+        r,
+        columns(l, lk),
+        columns(r, rk),
+        type,
+        filter,
+        PartitionMode.PARTITIONED,
+        nullEqualsNull,
+        semiBuildsLeft);
   }
 
   private static JoinType joinType(JoinRelType t) {

@@ -8,8 +8,6 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.QuiverScan;
 import dev.quiver.binding.logical.RelLogicalPlan;
 import dev.quiver.binding.logical.TypeMapping;
-import dev.quiver.binding.settings.BindingSettings;
-import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.SortField;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
@@ -21,6 +19,8 @@ import dev.quiver.binding.physical.operator.UnionExec;
 import dev.quiver.binding.physical.operator.ValuesExec;
 import dev.quiver.binding.physical.sort.SortExec;
 import dev.quiver.binding.physical.sort.SortPreservingMergeExec;
+import dev.quiver.binding.settings.BindingSettings;
+import dev.quiver.binding.settings.SessionConfig;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -231,8 +231,7 @@ final class PlanBuilder {
       case DATE -> LocalDate.ofEpochDay(lit.getValueAs(DateString.class).getDaysSinceEpoch());
       // TimestampString's text keeps every fractional digit; its millis would drop micros.
       case TIMESTAMP ->
-          LocalDateTime.parse(
-              lit.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
+          LocalDateTime.parse(lit.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
       default ->
           throw new QuiverException(
               "Literal " + lit + " of type " + lit.getType() + " is not supported in VALUES");

@@ -8,8 +8,8 @@ public final class PlanFormatter {
   private PlanFormatter() {}
 
   /**
-   * One line per operator: name, details, output partitioning (and metrics when asked); details
-   * of several lines follow their operator's line.
+   * One line per operator: name, details, output partitioning (and metrics when asked); details of
+   * several lines follow their operator's line.
    */
   public static String format(ExecutionPlan plan, boolean withMetrics) {
     StringBuilder sb = new StringBuilder();

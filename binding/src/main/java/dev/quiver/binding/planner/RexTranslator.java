@@ -6,8 +6,6 @@ import dev.quiver.binding.errors.UnknownFunctionException;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.expr.ArithmeticExpr;
 import dev.quiver.binding.physical.expr.CardinalityExpr;
-import dev.quiver.binding.physical.expr.ElementExpr;
-import dev.quiver.binding.physical.expr.StructFieldExpr;
 import dev.quiver.binding.physical.expr.CaseExpr;
 import dev.quiver.binding.physical.expr.CastExpr;
 import dev.quiver.binding.physical.expr.CoalesceExpr;
@@ -15,6 +13,7 @@ import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.ComparisonExpr;
 import dev.quiver.binding.physical.expr.DateArithmeticExpr;
 import dev.quiver.binding.physical.expr.DateTruncExpr;
+import dev.quiver.binding.physical.expr.ElementExpr;
 import dev.quiver.binding.physical.expr.ExtractExpr;
 import dev.quiver.binding.physical.expr.InListExpr;
 import dev.quiver.binding.physical.expr.IsDistinctFromExpr;
@@ -31,6 +30,7 @@ import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.expr.ScalarFunctionExpr;
 import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
+import dev.quiver.binding.physical.expr.StructFieldExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
 import dev.quiver.binding.physical.expr.Vectors;
 import dev.quiver.binding.udf.ScalarUdf;
@@ -53,8 +53,8 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexFieldAccess;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUnknownAs;
@@ -73,16 +73,71 @@ import org.apache.calcite.util.TimestampString;
 /** Translates Calcite row expressions to physical expressions. */
 public final class RexTranslator {
   /** Built-in function names, for "did you mean" hints. */
-  private static final Set<String> BUILTINS = new TreeSet<>(List.of(
-      "abs", "btrim", "ceil", "ceiling", "char_length", "character_length", "coalesce", "concat",
-      "current_date", "current_timestamp", "date_trunc", "exp", "extract", "floor", "left", "length",
-      "ln", "log", "log10", "lower", "lpad", "md5", "make_date", "median", "now", "regexp_matches", "regexp_replace", "rpad", "split_part", "starts_with", "ends_with", "strftime", "to_char", "date_diff", "date_add", "date_format", "epoch", "hash", "ltrim", "mod", "nullif", "position", "power", "replace", "reverse",
-      "right", "round", "rtrim", "sign", "sqrt", "substring", "trim", "truncate", "upper"));
+  private static final Set<String> BUILTINS =
+      new TreeSet<>(
+          List.of(
+              "abs",
+              "btrim",
+              "ceil",
+              "ceiling",
+              "char_length",
+              "character_length",
+              "coalesce",
+              "concat",
+              "current_date",
+              "current_timestamp",
+              "date_trunc",
+              "exp",
+              "extract",
+              "floor",
+              "left",
+              "length",
+              "ln",
+              "log",
+              "log10",
+              "lower",
+              "lpad",
+              "md5",
+              "make_date",
+              "median",
+              "now",
+              "regexp_matches",
+              "regexp_replace",
+              "rpad",
+              "split_part",
+              "starts_with",
+              "ends_with",
+              "strftime",
+              "to_char",
+              "date_diff",
+              "date_add",
+              "date_format",
+              "epoch",
+              "hash",
+              "ltrim",
+              "mod",
+              "nullif",
+              "position",
+              "power",
+              "replace",
+              "reverse",
+              "right",
+              "round",
+              "rtrim",
+              "sign",
+              "sqrt",
+              "substring",
+              "trim",
+              "truncate",
+              "upper"));
 
   private final Function<String, ScalarUdf> udfs;
   private final RexBuilder rexBuilder = new RexBuilder(new JavaTypeFactoryImpl());
 
-  /** Creates a translator that resolves UDF calls by (lower-case) name with {@code udfs}; null when unknown. */
+  /**
+   * Creates a translator that resolves UDF calls by (lower-case) name with {@code udfs}; null when
+   * unknown.
+   */
   public RexTranslator(Function<String, ScalarUdf> udfs) {
     this.udfs = udfs == null ? name -> null : udfs;
   }
@@ -111,7 +166,11 @@ public final class RexTranslator {
       return call(call, inputRowType);
     }
     throw new QueryTypeException(
-        "Expression " + node + " (" + node.getKind() + ") cannot be evaluated here; "
+        "Expression "
+            + node
+            + " ("
+            + node.getKind()
+            + ") cannot be evaluated here; "
             + "it should have been rewritten by the planner");
   }
 
@@ -139,7 +198,9 @@ public final class RexTranslator {
     return new LiteralExpr(literalValue(value, type), arrow);
   }
 
-  /** Converts a Calcite literal value (as held by RexLiteral or a Sarg) to the literal convention. */
+  /**
+   * Converts a Calcite literal value (as held by RexLiteral or a Sarg) to the literal convention.
+   */
   static Object literalValue(Comparable<?> value, RelDataType type) {
     if (value == null) {
       return null;
@@ -202,9 +263,12 @@ public final class RexTranslator {
                   rexBuilder.getTypeFactory(), call.getOperands().get(0).getType(), call.getType());
       if (!sameTypeCast) {
         throw new QueryTypeException(
-            TypeMapping.nestedName(call.getType()) + " values can be read from tables, passed "
+            TypeMapping.nestedName(call.getType())
+                + " values can be read from tables, passed "
                 + "on and taken apart (s.field, l[1], m['key'], cardinality), but not made by "
-                + op.getName() + ": " + call);
+                + op.getName()
+                + ": "
+                + call);
       }
       return translate(call.getOperands().get(0), input);
     }
@@ -237,10 +301,11 @@ public final class RexTranslator {
         return comparison(ComparisonExpr.Op.GE, call, input);
       case AND:
         return new LogicalExpr(LogicalExpr.Op.AND, operands(call, input));
-      case OR: {
-        PhysicalExpr in = equalitiesAsInList(call, input);
-        return in != null ? in : new LogicalExpr(LogicalExpr.Op.OR, operands(call, input));
-      }
+      case OR:
+        {
+          PhysicalExpr in = equalitiesAsInList(call, input);
+          return in != null ? in : new LogicalExpr(LogicalExpr.Op.OR, operands(call, input));
+        }
       case NOT:
         return new NotExpr(translate(call.getOperands().get(0), input));
       case IS_NULL:
@@ -248,18 +313,23 @@ public final class RexTranslator {
       case IS_NOT_NULL:
         return new IsNullExpr(translate(call.getOperands().get(0), input), true);
       case IS_TRUE:
-        return new IsTruthExpr(translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_TRUE);
+        return new IsTruthExpr(
+            translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_TRUE);
       case IS_NOT_TRUE:
-        return new IsTruthExpr(translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_NOT_TRUE);
+        return new IsTruthExpr(
+            translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_NOT_TRUE);
       case IS_FALSE:
-        return new IsTruthExpr(translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_FALSE);
+        return new IsTruthExpr(
+            translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_FALSE);
       case IS_NOT_FALSE:
-        return new IsTruthExpr(translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_NOT_FALSE);
+        return new IsTruthExpr(
+            translate(call.getOperands().get(0), input), IsTruthExpr.Test.IS_NOT_FALSE);
       case IS_DISTINCT_FROM:
-      case IS_NOT_DISTINCT_FROM: {
-        PhysicalExpr[] p = comparable(call, input);
-        return new IsDistinctFromExpr(p[0], p[1], kind == SqlKind.IS_NOT_DISTINCT_FROM);
-      }
+      case IS_NOT_DISTINCT_FROM:
+        {
+          PhysicalExpr[] p = comparable(call, input);
+          return new IsDistinctFromExpr(p[0], p[1], kind == SqlKind.IS_NOT_DISTINCT_FROM);
+        }
       case CASE:
         return caseExpr(call, input, type);
       case ITEM:
@@ -267,87 +337,104 @@ public final class RexTranslator {
       case CAST:
       case REINTERPRET:
         return coerce(translate(call.getOperands().get(0), input), type);
-      case SAFE_CAST: {
-        // TRY_CAST: NULL where a value does not convert.
-        PhysicalExpr value = translate(call.getOperands().get(0), input);
-        return value.dataType().equals(type) ? value : new CastExpr(value, type, true);
-      }
-      case COALESCE: {
-        List<PhysicalExpr> args = new ArrayList<>();
-        for (PhysicalExpr e : operands(call, input)) {
-          args.add(coerce(e, type));
+      case SAFE_CAST:
+        {
+          // TRY_CAST: NULL where a value does not convert.
+          PhysicalExpr value = translate(call.getOperands().get(0), input);
+          return value.dataType().equals(type) ? value : new CastExpr(value, type, true);
         }
-        return new CoalesceExpr(args, type);
-      }
-      case NULLIF: {
-        PhysicalExpr[] p = comparable(call, input);
-        return new NullIfExpr(p[0], p[1]);
-      }
+      case COALESCE:
+        {
+          List<PhysicalExpr> args = new ArrayList<>();
+          for (PhysicalExpr e : operands(call, input)) {
+            args.add(coerce(e, type));
+          }
+          return new CoalesceExpr(args, type);
+        }
+      case NULLIF:
+        {
+          PhysicalExpr[] p = comparable(call, input);
+          return new NullIfExpr(p[0], p[1]);
+        }
       case IN:
-      case NOT_IN: {
-        List<PhysicalExpr> args = operands(call, input);
-        return new InListExpr(args.get(0), args.subList(1, args.size()), kind == SqlKind.NOT_IN);
-      }
+      case NOT_IN:
+        {
+          List<PhysicalExpr> args = operands(call, input);
+          return new InListExpr(args.get(0), args.subList(1, args.size()), kind == SqlKind.NOT_IN);
+        }
       case SEARCH:
         return search(call, input);
-      case LIKE: {
-        List<PhysicalExpr> args = operands(call, input);
-        SqlLikeOperator like = (SqlLikeOperator) op;
-        String escape = null;
-        if (args.size() > 2) {
-          escape = (String) ((LiteralExpr) args.get(2)).value();
-        }
-        return new LikeExpr(args.get(0), args.get(1), escape, !like.isCaseSensitive(), like.isNegated());
-      }
-      case SIMILAR: {
-        List<PhysicalExpr> args = operands(call, input);
-        SqlLikeOperator similar = (SqlLikeOperator) op;
-        String escape = null;
-        if (args.size() > 2) {
-          if (!(args.get(2) instanceof LiteralExpr l)) {
-            throw new QueryTypeException("SIMILAR TO ... ESCAPE takes a constant: " + call);
+      case LIKE:
+        {
+          List<PhysicalExpr> args = operands(call, input);
+          SqlLikeOperator like = (SqlLikeOperator) op;
+          String escape = null;
+          if (args.size() > 2) {
+            escape = (String) ((LiteralExpr) args.get(2)).value();
           }
-          escape = (String) l.value();
+          return new LikeExpr(
+              args.get(0), args.get(1), escape, !like.isCaseSensitive(), like.isNegated());
         }
-        return new LikeExpr(
-            stringArgs(args.subList(0, 1)).get(0),
-            stringArgs(args.subList(1, 2)).get(0),
-            escape,
-            false,
-            similar.isNegated(),
-            true);
-      }
-      case TRIM: {
-        SqlTrimFunction.Flag flag = ((RexLiteral) call.getOperands().get(0)).getValueAs(SqlTrimFunction.Flag.class);
-        PhysicalExpr chars = translate(call.getOperands().get(1), input);
-        PhysicalExpr s = translate(call.getOperands().get(2), input);
-        StringFunctionExpr.Fn fn = flag == SqlTrimFunction.Flag.LEADING
-            ? StringFunctionExpr.Fn.LTRIM
-            : flag == SqlTrimFunction.Flag.TRAILING ? StringFunctionExpr.Fn.RTRIM : StringFunctionExpr.Fn.BTRIM;
-        return new StringFunctionExpr(fn, List.of(s, chars), type);
-      }
+      case SIMILAR:
+        {
+          List<PhysicalExpr> args = operands(call, input);
+          SqlLikeOperator similar = (SqlLikeOperator) op;
+          String escape = null;
+          if (args.size() > 2) {
+            if (!(args.get(2) instanceof LiteralExpr l)) {
+              throw new QueryTypeException("SIMILAR TO ... ESCAPE takes a constant: " + call);
+            }
+            escape = (String) l.value();
+          }
+          return new LikeExpr(
+              stringArgs(args.subList(0, 1)).get(0),
+              stringArgs(args.subList(1, 2)).get(0),
+              escape,
+              false,
+              similar.isNegated(),
+              true);
+        }
+      case TRIM:
+        {
+          SqlTrimFunction.Flag flag =
+              ((RexLiteral) call.getOperands().get(0)).getValueAs(SqlTrimFunction.Flag.class);
+          PhysicalExpr chars = translate(call.getOperands().get(1), input);
+          PhysicalExpr s = translate(call.getOperands().get(2), input);
+          StringFunctionExpr.Fn fn =
+              flag == SqlTrimFunction.Flag.LEADING
+                  ? StringFunctionExpr.Fn.LTRIM
+                  : flag == SqlTrimFunction.Flag.TRAILING
+                      ? StringFunctionExpr.Fn.RTRIM
+                      : StringFunctionExpr.Fn.BTRIM;
+          return new StringFunctionExpr(fn, List.of(s, chars), type);
+        }
       case LTRIM:
-      case RTRIM: {
-        List<PhysicalExpr> args = operands(call, input);
-        return new StringFunctionExpr(
-            kind == SqlKind.LTRIM ? StringFunctionExpr.Fn.LTRIM : StringFunctionExpr.Fn.RTRIM, args, type);
-      }
+      case RTRIM:
+        {
+          List<PhysicalExpr> args = operands(call, input);
+          return new StringFunctionExpr(
+              kind == SqlKind.LTRIM ? StringFunctionExpr.Fn.LTRIM : StringFunctionExpr.Fn.RTRIM,
+              args,
+              type);
+        }
       case STARTS_WITH:
         return scalar(ScalarFunctionExpr.Fn.STARTS_WITH, call, input, type, -1);
       case ENDS_WITH:
         return scalar(ScalarFunctionExpr.Fn.ENDS_WITH, call, input, type, -1);
-      case POSITION: {
-        List<PhysicalExpr> args = operands(call, input);
-        if (args.size() != 2) {
-          throw new QueryTypeException("POSITION with a FROM start is not supported: " + call);
+      case POSITION:
+        {
+          List<PhysicalExpr> args = operands(call, input);
+          if (args.size() != 2) {
+            throw new QueryTypeException("POSITION with a FROM start is not supported: " + call);
+          }
+          return new StringFunctionExpr(StringFunctionExpr.Fn.POSITION, args, type);
         }
-        return new StringFunctionExpr(StringFunctionExpr.Fn.POSITION, args, type);
-      }
-      case EXTRACT: {
-        TimeUnitRange unit = extractUnit((RexLiteral) call.getOperands().get(0), call);
-        PhysicalExpr arg = translate(call.getOperands().get(1), input);
-        return new ExtractExpr(extractField(unit, call), arg, type);
-      }
+      case EXTRACT:
+        {
+          TimeUnitRange unit = extractUnit((RexLiteral) call.getOperands().get(0), call);
+          PhysicalExpr arg = translate(call.getOperands().get(1), input);
+          return new ExtractExpr(extractField(unit, call), arg, type);
+        }
       case FLOOR:
       case CEIL:
         return floorCeil(call, input, type, kind == SqlKind.CEIL);
@@ -368,7 +455,8 @@ public final class RexTranslator {
       r = t;
     }
     if (isTemporal(l.dataType()) && isInterval(r.dataType())) {
-      return new DateArithmeticExpr(plus ? DateArithmeticExpr.Op.PLUS : DateArithmeticExpr.Op.MINUS, l, r, type);
+      return new DateArithmeticExpr(
+          plus ? DateArithmeticExpr.Op.PLUS : DateArithmeticExpr.Op.MINUS, l, r, type);
     }
     if (!plus && isTemporal(l.dataType()) && isTemporal(r.dataType())) {
       return new DateArithmeticExpr(DateArithmeticExpr.Op.DIFF, l, r, type);
@@ -376,29 +464,44 @@ public final class RexTranslator {
     return arithmetic(plus ? ArithmeticExpr.Op.ADD : ArithmeticExpr.Op.SUBTRACT, l, r, type);
   }
 
-  private PhysicalExpr arithmetic(ArithmeticExpr.Op op, RexCall call, RelDataType input, ArrowType type) {
-    return arithmetic(op, translate(call.getOperands().get(0), input), translate(call.getOperands().get(1), input), type);
+  private PhysicalExpr arithmetic(
+      ArithmeticExpr.Op op, RexCall call, RelDataType input, ArrowType type) {
+    return arithmetic(
+        op,
+        translate(call.getOperands().get(0), input),
+        translate(call.getOperands().get(1), input),
+        type);
   }
 
-  private static PhysicalExpr arithmetic(ArithmeticExpr.Op op, PhysicalExpr l, PhysicalExpr r, ArrowType type) {
+  private static PhysicalExpr arithmetic(
+      ArithmeticExpr.Op op, PhysicalExpr l, PhysicalExpr r, ArrowType type) {
     if (!isNumeric(type)) {
       throw new QueryTypeException(
-          "Cannot apply '" + op.symbol() + "' to " + Vectors.sqlName(l.dataType()) + " and "
+          "Cannot apply '"
+              + op.symbol()
+              + "' to "
+              + Vectors.sqlName(l.dataType())
+              + " and "
               + Vectors.sqlName(r.dataType()));
     }
     return new ArithmeticExpr(op, numericOperand(l, type), numericOperand(r, type), type);
   }
 
-  /** Kernels read any integer width, doubles and decimals; other operands are cast to the result type. */
+  /**
+   * Kernels read any integer width, doubles and decimals; other operands are cast to the result
+   * type.
+   */
   private static PhysicalExpr numericOperand(PhysicalExpr e, ArrowType resultType) {
     ArrowType t = e.dataType();
     if (t instanceof ArrowType.Null) {
       return LiteralExpr.nullOf(resultType);
     }
-    boolean ok = resultType instanceof ArrowType.Decimal
-        ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
-        : resultType instanceof ArrowType.Int ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
-        : isNumeric(t);
+    boolean ok =
+        resultType instanceof ArrowType.Decimal
+            ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
+            : resultType instanceof ArrowType.Int
+                ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
+                : isNumeric(t);
     return ok ? e : coerce(e, resultType);
   }
 
@@ -407,7 +510,9 @@ public final class RexTranslator {
     return new ComparisonExpr(op, p[0], p[1]);
   }
 
-  /** The two operands of a comparison, with a string side cast to the other side's type when needed. */
+  /**
+   * The two operands of a comparison, with a string side cast to the other side's type when needed.
+   */
   private PhysicalExpr[] comparable(RexCall call, RelDataType input) {
     PhysicalExpr l = translate(call.getOperands().get(0), input);
     PhysicalExpr r = translate(call.getOperands().get(1), input);
@@ -420,7 +525,9 @@ public final class RexTranslator {
     for (ArrowType t : new ArrowType[] {lt, rt}) {
       if (TypeMapping.isNested(t)) {
         throw new QueryTypeException(
-            "Comparing " + Vectors.sqlName(t) + " values is not supported; compare their fields "
+            "Comparing "
+                + Vectors.sqlName(t)
+                + " values is not supported; compare their fields "
                 + "or elements (s.field, l[1], m['key'])");
       }
     }
@@ -491,7 +598,10 @@ public final class RexTranslator {
     RexNode ref = call.getOperands().get(0);
     RexLiteral lit = (RexLiteral) call.getOperands().get(1);
     Sarg<?> sarg = lit.getValueAs(Sarg.class);
-    if (sarg == null || sarg.isAll() || sarg.isNone() || !(sarg.isPoints() || sarg.isComplementedPoints())) {
+    if (sarg == null
+        || sarg.isAll()
+        || sarg.isNone()
+        || !(sarg.isPoints() || sarg.isComplementedPoints())) {
       return translate(RexUtil.expandSearch(rexBuilder, null, call), input);
     }
     PhysicalExpr x = translate(ref, input);
@@ -523,8 +633,10 @@ public final class RexTranslator {
   }
 
   /** The points of a points Sarg, or the excluded points of a complemented one. */
-  private static <C extends Comparable<C>> List<Comparable<?>> points(Sarg<C> sarg, boolean complemented) {
-    com.google.common.collect.RangeSet<C> set = complemented ? sarg.rangeSet.complement() : sarg.rangeSet;
+  private static <C extends Comparable<C>> List<Comparable<?>> points(
+      Sarg<C> sarg, boolean complemented) {
+    com.google.common.collect.RangeSet<C> set =
+        complemented ? sarg.rangeSet.complement() : sarg.rangeSet;
     List<Comparable<?>> out = new ArrayList<>();
     for (com.google.common.collect.Range<C> range : set.asRanges()) {
       out.add(range.lowerEndpoint());
@@ -542,7 +654,8 @@ public final class RexTranslator {
       return range;
     }
     String text = unit.getValueAs(String.class);
-    TimeUnitRange range = text == null ? null : DATE_PART_UNITS.get(text.strip().toLowerCase(Locale.ROOT));
+    TimeUnitRange range =
+        text == null ? null : DATE_PART_UNITS.get(text.strip().toLowerCase(Locale.ROOT));
     if (range == null) {
       throw new QueryTypeException(
           "Unknown date part '"
@@ -644,7 +757,11 @@ public final class RexTranslator {
       return DateTruncExpr.Unit.valueOf(u);
     } catch (IllegalArgumentException e) {
       throw new QueryTypeException(
-          "Unknown date part '" + unit + "' in " + where + "; use year, quarter, month, week, day, "
+          "Unknown date part '"
+              + unit
+              + "' in "
+              + where
+              + "; use year, quarter, month, week, day, "
               + "hour, minute or second");
     }
   }
@@ -663,7 +780,9 @@ public final class RexTranslator {
   }
 
   /** Functions identified by name (OTHER_FUNCTION and friends), then UDFs. */
-  /** {@code s['name']} or {@code s[i]} of a struct, {@code l[i]} of a list, {@code m[k]} of a map. */
+  /**
+   * {@code s['name']} or {@code s[i]} of a struct, {@code l[i]} of a list, {@code m[k]} of a map.
+   */
   private PhysicalExpr item(RexCall call, RelDataType input) {
     RexNode container = call.getOperands().get(0);
     RexNode key = call.getOperands().get(1);
@@ -719,25 +838,31 @@ public final class RexTranslator {
         return new StringFunctionExpr(StringFunctionExpr.Fn.LOWER, operands(call, input), type);
       case "SUBSTRING":
       case "SUBSTR":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.SUBSTRING, intArgs(operands(call, input), 1), type);
+        return new StringFunctionExpr(
+            StringFunctionExpr.Fn.SUBSTRING, intArgs(operands(call, input), 1), type);
       case "CHAR_LENGTH":
       case "CHARACTER_LENGTH":
       case "LENGTH":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.CHAR_LENGTH, operands(call, input), type);
+        return new StringFunctionExpr(
+            StringFunctionExpr.Fn.CHAR_LENGTH, operands(call, input), type);
       case "||":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.CONCAT, stringArgs(operands(call, input)), type);
+        return new StringFunctionExpr(
+            StringFunctionExpr.Fn.CONCAT, stringArgs(operands(call, input)), type);
       case "CONCAT":
         return new StringFunctionExpr(
             op == SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL
                 ? StringFunctionExpr.Fn.CONCAT_WS_NULLS
                 : StringFunctionExpr.Fn.CONCAT,
-            stringArgs(operands(call, input)), type);
+            stringArgs(operands(call, input)),
+            type);
       case "REPLACE":
         return new StringFunctionExpr(StringFunctionExpr.Fn.REPLACE, operands(call, input), type);
       case "LEFT":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.LEFT, intArgs(operands(call, input), 1), type);
+        return new StringFunctionExpr(
+            StringFunctionExpr.Fn.LEFT, intArgs(operands(call, input), 1), type);
       case "RIGHT":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.RIGHT, intArgs(operands(call, input), 1), type);
+        return new StringFunctionExpr(
+            StringFunctionExpr.Fn.RIGHT, intArgs(operands(call, input), 1), type);
       case "REVERSE":
         return new StringFunctionExpr(StringFunctionExpr.Fn.REVERSE, operands(call, input), type);
       case "BTRIM":
@@ -813,14 +938,15 @@ public final class RexTranslator {
         return scalar(ScalarFunctionExpr.Fn.MD5, call, input, type, -1);
       case "HASH":
         return new ScalarFunctionExpr(ScalarFunctionExpr.Fn.HASH, operands(call, input), type);
-      case "DATE_ADD": {
-        PhysicalExpr l = translate(call.getOperands().get(0), input);
-        PhysicalExpr r = translate(call.getOperands().get(1), input);
-        if (l.dataType() instanceof ArrowType.Utf8) {
-          l = coerce(l, TypeMapping.TIMESTAMP);
+      case "DATE_ADD":
+        {
+          PhysicalExpr l = translate(call.getOperands().get(0), input);
+          PhysicalExpr r = translate(call.getOperands().get(1), input);
+          if (l.dataType() instanceof ArrowType.Utf8) {
+            l = coerce(l, TypeMapping.TIMESTAMP);
+          }
+          return new DateArithmeticExpr(DateArithmeticExpr.Op.PLUS, l, r, type);
         }
-        return new DateArithmeticExpr(DateArithmeticExpr.Op.PLUS, l, r, type);
-      }
       case "DATETIME_PLUS":
         return plusMinus(call, input, type);
       default:
@@ -831,7 +957,11 @@ public final class RexTranslator {
       List<PhysicalExpr> args = operands(call, input);
       if (args.size() != udf.argumentTypes().size()) {
         throw new QueryTypeException(
-            "Function '" + udf.name() + "' takes " + udf.argumentTypes().size() + " arguments, got "
+            "Function '"
+                + udf.name()
+                + "' takes "
+                + udf.argumentTypes().size()
+                + " arguments, got "
                 + args.size());
       }
       List<PhysicalExpr> cast = new ArrayList<>();
@@ -848,7 +978,11 @@ public final class RexTranslator {
       types.add(o.getType().getFullTypeString());
     }
     throw new QueryTypeException(
-        "Operator '" + op.getName() + "' (" + call.getKind() + ") is not supported for argument types "
+        "Operator '"
+            + op.getName()
+            + "' ("
+            + call.getKind()
+            + ") is not supported for argument types "
             + types);
   }
 
@@ -860,7 +994,10 @@ public final class RexTranslator {
       ScalarFunctionExpr.Fn fn, RexCall call, RelDataType input, ArrowType type, int intsFrom) {
     List<PhysicalExpr> args = new ArrayList<>();
     for (PhysicalExpr e : operands(call, input)) {
-      args.add(e.dataType() instanceof ArrowType.FixedSizeBinary ? coerce(e, ArrowType.Utf8.INSTANCE) : e);
+      args.add(
+          e.dataType() instanceof ArrowType.FixedSizeBinary
+              ? coerce(e, ArrowType.Utf8.INSTANCE)
+              : e);
     }
     if (intsFrom >= 0) {
       for (int i = intsFrom; i < args.size(); i++) {
@@ -878,12 +1015,18 @@ public final class RexTranslator {
     RexNode unitNode = ops.get(0) instanceof RexLiteral ? ops.get(0) : ops.get(1);
     RexNode valueNode = unitNode == ops.get(0) ? ops.get(1) : ops.get(0);
     RexLiteral unit = (RexLiteral) unitNode;
-    String text = unit.getValue() instanceof TimeUnitRange r ? r.startUnit.name() : unit.getValueAs(String.class);
+    String text =
+        unit.getValue() instanceof TimeUnitRange r
+            ? r.startUnit.name()
+            : unit.getValueAs(String.class);
     PhysicalExpr x = translate(valueNode, input);
     if (x.dataType() instanceof ArrowType.Utf8) {
       x = coerce(x, TypeMapping.TIMESTAMP);
     }
-    ArrowType out = type instanceof ArrowType.Date || type instanceof ArrowType.Timestamp ? type : TypeMapping.TIMESTAMP;
+    ArrowType out =
+        type instanceof ArrowType.Date || type instanceof ArrowType.Timestamp
+            ? type
+            : TypeMapping.TIMESTAMP;
     return new DateTruncExpr(truncUnit(text, call), x, false, out);
   }
 
@@ -944,7 +1087,9 @@ public final class RexTranslator {
   }
 
   private static boolean isNumeric(ArrowType t) {
-    return t instanceof ArrowType.Int || t instanceof ArrowType.FloatingPoint || t instanceof ArrowType.Decimal;
+    return t instanceof ArrowType.Int
+        || t instanceof ArrowType.FloatingPoint
+        || t instanceof ArrowType.Decimal;
   }
 
   private static boolean isTemporal(ArrowType t) {

@@ -2,8 +2,8 @@ package dev.quiver.binding.planner;
 
 import static dev.quiver.binding.planner.PhysicalPlans.column;
 import static dev.quiver.binding.planner.PhysicalPlans.columns;
-import static dev.quiver.binding.planner.PhysicalPlans.single;
 import static dev.quiver.binding.planner.PhysicalPlans.hashedOnSubsetOf;
+import static dev.quiver.binding.planner.PhysicalPlans.single;
 
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.TypeMapping;
@@ -32,9 +32,9 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Plans a {@code Window}: per group of calls sharing a window, the input is hash-partitioned on
- * the PARTITION BY keys (gathered without keys), sorted by those keys and the ORDER BY, and a
- * {@code WindowExec} computes the calls over their frame.
+ * Plans a {@code Window}: per group of calls sharing a window, the input is hash-partitioned on the
+ * PARTITION BY keys (gathered without keys), sorted by those keys and the ORDER BY, and a {@code
+ * WindowExec} computes the calls over their frame.
  */
 final class WindowPlanner {
   private final PlanBuilder builder;
@@ -66,8 +66,7 @@ final class WindowPlanner {
       } else {
         exchanged = new RepartitionExec(cur, Partitioning.hash(partitionBy, partitions));
       }
-      List<SortField> orderBy =
-          builder.sortFields(exchanged, group.orderKeys.getFieldCollations());
+      List<SortField> orderBy = builder.sortFields(exchanged, group.orderKeys.getFieldCollations());
       List<SortField> sortKeys = new ArrayList<>();
       for (PhysicalExpr k : partitionBy) {
         sortKeys.add(new SortField(k, true, false));
@@ -124,8 +123,7 @@ final class WindowPlanner {
     return cur;
   }
 
-  private PhysicalExpr windowOperand(
-      RexNode operand, Window w, int inCount, ExecutionPlan input) {
+  private PhysicalExpr windowOperand(RexNode operand, Window w, int inCount, ExecutionPlan input) {
     if (operand instanceof RexInputRef ref && ref.getIndex() < inCount) {
       return column(input, ref.getIndex());
     }
@@ -156,8 +154,7 @@ final class WindowPlanner {
       throw new QuiverException("Window frame offsets must be integer literals, got " + offset);
     }
     long v = lit.getValueAs(Long.class);
-    if (lit.getType().getSqlTypeName().getFamily()
-        == SqlTypeFamily.INTERVAL_DAY_TIME) {
+    if (lit.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME) {
       // Calcite gives day-time intervals in milliseconds; the window compares order keys in
       // their own unit: days for DATE, microseconds for TIMESTAMP.
       if (orderType == SqlTypeName.DATE) {
@@ -168,8 +165,7 @@ final class WindowPlanner {
         throw new QuiverException(
             "RANGE frames with an interval offset need one DATE or TIMESTAMP ORDER BY key");
       }
-    } else if (lit.getType().getSqlTypeName().getFamily()
-        == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
+    } else if (lit.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
       throw new QuiverException(
           "RANGE frames with a year-month interval offset are not supported; use days");
     }

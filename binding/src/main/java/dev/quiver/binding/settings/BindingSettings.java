@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * The session settings the binding reads (execution, the optimizer, Parquet and S3), with their
- * types, defaults and documentation. Registered with the {@link
- * SettingsRegistry} through {@link java.util.ServiceLoader}.
+ * types, defaults and documentation. Registered with the {@link SettingsRegistry} through {@link
+ * java.util.ServiceLoader}.
  */
 public final class BindingSettings implements SettingsProvider {
   /** See {@link SessionConfig#TARGET_PARTITIONS}. */
@@ -20,7 +20,10 @@ public final class BindingSettings implements SettingsProvider {
   /** See {@link SessionConfig#BATCH_SIZE}. */
   public static final Setting<Integer> BATCH_SIZE =
       Setting.integer(
-          SessionConfig.BATCH_SIZE, 1, 8192, "Rows per record batch produced by scans and operators.");
+          SessionConfig.BATCH_SIZE,
+          1,
+          8192,
+          "Rows per record batch produced by scans and operators.");
 
   /** See {@link SessionConfig#MEMORY_LIMIT}. */
   public static final Setting<Long> MEMORY_LIMIT =

@@ -10,33 +10,41 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Settings of a session. Every setting is a {@code key=value} option (also settable with SQL
- * {@code SET key = value}) that some module defines in the {@link SettingsRegistry} with its type
- * and default; {@link #get(Setting)} reads one typed, and the well-known ones have accessors.
+ * Settings of a session. Every setting is a {@code key=value} option (also settable with SQL {@code
+ * SET key = value}) that some module defines in the {@link SettingsRegistry} with its type and
+ * default; {@link #get(Setting)} reads one typed, and the well-known ones have accessors.
  */
 public final class SessionConfig {
   /** Number of partitions (and threads) a query is planned for. */
   public static final String TARGET_PARTITIONS = "quiver.execution.target_partitions";
+
   /** Rows per record batch produced by scans and operators. */
   public static final String BATCH_SIZE = "quiver.execution.batch_size";
+
   /** Bytes of Arrow memory a query may use; 0 means unbounded. */
   public static final String MEMORY_LIMIT = "quiver.execution.memory_limit";
+
   /** Directory for spill files; empty means the JVM temp directory. */
   public static final String SPILL_DIRECTORY = "quiver.execution.spill_directory";
 
   /** Endpoint URL of an S3-compatible store, e.g. {@code http://127.0.0.1:9000}. */
   public static final String S3_ENDPOINT = "quiver.s3.endpoint";
+
   /** Region S3 requests are signed for (default: the AWS SDK's chain, else us-east-1). */
   public static final String S3_REGION = "quiver.s3.region";
+
   /**
-   * {@code true} for path-style S3 URLs (bucket in the path); default: true whenever an endpoint
-   * is overridden.
+   * {@code true} for path-style S3 URLs (bucket in the path); default: true whenever an endpoint is
+   * overridden.
    */
   public static final String S3_PATH_STYLE = "quiver.s3.path_style";
+
   /** S3 access key id; with the secret, replaces the AWS SDK's default credentials. */
   public static final String S3_ACCESS_KEY_ID = "quiver.s3.access_key_id";
+
   /** S3 secret access key (never shown in logs, errors, plans or job status). */
   public static final String S3_SECRET_ACCESS_KEY = "quiver.s3.secret_access_key";
+
   /** S3 session token of temporary credentials (optional). */
   public static final String S3_SESSION_TOKEN = "quiver.s3.session_token";
 
@@ -147,7 +155,9 @@ public final class SessionConfig {
   /** Directory for spill files. */
   public Path spillDirectory() {
     String dir = options.get(SPILL_DIRECTORY);
-    return dir == null || dir.isEmpty() ? Path.of(System.getProperty("java.io.tmpdir")) : Path.of(dir);
+    return dir == null || dir.isEmpty()
+        ? Path.of(System.getProperty("java.io.tmpdir"))
+        : Path.of(dir);
   }
 
   /**
@@ -175,7 +185,9 @@ public final class SessionConfig {
     if (SettingsRegistry.find(canonical(k)).map(Setting::secret).orElse(false)) {
       return true;
     }
-    return k.contains("secret") || k.contains("password") || k.contains("token")
+    return k.contains("secret")
+        || k.contains("password")
+        || k.contains("token")
         || k.contains("credential");
   }
 }

@@ -9,9 +9,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * One session setting: its key, type, default and documentation, and the parser that checks a
- * value when it is set. Values are kept as the text given (they travel to executors as text) and
- * parsed again where they are read, with {@link SessionConfig#get(Setting)}.
+ * One session setting: its key, type, default and documentation, and the parser that checks a value
+ * when it is set. Values are kept as the text given (they travel to executors as text) and parsed
+ * again where they are read, with {@link SessionConfig#get(Setting)}.
  *
  * @param <T> the type a value parses to
  */
@@ -34,7 +34,8 @@ public final class Setting<T> {
       Function<String, T> parser) {
     String k = Objects.requireNonNull(key, "key");
     if (!k.equals(k.toLowerCase(Locale.ROOT)) || !k.startsWith("quiver.") || k.isBlank()) {
-      throw new IllegalArgumentException("A setting key is lower case and starts with quiver.: " + k);
+      throw new IllegalArgumentException(
+          "A setting key is lower case and starts with quiver.: " + k);
     }
     this.key = k;
     this.type = Objects.requireNonNull(type, "type");
@@ -182,8 +183,8 @@ public final class Setting<T> {
   }
 
   /**
-   * A duration: a whole number with {@code ms}, {@code s}, {@code m} (or {@code min}) or {@code
-   * h}; a bare number is seconds.
+   * A duration: a whole number with {@code ms}, {@code s}, {@code m} (or {@code min}) or {@code h};
+   * a bare number is seconds.
    */
   public static Setting<Duration> duration(String key, Duration defaultValue, String doc) {
     return new Setting<>(

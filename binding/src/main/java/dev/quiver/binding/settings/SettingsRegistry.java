@@ -11,9 +11,9 @@ import java.util.TreeMap;
 /**
  * Every session setting the modules on the class path define, by key: the binding's own and those
  * of the {@link SettingsProvider}s found with {@link ServiceLoader} (the distributed engine, the
- * Flight SQL server). {@link SessionConfig} checks keys and values against it
- * when they are set, so a misspelt key or a bad value fails at {@code SET} with the closest key
- * suggested rather than being ignored or failing later in a planner.
+ * Flight SQL server). {@link SessionConfig} checks keys and values against it when they are set, so
+ * a misspelt key or a bad value fails at {@code SET} with the closest key suggested rather than
+ * being ignored or failing later in a planner.
  */
 public final class SettingsRegistry {
   private static final Map<String, Setting<?>> SETTINGS = load();

@@ -14,10 +14,10 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 /**
  * Aggregate calls as Calcite's parser leaves them, made to validate. PERCENTILE_CONT and
  * PERCENTILE_DISC get Quiver's operators ({@link QuiverFunctions}: DOUBLE interpolation, typed
- * under FILTER too). {@code string_agg(s, ',' ORDER BY k) FILTER (WHERE ...)}: the parser keeps the ORDER BY as the
- * aggregate's last operand, which Calcite's validator turns into WITHIN GROUP only for a call
- * that stands alone; under FILTER it fails ("SqlNodeList: needToImplement"). Rewritten here into
- * the equivalent {@code listagg(s, ',') WITHIN GROUP (ORDER BY k) FILTER (WHERE ...)}.
+ * under FILTER too). {@code string_agg(s, ',' ORDER BY k) FILTER (WHERE ...)}: the parser keeps the
+ * ORDER BY as the aggregate's last operand, which Calcite's validator turns into WITHIN GROUP only
+ * for a call that stands alone; under FILTER it fails ("SqlNodeList: needToImplement"). Rewritten
+ * here into the equivalent {@code listagg(s, ',') WITHIN GROUP (ORDER BY k) FILTER (WHERE ...)}.
  */
 final class AggregateOrderBy {
   private static final Set<String> ORDERED = Set.of("string_agg", "listagg");
@@ -53,7 +53,8 @@ final class AggregateOrderBy {
             SqlStdOperatorTable.LISTAGG.createCall(
                 agg.getFunctionQuantifier(), agg.getParserPosition(), args);
         call.setOperand(
-            0, SqlStdOperatorTable.WITHIN_GROUP.createCall(agg.getParserPosition(), unordered, order));
+            0,
+            SqlStdOperatorTable.WITHIN_GROUP.createCall(agg.getParserPosition(), unordered, order));
       }
     }
     for (SqlNode operand : call.getOperandList()) {

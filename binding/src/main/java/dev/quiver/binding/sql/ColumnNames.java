@@ -6,7 +6,6 @@ import java.util.Locale;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDynamicParam;
@@ -23,16 +22,16 @@ import org.apache.calcite.sql.SqlPrefixOperator;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlWindow;
 import org.apache.calcite.sql.dialect.PostgresqlSqlDialect;
+import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.util.NlsString;
 
 /**
- * Readable names for select items written without an alias, derived from their text as DuckDB
- * does: {@code count(*)}, {@code sum(l_quantity)}, {@code (a + 1)}, {@code CAST(x AS BIGINT)}
- * instead of Calcite's {@code EXPR$0}. Function names are lower case, operators are
- * parenthesized, names and literals are shown as written (unquoted names lower-cased, as the
- * parser folds them).
+ * Readable names for select items written without an alias, derived from their text as DuckDB does:
+ * {@code count(*)}, {@code sum(l_quantity)}, {@code (a + 1)}, {@code CAST(x AS BIGINT)} instead of
+ * Calcite's {@code EXPR$0}. Function names are lower case, operators are parenthesized, names and
+ * literals are shown as written (unquoted names lower-cased, as the parser folds them).
  */
 final class ColumnNames {
   private ColumnNames() {}
@@ -77,7 +76,15 @@ final class ColumnNames {
           null,
           SqlNodeList.of(SqlIdentifier.star(pos)),
           namedValues(statement),
-          null, null, null, null, null, null, null, null, null);
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null);
     }
     return statement;
   }
@@ -180,7 +187,8 @@ final class ColumnNames {
       render(c.getThenOperands().get(i), out);
     }
     if (c.getElseOperand() != null
-        && !(c.getElseOperand() instanceof SqlLiteral l && l.getTypeName().getName().equals("NULL"))) {
+        && !(c.getElseOperand() instanceof SqlLiteral l
+            && l.getTypeName().getName().equals("NULL"))) {
       out.append(" ELSE ");
       render(c.getElseOperand(), out);
     }
@@ -330,7 +338,8 @@ final class ColumnNames {
       }
       List<SqlNode> args = new ArrayList<>(operands);
       SqlNode orderBy = null;
-      if (!args.isEmpty() && args.get(args.size() - 1) instanceof org.apache.calcite.sql.SqlNodeList l
+      if (!args.isEmpty()
+          && args.get(args.size() - 1) instanceof org.apache.calcite.sql.SqlNodeList l
           && call.getOperator().isAggregator()) {
         // string_agg(s, ',' ORDER BY k): the ordering is the aggregate's last operand.
         orderBy = l;

@@ -19,17 +19,16 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.tools.RelBuilder;
 
 /**
- * Rewrites an uncorrelated aggregate whose group keys are all constants, {@code GROUP BY TRUE},
- * as a global aggregate that also counts its rows, a filter keeping it only when that count is
+ * Rewrites an uncorrelated aggregate whose group keys are all constants, {@code GROUP BY TRUE}, as
+ * a global aggregate that also counts its rows, a filter keeping it only when that count is
  * positive, and a projection putting the constants back. Both give one row over a non-empty input
  * and none over an empty one.
  *
  * <p>Calcite turns {@code EXISTS (q)} into a join with {@code SELECT TRUE FROM q GROUP BY TRUE},
  * and its decorrelator, when it walks such an uncorrelated subtree of a query that is correlated
  * elsewhere, drops constant group keys (expecting correlation keys to take their place): the
- * aggregate became {@code GROUP BY ()}, which returns a row even over an empty input, so
- * {@code HAVING NOT EXISTS (SELECT 1 FROM t WHERE false)} removed every row. Run before the
- * decorrelator.
+ * aggregate became {@code GROUP BY ()}, which returns a row even over an empty input, so {@code
+ * HAVING NOT EXISTS (SELECT 1 FROM t WHERE false)} removed every row. Run before the decorrelator.
  */
 final class ConstantGroupKeys extends RelShuttleImpl {
   private final RelBuilder builder;
@@ -63,9 +62,7 @@ final class ConstantGroupKeys extends RelShuttleImpl {
     builder.aggregate(builder.groupKey(), newCalls);
     builder.filter(
         builder.call(
-            SqlStdOperatorTable.GREATER_THAN,
-            builder.field(calls.size()),
-            builder.literal(0L)));
+            SqlStdOperatorTable.GREATER_THAN, builder.field(calls.size()), builder.literal(0L)));
     List<RexNode> out = new ArrayList<>(constants);
     for (int i = 0; i < calls.size(); i++) {
       out.add(builder.field(i));

@@ -23,12 +23,12 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  * Rewrites {@code IN}, {@code NOT IN}, {@code SOME}/{@code ANY} and {@code ALL} over a subquery
  * whose select list is constant into an {@code EXISTS}: {@code x IN (SELECT 2 FROM s WHERE p)}
  * becomes {@code CASE WHEN EXISTS (SELECT 2 FROM s WHERE p) THEN x = 2 ELSE FALSE END}. Every row
- * of such a subquery holds the same values, so {@code x} is among them exactly when there is a
- * row and {@code x} equals the constant, unknown when either side is NULL, as SQL's three-valued
- * IN says ({@code x op ALL} arrives as {@code NOT (x op' SOME)}, so it follows).
+ * of such a subquery holds the same values, so {@code x} is among them exactly when there is a row
+ * and {@code x} equals the constant, unknown when either side is NULL, as SQL's three-valued IN
+ * says ({@code x op ALL} arrives as {@code NOT (x op' SOME)}, so it follows).
  *
- * <p>A NULL on the left of IN or SOME gets the same treatment: {@code NULL IN (subquery)} is
- * FALSE over no rows and unknown otherwise, an EXISTS again.
+ * <p>A NULL on the left of IN or SOME gets the same treatment: {@code NULL IN (subquery)} is FALSE
+ * over no rows and unknown otherwise, an EXISTS again.
  *
  * <p>Calcite's decorrelator answers the correlated form wrongly: it groups the subquery by its
  * constant column, drops that constant key, and then binds the outer operand to the correlation
@@ -60,9 +60,7 @@ final class ConstantSubQueries extends RelShuttleImpl {
   public RelNode visit(LogicalFilter filter) {
     LogicalFilter f = (LogicalFilter) super.visit(filter);
     RexNode condition = f.getCondition().accept(rewriter);
-    return condition == f.getCondition()
-        ? f
-        : f.copy(f.getTraitSet(), f.getInput(), condition);
+    return condition == f.getCondition() ? f : f.copy(f.getTraitSet(), f.getInput(), condition);
   }
 
   @Override
@@ -96,8 +94,8 @@ final class ConstantSubQueries extends RelShuttleImpl {
   }
 
   /**
-   * {@code NULL IN (subquery)}, or a row of literals with a NULL: never TRUE; FALSE when no row
-   * of the subquery could match (every non-NULL literal differs from a non-NULL value), unknown
+   * {@code NULL IN (subquery)}, or a row of literals with a NULL: never TRUE; FALSE when no row of
+   * the subquery could match (every non-NULL literal differs from a non-NULL value), unknown
    * otherwise. {@code NULL op SOME (subquery)} likewise: FALSE over no rows, else unknown.
    * Calcite's rewrite of a correlated subquery answers unknown even over no rows, so {@code NULL
    * NOT IN (SELECT ... WHERE s.k = o.k)} dropped the outer rows it must keep.
@@ -153,8 +151,7 @@ final class ConstantSubQueries extends RelShuttleImpl {
     }
     List<RexNode> matches = new ArrayList<>();
     for (int i = 0; i < sub.getOperands().size(); i++) {
-      matches.add(
-          rex.makeCall(comparison, sub.getOperands().get(i), top.getProjects().get(i)));
+      matches.add(rex.makeCall(comparison, sub.getOperands().get(i), top.getProjects().get(i)));
     }
     RexNode exists = RexSubQuery.exists(sub.rel);
     RexNode result =

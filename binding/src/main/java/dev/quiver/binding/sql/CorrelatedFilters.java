@@ -21,8 +21,8 @@ import org.apache.calcite.rex.RexUtil;
  * type error when the types differed ({@code Hash join cannot compare key f20 of type DOUBLE with
  * s2 of type Utf8}), a wrong answer when they did not. A decorrelated projection keeps its columns
  * where they were (the correlation columns it passes along come after them), so positions taken
- * from it are right. Calcite does not push a correlated filter into a join, so the projection
- * costs no push-down, and the optimizer removes it later.
+ * from it are right. Calcite does not push a correlated filter into a join, so the projection costs
+ * no push-down, and the optimizer removes it later.
  */
 final class CorrelatedFilters {
   private CorrelatedFilters() {}

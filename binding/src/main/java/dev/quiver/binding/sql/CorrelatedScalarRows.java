@@ -26,14 +26,14 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Makes a decorrelated scalar subquery fail when it returns several rows for an outer row, as
- * SQL requires. Decorrelated, {@code (SELECT s.v FROM s WHERE s.k = o.k)} is a join of the outer
- * rows with {@code SELECT k, SINGLE_VALUE(v) FROM s GROUP BY k}; that aggregate sees every group,
+ * Makes a decorrelated scalar subquery fail when it returns several rows for an outer row, as SQL
+ * requires. Decorrelated, {@code (SELECT s.v FROM s WHERE s.k = o.k)} is a join of the outer rows
+ * with {@code SELECT k, SINGLE_VALUE(v) FROM s GROUP BY k}; that aggregate sees every group,
  * including groups no outer row joins, so it cannot fail by itself (it keeps any one value). This
  * adds the groups' row counts to the aggregate and wraps each use of its values after the join in
  * {@code $SINGLE_ROW(value, rows, anchor)}, which fails only for the rows that the join pairs. A
- * join whose right side is not such an aggregate (under filters only) keeps the old behaviour:
- * one of the rows.
+ * join whose right side is not such an aggregate (under filters only) keeps the old behaviour: one
+ * of the rows.
  */
 final class CorrelatedScalarRows extends RelShuttleImpl {
   private final RexBuilder rex;
@@ -133,8 +133,8 @@ final class CorrelatedScalarRows extends RelShuttleImpl {
 
   /**
    * {@code $SINGLE_ROW(value, rows, anchor)}: {@code anchor} is a column of the join's left side,
-   * unused when run, so that a condition checking the value refers to both sides and the
-   * optimizer cannot push it below the join, where it would see groups the join drops.
+   * unused when run, so that a condition checking the value refers to both sides and the optimizer
+   * cannot push it below the join, where it would see groups the join drops.
    */
   private RexNode checked(RexNode value, RexNode rows, RexNode anchor) {
     return rex.makeCall(

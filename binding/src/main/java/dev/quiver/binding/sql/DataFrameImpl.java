@@ -13,7 +13,6 @@ import dev.quiver.binding.logical.LogicalPlan;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.planner.PlanFormatter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

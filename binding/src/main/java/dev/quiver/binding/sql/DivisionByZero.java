@@ -13,8 +13,8 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * Division and modulo by zero give NULL instead of failing (setting {@code
  * quiver.sql.division_by_zero = 'null'}): every divisor {@code b} of {@code a / b}, {@code a % b}
  * and {@code MOD(a, b)} becomes {@code NULLIF(b, 0)} before validation, so the result's type is
- * NULL-able wherever it can be NULL and every type (integer, decimal, floating point) follows
- * the one rule. By default a zero divisor is an error for every type, as in PostgreSQL.
+ * NULL-able wherever it can be NULL and every type (integer, decimal, floating point) follows the
+ * one rule. By default a zero divisor is an error for every type, as in PostgreSQL.
  */
 final class DivisionByZero {
   private DivisionByZero() {}

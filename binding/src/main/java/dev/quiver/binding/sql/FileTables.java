@@ -1,14 +1,14 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.errors.QueryTypeException;
-import dev.quiver.binding.settings.SessionConfig;
-import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.ParquetOptions;
 import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.io.Listings;
 import dev.quiver.binding.io.ObjectStores;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,15 +31,15 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
- * Files read where a table stands, as DuckDB reads them: {@code FROM read_parquet('path')},
- * {@code FROM read_csv('path', delim => ';', header => false)} (DuckDB's {@code delim = ';'}
- * too) and {@code FROM 'path.parquet'} ({@link LenientParser} turns the last into a
- * read_parquet or read_csv call by the file's extension). Paths are what {@code registerParquet}
- * and {@code registerCsv} take: local files or folders, globs, {@code s3://bucket/prefix}. Each
- * call becomes a table of the statement (a hidden catalog entry, dropped when the statement has
- * been planned; the plan holds the table itself), so it validates, plans and ships to a cluster
- * like any registered table. Within a statement the same call opens one table, and each location
- * is listed once ({@link Listings}), however often the statement reads it.
+ * Files read where a table stands, as DuckDB reads them: {@code FROM read_parquet('path')}, {@code
+ * FROM read_csv('path', delim => ';', header => false)} (DuckDB's {@code delim = ';'} too) and
+ * {@code FROM 'path.parquet'} ({@link LenientParser} turns the last into a read_parquet or read_csv
+ * call by the file's extension). Paths are what {@code registerParquet} and {@code registerCsv}
+ * take: local files or folders, globs, {@code s3://bucket/prefix}. Each call becomes a table of the
+ * statement (a hidden catalog entry, dropped when the statement has been planned; the plan holds
+ * the table itself), so it validates, plans and ships to a cluster like any registered table.
+ * Within a statement the same call opens one table, and each location is listed once ({@link
+ * Listings}), however often the statement reads it.
  */
 final class FileTables {
   /** Prefix of the hidden catalog names; {@link Catalog#names()} skips them. */
@@ -53,8 +53,10 @@ final class FileTables {
   private final Catalog catalog;
   private final Supplier<SessionConfig> config;
   private final List<String> registered = new ArrayList<>();
+
   /** The statement's tables by what opened them (function kind, location and options). */
   private final Map<List<Object>, String> opened = new java.util.HashMap<>();
+
   private Listings listings = Listings.perStatement();
 
   FileTables(Catalog catalog, Supplier<SessionConfig> config) {
@@ -62,7 +64,9 @@ final class FileTables {
     this.config = config;
   }
 
-  /** Replaces the file-reading calls in FROM clauses of {@code query} by tables of the statement. */
+  /**
+   * Replaces the file-reading calls in FROM clauses of {@code query} by tables of the statement.
+   */
   void expand(SqlNode query) {
     visit(query);
   }
@@ -140,7 +144,10 @@ final class FileTables {
     List<SqlNode> args = call.getOperandList();
     if (args.isEmpty() || !(args.get(0) instanceof SqlCharStringLiteral pathLiteral)) {
       throw new QueryTypeException(
-          function + " takes the path as its first argument, a string: " + function + "('data/file')");
+          function
+              + " takes the path as its first argument, a string: "
+              + function
+              + "('data/file')");
     }
     String path = pathLiteral.getValueAs(String.class);
     Map<String, String> options = new LinkedHashMap<>();
@@ -188,7 +195,8 @@ final class FileTables {
     }
     if (!(name instanceof SqlIdentifier id) || !(value instanceof SqlLiteral literal)) {
       throw new QueryTypeException(
-          function + " options are written name => value (or name = value) with a constant, got "
+          function
+              + " options are written name => value (or name = value) with a constant, got "
               + arg);
     }
     Object v = literal.getValue();

@@ -5,10 +5,10 @@ import java.util.Deque;
 import java.util.Locale;
 
 /**
- * DuckDB's {@code FROM 'path/to/file.parquet'}: a string literal right after FROM or JOIN is
- * a file read where a table stands. Calcite's grammar has no such FROM item, so the literal
- * becomes a call of {@code read_csv} (paths naming .csv or .tsv files) or {@code read_parquet}
- * (everything else: Parquet files, folders, globs), which {@link FileTables} resolves.
+ * DuckDB's {@code FROM 'path/to/file.parquet'}: a string literal right after FROM or JOIN is a file
+ * read where a table stands. Calcite's grammar has no such FROM item, so the literal becomes a call
+ * of {@code read_csv} (paths naming .csv or .tsv files) or {@code read_parquet} (everything else:
+ * Parquet files, folders, globs), which {@link FileTables} resolves.
  */
 final class FromFiles {
   private FromFiles() {}
@@ -17,8 +17,8 @@ final class FromFiles {
   record Rewrite(int start, int end, String text) {}
 
   /**
-   * The first string literal standing after a FROM clause's FROM (or a JOIN), as a call, or null.
-   * A FROM inside an expression is left alone: {@code IS DISTINCT FROM 'a'}, and every FROM within
+   * The first string literal standing after a FROM clause's FROM (or a JOIN), as a call, or null. A
+   * FROM inside an expression is left alone: {@code IS DISTINCT FROM 'a'}, and every FROM within
    * parentheses that do not open a query ({@code substring(s FROM 'x')}, {@code trim(LEADING FROM
    * 'x')}, {@code extract(year FROM '...')}).
    */
@@ -56,7 +56,8 @@ final class FromFiles {
             && !firstTokenPending) {
           String literal = sql.substring(i, end);
           String lower = literal.toLowerCase(Locale.ROOT);
-          String function = lower.contains(".csv") || lower.contains(".tsv") ? "read_csv" : "read_parquet";
+          String function =
+              lower.contains(".csv") || lower.contains(".tsv") ? "read_csv" : "read_parquet";
           return new Rewrite(i, end, function + "(" + literal + ")");
         }
         settle(parens, firstTokenPending, false);
@@ -77,7 +78,10 @@ final class FromFiles {
           i++;
         }
         String word = sql.substring(start, i).toLowerCase(Locale.ROOT);
-        settle(parens, firstTokenPending, word.equals("select") || word.equals("with") || word.equals("values"));
+        settle(
+            parens,
+            firstTokenPending,
+            word.equals("select") || word.equals("with") || word.equals("values"));
         firstTokenPending = false;
         boolean qualified = start > 0 && sql.charAt(start - 1) == '.';
         wordBefore = lastWord;

@@ -73,8 +73,10 @@ final class GroupKeyCorrelations {
     private final Set<CorrelationId> variables;
     private final RelDataType row;
     private final RexBuilder rex;
+
     /** The row the group keys are computed from: the FROM clause's, filtered. */
     private final RelDataType from;
+
     /** For each column of {@link #from}, the aggregate column that is that column as a key. */
     private final Map<Integer, Integer> keyOf = new HashMap<>();
 

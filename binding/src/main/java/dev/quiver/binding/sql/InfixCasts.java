@@ -6,11 +6,11 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * PostgreSQL's {@code expr::type} rewritten into {@code CAST(expr AS type)} before parsing.
- * Calcite 1.42's Babel grammar parses {@code ::} but gives it the lowest precedence: {@code a <
+ * PostgreSQL's {@code expr::type} rewritten into {@code CAST(expr AS type)} before parsing. Calcite
+ * 1.42's Babel grammar parses {@code ::} but gives it the lowest precedence: {@code a <
  * '1995-06-17'::DATE} became {@code (a < '1995-06-17')::DATE} (fixed upstream after 1.42,
- * CALCITE-7475). In PostgreSQL and DuckDB {@code ::} binds tightest, to the operand just before
- * it: a name ({@code t.a}), a literal, a parenthesized expression or a function call.
+ * CALCITE-7475). In PostgreSQL and DuckDB {@code ::} binds tightest, to the operand just before it:
+ * a name ({@code t.a}), a literal, a parenthesized expression or a function call.
  */
 final class InfixCasts {
   /** Replace {@code [start, end)} of the text with {@code text}. */
@@ -33,12 +33,46 @@ final class InfixCasts {
   /** Words before a parenthesis that are not function names. */
   private static final Set<String> NOT_FUNCTIONS =
       Set.of(
-          "and", "or", "not", "in", "exists", "select", "where", "from", "on", "by", "when",
-          "then", "else", "as", "values", "over", "having", "join", "is", "like", "between",
-          "case", "any", "all", "some", "union", "intersect", "except", "using", "with",
-          "lateral", "filter", "within", "return", "set", "into");
+          "and",
+          "or",
+          "not",
+          "in",
+          "exists",
+          "select",
+          "where",
+          "from",
+          "on",
+          "by",
+          "when",
+          "then",
+          "else",
+          "as",
+          "values",
+          "over",
+          "having",
+          "join",
+          "is",
+          "like",
+          "between",
+          "case",
+          "any",
+          "all",
+          "some",
+          "union",
+          "intersect",
+          "except",
+          "using",
+          "with",
+          "lateral",
+          "filter",
+          "within",
+          "return",
+          "set",
+          "into");
 
-  /** Words that continue a type name ({@code DOUBLE PRECISION}, {@code TIMESTAMP WITH TIME ZONE}). */
+  /**
+   * Words that continue a type name ({@code DOUBLE PRECISION}, {@code TIMESTAMP WITH TIME ZONE}).
+   */
   private static final Set<String> TYPE_CONTINUATIONS =
       Set.of("precision", "varying", "with", "without", "time", "zone", "local");
 
@@ -109,7 +143,8 @@ final class InfixCasts {
     // A qualified name: a.b.c
     while (i >= 2
         && tokens.get(i - 1).is(".")
-        && (tokens.get(i - 2).kind() == Kind.WORD || tokens.get(i - 2).kind() == Kind.QUOTED_NAME)) {
+        && (tokens.get(i - 2).kind() == Kind.WORD
+            || tokens.get(i - 2).kind() == Kind.QUOTED_NAME)) {
       i -= 2;
     }
     return i;

@@ -24,9 +24,9 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * The catalog as tables: {@code information_schema.tables} and {@code information_schema.columns}
- * (the SQL standard's names and DuckDB's type names), and the rows of {@code DESCRIBE t} and
- * {@code SHOW TABLES}. Each use is replaced, before validation, by a VALUES list of the catalog
- * as it is then, so it plans, ships to a cluster and runs like any other query.
+ * (the SQL standard's names and DuckDB's type names), and the rows of {@code DESCRIBE t} and {@code
+ * SHOW TABLES}. Each use is replaced, before validation, by a VALUES list of the catalog as it is
+ * then, so it plans, ships to a cluster and runs like any other query.
  */
 final class InformationSchema {
   static final String SCHEMA = "information_schema";
@@ -35,7 +35,9 @@ final class InformationSchema {
 
   private InformationSchema() {}
 
-  /** Replaces {@code information_schema.tables|columns} in the FROM clauses of {@code statement}. */
+  /**
+   * Replaces {@code information_schema.tables|columns} in the FROM clauses of {@code statement}.
+   */
   static void expand(SqlNode statement, Catalog catalog) {
     statement.accept(
         new SqlBasicVisitor<Void>() {
@@ -59,7 +61,9 @@ final class InformationSchema {
       return table == null
           ? from
           : SqlStdOperatorTable.AS.createCall(
-              id.getParserPosition(), query(table, catalog), new SqlIdentifier(table, id.getParserPosition()));
+              id.getParserPosition(),
+              query(table, catalog),
+              new SqlIdentifier(table, id.getParserPosition()));
     }
     if (from.getKind() == SqlKind.AS
         && ((SqlCall) from).operand(0) instanceof SqlIdentifier id
@@ -80,7 +84,8 @@ final class InformationSchema {
 
   private static SqlNode query(String table, Catalog catalog) {
     String sql =
-        "SELECT * FROM " + (table.equals("tables") ? tablesSql(catalog) : columnsSql(catalog, null));
+        "SELECT * FROM "
+            + (table.equals("tables") ? tablesSql(catalog) : columnsSql(catalog, null));
     try {
       return SqlParser.create(sql, SqlPipeline.PARSER_CONFIG).parseQuery();
     } catch (SqlParseException e) {
@@ -93,13 +98,23 @@ final class InformationSchema {
     List<List<String>> rows = new ArrayList<>();
     for (String name : catalog.names()) {
       boolean view = catalog.view(name) != null;
-      rows.add(List.of(text(CATALOG_NAME), text(SCHEMA_NAME), text(name), text(view ? "VIEW" : "BASE TABLE")));
+      rows.add(
+          List.of(
+              text(CATALOG_NAME),
+              text(SCHEMA_NAME),
+              text(name),
+              text(view ? "VIEW" : "BASE TABLE")));
     }
-    return values(rows, List.of("table_catalog", "table_schema", "table_name", "table_type"),
+    return values(
+        rows,
+        List.of("table_catalog", "table_schema", "table_name", "table_type"),
         List.of("VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR"));
   }
 
-  /** The rows of {@code information_schema.columns} (of {@code only}, when not null), as a FROM item. */
+  /**
+   * The rows of {@code information_schema.columns} (of {@code only}, when not null), as a FROM
+   * item.
+   */
   static String columnsSql(Catalog catalog, String only) {
     List<List<String>> rows = new ArrayList<>();
     for (Column c : columns(catalog, only)) {
@@ -116,9 +131,18 @@ final class InformationSchema {
     }
     return values(
         rows,
-        List.of("table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
-            "column_default", "is_nullable", "data_type"),
-        List.of("VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "INTEGER", "VARCHAR", "VARCHAR", "VARCHAR"));
+        List.of(
+            "table_catalog",
+            "table_schema",
+            "table_name",
+            "column_name",
+            "ordinal_position",
+            "column_default",
+            "is_nullable",
+            "data_type"),
+        List.of(
+            "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "INTEGER", "VARCHAR", "VARCHAR",
+            "VARCHAR"));
   }
 
   /** The rows of {@code DESCRIBE table} (DuckDB's columns), as a query; the table must exist. */
@@ -149,11 +173,18 @@ final class InformationSchema {
     for (String name : catalog.names()) {
       rows.add(List.of(text(name)));
     }
-    return "SELECT name FROM " + values(rows, List.of("name"), List.of("VARCHAR")) + " ORDER BY name";
+    return "SELECT name FROM "
+        + values(rows, List.of("name"), List.of("VARCHAR"))
+        + " ORDER BY name";
   }
 
   private record Column(
-      String table, String name, int position, String type, boolean nullable, String key,
+      String table,
+      String name,
+      int position,
+      String type,
+      boolean nullable,
+      String key,
       String defaultText) {}
 
   private static List<Column> columns(Catalog catalog, String only) {
@@ -172,8 +203,13 @@ final class InformationSchema {
           Field f = fields.get(i);
           out.add(
               new Column(
-                  name, f.getName(), i + 1, typeName(f), f.isNullable(),
-                  key(constraints, f.getName()), constraints.defaults().get(f.getName())));
+                  name,
+                  f.getName(),
+                  i + 1,
+                  typeName(f),
+                  f.isNullable(),
+                  key(constraints, f.getName()),
+                  constraints.defaults().get(f.getName())));
         }
         continue;
       }
@@ -184,9 +220,13 @@ final class InformationSchema {
           RelDataTypeField f = fields.get(i);
           out.add(
               new Column(
-                  name, f.getName(), i + 1,
+                  name,
+                  f.getName(),
+                  i + 1,
                   typeName(TypeMapping.toArrowField(f.getName(), f.getType())),
-                  f.getType().isNullable(), null, null));
+                  f.getType().isNullable(),
+                  null,
+                  null));
         }
       }
     }
@@ -208,8 +248,8 @@ final class InformationSchema {
   }
 
   /**
-   * The column's type as DuckDB writes it, nested types with their parts: {@code STRUCT(a
-   * BIGINT, b VARCHAR)}, {@code BIGINT[]}, {@code MAP(VARCHAR, BIGINT)}.
+   * The column's type as DuckDB writes it, nested types with their parts: {@code STRUCT(a BIGINT, b
+   * VARCHAR)}, {@code BIGINT[]}, {@code MAP(VARCHAR, BIGINT)}.
    */
   static String typeName(Field f) {
     ArrowType t = f.getType();

@@ -11,11 +11,11 @@ import java.util.regex.Pattern;
 
 /**
  * PostgreSQL's and DuckDB's interval literals with the unit inside the string ({@code INTERVAL '7
- * days'}, {@code INTERVAL '1 year 2 months'}, {@code INTERVAL '1 day 3 hours'}) rewritten into
- * the SQL standard's form that Calcite parses ({@code INTERVAL '7' DAY(9)}, {@code INTERVAL
- * '14' MONTH(9)}, {@code INTERVAL '1 03:00:00' DAY(9) TO SECOND}). Literals that already name
- * their unit after the string are left alone. A literal mixing months with days or smaller
- * units has no single SQL interval type and is refused with a message saying what to write.
+ * days'}, {@code INTERVAL '1 year 2 months'}, {@code INTERVAL '1 day 3 hours'}) rewritten into the
+ * SQL standard's form that Calcite parses ({@code INTERVAL '7' DAY(9)}, {@code INTERVAL '14'
+ * MONTH(9)}, {@code INTERVAL '1 03:00:00' DAY(9) TO SECOND}). Literals that already name their unit
+ * after the string are left alone. A literal mixing months with days or smaller units has no single
+ * SQL interval type and is refused with a message saying what to write.
  */
 final class Intervals {
   /** Where a rewrite goes: replace {@code [start, end)} of the original text. */
@@ -109,7 +109,10 @@ final class Intervals {
       if (monthUnit) {
         if (value.stripTrailingZeros().scale() > 0) {
           throw new QueryTypeException(
-              "INTERVAL '" + body + "': a number of " + unit.toLowerCase(Locale.ROOT)
+              "INTERVAL '"
+                  + body
+                  + "': a number of "
+                  + unit.toLowerCase(Locale.ROOT)
                   + "s must be whole");
         }
         long factor = unit.equals("YEAR") ? 12 : unit.equals("QUARTER") ? 3 : 1;
@@ -138,14 +141,14 @@ final class Intervals {
           ? "INTERVAL '" + months / 12 + "' YEAR(9)"
           : "INTERVAL '" + months + "' MONTH(9)";
     }
-    if (onlyUnit != null && Set.of("DAY", "HOUR", "MINUTE", "SECOND").contains(onlyUnit) && micros.remainder(
-        BigDecimal.valueOf(microsPer(onlyUnit))).signum() == 0) {
+    if (onlyUnit != null
+        && Set.of("DAY", "HOUR", "MINUTE", "SECOND").contains(onlyUnit)
+        && micros.remainder(BigDecimal.valueOf(microsPer(onlyUnit))).signum() == 0) {
       BigDecimal count = micros.divide(BigDecimal.valueOf(microsPer(onlyUnit)));
       return "INTERVAL '" + count.toBigIntegerExact() + "' " + onlyUnit + "(9)";
     }
     if (micros.stripTrailingZeros().scale() > 0) {
-      throw new QueryTypeException(
-          "INTERVAL '" + body + "' is more precise than a microsecond");
+      throw new QueryTypeException("INTERVAL '" + body + "' is more precise than a microsecond");
     }
     long total = micros.longValueExact();
     String sign = total < 0 ? "-" : "";

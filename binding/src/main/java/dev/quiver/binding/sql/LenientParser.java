@@ -11,8 +11,8 @@ import org.apache.calcite.sql.parser.babel.Token;
 
 /**
  * Parses statements the way DuckDB and PostgreSQL users write them. Calcite's Babel parser (its
- * lenient grammar) accepts most everyday words as names ({@code AS year}, {@code count},
- * {@code rank}, {@code value}, ...); the few it still reserves ({@code date}, {@code next}) are
+ * lenient grammar) accepts most everyday words as names ({@code AS year}, {@code count}, {@code
+ * rank}, {@code value}, ...); the few it still reserves ({@code date}, {@code next}) are
  * double-quoted where, and only where, the parser fails on them, and the parse is retried. Error
  * positions are reported in the caller's text. {@code GROUP BY ALL} is marked for {@link
  * GroupByAll}; interval literals with their unit in the string ({@link Intervals}) and {@code
@@ -26,9 +26,32 @@ final class LenientParser {
    */
   static final Set<String> NAME_WORDS =
       Set.of(
-          "year", "quarter", "month", "week", "day", "hour", "minute", "second", "date", "time",
-          "timestamp", "count", "rank", "position", "user", "prev", "next", "value", "first",
-          "last", "running", "at", "key", "type", "name", "language");
+          "year",
+          "quarter",
+          "month",
+          "week",
+          "day",
+          "hour",
+          "minute",
+          "second",
+          "date",
+          "time",
+          "timestamp",
+          "count",
+          "rank",
+          "position",
+          "user",
+          "prev",
+          "next",
+          "value",
+          "first",
+          "last",
+          "running",
+          "at",
+          "key",
+          "type",
+          "name",
+          "language");
 
   /** Bound on {@code ::} casts rewritten; each rewrite removes one. */
   private static final int MAX_CASTS = 10_000;
@@ -46,15 +69,21 @@ final class LenientParser {
     Text text = new Text(markGroupByAll(sql));
     Intervals.rewrite(text.original, text::replace);
     FromFiles.Rewrite file;
-    for (int files = 0; files < MAX_CASTS && (file = FromFiles.first(text.current)) != null; files++) {
+    for (int files = 0;
+        files < MAX_CASTS && (file = FromFiles.first(text.current)) != null;
+        files++) {
       text.replace(file.start(), file.end(), file.text());
     }
     DateDiffCalls.Rewrite dateDiff;
-    for (int calls = 0; calls < MAX_CASTS && (dateDiff = DateDiffCalls.first(text.current)) != null; calls++) {
+    for (int calls = 0;
+        calls < MAX_CASTS && (dateDiff = DateDiffCalls.first(text.current)) != null;
+        calls++) {
       text.replace(dateDiff.start(), dateDiff.end(), dateDiff.text());
     }
     InfixCasts.Rewrite cast;
-    for (int casts = 0; casts < MAX_CASTS && (cast = InfixCasts.first(text.current)) != null; casts++) {
+    for (int casts = 0;
+        casts < MAX_CASTS && (cast = InfixCasts.first(text.current)) != null;
+        casts++) {
       text.replace(cast.start(), cast.end(), cast.text());
     }
     for (int quoted = 0; ; quoted++) {
@@ -71,9 +100,9 @@ final class LenientParser {
   }
 
   /**
-   * The offset in {@code text} of the {@link #NAME_WORDS} word at which parsing stopped, or -1:
-   * one of the first three tokens from where the parser reports the error (the token after the
-   * last one it accepted).
+   * The offset in {@code text} of the {@link #NAME_WORDS} word at which parsing stopped, or -1: one
+   * of the first three tokens from where the parser reports the error (the token after the last one
+   * it accepted).
    */
   private static int nameWordAt(SqlParseException e, CharSequence text) {
     int offset = -1;
@@ -118,9 +147,9 @@ final class LenientParser {
 
   /**
    * {@code e} positioned at the token that failed. The parser reports the first of the tokens it
-   * looked ahead at: {@code Encountered ", from"} at the comma of {@code SELECT a,\n FROM t},
-   * where PostgreSQL and DuckDB point at FROM. Punctuation that a look-ahead got past is skipped;
-   * a word is where the error stands ({@code WHERE AND 1} is at AND).
+   * looked ahead at: {@code Encountered ", from"} at the comma of {@code SELECT a,\n FROM t}, where
+   * PostgreSQL and DuckDB point at FROM. Punctuation that a look-ahead got past is skipped; a word
+   * is where the error stands ({@code WHERE AND 1} is at AND).
    */
   private static SqlParseException atFailingToken(SqlParseException e) {
     if (!(e.getCause() instanceof ParseException pe)
@@ -196,8 +225,8 @@ final class LenientParser {
   }
 
   /**
-   * Replaces {@code ALL} of {@code GROUP BY ALL} (outside literals, quoted names and comments)
-   * with {@link #GROUP_BY_ALL_MARK}, which parses as a name of the same length.
+   * Replaces {@code ALL} of {@code GROUP BY ALL} (outside literals, quoted names and comments) with
+   * {@link #GROUP_BY_ALL_MARK}, which parses as a name of the same length.
    */
   static String markGroupByAll(String sql) {
     StringBuilder out = null;
@@ -253,8 +282,10 @@ final class LenientParser {
   private static final class Text {
     final String original;
     final StringBuilder current;
+
     /** Offset in {@link #original} of each character of {@link #current}; -1 if inserted. */
     int[] origin;
+
     /** Whether {@link #current} differs from {@link #original}. */
     boolean edited;
 

@@ -19,11 +19,11 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
- * Makes a subquery that refers to a query two or more levels out read those fields through the
- * next level's correlation variable.
+ * Makes a subquery that refers to a query two or more levels out read those fields through the next
+ * level's correlation variable.
  *
- * <p>In {@code SELECT (SELECT COUNT(*) FROM s WHERE (SELECT SUM(v) FROM t WHERE t.a = o.a AND t.b
- * = s.b) IS NULL) FROM o} the innermost subquery uses {@code o.a} and {@code s.b}. Calcite's
+ * <p>In {@code SELECT (SELECT COUNT(*) FROM s WHERE (SELECT SUM(v) FROM t WHERE t.a = o.a AND t.b =
+ * s.b) IS NULL) FROM o} the innermost subquery uses {@code o.a} and {@code s.b}. Calcite's
  * decorrelator takes {@code o.a} from the innermost subquery's own rows (where it equals {@code
  * t.a}), so an {@code s} row that matches no {@code t} row has no {@code o.a} at all and is counted
  * for no outer row: the count was 0 where it is the number of {@code s} rows.
@@ -52,7 +52,8 @@ final class NestedCorrelations {
 
   private static RelNode correlate(LogicalCorrelate correlate) {
     CorrelationId own = correlate.getCorrelationId();
-    Map<SharedCorrelations.Ref, RexFieldAccess> used = SharedCorrelations.used(correlate.getRight());
+    Map<SharedCorrelations.Ref, RexFieldAccess> used =
+        SharedCorrelations.used(correlate.getRight());
     List<RexFieldAccess> enclosing = new ArrayList<>();
     used.forEach(
         (ref, access) -> {

@@ -25,9 +25,9 @@ import org.apache.calcite.sql.type.ReturnTypes;
  * cannot be NULL, else IS NOT DISTINCT FROM. To believe it, it follows the copy down to the
  * correlate's own left side and takes a column compared by a left or right join's condition as
  * never NULL, although the join keeps the rows where it is NULL. An outer row whose correlation
- * column is NULL then finds no row of the subquery's per-value results, so {@code x NOT IN
- * (SELECT ... WHERE s.b <> o.b)} over a left join answered unknown where the subquery is empty for
- * a NULL {@code o.b} and the answer is TRUE.
+ * column is NULL then finds no row of the subquery's per-value results, so {@code x NOT IN (SELECT
+ * ... WHERE s.b <> o.b)} over a left join answered unknown where the subquery is empty for a NULL
+ * {@code o.b} and the answer is TRUE.
  *
  * <p>{@link #mark} wraps each nullable correlation column of a correlate's left side in {@code
  * $MAYBE_NULL(column)}, an identity the decorrelator cannot see through (it only follows column

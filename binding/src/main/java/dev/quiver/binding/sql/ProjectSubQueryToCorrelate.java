@@ -18,11 +18,11 @@ import org.apache.calcite.tools.RelBuilder;
  * Calcite's rule for subqueries in a projection ({@code CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE}),
  * correlating a subquery only by the variables its own projection defines.
  *
- * <p>Calcite's rule, for a projection that defines no correlation variable, correlates the
- * subquery by every variable it uses, including those of enclosing queries. A subquery in a
- * subquery's select list that refers only to the outermost query ({@code a1.id IN (SELECT (SELECT
- * SUM(v) FROM t WHERE t.k = a1.k) FROM s)}) thus became a correlate over {@code s} named by the
- * outermost query's variable, which then stood for an {@code s} row: the decorrelator failed on the
+ * <p>Calcite's rule, for a projection that defines no correlation variable, correlates the subquery
+ * by every variable it uses, including those of enclosing queries. A subquery in a subquery's
+ * select list that refers only to the outermost query ({@code a1.id IN (SELECT (SELECT SUM(v) FROM
+ * t WHERE t.k = a1.k) FROM s)}) thus became a correlate over {@code s} named by the outermost
+ * query's variable, which then stood for an {@code s} row: the decorrelator failed on the
  * mismatched fields or, where the types happened to line up, would have read the wrong row. The
  * filter rule already keeps only its own variables; this one does the same for projections.
  */
@@ -40,8 +40,7 @@ final class ProjectSubQueryToCorrelate extends SubQueryRemoveRule {
     RexSubQuery subQuery =
         Objects.requireNonNull(RexUtil.SubQueryFinder.find(project.getProjects()));
     RelOptUtil.Logic logic =
-        LogicVisitor.find(
-            RelOptUtil.Logic.TRUE_FALSE_UNKNOWN, project.getProjects(), subQuery);
+        LogicVisitor.find(RelOptUtil.Logic.TRUE_FALSE_UNKNOWN, project.getProjects(), subQuery);
     builder.push(project.getInput());
     int fieldCount = builder.peek().getRowType().getFieldCount();
     Set<CorrelationId> variables = RelOptUtil.getVariablesUsed(subQuery.rel);

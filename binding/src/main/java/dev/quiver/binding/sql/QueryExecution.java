@@ -43,14 +43,17 @@ public final class QueryExecution implements AutoCloseable {
         session.allocator().newChildAllocator(session.id() + "-" + id, 0, config.memoryLimit());
     this.context =
         new TaskContext(
-            id, allocator, new MemoryPool(spillBudget(config.memoryLimit())), config,
+            id,
+            allocator,
+            new MemoryPool(spillBudget(config.memoryLimit())),
+            config,
             session.executor());
   }
 
   /**
    * The share of the query's memory limit that spillable operators may reserve. The rest is
-   * headroom for what they do not reserve: batches in flight between operators and the
-   * transient copy a sort or aggregation makes of its buffer before spilling it.
+   * headroom for what they do not reserve: batches in flight between operators and the transient
+   * copy a sort or aggregation makes of its buffer before spilling it.
    */
   static long spillBudget(long memoryLimit) {
     return memoryLimit == Long.MAX_VALUE ? Long.MAX_VALUE : memoryLimit / 3;

@@ -13,6 +13,7 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
   /** The shared instance; the type system has no state. */
   public static final QuiverTypeSystem INSTANCE = new QuiverTypeSystem();
+
   /** Fractional second digits of timestamps: microseconds. */
   static final int TIMESTAMP_PRECISION = 6;
 
@@ -71,7 +72,10 @@ public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
     return factory.createTypeWithNullability(type, argumentType.isNullable());
   }
 
-  /** COVAR_POP and COVAR_SAMP are DOUBLE, as in PostgreSQL and DuckDB (Calcite: the argument's type). */
+  /**
+   * COVAR_POP and COVAR_SAMP are DOUBLE, as in PostgreSQL and DuckDB (Calcite: the argument's
+   * type).
+   */
   @Override
   public RelDataType deriveCovarType(
       RelDataTypeFactory factory, RelDataType arg0Type, RelDataType arg1Type) {

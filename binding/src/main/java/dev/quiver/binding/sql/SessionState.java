@@ -51,8 +51,10 @@ public final class SessionState implements AutoCloseable {
   private final BufferAllocator allocator;
   private final ExecutorService executor;
   private final Catalog catalog;
+
   /** The session that owns the catalog (this one, or the one this session shares it with). */
   private final SessionState catalogOwner;
+
   private final SqlPipeline pipeline;
   private final List<PhysicalOptimizerRule> rules = new CopyOnWriteArrayList<>();
   private final Set<QueryExecution> running = ConcurrentHashMap.newKeySet();
@@ -73,8 +75,8 @@ public final class SessionState implements AutoCloseable {
   }
 
   /**
-   * Creates a session's state that shares the catalog (tables, views, UDFs) of {@code shared}
-   * and starts with its planner and rules, but has its own settings, allocator, thread pool and
+   * Creates a session's state that shares the catalog (tables, views, UDFs) of {@code shared} and
+   * starts with its planner and rules, but has its own settings, allocator, thread pool and
    * queries. Tables created by DDL in either belong to {@code shared}'s owner and are closed with
    * it.
    */
@@ -326,7 +328,11 @@ public final class SessionState implements AutoCloseable {
     long outstanding = allocator.getAllocatedMemory();
     if (outstanding > 0) {
       throw new QuiverException(
-          "Session " + id + " closed with " + outstanding + " bytes still allocated: close every"
+          "Session "
+              + id
+              + " closed with "
+              + outstanding
+              + " bytes still allocated: close every"
               + " batch returned by collect(), then close the session again");
     }
     allocator.close();

@@ -38,8 +38,8 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  *       query ({@code WHERE s.k = o.k AND s.v > (SELECT MIN(v) FROM s s2 WHERE s2.k = o.k)}) is
  *       compared with every outer row's minimum;
  *   <li>an inner join of two subtrees that both use {@code f} pairs rows of different outer rows;
- *   <li>the preserved side of an outer join that uses some of the join's fields loses them when
- *       the decorrelator supplies the others ({@link #outerJoin}).
+ *   <li>the preserved side of an outer join that uses some of the join's fields loses them when the
+ *       decorrelator supplies the others ({@link #outerJoin}).
  * </ul>
  *
  * Before decorrelation this pass rewrites such a filter or projection to read {@code f} from a
@@ -92,8 +92,8 @@ final class SharedCorrelations {
   }
 
   /**
-   * An outer join whose preserved side uses some of the join's correlation fields but not all:
-   * that side gets the missing ones as columns (projected away again). The decorrelator gives the
+   * An outer join whose preserved side uses some of the join's correlation fields but not all: that
+   * side gets the missing ones as columns (projected away again). The decorrelator gives the
    * preserved side of an outer join a generator of the fields it lacks, and in doing so forgets the
    * fields the side already carried, so a LEFT JOIN of two derived tables correlated by different
    * columns lost the left one's correlation. A side that carries them all needs no generator.
@@ -139,7 +139,8 @@ final class SharedCorrelations {
   }
 
   private static RelNode filter(LogicalFilter filter) {
-    List<RexFieldAccess> shared = shared(refs(List.of(filter.getCondition())), used(filter.getInput()));
+    List<RexFieldAccess> shared =
+        shared(refs(List.of(filter.getCondition())), used(filter.getInput()));
     if (shared.isEmpty()) {
       return filter;
     }
@@ -235,8 +236,7 @@ final class SharedCorrelations {
           rex.makeCall(
               SqlStdOperatorTable.IS_NOT_DISTINCT_FROM,
               new RexInputRef(leftWidth + indexOf(leftColumns, r), f.getType()),
-              new RexInputRef(
-                  newLeftWidth + rightWidth + indexOf(rightColumns, r), f.getType())));
+              new RexInputRef(newLeftWidth + rightWidth + indexOf(rightColumns, r), f.getType())));
     }
     RelNode rewritten =
         join.copy(
@@ -328,8 +328,7 @@ final class SharedCorrelations {
   }
 
   /**
-   * The fields of correlation variables defined above {@code rel} that some expression in it
-   * uses.
+   * The fields of correlation variables defined above {@code rel} that some expression in it uses.
    */
   static Map<Ref, RexFieldAccess> used(RelNode rel) {
     Map<Ref, RexFieldAccess> found = new LinkedHashMap<>();

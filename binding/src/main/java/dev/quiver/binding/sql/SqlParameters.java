@@ -19,8 +19,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * The {@code ?} parameters of a statement: where they stand in its text, and the SQL literal that
- * replaces each once bound. Binding by text keeps every statement kind (including those the
- * session runs at once, like INSERT) on the one path that plans SQL; each literal is a CAST to the
+ * replaces each once bound. Binding by text keeps every statement kind (including those the session
+ * runs at once, like INSERT) on the one path that plans SQL; each literal is a CAST to the
  * parameter's type, so a bound statement means what the prepared one did.
  */
 final class SqlParameters {

@@ -45,7 +45,6 @@ import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
@@ -109,10 +108,11 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   private FileTables fileTables;
 
   /**
-   * Lets queries read files where a table stands ({@code FROM 'f.parquet'}, {@code
-   * read_parquet}, {@code read_csv}), opened with the session's {@code config}.
+   * Lets queries read files where a table stands ({@code FROM 'f.parquet'}, {@code read_parquet},
+   * {@code read_csv}), opened with the session's {@code config}.
    */
-  public void readFilesWith(java.util.function.Supplier<dev.quiver.binding.settings.SessionConfig> config) {
+  public void readFilesWith(
+      java.util.function.Supplier<dev.quiver.binding.settings.SessionConfig> config) {
     this.fileTables = new FileTables(catalog, config);
   }
 
@@ -301,9 +301,10 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * Common functions beyond the SQL standard (CONCAT, LENGTH, DATE_TRUNC, LEFT, ...) with the
    * PostgreSQL/DuckDB spelling users expect.
    */
-  private static final SqlOperatorTable LIBRARY_FUNCTIONS = withoutQuiverNames(
-      SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
-          EnumSet.of(SqlLibrary.POSTGRESQL)));
+  private static final SqlOperatorTable LIBRARY_FUNCTIONS =
+      withoutQuiverNames(
+          SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
+              EnumSet.of(SqlLibrary.POSTGRESQL)));
 
   /**
    * {@code table} without the functions {@link QuiverFunctions} declares itself (PostgreSQL's
@@ -486,8 +487,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             UnusedCorrelations.apply(
                 NullableCorrelations.strip(
                     RelDecorrelator.decorrelateQuery(
-                        CorrelatedFilters.apply(NullableCorrelations.mark(out)),
-                        relBuilder()))));
+                        CorrelatedFilters.apply(NullableCorrelations.mark(out)), relBuilder()))));
     trace("decorrelated", decorrelated);
     return decorrelated;
   }
@@ -566,11 +566,10 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   }
 
   /**
-   * Gives the optimized tree the query's own output names and types. Calcite treats field names
-   * as cosmetic (it drops a projection that only renames, so {@code SELECT o_orderkey AS k}
-   * became a bare scan whose batches said {@code o_orderkey}) and may tighten nullability; the
-   * batches a query returns must match {@link dev.quiver.binding.dataframe.DataFrame#schema()}
-   * exactly.
+   * Gives the optimized tree the query's own output names and types. Calcite treats field names as
+   * cosmetic (it drops a projection that only renames, so {@code SELECT o_orderkey AS k} became a
+   * bare scan whose batches said {@code o_orderkey}) and may tighten nullability; the batches a
+   * query returns must match {@link dev.quiver.binding.dataframe.DataFrame#schema()} exactly.
    */
   /**
    * Logs a plan between the pipeline's steps at TRACE on {@code dev.quiver.binding.sql.plans}, for

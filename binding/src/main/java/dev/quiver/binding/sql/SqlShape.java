@@ -22,8 +22,9 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * #MAX_OPERATORS} operators; after parsing, an {@code AND} or {@code OR} chain or an {@code IN}
  * list may have at most {@link #MAX_TERMS} terms, the chains (associative in SQL's three-valued
  * logic) are rebalanced into trees of logarithmic depth, and the tree may then be at most {@link
- * #MAX_DEPTH} deep and hold at most {@link #MAX_NODES} nodes. Every walk here is iterative, so the checks themselves never overflow.
- * Anything past a limit is a {@link QueryTooComplexException} naming the limit and the place.
+ * #MAX_DEPTH} deep and hold at most {@link #MAX_NODES} nodes. Every walk here is iterative, so the
+ * checks themselves never overflow. Anything past a limit is a {@link QueryTooComplexException}
+ * naming the limit and the place.
  */
 final class SqlShape {
   /** Deepest nesting of parentheses, and of the parsed tree, that is planned. */
@@ -41,8 +42,8 @@ final class SqlShape {
 
   /**
    * Most terms of one AND or OR chain, or values of one IN list: Calcite's expression simplifier
-   * takes time cubic in them (a 250-term OR plans in about 3 s, 500 terms in 12 s, 1,000 in
-   * 110 s on a loaded 2-core machine).
+   * takes time cubic in them (a 250-term OR plans in about 3 s, 500 terms in 12 s, 1,000 in 110 s
+   * on a loaded 2-core machine).
    */
   static final int MAX_TERMS = 512;
 
@@ -50,9 +51,9 @@ final class SqlShape {
 
   /**
    * Refuses text whose parentheses nest deeper than {@link #MAX_DEPTH}, or that holds more than
-   * {@link #MAX_OPERATORS} operators, outside string literals, quoted names and comments. Both
-   * are checked on the text because Calcite's parser itself overflows its stack on deep nesting
-   * and takes time quadratic in the operators of one expression.
+   * {@link #MAX_OPERATORS} operators, outside string literals, quoted names and comments. Both are
+   * checked on the text because Calcite's parser itself overflows its stack on deep nesting and
+   * takes time quadratic in the operators of one expression.
    *
    * @param line line of the user's text where {@code sql} starts (1-based)
    * @param column column of that line where it starts (1-based)
@@ -232,9 +233,9 @@ final class SqlShape {
   }
 
   /**
-   * Turns every chain {@code a OR b OR c ...} (and AND) into a balanced tree of the same
-   * operator: the same terms in the same order, so results and short-circuiting are unchanged,
-   * with depth log2(terms) instead of terms.
+   * Turns every chain {@code a OR b OR c ...} (and AND) into a balanced tree of the same operator:
+   * the same terms in the same order, so results and short-circuiting are unchanged, with depth
+   * log2(terms) instead of terms.
    */
   private static void rebalanceLogic(SqlNode statement) {
     Deque<SqlNode> todo = new ArrayDeque<>();

@@ -56,8 +56,7 @@ import org.apache.calcite.tools.RelBuilder;
 /**
  * Runs one SQL statement of a session: queries become lazy DataFrames; DDL (CREATE/DROP TABLE and
  * VIEW, CREATE EXTERNAL TABLE), INSERT, UPDATE, DELETE ({@link TableWrites}) and SET run at once;
- * DESCRIBE, SHOW COLUMNS and SHOW TABLES are queries over the catalog ({@link
- * InformationSchema}).
+ * DESCRIBE, SHOW COLUMNS and SHOW TABLES are queries over the catalog ({@link InformationSchema}).
  */
 public final class StatementRunner {
   private static final String NAME = "(\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)";
@@ -124,8 +123,7 @@ public final class StatementRunner {
 
   /**
    * Runs or plans {@code sql}: one statement, or several separated by semicolons, run in order
-   * (each statement that runs at once has run when the next starts); returns the last one's
-   * result.
+   * (each statement that runs at once has run when the next starts); returns the last one's result.
    */
   public DataFrame run(String sql) {
     List<String> statements = SqlScript.split(sql);
@@ -227,7 +225,8 @@ public final class StatementRunner {
     List<Field> fields = new ArrayList<>();
     for (int i = 0; i < types.size(); i++) {
       fields.add(
-          new Field("$" + (i + 1), new FieldType(true, TypeMapping.toArrow(types.get(i)), null), null));
+          new Field(
+              "$" + (i + 1), new FieldType(true, TypeMapping.toArrow(types.get(i)), null), null));
     }
     return new Schema(fields);
   }
@@ -261,8 +260,8 @@ public final class StatementRunner {
   }
 
   /**
-   * Parameters of an INSERT: those standing as whole values of a VALUES row take the type of
-   * their target column; those inside a query source take the type the query gives them.
+   * Parameters of an INSERT: those standing as whole values of a VALUES row take the type of their
+   * target column; those inside a query source take the type the query gives them.
    */
   private List<RelDataType> insertParameterTypes(SqlInsert insert) {
     SqlPipeline p = session.pipeline();
@@ -407,7 +406,11 @@ public final class StatementRunner {
     Map<String, String> options = m.group("opts") == null ? Map.of() : options(m.group("opts"));
     if (!options.isEmpty() && !format.equals("CSV")) {
       throw new QuiverException(
-          "CREATE EXTERNAL TABLE " + name + ": OPTIONS are for CSV tables; " + format + " has none");
+          "CREATE EXTERNAL TABLE "
+              + name
+              + ": OPTIONS are for CSV tables; "
+              + format
+              + " has none");
     }
     TableProvider provider =
         switch (format) {
@@ -483,9 +486,7 @@ public final class StatementRunner {
     }
     TableDefinitions.Definition def =
         session.planning(
-            () ->
-                TableDefinitions.parse(
-                    name, m.group("cols"), this::sqlType, this::checkDefault));
+            () -> TableDefinitions.parse(name, m.group("cols"), this::sqlType, this::checkDefault));
     MemoryTable table =
         new MemoryTable(def.schema(), List.of(), session.tableAllocator(), def.constraints());
     replaceTable(name, table);
@@ -500,7 +501,11 @@ public final class StatementRunner {
       given = p.validate(p.parse("SELECT " + expression)).rowType().getFieldList().get(0).getType();
     } catch (QuiverException e) {
       throw new QueryTypeException(
-          "DEFAULT " + expression + " of column " + column + " is not a constant expression: "
+          "DEFAULT "
+              + expression
+              + " of column "
+              + column
+              + " is not a constant expression: "
               + e.getMessage(),
           e);
     }
@@ -515,7 +520,8 @@ public final class StatementRunner {
    * The value DEFAULT stands for in {@code column} of {@code table}: its DEFAULT expression, or
    * NULL.
    */
-  static SqlNode defaultValue(SessionState session, MemoryTable table, String column, SqlParserPos pos) {
+  static SqlNode defaultValue(
+      SessionState session, MemoryTable table, String column, SqlParserPos pos) {
     String text = table.constraints().defaults().get(column);
     if (text == null) {
       return SqlLiteral.createNull(pos);
@@ -742,9 +748,20 @@ public final class StatementRunner {
       items.addAll(defaultItems);
       sourceNode =
           new SqlSelect(
-              pos, null, new SqlNodeList(items, pos),
-              SqlStdOperatorTable.AS.createCall(pos, sourceNode, new SqlIdentifier("quiver$source", pos)),
-              null, null, null, null, null, null, null, null, null);
+              pos,
+              null,
+              new SqlNodeList(items, pos),
+              SqlStdOperatorTable.AS.createCall(
+                  pos, sourceNode, new SqlIdentifier("quiver$source", pos)),
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null);
     }
     RelNode source = p.toRel(sourceNode);
     List<RelDataTypeField> sourceFields = source.getRowType().getFieldList();
@@ -766,9 +783,14 @@ public final class StatementRunner {
       if (at < 0) {
         if (!tf.getType().isNullable()) {
           throw new ConstraintViolationException(
-              "INSERT INTO " + name + ": NULL in column " + tf.getName()
+              "INSERT INTO "
+                  + name
+                  + ": NULL in column "
+                  + tf.getName()
                   + ", which is NOT NULL and has no DEFAULT; give it a value",
-              name, tf.getName(), "NULL");
+              name,
+              tf.getName(),
+              "NULL");
         }
         exprs.add(rex.makeNullLiteral(nullable));
         continue;
@@ -811,9 +833,9 @@ public final class StatementRunner {
   /** One row, one BIGINT column {@code count}: the rows a statement wrote. */
   /**
    * {@code COPY (query) TO 'path' (FORMAT PARQUET | CSV [, DELIMITER ';'] [, HEADER false])} and
-   * {@code COPY table TO ...}: runs the query (on the cluster for a distributed session) and
-   * writes its rows as one file at {@code path}, a local path or {@code s3://bucket/key},
-   * replacing it; the format comes from FORMAT or the file's extension. Returns the rows written.
+   * {@code COPY table TO ...}: runs the query (on the cluster for a distributed session) and writes
+   * its rows as one file at {@code path}, a local path or {@code s3://bucket/key}, replacing it;
+   * the format comes from FORMAT or the file's extension. Returns the rows written.
    */
   private DataFrame copy(Matcher m) {
     String path = m.group("path").replace("''", "'");
@@ -835,9 +857,9 @@ public final class StatementRunner {
     String format =
         options.containsKey("format")
             ? options.remove("format").toLowerCase(Locale.ROOT)
-            : lower.endsWith(".parquet") ? "parquet"
-            : lower.endsWith(".csv") || lower.endsWith(".tsv") ? "csv"
-            : null;
+            : lower.endsWith(".parquet")
+                ? "parquet"
+                : lower.endsWith(".csv") || lower.endsWith(".tsv") ? "csv" : null;
     if (format == null) {
       throw new QuiverException(
           "COPY ... TO '" + path + "': name the format, (FORMAT PARQUET) or (FORMAT CSV)");
@@ -864,23 +886,27 @@ public final class StatementRunner {
               case "delimiter", "delim", "sep" -> {
                 String d = e.getValue().equals("\\t") ? "\t" : e.getValue();
                 if (d.length() != 1) {
-                  throw new QuiverException("COPY: DELIMITER must be one character, got '" + d + "'");
+                  throw new QuiverException(
+                      "COPY: DELIMITER must be one character, got '" + d + "'");
                 }
                 delimiter = d.charAt(0);
               }
-              case "header" -> header = !e.getValue().equalsIgnoreCase("false")
-                  && !e.getValue().equals("0");
-              default -> throw new QuiverException(
-                  "COPY ... (FORMAT CSV): unknown option " + e.getKey()
-                      + "; use DELIMITER and HEADER");
+              case "header" ->
+                  header = !e.getValue().equalsIgnoreCase("false") && !e.getValue().equals("0");
+              default ->
+                  throw new QuiverException(
+                      "COPY ... (FORMAT CSV): unknown option "
+                          + e.getKey()
+                          + "; use DELIMITER and HEADER");
             }
           }
           rows =
               dev.quiver.binding.datasource.FileWriters.writeCsvFile(
                   reader, path, session.config(), delimiter, header);
         }
-        default -> throw new QuiverException(
-            "COPY ... TO: unknown FORMAT " + format + "; use PARQUET or CSV");
+        default ->
+            throw new QuiverException(
+                "COPY ... TO: unknown FORMAT " + format + "; use PARQUET or CSV");
       }
     } catch (java.io.IOException e) {
       throw new QuiverException("COPY to " + path + " failed: " + e.getMessage(), e);

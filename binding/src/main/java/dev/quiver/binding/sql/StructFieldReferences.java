@@ -24,10 +24,10 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * {@code s.a.b} where {@code s} names no table in scope but a STRUCT column (DuckDB, Spark and
- * Trino read it so; Calcite wants {@code t.s.a.b}): rewritten to {@code s['a']['b']}, which
- * Calcite resolves against the column. An identifier whose first part is a table name or alias
- * of an enclosing query is left alone, so {@code t.col} and {@code t.s.a} mean what they always
- * did; an unknown {@code x.y} now reports column {@code x} unknown instead of table {@code x}.
+ * Trino read it so; Calcite wants {@code t.s.a.b}): rewritten to {@code s['a']['b']}, which Calcite
+ * resolves against the column. An identifier whose first part is a table name or alias of an
+ * enclosing query is left alone, so {@code t.col} and {@code t.s.a} mean what they always did; an
+ * unknown {@code x.y} now reports column {@code x} unknown instead of table {@code x}.
  */
 final class StructFieldReferences {
   private StructFieldReferences() {}

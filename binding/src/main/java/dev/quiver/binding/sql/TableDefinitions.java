@@ -17,11 +17,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.rel.type.RelDataType;
 
 /**
- * The column list of {@code CREATE TABLE t (...)}: each column's name, type and constraints
- * ({@code NOT NULL}, {@code NULL}, {@code PRIMARY KEY}, {@code UNIQUE}, {@code DEFAULT expr},
- * optionally named by {@code CONSTRAINT name}), and table-level {@code PRIMARY KEY (a, b)} and
- * {@code UNIQUE (c)}. Key columns of a PRIMARY KEY are NOT NULL. {@code CHECK} and foreign keys
- * are refused by name rather than silently ignored.
+ * The column list of {@code CREATE TABLE t (...)}: each column's name, type and constraints ({@code
+ * NOT NULL}, {@code NULL}, {@code PRIMARY KEY}, {@code UNIQUE}, {@code DEFAULT expr}, optionally
+ * named by {@code CONSTRAINT name}), and table-level {@code PRIMARY KEY (a, b)} and {@code UNIQUE
+ * (c)}. Key columns of a PRIMARY KEY are NOT NULL. {@code CHECK} and foreign keys are refused by
+ * name rather than silently ignored.
  */
 final class TableDefinitions {
   /** Resolves a column's type text ({@code DECIMAL(10, 2)}) to a SQL type. */
@@ -38,7 +38,15 @@ final class TableDefinitions {
   record Definition(Schema schema, TableConstraints constraints) {}
 
   private static final Set<String> CONSTRAINT_WORDS =
-      Set.of("not", "null", "primary", "unique", "default", "check", "references", "constraint",
+      Set.of(
+          "not",
+          "null",
+          "primary",
+          "unique",
+          "default",
+          "check",
+          "references",
+          "constraint",
           "collate");
 
   private TableDefinitions() {}
@@ -72,18 +80,24 @@ final class TableDefinitions {
       }
       if (i != 0) {
         throw new QuiverException(
-            "CREATE TABLE " + table + ": cannot read constraint '" + def.strip()
+            "CREATE TABLE "
+                + table
+                + ": cannot read constraint '"
+                + def.strip()
                 + "'; write PRIMARY KEY (a, b) or UNIQUE (c)");
       }
       String name = name(tokens.get(0).text());
       int typeEnd = 1;
-      while (typeEnd < tokens.size()
-          && !CONSTRAINT_WORDS.contains(tokens.get(typeEnd).lower())) {
+      while (typeEnd < tokens.size() && !CONSTRAINT_WORDS.contains(tokens.get(typeEnd).lower())) {
         typeEnd++;
       }
       if (typeEnd == 1) {
         throw new QuiverException(
-            "CREATE TABLE " + table + ": column " + name + " has no type; write: name TYPE"
+            "CREATE TABLE "
+                + table
+                + ": column "
+                + name
+                + " has no type; write: name TYPE"
                 + " [NOT NULL] [DEFAULT expr] [PRIMARY KEY | UNIQUE]");
       }
       String type = def.substring(tokens.get(1).start(), tokens.get(typeEnd - 1).end()).strip();
@@ -113,18 +127,24 @@ final class TableDefinitions {
           }
           defaultText = def.substring(tokens.get(j + 1).start(), tokens.get(end - 1).end()).strip();
           j = end;
-        } else if (word(tokens, j, "check") || word(tokens, j, "references")
+        } else if (word(tokens, j, "check")
+            || word(tokens, j, "references")
             || word(tokens, j, "collate")) {
           throw unsupported(table, def, tokens.get(j).text().toUpperCase(Locale.ROOT));
         } else {
           throw new QuiverException(
-              "CREATE TABLE " + table + ": cannot read '" + def.strip() + "' near '"
+              "CREATE TABLE "
+                  + table
+                  + ": cannot read '"
+                  + def.strip()
+                  + "' near '"
                   + def.substring(tokens.get(j).start()).strip()
                   + "'; write: name TYPE [NOT NULL] [DEFAULT expr] [PRIMARY KEY | UNIQUE]");
         }
       }
       if (columns.stream().anyMatch(c -> c.name().equals(name))) {
-        throw new QuiverException("CREATE TABLE " + table + ": column " + name + " is defined twice");
+        throw new QuiverException(
+            "CREATE TABLE " + table + ": column " + name + " is defined twice");
       }
       columns.add(new Column(name, type, notNull, defaultText));
     }
@@ -140,8 +160,10 @@ final class TableDefinitions {
       List<String> cols = new ArrayList<>();
       for (String c : key.columns()) {
         String found =
-            names.stream().filter(n -> n.equalsIgnoreCase(c)).findFirst().orElseThrow(
-                () -> new UnknownColumnException(c, Suggestions.closest(c, names)));
+            names.stream()
+                .filter(n -> n.equalsIgnoreCase(c))
+                .findFirst()
+                .orElseThrow(() -> new UnknownColumnException(c, Suggestions.closest(c, names)));
         cols.add(found);
       }
       resolved.add(new TableConstraints.Key(key.primary(), cols));
@@ -153,7 +175,8 @@ final class TableDefinitions {
           resolved.stream().anyMatch(k -> k.primary() && k.columns().contains(c.name()));
       boolean nullable = !(c.notNull() || inPrimaryKey);
       RelDataType type = types.resolve(c.name(), c.type(), nullable);
-      fields.add(new Field(c.name(), new FieldType(nullable, TypeMapping.toArrow(type), null), null));
+      fields.add(
+          new Field(c.name(), new FieldType(nullable, TypeMapping.toArrow(type), null), null));
       if (c.defaultText() != null) {
         defaultTexts.put(c.name(), defaults.check(c.name(), type, c.defaultText()));
       }
@@ -163,15 +186,25 @@ final class TableDefinitions {
 
   private static QuiverException unsupported(String table, String def, String what) {
     return new QuiverException(
-        "CREATE TABLE " + table + ": " + what + " constraints are not supported ('" + def.strip()
+        "CREATE TABLE "
+            + table
+            + ": "
+            + what
+            + " constraints are not supported ('"
+            + def.strip()
             + "'); Quiver enforces NOT NULL, PRIMARY KEY and UNIQUE");
   }
 
   private static void expectEnd(String table, String def, List<Token> tokens, int at) {
     if (at < tokens.size()) {
       throw new QuiverException(
-          "CREATE TABLE " + table + ": unexpected '" + def.substring(tokens.get(at).start()).strip()
-              + "' after the key in '" + def.strip() + "'");
+          "CREATE TABLE "
+              + table
+              + ": unexpected '"
+              + def.substring(tokens.get(at).start()).strip()
+              + "' after the key in '"
+              + def.strip()
+              + "'");
     }
   }
 

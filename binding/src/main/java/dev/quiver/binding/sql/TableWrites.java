@@ -67,7 +67,8 @@ final class TableWrites {
               pos, SqlStdOperatorTable.IS_TRUE.createCall(pos, delete.getCondition()));
       SqlSelect query =
           select(pos, SqlNodeList.of(SqlIdentifier.star(pos)), from(target, alias, pos), keep);
-      List<VectorSchemaRoot> batches = new DataFrameImpl(session, session.pipeline().toRel(query)).collect();
+      List<VectorSchemaRoot> batches =
+          new DataFrameImpl(session, session.pipeline().toRel(query)).collect();
       try {
         long after = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
         table.replace("DELETE FROM " + name, name, batches);
@@ -128,13 +129,9 @@ final class TableWrites {
       SqlNode item =
           newValues[c] == null
               ? old
-              : new SqlCase(
-                  pos,
-                  null,
-                  SqlNodeList.of(hit),
-                  SqlNodeList.of(newValues[c]),
-                  old);
-      items.add(SqlStdOperatorTable.AS.createCall(pos, item, new SqlIdentifier(columns.get(c), pos)));
+              : new SqlCase(pos, null, SqlNodeList.of(hit), SqlNodeList.of(newValues[c]), old);
+      items.add(
+          SqlStdOperatorTable.AS.createCall(pos, item, new SqlIdentifier(columns.get(c), pos)));
     }
     items.add(hit);
     SqlSelect outer =
@@ -152,7 +149,8 @@ final class TableWrites {
       List<RelDataTypeField> fields = rel.getRowType().getFieldList();
       for (int c = 0; c < columns.size(); c++) {
         RelDataType want =
-            p.typeFactory().createTypeWithNullability(tableType.getFieldList().get(c).getType(), true);
+            p.typeFactory()
+                .createTypeWithNullability(tableType.getFieldList().get(c).getType(), true);
         RexNode field = b.field(c);
         exprs.add(
             SqlTypeUtil.equalSansNullability(p.typeFactory(), fields.get(c).getType(), want)
@@ -213,8 +211,10 @@ final class TableWrites {
     return SqlStdOperatorTable.AS.createCall(pos, target, new SqlIdentifier(alias, pos));
   }
 
-  private static SqlSelect select(SqlParserPos pos, SqlNodeList items, SqlNode from, SqlNode where) {
-    return new SqlSelect(pos, null, items, from, where, null, null, null, null, null, null, null, null);
+  private static SqlSelect select(
+      SqlParserPos pos, SqlNodeList items, SqlNode from, SqlNode where) {
+    return new SqlSelect(
+        pos, null, items, from, where, null, null, null, null, null, null, null, null);
   }
 
   /** The last part of a (possibly qualified) name. */

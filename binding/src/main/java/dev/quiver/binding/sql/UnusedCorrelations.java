@@ -10,11 +10,11 @@ import org.apache.calcite.rel.logical.LogicalCorrelate;
 import org.apache.calcite.rel.logical.LogicalJoin;
 
 /**
- * Turns a correlate whose right side no longer uses its correlation variable into a join on TRUE
- * of the same type: the right side gives the same rows for every left row, which is exactly what
- * the join pairs. The decorrelator leaves such correlates behind when it folds away the only
- * filter that used the variable ({@code WHERE a.k = o.k AND NULL} is empty for every outer row),
- * and a correlate cannot be executed.
+ * Turns a correlate whose right side no longer uses its correlation variable into a join on TRUE of
+ * the same type: the right side gives the same rows for every left row, which is exactly what the
+ * join pairs. The decorrelator leaves such correlates behind when it folds away the only filter
+ * that used the variable ({@code WHERE a.k = o.k AND NULL} is empty for every outer row), and a
+ * correlate cannot be executed.
  */
 final class UnusedCorrelations extends RelShuttleImpl {
   static RelNode apply(RelNode rel) {

@@ -20,8 +20,8 @@ public interface ScalarUdf {
   ArrowType returnType();
 
   /**
-   * Computes {@code rowCount} results from argument vectors of that length. The result is
-   * allocated from {@code allocator} and owned by the caller; the arguments stay the caller's.
+   * Computes {@code rowCount} results from argument vectors of that length. The result is allocated
+   * from {@code allocator} and owned by the caller; the arguments stay the caller's.
    */
   FieldVector invoke(List<FieldVector> arguments, int rowCount, BufferAllocator allocator);
 }

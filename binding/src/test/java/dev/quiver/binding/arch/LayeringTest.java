@@ -29,9 +29,10 @@ class LayeringTest {
 
   @BeforeAll
   static void importClasses() {
-    binding = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("dev.quiver.binding");
+    binding =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.quiver.binding");
   }
 
   @Test
@@ -40,8 +41,13 @@ class LayeringTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "com.google.inject..", "io.grpc..", "com.google.protobuf..", "org.apache.arrow.flight..",
-            "dev.quiver.distributed..", "dev.quiver.decorators..", "dev.quiver.scheduler..",
+            "com.google.inject..",
+            "io.grpc..",
+            "com.google.protobuf..",
+            "org.apache.arrow.flight..",
+            "dev.quiver.distributed..",
+            "dev.quiver.decorators..",
+            "dev.quiver.scheduler..",
             "dev.quiver.executor..")
         .check(binding);
   }

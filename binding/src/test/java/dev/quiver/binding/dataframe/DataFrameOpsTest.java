@@ -35,7 +35,12 @@ class DataFrameOpsTest {
 
   @Test
   void selectResolvesColumnsCaseInsensitivelyAndNamesOutputs() {
-    RelNode rel = select(col("A"), col("b").alias("bee"), col("a").add(lit(1)), col("P").mul(lit(2)).alias("p2"));
+    RelNode rel =
+        select(
+            col("A"),
+            col("b").alias("bee"),
+            col("a").add(lit(1)),
+            col("P").mul(lit(2)).alias("p2"));
     assertThat(plan(rel))
         .isEqualTo(
             "LogicalProject(a=[$0], bee=[$1], a + 1=[+($0, 1)], p2=[*($4, 2)])\n"
@@ -139,7 +144,9 @@ class DataFrameOpsTest {
   void filterBuildsCondition() {
     RelNode rel =
         DataFrameOps.filter(
-            fx.b, fx.scan("T"), col("a").gt(1).and(col("s").eq("x")).and(col("d").lt(Expr.date("1995-03-15"))));
+            fx.b,
+            fx.scan("T"),
+            col("a").gt(1).and(col("s").eq("x")).and(col("d").lt(Expr.date("1995-03-15"))));
     assertThat(plan(rel))
         .isEqualTo(
             "LogicalFilter(condition=[AND(>($0, 1), =($3, 'x'), <($2, 1995-03-15))])\n"
@@ -242,7 +249,8 @@ class DataFrameOpsTest {
                 DataFrameOps.aggregate(
                     fx.b, fx.scan("T"), List.of(col("s")), List.of(col("a").add(1))))
         .isInstanceOf(QuiverException.class)
-        .hasMessageContaining("Column 'a' in 'a + 1' is neither a group key nor inside an aggregate");
+        .hasMessageContaining(
+            "Column 'a' in 'a + 1' is neither a group key nor inside an aggregate");
     assertThatThrownBy(
             () ->
                 DataFrameOps.aggregate(
@@ -256,7 +264,8 @@ class DataFrameOpsTest {
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("Column 'b' in 'sum(a) + b' is neither a group key");
     assertThatThrownBy(
-            () -> DataFrameOps.aggregate(fx.b, fx.scan("T"), List.of(), List.of(Expr.sum(col("s")))))
+            () ->
+                DataFrameOps.aggregate(fx.b, fx.scan("T"), List.of(), List.of(Expr.sum(col("s")))))
         .isInstanceOf(QueryTypeException.class)
         .hasMessageContaining("sum needs a numeric argument");
     assertThatThrownBy(() -> select(Expr.sum(col("a"))))
@@ -294,7 +303,11 @@ class DataFrameOpsTest {
   void joinOnPredicateAddressesBothSides() {
     RelNode rel =
         DataFrameOps.join(
-            fx.b, fx.scan("T"), fx.scan("U"), JoinType.LEFT, col("a").eq(col("k")).and(col("f").lt(col("v"))));
+            fx.b,
+            fx.scan("T"),
+            fx.scan("U"),
+            JoinType.LEFT,
+            col("a").eq(col("k")).and(col("f").lt(col("v"))));
     assertThat(plan(rel))
         .isEqualTo(
             "LogicalJoin(condition=[AND(=($0, $6), <($5, $8))], joinType=[left])\n"
@@ -325,7 +338,11 @@ class DataFrameOpsTest {
         DataFrameOps.sort(
             fx.b,
             fx.scan("T"),
-            List.of(col("a"), col("b").desc(), col("s").asc().nullsFirst(), col("d").desc().nullsLast()));
+            List.of(
+                col("a"),
+                col("b").desc(),
+                col("s").asc().nullsFirst(),
+                col("d").desc().nullsLast()));
     assertThat(plan(rel))
         .isEqualTo(
             "LogicalSort(sort0=[$0], sort1=[$1], sort2=[$3], sort3=[$2], dir0=[ASC], dir1=[DESC-nulls-last],"
@@ -358,7 +375,8 @@ class DataFrameOpsTest {
     RelNode union = DataFrameOps.union(fx.b, left, right);
     assertThat(plan(union)).startsWith("LogicalUnion(all=[true])");
     assertThat(union.getRowType().getFieldNames()).containsExactly("a", "s");
-    assertThat(plan(DataFrameOps.distinct(fx.b, union))).startsWith("LogicalAggregate(group=[{0, 1}])");
+    assertThat(plan(DataFrameOps.distinct(fx.b, union)))
+        .startsWith("LogicalAggregate(group=[{0, 1}])");
     assertThatThrownBy(() -> DataFrameOps.union(fx.b, left, fx.scan("U")))
         .isInstanceOf(QueryTypeException.class)
         .hasMessageContaining("same number of columns");
@@ -394,7 +412,8 @@ class DataFrameOpsTest {
         DataFrameOps.select(fx.b, fx.scan("T"), List.of(Expr.fn("Twice", col("a"))), udfs);
     assertThat(projects(rel)).containsExactly("TWICE($0)");
     assertThatThrownBy(
-            () -> DataFrameOps.select(fx.b, fx.scan("T"), List.of(Expr.fn("twise", col("a"))), udfs))
+            () ->
+                DataFrameOps.select(fx.b, fx.scan("T"), List.of(Expr.fn("twise", col("a"))), udfs))
         .isInstanceOf(UnknownFunctionException.class)
         .hasMessageContaining("'twice'");
 

@@ -146,7 +146,8 @@ public final class TpchDataFrames {
                 .and(col("l_discount").between(new BigDecimal("0.05"), new BigDecimal("0.07")))
                 .and(col("l_quantity").lt(24)))
         .aggregate(
-            List.of(), List.of(sum(col("l_extendedprice").mul(col("l_discount"))).alias("revenue")));
+            List.of(),
+            List.of(sum(col("l_extendedprice").mul(col("l_discount"))).alias("revenue")));
   }
 
   /** TPC-H Q10 (returned item reporting). */

@@ -64,8 +64,22 @@ class TpchDataFramesTest {
     register(
         "customer",
         schema(
-            "c_custkey", KEY, "c_name", TEXT, "c_address", TEXT, "c_nationkey", KEY, "c_phone",
-            TEXT, "c_acctbal", MONEY, "c_mktsegment", TEXT, "c_comment", TEXT),
+            "c_custkey",
+            KEY,
+            "c_name",
+            TEXT,
+            "c_address",
+            TEXT,
+            "c_nationkey",
+            KEY,
+            "c_phone",
+            TEXT,
+            "c_acctbal",
+            MONEY,
+            "c_mktsegment",
+            TEXT,
+            "c_comment",
+            TEXT),
         rows(
             30,
             i ->
@@ -81,8 +95,7 @@ class TpchDataFramesTest {
                 }));
     register(
         "orders",
-        schema(
-            "o_orderkey", KEY, "o_custkey", KEY, "o_orderdate", DAY, "o_shippriority", INT),
+        schema("o_orderkey", KEY, "o_custkey", KEY, "o_orderdate", DAY, "o_shippriority", INT),
         rows(
             150,
             i ->
@@ -95,9 +108,24 @@ class TpchDataFramesTest {
     register(
         "lineitem",
         schema(
-            "l_orderkey", KEY, "l_suppkey", KEY, "l_quantity", MONEY, "l_extendedprice", MONEY,
-            "l_discount", MONEY, "l_tax", MONEY, "l_returnflag", TEXT, "l_linestatus", TEXT,
-            "l_shipdate", DAY),
+            "l_orderkey",
+            KEY,
+            "l_suppkey",
+            KEY,
+            "l_quantity",
+            MONEY,
+            "l_extendedprice",
+            MONEY,
+            "l_discount",
+            MONEY,
+            "l_tax",
+            MONEY,
+            "l_returnflag",
+            TEXT,
+            "l_linestatus",
+            TEXT,
+            "l_shipdate",
+            DAY),
         rows(
             2000,
             i -> {
@@ -168,7 +196,10 @@ class TpchDataFramesTest {
           for (FieldVector v : batch.getFieldVectors()) {
             Object o = v.getObject(r);
             // Compare decimals by value, text by content.
-            row.add(o instanceof BigDecimal d ? d.stripTrailingZeros() : o == null ? null : o.toString());
+            row.add(
+                o instanceof BigDecimal d
+                    ? d.stripTrailingZeros()
+                    : o == null ? null : o.toString());
           }
           rows.add(row);
         }

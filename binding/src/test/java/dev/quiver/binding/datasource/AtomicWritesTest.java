@@ -36,11 +36,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A write of several Parquet files publishes all of them or none, locally and in S3 (S3Proxy):
- * when publishing fails in the middle (something else writes into the target folder meanwhile; an
- * upload is aborted from outside before its completion) nothing of the write is visible, nothing
- * is left staged, and the error names the location. Before publishing, every file is written but
- * invisible (in S3: an upload in progress).
+ * A write of several Parquet files publishes all of them or none, locally and in S3 (S3Proxy): when
+ * publishing fails in the middle (something else writes into the target folder meanwhile; an upload
+ * is aborted from outside before its completion) nothing of the write is visible, nothing is left
+ * staged, and the error names the location. Before publishing, every file is written but invisible
+ * (in S3: an upload in progress).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -79,8 +79,8 @@ class AtomicWritesTest {
   }
 
   /**
-   * Writes 4000 rows in files of about 20 KB (several files), running {@code atEnd} when the
-   * input is exhausted, i.e. after every earlier file was written and before the write publishes.
+   * Writes 4000 rows in files of about 20 KB (several files), running {@code atEnd} when the input
+   * is exhausted, i.e. after every earlier file was written and before the write publishes.
    */
   private long write(String location, Runnable atEnd) throws IOException {
     List<VectorSchemaRoot> batches = new ArrayList<>();

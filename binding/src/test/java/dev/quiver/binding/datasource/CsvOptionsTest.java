@@ -80,14 +80,29 @@ public class CsvOptionsTest {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
       s.execute(
-          "COPY (SELECT * FROM (" + DATA + ") WHERE id < 1000) TO '"
-              + dir.resolve("part-0.csv.gz") + "' (" + options + ", COMPRESSION gzip)");
+          "COPY (SELECT * FROM ("
+              + DATA
+              + ") WHERE id < 1000) TO '"
+              + dir.resolve("part-0.csv.gz")
+              + "' ("
+              + options
+              + ", COMPRESSION gzip)");
       s.execute(
-          "COPY (SELECT * FROM (" + DATA + ") WHERE id >= 1000 AND id < 2000) TO '"
-              + dir.resolve("part-1.csv.zst") + "' (" + options + ", COMPRESSION zstd)");
+          "COPY (SELECT * FROM ("
+              + DATA
+              + ") WHERE id >= 1000 AND id < 2000) TO '"
+              + dir.resolve("part-1.csv.zst")
+              + "' ("
+              + options
+              + ", COMPRESSION zstd)");
       s.execute(
-          "COPY (SELECT * FROM (" + DATA + ") WHERE id >= 2000) TO '"
-              + dir.resolve("part-2.csv") + "' (" + options + ")");
+          "COPY (SELECT * FROM ("
+              + DATA
+              + ") WHERE id >= 2000) TO '"
+              + dir.resolve("part-2.csv")
+              + "' ("
+              + options
+              + ")");
     }
     return dir;
   }
@@ -178,8 +193,7 @@ public class CsvOptionsTest {
           CsvOptions.fromSettings(Map.of("types", "code:VARCHAR, price:DECIMAL(10,2)")));
       var schema = ctx.tableProvider("t").schema();
       assertThat(schema.findField("code").getType()).isEqualTo(ArrowType.Utf8.INSTANCE);
-      assertThat(schema.findField("price").getType())
-          .isEqualTo(new ArrowType.Decimal(10, 2, 128));
+      assertThat(schema.findField("price").getType()).isEqualTo(new ArrowType.Decimal(10, 2, 128));
       assertThat(schema.findField("dt").getType()).isEqualTo(new ArrowType.Date(DateUnit.DAY));
       List<String> got = SameRows.quiver(ctx, sql);
       assertThat(got).contains("007|10.5|2024-01-02", "NULL|NULL|NULL");
@@ -190,11 +204,16 @@ public class CsvOptionsTest {
           "CREATE EXTERNAL TABLE u (code VARCHAR, price DECIMAL(10, 2)) STORED AS CSV LOCATION '"
               + f
               + "'");
-      SameRows.same(SameRows.duckdb("t", view, sql), SameRows.quiver(ctx, sql.replace("FROM t", "FROM u")), sql);
+      SameRows.same(
+          SameRows.duckdb("t", view, sql),
+          SameRows.quiver(ctx, sql.replace("FROM t", "FROM u")),
+          sql);
       assertThatThrownBy(
               () ->
                   ctx.registerCsv(
-                      "v", f.toString(), CsvOptions.DEFAULT.withColumnType("cost", ArrowType.Utf8.INSTANCE)))
+                      "v",
+                      f.toString(),
+                      CsvOptions.DEFAULT.withColumnType("cost", ArrowType.Utf8.INSTANCE)))
           .isInstanceOf(DataSourceException.class)
           .hasMessageContaining("no column 'cost'");
     }

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Hive-partitioned folders written by DuckDB ({@code cat=a/dt=2026-01-01/data_0.parquet}) read
- * with their partition columns, locally and from S3, checked against DuckDB reading the same
- * files; filters on partition columns skip folders.
+ * Hive-partitioned folders written by DuckDB ({@code cat=a/dt=2026-01-01/data_0.parquet}) read with
+ * their partition columns, locally and from S3, checked against DuckDB reading the same files;
+ * filters on partition columns skip folders.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 public class HivePartitionTest {

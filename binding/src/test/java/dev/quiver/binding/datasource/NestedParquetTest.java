@@ -3,9 +3,9 @@ package dev.quiver.binding.datasource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.settings.SessionConfig;
-import dev.quiver.binding.SessionContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -34,8 +34,8 @@ public class NestedParquetTest {
   private static final int ROWS = 500;
 
   /**
-   * Queries over table n as {Quiver's SQL, DuckDB's SQL} (the same text unless the dialects
-   * differ: DuckDB's len(l) is cardinality(l)).
+   * Queries over table n as {Quiver's SQL, DuckDB's SQL} (the same text unless the dialects differ:
+   * DuckDB's len(l) is cardinality(l)).
    */
   public static final String[][] QUERIES = {
     {"SELECT id, s, l, m, ls, t, tz, ts FROM n"},
@@ -92,9 +92,9 @@ public class NestedParquetTest {
   };
 
   /**
-   * Writes four Parquet files of {@value #ROWS} rows each under {@code dir/nested}: struct s
-   * (with a nested struct holding a list), list l (NULL, empty or with NULL elements), map m,
-   * list of structs ls, TIME t, TIMESTAMP WITH TIME ZONE tz and TIMESTAMP ts.
+   * Writes four Parquet files of {@value #ROWS} rows each under {@code dir/nested}: struct s (with
+   * a nested struct holding a list), list l (NULL, empty or with NULL elements), map m, list of
+   * structs ls, TIME t, TIMESTAMP WITH TIME ZONE tz and TIMESTAMP ts.
    */
   public static Path write(Path dir) throws Exception {
     Path out = Files.createDirectories(dir.resolve("nested"));
@@ -182,7 +182,8 @@ public class NestedParquetTest {
       ctx.registerParquet("n", dir.toString());
       Schema schema = ctx.sql("SELECT * FROM n").schema();
       assertThat(schema.findField("s").getType()).isInstanceOf(ArrowType.Struct.class);
-      assertThat(schema.findField("s").getChildren()).extracting(f -> f.getName())
+      assertThat(schema.findField("s").getChildren())
+          .extracting(f -> f.getName())
           .containsExactly("a", "b", "c");
       assertThat(schema.findField("l").getType()).isInstanceOf(ArrowType.List.class);
       assertThat(schema.findField("m").getType()).isInstanceOf(ArrowType.Map.class);
@@ -237,7 +238,8 @@ public class NestedParquetTest {
     try (SessionContext ctx = new SessionContext(new SessionConfig())) {
       ctx.registerParquet("n", dir.toString());
       Schema schema = ctx.sql("SELECT s.a, n.s.b, s.c.e, id FROM n").schema();
-      assertThat(schema.getFields()).extracting(f -> f.getName())
+      assertThat(schema.getFields())
+          .extracting(f -> f.getName())
           .containsExactly("a", "b", "e", "id");
       // A table alias comes first: x.id is column id of x, not a field of a column x.
       assertThat(SameRows.quiver(ctx, "SELECT x.id FROM n x WHERE x.id = 3")).containsExactly("3");

@@ -109,8 +109,12 @@ class ObjectListingsTest {
     String sales = s3.put(csv, "lake", "sales");
     try (SessionContext ctx = session(2)) {
       String both =
-          "SELECT count(*) AS n, sum(x.amount) AS s FROM read_csv('" + sales + "') x"
-              + " JOIN read_csv('" + sales + "') y ON x.id = y.id";
+          "SELECT count(*) AS n, sum(x.amount) AS s FROM read_csv('"
+              + sales
+              + "') x"
+              + " JOIN read_csv('"
+              + sales
+              + "') y ON x.id = y.id";
       AtomicReference<List<String>> got = new AtomicReference<>();
       assertThat(listsOf(() -> got.set(SameRows.quiver(ctx, both)))).hasSize(1);
       assertThat(got.get()).containsExactly("2|30");
@@ -120,9 +124,7 @@ class ObjectListingsTest {
       assertThat(got.get()).containsExactly("3|35");
       try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
           Statement s = c.createStatement();
-          var r =
-              s.executeQuery(
-                  both.replace("'" + sales + "'", "'" + csv + "/*.csv'"))) {
+          var r = s.executeQuery(both.replace("'" + sales + "'", "'" + csv + "/*.csv'"))) {
         r.next();
         assertThat(r.getLong(1) + "|" + r.getLong(2)).isEqualTo(got.get().get(0));
       }

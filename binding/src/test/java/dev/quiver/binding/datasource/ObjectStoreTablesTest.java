@@ -44,8 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Parquet and CSV tables in S3, served by a real S3-API server (S3Proxy on loopback, signed
- * requests): reads equal local reads, writes publish only complete objects, and every failure is
- * a typed error naming the URI and never the secret.
+ * requests): reads equal local reads, writes publish only complete objects, and every failure is a
+ * typed error naming the URI and never the secret.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -210,8 +210,7 @@ class ObjectStoreTablesTest {
     List<VectorSchemaRoot> batches = new ArrayList<>();
     try (ArrowReader good = rows(4000, 500, batches);
         ArrowReader failing = failingAfter(good, 5)) {
-      assertThatThrownBy(
-              () -> FileWriters.writeParquet(failing, uri, config, allocator, 20_000))
+      assertThatThrownBy(() -> FileWriters.writeParquet(failing, uri, config, allocator, 20_000))
           .isInstanceOf(DataSourceException.class)
           .hasMessageContaining(uri);
     } catch (IOException e) {
@@ -285,8 +284,7 @@ class ObjectStoreTablesTest {
             .hasMessageContaining("s3://data/good")
             .satisfies(e -> assertReason(e, ObjectStoreException.Reason.ACCESS_DENIED))
             .actual());
-    SessionConfig unreachable =
-        config.copy().set(SessionConfig.S3_ENDPOINT, "http://127.0.0.1:1");
+    SessionConfig unreachable = config.copy().set(SessionConfig.S3_ENDPOINT, "http://127.0.0.1:1");
     long start = System.nanoTime();
     errors.add(
         assertThatThrownBy(() -> ParquetTable.open("s3://data/good", unreachable))
@@ -315,8 +313,7 @@ class ObjectStoreTablesTest {
     // Truncated after the table was opened: the scan's reads come up short.
     s3.put(cut, "data", "good/" + file.substring(file.lastIndexOf('/') + 1));
     errors.add(
-        assertThatThrownBy(
-                () -> readAll(good.scan(request(null, 1, config)), allocator, config))
+        assertThatThrownBy(() -> readAll(good.scan(request(null, 1, config)), allocator, config))
             .isInstanceOf(DataSourceException.class)
             .hasMessageContaining(file)
             .actual());

@@ -39,13 +39,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Splitting Parquet files by row group: the row-group reader must return exactly what Arrow
- * Dataset (the whole-file reader) returns, for every supported type, codec and null pattern;
- * statistics skip row groups; files it cannot read by row group are read whole.
+ * Splitting Parquet files by row group: the row-group reader must return exactly what Arrow Dataset
+ * (the whole-file reader) returns, for every supported type, codec and null pattern; statistics
+ * skip row groups; files it cannot read by row group are read whole.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ParquetRowGroupSplitTest {
   private static final int ROWS = 20_000;
+
   /** DuckDB rounds row groups to multiples of its 2048-row vectors: 10 row groups of 2048. */
   private static final int ROW_GROUP = 2048;
 
@@ -71,7 +72,9 @@ class ParquetRowGroupSplitTest {
           // Whole row groups (and so pages) of NULLs, then values.
           + " CASE WHEN i < 5000 THEN NULL ELSE 'late-' || (i % 13)::VARCHAR END AS late_s,"
           + " CASE WHEN i < 5000 THEN NULL ELSE i * 3 END AS late_n"
-          + " FROM range(" + ROWS + ") t(i)";
+          + " FROM range("
+          + ROWS
+          + ") t(i)";
 
   @TempDir Path tmp;
   private RootAllocator root;
@@ -203,9 +206,10 @@ class ParquetRowGroupSplitTest {
     List<ParquetSplit> parts = splits(scan);
     int firstMatching = 15_000 / ROW_GROUP;
     int groups = (ROWS + ROW_GROUP - 1) / ROW_GROUP;
-    assertThat(parts).containsExactly(
-        ParquetSplit.rowGroups(
-            file.toString(), firstMatching, groups - firstMatching, Files.size(file)));
+    assertThat(parts)
+        .containsExactly(
+            ParquetSplit.rowGroups(
+                file.toString(), firstMatching, groups - firstMatching, Files.size(file)));
     List<List<Object>> rows = readAll(scan, allocator);
     assertThat(rows).hasSize(ROWS - firstMatching * ROW_GROUP);
     assertThat(rows.stream().filter(r -> (Long) r.get(0) >= 15_000).count()).isEqualTo(5_000);
@@ -247,7 +251,9 @@ class ParquetRowGroupSplitTest {
     Path file = tmp.resolve("nested.parquet");
     duckdbWrite(
         "SELECT i::BIGINT AS id, TIMESTAMP '2020-01-01 00:00:00' + INTERVAL (i) SECOND AS ts"
-            + " FROM range(" + ROWS + ") t(i)",
+            + " FROM range("
+            + ROWS
+            + ") t(i)",
         file,
         "");
     ParquetTable table = ParquetTable.open(file.toString());

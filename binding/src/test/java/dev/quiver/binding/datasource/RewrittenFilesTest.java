@@ -23,11 +23,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A Parquet file rewritten in place (same path, same length, new content) is read fresh: the
- * footer cache never answers for the old content, locally (even when the rewrite keeps the
- * modification time, as two writes within the file system's timestamp granularity do) and in S3
- * (S3Proxy). A registered S3 table whose object is replaced after registration fails with a typed
- * error instead of reading the new bytes through the old footer. Answers checked against DuckDB.
+ * A Parquet file rewritten in place (same path, same length, new content) is read fresh: the footer
+ * cache never answers for the old content, locally (even when the rewrite keeps the modification
+ * time, as two writes within the file system's timestamp granularity do) and in S3 (S3Proxy). A
+ * registered S3 table whose object is replaced after registration fails with a typed error instead
+ * of reading the new bytes through the old footer. Answers checked against DuckDB.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -47,10 +47,12 @@ class RewrittenFilesTest {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
       s.execute(
-          "COPY (SELECT i::BIGINT AS v FROM range(1000) t(i)) TO '" + a
+          "COPY (SELECT i::BIGINT AS v FROM range(1000) t(i)) TO '"
+              + a
               + "' (FORMAT PARQUET, COMPRESSION UNCOMPRESSED)");
       s.execute(
-          "COPY (SELECT (i + 1000000)::BIGINT AS v FROM range(1000) t(i)) TO '" + b
+          "COPY (SELECT (i + 1000000)::BIGINT AS v FROM range(1000) t(i)) TO '"
+              + b
               + "' (FORMAT PARQUET, COMPRESSION UNCOMPRESSED)");
     }
     first = Files.readAllBytes(a);
@@ -96,9 +98,11 @@ class RewrittenFilesTest {
       String from = "read_parquet('" + uri + "')";
       for (int partitions : new int[] {1, 3}) {
         try (SessionContext ctx =
-            new SessionContext(s3.configure(new SessionConfig().withTargetPartitions(partitions)))) {
+            new SessionContext(
+                s3.configure(new SessionConfig().withTargetPartitions(partitions)))) {
           s3.put(a, "lake", "rw/f.parquet");
-          assertThat(SameRows.quiver(ctx, String.format(QUERY, from))).isEqualTo(duckdb(a.toString()));
+          assertThat(SameRows.quiver(ctx, String.format(QUERY, from)))
+              .isEqualTo(duckdb(a.toString()));
           s3.put(b, "lake", "rw/f.parquet");
           assertThat(SameRows.quiver(ctx, String.format(QUERY, from)))
               .as("the rewritten object at " + partitions + " partitions")

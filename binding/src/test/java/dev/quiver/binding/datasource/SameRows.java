@@ -137,5 +137,4 @@ public final class SameRows {
       assertThat(got).as(sql).containsExactlyInAnyOrderElementsOf(want);
     }
   }
-
 }

@@ -149,8 +149,7 @@ final class ScanTestSupport {
     ExecutorService executor = Executors.newSingleThreadExecutor();
     try {
       TaskContext ctx =
-          new TaskContext(
-              "test", allocator, new MemoryPool(Long.MAX_VALUE), config, executor);
+          new TaskContext("test", allocator, new MemoryPool(Long.MAX_VALUE), config, executor);
       try (BatchStream stream = plan.execute(partition, ctx)) {
         VectorSchemaRoot batch;
         while ((batch = stream.next()) != null) {

@@ -48,7 +48,9 @@ class TableFormatterTest {
               Field.nullable("flag", ArrowType.Bool.INSTANCE),
               Field.nullable("day", new ArrowType.Date(DateUnit.DAY)),
               Field.nullable(
-                  "ts", new ArrowType.Timestamp(org.apache.arrow.vector.types.TimeUnit.MICROSECOND, null)),
+                  "ts",
+                  new ArrowType.Timestamp(
+                      org.apache.arrow.vector.types.TimeUnit.MICROSECOND, null)),
               Field.nullable("nothing", ArrowType.Null.INSTANCE)));
 
   @AfterEach
@@ -75,7 +77,8 @@ class TableFormatterTest {
       ((SmallIntVector) root.getVector(3)).setSafe(r, (Short) v[3]);
       ((Float8Vector) root.getVector(4)).setSafe(r, (Double) v[4]);
       ((DecimalVector) root.getVector(5)).setSafe(r, (BigDecimal) v[5]);
-      ((VarCharVector) root.getVector(6)).setSafe(r, ((String) v[6]).getBytes(StandardCharsets.UTF_8));
+      ((VarCharVector) root.getVector(6))
+          .setSafe(r, ((String) v[6]).getBytes(StandardCharsets.UTF_8));
       ((BitVector) root.getVector(7)).setSafe(r, (Boolean) v[7] ? 1 : 0);
       ((DateDayVector) root.getVector(8)).setSafe(r, (int) ((LocalDate) v[8]).toEpochDay());
       ((TimeStampMicroVector) root.getVector(9)).setSafe(r, (Long) v[9]);
@@ -90,16 +93,35 @@ class TableFormatterTest {
     try (VectorSchemaRoot first =
             batch(
                 new Object[][] {
-                  {1, 10_000_000_000L, (byte) -3, (short) 300, 0.1, new BigDecimal("1234.50"),
-                    "alpha", true, LocalDate.of(1994, 1, 1), 757_382_400_000_000L},
+                  {
+                    1,
+                    10_000_000_000L,
+                    (byte) -3,
+                    (short) 300,
+                    0.1,
+                    new BigDecimal("1234.50"),
+                    "alpha",
+                    true,
+                    LocalDate.of(1994, 1, 1),
+                    757_382_400_000_000L
+                  },
                   null
                 });
         VectorSchemaRoot second =
             batch(
                 new Object[][] {
-                  {-42, -1L, (byte) 7, (short) -2, 12345678.9, new BigDecimal("-0.07"),
-                    "a much longer string value that is not truncated", false,
-                    LocalDate.of(1998, 12, 1), 757_382_400_123_456L}
+                  {
+                    -42,
+                    -1L,
+                    (byte) 7,
+                    (short) -2,
+                    12345678.9,
+                    new BigDecimal("-0.07"),
+                    "a much longer string value that is not truncated",
+                    false,
+                    LocalDate.of(1998, 12, 1),
+                    757_382_400_123_456L
+                  }
                 })) {
       String text = TableFormatter.format(SCHEMA, List.of(first, second), 20);
       assertThat(text)

@@ -31,6 +31,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 public final class S3ProxyServer implements AutoCloseable {
   private static final Pattern STARTED =
       Pattern.compile("Started ServerConnector.*\\{(127\\.0\\.0\\.1):(\\d+)\\}");
+
   /** S3Proxy's debug line for each request it receives: method and URL with its query. */
   private static final Pattern REQUEST =
       Pattern.compile("request: Request\\((\\w+) https?://[^/]+(/\\S*)\\)@");
@@ -44,12 +45,7 @@ public final class S3ProxyServer implements AutoCloseable {
   private final List<String> requests;
 
   private S3ProxyServer(
-      Path dir,
-      Path root,
-      Process process,
-      String endpoint,
-      String secret,
-      List<String> requests) {
+      Path dir, Path root, Process process, String endpoint, String secret, List<String> requests) {
     this.dir = dir;
     this.root = root;
     this.process = process;
@@ -75,8 +71,8 @@ public final class S3ProxyServer implements AutoCloseable {
   }
 
   /**
-   * Starts a server that also records every request it receives (S3Proxy's debug log), for
-   * {@link #requests()}: tests count the requests a query makes.
+   * Starts a server that also records every request it receives (S3Proxy's debug log), for {@link
+   * #requests()}: tests count the requests a query makes.
    */
   public static S3ProxyServer startRecordingRequests() throws Exception {
     return start(true);
@@ -148,8 +144,7 @@ public final class S3ProxyServer implements AutoCloseable {
     pump.setDaemon(true);
     pump.start();
     try {
-      return new S3ProxyServer(
-          dir, root, p, address.get(60, TimeUnit.SECONDS), secret, requests);
+      return new S3ProxyServer(dir, root, p, address.get(60, TimeUnit.SECONDS), secret, requests);
     } catch (Exception e) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       String text = Files.exists(log) ? Files.readString(log) : "";
@@ -176,8 +171,8 @@ public final class S3ProxyServer implements AutoCloseable {
   /**
    * Every request the server has received so far, oldest first, as {@code METHOD /bucket/key?query}
    * (decoded as S3Proxy logs it). Only a server started by {@link #startRecordingRequests()}
-   * records them; requests answered before this call are all included, as a marker request sent
-   * now is awaited in the log.
+   * records them; requests answered before this call are all included, as a marker request sent now
+   * is awaited in the log.
    */
   public List<String> requests() {
     String marker = "/quiver-marker-" + UUID.randomUUID();

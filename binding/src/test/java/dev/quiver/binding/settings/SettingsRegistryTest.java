@@ -138,8 +138,7 @@ class SettingsRegistryTest {
     assertThat(SessionConfig.isSecret(SessionConfig.S3_SESSION_TOKEN)).isTrue();
     assertThat(SessionConfig.isSecret(SessionConfig.S3_REGION)).isFalse();
     Setting<String> secret = Setting.secretText("quiver.test.secret", "A test secret.");
-    Setting<Integer> strictSecret =
-        Setting.integer("quiver.test.number", 1, 1, "A test number.");
+    Setting<Integer> strictSecret = Setting.integer("quiver.test.number", 1, 1, "A test number.");
     assertThat(secret.parse("hunter2")).isEqualTo("hunter2");
     assertThatThrownBy(() -> strictSecret.parse("x"))
         .hasMessageContaining("'x'")

@@ -48,8 +48,7 @@ class EndToEndTest {
   @AfterEach
   void tearDown() {
     // Every query allocator was closed (each close checks it held zero bytes).
-    assertThat(ctx.allocator().getChildAllocators())
-        .noneMatch(a -> a.getName().contains("query-"));
+    assertThat(ctx.allocator().getChildAllocators()).noneMatch(a -> a.getName().contains("query-"));
     ctx.close();
   }
 
@@ -197,7 +196,8 @@ class EndToEndTest {
     assertThat(rows("select cast('2024-02-29 12:34:56.789123' as timestamp)"))
         .containsExactly("2024-02-29T12:34:56.789123");
     // A folded cast in a projection (a literal expression, not a VALUES row).
-    assertThat(rows("select cast(s as timestamp) from (values ('2024-02-29 12:34:56.789123')) v(s)"))
+    assertThat(
+            rows("select cast(s as timestamp) from (values ('2024-02-29 12:34:56.789123')) v(s)"))
         .containsExactly("2024-02-29T12:34:56.789123");
     ctx.sql("create table events (id int, ts timestamp)");
     ctx.sql("insert into events values (1, timestamp '2024-02-29 12:34:56.789')");
@@ -325,7 +325,9 @@ class EndToEndTest {
         .containsExactlyInAnyOrder("10|100", "20|200", "30|null", "null|400");
     assertThat(rows("select l.v, r.w from l join r" + on + " and l.v * 10 = r.w"))
         .containsExactlyInAnyOrder("10|100", "20|200");
-    assertThat(rows("select v from l where exists (select 1 from r where r.k is not distinct from l.k)"))
+    assertThat(
+            rows(
+                "select v from l where exists (select 1 from r where r.k is not distinct from l.k)"))
         .containsExactlyInAnyOrder("10", "20");
   }
 
@@ -360,7 +362,8 @@ class EndToEndTest {
     String sub = "(select max(c.id) from b c where c.s = b.s)";
     assertThat(rows("select b.id, b.n, a.x, " + sub + " from a join b on b.id = a.x + 1"))
         .containsExactlyInAnyOrder("2|20|1|2", "4|40|3|4");
-    assertThat(rows("select b.id, b.n, a.x, " + sub + " from a join b on b.id = coalesce(a.m, 4.25)"))
+    assertThat(
+            rows("select b.id, b.n, a.x, " + sub + " from a join b on b.id = coalesce(a.m, 4.25)"))
         .containsExactlyInAnyOrder("1|10|1|4", "2|20|3|2");
   }
 
@@ -394,7 +397,8 @@ class EndToEndTest {
   void scalarSubqueryKeepsItsAlias() {
     ctx.sql("create table u (x int)");
     ctx.sql("create table v (x int)");
-    for (String sub : List.of("(select count(*) from v)", "(select count(*) from v where v.x = u.x)")) {
+    for (String sub :
+        List.of("(select count(*) from v)", "(select count(*) from v where v.x = u.x)")) {
       assertThat(ctx.sql("select u.x, " + sub + " as c from u").schema().getFields())
           .extracting(f -> f.getName())
           .containsExactly("x", "c");
@@ -425,8 +429,10 @@ class EndToEndTest {
     String where = " from u where exists (select 1 from v where v.x = u.x + 10) group by 'k'";
     assertThat(rows("select 'k', min(x), avg(x), count(*)" + where)).isEmpty();
     assertThat(rows("select null * avg(1)" + where)).isEmpty();
-    assertThat(rows("select 'k', min(x), count(*) from u where exists"
-            + " (select 1 from v where v.x = u.x) group by 'k'"))
+    assertThat(
+            rows(
+                "select 'k', min(x), count(*) from u where exists"
+                    + " (select 1 from v where v.x = u.x) group by 'k'"))
         .containsExactly("k|1|1");
   }
 
@@ -442,8 +448,7 @@ class EndToEndTest {
     ctx.sql(
         "insert into s values (1, 1, 'x'), (2, 2, 'y'), (2, 1, 'z'), (3, 2, null), (4, 1, 'w'),"
             + " (4, 2, 'u'), (1, 2, 'y')");
-    String nested =
-        "s.k = o.k and s.j = o.j and s.v > (select min(v) from s s2 where s2.k = o.k)";
+    String nested = "s.k = o.k and s.j = o.j and s.v > (select min(v) from s s2 where s2.k = o.k)";
     assertThat(rows("select o.k, (select s.v from s where " + nested + ") from o order by 1"))
         .containsExactly("1|null", "2|z", "3|null", "4|null");
     assertThat(rows("select o.k from o where exists (select 1 from s where " + nested + ")"))
@@ -500,7 +505,8 @@ class EndToEndTest {
     // row that matched no t row had no o.m and was counted for no outer row: 0 instead of 3
     // (random query generator, seed 20261204 query 2797; answers from DuckDB).
     ctx.sql("create table t (n bigint, m decimal(10, 2), f double, g double)");
-    ctx.sql("insert into t values (null, 0.75, null, null), (7, -1.39, null, 1.0), (3, 2.0, null, 0.0)");
+    ctx.sql(
+        "insert into t values (null, 0.75, null, null), (7, -1.39, null, 1.0), (3, 2.0, null, 0.0)");
     ctx.sql("create table o (id int, m decimal(10, 2))");
     ctx.sql("insert into o values (1, -3.44), (2, null), (3, 0.25)");
     assertThat(
@@ -521,7 +527,8 @@ class EndToEndTest {
     // middle query's rows, which the decorrelator could not plan (or, with other types, would have
     // read as the middle row). Answers from DuckDB.
     ctx.sql("create table t (n bigint, m decimal(10, 2), f double, b boolean)");
-    ctx.sql("insert into t values (null, 0.75, null, false), (7, -1.39, null, true), (3, 2.0, null, true)");
+    ctx.sql(
+        "insert into t values (null, 0.75, null, false), (7, -1.39, null, true), (3, 2.0, null, true)");
     assertThat(
             rows(
                 "select a.n, (select max((select count(*) from t c where c.n = a.n)) from t b"
@@ -612,8 +619,10 @@ class EndToEndTest {
         .containsExactly("1|null", "2|false", "null|false");
     assertThat(rows("select k from o where cast(null as int) <> all " + sub + " order by k"))
         .containsExactly("2", "null");
-    assertThat(rows("select k, (5, null) in (select s.v, s.k from s where s.k = o.k) from o"
-            + " order by k"))
+    assertThat(
+            rows(
+                "select k, (5, null) in (select s.v, s.k from s where s.k = o.k) from o"
+                    + " order by k"))
         .containsExactly("1|null", "2|false", "null|false");
   }
 

@@ -71,7 +71,8 @@ class ExpressionSyntaxTest {
 
   @Test
   void infixCastBindsTighterThanEveryOperator() {
-    assertThat(rows("SELECT a FROM t WHERE d < '2024-02-01'::DATE ORDER BY a")).containsExactly("0", "1");
+    assertThat(rows("SELECT a FROM t WHERE d < '2024-02-01'::DATE ORDER BY a"))
+        .containsExactly("0", "1");
     assertThat(rows("SELECT a + b::INTEGER * 2 FROM t WHERE a = 1")).containsExactly("21");
     assertThat(rows("SELECT -a::BIGINT, (a + 1)::VARCHAR || 'x', t.a::DOUBLE FROM t WHERE a = 2"))
         .containsExactly("-2|3x|2.0");
@@ -102,8 +103,14 @@ class ExpressionSyntaxTest {
         .containsExactly("null|2024-02-28");
     assertThat(rows("SELECT TRY_CAST(a * 100000 AS SMALLINT) FROM t ORDER BY a"))
         .containsExactly("0", "null", "null");
-    assertThat(rows("SELECT TRY_CAST(b AS DECIMAL(4, 1)) FROM t WHERE a = 1")).containsExactly("10.0");
-    assertThat(ctx.sql("SELECT TRY_CAST(a AS VARCHAR) FROM t").schema().getFields().get(0).isNullable())
+    assertThat(rows("SELECT TRY_CAST(b AS DECIMAL(4, 1)) FROM t WHERE a = 1"))
+        .containsExactly("10.0");
+    assertThat(
+            ctx.sql("SELECT TRY_CAST(a AS VARCHAR) FROM t")
+                .schema()
+                .getFields()
+                .get(0)
+                .isNullable())
         .isTrue();
     // CAST still fails, naming the value.
     assertThatThrownBy(() -> rows("SELECT CAST(b AS INTEGER) FROM t"))
@@ -141,25 +148,31 @@ class ExpressionSyntaxTest {
     assertThatThrownBy(() -> ctx.sql("SELECT d + INTERVAL '7 fortnights' FROM t"))
         .isInstanceOf(SqlParseException.class);
     // A literal in a string stays a literal.
-    assertThat(rows("SELECT 'INTERVAL ''7 days''' FROM t WHERE a = 1")).containsExactly("INTERVAL '7 days'");
+    assertThat(rows("SELECT 'INTERVAL ''7 days''' FROM t WHERE a = 1"))
+        .containsExactly("INTERVAL '7 days'");
   }
 
   @Test
   void starExcludeAndReplace() {
     assertThat(names("SELECT * EXCLUDE (b, f) FROM t")).containsExactly("a", "q", "d");
-    assertThat(names("SELECT x.* EXCLUDE (b), 1 AS one FROM t x")).containsExactly("a", "q", "f", "d", "one");
+    assertThat(names("SELECT x.* EXCLUDE (b), 1 AS one FROM t x"))
+        .containsExactly("a", "q", "f", "d", "one");
     assertThat(rows("SELECT * REPLACE (a * 10 AS a, upper(b) AS b) FROM t WHERE a = 2"))
         .containsExactly("20|X|2.50|0.0|2024-02-29");
-    assertThat(names("SELECT * REPLACE (a * 10 AS a) FROM t")).containsExactly("a", "b", "q", "f", "d");
-    assertThatThrownBy(() -> ctx.sql("SELECT * EXCLUDE (nope) FROM t")).isInstanceOf(QuiverException.class);
+    assertThat(names("SELECT * REPLACE (a * 10 AS a) FROM t"))
+        .containsExactly("a", "b", "q", "f", "d");
+    assertThatThrownBy(() -> ctx.sql("SELECT * EXCLUDE (nope) FROM t"))
+        .isInstanceOf(QuiverException.class);
   }
 
   @Test
   void similarToTakesSqlRegularExpressions() {
-    assertThat(rows("SELECT 'abc' SIMILAR TO 'a%', 'abc' SIMILAR TO 'a_c', 'abc' SIMILAR TO '(x|a)bc',"
-            + " 'abc' SIMILAR TO 'a.c', 'a.c' SIMILAR TO 'a.c', 'abbbc' SIMILAR TO 'ab+c',"
-            + " 'ac' SIMILAR TO 'ab*c', 'abc' SIMILAR TO '[a-c]{3}', 'abc' NOT SIMILAR TO 'b%',"
-            + " 'a%' SIMILAR TO 'a\\%', 'a%' SIMILAR TO 'a!%' ESCAPE '!', 'abc' SIMILAR TO 'b'"))
+    assertThat(
+            rows(
+                "SELECT 'abc' SIMILAR TO 'a%', 'abc' SIMILAR TO 'a_c', 'abc' SIMILAR TO '(x|a)bc',"
+                    + " 'abc' SIMILAR TO 'a.c', 'a.c' SIMILAR TO 'a.c', 'abbbc' SIMILAR TO 'ab+c',"
+                    + " 'ac' SIMILAR TO 'ab*c', 'abc' SIMILAR TO '[a-c]{3}', 'abc' NOT SIMILAR TO 'b%',"
+                    + " 'a%' SIMILAR TO 'a\\%', 'a%' SIMILAR TO 'a!%' ESCAPE '!', 'abc' SIMILAR TO 'b'"))
         .containsExactly("true|true|true|false|true|true|true|true|true|true|true|false");
     assertThat(rows("SELECT a FROM t WHERE b SIMILAR TO '[0-9]+' ORDER BY a")).containsExactly("1");
     assertThat(rows("SELECT b SIMILAR TO '%' FROM t WHERE a = 0")).containsExactly("null");
@@ -170,14 +183,23 @@ class ExpressionSyntaxTest {
 
   @Test
   void similarToRegexQuotesEverythingElse() {
-    assertThat(rows("SELECT 'a+b' SIMILAR TO 'a\\+b', '$^' SIMILAR TO '$^'")).containsExactly("true|true");
+    assertThat(rows("SELECT 'a+b' SIMILAR TO 'a\\+b', '$^' SIMILAR TO '$^'"))
+        .containsExactly("true|true");
   }
 
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
       value = {
-        "a / 0", "a % 0", "MOD(a, 0)", "q / 0", "q % 0.00", "f / 0", "f / f", "f % 0", "a / (a - a)",
+        "a / 0",
+        "a % 0",
+        "MOD(a, 0)",
+        "q / 0",
+        "q % 0.00",
+        "f / 0",
+        "f / f",
+        "f % 0",
+        "a / (a - a)",
       })
   void divisionByZeroIsAnErrorForEveryTypeByDefault(String expr) {
     assertThatThrownBy(() -> rows("SELECT " + expr + " FROM t"))
@@ -190,16 +212,25 @@ class ExpressionSyntaxTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "a / 0", "a % 0", "MOD(a, 0)", "q / 0", "q % 0.00", "f / 0", "f % 0", "a / (a - a)",
+        "a / 0",
+        "a % 0",
+        "MOD(a, 0)",
+        "q / 0",
+        "q % 0.00",
+        "f / 0",
+        "f % 0",
+        "a / (a - a)",
       })
   void divisionByZeroIsNullBehindTheSetting(String expr) {
     ctx.sql("SET quiver.sql.division_by_zero = 'null'");
     assertThat(rows("SELECT " + expr + " FROM t")).containsExactly("null", "null", "null");
-    assertThat(ctx.sql("SELECT " + expr + " FROM t").schema().getFields().get(0).isNullable()).isTrue();
+    assertThat(ctx.sql("SELECT " + expr + " FROM t").schema().getFields().get(0).isNullable())
+        .isTrue();
     // IS NULL on a NOT NULL column divided by zero is not folded away.
     assertThat(rows("SELECT count(*) FROM t WHERE (" + expr + ") IS NULL")).containsExactly("3");
     ctx.sql("SET quiver.sql.division_by_zero = 'error'");
-    assertThatThrownBy(() -> rows("SELECT " + expr + " FROM t")).hasMessageStartingWith("Division by zero");
+    assertThatThrownBy(() -> rows("SELECT " + expr + " FROM t"))
+        .hasMessageStartingWith("Division by zero");
   }
 
   @Test

@@ -3,10 +3,10 @@ package dev.quiver.binding.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.settings.SessionConfig;
-import dev.quiver.binding.SessionContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Statements over files: {@code FROM 'file'}, read_parquet / read_csv with options (both
- * {@code name => value} and DuckDB's {@code name = value}), {@code COPY (query) TO 'file'} in
- * Parquet and CSV, and several statements in one {@code sql()} call. DuckDB reads what COPY
- * writes in the SQL corpus (files_* entries).
+ * Statements over files: {@code FROM 'file'}, read_parquet / read_csv with options (both {@code
+ * name => value} and DuckDB's {@code name = value}), {@code COPY (query) TO 'file'} in Parquet and
+ * CSV, and several statements in one {@code sql()} call. DuckDB reads what COPY writes in the SQL
+ * corpus (files_* entries).
  */
 @Timeout(120)
 class FileStatementsTest {
@@ -70,19 +70,29 @@ class FileStatementsTest {
 
   @Test
   void copyToParquetThenReadTheFileWhereATableStands() {
-    assertThat(rows("COPY (SELECT * FROM t WHERE id > 1) TO '" + path("t.parquet") + "' (FORMAT PARQUET)"))
+    assertThat(
+            rows(
+                "COPY (SELECT * FROM t WHERE id > 1) TO '"
+                    + path("t.parquet")
+                    + "' (FORMAT PARQUET)"))
         .containsExactly("2");
     assertThat(Files.isRegularFile(dir.resolve("t.parquet"))).isTrue();
     assertThat(rows("SELECT id, name, price FROM '" + path("t.parquet") + "' ORDER BY id"))
         .containsExactly("2|b;c|2.25", "3|null|3.00");
-    assertThat(rows("SELECT read_parquet.id FROM read_parquet('" + path("t.parquet") + "') WHERE price > 2.5"))
+    assertThat(
+            rows(
+                "SELECT read_parquet.id FROM read_parquet('"
+                    + path("t.parquet")
+                    + "') WHERE price > 2.5"))
         .containsExactly("3");
     // COPY replaces the file; the catalog keeps none of the statement's file tables.
     rows("COPY t TO '" + path("t.parquet") + "'");
     assertThat(rows("SELECT COUNT(*) FROM TABLE(read_parquet('" + path("t.parquet") + "')) AS f"))
         .containsExactly("3");
     assertThat(rows("SHOW TABLES")).containsExactly("t");
-    assertThat(rows("SELECT COUNT(*) FROM (SELECT id FROM '" + path("t.parquet") + "' WHERE id > 1) s"))
+    assertThat(
+            rows(
+                "SELECT COUNT(*) FROM (SELECT id FROM '" + path("t.parquet") + "' WHERE id > 1) s"))
         .containsExactly("2");
   }
 
@@ -99,15 +109,27 @@ class FileStatementsTest {
 
   @Test
   void copyToCsvWithOptionsThenReadCsvWithOptions() throws IOException {
-    rows("COPY (SELECT id, name FROM t ORDER BY id) TO '" + path("t.csv") + "' (FORMAT CSV, DELIMITER ';', HEADER false)");
+    rows(
+        "COPY (SELECT id, name FROM t ORDER BY id) TO '"
+            + path("t.csv")
+            + "' (FORMAT CSV, DELIMITER ';', HEADER false)");
     assertThat(Files.readString(dir.resolve("t.csv"), StandardCharsets.UTF_8))
         .isEqualTo("1;a\n2;\"b;c\"\n3;\n");
-    assertThat(rows("SELECT * FROM read_csv('" + path("t.csv") + "', delim => ';', header => false) ORDER BY 1"))
+    assertThat(
+            rows(
+                "SELECT * FROM read_csv('"
+                    + path("t.csv")
+                    + "', delim => ';', header => false) ORDER BY 1"))
         .containsExactly("1|a", "2|b;c", "3|null");
-    assertThat(rows("SELECT COUNT(*) FROM read_csv('" + path("t.csv") + "', delim = ';', header = false, nullstr = 'a')"))
+    assertThat(
+            rows(
+                "SELECT COUNT(*) FROM read_csv('"
+                    + path("t.csv")
+                    + "', delim = ';', header = false, nullstr = 'a')"))
         .containsExactly("3");
     rows("COPY t TO '" + path("t2.csv") + "'");
-    assertThat(rows("SELECT name FROM '" + path("t2.csv") + "' WHERE id = 2")).containsExactly("b;c");
+    assertThat(rows("SELECT name FROM '" + path("t2.csv") + "' WHERE id = 2"))
+        .containsExactly("b;c");
   }
 
   @Test
@@ -126,7 +148,8 @@ class FileStatementsTest {
     assertThatThrownBy(() -> rows("SELECT * FROM '" + path("missing.parquet") + "'"))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("missing.parquet");
-    assertThatThrownBy(() -> rows("SELECT * FROM read_csv('" + path("x.csv") + "', colour => 'red')"))
+    assertThatThrownBy(
+            () -> rows("SELECT * FROM read_csv('" + path("x.csv") + "', colour => 'red')"))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("colour");
     assertThatThrownBy(() -> rows("SELECT * FROM read_parquet(42)"))
@@ -135,7 +158,8 @@ class FileStatementsTest {
     assertThatThrownBy(() -> rows("COPY t TO '" + path("t.json") + "'"))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("FORMAT");
-    assertThatThrownBy(() -> rows("COPY t TO '" + path("t.parquet") + "' (FORMAT PARQUET, DELIMITER ';')"))
+    assertThatThrownBy(
+            () -> rows("COPY t TO '" + path("t.parquet") + "' (FORMAT PARQUET, DELIMITER ';')"))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("delimiter");
     assertThat(rows("SHOW TABLES")).containsExactly("t");

@@ -3,10 +3,10 @@ package dev.quiver.binding.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.settings.SessionConfig;
-import dev.quiver.binding.SessionContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The function registry ({@link QuiverFunctions#SUPPORTED}): every listed function runs (its
  * example, which names each alias), the README's tables are the registry rendered, and the
- * functions whose semantics DuckDB cannot check (PostgreSQL's to_char, MySQL's date_format,
- * listagg WITHIN GROUP, errors) give what their dialect defines. The rest is checked against
- * DuckDB by the SQL corpus (fn_* entries).
+ * functions whose semantics DuckDB cannot check (PostgreSQL's to_char, MySQL's date_format, listagg
+ * WITHIN GROUP, errors) give what their dialect defines. The rest is checked against DuckDB by the
+ * SQL corpus (fn_* entries).
  */
 @Timeout(120)
 class FunctionsTest {
@@ -100,7 +100,9 @@ class FunctionsTest {
     String expected = QuiverFunctions.markdown();
     if (Boolean.getBoolean("quiver.functions.write")) {
       Files.writeString(
-          README, readme.substring(0, tableStart) + expected + readme.substring(to), StandardCharsets.UTF_8);
+          README,
+          readme.substring(0, tableStart) + expected + readme.substring(to),
+          StandardCharsets.UTF_8);
       return;
     }
     assertThat(readme.substring(tableStart, to))
@@ -141,7 +143,8 @@ class FunctionsTest {
                     + " datediff('hour', TIMESTAMP '2024-01-01 10:59:59', TIMESTAMP '2024-01-01 11:00:00'),"
                     + " DATE_DIFF('week', DATE '2024-01-07', DATE '2024-01-14')"))
         .containsExactly("1|-29|1|1");
-    assertThatThrownBy(() -> rows("SELECT date_diff('fortnight', DATE '2024-01-01', DATE '2024-02-01')"))
+    assertThatThrownBy(
+            () -> rows("SELECT date_diff('fortnight', DATE '2024-01-01', DATE '2024-02-01')"))
         .isInstanceOf(QueryTypeException.class)
         .hasMessageContaining("'fortnight'");
   }
@@ -164,7 +167,8 @@ class FunctionsTest {
 
   @Test
   void hashIsStableAndHashesNull() {
-    assertThat(rows("SELECT hash('abc') = hash('abc'), hash('abc') = hash('abd'), hash(NULL) IS NULL"))
+    assertThat(
+            rows("SELECT hash('abc') = hash('abc'), hash('abc') = hash('abd'), hash(NULL) IS NULL"))
         .containsExactly("true|false|false");
   }
 
@@ -186,7 +190,9 @@ class FunctionsTest {
                     + " string_agg(s, ',' ORDER BY x) FROM big GROUP BY g")
             .explain();
     assertThat(holistic).doesNotContain("mode=PARTIAL").contains("mode=SINGLE");
-    assertThat(rows("SELECT g, median(x), string_agg(s, '' ORDER BY x DESC) FROM big GROUP BY g ORDER BY g"))
+    assertThat(
+            rows(
+                "SELECT g, median(x), string_agg(s, '' ORDER BY x DESC) FROM big GROUP BY g ORDER BY g"))
         .containsExactly("1|4.0|geca", "2|5.0|hfdb");
   }
 
@@ -206,7 +212,9 @@ class FunctionsTest {
                     + " percentile_cont(0.5) WITHIN GROUP (ORDER BY k) FILTER (WHERE x > 1)"
                     + " FROM s GROUP BY g ORDER BY g"))
         .containsExactly(
-            "1|a;b;c|bac|2.0|2.0|a|-0.5|c-b|1|1.0", "2|d|d|12.0|16.0|d|6.0|d|null|3.5", "3|e|e|null|null|e|null|null|null|null");
+            "1|a;b;c|bac|2.0|2.0|a|-0.5|c-b|1|1.0",
+            "2|d|d|12.0|16.0|d|6.0|d|null|3.5",
+            "3|e|e|null|null|e|null|null|null|null");
     assertThatThrownBy(() -> rows("SELECT approx_percentile(x, 1.5) FROM s"))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("between 0 and 1");

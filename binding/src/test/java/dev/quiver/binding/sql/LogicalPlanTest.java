@@ -3,7 +3,6 @@ package dev.quiver.binding.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.binding.SessionContext;
-import dev.quiver.binding.logical.QuiverScan;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.junit.jupiter.api.AfterEach;

@@ -77,29 +77,52 @@ class NamesTest {
     ctx.sql("CREATE TABLE w(" + word + " INTEGER, other INTEGER)");
     ctx.sql("INSERT INTO w VALUES (1, 10), (2, 20), (3, 30)");
     assertThat(names(ctx.sql("SELECT * FROM w"))).containsExactly(word, "other");
-    assertThat(rows("SELECT w." + word + ", other FROM w WHERE w." + word + " > 1 ORDER BY w."
-            + word))
+    assertThat(
+            rows("SELECT w." + word + ", other FROM w WHERE w." + word + " > 1 ORDER BY w." + word))
         .containsExactly("2|20", "3|30");
     assertThat(
             rows(
-                "SELECT x." + word + " AS v, count(*) AS n FROM (SELECT a AS " + word
-                    + " FROM t) x GROUP BY x." + word + " ORDER BY x." + word))
+                "SELECT x."
+                    + word
+                    + " AS v, count(*) AS n FROM (SELECT a AS "
+                    + word
+                    + " FROM t) x GROUP BY x."
+                    + word
+                    + " ORDER BY x."
+                    + word))
         .containsExactly("1|1", "2|2");
   }
 
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "year", "date", "day", "hour", "count", "rank", "position", "prev", "next", "value",
-        "first", "last", "at"
+        "year",
+        "date",
+        "day",
+        "hour",
+        "count",
+        "rank",
+        "position",
+        "prev",
+        "next",
+        "value",
+        "first",
+        "last",
+        "at"
       })
   void everydayWordsAsBareColumnReferences(String word) {
     ctx.sql("CREATE TABLE w(" + word + " INTEGER, other INTEGER)");
     ctx.sql("INSERT INTO w VALUES (1, 10), (2, 20), (3, 30)");
     assertThat(
             rows(
-                "SELECT " + word + ", " + word + " * 2 AS twice FROM w WHERE " + word
-                    + " >= 2 ORDER BY " + word))
+                "SELECT "
+                    + word
+                    + ", "
+                    + word
+                    + " * 2 AS twice FROM w WHERE "
+                    + word
+                    + " >= 2 ORDER BY "
+                    + word))
         .containsExactly("2|4", "3|6");
   }
 
@@ -213,8 +236,7 @@ class NamesTest {
     // VALUES columns are col0, col1, ... as in DuckDB.
     assertThat(names(ctx.sql("SELECT * FROM (VALUES (1, 'a'), (2, 'b')) v")))
         .containsExactly("col0", "col1");
-    assertThat(names(ctx.sql("SELECT * FROM (VALUES (1, 'a')) v(x, y)")))
-        .containsExactly("x", "y");
+    assertThat(names(ctx.sql("SELECT * FROM (VALUES (1, 'a')) v(x, y)"))).containsExactly("x", "y");
     assertThat(names(ctx.sql("VALUES (1, 'a'), (2, 'b')"))).containsExactly("col0", "col1");
     assertThat(rows("SELECT col1 FROM (VALUES (1, 'a'), (2, 'b')) v WHERE col0 = 2"))
         .containsExactly("b");
@@ -231,6 +253,7 @@ class NamesTest {
     assertThat(rows("SELECT b, count(*) FILTER (WHERE a > 1) AS n FROM t GROUP BY ALL ORDER BY b"))
         .containsExactly("x|1", "y|1");
     // "all" in a name or string is left alone.
-    assertThat(rows("SELECT 'group by all' AS s FROM t WHERE a = 1")).containsExactly("group by all");
+    assertThat(rows("SELECT 'group by all' AS s FROM t WHERE a = 1"))
+        .containsExactly("group by all");
   }
 }

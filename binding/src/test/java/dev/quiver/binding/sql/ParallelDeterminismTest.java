@@ -17,10 +17,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Queries whose plans share a join build side across partitions return the same rows on every
- * run. Regression for {@code regression/correlated-count.sql}: at 2 and 4 partitions about a
- * third of the runs returned 0 instead of 5, because a build side freed by the partition that
- * finished first was rebuilt by a later one from an exchange that had already been drained.
+ * Queries whose plans share a join build side across partitions return the same rows on every run.
+ * Regression for {@code regression/correlated-count.sql}: at 2 and 4 partitions about a third of
+ * the runs returned 0 instead of 5, because a build side freed by the partition that finished first
+ * was rebuilt by a later one from an exchange that had already been drained.
  */
 @Timeout(300)
 class ParallelDeterminismTest {

@@ -104,10 +104,8 @@ class PhysicalPlanTest {
                 + " and l2.l_suppkey <> l1.l_suppkey)"
                 + " and not exists (select * from lineitem l3 where l3.l_orderkey = l1.l_orderkey"
                 + " and l3.l_suppkey <> l1.l_suppkey and l3.l_receiptdate > l3.l_commitdate)");
-    List<JoinType> types =
-        all(p, HashJoinExec.class).stream().map(HashJoinExec::joinType).toList();
-    assertThat(types)
-        .contains(JoinType.SEMI, JoinType.ANTI);
+    List<JoinType> types = all(p, HashJoinExec.class).stream().map(HashJoinExec::joinType).toList();
+    assertThat(types).contains(JoinType.SEMI, JoinType.ANTI);
     assertThat(all(p, HashAggregateExec.class)).isEmpty();
     // The outer rows are estimated far fewer than lineitem's: both joins hash them and mark the
     // rows lineitem matches instead of hashing lineitem.

@@ -28,7 +28,8 @@ class ResultSchemaTest {
   @BeforeEach
   void setUp() {
     ctx = new SessionContext(new SessionConfig().withTargetPartitions(3).withBatchSize(2));
-    ctx.sql("CREATE TABLE orders(o_orderkey INTEGER NOT NULL, o_custkey INTEGER, o_comment VARCHAR)");
+    ctx.sql(
+        "CREATE TABLE orders(o_orderkey INTEGER NOT NULL, o_custkey INTEGER, o_comment VARCHAR)");
     ctx.sql("INSERT INTO orders VALUES (1, 10, 'a'), (2, NULL, 'b'), (3, 30, NULL), (4, 10, 'd')");
   }
 

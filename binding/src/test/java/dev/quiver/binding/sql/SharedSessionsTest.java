@@ -81,7 +81,8 @@ class SharedSessionsTest {
       ctx.sql(insert, Arrays.asList(2, null, null, null, null));
       String query = "SELECT id, name FROM p WHERE price < ? OR shipped = ? ORDER BY id";
       assertThat(ctx.parameterSchema(query).getFields()).hasSize(2);
-      List<Row> rows = ctx.sql(query, List.of(new BigDecimal("10"), LocalDate.of(2000, 1, 1))).rows();
+      List<Row> rows =
+          ctx.sql(query, List.of(new BigDecimal("10"), LocalDate.of(2000, 1, 1))).rows();
       assertThat(rows).hasSize(1);
       assertThat(rows.get(0).get("name")).isEqualTo("it's ? -- not a parameter");
       Row all = ctx.sql("SELECT * FROM p WHERE id = ?", List.of(1)).rows().get(0);

@@ -136,8 +136,8 @@ class SqlErrorsTest {
   /**
    * Regression: an uncorrelated scalar subquery returning several rows gave one of them
    * (SINGLE_VALUE ran as ANY_VALUE); PostgreSQL and DuckDB fail the query. Rows with NULL values
-   * count too. A correlated one fails when an outer row it is used for gets several rows (it
-   * gave one of them: CorrelatedScalarRows).
+   * count too. A correlated one fails when an outer row it is used for gets several rows (it gave
+   * one of them: CorrelatedScalarRows).
    */
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 4})
@@ -167,8 +167,13 @@ class SqlErrorsTest {
                     + " and (select v from s where s.k = o.k) = 'x'")
             .collect();
     try {
-      assertThat(skipping.stream().filter(r -> r.getRowCount() > 0).findFirst().orElseThrow()
-              .getVector(0).getObject(0))
+      assertThat(
+              skipping.stream()
+                  .filter(r -> r.getRowCount() > 0)
+                  .findFirst()
+                  .orElseThrow()
+                  .getVector(0)
+                  .getObject(0))
           .isEqualTo(1L);
     } finally {
       skipping.forEach(VectorSchemaRoot::close);

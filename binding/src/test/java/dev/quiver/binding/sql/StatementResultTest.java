@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every statement's result can be collected, streamed, shown and counted, including statements
- * without rows (regression: CREATE TABLE, SET, CREATE VIEW, DROP TABLE and DROP VIEW results
- * threw ArrayIndexOutOfBoundsException from Calcite's field trimmer).
+ * without rows (regression: CREATE TABLE, SET, CREATE VIEW, DROP TABLE and DROP VIEW results threw
+ * ArrayIndexOutOfBoundsException from Calcite's field trimmer).
  */
 @Timeout(60)
 class StatementResultTest {

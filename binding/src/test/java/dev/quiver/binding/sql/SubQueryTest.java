@@ -57,7 +57,8 @@ class SubQueryTest {
 
   @Test
   void notInCorrelatedSubqueryOfAConstant() {
-    assertThat(rows("select id from o where x not in (select 2 from s where s.k = o.k) order by id"))
+    assertThat(
+            rows("select id from o where x not in (select 2 from s where s.k = o.k) order by id"))
         .containsExactly("2", "3", "5");
   }
 
@@ -69,7 +70,8 @@ class SubQueryTest {
 
   @Test
   void allAndAnyOverCorrelatedConstants() {
-    assertThat(rows("select id from o where x <> all (select 2 from s where s.k = o.k) order by id"))
+    assertThat(
+            rows("select id from o where x <> all (select 2 from s where s.k = o.k) order by id"))
         .containsExactly("2", "3", "5");
     assertThat(rows("select id from o where x > any (select 2 from s where s.k = o.k) order by id"))
         .containsExactly("3");

@@ -75,9 +75,11 @@ class TableStatementsTest {
 
   @Test
   void constraintsAreEnforcedOnInsertWithTypedErrorsAndNoPartialWrite() {
-    assertThat(count("INSERT INTO k VALUES (1, 'a', 'x', 1.5, NULL), (2, 'b', NULL, 2, NULL)")).isEqualTo(2);
+    assertThat(count("INSERT INTO k VALUES (1, 'a', 'x', 1.5, NULL), (2, 'b', NULL, 2, NULL)"))
+        .isEqualTo(2);
     // A duplicate key among the new rows or against the table: nothing of the statement lands.
-    assertThatThrownBy(() -> ctx.sql("INSERT INTO k VALUES (3, 'c', 'z', 1, NULL), (1, 'd', 'w', 2, NULL)"))
+    assertThatThrownBy(
+            () -> ctx.sql("INSERT INTO k VALUES (3, 'c', 'z', 1, NULL), (1, 'd', 'w', 2, NULL)"))
         .isInstanceOfSatisfying(
             ConstraintViolationException.class,
             e -> {
@@ -85,13 +87,14 @@ class TableStatementsTest {
               assertThat(e.column()).isEqualTo("id");
               assertThat(e.value()).isEqualTo("1");
               assertThat(e.getMessage())
-                  .isEqualTo("INSERT INTO k: duplicate value 1 in column id breaks PRIMARY KEY (id);"
-                      + " no row was written");
+                  .isEqualTo(
+                      "INSERT INTO k: duplicate value 1 in column id breaks PRIMARY KEY (id);"
+                          + " no row was written");
             });
-    assertThatThrownBy(() -> ctx.sql("INSERT INTO k VALUES (5, 'e', 'q', 1, NULL), (6, 'f', 'q', 1, NULL)"))
+    assertThatThrownBy(
+            () -> ctx.sql("INSERT INTO k VALUES (5, 'e', 'q', 1, NULL), (6, 'f', 'q', 1, NULL)"))
         .isInstanceOfSatisfying(
-            ConstraintViolationException.class,
-            e -> assertThat(e.value()).isEqualTo("'q'"));
+            ConstraintViolationException.class, e -> assertThat(e.value()).isEqualTo("'q'"));
     assertThatThrownBy(() -> ctx.sql("INSERT INTO k VALUES (7, NULL, NULL, 1, NULL)"))
         .isInstanceOfSatisfying(
             ConstraintViolationException.class,
@@ -109,13 +112,17 @@ class TableStatementsTest {
         .isInstanceOf(ConstraintViolationException.class);
     assertThat(rows("SELECT id FROM k ORDER BY id")).containsExactly("1", "2");
     // UNIQUE allows many NULLs.
-    assertThat(count("INSERT INTO k VALUES (9, 'g', NULL, 1, NULL), (10, 'h', NULL, 1, NULL)")).isEqualTo(2);
+    assertThat(count("INSERT INTO k VALUES (9, 'g', NULL, 1, NULL), (10, 'h', NULL, 1, NULL)"))
+        .isEqualTo(2);
   }
 
   @Test
   void compositeAndTableLevelKeys() {
-    ctx.sql("CREATE TABLE k2 (a INTEGER, b VARCHAR, c BIGINT, CONSTRAINT pk PRIMARY KEY (a, b), UNIQUE (c))");
-    assertThat(count("INSERT INTO k2 VALUES (1, 'x', 1), (1, 'y', 2), (2, 'x', NULL), (3, 'x', NULL)")).isEqualTo(4);
+    ctx.sql(
+        "CREATE TABLE k2 (a INTEGER, b VARCHAR, c BIGINT, CONSTRAINT pk PRIMARY KEY (a, b), UNIQUE (c))");
+    assertThat(
+            count("INSERT INTO k2 VALUES (1, 'x', 1), (1, 'y', 2), (2, 'x', NULL), (3, 'x', NULL)"))
+        .isEqualTo(4);
     assertThatThrownBy(() -> ctx.sql("INSERT INTO k2 VALUES (1, 'y', 9)"))
         .isInstanceOfSatisfying(
             ConstraintViolationException.class,
@@ -129,7 +136,9 @@ class TableStatementsTest {
         .hasMessageContaining("UNIQUE (c)");
     assertThat(rows("DESCRIBE k2"))
         .containsExactly(
-            "a|INTEGER|NO|PRI|null|null", "b|VARCHAR|NO|PRI|null|null", "c|BIGINT|YES|UNI|null|null");
+            "a|INTEGER|NO|PRI|null|null",
+            "b|VARCHAR|NO|PRI|null|null",
+            "c|BIGINT|YES|UNI|null|null");
   }
 
   @Test
@@ -140,7 +149,8 @@ class TableStatementsTest {
     assertThat(rows("SELECT id, name, qty, d FROM k ORDER BY id"))
         .containsExactly("1|anon|0.00|null", "2|anon|0.00|null", "3|anon|0.00|null");
     // Calcite's parser takes DEFAULT in VALUES, not in UPDATE ... SET.
-    assertThatThrownBy(() -> ctx.sql("UPDATE k SET name = DEFAULT")).isInstanceOf(QuiverException.class);
+    assertThatThrownBy(() -> ctx.sql("UPDATE k SET name = DEFAULT"))
+        .isInstanceOf(QuiverException.class);
   }
 
   @Test
@@ -164,14 +174,19 @@ class TableStatementsTest {
 
   @Test
   void updateWithSubqueriesReturnsTheCountAndIsAtomic() {
-    ctx.sql("INSERT INTO k VALUES (1, 'a', 'x', 1, NULL), (2, 'b', 'y', 2, NULL), (3, 'c', NULL, 0, NULL)");
+    ctx.sql(
+        "INSERT INTO k VALUES (1, 'a', 'x', 1, NULL), (2, 'b', 'y', 2, NULL), (3, 'c', NULL, 0, NULL)");
     ctx.sql("CREATE TABLE pick AS SELECT 1 AS id UNION ALL SELECT 3");
-    assertThat(count("UPDATE k SET qty = qty * 10, name = upper(name) WHERE id IN (SELECT id FROM pick)"))
+    assertThat(
+            count(
+                "UPDATE k SET qty = qty * 10, name = upper(name) WHERE id IN (SELECT id FROM pick)"))
         .isEqualTo(2);
     assertThat(rows("SELECT id, name, qty FROM k ORDER BY id"))
         .containsExactly("1|A|10.00", "2|b|2.00", "3|C|0.00");
     // A correlated subquery in SET, over the table itself; an alias.
-    assertThat(count("UPDATE k AS t SET qty = (SELECT max(qty) FROM k WHERE k.id <> t.id) WHERE t.id = 3"))
+    assertThat(
+            count(
+                "UPDATE k AS t SET qty = (SELECT max(qty) FROM k WHERE k.id <> t.id) WHERE t.id = 3"))
         .isEqualTo(1);
     assertThat(rows("SELECT qty FROM k WHERE id = 3")).containsExactly("10.00");
     // No WHERE: every row; values are cast to the column's type.
@@ -196,12 +211,14 @@ class TableStatementsTest {
 
   @Test
   void deleteWithSubqueriesReturnsTheCount() {
-    ctx.sql("INSERT INTO k VALUES (1, 'a', 'x', 1, NULL), (2, 'b', 'y', 2, NULL), (3, 'c', NULL, NULL, NULL)");
+    ctx.sql(
+        "INSERT INTO k VALUES (1, 'a', 'x', 1, NULL), (2, 'b', 'y', 2, NULL), (3, 'c', NULL, NULL, NULL)");
     assertThat(count("DELETE FROM k WHERE qty > (SELECT min(qty) FROM k)")).isEqualTo(1);
     // NULL conditions keep the row (qty of 3 is NULL).
     assertThat(count("DELETE FROM k WHERE qty < 100")).isEqualTo(1);
     assertThat(rows("SELECT id FROM k")).containsExactly("3");
-    assertThat(count("DELETE FROM k AS t WHERE NOT EXISTS (SELECT 1 FROM k WHERE k.id = t.id + 1)")).isEqualTo(1);
+    assertThat(count("DELETE FROM k AS t WHERE NOT EXISTS (SELECT 1 FROM k WHERE k.id = t.id + 1)"))
+        .isEqualTo(1);
     ctx.sql("INSERT INTO k VALUES (4, 'd', NULL, 1, NULL)");
     assertThat(count("DELETE FROM k")).isEqualTo(1);
     assertThat(rows("SELECT count(*) FROM k")).containsExactly("0");
@@ -220,8 +237,10 @@ class TableStatementsTest {
         .hasMessageContaining("only memory tables");
     assertThatThrownBy(() -> ctx.sql("DELETE FROM v")).hasMessageContaining("is a view");
     assertThatThrownBy(() -> ctx.sql("DELETE FROM nope")).isInstanceOf(UnknownTableException.class);
-    assertThatThrownBy(() -> ctx.sql("UPDATE k SET nope = 1")).isInstanceOf(UnknownColumnException.class);
-    assertThatThrownBy(() -> ctx.sql("UPDATE k SET qty = 1, qty = 2")).hasMessageContaining("twice");
+    assertThatThrownBy(() -> ctx.sql("UPDATE k SET nope = 1"))
+        .isInstanceOf(UnknownColumnException.class);
+    assertThatThrownBy(() -> ctx.sql("UPDATE k SET qty = 1, qty = 2"))
+        .hasMessageContaining("twice");
   }
 
   @Test
@@ -238,12 +257,15 @@ class TableStatementsTest {
                   // Sessions share the catalog; each statement rewrites the whole table, so
                   // without the table's write lock one would drop another's rows or updates.
                   try (SessionContext s = ctx.newSession()) {
-                    s.sql("INSERT INTO n VALUES (" + thread + ", 0)").collect()
+                    s.sql("INSERT INTO n VALUES (" + thread + ", 0)")
+                        .collect()
                         .forEach(VectorSchemaRoot::close);
                     for (int i = 1; i <= 10; i++) {
-                      s.sql("UPDATE n SET v = v + 1 WHERE id = " + thread).collect()
+                      s.sql("UPDATE n SET v = v + 1 WHERE id = " + thread)
+                          .collect()
                           .forEach(VectorSchemaRoot::close);
-                      s.sql("INSERT INTO n VALUES (" + (thread * 100 + 100 + i) + ", -1)").collect()
+                      s.sql("INSERT INTO n VALUES (" + (thread * 100 + 100 + i) + ", -1)")
+                          .collect()
                           .forEach(VectorSchemaRoot::close);
                     }
                   }
@@ -272,7 +294,8 @@ class TableStatementsTest {
             "qty|DECIMAL(10,2)|YES|null|0|null",
             "d|DATE|YES|null|null|null");
     assertThat(rows("SHOW COLUMNS FROM k")).isEqualTo(rows("DESCRIBE TABLE k"));
-    assertThat(rows("DESCRIBE kv")).containsExactly("id|INTEGER|NO|null|null|null", "q2|DECIMAL(20,2)|YES|null|null|null");
+    assertThat(rows("DESCRIBE kv"))
+        .containsExactly("id|INTEGER|NO|null|null|null", "q2|DECIMAL(20,2)|YES|null|null|null");
     assertThat(ctx.sql("DESCRIBE k").schema().getFields().stream().map(f -> f.getName()).toList())
         .containsExactly("column_name", "column_type", "null", "key", "default", "extra");
     assertThat(rows("SHOW TABLES")).containsExactly("k", "kv");

@@ -161,7 +161,7 @@ final class Tpch {
       """;
 
   static final String Q8 =
-      """
+"""
 select o_year, sum(case when nation = 'BRAZIL' then volume else 0 end) / sum(volume) as mkt_share
 from (
   select extract(year from o_orderdate) as o_year,

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * How a client reaches a cluster: the scheduler's {@code host:port} and the security settings
- * (TLS trust and the shared token) every connection to the cluster uses.
+ * How a client reaches a cluster: the scheduler's {@code host:port} and the security settings (TLS
+ * trust and the shared token) every connection to the cluster uses.
  */
 public record ClusterConfig(String schedulerHost, int schedulerPort, SecurityConfig security) {
 

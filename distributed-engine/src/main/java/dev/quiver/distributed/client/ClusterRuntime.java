@@ -32,7 +32,8 @@ public final class ClusterRuntime implements AutoCloseable {
   public ClusterRuntime(ClusterConfig config) {
     this.config = config;
     this.scheduler = new SchedulerClient(config);
-    this.shuffle = new PerRootShuffleClient(root -> FlightShuffleClient.create(root, config.security()));
+    this.shuffle =
+        new PerRootShuffleClient(root -> FlightShuffleClient.create(root, config.security()));
   }
 
   /** The cluster's address. */
@@ -51,8 +52,8 @@ public final class ClusterRuntime implements AutoCloseable {
   }
 
   /**
-   * Task slots of the executors alive now (cached for a second); fails clearly when the cluster
-   * has no executor.
+   * Task slots of the executors alive now (cached for a second); fails clearly when the cluster has
+   * no executor.
    */
   public synchronized int totalSlots() {
     long now = System.currentTimeMillis();

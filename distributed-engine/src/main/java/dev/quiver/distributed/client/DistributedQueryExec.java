@@ -29,10 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The root of a distributed plan, run in the client: executing it submits the stage graph as a
- * job, waits for it, and streams the final stage's outputs (partition {@code i} reads the output
- * of final task {@code i}). Everything the binding does with a plan's root (collect, stream,
- * show, EXPLAIN ANALYZE) therefore works unchanged.
+ * The root of a distributed plan, run in the client: executing it submits the stage graph as a job,
+ * waits for it, and streams the final stage's outputs (partition {@code i} reads the output of
+ * final task {@code i}). Everything the binding does with a plan's root (collect, stream, show,
+ * EXPLAIN ANALYZE) therefore works unchanged.
  */
 public final class DistributedQueryExec extends BaseExecutionPlan {
   private static final Logger LOG = LoggerFactory.getLogger(DistributedQueryExec.class);
@@ -129,9 +129,9 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
   }
 
   /**
-   * One execution of the plan (one TaskContext): the job run whose output its partitions read.
-   * If reading the output fails because an executor holding it died after the job succeeded, the
-   * job is submitted again, as long as no partition has returned a batch yet.
+   * One execution of the plan (one TaskContext): the job run whose output its partitions read. If
+   * reading the output fails because an executor holding it died after the job succeeded, the job
+   * is submitted again, as long as no partition has returned a batch yet.
    */
   private final class Execution {
     private final TaskContext context;
@@ -157,8 +157,8 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
     }
 
     /**
-     * Submits the job and waits for it. A job the scheduler lost by restarting is submitted
-     * again (the client holds the plan), up to {@link #MAX_LOST_RESUBMITS} times.
+     * Submits the job and waits for it. A job the scheduler lost by restarting is submitted again
+     * (the client holds the plan), up to {@link #MAX_LOST_RESUBMITS} times.
      */
     private Run submit() {
       try {
@@ -200,8 +200,8 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
     }
 
     /**
-     * Replaces {@code failed}, whose output could not be read, with a new run; refuses once a
-     * batch was returned (the result would repeat rows) or after {@link #MAX_RESUBMITS}.
+     * Replaces {@code failed}, whose output could not be read, with a new run; refuses once a batch
+     * was returned (the result would repeat rows) or after {@link #MAX_RESUBMITS}.
      */
     synchronized Run resubmit(Run failed, ShuffleFetchException cause) {
       if (failure != null) {
@@ -380,7 +380,8 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
         spilled += m.getSpilledBytes();
         fetched += m.getFetchedBytes();
         maxMillis = Math.max(maxMillis, m.getElapsedMillis());
-        tasks.append("\ntask ")
+        tasks
+            .append("\ntask ")
             .append(t.getTask().getTaskId())
             .append(" #")
             .append(t.getTask().getAttempt())

@@ -76,9 +76,9 @@ public final class JobHandle implements AutoCloseable {
 
   /**
    * Submits {@code job}. While the scheduler is unreachable (restarting, or stopped), the
-   * submission is retried for up to {@code schedulerWait}; every retry carries the same
-   * submission id, so a submission the scheduler accepted before its answer was lost is not run
-   * twice. The handle waits as long for the scheduler in {@link #awaitSuccess}.
+   * submission is retried for up to {@code schedulerWait}; every retry carries the same submission
+   * id, so a submission the scheduler accepted before its answer was lost is not run twice. The
+   * handle waits as long for the scheduler in {@link #awaitSuccess}.
    */
   public static JobHandle submit(SchedulerClient scheduler, JobSpec job, Duration schedulerWait) {
     String submissionId = UUID.randomUUID().toString();
@@ -154,8 +154,8 @@ public final class JobHandle implements AutoCloseable {
   }
 
   /**
-   * The job's capability: the secret that calls on the job and reads of its output carry (the
-   * final outputs' locations in {@link #lastStatus()} carry it too). Never log it.
+   * The job's capability: the secret that calls on the job and reads of its output carry (the final
+   * outputs' locations in {@link #lastStatus()} carry it too). Never log it.
    */
   public ByteString capability() {
     return capability;
@@ -176,10 +176,10 @@ public final class JobHandle implements AutoCloseable {
   }
 
   /**
-   * Like {@link #awaitSuccess(BooleanSupplier)}, handing every status update to {@code updates}.
-   * A status stream cut by the scheduler going away is re-opened for up to the scheduler wait;
-   * if the scheduler then no longer knows the job, it restarted and the job is lost: that throws
-   * {@link JobLostException}, so the caller can submit the job again.
+   * Like {@link #awaitSuccess(BooleanSupplier)}, handing every status update to {@code updates}. A
+   * status stream cut by the scheduler going away is re-opened for up to the scheduler wait; if the
+   * scheduler then no longer knows the job, it restarted and the job is lost: that throws {@link
+   * JobLostException}, so the caller can submit the job again.
    */
   public JobStatusUpdate awaitSuccess(
       BooleanSupplier cancelled, Consumer<JobStatusUpdate> updates) {

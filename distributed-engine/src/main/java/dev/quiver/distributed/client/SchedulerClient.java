@@ -85,9 +85,8 @@ public final class SchedulerClient implements AutoCloseable {
   }
 
   /**
-   * A job the scheduler accepted: its id and its capability, which every later call on the job
-   * (and every read of its output) needs. The capability is a secret: {@link #toString()} leaves
-   * it out.
+   * A job the scheduler accepted: its id and its capability, which every later call on the job (and
+   * every read of its output) needs. The capability is a secret: {@link #toString()} leaves it out.
    */
   public record SubmittedJob(String jobId, ByteString capability) {
     @Override
@@ -150,10 +149,7 @@ public final class SchedulerClient implements AutoCloseable {
       return blocking
           .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
           .cancelJob(
-              CancelJobRequest.newBuilder()
-                  .setJobId(jobId)
-                  .setJobCapability(capability)
-                  .build())
+              CancelJobRequest.newBuilder().setJobId(jobId).setJobCapability(capability).build())
           .getCancelled();
     } catch (StatusRuntimeException e) {
       throw failure("cancel job " + jobId, e);
@@ -170,10 +166,7 @@ public final class SchedulerClient implements AutoCloseable {
       blocking
           .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
           .releaseJob(
-              ReleaseJobRequest.newBuilder()
-                  .setJobId(jobId)
-                  .setJobCapability(capability)
-                  .build());
+              ReleaseJobRequest.newBuilder().setJobId(jobId).setJobCapability(capability).build());
     } catch (StatusRuntimeException e) {
       throw failure("release job " + jobId, e);
     }

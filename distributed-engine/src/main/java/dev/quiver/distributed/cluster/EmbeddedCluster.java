@@ -18,9 +18,9 @@ import java.util.ServiceLoader;
 import java.util.stream.Stream;
 
 /**
- * A scheduler and {@code n} executors started inside this process on 127.0.0.1, for examples,
- * tests and single-machine use. Nothing starts until {@link #start()}; {@link #close()} stops
- * every server and deletes the executors' work directories.
+ * A scheduler and {@code n} executors started inside this process on 127.0.0.1, for examples, tests
+ * and single-machine use. Nothing starts until {@link #start()}; {@link #close()} stops every
+ * server and deletes the executors' work directories.
  */
 public final class EmbeddedCluster implements AutoCloseable {
   /** Heartbeat timeout of the embedded scheduler: losses are noticed quickly on loopback. */
@@ -47,8 +47,8 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /**
-   * As {@link #EmbeddedCluster(int, int, long)}, with every server and connection secured by
-   * {@code security} (its certificate must be valid for 127.0.0.1).
+   * As {@link #EmbeddedCluster(int, int, long)}, with every server and connection secured by {@code
+   * security} (its certificate must be valid for 127.0.0.1).
    */
   public EmbeddedCluster(
       int executors, int coresPerExecutor, long memoryPerExecutor, SecurityConfig security) {
@@ -68,7 +68,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
     this.schedulerHttpPort = schedulerHttpPort;
     if (executors < 1) {
-      throw new QuiverException("An embedded cluster needs at least one executor, got " + executors);
+      throw new QuiverException(
+          "An embedded cluster needs at least one executor, got " + executors);
     }
     if (coresPerExecutor < 1 || memoryPerExecutor < 1) {
       throw new QuiverException("Executors need at least one core and some memory");
@@ -80,8 +81,8 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /**
-   * A cluster of {@code executors} executors sharing this machine's cores (at least one each),
-   * with 2 GiB of task memory each.
+   * A cluster of {@code executors} executors sharing this machine's cores (at least one each), with
+   * 2 GiB of task memory each.
    */
   public static EmbeddedCluster sharingCores(int executors) {
     return sharingCores(executors, SecurityConfig.none());
@@ -95,8 +96,8 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   /**
    * A copy (not started) whose scheduler serves HTTP (health, metrics, jobs API, web UI) on
-   * 127.0.0.1:{@code port}, 0 for a free port, and whose executors serve health and metrics on
-   * free ports.
+   * 127.0.0.1:{@code port}, 0 for a free port, and whose executors serve health and metrics on free
+   * ports.
    */
   public EmbeddedCluster withHttp(int port) {
     return new EmbeddedCluster(executors, coresPerExecutor, memoryPerExecutor, security, port);
@@ -157,8 +158,13 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
         if (System.currentTimeMillis() > deadline) {
           throw new QuiverException(
-              "Only " + alive + " of " + executors + " embedded executors registered in "
-                  + REGISTRATION_WAIT_MILLIS + " ms");
+              "Only "
+                  + alive
+                  + " of "
+                  + executors
+                  + " embedded executors registered in "
+                  + REGISTRATION_WAIT_MILLIS
+                  + " ms");
         }
         Thread.sleep(20);
       }

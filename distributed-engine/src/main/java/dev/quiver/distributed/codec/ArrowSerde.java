@@ -6,16 +6,16 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.flatbuf.MessageHeader;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.ReadChannel;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageMetadataResult;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -55,7 +55,9 @@ final class ArrowSerde {
     return fields.get(0).getType();
   }
 
-  /** One batch as an Arrow IPC stream (schema, the batch, end of stream); the batch is only read. */
+  /**
+   * One batch as an Arrow IPC stream (schema, the batch, end of stream); the batch is only read.
+   */
   static byte[] ipc(VectorSchemaRoot batch) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (ArrowStreamWriter writer = new ArrowStreamWriter(batch, null, Channels.newChannel(out))) {
@@ -70,9 +72,9 @@ final class ArrowSerde {
 
   /**
    * Reads the one batch of an IPC stream written by {@link #ipc}, allocated from a child of {@code
-   * allocator}; both are added to {@code resources}, allocator first. The stream is read message
-   * by message (not with ArrowStreamReader) so that corrupt bytes fail before allocating more
-   * than they hold and leak nothing.
+   * allocator}; both are added to {@code resources}, allocator first. The stream is read message by
+   * message (not with ArrowStreamReader) so that corrupt bytes fail before allocating more than
+   * they hold and leak nothing.
    */
   static VectorSchemaRoot batch(
       ByteString bytes, BufferAllocator allocator, List<AutoCloseable> resources) {
@@ -121,7 +123,10 @@ final class ArrowSerde {
 
   private static PlanCodecException corrupt(ByteString bytes, String why) {
     return new PlanCodecException(
-        "A shipped memory-table batch of " + bytes.size() + " bytes is not a valid Arrow IPC"
-            + " stream: " + why);
+        "A shipped memory-table batch of "
+            + bytes.size()
+            + " bytes is not a valid Arrow IPC"
+            + " stream: "
+            + why);
   }
 }

@@ -15,8 +15,13 @@ final class EnumMapping {
     EnumValueDescriptor v = proto.findValueByName(prefix(proto) + value.name());
     if (v == null) {
       throw new PlanCodecException(
-          "The plan codec has no " + proto.getName() + " value for " + value.getDeclaringClass()
-              .getSimpleName() + "." + value.name() + "; add it to plan.proto");
+          "The plan codec has no "
+              + proto.getName()
+              + " value for "
+              + value.getDeclaringClass().getSimpleName()
+              + "."
+              + value.name()
+              + "; add it to plan.proto");
     }
     return v.getNumber();
   }
@@ -27,7 +32,11 @@ final class EnumMapping {
     String prefix = prefix(proto);
     if (v == null || number == 0 || !v.getName().startsWith(prefix)) {
       throw new PlanCodecException(
-          "unknown " + type.getSimpleName() + " value " + number + " in the plan (a newer client?)");
+          "unknown "
+              + type.getSimpleName()
+              + " value "
+              + number
+              + " in the plan (a newer client?)");
     }
     try {
       return Enum.valueOf(type, v.getName().substring(prefix.length()));

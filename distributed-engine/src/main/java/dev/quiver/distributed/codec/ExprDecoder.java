@@ -1,6 +1,7 @@
 package dev.quiver.distributed.codec;
 
 import dev.quiver.binding.physical.expr.ArithmeticExpr;
+import dev.quiver.binding.physical.expr.CardinalityExpr;
 import dev.quiver.binding.physical.expr.CaseExpr;
 import dev.quiver.binding.physical.expr.CastExpr;
 import dev.quiver.binding.physical.expr.CoalesceExpr;
@@ -8,6 +9,7 @@ import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.ComparisonExpr;
 import dev.quiver.binding.physical.expr.DateArithmeticExpr;
 import dev.quiver.binding.physical.expr.DateTruncExpr;
+import dev.quiver.binding.physical.expr.ElementExpr;
 import dev.quiver.binding.physical.expr.ExtractExpr;
 import dev.quiver.binding.physical.expr.InListExpr;
 import dev.quiver.binding.physical.expr.IsDistinctFromExpr;
@@ -21,21 +23,23 @@ import dev.quiver.binding.physical.expr.NegativeExpr;
 import dev.quiver.binding.physical.expr.NotExpr;
 import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
-import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.ScalarFunctionExpr;
+import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
+import dev.quiver.binding.physical.expr.StructFieldExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
 import dev.quiver.binding.udf.ScalarUdf;
 import dev.quiver.distributed.proto.ArithmeticExprNode;
 import dev.quiver.distributed.proto.ArithmeticOpSpec;
+import dev.quiver.distributed.proto.CardinalityExprNode;
 import dev.quiver.distributed.proto.CaseExprNode;
-import dev.quiver.distributed.proto.ScalarFunctionSpec;
 import dev.quiver.distributed.proto.ColumnExprNode;
 import dev.quiver.distributed.proto.ComparisonOpSpec;
 import dev.quiver.distributed.proto.DateArithmeticExprNode;
 import dev.quiver.distributed.proto.DateArithmeticOpSpec;
 import dev.quiver.distributed.proto.DateTruncExprNode;
 import dev.quiver.distributed.proto.DateTruncUnitSpec;
+import dev.quiver.distributed.proto.ElementExprNode;
 import dev.quiver.distributed.proto.ExtractExprNode;
 import dev.quiver.distributed.proto.ExtractFieldSpec;
 import dev.quiver.distributed.proto.LikeExprNode;
@@ -43,7 +47,9 @@ import dev.quiver.distributed.proto.LiteralExprNode;
 import dev.quiver.distributed.proto.LogicalOpSpec;
 import dev.quiver.distributed.proto.MathFunctionSpec;
 import dev.quiver.distributed.proto.PhysicalExprNode;
+import dev.quiver.distributed.proto.ScalarFunctionSpec;
 import dev.quiver.distributed.proto.StringFunctionSpec;
+import dev.quiver.distributed.proto.StructFieldExprNode;
 import dev.quiver.distributed.proto.TruthTestSpec;
 import dev.quiver.distributed.proto.UdfExprNode;
 import java.util.ArrayList;
@@ -52,12 +58,6 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
-import dev.quiver.binding.physical.expr.CardinalityExpr;
-import dev.quiver.binding.physical.expr.ElementExpr;
-import dev.quiver.binding.physical.expr.StructFieldExpr;
-import dev.quiver.distributed.proto.CardinalityExprNode;
-import dev.quiver.distributed.proto.ElementExprNode;
-import dev.quiver.distributed.proto.StructFieldExprNode;
 
 /** Decodes physical expressions; UDFs are looked up among those installed on this process. */
 final class ExprDecoder {
@@ -80,7 +80,9 @@ final class ExprDecoder {
           yield ColumnExpr.of(c.getIndex(), fields.get(0));
         }
         yield new ColumnExpr(
-            c.getIndex(), c.getName(), ArrowSerde.type(c.getDataType(), "column " + c.getName()),
+            c.getIndex(),
+            c.getName(),
+            ArrowSerde.type(c.getDataType(), "column " + c.getName()),
             c.getNullable());
       }
       case STRUCT_FIELD -> {
@@ -132,7 +134,8 @@ final class ExprDecoder {
           new IsTruthExpr(
               expr(e.getIsTruth().getChild()),
               EnumMapping.fromNumber(
-                  TruthTestSpec.getDescriptor(), e.getIsTruth().getTestValue(),
+                  TruthTestSpec.getDescriptor(),
+                  e.getIsTruth().getTestValue(),
                   IsTruthExpr.Test.class));
       case IS_DISTINCT_FROM ->
           new IsDistinctFromExpr(
@@ -177,7 +180,9 @@ final class ExprDecoder {
       case MATH ->
           new MathExpr(
               EnumMapping.fromNumber(
-                  MathFunctionSpec.getDescriptor(), e.getMath().getFunctionValue(), MathExpr.Fn.class),
+                  MathFunctionSpec.getDescriptor(),
+                  e.getMath().getFunctionValue(),
+                  MathExpr.Fn.class),
               exprs(e.getMath().getArgsList()),
               ArrowSerde.type(e.getMath().getDataType(), "a math function"));
       case STRING_FUNCTION ->

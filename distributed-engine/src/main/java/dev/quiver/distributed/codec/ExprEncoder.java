@@ -1,6 +1,7 @@
 package dev.quiver.distributed.codec;
 
 import dev.quiver.binding.physical.expr.ArithmeticExpr;
+import dev.quiver.binding.physical.expr.CardinalityExpr;
 import dev.quiver.binding.physical.expr.CaseExpr;
 import dev.quiver.binding.physical.expr.CastExpr;
 import dev.quiver.binding.physical.expr.CoalesceExpr;
@@ -8,6 +9,7 @@ import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.ComparisonExpr;
 import dev.quiver.binding.physical.expr.DateArithmeticExpr;
 import dev.quiver.binding.physical.expr.DateTruncExpr;
+import dev.quiver.binding.physical.expr.ElementExpr;
 import dev.quiver.binding.physical.expr.ExtractExpr;
 import dev.quiver.binding.physical.expr.InListExpr;
 import dev.quiver.binding.physical.expr.IsDistinctFromExpr;
@@ -21,19 +23,14 @@ import dev.quiver.binding.physical.expr.NegativeExpr;
 import dev.quiver.binding.physical.expr.NotExpr;
 import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
-import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.ScalarFunctionExpr;
+import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
-import dev.quiver.binding.physical.expr.UdfExpr;
-import dev.quiver.binding.physical.expr.CardinalityExpr;
-import dev.quiver.binding.physical.expr.ElementExpr;
 import dev.quiver.binding.physical.expr.StructFieldExpr;
-import dev.quiver.distributed.proto.CardinalityExprNode;
-import dev.quiver.distributed.proto.ElementExprNode;
-import dev.quiver.distributed.proto.StructFieldExprNode;
-import org.apache.arrow.vector.types.pojo.Schema;
+import dev.quiver.binding.physical.expr.UdfExpr;
 import dev.quiver.distributed.proto.ArithmeticExprNode;
 import dev.quiver.distributed.proto.ArithmeticOpSpec;
+import dev.quiver.distributed.proto.CardinalityExprNode;
 import dev.quiver.distributed.proto.CaseExprNode;
 import dev.quiver.distributed.proto.CastExprNode;
 import dev.quiver.distributed.proto.CoalesceExprNode;
@@ -44,6 +41,7 @@ import dev.quiver.distributed.proto.DateArithmeticExprNode;
 import dev.quiver.distributed.proto.DateArithmeticOpSpec;
 import dev.quiver.distributed.proto.DateTruncExprNode;
 import dev.quiver.distributed.proto.DateTruncUnitSpec;
+import dev.quiver.distributed.proto.ElementExprNode;
 import dev.quiver.distributed.proto.ExtractExprNode;
 import dev.quiver.distributed.proto.ExtractFieldSpec;
 import dev.quiver.distributed.proto.InListExprNode;
@@ -60,15 +58,17 @@ import dev.quiver.distributed.proto.NegativeExprNode;
 import dev.quiver.distributed.proto.NotExprNode;
 import dev.quiver.distributed.proto.NullIfExprNode;
 import dev.quiver.distributed.proto.PhysicalExprNode;
-import dev.quiver.distributed.proto.SingleRowExprNode;
 import dev.quiver.distributed.proto.ScalarFunctionExprNode;
 import dev.quiver.distributed.proto.ScalarFunctionSpec;
+import dev.quiver.distributed.proto.SingleRowExprNode;
 import dev.quiver.distributed.proto.StringFunctionExprNode;
 import dev.quiver.distributed.proto.StringFunctionSpec;
+import dev.quiver.distributed.proto.StructFieldExprNode;
 import dev.quiver.distributed.proto.TruthTestSpec;
 import dev.quiver.distributed.proto.UdfExprNode;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Encodes physical expressions; remembers which plan node they belong to, for errors. */
 final class ExprEncoder {
@@ -106,7 +106,8 @@ final class ExprEncoder {
               .setContainer(expr(card.container()))
               .setDataType(ArrowSerde.type(card.dataType())));
     } else if (e instanceof LiteralExpr l) {
-      LiteralExprNode.Builder n = LiteralExprNode.newBuilder().setDataType(ArrowSerde.type(l.dataType()));
+      LiteralExprNode.Builder n =
+          LiteralExprNode.newBuilder().setDataType(ArrowSerde.type(l.dataType()));
       if (l.value() != null) {
         n.setValue(ScalarValues.encode(l.value(), "a literal in " + node));
       }

@@ -53,8 +53,12 @@ public final class PlanCodec implements StageDecoder {
         NodeCodec previous = byName.putIfAbsent(c.name(), c);
         if (previous != null) {
           throw new PlanCodecException(
-              "Two NodeCodec plug-ins are named '" + c.name() + "': "
-                  + previous.getClass().getName() + " and " + c.getClass().getName()
+              "Two NodeCodec plug-ins are named '"
+                  + c.name()
+                  + "': "
+                  + previous.getClass().getName()
+                  + " and "
+                  + c.getClass().getName()
                   + "; remove one of them from the class path");
         }
         found.add(c);
@@ -79,8 +83,8 @@ public final class PlanCodec implements StageDecoder {
   /**
    * Encodes a stage.
    *
-   * @throws PlanCodecException naming the first node or expression that cannot be encoded, or
-   *     when the plan's memory tables hold more than {@link #maxShippedBytes()}
+   * @throws PlanCodecException naming the first node or expression that cannot be encoded, or when
+   *     the plan's memory tables hold more than {@link #maxShippedBytes()}
    */
   public byte[] encodeStage(StagePlan stage) {
     PlanEncoder encoder = new PlanEncoder(codecs, maxShippedBytes, false);
@@ -94,8 +98,8 @@ public final class PlanCodec implements StageDecoder {
   /**
    * Checks that {@code plan} could be encoded, without shipping its data.
    *
-   * @throws PlanCodecException naming the first node or expression class that cannot be encoded
-   *     and why, or when its memory tables are too large to ship
+   * @throws PlanCodecException naming the first node or expression class that cannot be encoded and
+   *     why, or when its memory tables are too large to ship
    */
   public void checkEncodable(ExecutionPlan plan) {
     new PlanEncoder(codecs, maxShippedBytes, true).node(plan);
@@ -111,8 +115,10 @@ public final class PlanCodec implements StageDecoder {
       in.checkLastTagWas(0);
     } catch (InvalidProtocolBufferException e) {
       throw new PlanCodecException(
-          "The plan bytes are not a Quiver stage plan (" + e.getMessage()
-              + "); check that the client and the executors run the same Quiver version", e);
+          "The plan bytes are not a Quiver stage plan ("
+              + e.getMessage()
+              + "); check that the client and the executors run the same Quiver version",
+          e);
     } catch (java.io.IOException e) {
       throw new PlanCodecException("Reading the plan bytes failed: " + e.getMessage(), e);
     }
@@ -131,10 +137,12 @@ public final class PlanCodec implements StageDecoder {
       decoder.release();
       throw new ResourcesExhaustedException(
           "Decoding the plan's memory-table data ran out of memory; give the executor more"
-              + " memory or register the data as Parquet", e);
+              + " memory or register the data as Parquet",
+          e);
     } catch (RuntimeException e) {
       decoder.release();
-      throw new PlanCodecException("The plan bytes decode to an invalid plan: " + e.getMessage(), e);
+      throw new PlanCodecException(
+          "The plan bytes decode to an invalid plan: " + e.getMessage(), e);
     }
   }
 }

@@ -143,13 +143,16 @@ final class PlanDecoder {
         yield new NestedLoopJoinExec(
             node(j.getLeft()),
             node(j.getRight()),
-            EnumMapping.fromNumber(JoinTypeSpec.getDescriptor(), j.getJoinTypeValue(), JoinType.class),
+            EnumMapping.fromNumber(
+                JoinTypeSpec.getDescriptor(), j.getJoinTypeValue(), JoinType.class),
             j.hasFilter() ? exprs.expr(j.getFilter()) : null);
       }
       case SORT -> {
         SortExecNode s = n.getSort();
         yield new SortExec(
-            node(s.getInput()), sortFields(s.getOrderList()), s.getFetch(),
+            node(s.getInput()),
+            sortFields(s.getOrderList()),
+            s.getFetch(),
             s.getPreservePartitioning());
       }
       case SORT_PRESERVING_MERGE -> {
@@ -280,7 +283,8 @@ final class PlanDecoder {
     }
     return new HashAggregateExec(
         input,
-        EnumMapping.fromNumber(AggregateModeSpec.getDescriptor(), a.getModeValue(), AggregateMode.class),
+        EnumMapping.fromNumber(
+            AggregateModeSpec.getDescriptor(), a.getModeValue(), AggregateMode.class),
         exprs.exprs(a.getGroupExprsList()),
         List.copyOf(a.getGroupNamesList()),
         calls);
@@ -311,8 +315,9 @@ final class PlanDecoder {
   private WindowCall windowCall(WindowCallSpec c) {
     WindowFrame frame = null;
     if (c.hasFrame()) {
-      frame = new WindowFrame(c.getFrame().getRows(), bound(c.getFrame().getStart()),
-          bound(c.getFrame().getEnd()));
+      frame =
+          new WindowFrame(
+              c.getFrame().getRows(), bound(c.getFrame().getStart()), bound(c.getFrame().getEnd()));
     }
     return new WindowCall(
         EnumMapping.fromNumber(
@@ -366,26 +371,46 @@ final class PlanDecoder {
       if (ranges != null
           && (ranges.getFirstCount() != paths.size() || ranges.getCountCount() != paths.size())) {
         throw new PlanCodecException(
-            "ParquetScanExec partition " + p + " has " + paths.size() + " paths but "
-                + ranges.getFirstCount() + " row-group ranges");
+            "ParquetScanExec partition "
+                + p
+                + " has "
+                + paths.size()
+                + " paths but "
+                + ranges.getFirstCount()
+                + " row-group ranges");
       }
       List<Long> sizes = groups.get(p).getSizesList();
       if (!sizes.isEmpty() && sizes.size() != paths.size()) {
         throw new PlanCodecException(
-            "ParquetScanExec partition " + p + " has " + paths.size() + " paths but "
-                + sizes.size() + " sizes");
+            "ParquetScanExec partition "
+                + p
+                + " has "
+                + paths.size()
+                + " paths but "
+                + sizes.size()
+                + " sizes");
       }
       List<String> versions = groups.get(p).getVersionsList();
       if (!versions.isEmpty() && versions.size() != paths.size()) {
         throw new PlanCodecException(
-            "ParquetScanExec partition " + p + " has " + paths.size() + " paths but "
-                + versions.size() + " versions");
+            "ParquetScanExec partition "
+                + p
+                + " has "
+                + paths.size()
+                + " paths but "
+                + versions.size()
+                + " versions");
       }
       var partitionValues = groups.get(p).getPartitionValuesList();
       if (!partitionValues.isEmpty() && partitionValues.size() != paths.size()) {
         throw new PlanCodecException(
-            "ParquetScanExec partition " + p + " has " + paths.size() + " paths but "
-                + partitionValues.size() + " partition value lists");
+            "ParquetScanExec partition "
+                + p
+                + " has "
+                + paths.size()
+                + " paths but "
+                + partitionValues.size()
+                + " partition value lists");
       }
       for (int i = 0; i < paths.size(); i++) {
         long size = sizes.isEmpty() ? -1 : sizes.get(i);

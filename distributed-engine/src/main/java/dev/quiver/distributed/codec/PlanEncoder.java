@@ -9,9 +9,9 @@ import dev.quiver.binding.physical.aggregate.HashAggregateExec;
 import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
-import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.join.HashJoinExec;
 import dev.quiver.binding.physical.join.NestedLoopJoinExec;
+import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.operator.EmptyExec;
 import dev.quiver.binding.physical.operator.FilterExec;
 import dev.quiver.binding.physical.operator.LimitExec;
@@ -55,8 +55,8 @@ import dev.quiver.distributed.proto.PhysicalExprNode;
 import dev.quiver.distributed.proto.PhysicalPlanNode;
 import dev.quiver.distributed.proto.Projection;
 import dev.quiver.distributed.proto.ProjectionExecNode;
-import dev.quiver.distributed.proto.RowGroupRanges;
 import dev.quiver.distributed.proto.RepartitionExecNode;
+import dev.quiver.distributed.proto.RowGroupRanges;
 import dev.quiver.distributed.proto.ShuffleReaderExecNode;
 import dev.quiver.distributed.proto.ShuffleReaderModeSpec;
 import dev.quiver.distributed.proto.SortExecNode;
@@ -132,7 +132,8 @@ final class PlanEncoder {
       }
       b.setUnion(u);
     } else if (plan instanceof ValuesExec p) {
-      ValuesExecNode.Builder v = ValuesExecNode.newBuilder().setSchema(ArrowSerde.schema(p.schema()));
+      ValuesExecNode.Builder v =
+          ValuesExecNode.newBuilder().setSchema(ArrowSerde.schema(p.schema()));
       for (List<Object> row : p.rows()) {
         ValuesRow.Builder r = ValuesRow.newBuilder();
         for (Object value : row) {

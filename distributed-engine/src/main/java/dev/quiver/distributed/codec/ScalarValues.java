@@ -43,8 +43,13 @@ final class ScalarValues {
               .setNano(v.getNano()));
     } else {
       throw new PlanCodecException(
-          "Cannot encode the value " + value + " of " + where + ": values of class "
-              + value.getClass().getName() + " have no plan encoding");
+          "Cannot encode the value "
+              + value
+              + " of "
+              + where
+              + ": values of class "
+              + value.getClass().getName()
+              + " have no plan encoding");
     }
     return b.build();
   }
@@ -55,7 +60,8 @@ final class ScalarValues {
       case VALUE_NOT_SET -> {
         if (!v.getUnknownFields().asMap().isEmpty()) {
           throw new PlanCodecException(
-              "unknown kind of literal value (fields " + v.getUnknownFields().asMap().keySet()
+              "unknown kind of literal value (fields "
+                  + v.getUnknownFields().asMap().keySet()
                   + ") in the plan (a newer client?)");
         }
         yield null;
@@ -72,7 +78,9 @@ final class ScalarValues {
       case DATE_DAYS -> LocalDate.ofEpochDay(v.getDateDays());
       case LOCAL_DATE_TIME ->
           LocalDateTime.ofEpochSecond(
-              v.getLocalDateTime().getEpochSecond(), v.getLocalDateTime().getNano(), ZoneOffset.UTC);
+              v.getLocalDateTime().getEpochSecond(),
+              v.getLocalDateTime().getNano(),
+              ZoneOffset.UTC);
     };
   }
 }

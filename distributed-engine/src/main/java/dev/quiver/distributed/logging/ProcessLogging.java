@@ -16,19 +16,19 @@ public final class ProcessLogging {
   private static final String PREFIX = "org.slf4j.simpleLogger.";
 
   /**
-   * Libraries whose warnings concern conditions Quiver handles itself and reports in its own
-   * words: Calcite's implication checker and planner notes, gRPC's and Netty's reports of
-   * cancelled streams (a client that stops reading once it has enough rows) and of connections
-   * speaking another protocol (an HTTP/1 request to a gRPC port), each with a long stack trace.
-   * Their errors still show.
+   * Libraries whose warnings concern conditions Quiver handles itself and reports in its own words:
+   * Calcite's implication checker and planner notes, gRPC's and Netty's reports of cancelled
+   * streams (a client that stops reading once it has enough rows) and of connections speaking
+   * another protocol (an HTTP/1 request to a gRPC port), each with a long stack trace. Their errors
+   * still show.
    */
   static final List<String> QUIET = List.of("org.apache.calcite", "io.grpc", "io.netty");
 
   private ProcessLogging() {}
 
   /**
-   * Sets up logging for a process whose own loggers log at {@code defaultLevel} ({@code info}
-   * for servers, {@code warn} for the command line, which prints its own results).
+   * Sets up logging for a process whose own loggers log at {@code defaultLevel} ({@code info} for
+   * servers, {@code warn} for the command line, which prints its own results).
    */
   public static synchronized void install(String defaultLevel) {
     setIfAbsent("defaultLogLevel", defaultLevel);

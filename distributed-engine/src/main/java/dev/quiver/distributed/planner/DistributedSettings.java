@@ -25,10 +25,11 @@ public final class DistributedSettings implements SettingsProvider {
   public static final long DEFAULT_BYTES_PER_TASK = 4L << 20;
 
   /**
-   * A join build side estimated at no more rows than this is broadcast to every probe task
-   * instead of hash-shuffling both sides.
+   * A join build side estimated at no more rows than this is broadcast to every probe task instead
+   * of hash-shuffling both sides.
    */
-  public static final String BROADCAST_THRESHOLD_ROWS = "quiver.distributed.broadcast_threshold_rows";
+  public static final String BROADCAST_THRESHOLD_ROWS =
+      "quiver.distributed.broadcast_threshold_rows";
 
   /** Upper bound on tasks per stage, below the cluster's slots (0 = the cluster's slots). */
   public static final String MAX_TASKS = "quiver.distributed.max_tasks";
@@ -45,8 +46,7 @@ public final class DistributedSettings implements SettingsProvider {
 
   /** {@link #ENABLED}, typed. */
   public static final Setting<Boolean> ENABLED_SETTING =
-      Setting.bool(
-          ENABLED, true, "Run queries on the cluster (true) or in this process (false).");
+      Setting.bool(ENABLED, true, "Run queries on the cluster (true) or in this process (false).");
 
   /** {@link #BYTES_PER_TASK}, typed. */
   public static final Setting<Long> BYTES_PER_TASK_SETTING =

@@ -11,8 +11,8 @@ import java.util.List;
  * boundary}.
  *
  * @param inputStageIds the stages whose outputs this stage's shuffle readers consume
- * @param outputRowLimit rows its consumer needs at most from all its tasks together (a LIMIT
- *     above the boundary), or -1: the scheduler stops running its tasks once they wrote that many
+ * @param outputRowLimit rows its consumer needs at most from all its tasks together (a LIMIT above
+ *     the boundary), or -1: the scheduler stops running its tasks once they wrote that many
  */
 public record Stage(
     int id,

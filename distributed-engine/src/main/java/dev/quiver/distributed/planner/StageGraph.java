@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The stages of one query in dependency order (every stage after its inputs); the last one is
- * the final stage, whose outputs the client reads.
+ * The stages of one query in dependency order (every stage after its inputs); the last one is the
+ * final stage, whose outputs the client reads.
  */
 public record StageGraph(List<Stage> stages) {
 
@@ -45,8 +45,8 @@ public record StageGraph(List<Stage> stages) {
   }
 
   /**
-   * Renders the stage tree with a line of extra text (e.g. measured metrics) under each stage
-   * that has one.
+   * Renders the stage tree with a line of extra text (e.g. measured metrics) under each stage that
+   * has one.
    */
   public String explain(Map<Integer, String> extraByStage) {
     StringBuilder sb = new StringBuilder();
@@ -131,7 +131,9 @@ public record StageGraph(List<Stage> stages) {
       }
     }
     Stage last = finalStage();
-    sb.append("  client [shape=ellipse];\n  s").append(last.id()).append(" -> client [label=\"RESULT\"];\n");
+    sb.append("  client [shape=ellipse];\n  s")
+        .append(last.id())
+        .append(" -> client [label=\"RESULT\"];\n");
     return sb.append("}\n").toString();
   }
 

@@ -16,13 +16,13 @@ import java.util.Optional;
  * Cuts a single-node physical plan into stages at its exchanges.
  *
  * <p>The binding's planner already placed every point where rows must move between partitions: a
- * {@link RepartitionExec} (hash or round-robin) becomes a shuffle, a {@link
- * CoalescePartitionsExec} a gather (or, when the stage above runs several tasks, a broadcast of a
- * join's build side), and the input of a {@link SortPreservingMergeExec} a gather that keeps each
- * producer's sorted run apart. Below each cut is a producer stage; in its consumer the cut becomes
- * a {@link ShuffleReaderExec}. What remains on top becomes the final stage, whose outputs the
- * client reads. Aggregations arrive already split into partial and final around the hash
- * repartition, so the split falls on a stage boundary.
+ * {@link RepartitionExec} (hash or round-robin) becomes a shuffle, a {@link CoalescePartitionsExec}
+ * a gather (or, when the stage above runs several tasks, a broadcast of a join's build side), and
+ * the input of a {@link SortPreservingMergeExec} a gather that keeps each producer's sorted run
+ * apart. Below each cut is a producer stage; in its consumer the cut becomes a {@link
+ * ShuffleReaderExec}. What remains on top becomes the final stage, whose outputs the client reads.
+ * Aggregations arrive already split into partial and final around the hash repartition, so the
+ * split falls on a stage boundary.
  */
 public final class StagePlanner {
   private final List<Stage> stages = new ArrayList<>();
@@ -41,11 +41,7 @@ public final class StagePlanner {
     ExecutionPlan top = planner.cut(plan);
     planner.stages.add(
         new Stage(
-            planner.stages.size() + 1,
-            top,
-            Partitioning.single(),
-            Boundary.RESULT,
-            readers(top)));
+            planner.stages.size() + 1, top, Partitioning.single(), Boundary.RESULT, readers(top)));
     return Optional.of(new StageGraph(planner.labelBroadcasts()));
   }
 

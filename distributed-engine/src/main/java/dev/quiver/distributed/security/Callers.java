@@ -5,9 +5,8 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 
 /**
- * The {@link Role} of the gRPC call being served, set by the token check of {@link
- * GrpcSecurity}. A server without any token has no check and treats every caller as {@link
- * Role#CLUSTER}.
+ * The {@link Role} of the gRPC call being served, set by the token check of {@link GrpcSecurity}. A
+ * server without any token has no check and treats every caller as {@link Role#CLUSTER}.
  */
 public final class Callers {
   static final Context.Key<Role> ROLE = Context.key("quiver-caller-role");

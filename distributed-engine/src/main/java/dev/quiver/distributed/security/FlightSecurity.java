@@ -43,7 +43,9 @@ public final class FlightSecurity {
             new ByteArrayInputStream(security.privateKey().bytes()));
       } catch (IOException e) {
         throw new QuiverException(
-            "Cannot serve Flight over TLS with " + security.certChain().source() + ": "
+            "Cannot serve Flight over TLS with "
+                + security.certChain().source()
+                + ": "
                 + e.getMessage(),
             e);
       }

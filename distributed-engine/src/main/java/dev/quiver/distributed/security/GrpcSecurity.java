@@ -35,9 +35,9 @@ public final class GrpcSecurity {
       Metadata.Key.of(Tokens.HEADER, Metadata.ASCII_STRING_MARSHALLER);
 
   /**
-   * Silence on a connection with a call in progress after which a client pings the server: a
-   * peer that stopped answering (a hung or SIGSTOPped process, a host gone without closing its
-   * TCP connections) is noticed after this plus {@link #KEEPALIVE_TIMEOUT}.
+   * Silence on a connection with a call in progress after which a client pings the server: a peer
+   * that stopped answering (a hung or SIGSTOPped process, a host gone without closing its TCP
+   * connections) is noticed after this plus {@link #KEEPALIVE_TIMEOUT}.
    */
   public static final Duration KEEPALIVE = Duration.ofSeconds(10);
 
@@ -48,11 +48,10 @@ public final class GrpcSecurity {
 
   /**
    * A channel builder to {@code host:port}: TLS verified with the configured CA when the config
-   * asks for it (plaintext otherwise), the token on every call when one is set, and keepalive
-   * pings while calls are in progress.
+   * asks for it (plaintext otherwise), the token on every call when one is set, and keepalive pings
+   * while calls are in progress.
    */
-  public static NettyChannelBuilder channelBuilder(
-      String host, int port, SecurityConfig security) {
+  public static NettyChannelBuilder channelBuilder(String host, int port, SecurityConfig security) {
     NettyChannelBuilder b =
         NettyChannelBuilder.forAddress(host, port)
             .keepAliveTime(KEEPALIVE.toMillis(), TimeUnit.MILLISECONDS)
@@ -70,8 +69,8 @@ public final class GrpcSecurity {
   }
 
   /**
-   * Makes {@code builder} serve TLS when the config has a certificate and reject every call
-   * without the token (UNAUTHENTICATED) when one is set.
+   * Makes {@code builder} serve TLS when the config has a certificate and reject every call without
+   * the token (UNAUTHENTICATED) when one is set.
    */
   public static NettyServerBuilder secure(NettyServerBuilder builder, SecurityConfig security) {
     if (security.serverTls()) {
@@ -104,8 +103,8 @@ public final class GrpcSecurity {
 
   /**
    * Like {@link #tokenInterceptor}, also refusing callers without the cluster role
-   * (PERMISSION_DENIED naming {@code what}) before any handler sees the call: for services only
-   * the cluster calls, such as an executor's control service.
+   * (PERMISSION_DENIED naming {@code what}) before any handler sees the call: for services only the
+   * cluster calls, such as an executor's control service.
    */
   public static ServerInterceptor clusterOnlyInterceptor(SecurityConfig security, String what) {
     if (!security.hasToken()) {
@@ -121,7 +120,9 @@ public final class GrpcSecurity {
         b.trustManager(new ByteArrayInputStream(security.ca().bytes()));
       } catch (IllegalArgumentException e) {
         throw new QuiverException(
-            "The TLS CA certificates in " + security.ca().source() + " are not valid PEM: "
+            "The TLS CA certificates in "
+                + security.ca().source()
+                + " are not valid PEM: "
                 + e.getMessage(),
             e);
       }

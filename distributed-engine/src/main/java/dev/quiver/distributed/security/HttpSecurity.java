@@ -12,8 +12,8 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 
 /**
- * Applies a {@link SecurityConfig} to the servers' HTTP endpoints (health, metrics, the jobs API and
- * web UI): the same certificate as their gRPC port, and the same shared token.
+ * Applies a {@link SecurityConfig} to the servers' HTTP endpoints (health, metrics, the jobs API
+ * and web UI): the same certificate as their gRPC port, and the same shared token.
  */
 public final class HttpSecurity {
   private HttpSecurity() {}

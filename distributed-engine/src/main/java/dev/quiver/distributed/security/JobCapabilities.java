@@ -6,8 +6,8 @@ import java.security.SecureRandom;
 
 /**
  * Job capabilities: 256 random bits the scheduler gives the submitter of a job (and the executors
- * running it). Watching, cancelling and releasing a job, and reading its shuffle output, need
- * it, so another client that knows the job's id (from a log, the web UI) can do none of that.
+ * running it). Watching, cancelling and releasing a job, and reading its shuffle output, need it,
+ * so another client that knows the job's id (from a log, the web UI) can do none of that.
  * Capabilities are secrets: nothing logs or prints them.
  */
 public final class JobCapabilities {
@@ -26,8 +26,8 @@ public final class JobCapabilities {
   }
 
   /**
-   * Whether {@code presented} is {@code expected}, in time independent of where they differ.
-   * An empty {@code expected} never matches.
+   * Whether {@code presented} is {@code expected}, in time independent of where they differ. An
+   * empty {@code expected} never matches.
    */
   public static boolean matches(ByteString expected, ByteString presented) {
     if (expected == null || expected.isEmpty() || presented == null) {

@@ -13,10 +13,10 @@ import java.nio.file.Path;
  *
  * <p>The client token ({@code --token-file}) is what clients present. The cluster credential
  * ({@code --cluster-token-file}) is what executors and the scheduler present to each other; a
- * process that has it sends it on every call, and servers give its callers the {@link
- * Role#CLUSTER} role (registering executors, launching tasks) and the client token's callers only
- * {@link Role#CLIENT}. Without a cluster credential the client token is the single shared token
- * of every role. {@link #toString()} never shows a token.
+ * process that has it sends it on every call, and servers give its callers the {@link Role#CLUSTER}
+ * role (registering executors, launching tasks) and the client token's callers only {@link
+ * Role#CLIENT}. Without a cluster credential the client token is the single shared token of every
+ * role. {@link #toString()} never shows a token.
  */
 public final class SecurityConfig {
   private static final SecurityConfig NONE =
@@ -127,7 +127,12 @@ public final class SecurityConfig {
     String source = "token file " + tokenFile;
     String text = new String(read(tokenFile, "token file").bytes(), StandardCharsets.UTF_8);
     return new SecurityConfig(
-        certChain, privateKey, ca, checkToken(text, source), source, clusterToken,
+        certChain,
+        privateKey,
+        ca,
+        checkToken(text, source),
+        source,
+        clusterToken,
         clusterTokenSource);
   }
 

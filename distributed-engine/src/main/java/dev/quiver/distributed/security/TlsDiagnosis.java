@@ -1,18 +1,18 @@
 package dev.quiver.distributed.security;
 
 import io.grpc.Status;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateException;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStatusCode;
-import java.security.cert.CertificateException;
-import java.security.cert.CertPathValidatorException;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Names the TLS mistake behind a failed connection: gRPC reports a plaintext client talking to a
- * TLS server, a TLS client talking to a plaintext server and an untrusted server certificate all
- * as {@code UNAVAILABLE} with "io exception" or "Network closed for unknown reason".
+ * TLS server, a TLS client talking to a plaintext server and an untrusted server certificate all as
+ * {@code UNAVAILABLE} with "io exception" or "Network closed for unknown reason".
  */
 public final class TlsDiagnosis {
   private TlsDiagnosis() {}
@@ -52,7 +52,8 @@ public final class TlsDiagnosis {
           || t instanceof CertificateException
           || t.getClass().getSimpleName().equals("ValidatorException")) {
         return "; the TLS handshake failed because the server's certificate is not trusted by"
-            + " the client's CA certificates (--tls-ca): " + t.getMessage();
+            + " the client's CA certificates (--tls-ca): "
+            + t.getMessage();
       }
     }
     // Only now the generic TLS failures: they wrap the specific causes above.

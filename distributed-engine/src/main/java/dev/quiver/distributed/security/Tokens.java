@@ -52,8 +52,8 @@ final class Tokens {
 
   /**
    * The role {@code header} (may be null) grants, or null when it is not exactly {@code Bearer
-   * <token>} with a known token. Both sides are hashed first so the comparison takes the same
-   * time whatever the presented token's length or content.
+   * <token>} with a known token. Both sides are hashed first so the comparison takes the same time
+   * whatever the presented token's length or content.
    */
   Role authenticate(String header) {
     // Exactly the form clients send: no other spelling of the scheme, no extra spaces.

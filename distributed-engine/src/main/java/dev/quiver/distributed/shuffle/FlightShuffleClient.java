@@ -190,7 +190,9 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
     private void checkSchema(Schema actual) {
       if (!ShuffleSchemas.sameColumnTypes(actual, schema)) {
         throw new ShuffleFetchException(
-            location, "producer wrote schema " + actual + " but the reader expects " + schema, null);
+            location,
+            "producer wrote schema " + actual + " but the reader expects " + schema,
+            null);
       }
     }
 

@@ -23,8 +23,8 @@ public enum ShuffleCompression {
   public static final String SETTING = "quiver.shuffle.compression";
 
   /**
-   * The compression an executor uses for tasks that do not set {@link #SETTING}: none, because
-   * LZ4 (commons-compress, pure Java) costs far more than 10% on loopback (TPC-H SF 0.1, embedded
+   * The compression an executor uses for tasks that do not set {@link #SETTING}: none, because LZ4
+   * (commons-compress, pure Java) costs far more than 10% on loopback (TPC-H SF 0.1, embedded
    * cluster of 2); {@code zstd} (native) was within 2% of none there and saves bytes on networks.
    */
   public static final ShuffleCompression DEFAULT = NONE;
@@ -59,8 +59,7 @@ public enum ShuffleCompression {
         return c;
       }
     }
-    throw new QuiverException(
-        SETTING + " must be one of none, lz4 or zstd, got '" + value + "'");
+    throw new QuiverException(SETTING + " must be one of none, lz4 or zstd, got '" + value + "'");
   }
 
   /** The compression {@code config} sets with {@link #SETTING}, if it sets one. */

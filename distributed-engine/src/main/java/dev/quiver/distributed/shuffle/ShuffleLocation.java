@@ -8,10 +8,10 @@ import org.apache.arrow.flight.Ticket;
 
 /**
  * Where one output partition of one producer task can be fetched: the executor holding it, the
- * address of its Flight server and the job's capability, which the executor wants in the ticket
- * (a secret: {@link #toString()} leaves it out). An {@code empty} location names a partition that
- * has no rows and lives nowhere: its task was skipped because the consumers already had the rows
- * they need.
+ * address of its Flight server and the job's capability, which the executor wants in the ticket (a
+ * secret: {@link #toString()} leaves it out). An {@code empty} location names a partition that has
+ * no rows and lives nowhere: its task was skipped because the consumers already had the rows they
+ * need.
  */
 public record ShuffleLocation(
     String jobId,
@@ -26,7 +26,13 @@ public record ShuffleLocation(
 
   /** A location holding data, without a capability. */
   public ShuffleLocation(
-      String jobId, int stageId, int taskId, int partition, String executorId, String host, int port) {
+      String jobId,
+      int stageId,
+      int taskId,
+      int partition,
+      String executorId,
+      String host,
+      int port) {
     this(jobId, stageId, taskId, partition, executorId, host, port, false, ByteString.EMPTY);
   }
 

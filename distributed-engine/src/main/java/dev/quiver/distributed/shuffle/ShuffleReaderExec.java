@@ -44,8 +44,8 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
    * Creates a reader.
    *
    * @param stageId the producer stage
-   * @param partitioning this node's output partitioning (for HASH: the shuffle's partitioning;
-   *     for PER_TASK: {@code producerTasks} partitions)
+   * @param partitioning this node's output partitioning (for HASH: the shuffle's partitioning; for
+   *     PER_TASK: {@code producerTasks} partitions)
    * @param producerTasks how many tasks the producer stage runs
    * @param locations where each producer output lives (empty until the task is launched)
    * @param client fetches the data (null until the task is launched)
@@ -89,8 +89,7 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
         mine.add(l);
       }
     }
-    return new ShuffleReaderExec(
-        stageId, schema(), partitioning, mode, producerTasks, mine, with);
+    return new ShuffleReaderExec(stageId, schema(), partitioning, mode, producerTasks, mine, with);
   }
 
   /** The producer stage. */
@@ -166,8 +165,14 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
 
   @Override
   public String displayDetails() {
-    return "stage=" + stageId + ", mode=" + mode + ", producers=" + producerTasks
-        + ", partitioning=" + partitioning;
+    return "stage="
+        + stageId
+        + ", mode="
+        + mode
+        + ", producers="
+        + producerTasks
+        + ", partitioning="
+        + partitioning;
   }
 
   /** Reads the inputs one after the other. */

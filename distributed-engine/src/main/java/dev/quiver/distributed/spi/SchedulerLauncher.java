@@ -14,8 +14,8 @@ public interface SchedulerLauncher {
       throws Exception;
 
   /**
-   * As {@link #start(int, long, SecurityConfig)}, also serving HTTP (health, metrics, jobs API,
-   * web UI) on 127.0.0.1:{@code httpPort} (0 picks a free port, -1 serves none).
+   * As {@link #start(int, long, SecurityConfig)}, also serving HTTP (health, metrics, jobs API, web
+   * UI) on 127.0.0.1:{@code httpPort} (0 picks a free port, -1 serves none).
    */
   default RunningServer start(
       int port, int httpPort, long heartbeatTimeoutMillis, SecurityConfig security)

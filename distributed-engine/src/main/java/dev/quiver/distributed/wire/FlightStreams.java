@@ -15,10 +15,10 @@ public final class FlightStreams {
   private FlightStreams() {}
 
   /**
-   * Waits until the transport takes more data, the consumer cancels, or {@code timeoutMillis}
-   * pass. Polls {@code isReady()} rather than waiting for gRPC's onReady callback: that callback
-   * runs on this call's serializing executor, which is busy running this very {@code getStream},
-   * so it would only arrive after the wait timed out.
+   * Waits until the transport takes more data, the consumer cancels, or {@code timeoutMillis} pass.
+   * Polls {@code isReady()} rather than waiting for gRPC's onReady callback: that callback runs on
+   * this call's serializing executor, which is busy running this very {@code getStream}, so it
+   * would only arrive after the wait timed out.
    */
   public static BackpressureStrategy.WaitResult awaitReady(
       ServerStreamListener listener, long timeoutMillis) {

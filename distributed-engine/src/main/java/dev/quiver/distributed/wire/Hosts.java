@@ -13,8 +13,8 @@ public final class Hosts {
   }
 
   /**
-   * The address to advertise for a server listening on {@code listenHost}: that address itself,
-   * or this machine's host name when it listens on every interface.
+   * The address to advertise for a server listening on {@code listenHost}: that address itself, or
+   * this machine's host name when it listens on every interface.
    */
   public static String advertised(String listenHost) {
     if (!isWildcard(listenHost)) {

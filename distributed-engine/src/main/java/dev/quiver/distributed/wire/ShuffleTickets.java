@@ -9,8 +9,8 @@ import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.Ticket;
 
 /**
- * Encodes a shuffle partition's id and its job's capability as an Arrow Flight ticket and back.
- * A ticket holds a secret (the capability): never log or print one.
+ * Encodes a shuffle partition's id and its job's capability as an Arrow Flight ticket and back. A
+ * ticket holds a secret (the capability): never log or print one.
  */
 public final class ShuffleTickets {
 

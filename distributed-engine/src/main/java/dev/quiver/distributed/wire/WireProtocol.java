@@ -16,10 +16,10 @@ public final class WireProtocol {
   public static final int MAX_MESSAGE_BYTES = 128 << 20;
 
   /**
-   * Largest header list (metadata) a Quiver server accepts, gRPC's own default. Quiver's calls
-   * send a few hundred bytes; Flight's servers default to 2 GiB, which let a client with a 50 MB
-   * header keep an executor's cores busy decoding it for minutes. A longer list closes the
-   * connection before any handler, token check included, runs.
+   * Largest header list (metadata) a Quiver server accepts, gRPC's own default. Quiver's calls send
+   * a few hundred bytes; Flight's servers default to 2 GiB, which let a client with a 50 MB header
+   * keep an executor's cores busy decoding it for minutes. A longer list closes the connection
+   * before any handler, token check included, runs.
    */
   public static final int MAX_HEADER_LIST_BYTES = 8 << 10;
 

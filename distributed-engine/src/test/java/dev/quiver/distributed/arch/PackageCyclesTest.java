@@ -9,7 +9,10 @@ import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
 
-/** The distributed engine's packages, its root package included, depend on each other without cycles. */
+/**
+ * The distributed engine's packages, its root package included, depend on each other without
+ * cycles.
+ */
 class PackageCyclesTest {
   private static final String ROOT = "dev.quiver.distributed";
 

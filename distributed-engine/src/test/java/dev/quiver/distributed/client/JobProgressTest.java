@@ -44,8 +44,7 @@ class JobProgressTest {
   @Test
   void beforeAnyStatusTheJobIsQueuedWithItsTotals() {
     JobProgress p = JobHandle.progressOf(SPEC, null, "job-1", 5);
-    assertThat(p)
-        .isEqualTo(new JobProgress("job-1", "QUEUED", 0, 2, 0, 5, 0, 0, 5));
+    assertThat(p).isEqualTo(new JobProgress("job-1", "QUEUED", 0, 2, 0, 5, 0, 0, 5));
     assertThat(p.fraction()).isZero();
     assertThat(p.finished()).isFalse();
   }

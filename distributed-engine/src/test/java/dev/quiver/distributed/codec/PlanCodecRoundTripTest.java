@@ -112,7 +112,8 @@ class PlanCodecRoundTripTest {
           unordered("select e.name, d.name from emp e left join dept d on e.dept = d.id"),
           unordered("select e.name, d.name from emp e right join dept d on e.dept = d.id"),
           unordered("select e.name, d.name from emp e full join dept d on e.dept = d.id"),
-          unordered("select name from dept d where exists (select 1 from emp e where e.dept = d.id)"),
+          unordered(
+              "select name from dept d where exists (select 1 from emp e where e.dept = d.id)"),
           unordered(
               "select name from dept d where not exists (select 1 from emp e where e.dept = d.id)"),
           unordered(
@@ -219,7 +220,8 @@ class PlanCodecRoundTripTest {
                     "id", new ArrowType.Int(64, true)),
                 new org.apache.arrow.vector.types.pojo.Field(
                     "s",
-                    org.apache.arrow.vector.types.pojo.FieldType.nullable(ArrowType.Struct.INSTANCE),
+                    org.apache.arrow.vector.types.pojo.FieldType.nullable(
+                        ArrowType.Struct.INSTANCE),
                     List.of(a, b)),
                 new org.apache.arrow.vector.types.pojo.Field(
                     "l",
@@ -243,7 +245,8 @@ class PlanCodecRoundTripTest {
     org.apache.arrow.vector.VectorSchemaRoot root =
         org.apache.arrow.vector.VectorSchemaRoot.create(schema, session.allocator());
     int n = 5;
-    org.apache.arrow.vector.BigIntVector id = (org.apache.arrow.vector.BigIntVector) root.getVector(0);
+    org.apache.arrow.vector.BigIntVector id =
+        (org.apache.arrow.vector.BigIntVector) root.getVector(0);
     org.apache.arrow.vector.complex.StructVector s =
         (org.apache.arrow.vector.complex.StructVector) root.getVector(1);
     org.apache.arrow.vector.complex.ListVector l =
@@ -310,16 +313,18 @@ class PlanCodecRoundTripTest {
         List.of(
             new CoalesceExpr(List.of(dept, new LiteralExpr(-1L, integer)), integer),
             new NullIfExpr(dept, one),
-            new InListExpr(id, List.of(one, new LiteralExpr(3L, integer), LiteralExpr.nullOf(integer)), false),
-            new InListExpr(name, List.of(new LiteralExpr("ann", ArrowType.Utf8.INSTANCE), name), true),
+            new InListExpr(
+                id, List.of(one, new LiteralExpr(3L, integer), LiteralExpr.nullOf(integer)), false),
+            new InListExpr(
+                name, List.of(new LiteralExpr("ann", ArrowType.Utf8.INSTANCE), name), true),
             new InListExpr(
                 salary,
-                List.of(new LiteralExpr(new BigDecimal("100.50"), new ArrowType.Decimal(10, 2, 128))),
+                List.of(
+                    new LiteralExpr(new BigDecimal("100.50"), new ArrowType.Decimal(10, 2, 128))),
                 false),
             new IsDistinctFromExpr(dept, one, false),
             new IsDistinctFromExpr(dept, id, true));
-    return new ProjectionExec(
-        scan, exprs, List.of("c", "n", "i", "ni", "si", "d", "nd"));
+    return new ProjectionExec(scan, exprs, List.of("c", "n", "i", "ni", "si", "d", "nd"));
   }
 
   @BeforeEach
@@ -408,8 +413,7 @@ class PlanCodecRoundTripTest {
         ParquetScanExec.ofSplits(
             table.schema(),
             List.of(
-                List.of(ParquetSplit.rowGroups(file, 0, 1)),
-                List.of(ParquetSplit.wholeFile(file))),
+                List.of(ParquetSplit.rowGroups(file, 0, 1)), List.of(ParquetSplit.wholeFile(file))),
             new int[] {1, 0, 4},
             java.util.OptionalLong.empty(),
             4,

@@ -80,7 +80,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PlanCodecTest {
   private static final ArrowType BIGINT = new ArrowType.Int(64, true);
   private static final Schema SCHEMA =
-      new Schema(List.of(Field.nullable("id", BIGINT), Field.nullable("name", ArrowType.Utf8.INSTANCE)));
+      new Schema(
+          List.of(Field.nullable("id", BIGINT), Field.nullable("name", ArrowType.Utf8.INSTANCE)));
 
   @TempDir Path dir;
   private RoundTripSession rt;
@@ -125,7 +126,8 @@ class PlanCodecTest {
     for (ShuffleReaderExec reader : List.of(hash, perTask)) {
       byte[] bytes =
           codec.encodeStage(
-              new StagePlan(new RepartitionExec(reader, Partitioning.hash(List.of(id), 5)),
+              new StagePlan(
+                  new RepartitionExec(reader, Partitioning.hash(List.of(id), 5)),
                   Partitioning.roundRobin(7)));
       try (DecodedStage stage = codec.decode(bytes, context(inputs, client))) {
         assertThat(stage.plan().output()).isEqualTo(Partitioning.roundRobin(7));
@@ -188,7 +190,8 @@ class PlanCodecTest {
     DecodedStage stage =
         codec.decode(bytes, new DecodeContext(child, List.of(), null, n -> Optional.empty()));
     assertThat(child.getAllocatedMemory()).isPositive();
-    assertThat(rt.execute(stage.plan().root())).containsExactlyInAnyOrderElementsOf(rt.execute(plan));
+    assertThat(rt.execute(stage.plan().root()))
+        .containsExactlyInAnyOrderElementsOf(rt.execute(plan));
     stage.close();
     assertThat(child.getAllocatedMemory()).isZero();
     child.close();
@@ -200,7 +203,9 @@ class PlanCodecTest {
     byte[] bytes = rt.codec.encodeStage(new StagePlan(plan, Partitioning.single()));
     BufferAllocator child = rt.session.allocator().newChildAllocator("udf", 0, Long.MAX_VALUE);
     assertThatThrownBy(
-            () -> rt.codec.decode(bytes, new DecodeContext(child, List.of(), null, n -> Optional.empty())))
+            () ->
+                rt.codec.decode(
+                    bytes, new DecodeContext(child, List.of(), null, n -> Optional.empty())))
         .isInstanceOf(PlanCodecException.class)
         .hasMessage(
             "UDF 'add2' is not installed on this executor; put the jar that provides it on the"
@@ -266,7 +271,8 @@ class PlanCodecTest {
     PlanCodec codec = new PlanCodec(PlanCodec.DEFAULT_MAX_SHIPPED_BYTES);
     byte[] valid =
         rt.codec.encodeStage(
-            new StagePlan(rt.physicalPlan("select id + 1, upper(name) from t where id > 2"),
+            new StagePlan(
+                rt.physicalPlan("select id + 1, upper(name) from t where id > 2"),
                 Partitioning.single()));
     Random random = new Random(42);
     List<byte[]> garbage = new java.util.ArrayList<>();
@@ -305,7 +311,9 @@ class PlanCodecTest {
         UnknownFieldSet.newBuilder()
             .addField(
                 99,
-                UnknownFieldSet.Field.newBuilder().addLengthDelimited(ByteString.copyFromUtf8("?")).build())
+                UnknownFieldSet.Field.newBuilder()
+                    .addLengthDelimited(ByteString.copyFromUtf8("?"))
+                    .build())
             .build();
     byte[] unknownNode =
         StagePlanNode.newBuilder()
@@ -327,7 +335,9 @@ class PlanCodecTest {
     byte[] unknownExpr = withFilter.toBuilder().setRoot(changed).build().toByteArray();
     BufferAllocator child = rt.session.allocator().newChildAllocator("future", 0, Long.MAX_VALUE);
     assertThatThrownBy(
-            () -> codec.decode(unknownExpr, new DecodeContext(child, List.of(), null, n -> Optional.empty())))
+            () ->
+                codec.decode(
+                    unknownExpr, new DecodeContext(child, List.of(), null, n -> Optional.empty())))
         .isInstanceOf(PlanCodecException.class)
         .hasMessageContaining("unknown physical expression (field [99])")
         .hasMessageContaining("(a newer client?)");
@@ -350,7 +360,9 @@ class PlanCodecTest {
             .toByteArray();
     BufferAllocator child2 = rt.session.allocator().newChildAllocator("enum", 0, Long.MAX_VALUE);
     assertThatThrownBy(
-            () -> codec.decode(unknownEnum, new DecodeContext(child2, List.of(), null, n -> Optional.empty())))
+            () ->
+                codec.decode(
+                    unknownEnum, new DecodeContext(child2, List.of(), null, n -> Optional.empty())))
         .isInstanceOf(PlanCodecException.class)
         .hasMessageContaining("unknown Op value 77")
         .hasMessageContaining("(a newer client?)");

@@ -78,8 +78,8 @@ final class RoundTripSession implements AutoCloseable {
   }
 
   /**
-   * Runs {@code sql} plainly and through the codec; checks the plans print alike, re-encode to
-   * the same bytes and give the same rows (in order when {@code ordered}). Returns the bytes.
+   * Runs {@code sql} plainly and through the codec; checks the plans print alike, re-encode to the
+   * same bytes and give the same rows (in order when {@code ordered}). Returns the bytes.
    */
   byte[] check(String sql, boolean ordered) {
     return check(sql, () -> session.sql(sql), ordered);

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The distributed engine's settings are in the binding's registry (found through ServiceLoader),
- * so a misspelt or badly valued {@code quiver.distributed.*} setting fails at {@code SET} rather
- * than doing nothing or failing inside the planner with a raw NumberFormatException.
+ * The distributed engine's settings are in the binding's registry (found through ServiceLoader), so
+ * a misspelt or badly valued {@code quiver.distributed.*} setting fails at {@code SET} rather than
+ * doing nothing or failing inside the planner with a raw NumberFormatException.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DistributedSettingsTest {

@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A gRPC server and a Flight server secured with TLS and a token, called with the right token,
- * a wrong one, none, and over plaintext.
+ * A gRPC server and a Flight server secured with TLS and a token, called with the right token, a
+ * wrong one, none, and over plaintext.
  */
 @Timeout(60)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -74,11 +74,14 @@ class SecurityConfigTest {
     // Without a cluster credential the single token has every role, as before.
     assertThat(new Tokens(TOKEN, null).authenticate("Bearer " + TOKEN)).isEqualTo(Role.CLUSTER);
     assertThatThrownBy(
-            () -> SecurityConfig.fromFiles(null, null, null, null).withClusterTokenFile(clusterFile))
+            () ->
+                SecurityConfig.fromFiles(null, null, null, null).withClusterTokenFile(clusterFile))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("--token-file");
     assertThatThrownBy(
-            () -> SecurityConfig.fromFiles(null, null, null, clientFile).withClusterTokenFile(clientFile))
+            () ->
+                SecurityConfig.fromFiles(null, null, null, clientFile)
+                    .withClusterTokenFile(clientFile))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("token of their own")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain(TOKEN));

@@ -31,23 +31,91 @@ public final class TestCertificates {
     Files.createDirectories(dir);
     Path caStore = dir.resolve("ca.p12");
     Path nodeStore = dir.resolve("node.p12");
-    keytool(dir, "-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048",
-        "-dname", "CN=Quiver Test CA", "-ext", "bc:c", "-validity", "3",
-        "-keystore", caStore.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
-    keytool(dir, "-exportcert", "-rfc", "-alias", "ca", "-file", dir.resolve("ca.pem").toString(),
-        "-keystore", caStore.toString(), "-storepass", PASSWORD);
-    keytool(dir, "-genkeypair", "-alias", "node", "-keyalg", "RSA", "-keysize", "2048",
-        "-dname", "CN=localhost", "-validity", "3",
-        "-keystore", nodeStore.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
-    keytool(dir, "-certreq", "-alias", "node", "-file", dir.resolve("node.csr").toString(),
-        "-keystore", nodeStore.toString(), "-storepass", PASSWORD);
-    keytool(dir, "-gencert", "-rfc", "-alias", "ca", "-validity", "3",
-        "-infile", dir.resolve("node.csr").toString(),
-        "-outfile", dir.resolve("leaf.pem").toString(),
-        "-ext", "san=ip:127.0.0.1,dns:localhost",
-        "-ext", "ku:c=digitalSignature,keyEncipherment",
-        "-ext", "eku=serverAuth,clientAuth",
-        "-keystore", caStore.toString(), "-storepass", PASSWORD);
+    keytool(
+        dir,
+        "-genkeypair",
+        "-alias",
+        "ca",
+        "-keyalg",
+        "RSA",
+        "-keysize",
+        "2048",
+        "-dname",
+        "CN=Quiver Test CA",
+        "-ext",
+        "bc:c",
+        "-validity",
+        "3",
+        "-keystore",
+        caStore.toString(),
+        "-storetype",
+        "PKCS12",
+        "-storepass",
+        PASSWORD);
+    keytool(
+        dir,
+        "-exportcert",
+        "-rfc",
+        "-alias",
+        "ca",
+        "-file",
+        dir.resolve("ca.pem").toString(),
+        "-keystore",
+        caStore.toString(),
+        "-storepass",
+        PASSWORD);
+    keytool(
+        dir,
+        "-genkeypair",
+        "-alias",
+        "node",
+        "-keyalg",
+        "RSA",
+        "-keysize",
+        "2048",
+        "-dname",
+        "CN=localhost",
+        "-validity",
+        "3",
+        "-keystore",
+        nodeStore.toString(),
+        "-storetype",
+        "PKCS12",
+        "-storepass",
+        PASSWORD);
+    keytool(
+        dir,
+        "-certreq",
+        "-alias",
+        "node",
+        "-file",
+        dir.resolve("node.csr").toString(),
+        "-keystore",
+        nodeStore.toString(),
+        "-storepass",
+        PASSWORD);
+    keytool(
+        dir,
+        "-gencert",
+        "-rfc",
+        "-alias",
+        "ca",
+        "-validity",
+        "3",
+        "-infile",
+        dir.resolve("node.csr").toString(),
+        "-outfile",
+        dir.resolve("leaf.pem").toString(),
+        "-ext",
+        "san=ip:127.0.0.1,dns:localhost",
+        "-ext",
+        "ku:c=digitalSignature,keyEncipherment",
+        "-ext",
+        "eku=serverAuth,clientAuth",
+        "-keystore",
+        caStore.toString(),
+        "-storepass",
+        PASSWORD);
     Files.writeString(
         dir.resolve("node.pem"),
         Files.readString(dir.resolve("leaf.pem")) + Files.readString(dir.resolve("ca.pem")));

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import dev.quiver.distributed.proto.JobSpec;
-import com.google.protobuf.ByteString;
 import dev.quiver.distributed.proto.ShufflePartitionId;
-import dev.quiver.distributed.security.JobCapabilities;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.proto.SubmitJobRequest;
+import dev.quiver.distributed.security.JobCapabilities;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.charset.StandardCharsets;

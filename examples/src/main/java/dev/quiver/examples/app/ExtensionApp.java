@@ -1,8 +1,8 @@
 package dev.quiver.examples.app;
 
 import dev.quiver.binding.SessionContext;
-import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.DistributedExtension;
+import dev.quiver.distributed.client.ClusterConfig;
 
 /**
  * The same report without Guice: a plain {@link SessionContext} given the distributed engine with
@@ -21,7 +21,8 @@ public final class ExtensionApp {
       System.err.println("usage: ExtensionApp DATA_DIR SCHEDULER_HOST:PORT");
       System.exit(2);
     }
-    try (DistributedExtension cluster = DistributedExtension.connect(ClusterConfig.remote(args[1]));
+    try (DistributedExtension cluster =
+            DistributedExtension.connect(ClusterConfig.remote(args[1]));
         SessionContext ctx = new SessionContext().withExtensions(cluster)) {
       RevenueReport report = new RevenueReport(ctx);
       report.registerTpch(args[0]);

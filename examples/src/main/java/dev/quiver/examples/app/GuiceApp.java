@@ -4,10 +4,10 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.Module;
 import dev.quiver.decorators.BindingModule;
-import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.DistributedModule;
 import dev.quiver.distributed.EmbeddedClusterModule;
+import dev.quiver.distributed.client.ClusterConfig;
 
 /**
  * Runs {@link RevenueReport} with the module chosen on the command line; the report's code is the

@@ -71,9 +71,9 @@ public final class ClusterOptions {
   }
 
   /**
-   * Opens the chosen target for a command that serves clients itself ({@code quiver serve}):
-   * there {@code --token-file} also protects the command's own server, so it needs no
-   * {@code --scheduler}.
+   * Opens the chosen target for a command that serves clients itself ({@code quiver serve}): there
+   * {@code --token-file} also protects the command's own server, so it needs no {@code
+   * --scheduler}.
    */
   public ClusterTarget openForServer() {
     if (tlsCa != null && (choice == null || choice.scheduler == null)) {

@@ -193,8 +193,11 @@ public enum OutputFormat {
   private static void json(StringBuilder o, Object v) {
     if (v == null) {
       o.append("null");
-    } else if (v instanceof Boolean || v instanceof Integer || v instanceof Long
-        || v instanceof Short || v instanceof Byte) {
+    } else if (v instanceof Boolean
+        || v instanceof Integer
+        || v instanceof Long
+        || v instanceof Short
+        || v instanceof Byte) {
       o.append(v);
     } else if (v instanceof BigDecimal d) {
       o.append(d.toPlainString());

@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * A one-line progress bar on stderr for a running distributed query: it appears once the query
- * has run for a second, is redrawn in place five times a second and is erased when the query
- * ends, so the result output is never interleaved with it.
+ * A one-line progress bar on stderr for a running distributed query: it appears once the query has
+ * run for a second, is redrawn in place five times a second and is erased when the query ends, so
+ * the result output is never interleaved with it.
  */
 final class ProgressLine implements AutoCloseable {
   /** When progress is shown. */
@@ -37,8 +37,7 @@ final class ProgressLine implements AutoCloseable {
   private final boolean enabled;
   private int shownWidth;
 
-  private ProgressLine(
-      Supplier<Optional<JobProgress>> progress, PrintWriter err, boolean enabled) {
+  private ProgressLine(Supplier<Optional<JobProgress>> progress, PrintWriter err, boolean enabled) {
     this.progress = progress;
     this.err = err;
     this.enabled = enabled;
@@ -86,7 +85,7 @@ final class ProgressLine implements AutoCloseable {
     shownWidth = Math.max(shownWidth, line.length());
   }
 
-  /** E.g. {@code [##########..............]  42%  stages 2/5  tasks 17/40  1,234 rows  3.2 s}. */
+  /** E.g. {@code [##########..............] 42% stages 2/5 tasks 17/40 1,234 rows 3.2 s}. */
   static String format(JobProgress p, long elapsedMillis) {
     double fraction = p.fraction();
     int filled = (int) Math.round(fraction * BAR);

@@ -16,12 +16,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "quiver " + QuiverCli.VERSION,
     description = "Arrow-native SQL over Parquet and CSV files.",
-    subcommands = {
-      SqlCommand.class,
-      ShellCommand.class,
-      ServeCommand.class,
-      TpchCommand.class
-    })
+    subcommands = {SqlCommand.class, ShellCommand.class, ServeCommand.class, TpchCommand.class})
 public final class QuiverCli implements Runnable {
   /** The Quiver release this command line belongs to. */
   public static final String VERSION = "0.1.0";

@@ -38,7 +38,8 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--host",
       defaultValue = "127.0.0.1",
-      description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
+      description =
+          "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
   private String host;
 
   @Mixin private TableOptions tables;
@@ -53,14 +54,18 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Serve TLS with this certificate chain (needs --tls-key).")
   private Path tlsCert;
 
-  @Option(names = "--tls-key", paramLabel = "PEM", description = "The certificate's private key (PKCS#8).")
+  @Option(
+      names = "--tls-key",
+      paramLabel = "PEM",
+      description = "The certificate's private key (PKCS#8).")
   private Path tlsKey;
 
   @Option(
       names = "--session-timeout",
       defaultValue = "60",
       paramLabel = "MINUTES",
-      description = "Close a client's session after this many minutes without calls (default: ${DEFAULT-VALUE}).")
+      description =
+          "Close a client's session after this many minutes without calls (default: ${DEFAULT-VALUE}).")
   private long sessionMinutes;
 
   @Option(

@@ -1,9 +1,9 @@
 package dev.quiver.examples.cli;
 
-import dev.quiver.binding.sql.SqlScript;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.errors.QueryCancelledException;
 import dev.quiver.binding.logical.TypeMapping;
+import dev.quiver.binding.sql.SqlScript;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

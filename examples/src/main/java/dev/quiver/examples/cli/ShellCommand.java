@@ -59,7 +59,8 @@ public final class ShellCommand implements Callable<Integer> {
             .nativeSignals(true)
             .signalHandler(Terminal.SignalHandler.SIG_IGN)
             .build()) {
-      return run(spec, tables, output, settings, cluster, file, terminal, spec.commandLine().getErr());
+      return run(
+          spec, tables, output, settings, cluster, file, terminal, spec.commandLine().getErr());
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot open the terminal: " + e.getMessage(), e);
     }
@@ -82,7 +83,13 @@ public final class ShellCommand implements Callable<Integer> {
       tables.register(ctx, spec);
       StatementPrinter printer =
           new StatementPrinter(
-              ctx, output.format(), output.maxRows(), output.timing(), cluster.progress(), out, err);
+              ctx,
+              output.format(),
+              output.maxRows(),
+              output.timing(),
+              cluster.progress(),
+              out,
+              err);
       return new Shell(ctx, printer, terminal, history, out, err).run();
     }
   }

@@ -1,8 +1,8 @@
 package dev.quiver.examples.cli;
 
-import dev.quiver.binding.sql.SqlScript;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.binding.sql.SqlScript;
 import dev.quiver.examples.cluster.ClusterTarget;
 import java.io.IOException;
 import java.io.InputStream;
@@ -88,7 +88,13 @@ public final class SqlCommand implements Callable<Integer> {
       tables.register(ctx, spec);
       StatementPrinter printer =
           new StatementPrinter(
-              ctx, output.format(), output.maxRows(), output.timing(), cluster.progress(), out, err);
+              ctx,
+              output.format(),
+              output.maxRows(),
+              output.timing(),
+              cluster.progress(),
+              out,
+              err);
       for (int i = 0; i < statements.size(); i++) {
         try {
           printer.run(statements.get(i));
@@ -97,7 +103,11 @@ public final class SqlCommand implements Callable<Integer> {
             throw e;
           }
           err.println(
-              "error in statement " + (i + 1) + " of " + statements.size() + ": "
+              "error in statement "
+                  + (i + 1)
+                  + " of "
+                  + statements.size()
+                  + ": "
                   + QuiverCli.oneLine(e));
           err.flush();
           return QuiverCli.EXIT_FAILURE;

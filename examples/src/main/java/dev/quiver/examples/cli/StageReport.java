@@ -12,8 +12,11 @@ final class StageReport {
 
   static String format(JobStatusUpdate status) {
     StringBuilder sb = new StringBuilder();
-    sb.append("  job ").append(status.getJobId()).append(": ")
-        .append(status.getStagesCount()).append(" stages\n");
+    sb.append("  job ")
+        .append(status.getJobId())
+        .append(": ")
+        .append(status.getStagesCount())
+        .append(" stages\n");
     for (StageStatus s : status.getStagesList()) {
       Map<String, Integer> perExecutor = new TreeMap<>();
       long rows = 0;
@@ -25,9 +28,10 @@ final class StageReport {
         bytes += t.getMetrics().getOutputBytes();
         slowest = Math.max(slowest, t.getMetrics().getElapsedMillis());
       }
-      sb.append(String.format(
-          "    stage %d: %d tasks on %s; %d rows, %d bytes out, slowest task %d ms%n",
-          s.getStageId(), s.getTaskCount(), perExecutor, rows, bytes, slowest));
+      sb.append(
+          String.format(
+              "    stage %d: %d tasks on %s; %d rows, %d bytes out, slowest task %d ms%n",
+              s.getStageId(), s.getTaskCount(), perExecutor, rows, bytes, slowest));
     }
     return sb.toString();
   }

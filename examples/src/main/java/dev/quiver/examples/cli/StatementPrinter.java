@@ -11,9 +11,9 @@ import java.util.Locale;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
- * Runs statements of one session and prints their results: rows in the chosen format (streamed,
- * so only the rows shown are held), nothing for statements without rows, and the time each took
- * on stderr when timing is on, and the progress of distributed queries on stderr. The running query
+ * Runs statements of one session and prints their results: rows in the chosen format (streamed, so
+ * only the rows shown are held), nothing for statements without rows, and the time each took on
+ * stderr when timing is on, and the progress of distributed queries on stderr. The running query
  * can be cancelled from another thread (Ctrl-C).
  */
 final class StatementPrinter {

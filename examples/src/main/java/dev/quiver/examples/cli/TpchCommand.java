@@ -93,7 +93,8 @@ public final class TpchCommand implements Callable<Integer> {
                     () -> DistributedDataFrame.progressOf(df),
                     spec.commandLine().getErr(),
                     cluster.progress())) {
-              rows = showRows > 0 ? ResultPrinter.print(df, showRows, out) : ResultPrinter.count(df);
+              rows =
+                  showRows > 0 ? ResultPrinter.print(df, showRows, out) : ResultPrinter.count(df);
             }
           } else if (showRows > 0) {
             rows = ResultPrinter.print(engine.session().sql(q.sql()), showRows, out);

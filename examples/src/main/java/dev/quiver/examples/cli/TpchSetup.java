@@ -16,8 +16,8 @@ public final class TpchSetup {
   private TpchSetup() {}
 
   /**
-   * The data folder ({@code data}, or the default one for the scale factor), generated first
-   * unless it is already complete.
+   * The data folder ({@code data}, or the default one for the scale factor), generated first unless
+   * it is already complete.
    */
   public static Path prepareData(double scaleFactor, Path data, PrintWriter out) {
     Path dir = data != null ? data : TpchData.defaultDirectory(scaleFactor);

@@ -54,8 +54,8 @@ public final class ClusterTarget implements AutoCloseable {
   }
 
   /**
-   * Starts an embedded cluster of {@code executors} executors whose scheduler serves HTTP (web
-   * UI, jobs API, metrics) on 127.0.0.1:{@code httpPort} (0: a free port; -1: none).
+   * Starts an embedded cluster of {@code executors} executors whose scheduler serves HTTP (web UI,
+   * jobs API, metrics) on 127.0.0.1:{@code httpPort} (0: a free port; -1: none).
    */
   public static ClusterTarget embedded(int executors, int httpPort) {
     EmbeddedCluster cluster = EmbeddedCluster.sharingCores(executors);
@@ -65,10 +65,11 @@ public final class ClusterTarget implements AutoCloseable {
     EmbeddedCluster started = cluster;
     return new ClusterTarget(
         ClusterLifecycle.embedded(cluster),
-        "an embedded cluster of "
-            + executors
-            + " executors",
-        () -> httpPort == -1 ? "" : ", web UI on http://127.0.0.1:" + started.schedulerHttpPort() + "/");
+        "an embedded cluster of " + executors + " executors",
+        () ->
+            httpPort == -1
+                ? ""
+                : ", web UI on http://127.0.0.1:" + started.schedulerHttpPort() + "/");
   }
 
   /** Connects to the scheduler at {@code target} ("host:port"). */
@@ -78,8 +79,7 @@ public final class ClusterTarget implements AutoCloseable {
 
   /** Connects to the cluster of {@code config} (address, TLS and token). */
   public static ClusterTarget remote(ClusterConfig config) {
-    return new ClusterTarget(
-        ClusterLifecycle.remote(config), "the cluster at " + config.target());
+    return new ClusterTarget(ClusterLifecycle.remote(config), "the cluster at " + config.target());
   }
 
   /** Whether queries run on a cluster. */

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 
 /**
  * Quiver's distributed engine on an embedded cluster of 2 executors started in this process (a
- * scheduler and executors on loopback, sharing the machine's cores), planned for the same number
- * of partitions as the in-process engine.
+ * scheduler and executors on loopback, sharing the machine's cores), planned for the same number of
+ * partitions as the in-process engine.
  */
 public final class EmbeddedQuiverEngine implements Engine {
   /** The engine's name on the command line. */

@@ -22,12 +22,12 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,22 +35,22 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class OutputFormatTest {
   private static final Schema SCHEMA =
-        new Schema(
-            List.of(
-                Field.nullable("id", new ArrowType.Int(64, true)),
-                Field.nullable("price", new ArrowType.Decimal(15, 2, 128)),
-                Field.nullable("day", new ArrowType.Date(DateUnit.DAY)),
-                Field.nullable("name", ArrowType.Utf8.INSTANCE),
-                Field.nullable(
-                    "ratio",
-                    new ArrowType.FloatingPoint(
-                        org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE)),
-                new Field(
-                    "at",
-                    FieldType.nullable(
-                        new ArrowType.Timestamp(
-                            org.apache.arrow.vector.types.TimeUnit.MICROSECOND, null)),
-                    null)));
+      new Schema(
+          List.of(
+              Field.nullable("id", new ArrowType.Int(64, true)),
+              Field.nullable("price", new ArrowType.Decimal(15, 2, 128)),
+              Field.nullable("day", new ArrowType.Date(DateUnit.DAY)),
+              Field.nullable("name", ArrowType.Utf8.INSTANCE),
+              Field.nullable(
+                  "ratio",
+                  new ArrowType.FloatingPoint(
+                      org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE)),
+              new Field(
+                  "at",
+                  FieldType.nullable(
+                      new ArrowType.Timestamp(
+                          org.apache.arrow.vector.types.TimeUnit.MICROSECOND, null)),
+                  null)));
 
   /** Writes three rows (NULLs, dates, decimals, quoting) in {@code format}. */
   private static String write(OutputFormat format, int maxRows) throws Exception {
@@ -139,6 +139,9 @@ class OutputFormatTest {
   @Test
   void tableShowsTheFirstRowsAndCountsAll() throws Exception {
     String text = write(OutputFormat.table, 1);
-    assertThat(text).contains("|  1 |").doesNotContain("-7").contains("3 rows (showing first 1 row)");
+    assertThat(text)
+        .contains("|  1 |")
+        .doesNotContain("-7")
+        .contains("3 rows (showing first 1 row)");
   }
 }

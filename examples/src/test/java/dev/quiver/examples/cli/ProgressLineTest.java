@@ -19,7 +19,8 @@ class ProgressLineTest {
   @Test
   void formatsStagesTasksRowsAndTime() {
     assertThat(ProgressLine.format(progress(1, 10, 1_234_567), 3_250))
-        .isEqualTo("[######..................]  25%  stages 1/4  tasks 10/40  1,234,567 rows  3.3 s");
+        .isEqualTo(
+            "[######..................]  25%  stages 1/4  tasks 10/40  1,234,567 rows  3.3 s");
     assertThat(ProgressLine.format(progress(4, 40, 5), 61_000))
         .startsWith("[########################] 100%  stages 4/4  tasks 40/40");
   }

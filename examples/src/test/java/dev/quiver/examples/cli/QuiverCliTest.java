@@ -48,16 +48,17 @@ class QuiverCliTest {
         .isEqualTo("IllegalStateException: first");
     assertThat(QuiverCli.oneLine(new RuntimeException(new IllegalArgumentException("inner"))))
         .contains("inner");
-    assertThat(QuiverCli.oneLine(new dev.quiver.binding.errors.QuiverException("Table t not found")))
+    assertThat(
+            QuiverCli.oneLine(new dev.quiver.binding.errors.QuiverException("Table t not found")))
         .isEqualTo("Table t not found");
   }
 
   @Test
   void csvOptionsGiveTheLayoutOfACsvTable() throws Exception {
     Path f = dir.resolve("sales.csv.gz");
-    try (var gz =
-        new java.util.zip.GZIPOutputStream(java.nio.file.Files.newOutputStream(f))) {
-      gz.write("1;'a;b';NA\n2;'it''s';7\n3;x;oops\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    try (var gz = new java.util.zip.GZIPOutputStream(java.nio.file.Files.newOutputStream(f))) {
+      gz.write(
+          "1;'a;b';NA\n2;'it''s';7\n3;x;oops\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
     int exit =
         run(
@@ -101,7 +102,8 @@ class QuiverCliTest {
             + "INSERT INTO x VALUES (3, 'd;e');\n"
             + "SET target_partitions = 2;\n"
             + "SELECT id, name FROM x ORDER BY id;\n");
-    int exit = run("sql", "--csv", "t=" + csv, "--format", "csv", "--timing", "-f", script.toString());
+    int exit =
+        run("sql", "--csv", "t=" + csv, "--format", "csv", "--timing", "-f", script.toString());
     assertThat(exit).as(err.toString()).isZero();
     assertThat(out.toString().split("\\R"))
         .containsSubsequence("count", "2", "count", "1", "id,name", "1,a;b", "2,c", "3,d;e");

@@ -87,7 +87,9 @@ class ShellTest {
 
       String text = screen.toString(StandardCharsets.UTF_8);
       assertThat(text).contains("BETA").contains("GAMMA").doesNotContain("ALPHA");
-      assertThat(text).contains("| t    | table | 2       |").contains("| n    | table | 1       |");
+      assertThat(text)
+          .contains("| t    | table | 2       |")
+          .contains("| n    | table | 1       |");
       assertThat(text).contains("| name   | VARCHAR | yes      |");
       assertThat(text).contains("|     42 |");
       assertThat(errText.toString()).contains("Time: ");

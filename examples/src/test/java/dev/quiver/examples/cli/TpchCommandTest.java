@@ -23,15 +23,7 @@ class TpchCommandTest {
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(new StringWriter(), true));
 
-    int exit =
-        cli.execute(
-            "tpch",
-            "--sf",
-            "0.001",
-            "--data",
-            dir.toString(),
-            "--partitions",
-            "2");
+    int exit = cli.execute("tpch", "--sf", "0.001", "--data", dir.toString(), "--partitions", "2");
 
     String text = out.toString();
     assertThat(exit).as(text).isZero();
@@ -45,15 +37,7 @@ class TpchCommandTest {
     // A second run finds the data and does not regenerate it.
     StringWriter again = new StringWriter();
     cli.setOut(new PrintWriter(again, true));
-    assertThat(
-            cli.execute(
-                "tpch",
-                "--sf",
-                "0.001",
-                "--data",
-                dir.toString(),
-                "--queries",
-                "1,6"))
+    assertThat(cli.execute("tpch", "--sf", "0.001", "--data", dir.toString(), "--queries", "1,6"))
         .isZero();
     assertThat(again.toString())
         .doesNotContain("generating")

@@ -16,8 +16,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Reads the partitions this executor holds straight from its own shuffle store and all others
  * through {@code remote} (Flight). Input written by a task of the same executor then skips IPC
  * encoding, gRPC and the loopback socket: batches kept in memory are handed over without a copy,
- * spilled ones are read from their files. As over Flight, a partition that is gone is a
- * {@link ShuffleFetchException}, so the scheduler re-runs its producer.
+ * spilled ones are read from their files. As over Flight, a partition that is gone is a {@link
+ * ShuffleFetchException}, so the scheduler re-runs its producer.
  */
 public final class LocalFirstShuffleClient implements ShuffleClient {
   private final String executorId;
@@ -71,7 +71,10 @@ public final class LocalFirstShuffleClient implements ShuffleClient {
     private boolean closed;
 
     LocalStream(
-        ShuffleLocation location, Schema schema, PartitionReader reader, BufferAllocator allocator) {
+        ShuffleLocation location,
+        Schema schema,
+        PartitionReader reader,
+        BufferAllocator allocator) {
       this.location = location;
       this.schema = schema;
       this.reader = reader;

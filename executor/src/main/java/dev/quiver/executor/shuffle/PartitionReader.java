@@ -1,10 +1,10 @@
 package dev.quiver.executor.shuffle;
 
+import dev.quiver.distributed.shuffle.ShuffleCompression;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import dev.quiver.distributed.shuffle.ShuffleCompression;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;

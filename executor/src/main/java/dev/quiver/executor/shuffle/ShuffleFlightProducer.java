@@ -100,10 +100,12 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
       try (PartitionReader reader = opened.get();
           VectorSchemaRoot root = VectorSchemaRoot.create(reader.schema(), callAllocator)) {
         ShuffleCompression compression = reader.compression().orElse(defaultCompression);
-        CompressionCodec codec = compression == ShuffleCompression.NONE ? null : compression.newCodec();
+        CompressionCodec codec =
+            compression == ShuffleCompression.NONE ? null : compression.newCodec();
         listener.start(root);
         while (reader.loadNext(root)) {
-          BackpressureStrategy.WaitResult ready = FlightStreams.awaitReady(listener, CONSUMER_WAIT_MILLIS);
+          BackpressureStrategy.WaitResult ready =
+              FlightStreams.awaitReady(listener, CONSUMER_WAIT_MILLIS);
           if (ready == BackpressureStrategy.WaitResult.CANCELLED) {
             LOG.debug("consumer of {} went away", name);
             return;

@@ -69,6 +69,7 @@ public final class ShuffleStore implements AutoCloseable {
     long memoryBytes;
     long diskBytes;
     boolean complete;
+
     /** How the partition is served; null for the executor's default. */
     ShuffleCompression compression;
 
@@ -91,8 +92,8 @@ public final class ShuffleStore implements AutoCloseable {
   private final Map<String, Long> lastTouched = new HashMap<>();
 
   /**
-   * Jobs the scheduler no longer knows (it restarted): when their output is deleted unless a
-   * client reads it again before (System.nanoTime).
+   * Jobs the scheduler no longer knows (it restarted): when their output is deleted unless a client
+   * reads it again before (System.nanoTime).
    */
   private final Map<String, Long> orphanedUntil = new HashMap<>();
 
@@ -373,8 +374,8 @@ public final class ShuffleStore implements AutoCloseable {
 
   /**
    * Marks every job's output as orphaned: the scheduler that ran the jobs restarted or declared
-   * this executor lost, so no task will read it, but a client may still be reading a finished
-   * job's result. It is deleted once nothing opened it for {@code grace}.
+   * this executor lost, so no task will read it, but a client may still be reading a finished job's
+   * result. It is deleted once nothing opened it for {@code grace}.
    *
    * @return how many jobs' output was marked
    */
@@ -389,8 +390,8 @@ public final class ShuffleStore implements AutoCloseable {
   }
 
   /**
-   * Deletes the output of every job not written or opened for {@code ttl}, unless {@code busy}
-   * says a task of the job still runs here: output a client abandoned without releasing it.
+   * Deletes the output of every job not written or opened for {@code ttl}, unless {@code busy} says
+   * a task of the job still runs here: output a client abandoned without releasing it.
    */
   public synchronized List<Expired> expire(Duration ttl, Predicate<String> busy) {
     ensureOpen();

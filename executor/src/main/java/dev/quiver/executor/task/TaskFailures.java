@@ -12,8 +12,8 @@ import org.apache.arrow.memory.OutOfMemoryException;
 public final class TaskFailures {
 
   /**
-   * The kind of a failure caused by the executor's own work directory (not writable, failing):
-   * the scheduler retries the task on another executor and excludes this one for a while.
+   * The kind of a failure caused by the executor's own work directory (not writable, failing): the
+   * scheduler retries the task on another executor and excludes this one for a while.
    */
   public static final String EXECUTOR_DISK = "ExecutorDiskException";
 

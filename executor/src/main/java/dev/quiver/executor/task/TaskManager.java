@@ -101,6 +101,7 @@ public final class TaskManager implements AutoCloseable {
 
   /** Jobs whose data was removed, oldest first. */
   private final java.util.LinkedHashSet<String> removedJobs = new java.util.LinkedHashSet<>();
+
   private final AtomicInteger running = new AtomicInteger();
   private boolean closed;
 
@@ -324,10 +325,7 @@ public final class TaskManager implements AutoCloseable {
       long own = sizeOfTree(resources.spillRoot().resolve(t.safeName()));
       spilled += own;
       long total =
-          own
-              + resources
-                  .store()
-                  .diskBytesOf(t.id.getJobId(), t.id.getStageId(), t.id.getTaskId());
+          own + resources.store().diskBytesOf(t.id.getJobId(), t.id.getStageId(), t.id.getTaskId());
       if (total > largestBytes) {
         largest = t;
         largestBytes = total;

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * When the scheduler stops placing tasks on an executor (Spark's exclude-on-failure): after
- * {@code failures} task attempts in a row failed there for reasons outside their plan and data,
- * or at once when it reports its disk failing, it gets no task for {@code duration}.
+ * When the scheduler stops placing tasks on an executor (Spark's exclude-on-failure): after {@code
+ * failures} task attempts in a row failed there for reasons outside their plan and data, or at once
+ * when it reports its disk failing, it gets no task for {@code duration}.
  *
  * @param failures consecutive failed attempts that exclude an executor (at least 1)
  * @param duration how long it stays excluded

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * When a straggling task gets a second attempt on another executor (Spark's speculative
- * execution): once {@code quantile} of its stage's tasks have succeeded, an attempt running longer
- * than {@code multiplier} times their median, and at least {@code minRuntime}, gets a copy; the
- * first to succeed wins.
+ * When a straggling task gets a second attempt on another executor (Spark's speculative execution):
+ * once {@code quantile} of its stage's tasks have succeeded, an attempt running longer than {@code
+ * multiplier} times their median, and at least {@code minRuntime}, gets a copy; the first to
+ * succeed wins.
  *
  * @param enabled whether stragglers get copies at all
  * @param multiplier how much slower than the median a task must be
@@ -18,8 +18,7 @@ public record Speculation(
     boolean enabled, double multiplier, double quantile, Duration minRuntime) {
 
   /** On: 1.5 times the median once 75% of the stage succeeded, after at least 2 s. */
-  public static final Speculation DEFAULT =
-      new Speculation(true, 1.5, 0.75, Duration.ofSeconds(2));
+  public static final Speculation DEFAULT = new Speculation(true, 1.5, 0.75, Duration.ofSeconds(2));
 
   /** Validates the settings. */
   public Speculation {

@@ -177,8 +177,7 @@ public final class ExecutorRegistry {
   public synchronized void exclude(String executorId, Duration duration) {
     Entry entry = executors.get(executorId);
     if (entry != null && entry.state() == ExecutorState.EXECUTOR_STATE_ALIVE) {
-      executors.put(
-          executorId, entry.withExclusion(unixMillis.getAsLong() + duration.toMillis()));
+      executors.put(executorId, entry.withExclusion(unixMillis.getAsLong() + duration.toMillis()));
     }
   }
 
@@ -192,13 +191,12 @@ public final class ExecutorRegistry {
     List<ExecutorStatus> ready = list(false).stream().filter(s -> !s.getNotReady()).toList();
     List<ExecutorStatus> included =
         ready.stream().filter(s -> s.getExcludedUntilUnixMillis() <= now).toList();
-    return (included.isEmpty() ? ready : included)
-        .stream().map(ExecutorStatus::getInfo).toList();
+    return (included.isEmpty() ? ready : included).stream().map(ExecutorStatus::getInfo).toList();
   }
 
   /**
-   * Why no alive executor can take tasks now (each one's reason), for a job that waits; empty
-   * when some can, or none is alive.
+   * Why no alive executor can take tasks now (each one's reason), for a job that waits; empty when
+   * some can, or none is alive.
    */
   public synchronized String whyNoneSchedulable() {
     List<String> reasons = new ArrayList<>();

@@ -71,9 +71,7 @@ public final class JobsApi implements HttpHandler {
             404,
             Map.of(
                 "error",
-                "no API at "
-                    + path
-                    + "; try /api/jobs, /api/jobs/{id} or /api/executors"));
+                "no API at " + path + "; try /api/jobs, /api/jobs/{id} or /api/executors"));
       }
     } catch (StatusRuntimeException e) {
       // The job loop is shutting down or did not answer in time.
@@ -94,13 +92,17 @@ public final class JobsApi implements HttpHandler {
   }
 
   /** True when the method is {@code allowed[0]} (or HEAD for GET); else answers 405. */
-  private static boolean requireMethod(HttpExchange exchange, String... allowed) throws IOException {
+  private static boolean requireMethod(HttpExchange exchange, String... allowed)
+      throws IOException {
     String method = exchange.getRequestMethod();
     if (method.equals(allowed[0]) || (allowed[0].equals("GET") && method.equals("HEAD"))) {
       return true;
     }
     exchange.getResponseHeaders().set("Allow", String.join(", ", allowed));
-    json(exchange, 405, Map.of("error", method + " is not allowed on " + exchange.getRequestURI().getPath()));
+    json(
+        exchange,
+        405,
+        Map.of("error", method + " is not allowed on " + exchange.getRequestURI().getPath()));
     return false;
   }
 

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Draws a job's stage graph as inline SVG: stages in columns by depth (a stage right of every
- * stage it reads), the final stage last and the client after it; each stage box shows its task
- * progress and output partitioning, each edge how the consumer reads the producer.
+ * Draws a job's stage graph as inline SVG: stages in columns by depth (a stage right of every stage
+ * it reads), the final stage last and the client after it; each stage box shows its task progress
+ * and output partitioning, each edge how the consumer reads the producer.
  */
 final class StageGraphSvg {
   private static final int W = 210;
@@ -49,14 +49,19 @@ final class StageGraphSvg {
     int width = clientX + 110 + PAD;
 
     StringBuilder b = new StringBuilder();
-    b.append(String.format(
-        Locale.ROOT,
-        "<svg class=\"graph\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-            + " viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"stage graph\">",
-        width, height, width, height));
-    b.append("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\""
-        + " markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">"
-        + "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#7a8497\"/></marker></defs>");
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "<svg class=\"graph\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
+                + " viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"stage graph\">",
+            width,
+            height,
+            width,
+            height));
+    b.append(
+        "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\""
+            + " markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">"
+            + "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#7a8497\"/></marker></defs>");
     for (StageView s : job.stages()) {
       int[] to = pos.get(s.id());
       for (int input : s.inputs()) {
@@ -73,12 +78,16 @@ final class StageGraphSvg {
     if (last != null) {
       edge(b, last[0] + W, last[1] + H / 2, clientX, clientY, "RESULT");
     }
-    b.append(String.format(
-        Locale.ROOT,
-        "<ellipse cx=\"%d\" cy=\"%d\" rx=\"50\" ry=\"20\" fill=\"#fff\" stroke=\"#7a8497\"/>"
-            + "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\""
-            + " font-family=\"system-ui,sans-serif\">client</text>",
-        clientX + 50, clientY, clientX + 50, clientY + 4));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "<ellipse cx=\"%d\" cy=\"%d\" rx=\"50\" ry=\"20\" fill=\"#fff\" stroke=\"#7a8497\"/>"
+                + "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\""
+                + " font-family=\"system-ui,sans-serif\">client</text>",
+            clientX + 50,
+            clientY,
+            clientX + 50,
+            clientY + 4));
     for (StageView s : job.stages()) {
       box(b, s, pos.get(s.id()));
     }
@@ -106,17 +115,28 @@ final class StageGraphSvg {
 
   private static void edge(StringBuilder b, int x1, int y1, int x2, int y2, String label) {
     int mid = (x1 + x2) / 2;
-    b.append(String.format(
-        Locale.ROOT,
-        "<path d=\"M%d,%d C%d,%d %d,%d %d,%d\" fill=\"none\" stroke=\"#7a8497\""
-            + " stroke-width=\"1.4\" marker-end=\"url(#arrow)\"/>",
-        x1, y1, mid, y1, mid, y2, x2, y2));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "<path d=\"M%d,%d C%d,%d %d,%d %d,%d\" fill=\"none\" stroke=\"#7a8497\""
+                + " stroke-width=\"1.4\" marker-end=\"url(#arrow)\"/>",
+            x1,
+            y1,
+            mid,
+            y1,
+            mid,
+            y2,
+            x2,
+            y2));
     if (label != null && !label.isEmpty()) {
-      b.append(String.format(
-          Locale.ROOT,
-          "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10.5\" fill=\"#5b6478\""
-              + " font-family=\"system-ui,sans-serif\">%s</text>",
-          mid, (y1 + y2) / 2 - 6, WebUi.esc(label)));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10.5\" fill=\"#5b6478\""
+                  + " font-family=\"system-ui,sans-serif\">%s</text>",
+              mid,
+              (y1 + y2) / 2 - 6,
+              WebUi.esc(label)));
     }
   }
 
@@ -139,26 +159,46 @@ final class StageGraphSvg {
     }
     int x = at[0];
     int y = at[1];
-    b.append(String.format(
-        Locale.ROOT,
-        "<a href=\"#stage-%d\"><g><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\""
-            + " fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>",
-        s.id(), x, y, W, H, fill, stroke));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "<a href=\"#stage-%d\"><g><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\""
+                + " fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>",
+            s.id(),
+            x,
+            y,
+            W,
+            H,
+            fill,
+            stroke));
     int done = s.taskCount() == 0 ? 0 : (W - 24) * s.tasksSucceeded() / s.taskCount();
-    b.append(String.format(
-        Locale.ROOT,
-        "<text x=\"%d\" y=\"%d\" font-size=\"13.5\" font-weight=\"600\""
-            + " font-family=\"system-ui,sans-serif\" fill=\"#1f2430\">Stage %d</text>"
-            + "<text x=\"%d\" y=\"%d\" font-size=\"11.5\" font-family=\"system-ui,sans-serif\""
-            + " fill=\"#4a5263\" text-anchor=\"end\">%d/%d tasks</text>"
-            + "<text x=\"%d\" y=\"%d\" font-size=\"10.5\" font-family=\"ui-monospace,monospace\""
-            + " fill=\"#4a5263\">%s</text>"
-            + "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"6\" rx=\"3\" fill=\"#dfe3ea\"/>"
-            + "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"6\" rx=\"3\" fill=\"%s\"/></g></a>",
-        x + 12, y + 21, s.id(),
-        x + W - 12, y + 21, s.tasksSucceeded(), s.taskCount(),
-        x + 12, y + 42, WebUi.esc(WebUi.shorten(s.partitioning(), 32)),
-        x + 12, y + 54, W - 24,
-        x + 12, y + 54, done, stroke));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%d\" y=\"%d\" font-size=\"13.5\" font-weight=\"600\""
+                + " font-family=\"system-ui,sans-serif\" fill=\"#1f2430\">Stage %d</text>"
+                + "<text x=\"%d\" y=\"%d\" font-size=\"11.5\" font-family=\"system-ui,sans-serif\""
+                + " fill=\"#4a5263\" text-anchor=\"end\">%d/%d tasks</text>"
+                + "<text x=\"%d\" y=\"%d\" font-size=\"10.5\" font-family=\"ui-monospace,monospace\""
+                + " fill=\"#4a5263\">%s</text>"
+                + "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"6\" rx=\"3\" fill=\"#dfe3ea\"/>"
+                + "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"6\" rx=\"3\" fill=\"%s\"/></g></a>",
+            x + 12,
+            y + 21,
+            s.id(),
+            x + W - 12,
+            y + 21,
+            s.tasksSucceeded(),
+            s.taskCount(),
+            x + 12,
+            y + 42,
+            WebUi.esc(WebUi.shorten(s.partitioning(), 32)),
+            x + 12,
+            y + 54,
+            W - 24,
+            x + 12,
+            y + 54,
+            done,
+            stroke));
   }
 }

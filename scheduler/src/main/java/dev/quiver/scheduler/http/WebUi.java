@@ -131,14 +131,24 @@ public final class WebUi implements HttpHandler {
   String jobPage(JobDetail job) {
     JobSummary s = job.summary();
     StringBuilder b = new StringBuilder();
-    b.append("<h1>Job <code>").append(esc(s.id())).append("</code> ").append(badge(s.state()))
+    b.append("<h1>Job <code>")
+        .append(esc(s.id()))
+        .append("</code> ")
+        .append(badge(s.state()))
         .append("</h1>");
     b.append("<dl class=\"facts\">")
         .append(fact("Submitted (UTC)", time(s.submittedAtMillis())))
         .append(fact("Duration", duration(s)))
         .append(fact("Stages", s.stagesDone() + " of " + s.stagesTotal() + " done"))
-        .append(fact("Tasks", s.tasksDone() + " of " + s.tasksTotal() + " done, "
-            + s.tasksRunning() + " running"))
+        .append(
+            fact(
+                "Tasks",
+                s.tasksDone()
+                    + " of "
+                    + s.tasksTotal()
+                    + " done, "
+                    + s.tasksRunning()
+                    + " running"))
         .append(fact("Rows written", String.format(Locale.ROOT, "%,d", s.rows())))
         .append("</dl>");
     b.append("<pre class=\"query\">").append(esc(s.name())).append("</pre>");
@@ -157,10 +167,15 @@ public final class WebUi implements HttpHandler {
 
   private static String stageSection(StageView stage, boolean last) {
     StringBuilder b = new StringBuilder();
-    b.append("<h2 id=\"stage-").append(stage.id()).append("\">Stage ").append(stage.id())
+    b.append("<h2 id=\"stage-")
+        .append(stage.id())
+        .append("\">Stage ")
+        .append(stage.id())
         .append(last ? " (final)" : "")
         .append(" <span class=\"muted\">")
-        .append(stage.tasksSucceeded()).append(" of ").append(stage.taskCount())
+        .append(stage.tasksSucceeded())
+        .append(" of ")
+        .append(stage.taskCount())
         .append(" tasks done</span></h2>");
     b.append("<p class=\"muted\">");
     if (!stage.inputs().isEmpty()) {
@@ -172,21 +187,30 @@ public final class WebUi implements HttpHandler {
     }
     b.append("</p>");
     if (!stage.planText().isEmpty()) {
-      b.append("<details><summary>Plan</summary><pre>").append(esc(stage.planText()))
+      b.append("<details><summary>Plan</summary><pre>")
+          .append(esc(stage.planText()))
           .append("</pre></details>");
     }
     b.append("<table class=\"tasks\"><thead><tr><th>Task</th><th>State</th><th>Executor</th>")
         .append("<th>Attempts</th><th>Rows</th><th>Bytes</th><th>Spilled</th><th>Time</th>")
         .append("</tr></thead><tbody>");
     for (TaskView t : stage.tasks()) {
-      b.append("<tr><td class=\"num\">").append(t.task()).append("</td><td>")
-          .append(badge(t.state())).append("</td><td>")
+      b.append("<tr><td class=\"num\">")
+          .append(t.task())
+          .append("</td><td>")
+          .append(badge(t.state()))
+          .append("</td><td>")
           .append(t.executorId() == null ? "" : esc(t.executorId()))
-          .append("</td><td class=\"num\">").append(t.attempts())
-          .append("</td><td class=\"num\">").append(String.format(Locale.ROOT, "%,d", t.rows()))
-          .append("</td><td class=\"num\">").append(bytes(t.bytes()))
-          .append("</td><td class=\"num\">").append(bytes(t.spilledBytes()))
-          .append("</td><td class=\"num\">").append(millis(t.elapsedMillis()))
+          .append("</td><td class=\"num\">")
+          .append(t.attempts())
+          .append("</td><td class=\"num\">")
+          .append(String.format(Locale.ROOT, "%,d", t.rows()))
+          .append("</td><td class=\"num\">")
+          .append(bytes(t.bytes()))
+          .append("</td><td class=\"num\">")
+          .append(bytes(t.spilledBytes()))
+          .append("</td><td class=\"num\">")
+          .append(millis(t.elapsedMillis()))
           .append("</td></tr>");
     }
     b.append("</tbody></table>");
@@ -206,17 +230,31 @@ public final class WebUi implements HttpHandler {
           .append("<th>Shuffle held</th><th>Last heartbeat (UTC)</th><th>Metrics</th>")
           .append("</tr></thead><tbody>");
       for (ExecutorView e : executors) {
-        b.append("<tr><td>").append(esc(e.id())).append("</td><td>")
-            .append(badge(e.state())).append("</td><td>")
-            .append(esc(e.host())).append(':').append(e.port()).append("</td><td class=\"num\">")
-            .append(e.cores()).append("</td><td class=\"num\">").append(bytes(e.memoryBytes()))
-            .append("</td><td class=\"num\">").append(e.runningTasks())
-            .append("</td><td class=\"num\">").append(bytes(e.allocatedBytes()))
-            .append("</td><td class=\"num\">").append(bytes(e.shuffleBytes()))
-            .append("</td><td>").append(time(e.lastHeartbeatMillis())).append("</td><td>")
-            .append(e.httpPort() == 0
-                ? "<span class=\"muted\">none</span>"
-                : "<code>" + esc(e.host()) + ":" + e.httpPort() + "/metrics</code>")
+        b.append("<tr><td>")
+            .append(esc(e.id()))
+            .append("</td><td>")
+            .append(badge(e.state()))
+            .append("</td><td>")
+            .append(esc(e.host()))
+            .append(':')
+            .append(e.port())
+            .append("</td><td class=\"num\">")
+            .append(e.cores())
+            .append("</td><td class=\"num\">")
+            .append(bytes(e.memoryBytes()))
+            .append("</td><td class=\"num\">")
+            .append(e.runningTasks())
+            .append("</td><td class=\"num\">")
+            .append(bytes(e.allocatedBytes()))
+            .append("</td><td class=\"num\">")
+            .append(bytes(e.shuffleBytes()))
+            .append("</td><td>")
+            .append(time(e.lastHeartbeatMillis()))
+            .append("</td><td>")
+            .append(
+                e.httpPort() == 0
+                    ? "<span class=\"muted\">none</span>"
+                    : "<code>" + esc(e.host()) + ":" + e.httpPort() + "/metrics</code>")
             .append("</td></tr>");
       }
       b.append("</tbody></table>");

@@ -18,9 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The scheduler's calls to executors' {@code ExecutorControl} service: launching a task,
- * cancelling tasks, removing a job's data. Calls are asynchronous; what the job loop must act on
- * (a launch refused, an executor unreachable) comes back through a callback, which posts an event.
+ * The scheduler's calls to executors' {@code ExecutorControl} service: launching a task, cancelling
+ * tasks, removing a job's data. Calls are asynchronous; what the job loop must act on (a launch
+ * refused, an executor unreachable) comes back through a callback, which posts an event.
  */
 final class ExecutorCalls implements AutoCloseable {
 
@@ -72,8 +72,7 @@ final class ExecutorCalls implements AutoCloseable {
    * Asks executor {@code executorId}, one the job used, to cancel {@code ids} of {@code job};
    * {@code unreachable} runs when the call fails with UNAVAILABLE.
    */
-  void cancelTasks(
-      Job job, String executorId, List<TaskId> ids, String why, Runnable unreachable) {
+  void cancelTasks(Job job, String executorId, List<TaskId> ids, String why, Runnable unreachable) {
     ExecutorInfo info = job.executorsUsed.get(executorId);
     LOG.debug("{}: cancelling {} on '{}': {}", job.describe(), ids, executorId, why);
     clients

@@ -14,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one thread that owns all job state. Other threads post events to it, or call it and wait
- * for the answer (as gRPC status errors when it cannot answer); after every event it runs {@code
+ * The one thread that owns all job state. Other threads post events to it, or call it and wait for
+ * the answer (as gRPC status errors when it cannot answer); after every event it runs {@code
  * afterEvent} (publishing job status). An event that throws is logged and never stops the loop.
  */
 final class JobLoop {

@@ -1,5 +1,6 @@
 package dev.quiver.scheduler.job;
 
+import com.google.protobuf.ByteString;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.JobSpec;
@@ -10,16 +11,14 @@ import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskStatusReport;
+import dev.quiver.distributed.security.JobCapabilities;
+import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.config.Speculation;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
-import dev.quiver.scheduler.config.SchedulerConfig;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.security.SecureRandom;
-import java.util.concurrent.ConcurrentHashMap;
-import com.google.protobuf.ByteString;
-import dev.quiver.distributed.security.JobCapabilities;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,9 +41,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>All job state is owned by one loop thread ({@link JobLoop}); RPC handlers, executor callbacks
  * and the liveness checker hand it events, so no state is shared between threads. This class keeps
- * the entry points, the jobs and their running attempts; {@link Placement} decides where tasks
- * go, {@link ExecutorCalls} makes the calls to executors, {@link Recovery} handles failures and
- * lost executors, and {@link StatusPublisher} streams status.
+ * the entry points, the jobs and their running attempts; {@link Placement} decides where tasks go,
+ * {@link ExecutorCalls} makes the calls to executors, {@link Recovery} handles failures and lost
+ * executors, and {@link StatusPublisher} streams status.
  */
 public final class JobManager implements AutoCloseable {
 
@@ -115,8 +115,8 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
-   * Accepts a job, or returns the job already accepted for {@code submissionId} (a client
-   * retrying a submission whose answer it lost); empty means no deduplication.
+   * Accepts a job, or returns the job already accepted for {@code submissionId} (a client retrying
+   * a submission whose answer it lost); empty means no deduplication.
    *
    * @return the job id (letters, digits and dashes: safe in file names)
    * @throws StatusRuntimeException INVALID_ARGUMENT when the stage graph is malformed
@@ -524,10 +524,10 @@ public final class JobManager implements AutoCloseable {
 
   /**
    * The tasks to run now of a stage whose consumers need at most {@code rowLimit} rows (a LIMIT
-   * above a gather), in waves as Spark's take() does: one task first, then, when a wave has
-   * ended with too few rows, up to four times as many as ran (fewer when the rows so far say
-   * fewer will do). Once the tasks that succeeded wrote enough rows, the others are cancelled or
-   * never run: they are skipped, and their consumers read nothing from them.
+   * above a gather), in waves as Spark's take() does: one task first, then, when a wave has ended
+   * with too few rows, up to four times as many as ran (fewer when the rows so far say fewer will
+   * do). Once the tasks that succeeded wrote enough rows, the others are cancelled or never run:
+   * they are skipped, and their consumers read nothing from them.
    */
   private void readyWithinRowLimit(StageRun stage, List<TaskRun> out) {
     long rows = stage.rowsWritten();
@@ -592,8 +592,8 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
-   * The executor {@link Placement#choose} picks for {@code task}, whose slot it takes; {@code
-   * busy} (may be null) is an executor the task already runs on. Null when none can take it now.
+   * The executor {@link Placement#choose} picks for {@code task}, whose slot it takes; {@code busy}
+   * (may be null) is an executor the task already runs on. Null when none can take it now.
    */
   private ExecutorInfo place(
       TaskRun task, List<ExecutorInfo> usable, Map<String, Integer> free, String busy) {
@@ -609,8 +609,8 @@ public final class JobManager implements AutoCloseable {
 
   /**
    * Launches a second attempt, on another executor, of every running task much slower than its
-   * stage's finished tasks (Spark's speculation): once a quantile of the stage's tasks succeeded,
-   * a task running longer than a multiple of their median (and a minimum) gets a copy; the first
+   * stage's finished tasks (Spark's speculation): once a quantile of the stage's tasks succeeded, a
+   * task running longer than a multiple of their median (and a minimum) gets a copy; the first
    * attempt to succeed wins and the other is cancelled.
    */
   private void speculate(List<ExecutorInfo> usable, Map<String, Integer> free) {
@@ -683,7 +683,8 @@ public final class JobManager implements AutoCloseable {
     status.changed(job);
 
     LaunchTaskRequest request = ExecutorCalls.launchRequest(task, number);
-    LOG.debug("{}: launching {} on {}", job.describe(), task.describe(attempt), target.getExecutorId());
+    LOG.debug(
+        "{}: launching {} on {}", job.describe(), task.describe(attempt), target.getExecutorId());
     calls.launchTask(
         target,
         request,
@@ -706,18 +707,20 @@ public final class JobManager implements AutoCloseable {
         calls.removeJobData(
             info,
             jobId,
-            "RemoveJobData for unknown job '" + jobId + "' on executor '"
-                + info.getExecutorId() + "'");
+            "RemoveJobData for unknown job '"
+                + jobId
+                + "' on executor '"
+                + info.getExecutorId()
+                + "'");
       }
     }
   }
 
   /**
-   * Ends one attempt of {@code task}: it no longer holds a slot. When it was the attempt the
-   * task's status shows, the status shows how it ended, or the attempt still running.
+   * Ends one attempt of {@code task}: it no longer holds a slot. When it was the attempt the task's
+   * status shows, the status shows how it ended, or the attempt still running.
    */
-  void endAttempt(
-      TaskRun task, TaskRun.Attempt attempt, TaskState state, TaskMetrics taskMetrics) {
+  void endAttempt(TaskRun task, TaskRun.Attempt attempt, TaskState state, TaskMetrics taskMetrics) {
     task.running.remove(attempt);
     Set<TaskRun> set = running.get(attempt.executorId());
     if (set != null) {
@@ -750,8 +753,8 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
-   * Ends every running attempt of {@code task} (the task waits again) and adds it to {@code
-   * batch}, by executor, for {@link #sendCancels}.
+   * Ends every running attempt of {@code task} (the task waits again) and adds it to {@code batch},
+   * by executor, for {@link #sendCancels}.
    */
   void cancelAttempts(TaskRun task, Map<String, List<TaskId>> batch) {
     for (TaskRun.Attempt a : List.copyOf(task.running)) {
@@ -810,8 +813,7 @@ public final class JobManager implements AutoCloseable {
         task.succeededAfterNanos = System.nanoTime() - attempt.launchedNanos();
         task.launchedAtNanos = attempt.launchedNanos();
         task.ranNanos = task.succeededAfterNanos;
-        task.summarize(
-            TaskState.TASK_STATE_SUCCEEDED, report.getMetrics(), attempt.speculative());
+        task.summarize(TaskState.TASK_STATE_SUCCEEDED, report.getMetrics(), attempt.speculative());
         if (attempt.speculative()) {
           LOG.info(
               "{}: speculative {} on executor '{}' finished first",

@@ -78,7 +78,8 @@ final class JobSnapshots {
     String state;
     if (t.summary == null) {
       state = "WAITING";
-    } else if (t.phase == TaskRun.Phase.WAITING && t.summary.getState() != TaskState.TASK_STATE_FAILED
+    } else if (t.phase == TaskRun.Phase.WAITING
+        && t.summary.getState() != TaskState.TASK_STATE_FAILED
         && t.summary.getState() != TaskState.TASK_STATE_CANCELLED) {
       state = "WAITING";
     } else {
@@ -118,9 +119,10 @@ final class JobSnapshots {
           .append(s.id())
           .append("\\ntasks=")
           .append(s.tasks.size())
-          .append(s.spec.getPartitioning().isEmpty()
-              ? ""
-              : "\\noutput=" + escape(s.spec.getPartitioning()))
+          .append(
+              s.spec.getPartitioning().isEmpty()
+                  ? ""
+                  : "\\noutput=" + escape(s.spec.getPartitioning()))
           .append("\"];\n");
     }
     for (StageRun s : job.stages.values()) {

@@ -70,7 +70,8 @@ public final class JobViews {
       List<TaskView> tasks) {}
 
   /** A job with its stages, their tasks, and the stage graph as Graphviz DOT. */
-  public record JobDetail(JobSummary summary, List<StageView> stages, int finalStageId, String dot) {}
+  public record JobDetail(
+      JobSummary summary, List<StageView> stages, int finalStageId, String dot) {}
 
   /** Tasks of unfinished jobs: waiting to run, and running; and those jobs. */
   public record TaskCounts(int queued, int running, int jobsRunning) {}

@@ -43,13 +43,12 @@ final class Placement {
   }
 
   /**
-   * The executor for a task: the one with the most free slots; among those, the one already
-   * holding the most of the task's input bytes ({@code inputBytes}, so less data crosses the
-   * network), then round-robin by id after {@code lastPicked}. A task that failed on some
-   * executors ({@code failedOn}) goes to one of the others while any exists, waiting for a slot
-   * there (null) rather than going back where it failed. {@code busy} (may be null) is an
-   * executor the task already runs on. Null when no executor can take it now; {@code free} is
-   * not changed.
+   * The executor for a task: the one with the most free slots; among those, the one already holding
+   * the most of the task's input bytes ({@code inputBytes}, so less data crosses the network), then
+   * round-robin by id after {@code lastPicked}. A task that failed on some executors ({@code
+   * failedOn}) goes to one of the others while any exists, waiting for a slot there (null) rather
+   * than going back where it failed. {@code busy} (may be null) is an executor the task already
+   * runs on. Null when no executor can take it now; {@code free} is not changed.
    */
   static ExecutorInfo choose(
       List<ExecutorInfo> usable,
@@ -64,9 +63,7 @@ final class Placement {
         allowed.stream().filter(e -> !failedOn.contains(e.getExecutorId())).toList();
     List<ExecutorInfo> candidates =
         (fresh.isEmpty() ? allowed : fresh)
-            .stream()
-            .filter(e -> free.get(e.getExecutorId()) > 0)
-            .toList();
+            .stream().filter(e -> free.get(e.getExecutorId()) > 0).toList();
     if (candidates.isEmpty()) {
       return null;
     }
@@ -89,8 +86,8 @@ final class Placement {
   }
 
   /**
-   * Bytes of the task's input held per executor: the outputs of its input stages' tasks (every
-   * task of a stage reads from each of them, so the whole output counts).
+   * Bytes of the task's input held per executor: the outputs of its input stages' tasks (every task
+   * of a stage reads from each of them, so the whole output counts).
    */
   static Map<String, Long> inputBytesByExecutor(TaskRun task) {
     Map<String, Long> held = new HashMap<>();

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * What the scheduler does when something goes wrong: a failed or refused attempt is retried
  * elsewhere or fails its job, lost shuffle output is computed again and its readers re-queued, a
  * lost executor's running attempts are re-queued and its finished output re-run, and an executor
- * whose attempts keep failing gets no tasks for a while. Job loop only; the jobs and their
- * attempts belong to {@link JobManager}.
+ * whose attempts keep failing gets no tasks for a while. Job loop only; the jobs and their attempts
+ * belong to {@link JobManager}.
  */
 final class Recovery {
 
@@ -151,14 +151,16 @@ final class Recovery {
           "executor '{}' gets no tasks for {}: {}",
           executorId,
           config.exclusion().duration(),
-          disk ? "its disk failed: " + error.getMessage() : inARow + " task attempts failed there in a row");
+          disk
+              ? "its disk failed: " + error.getMessage()
+              : inARow + " task attempts failed there in a row");
     }
   }
 
   /**
    * A failed attempt (already ended): re-run lost producer output, retry a transient failure, or
-   * fail the job. While another attempt of the task still runs, a transient failure only marks
-   * the executor as one to avoid.
+   * fail the job. While another attempt of the task still runs, a transient failure only marks the
+   * executor as one to avoid.
    */
   void failed(TaskRun task, TaskRun.Attempt attempt, ErrorInfo error) {
     Job job = task.stage.job;
@@ -257,8 +259,8 @@ final class Recovery {
   }
 
   /**
-   * Re-queues an executor's running attempts, re-runs the succeeded tasks whose output it held,
-   * and cancels the tasks that were reading that output.
+   * Re-queues an executor's running attempts, re-runs the succeeded tasks whose output it held, and
+   * cancels the tasks that were reading that output.
    */
   void executorLost(String executorId, String why) {
     metrics.executorLost();

@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Job status streams: the jobs an event changed are marked, and after the event each one's
- * watchers get one update (and the end of the stream once the job is terminal). Job loop only.
+ * Job status streams: the jobs an event changed are marked, and after the event each one's watchers
+ * get one update (and the end of the stream once the job is terminal). Job loop only.
  */
 final class StatusPublisher {
 

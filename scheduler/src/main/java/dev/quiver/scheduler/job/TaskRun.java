@@ -51,7 +51,9 @@ final class TaskRun {
   /** Attempts running now: one, or two while a speculative copy races a slow one. */
   final List<Attempt> running = new ArrayList<>();
 
-  /** Executor of the summarized attempt: where it runs, or where its output lives once succeeded. */
+  /**
+   * Executor of the summarized attempt: where it runs, or where its output lives once succeeded.
+   */
   ExecutorInfo executor;
 
   /** When the summarized attempt was launched and, once it ended, how long it ran. */

@@ -1,8 +1,5 @@
 package dev.quiver.scheduler.job;
 
-import dev.quiver.distributed.proto.SubmitJobResponse;
-import dev.quiver.scheduler.config.Exclusion;
-import java.util.concurrent.ConcurrentHashMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -20,12 +17,14 @@ import dev.quiver.distributed.proto.ShufflePartitionId;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.proto.StageStatus;
 import dev.quiver.distributed.proto.SubmitJobRequest;
+import dev.quiver.distributed.proto.SubmitJobResponse;
 import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskSummary;
 import dev.quiver.distributed.wire.WireProtocol;
-import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.SchedulerServer;
+import dev.quiver.scheduler.config.Exclusion;
+import dev.quiver.scheduler.config.SchedulerConfig;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -37,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -157,11 +157,14 @@ class JobsTest {
     return follow(s, id, new CountDownLatch(1));
   }
 
-  /** Follows a job's status stream to its end, counting {@code started} down at the first update. */
+  /**
+   * Follows a job's status stream to its end, counting {@code started} down at the first update.
+   */
   private static List<JobStatusUpdate> follow(
       SchedulerGrpc.SchedulerBlockingStub s, String id, CountDownLatch started) {
     List<JobStatusUpdate> updates = new ArrayList<>();
-    Iterator<JobStatusUpdate> it = s.jobStatus(
+    Iterator<JobStatusUpdate> it =
+        s.jobStatus(
             JobStatusRequest.newBuilder().setJobId(id).setJobCapability(capability(id)).build());
     it.forEachRemaining(
         u -> {
@@ -341,7 +344,8 @@ class JobsTest {
       assertThat(updates.size()).isGreaterThanOrEqualTo(2);
       // Progress never goes backwards along the stream.
       assertThat(updates)
-          .extracting(u -> u.getStagesList().stream().mapToInt(StageStatus::getTasksSucceeded).sum())
+          .extracting(
+              u -> u.getStagesList().stream().mapToInt(StageStatus::getTasksSucceeded).sum())
           .isSorted();
       JobStatusUpdate done = updates.get(updates.size() - 1);
       assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
@@ -479,7 +483,13 @@ class JobsTest {
     assertThat(server.jobs().status(id).getState()).isEqualTo(JobState.JOB_STATE_RUNNING);
     assertThat(server.jobs().status(id).getStages(0).getTasksSucceeded()).isZero();
 
-    assertThat(stub.cancelJob(CancelJobRequest.newBuilder().setJobId(id).setJobCapability(capability(id)).build()).getCancelled())
+    assertThat(
+            stub.cancelJob(
+                    CancelJobRequest.newBuilder()
+                        .setJobId(id)
+                        .setJobCapability(capability(id))
+                        .build())
+                .getCancelled())
         .isTrue();
     JobStatusUpdate done = await(id);
     assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_CANCELLED);
@@ -493,7 +503,13 @@ class JobsTest {
     assertThat(e.cancels.get(0).getTasksCount()).isEqualTo(2);
     assertThat(e.held).isEmpty();
     assertThat(e.removedJobs).containsExactly(id);
-    assertThat(stub.cancelJob(CancelJobRequest.newBuilder().setJobId(id).setJobCapability(capability(id)).build()).getCancelled())
+    assertThat(
+            stub.cancelJob(
+                    CancelJobRequest.newBuilder()
+                        .setJobId(id)
+                        .setJobCapability(capability(id))
+                        .build())
+                .getCancelled())
         .isFalse();
   }
 
@@ -503,7 +519,8 @@ class JobsTest {
     FakeExecutor a = executor("exec-a", 1);
     FakeExecutor b = executor("exec-b", 1);
     // E.g. a rogue client launched it: nobody would ever read or remove its output.
-    a.report(TaskId.newBuilder().setJobId("job-rogue").setStageId(1).build(),
+    a.report(
+        TaskId.newBuilder().setJobId("job-rogue").setStageId(1).build(),
         FakeExecutor.Outcome.succeed());
     waitFor(() -> a.removedJobs.contains("job-rogue"));
     assertThat(b.removedJobs).isEmpty();
@@ -519,7 +536,8 @@ class JobsTest {
     assertThat(a.removedJobs).isEmpty();
     assertThat(b.removedJobs).isEmpty();
 
-    stub.releaseJob(ReleaseJobRequest.newBuilder().setJobId(id).setJobCapability(capability(id)).build());
+    stub.releaseJob(
+        ReleaseJobRequest.newBuilder().setJobId(id).setJobCapability(capability(id)).build());
     waitFor(() -> a.removedJobs.contains(id) && b.removedJobs.contains(id));
     // Finished jobs stay available for status until the retention time has passed.
     assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
@@ -546,9 +564,9 @@ class JobsTest {
 
   /**
    * A stage whose consumer needs at most 25 rows runs in waves: one task first (10 rows), then as
-   * many as the rows so far say will do (three more); tasks 4-7 never run, and every task that
-   * did not finish before the stage had enough rows is cancelled or never run: it is reported
-   * skipped and reaches the consumer as an empty input.
+   * many as the rows so far say will do (three more); tasks 4-7 never run, and every task that did
+   * not finish before the stage had enough rows is cancelled or never run: it is reported skipped
+   * and reaches the consumer as an empty input.
    */
   @Test
   void aStageWithARowLimitRunsInWavesAndSkipsTasksOnceItHasEnoughRows() throws Exception {
@@ -603,8 +621,7 @@ class JobsTest {
     String first = remember(stub.submitJob(request));
     String again = remember(stub.submitJob(request));
     assertThat(again).isEqualTo(first).matches("job-\\d+-[0-9a-f]{16}");
-    String other =
-        remember(stub.submitJob(request.toBuilder().setSubmissionId("another").build()));
+    String other = remember(stub.submitJob(request.toBuilder().setSubmissionId("another").build()));
     assertThat(other).isNotEqualTo(first);
     assertThat(await(first).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
     assertThat(await(other).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);

@@ -171,8 +171,9 @@ class PlacementTest {
     // Still running (its summary exists but it has not succeeded): counts nothing.
     two.get(1).executor = C;
     two.get(1).phase = TaskRun.Phase.RUNNING;
-    two.get(1).summarize(
-        TaskState.TASK_STATE_RUNNING, TaskMetrics.newBuilder().setOutputBytes(9).build());
+    two.get(1)
+        .summarize(
+            TaskState.TASK_STATE_RUNNING, TaskMetrics.newBuilder().setOutputBytes(9).build());
 
     TaskRun consumer = job.stages.get(3).tasks.get(1);
     assertThat(Placement.inputBytesByExecutor(consumer)).isEqualTo(Map.of("a", 105L, "b", 47L));

@@ -134,7 +134,10 @@ public final class HttpEndpoint implements AutoCloseable {
           open(
               exchange -> {
                 Optional<String> why = ready.notReadyBecause();
-                text(exchange, why.isEmpty() ? 200 : 503, why.map(w -> "not ready: " + w).orElse("ok") + "\n");
+                text(
+                    exchange,
+                    why.isEmpty() ? 200 : 503,
+                    why.map(w -> "not ready: " + w).orElse("ok") + "\n");
               }));
       if (registry != null) {
         server.createContext("/metrics", guarded(authorized, new MetricsHandler(registry)));

@@ -36,7 +36,8 @@ class HttpEndpointTest {
   @Test
   void servesProbesMetricsAndRoutesInPlainHttp() throws Exception {
     PrometheusRegistry registry = ServerMetrics.newRegistry();
-    Counter c = Counter.builder().name("quiver_test_events_total").help("events").register(registry);
+    Counter c =
+        Counter.builder().name("quiver_test_events_total").help("events").register(registry);
     c.inc(3);
     AtomicReference<Optional<String>> ready = new AtomicReference<>(Optional.of("warming up"));
     try (HttpEndpoint http =
@@ -103,7 +104,8 @@ class HttpEndpointTest {
                   .encodeToString("admin:s3cret-token".getBytes(StandardCharsets.UTF_8));
       assertThat(get(client, base + "/api/x", basic).statusCode()).isEqualTo(200);
       String wrongBasic =
-          "Basic " + Base64.getEncoder().encodeToString("admin:nope".getBytes(StandardCharsets.UTF_8));
+          "Basic "
+              + Base64.getEncoder().encodeToString("admin:nope".getBytes(StandardCharsets.UTF_8));
       assertThat(get(client, base + "/api/x", wrongBasic).statusCode()).isEqualTo(401);
 
       // Plain HTTP is not served on the HTTPS port.
@@ -144,7 +146,8 @@ class HttpEndpointTest {
             CertificateFactory.getInstance("X.509")
                 .generateCertificate(new ByteArrayInputStream(Files.readAllBytes(caPem)));
     store.setCertificateEntry("ca", ca);
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     tmf.init(store);
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(null, tmf.getTrustManagers(), null);

@@ -5,10 +5,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Long runs of the random query generator (tagged slow). System properties: {@code fuzz.seed}
- * (default: the time), {@code fuzz.queries} (default 20000 in process, 2000 on the cluster),
- * {@code fuzz.first} (first query index, default 0), {@code fuzz.only} (a comma-separated list of
- * query indices to run instead, e.g. a previous run's findings) and {@code fuzz.minutes} (time
- * bound, default 600). Each finding prints the line that reruns just its query, e.g.
+ * (default: the time), {@code fuzz.queries} (default 20000 in process, 2000 on the cluster), {@code
+ * fuzz.first} (first query index, default 0), {@code fuzz.only} (a comma-separated list of query
+ * indices to run instead, e.g. a previous run's findings) and {@code fuzz.minutes} (time bound,
+ * default 600). Each finding prints the line that reruns just its query, e.g.
  *
  * <pre>
  * mvn -B -ntp -pl tests -am verify -Djacoco.skip=true -Dsurefire.failIfNoSpecifiedTests=false \

@@ -10,10 +10,10 @@ import java.util.function.Predicate;
 
 /**
  * Shrinks a failing query while it keeps failing the same way (delta debugging on the SQL text):
- * drops select items, WHERE, GROUP BY, HAVING, ORDER BY and LIMIT clauses, set operation
- * branches and conjuncts; replaces parenthesised expressions and function calls by one of their
- * arguments or by a constant; turns outer joins into inner ones. Works on any SQL the generator
- * writes, which parenthesises every predicate.
+ * drops select items, WHERE, GROUP BY, HAVING, ORDER BY and LIMIT clauses, set operation branches
+ * and conjuncts; replaces parenthesised expressions and function calls by one of their arguments or
+ * by a constant; turns outer joins into inner ones. Works on any SQL the generator writes, which
+ * parenthesises every predicate.
  */
 final class FuzzReducer {
   private static final String[] CLAUSES = {
@@ -148,10 +148,11 @@ final class FuzzReducer {
         int next = stops.stream().filter(s -> s > at).findFirst().orElse(text.length());
         if (clause.equals("ORDER BY") || clause.equals("LIMIT")) {
           // LIMIT and OFFSET are only deterministic under the ORDER BY: they go together.
-          next = stops.stream()
-              .filter(s -> s > at && !wordAt(text, s, "LIMIT") && !wordAt(text, s, "OFFSET"))
-              .findFirst()
-              .orElse(text.length());
+          next =
+              stops.stream()
+                  .filter(s -> s > at && !wordAt(text, s, "LIMIT") && !wordAt(text, s, "OFFSET"))
+                  .findFirst()
+                  .orElse(text.length());
           if (clause.equals("LIMIT")) {
             continue;
           }
@@ -195,8 +196,14 @@ final class FuzzReducer {
     for (int i = 0; i < items.size(); i++) {
       List<String> rest = new ArrayList<>(items);
       rest.remove(i);
-      out.add(head + text.substring(0, start) + " " + String.join(",", rest).strip() + " "
-          + text.substring(end) + tail);
+      out.add(
+          head
+              + text.substring(0, start)
+              + " "
+              + String.join(",", rest).strip()
+              + " "
+              + text.substring(end)
+              + tail);
     }
   }
 
@@ -214,15 +221,38 @@ final class FuzzReducer {
 
   private static boolean isFromItem(String sql, int open) {
     String before = sql.substring(0, open).stripTrailing().toUpperCase(Locale.ROOT);
-    return before.endsWith("FROM") || before.endsWith("JOIN") || before.endsWith(",")
-        || before.endsWith(" AS") || before.endsWith("EXISTS") || before.endsWith(" IN")
-        || before.endsWith("ANY") || before.endsWith("ALL");
+    return before.endsWith("FROM")
+        || before.endsWith("JOIN")
+        || before.endsWith(",")
+        || before.endsWith(" AS")
+        || before.endsWith("EXISTS")
+        || before.endsWith(" IN")
+        || before.endsWith("ANY")
+        || before.endsWith("ALL");
   }
 
   private static boolean isKeywordBeforeParen(String word) {
     return switch (word) {
-      case "AND", "OR", "NOT", "IN", "EXISTS", "AS", "ON", "WHERE", "HAVING", "SELECT", "THEN",
-          "ELSE", "WHEN", "ANY", "ALL", "FROM", "BY", "CASE", "IS" -> true;
+      case "AND",
+          "OR",
+          "NOT",
+          "IN",
+          "EXISTS",
+          "AS",
+          "ON",
+          "WHERE",
+          "HAVING",
+          "SELECT",
+          "THEN",
+          "ELSE",
+          "WHEN",
+          "ANY",
+          "ALL",
+          "FROM",
+          "BY",
+          "CASE",
+          "IS" ->
+          true;
       default -> false;
     };
   }

@@ -180,11 +180,14 @@ final class FuzzReport {
     appendCounts(sb, "both engines failed", bothErrors);
     appendCounts(sb, "only the reference failed", referenceOnlyErrors);
     appendCounts(sb, "unsupported by Quiver", unsupported);
-    appendCounts(sb, "planner failures (Calcite's decorrelator; valid SQL Quiver cannot plan yet)",
+    appendCounts(
+        sb,
+        "planner failures (Calcite's decorrelator; valid SQL Quiver cannot plan yet)",
         plannerFailures);
     appendCounts(sb, "overflow in one engine only (evaluation order)", evaluationOrder);
     sb.append("\n  slowest:");
-    slowest.descendingMap()
+    slowest
+        .descendingMap()
         .forEach((k, v) -> sb.append("\n    ").append(k / 1_000_000L).append(" ms ").append(v));
     for (int i = 0; i < Math.min(SHOWN_FINDINGS, findings.size()); i++) {
       sb.append('\n').append(findings.get(i).text());

@@ -30,9 +30,9 @@ final class FuzzRuns {
 
   /**
    * Runs queries {@code first..first+count-1} of {@code fuzzer} for at most {@code minutes}, then
-   * writes the report to target/fuzz/{@code name}-{@code seed}.txt and fails unless there were
-   * no findings and fewer than {@code maxBothErrorShare} of the queries failed on both engines
-   * (a generator that mostly writes invalid SQL tests nothing).
+   * writes the report to target/fuzz/{@code name}-{@code seed}.txt and fails unless there were no
+   * findings and fewer than {@code maxBothErrorShare} of the queries failed on both engines (a
+   * generator that mostly writes invalid SQL tests nothing).
    */
   static FuzzReport runAndCheck(
       Fuzzer fuzzer, String name, long seed, int first, int count, long minutes) {

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Timeout;
  * runs more queries and other seeds.
  *
  * <p>Runs in the default suite: 600 queries in process and 200 on the cluster (about two minutes).
- * Valid queries that Calcite's decorrelator cannot plan are counted, not failed, up to a bound
- * (see {@link FuzzRuns}).
+ * Valid queries that Calcite's decorrelator cannot plan are counted, not failed, up to a bound (see
+ * {@link FuzzRuns}).
  */
 class FuzzTest {
   static final long SEED = 20_260_312L;

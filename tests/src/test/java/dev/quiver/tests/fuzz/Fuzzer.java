@@ -15,13 +15,13 @@ import java.util.regex.Pattern;
 /**
  * Runs generated queries on a reference engine and on Quiver over the same tables, and sorts every
  * outcome: agreed, both failed, only the reference failed, unsupported by Quiver, or a finding (a
- * different answer, Quiver failing where the reference answers, answering where the reference
- * fails at run time, a metamorphic equivalent that differs, a timeout or leaked memory).
+ * different answer, Quiver failing where the reference answers, answering where the reference fails
+ * at run time, a metamorphic equivalent that differs, a timeout or leaked memory).
  *
  * <p>Two set-ups: DuckDB against Quiver in process, with TLP checks on Quiver; and Quiver in
  * process against Quiver on an embedded cluster. Quiver under test rotates through
- * target_partitions 1, 2, 3, 8 and batch sizes 1, 7 and the default, so that every query index
- * has one setting; query {@code i} of seed {@code s} is the same query on every run.
+ * target_partitions 1, 2, 3, 8 and batch sizes 1, 7 and the default, so that every query index has
+ * one setting; query {@code i} of seed {@code s} is the same query on every run.
  */
 final class Fuzzer implements AutoCloseable {
   static final int[] PARTITIONS = {1, 2, 3, 8};
@@ -35,8 +35,7 @@ final class Fuzzer implements AutoCloseable {
 
   static {
     UNSUPPORTED.put(
-        "INTERSECT ALL / EXCEPT ALL",
-        Pattern.compile("Logical(Intersect|Minus)\\(all=\\[true\\]"));
+        "INTERSECT ALL / EXCEPT ALL", Pattern.compile("Logical(Intersect|Minus)\\(all=\\[true\\]"));
   }
 
   /**
@@ -59,10 +58,11 @@ final class Fuzzer implements AutoCloseable {
   /**
    * A cast or arithmetic out of its type's range, in either engine. When only one engine fails so
    * it may have evaluated an expression the other skipped: the queries cast deliberately
-   * overflowing constants, and SQL leaves open whether a row is filtered before an expression of
-   * it is computed or a constant folded at planning. Counted, not reported, unless strict.
+   * overflowing constants, and SQL leaves open whether a row is filtered before an expression of it
+   * is computed or a constant folded at planning. Counted, not reported, unless strict.
    */
-  private static final Pattern OVERFLOW = Pattern.compile(
+  private static final Pattern OVERFLOW =
+      Pattern.compile(
           "^(Out of Range Error|Conversion Error: .*out of range)|Cannot cast .* out of range");
 
   private static boolean overflowOrder(String error) {
@@ -182,8 +182,7 @@ final class Fuzzer implements AutoCloseable {
 
   /** Runs query {@code index} and its checks; returns its label. */
   private String check(int index) {
-    QueryGenerator.Generated q =
-        new QueryGenerator(querySeed(seed, index), tables.tables()).next();
+    QueryGenerator.Generated q = new QueryGenerator(querySeed(seed, index), tables.tables()).next();
     int partitions = PARTITIONS[index % PARTITIONS.length];
     int batchSize = BATCH_SIZES[(index / PARTITIONS.length) % BATCH_SIZES.length];
     String label =
@@ -225,8 +224,14 @@ final class Fuzzer implements AutoCloseable {
                 label,
                 repro,
                 q.sql(),
-                reference.name() + ": " + expected.error() + "\n" + actual.name() + ": "
-                    + got.result().rowCount() + " rows"),
+                reference.name()
+                    + ": "
+                    + expected.error()
+                    + "\n"
+                    + actual.name()
+                    + ": "
+                    + got.result().rowCount()
+                    + " rows"),
             sql -> answersWhereReferenceFails(sql, key));
       } else {
         report.referenceOnlyError(expected.error(), q.sql());
@@ -325,7 +330,11 @@ final class Fuzzer implements AutoCloseable {
               + "\n"
               + (vsReference == null
                   ? reference.name() + " gives the equivalent the same rows as " + actual.name()
-                  : reference.name() + " vs " + actual.name() + " on the equivalent:\n" + vsReference)
+                  : reference.name()
+                      + " vs "
+                      + actual.name()
+                      + " on the equivalent:\n"
+                      + vsReference)
               + "\noriginal query:\n"
               + sql;
     }
@@ -369,12 +378,12 @@ final class Fuzzer implements AutoCloseable {
         && run(reference, sql).ok();
   }
 
-  /** Whether the reference fails on {@code sql} with an error like {@code key} and Quiver answers. */
+  /**
+   * Whether the reference fails on {@code sql} with an error like {@code key} and Quiver answers.
+   */
   private boolean answersWhereReferenceFails(String sql, String key) {
     Outcome expected = run(reference, sql);
-    return !expected.ok()
-        && FuzzReport.key(expected.error()).equals(key)
-        && run(actual, sql).ok();
+    return !expected.ok() && FuzzReport.key(expected.error()).equals(key) && run(actual, sql).ok();
   }
 
   private static String unsupportedFeature(String error) {
@@ -392,8 +401,7 @@ final class Fuzzer implements AutoCloseable {
     try {
       return runTimed(engine, sql);
     } finally {
-      report.engineMillis.merge(
-          engine.name(), (System.nanoTime() - start) / 1_000_000L, Long::sum);
+      report.engineMillis.merge(engine.name(), (System.nanoTime() - start) / 1_000_000L, Long::sum);
     }
   }
 

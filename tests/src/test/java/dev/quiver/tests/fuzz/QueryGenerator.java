@@ -9,16 +9,16 @@ import java.util.regex.Pattern;
 
 /**
  * Random SQL queries over {@link FuzzTables}, each with metamorphic equivalents: queries that must
- * return the same multiset of rows (ternary logic partitioning, TLP: {@code Q} equals the UNION
- * ALL of {@code Q WHERE p}, {@code Q WHERE NOT p} and {@code Q WHERE p IS NULL}; and for
- * aggregates the same split of the input, recombined, or of HAVING).
+ * return the same multiset of rows (ternary logic partitioning, TLP: {@code Q} equals the UNION ALL
+ * of {@code Q WHERE p}, {@code Q WHERE NOT p} and {@code Q WHERE p IS NULL}; and for aggregates the
+ * same split of the input, recombined, or of HAVING).
  *
- * <p>Queries cover joins of every type (inner, left, right, full, cross, comma; semi and anti
- * joins through EXISTS, NOT EXISTS, IN, NOT IN, ANY and ALL) on equality, range, {@code <>} and
- * IS [NOT] DISTINCT FROM conditions; scalar, correlated and uncorrelated subqueries (correlated
- * also by non-equalities) in SELECT, WHERE and HAVING, nested in subqueries and referring to any
- * enclosing query, with derived tables correlated to an enclosing query; aggregates with and without GROUP BY;
- * window functions; NULL handling and casts; ORDER BY with LIMIT and OFFSET; DISTINCT; UNION
+ * <p>Queries cover joins of every type (inner, left, right, full, cross, comma; semi and anti joins
+ * through EXISTS, NOT EXISTS, IN, NOT IN, ANY and ALL) on equality, range, {@code <>} and IS [NOT]
+ * DISTINCT FROM conditions; scalar, correlated and uncorrelated subqueries (correlated also by
+ * non-equalities) in SELECT, WHERE and HAVING, nested in subqueries and referring to any enclosing
+ * query, with derived tables correlated to an enclosing query; aggregates with and without GROUP
+ * BY; window functions; NULL handling and casts; ORDER BY with LIMIT and OFFSET; DISTINCT; UNION
  * [ALL], INTERSECT and EXCEPT; derived tables and WITH.
  *
  * <p>Only SQL that DuckDB and Quiver read with the same meaning is generated. Where the two
@@ -31,32 +31,32 @@ import java.util.regex.Pattern;
  *       Divisors are wrapped in {@code NULLIF(x, 0)}.
  *   <li>Default NULL ordering differs (DuckDB: NULLS LAST both ways; Calcite: NULLs sort high).
  *       Every ORDER BY item, in queries and in windows, says NULLS FIRST or NULLS LAST.
- *   <li>Rounding casts: DECIMAL to INTEGER and to fewer decimal digits round half away from zero
- *       in DuckDB, half-even in Quiver; DOUBLE to INTEGER is half-even in DuckDB and truncates in
+ *   <li>Rounding casts: DECIMAL to INTEGER and to fewer decimal digits round half away from zero in
+ *       DuckDB, half-even in Quiver; DOUBLE to INTEGER is half-even in DuckDB and truncates in
  *       Quiver. Neither is generated; DOUBLE to DECIMAL only casts columns (exact quarters).
- *   <li>BOOLEAN to INTEGER casts are rejected by Calcite; BOOLEAN and DOUBLE to VARCHAR are
- *       spelled differently ('true'/'TRUE', '0.5'/'0.5E0'). None is generated.
+ *   <li>BOOLEAN to INTEGER casts are rejected by Calcite; BOOLEAN and DOUBLE to VARCHAR are spelled
+ *       differently ('true'/'TRUE', '0.5'/'0.5E0'). None is generated.
  *   <li>DATE + INTERVAL is a TIMESTAMP in DuckDB and a DATE in Quiver: it is cast back to DATE.
  *   <li>Literals: DOUBLE literals are written {@code 0.5E0} (a plain {@code 0.5} is DECIMAL in
- *       both); negative literals are parenthesised (no {@code --} comment by accident); typed
- *       NULLs are {@code CAST(NULL AS type)}.
+ *       both); negative literals are parenthesised (no {@code --} comment by accident); typed NULLs
+ *       are {@code CAST(NULL AS type)}.
  *   <li>Order-dependent results are only generated under a total order: LIMIT/OFFSET orders by
- *       every output column (and such queries have no DOUBLE output, whose last bits may differ
- *       and reorder rows); ROW_NUMBER, LAG, LEAD, FIRST_VALUE, LAST_VALUE and ROWS frames end
- *       their window order with the unique id of every table in the FROM clause.
- *   <li>Scalar subqueries return at most one row: an aggregate without GROUP BY, or a lookup by
- *       the unique {@code id}. (Several rows are an error in DuckDB; see the findings.)
+ *       every output column (and such queries have no DOUBLE output, whose last bits may differ and
+ *       reorder rows); ROW_NUMBER, LAG, LEAD, FIRST_VALUE, LAST_VALUE and ROWS frames end their
+ *       window order with the unique id of every table in the FROM clause.
+ *   <li>Scalar subqueries return at most one row: an aggregate without GROUP BY, or a lookup by the
+ *       unique {@code id}. (Several rows are an error in DuckDB; see the findings.)
  *   <li>Subqueries use outer columns only in their WHERE clause (an aggregate of outer columns
  *       inside a subquery is an outer aggregate in SQL, which neither engine is tested on).
  *   <li>Overflow: values are small and {@code *} multiplies by small literals (or two DECIMAL or
  *       DOUBLE leaves), so only the deliberate BIGINT-to-INTEGER casts can overflow, and both
  *       engines must then fail.
  *   <li>DuckDB 1.4.4 answers EXISTS and NOT EXISTS wrongly when the subquery is correlated by a
- *       range comparison and a {@code <>} or IS DISTINCT FROM together (EXISTS over rows that
- *       exist is false; see the corpus entry exists_correlated_with_inequality), and when it
- *       is correlated by IS DISTINCT FROM with an outer NULL ({@code EXISTS (SELECT * FROM s
- *       WHERE s.m IS DISTINCT FROM o.m)} is false for o.m NULL although s has non-NULL m; DuckDB
- *       2.0 answers it right). Such correlations are not generated for EXISTS.
+ *       range comparison and a {@code <>} or IS DISTINCT FROM together (EXISTS over rows that exist
+ *       is false; see the corpus entry exists_correlated_with_inequality), and when it is
+ *       correlated by IS DISTINCT FROM with an outer NULL ({@code EXISTS (SELECT * FROM s WHERE s.m
+ *       IS DISTINCT FROM o.m)} is false for o.m NULL although s has non-NULL m; DuckDB 2.0 answers
+ *       it right). Such correlations are not generated for EXISTS.
  *   <li>INTERSECT ALL and EXCEPT ALL are not supported by Quiver; they are generated rarely and
  *       counted as unsupported.
  * </ol>
@@ -69,8 +69,8 @@ final class QueryGenerator {
   private record Col(String sql, FuzzType type) {}
 
   /**
-   * The columns a FROM clause makes visible, and the unique ids whose values order its rows
-   * totally (null when some FROM item has no id).
+   * The columns a FROM clause makes visible, and the unique ids whose values order its rows totally
+   * (null when some FROM item has no id).
    */
   private record Scope(List<Col> cols, List<String> ids) {
     List<Col> ofType(FuzzType t) {
@@ -117,7 +117,12 @@ final class QueryGenerator {
       this(scope, aggInput, windows, nesting, budget, List.of());
     }
 
-    Ctx(Scope scope, Scope aggInput, boolean windows, int nesting, int[] budget,
+    Ctx(
+        Scope scope,
+        Scope aggInput,
+        boolean windows,
+        int nesting,
+        int[] budget,
         List<Col> enclosing) {
       this.scope = scope;
       this.aggInput = aggInput;
@@ -136,8 +141,8 @@ final class QueryGenerator {
     }
 
     /**
-     * Outer columns a subquery of this context may correlate to: plain columns only, of this
-     * query and of the queries around it.
+     * Outer columns a subquery of this context may correlate to: plain columns only, of this query
+     * and of the queries around it.
      */
     List<Col> correlatable() {
       List<Col> cols = new ArrayList<>(enclosing);
@@ -237,8 +242,11 @@ final class QueryGenerator {
     List<FuzzType> types = want != null ? want : randomTypes(1 + r.nextInt(4));
     StringBuilder items = new StringBuilder();
     for (int i = 0; i < types.size(); i++) {
-      items.append(i == 0 ? "" : ", ").append(expr(types.get(i), c, 1 + r.nextInt(depth)))
-          .append(" AS c").append(i);
+      items
+          .append(i == 0 ? "" : ", ")
+          .append(expr(types.get(i), c, 1 + r.nextInt(depth)))
+          .append(" AS c")
+          .append(i);
     }
     boolean distinct = r.nextInt(6) == 0;
     String where = r.nextInt(10) < 7 ? pred(c, depth) : null;
@@ -257,7 +265,9 @@ final class QueryGenerator {
     return new Query(sql, types, tlp);
   }
 
-  /** An aggregate with or without GROUP BY and HAVING; with a TLP variant of its input or HAVING. */
+  /**
+   * An aggregate with or without GROUP BY and HAVING; with a TLP variant of its input or HAVING.
+   */
   private Query aggregate(List<FuzzType> want, int maxItems, boolean derived) {
     From from = from(maxItems, derived ? 100 : 8);
     Ctx rows = new Ctx(from.scope, null, false, 0, budget);
@@ -410,16 +420,28 @@ final class QueryGenerator {
     String op =
         pick(
             new String[] {
-              "UNION ALL", "UNION ALL", "UNION ALL", "UNION", "UNION", "INTERSECT", "INTERSECT",
-              "EXCEPT", "EXCEPT", "INTERSECT ALL", "EXCEPT ALL"
+              "UNION ALL",
+              "UNION ALL",
+              "UNION ALL",
+              "UNION",
+              "UNION",
+              "INTERSECT",
+              "INTERSECT",
+              "EXCEPT",
+              "EXCEPT",
+              "INTERSECT ALL",
+              "EXCEPT ALL"
             });
     if (op.endsWith("ALL") && !op.startsWith("UNION") && r.nextInt(3) != 0) {
       op = op.substring(0, op.length() - 4);
     }
     String sql = left + " " + op + " " + right;
     if (r.nextInt(5) == 0) {
-      sql += " " + pick(new String[] {"UNION ALL", "UNION", "EXCEPT", "INTERSECT"}) + " "
-          + branch(types);
+      sql +=
+          " "
+              + pick(new String[] {"UNION ALL", "UNION", "EXCEPT", "INTERSECT"})
+              + " "
+              + branch(types);
     }
     return new Query(sql, types, null);
   }
@@ -484,8 +506,13 @@ final class QueryGenerator {
         sql = acc.sql + (r.nextBoolean() ? " CROSS JOIN " : ", ") + next.sql;
       } else {
         String type =
-            j < 45 ? "JOIN" : j < 55 ? "INNER JOIN" : j < 75 ? "LEFT JOIN" : j < 85 ? "RIGHT JOIN"
-                : j < 93 ? "FULL JOIN" : "FULL OUTER JOIN";
+            j < 45
+                ? "JOIN"
+                : j < 55
+                    ? "INNER JOIN"
+                    : j < 75
+                        ? "LEFT JOIN"
+                        : j < 85 ? "RIGHT JOIN" : j < 93 ? "FULL JOIN" : "FULL OUTER JOIN";
         sql = acc.sql + " " + type + " " + next.sql + " ON " + joinCondition(acc.scope, next.scope);
       }
       acc = new From(sql, acc.scope.plus(next.scope));
@@ -519,7 +546,8 @@ final class QueryGenerator {
     for (FuzzTables.Column c : t.columns()) {
       cols.add(new Col(alias + "." + c.name(), c.type()));
     }
-    return new From(t.name() + " AS " + alias, new Scope(List.copyOf(cols), List.of(alias + ".id")));
+    return new From(
+        t.name() + " AS " + alias, new Scope(List.copyOf(cols), List.of(alias + ".id")));
   }
 
   private String joinCondition(Scope left, Scope right) {
@@ -556,8 +584,13 @@ final class QueryGenerator {
     }
     int k = r.nextInt(100);
     String op =
-        k < 58 ? "=" : k < 68 ? "IS NOT DISTINCT FROM" : k < 73 ? "IS DISTINCT FROM" : k < 82 ? "<>"
-            : pick(new String[] {"<", "<=", ">", ">="});
+        k < 58
+            ? "="
+            : k < 68
+                ? "IS NOT DISTINCT FROM"
+                : k < 73
+                    ? "IS DISTINCT FROM"
+                    : k < 82 ? "<>" : pick(new String[] {"<", "<=", ">", ">="});
     return r.nextBoolean() ? ls + " " + op + " " + rs : rs + " " + op + " " + ls;
   }
 
@@ -630,11 +663,7 @@ final class QueryGenerator {
       case 3 -> "CAST(" + expr(FuzzType.INT, c, d - 1) + " AS BIGINT)";
       case 4 -> "(" + expr(FuzzType.BIGINT, c, d - 1) + " * " + smallInt() + ")";
       case 5 ->
-          "MOD("
-              + expr(FuzzType.BIGINT, c, d - 1)
-              + ", NULLIF("
-              + expr(other, c, d - 1)
-              + ", 0))";
+          "MOD(" + expr(FuzzType.BIGINT, c, d - 1) + ", NULLIF(" + expr(other, c, d - 1) + ", 0))";
       default -> "ABS(" + expr(FuzzType.BIGINT, c, d - 1) + ")";
     };
   }
@@ -645,10 +674,17 @@ final class QueryGenerator {
           "(" + expr(FuzzType.DECIMAL, c, d - 1) + " + " + expr(numericType(), c, d - 1) + ")";
       case 2 -> "(" + expr(FuzzType.DECIMAL, c, d - 1) + " - " + expr(FuzzType.INT, c, d - 1) + ")";
       case 3 -> "(" + leaf(FuzzType.DECIMAL, c) + " * " + leaf(FuzzType.DECIMAL, c) + ")";
-      case 4 -> "(" + expr(FuzzType.DECIMAL, c, d - 1) + " * " + pick(new String[] {"2", "0.5", "(-1)"}) + ")";
+      case 4 ->
+          "("
+              + expr(FuzzType.DECIMAL, c, d - 1)
+              + " * "
+              + pick(new String[] {"2", "0.5", "(-1)"})
+              + ")";
       case 5 -> "ABS(" + expr(FuzzType.DECIMAL, c, d - 1) + ")";
-      case 6 -> "CAST(" + expr(r.nextBoolean() ? FuzzType.INT : FuzzType.BIGINT, c, d - 1)
-          + " AS DECIMAL(20, 2))";
+      case 6 ->
+          "CAST("
+              + expr(r.nextBoolean() ? FuzzType.INT : FuzzType.BIGINT, c, d - 1)
+              + " AS DECIMAL(20, 2))";
       case 7 -> {
         List<Col> doubles = c.agg() ? List.of() : c.scope.ofType(FuzzType.DOUBLE);
         yield doubles.isEmpty()
@@ -663,7 +699,8 @@ final class QueryGenerator {
     return switch (r.nextInt(8)) {
       case 0, 1 ->
           "(" + expr(FuzzType.DOUBLE, c, d - 1) + " + " + expr(numericType(), c, d - 1) + ")";
-      case 2 -> "(" + expr(FuzzType.DOUBLE, c, d - 1) + " - " + expr(FuzzType.DOUBLE, c, d - 1) + ")";
+      case 2 ->
+          "(" + expr(FuzzType.DOUBLE, c, d - 1) + " - " + expr(FuzzType.DOUBLE, c, d - 1) + ")";
       case 3 -> "(" + leaf(FuzzType.DOUBLE, c) + " * " + leaf(FuzzType.DOUBLE, c) + ")";
       case 4 ->
           "("
@@ -671,8 +708,11 @@ final class QueryGenerator {
               + " / NULLIF("
               + expr(FuzzType.DOUBLE, c, d - 1)
               + ", 0E0))";
-      case 5 -> "CAST(" + expr(pick(new FuzzType[] {FuzzType.INT, FuzzType.BIGINT,
-          FuzzType.DECIMAL}), c, d - 1) + " AS DOUBLE)";
+      case 5 ->
+          "CAST("
+              + expr(
+                  pick(new FuzzType[] {FuzzType.INT, FuzzType.BIGINT, FuzzType.DECIMAL}), c, d - 1)
+              + " AS DOUBLE)";
       case 6 -> "SQRT(ABS(" + expr(FuzzType.DOUBLE, c, d - 1) + "))";
       default -> "ABS(" + expr(FuzzType.DOUBLE, c, d - 1) + ")";
     };
@@ -693,8 +733,10 @@ final class QueryGenerator {
               + ")";
       case 5 -> "TRIM(" + expr(FuzzType.VARCHAR, c, d - 1) + ")";
       case 6 -> "REPLACE(" + expr(FuzzType.VARCHAR, c, d - 1) + ", 'a', 'xy')";
-      case 7 -> "CAST(" + expr(r.nextBoolean() ? FuzzType.INT : FuzzType.BIGINT, c, d - 1)
-          + " AS VARCHAR)";
+      case 7 ->
+          "CAST("
+              + expr(r.nextBoolean() ? FuzzType.INT : FuzzType.BIGINT, c, d - 1)
+              + " AS VARCHAR)";
       case 8 -> "CAST(" + expr(FuzzType.DATE, c, d - 1) + " AS VARCHAR)";
       default -> "CAST(" + expr(FuzzType.DECIMAL, c, d - 1) + " AS VARCHAR)";
     };
@@ -766,7 +808,8 @@ final class QueryGenerator {
             case 0, 1 -> "COUNT(*)";
             case 2, 3 -> "COUNT(" + expr(randomType(), in, 1) + ")";
             case 4 -> "COUNT(DISTINCT " + expr(randomType(), in, 1) + ")";
-            case 5, 6 -> "SUM(" + expr(r.nextBoolean() ? FuzzType.INT : FuzzType.BIGINT, in, 1) + ")";
+            case 5, 6 ->
+                "SUM(" + expr(r.nextBoolean() ? FuzzType.INT : FuzzType.BIGINT, in, 1) + ")";
             case 7 -> "SUM(DISTINCT " + expr(FuzzType.INT, in, 1) + ")";
             default -> minMax(t, in);
           };
@@ -885,7 +928,8 @@ final class QueryGenerator {
         over.append(" RANGE BETWEEN ")
             .append(String.format(unit, r.nextInt(3)))
             .append(" PRECEDING AND ")
-            .append(r.nextBoolean() ? "CURRENT ROW" : String.format(unit, r.nextInt(3)) + " FOLLOWING");
+            .append(
+                r.nextBoolean() ? "CURRENT ROW" : String.format(unit, r.nextInt(3)) + " FOLLOWING");
       } else {
         int keys = 1 + r.nextInt(2);
         for (int i = 0; i < keys; i++) {
@@ -912,8 +956,8 @@ final class QueryGenerator {
               : r.nextBoolean()
                   ? "COUNT(" + expr(randomType(), arg, 1) + ")"
                   : "SUM(" + expr(FuzzType.INT, arg, 1) + ")";
-      case DECIMAL -> (r.nextBoolean() ? "SUM(" : r.nextBoolean() ? "MIN(" : "MAX(")
-          + expr(t, arg, 1) + ")";
+      case DECIMAL ->
+          (r.nextBoolean() ? "SUM(" : r.nextBoolean() ? "MIN(" : "MAX(") + expr(t, arg, 1) + ")";
       case DOUBLE ->
           r.nextBoolean()
               ? "AVG(" + expr(numericType(), arg, 1) + ")"
@@ -923,7 +967,8 @@ final class QueryGenerator {
   }
 
   private String direction() {
-    return (r.nextBoolean() ? " ASC" : " DESC") + (r.nextBoolean() ? " NULLS FIRST" : " NULLS LAST");
+    return (r.nextBoolean() ? " ASC" : " DESC")
+        + (r.nextBoolean() ? " NULLS FIRST" : " NULLS LAST");
   }
 
   // ---------------------------------------------------------------- predicates and subqueries
@@ -969,8 +1014,11 @@ final class QueryGenerator {
       };
     }
     if (k < 46) {
-      FuzzType t = pick(new FuzzType[] {FuzzType.INT, FuzzType.DECIMAL, FuzzType.DATE,
-          FuzzType.VARCHAR, FuzzType.BIGINT});
+      FuzzType t =
+          pick(
+              new FuzzType[] {
+                FuzzType.INT, FuzzType.DECIMAL, FuzzType.DATE, FuzzType.VARCHAR, FuzzType.BIGINT
+              });
       return expr(t, c, depth - 1)
           + (r.nextInt(4) == 0 ? " NOT BETWEEN " : " BETWEEN ")
           + literal(t)
@@ -978,8 +1026,11 @@ final class QueryGenerator {
           + literal(t);
     }
     if (k < 52) {
-      FuzzType t = pick(new FuzzType[] {FuzzType.INT, FuzzType.VARCHAR, FuzzType.BIGINT,
-          FuzzType.DATE, FuzzType.DECIMAL});
+      FuzzType t =
+          pick(
+              new FuzzType[] {
+                FuzzType.INT, FuzzType.VARCHAR, FuzzType.BIGINT, FuzzType.DATE, FuzzType.DECIMAL
+              });
       StringBuilder list = new StringBuilder();
       int n = 1 + r.nextInt(4);
       for (int i = 0; i < n; i++) {
@@ -1024,8 +1075,7 @@ final class QueryGenerator {
             : from(r.nextInt(5) == 0 ? 2 : 1, 5);
     // The subquery's own subqueries may refer to this query's columns and to those of every
     // query around it.
-    Ctx inner =
-        new Ctx(from.scope, null, false, outer.nesting + 1, outer.budget, correlatable);
+    Ctx inner = new Ctx(from.scope, null, false, outer.nesting + 1, outer.budget, correlatable);
     List<String> conjuncts = new ArrayList<>();
     if (!correlatable.isEmpty() && r.nextInt(10) < 7) {
       int n = r.nextInt(3) == 0 ? 2 : 1;
@@ -1040,8 +1090,11 @@ final class QueryGenerator {
         Col in = pick(candidates);
         int k = r.nextInt(100);
         String op =
-            k < 55 ? "=" : k < 80 ? pick(new String[] {"<", "<=", ">", ">="}) : k < 90 ? "<>"
-                : k < 95 ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM";
+            k < 55
+                ? "="
+                : k < 80
+                    ? pick(new String[] {"<", "<=", ">", ">="})
+                    : k < 90 ? "<>" : k < 95 ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM";
         if (exists && op.equals("IS DISTINCT FROM")) {
           op = "<>";
         }
@@ -1052,9 +1105,10 @@ final class QueryGenerator {
         }
         range |= isRange;
         unequal |= isUnequal;
-        conjuncts.add(r.nextBoolean()
-            ? in.sql() + " " + op + " " + o.sql()
-            : o.sql() + " " + flip(op) + " " + in.sql());
+        conjuncts.add(
+            r.nextBoolean()
+                ? in.sql() + " " + op + " " + o.sql()
+                : o.sql() + " " + flip(op) + " " + in.sql());
       }
     }
     if (r.nextBoolean() || conjuncts.isEmpty() && r.nextBoolean()) {
@@ -1114,7 +1168,8 @@ final class QueryGenerator {
     for (FuzzTables.Column c : t.columns()) {
       cols.add(new Col(alias + "." + c.name(), c.type()));
     }
-    return new From(t.name() + " AS " + alias, new Scope(List.copyOf(cols), List.of(alias + ".id")));
+    return new From(
+        t.name() + " AS " + alias, new Scope(List.copyOf(cols), List.of(alias + ".id")));
   }
 
   private static String flip(String op) {
@@ -1180,8 +1235,7 @@ final class QueryGenerator {
 
   /** A subquery giving one value: an aggregate, or a lookup of a row by its unique id. */
   private String scalarSubquery(FuzzType t, Ctx c) {
-    List<Col> ints =
-        c.correlatable().stream().filter(col -> col.type() == FuzzType.INT).toList();
+    List<Col> ints = c.correlatable().stream().filter(col -> col.type() == FuzzType.INT).toList();
     if (r.nextInt(4) == 0) {
       c.budget[0]--;
       String alias = "a" + (++aliases);
@@ -1192,9 +1246,8 @@ final class QueryGenerator {
       }
       Ctx inner =
           new Ctx(new Scope(List.copyOf(cols), null), null, false, c.nesting + 1, new int[] {0});
-      String key = ints.isEmpty() || r.nextInt(5) == 0
-          ? Integer.toString(r.nextInt(12))
-          : pick(ints).sql();
+      String key =
+          ints.isEmpty() || r.nextInt(5) == 0 ? Integer.toString(r.nextInt(12)) : pick(ints).sql();
       return "(SELECT "
           + expr(t, inner, 1)
           + " FROM "
@@ -1212,8 +1265,8 @@ final class QueryGenerator {
       // Any number of rows: more than one is an error in both engines.
       return "(SELECT " + expr(t, s.inner.rowsOnly(), 1) + " FROM " + s.from + where(s) + ")";
     }
-    Ctx agg = new Ctx(new Scope(List.of(), null), s.inner.scope, false, s.inner.nesting,
-        new int[] {0});
+    Ctx agg =
+        new Ctx(new Scope(List.of(), null), s.inner.scope, false, s.inner.nesting, new int[] {0});
     String call = aggregateCall(t, agg);
     return "(SELECT "
         + (r.nextInt(4) == 0 ? "COALESCE(" + call + ", " + literal(t) + ")" : call)
@@ -1230,7 +1283,11 @@ final class QueryGenerator {
       case INT -> signed(r.nextInt(12) - 3);
       case BIGINT ->
           r.nextInt(8) == 0 ? "10000000000" : "CAST(" + signed(r.nextInt(12) - 3) + " AS BIGINT)";
-      case DECIMAL -> signed(BigDecimal.valueOf(r.nextInt(41) - 20, 1).multiply(BigDecimal.valueOf(25, 1)).setScale(2));
+      case DECIMAL ->
+          signed(
+              BigDecimal.valueOf(r.nextInt(41) - 20, 1)
+                  .multiply(BigDecimal.valueOf(25, 1))
+                  .setScale(2));
       case DOUBLE -> {
         double v = (r.nextInt(17) - 8) / 2.0;
         yield v < 0 ? "(" + v + "E0)" : v + "E0";

@@ -24,8 +24,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Quiver over memory tables (CREATE TABLE and INSERT), in process or on an embedded cluster.
- * Every query must give back all the memory it took from the session's allocator.
+ * Quiver over memory tables (CREATE TABLE and INSERT), in process or on an embedded cluster. Every
+ * query must give back all the memory it took from the session's allocator.
  */
 final class QuiverFuzzEngine implements FuzzEngine {
   private final String name;
@@ -55,7 +55,8 @@ final class QuiverFuzzEngine implements FuzzEngine {
    * close); tasks read at most {@code bytesPerTask} each, so even small tables run as several.
    */
   static QuiverFuzzEngine embeddedCluster(int executors, String bytesPerTask) {
-    SessionConfig config = new SessionConfig().set(DistributedSettings.BYTES_PER_TASK, bytesPerTask);
+    SessionConfig config =
+        new SessionConfig().set(DistributedSettings.BYTES_PER_TASK, bytesPerTask);
     Injector injector = Guice.createInjector(new EmbeddedClusterModule(executors, config));
     ClusterLifecycle lifecycle = injector.getInstance(ClusterLifecycle.class);
     try {

@@ -12,9 +12,9 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 
 /**
  * The intermediate-state schema of every aggregate function, and the factory choosing the
- * accumulator behind each call. The accumulators live one family per file ({@link CountAcc},
- * {@link SumAccumulators}, {@link MinMaxAccumulators}, {@link SingleValueAcc}, {@link VarianceAcc},
- * {@link BoolAcc}, {@link ValueAccumulators}, {@link CovarianceAcc}, {@link DistinctAcc}) over the
+ * accumulator behind each call. The accumulators live one family per file ({@link CountAcc}, {@link
+ * SumAccumulators}, {@link MinMaxAccumulators}, {@link SingleValueAcc}, {@link VarianceAcc}, {@link
+ * BoolAcc}, {@link ValueAccumulators}, {@link CovarianceAcc}, {@link DistinctAcc}) over the
  * per-group arrays of {@link GroupStates}.
  */
 public final class Accumulators {
@@ -25,29 +25,37 @@ public final class Accumulators {
   private Accumulators() {}
 
   /**
-   * The state columns a PARTIAL aggregation emits for {@code call} (and FINAL consumes), in
-   * order: COUNT: count; SUM and AVG: sum (BIGINT for integers, DOUBLE for floating point,
-   * DECIMAL(38, s) for decimals), count of non-null inputs; MIN, MAX, ANY_VALUE: value (argument
-   * type); variances and standard deviations: count, mean, m2 (sum of squared deviations);
-   * BOOL_AND, BOOL_OR: value; SINGLE_VALUE: value, count of rows (NULL values included);
-   * ARG_MIN, ARG_MAX: value, key; STRING_AGG: joined text, separator; COVAR_POP, COVAR_SAMP, CORR:
-   * count, means of x and y, co-moment, m2 of x and y; the percentiles have none (holistic).
+   * The state columns a PARTIAL aggregation emits for {@code call} (and FINAL consumes), in order:
+   * COUNT: count; SUM and AVG: sum (BIGINT for integers, DOUBLE for floating point, DECIMAL(38, s)
+   * for decimals), count of non-null inputs; MIN, MAX, ANY_VALUE: value (argument type); variances
+   * and standard deviations: count, mean, m2 (sum of squared deviations); BOOL_AND, BOOL_OR: value;
+   * SINGLE_VALUE: value, count of rows (NULL values included); ARG_MIN, ARG_MAX: value, key;
+   * STRING_AGG: joined text, separator; COVAR_POP, COVAR_SAMP, CORR: count, means of x and y,
+   * co-moment, m2 of x and y; the percentiles have none (holistic).
    */
   public static List<Field> stateFields(AggregateCall call) {
     String n = call.name();
     return switch (call.function()) {
       case COUNT -> List.of(notNull(n + "[count]", INT64));
-      case SUM, AVG -> List.of(nullable(n + "[sum]", sumType(argType(call))), notNull(n + "[count]", INT64));
+      case SUM, AVG ->
+          List.of(nullable(n + "[sum]", sumType(argType(call))), notNull(n + "[count]", INT64));
       case MIN, MAX, ANY_VALUE -> List.of(nullable(n + "[value]", argType(call)));
-      case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> List.of(
-          notNull(n + "[count]", INT64), notNull(n + "[mean]", FLOAT64), notNull(n + "[m2]", FLOAT64));
+      case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
+          List.of(
+              notNull(n + "[count]", INT64),
+              notNull(n + "[mean]", FLOAT64),
+              notNull(n + "[m2]", FLOAT64));
       case BOOL_AND, BOOL_OR -> List.of(nullable(n + "[value]", BOOL));
       case SINGLE_VALUE ->
           List.of(nullable(n + "[value]", argType(call)), notNull(n + "[rows]", INT64));
-      case ARG_MIN, ARG_MAX -> List.of(
-          nullable(n + "[value]", argType(call)), nullable(n + "[key]", call.args().get(1).dataType()));
-      case STRING_AGG -> List.of(
-          nullable(n + "[text]", ArrowType.Utf8.INSTANCE), nullable(n + "[separator]", ArrowType.Utf8.INSTANCE));
+      case ARG_MIN, ARG_MAX ->
+          List.of(
+              nullable(n + "[value]", argType(call)),
+              nullable(n + "[key]", call.args().get(1).dataType()));
+      case STRING_AGG ->
+          List.of(
+              nullable(n + "[text]", ArrowType.Utf8.INSTANCE),
+              nullable(n + "[separator]", ArrowType.Utf8.INSTANCE));
       case COVAR_POP, COVAR_SAMP, CORR -> CovarianceAcc.stateFields(n);
       // Holistic: no state leaves the operator (SINGLE mode only).
       case MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC -> List.of();
@@ -71,7 +79,8 @@ public final class Accumulators {
 
   private static ArrowType argType(AggregateCall call) {
     if (call.args().isEmpty()) {
-      throw new QueryTypeException(call.function() + " needs an argument (in aggregate " + call.name() + ")");
+      throw new QueryTypeException(
+          call.function() + " needs an argument (in aggregate " + call.name() + ")");
     }
     return call.args().get(0).dataType();
   }
@@ -81,8 +90,9 @@ public final class Accumulators {
       case LONG, NULL -> INT64;
       case DOUBLE -> FLOAT64;
       case DECIMAL -> new ArrowType.Decimal(38, Vectors.scale(arg), 128);
-      default -> throw new QueryTypeException("SUM/AVG need a numeric argument, got " + arg
-          + "; cast it to a number");
+      default ->
+          throw new QueryTypeException(
+              "SUM/AVG need a numeric argument, got " + arg + "; cast it to a number");
     };
   }
 
@@ -116,21 +126,31 @@ public final class Accumulators {
         };
       }
       case MIN, MAX, ANY_VALUE -> {
-        int mode = call.function() == AggregateFunction.MIN ? MinMaxAccumulators.MIN
-            : call.function() == AggregateFunction.MAX ? MinMaxAccumulators.MAX : MinMaxAccumulators.ANY;
+        int mode =
+            call.function() == AggregateFunction.MIN
+                ? MinMaxAccumulators.MIN
+                : call.function() == AggregateFunction.MAX
+                    ? MinMaxAccumulators.MAX
+                    : MinMaxAccumulators.ANY;
         yield valueAcc(call, state, out, mode);
       }
       case SINGLE_VALUE ->
-          new SingleValueAcc(valueAcc(call, state.subList(0, 1), out, MinMaxAccumulators.ANY), state.get(1), call);
-      case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> new VarianceAcc(state, out, call.function());
-      case BOOL_AND, BOOL_OR -> new BoolAcc(state, out, call.function() == AggregateFunction.BOOL_AND);
+          new SingleValueAcc(
+              valueAcc(call, state.subList(0, 1), out, MinMaxAccumulators.ANY), state.get(1), call);
+      case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
+          new VarianceAcc(state, out, call.function());
+      case BOOL_AND, BOOL_OR ->
+          new BoolAcc(state, out, call.function() == AggregateFunction.BOOL_AND);
       case ARG_MIN, ARG_MAX ->
-          new ValueAccumulators.ArgExtremeAcc(state, out, call.function() == AggregateFunction.ARG_MAX);
+          new ValueAccumulators.ArgExtremeAcc(
+              state, out, call.function() == AggregateFunction.ARG_MAX);
       case STRING_AGG -> new ValueAccumulators.StringAggAcc(state, out, call.orderDescending());
       case COVAR_POP, COVAR_SAMP, CORR -> new CovarianceAcc(state, out, call.function());
       case MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC ->
           new ValueAccumulators.PercentileAcc(
-              out, call.function(), !call.orderDescending().isEmpty() && call.orderDescending().get(0));
+              out,
+              call.function(),
+              !call.orderDescending().isEmpty() && call.orderDescending().get(0));
     };
   }
 

@@ -14,8 +14,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * @param filter rows to include (FILTER (WHERE ...)), or null for all
  * @param name output column name
  * @param returnType type of the final value
- * @param orderDescending per ORDER BY key of the aggregate ({@code string_agg(s, ',' ORDER BY
- *     k DESC)}), whether it sorts descending; empty without ORDER BY
+ * @param orderDescending per ORDER BY key of the aggregate ({@code string_agg(s, ',' ORDER BY k
+ *     DESC)}), whether it sorts descending; empty without ORDER BY
  */
 public record AggregateCall(
     AggregateFunction function,
@@ -54,8 +54,8 @@ public record AggregateCall(
 
   /**
    * Whether this aggregate needs every raw row of a group in one place (SINGLE mode after an
-   * exchange on the group keys): DISTINCT, the percentiles (a quantile of parts is not a
-   * quantile of the whole) and ordered string_agg (the order spans the parts).
+   * exchange on the group keys): DISTINCT, the percentiles (a quantile of parts is not a quantile
+   * of the whole) and ordered string_agg (the order spans the parts).
    */
   public boolean needsRawRows() {
     return distinct || function.holistic() || !orderDescending.isEmpty();

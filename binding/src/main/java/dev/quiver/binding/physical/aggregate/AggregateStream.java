@@ -6,8 +6,8 @@ import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.MemoryReservation;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
-import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.expr.Vectors;
+import dev.quiver.binding.physical.kernel.Batches;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -32,14 +32,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * One partition of a {@link HashAggregateExec}: consumes the input into a {@link GroupTable} and
- * accumulators, then emits groups in batches. Under memory pressure PARTIAL emits early and
- * starts over; FINAL/SINGLE write states sorted by key hash to Arrow IPC runs and merge the runs
- * hash range by hash range at the end.
+ * accumulators, then emits groups in batches. Under memory pressure PARTIAL emits early and starts
+ * over; FINAL/SINGLE write states sorted by key hash to Arrow IPC runs and merge the runs hash
+ * range by hash range at the end.
  */
 final class AggregateStream implements BatchStream {
   private static final int SPILL_BATCH_ROWS = 1024;
 
-  private static final Field HASH_FIELD = Accumulators.notNull("__hash", new ArrowType.Int(32, true));
+  private static final Field HASH_FIELD =
+      Accumulators.notNull("__hash", new ArrowType.Int(32, true));
 
   private final HashAggregateExec plan;
   private final TaskContext ctx;
@@ -96,7 +97,8 @@ final class AggregateStream implements BatchStream {
     List<Field> spillFields = new ArrayList<>(stateFields);
     spillFields.add(HASH_FIELD);
     this.spillSchema = new Schema(spillFields);
-    this.reservation = ctx.memoryPool().newReservation("HashAggregateExec[partition " + partition + "]");
+    this.reservation =
+        ctx.memoryPool().newReservation("HashAggregateExec[partition " + partition + "]");
     startGroups();
     this.in = plan.input().execute(partition, ctx);
   }
@@ -114,9 +116,13 @@ final class AggregateStream implements BatchStream {
     try {
       return advance();
     } catch (OutOfMemoryException e) {
-      throw new ResourcesExhaustedException("Resources exhausted: " + reservation.consumer()
-          + " could not allocate Arrow memory (" + e.getMessage()
-          + "); raise quiver.execution.memory_limit or lower the query's input size", e);
+      throw new ResourcesExhaustedException(
+          "Resources exhausted: "
+              + reservation.consumer()
+              + " could not allocate Arrow memory ("
+              + e.getMessage()
+              + "); raise quiver.execution.memory_limit or lower the query's input size",
+          e);
     }
   }
 
@@ -224,11 +230,12 @@ final class AggregateStream implements BatchStream {
           }
         }
         // SINGLE_VALUE counts rows with NULL arguments too; it skips their values itself.
-        // ORDER BY keys of string_agg(s, ',' ORDER BY k) may be NULL; a percentile's key is its value.
+        // ORDER BY keys of string_agg(s, ',' ORDER BY k) may be NULL; a percentile's key is its
+        // value.
         int checked =
-            call.function() == AggregateFunction.SINGLE_VALUE ? 0
-                : call.function().holistic() ? args.length
-                : call.valueArgCount();
+            call.function() == AggregateFunction.SINGLE_VALUE
+                ? 0
+                : call.function().holistic() ? args.length : call.valueArgCount();
         for (FieldVector arg : java.util.Arrays.copyOf(args, checked)) {
           boolean[] nulls = nullScratch(rows);
           if (Vectors.nulls(arg, rows, nulls)) {
@@ -250,7 +257,9 @@ final class AggregateStream implements BatchStream {
   }
 
   private FieldVector eval(
-      PhysicalExpr e, VectorSchemaRoot batch, Map<PhysicalExpr, FieldVector> evaluated,
+      PhysicalExpr e,
+      VectorSchemaRoot batch,
+      Map<PhysicalExpr, FieldVector> evaluated,
       List<FieldVector> owned) {
     FieldVector v = evaluated.get(e);
     if (v == null) {
@@ -333,7 +342,8 @@ final class AggregateStream implements BatchStream {
 
   private void startGroups() {
     if (table.keyCount() == 0) {
-      table.findOrInsert(List.of(), 0, null, gids); // the single global group exists even for no rows
+      table.findOrInsert(
+          List.of(), 0, null, gids); // the single global group exists even for no rows
       for (Accumulator a : accs) {
         a.ensureCapacity(1);
       }
@@ -412,8 +422,11 @@ final class AggregateStream implements BatchStream {
       String prefix = "quiver-agg-" + ctx.queryId().replaceAll("[^A-Za-z0-9_.-]", "_") + "-";
       file = Files.createTempFile(ctx.spillDirectory(), prefix, ".arrow");
     } catch (IOException e) {
-      throw new QuiverException("Could not create a spill file in " + ctx.spillDirectory()
-          + "; set quiver.execution.spill_directory to a writable directory", e);
+      throw new QuiverException(
+          "Could not create a spill file in "
+              + ctx.spillDirectory()
+              + "; set quiver.execution.spill_directory to a writable directory",
+          e);
     }
     spills.add(file);
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE);
@@ -445,8 +458,11 @@ final class AggregateStream implements BatchStream {
       }
       writer.end();
     } catch (IOException e) {
-      throw new QuiverException("Could not write aggregation spill file " + file
-          + "; check free space in quiver.execution.spill_directory", e);
+      throw new QuiverException(
+          "Could not write aggregation spill file "
+              + file
+              + "; check free space in quiver.execution.spill_directory",
+          e);
     }
     try {
       plan.metrics().recordSpill(Files.size(file));
@@ -457,9 +473,9 @@ final class AggregateStream implements BatchStream {
   }
 
   /**
-   * Folds every spilled row whose hash is at most the smallest "last hash" among the runs'
-   * current batches. Afterwards every remaining row hashes higher than every group in the table,
-   * so the table may be emitted and cleared. Returns false when all runs are exhausted.
+   * Folds every spilled row whose hash is at most the smallest "last hash" among the runs' current
+   * batches. Afterwards every remaining row hashes higher than every group in the table, so the
+   * table may be emitted and cleared. Returns false when all runs are exhausted.
    */
   private boolean mergeStep() {
     int bound = Integer.MAX_VALUE;
@@ -538,7 +554,8 @@ final class AggregateStream implements BatchStream {
     private boolean done;
 
     SpillRun(Path path, BufferAllocator allocator, int hashColumn) throws IOException {
-      this.reader = new ArrowStreamReader(FileChannel.open(path, StandardOpenOption.READ), allocator);
+      this.reader =
+          new ArrowStreamReader(FileChannel.open(path, StandardOpenOption.READ), allocator);
       this.root = reader.getVectorSchemaRoot();
       this.hashColumn = hashColumn;
       advance();

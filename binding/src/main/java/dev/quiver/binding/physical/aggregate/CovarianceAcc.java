@@ -10,8 +10,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * COVAR_POP, COVAR_SAMP and CORR of (y, x) over the rows where both are non-NULL, with Welford's
- * online update and the pairwise merge of Chan et al., so partial states from any split of the
- * rows combine exactly as the rows would: state (count, mean x, mean y, co-moment, m2 x, m2 y).
+ * online update and the pairwise merge of Chan et al., so partial states from any split of the rows
+ * combine exactly as the rows would: state (count, mean x, mean y, co-moment, m2 x, m2 y).
  */
 final class CovarianceAcc implements Accumulator {
   private final List<Field> state;

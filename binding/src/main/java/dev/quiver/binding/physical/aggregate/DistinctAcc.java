@@ -10,8 +10,8 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * DISTINCT: a hash set of (group, argument values) lets only the first occurrence of each value
- * in a group through to the wrapped accumulator. Its state cannot be split, so SINGLE mode only.
+ * DISTINCT: a hash set of (group, argument values) lets only the first occurrence of each value in
+ * a group through to the wrapped accumulator. Its state cannot be split, so SINGLE mode only.
  */
 final class DistinctAcc implements Accumulator {
   private final Accumulator inner;

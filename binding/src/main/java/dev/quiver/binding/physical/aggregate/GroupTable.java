@@ -1,7 +1,7 @@
 package dev.quiver.binding.physical.aggregate;
 
-import dev.quiver.binding.physical.kernel.Hashing;
 import dev.quiver.binding.physical.expr.Vectors;
+import dev.quiver.binding.physical.kernel.Hashing;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -15,9 +15,9 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * Open-addressing hash table from group-key rows to dense group ids 0..size-1. Keys are held
- * column by column in primitive arrays; a batch is probed a column at a time for hashing and
- * with inlined loops for one or two integer keys and for one string key.
+ * Open-addressing hash table from group-key rows to dense group ids 0..size-1. Keys are held column
+ * by column in primitive arrays; a batch is probed a column at a time for hashing and with inlined
+ * loops for one or two integer keys and for one string key.
  */
 final class GroupTable {
   private static final int NULL_HASH = 0x2f0b3a49;
@@ -48,8 +48,8 @@ final class GroupTable {
   }
 
   /**
-   * Maps each row of {@code keys} to its group id in {@code out}, inserting new groups. Rows
-   * whose {@code mask} entry is false are skipped and get -1.
+   * Maps each row of {@code keys} to its group id in {@code out}, inserting new groups. Rows whose
+   * {@code mask} entry is false are skipped and get -1.
    */
   void findOrInsert(List<FieldVector> keys, int rows, boolean[] mask, int[] out) {
     if (hashes.length < rows) {
@@ -75,7 +75,9 @@ final class GroupTable {
     }
     if (cols.length == 1 && cols[0] instanceof LongKeys k) {
       probeLong(k, rows, mask, out, h);
-    } else if (cols.length == 2 && cols[0] instanceof LongKeys k0 && cols[1] instanceof LongKeys k1) {
+    } else if (cols.length == 2
+        && cols[0] instanceof LongKeys k0
+        && cols[1] instanceof LongKeys k1) {
       probeLong2(k0, k1, rows, mask, out, h);
     } else if (cols.length == 1 && cols[0] instanceof BytesKeys k) {
       probeBytes(k, rows, mask, out, h);
@@ -136,8 +138,10 @@ final class GroupTable {
         }
         g = (int) e - 1;
         if ((int) (e >>> 32) == hash
-            && k0.vals[g] == bv0[i] && k1.vals[g] == bv1[i]
-            && k0.nulls[g] == bn0[i] && k1.nulls[g] == bn1[i]) {
+            && k0.vals[g] == bv0[i]
+            && k1.vals[g] == bv1[i]
+            && k0.nulls[g] == bn0[i]
+            && k1.nulls[g] == bn1[i]) {
           break;
         }
         s = (s + 1) & m;

@@ -16,9 +16,9 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Hash aggregation (GROUP BY) in PARTIAL, FINAL or SINGLE mode. Each input partition is
- * aggregated independently; FINAL and SINGLE spill partial states to disk under memory pressure,
- * PARTIAL emits its groups early instead.
+ * Hash aggregation (GROUP BY) in PARTIAL, FINAL or SINGLE mode. Each input partition is aggregated
+ * independently; FINAL and SINGLE spill partial states to disk under memory pressure, PARTIAL emits
+ * its groups early instead.
  */
 public final class HashAggregateExec extends BaseExecutionPlan {
   private final ExecutionPlan input;
@@ -28,17 +28,28 @@ public final class HashAggregateExec extends BaseExecutionPlan {
   private final List<AggregateCall> aggregates;
 
   /** Creates the operator. */
-  public HashAggregateExec(ExecutionPlan input, AggregateMode mode, List<PhysicalExpr> groupExprs, List<String> groupNames, List<AggregateCall> aggregates) {
+  public HashAggregateExec(
+      ExecutionPlan input,
+      AggregateMode mode,
+      List<PhysicalExpr> groupExprs,
+      List<String> groupNames,
+      List<AggregateCall> aggregates) {
     super(outputSchema(mode, groupExprs, groupNames, aggregates), List.of(input));
     if (groupExprs.size() != groupNames.size()) {
       throw new IllegalArgumentException(
-          "HashAggregateExec needs one name per group expression: " + groupExprs + " vs " + groupNames);
+          "HashAggregateExec needs one name per group expression: "
+              + groupExprs
+              + " vs "
+              + groupNames);
     }
     for (AggregateCall call : aggregates) {
       if (call.needsRawRows() && mode != AggregateMode.SINGLE) {
-        throw new QuiverException("Aggregate " + call.name() + " needs all rows of a group at once "
-            + "(DISTINCT, a percentile or an ordered string_agg), which runs in SINGLE mode only; "
-            + "plan it as a SINGLE aggregation after an exchange on the group keys");
+        throw new QuiverException(
+            "Aggregate "
+                + call.name()
+                + " needs all rows of a group at once "
+                + "(DISTINCT, a percentile or an ordered string_agg), which runs in SINGLE mode only; "
+                + "plan it as a SINGLE aggregation after an exchange on the group keys");
       }
     }
     this.input = input;
@@ -55,7 +66,9 @@ public final class HashAggregateExec extends BaseExecutionPlan {
 
   /** Output schema for the given mode: group columns, then per call its states or its value. */
   public static Schema outputSchema(
-      AggregateMode mode, List<PhysicalExpr> groupExprs, List<String> groupNames,
+      AggregateMode mode,
+      List<PhysicalExpr> groupExprs,
+      List<String> groupNames,
       List<AggregateCall> aggregates) {
     List<Field> fields = new ArrayList<>(groupKeyFields(groupExprs, groupNames));
     for (AggregateCall call : aggregates) {
@@ -71,7 +84,8 @@ public final class HashAggregateExec extends BaseExecutionPlan {
   static List<Field> groupKeyFields(List<PhysicalExpr> groupExprs, List<String> groupNames) {
     List<Field> fields = new ArrayList<>();
     for (int i = 0; i < groupExprs.size(); i++) {
-      fields.add(new Field(groupNames.get(i), FieldType.nullable(groupExprs.get(i).dataType()), null));
+      fields.add(
+          new Field(groupNames.get(i), FieldType.nullable(groupExprs.get(i).dataType()), null));
     }
     return fields;
   }
@@ -108,7 +122,9 @@ public final class HashAggregateExec extends BaseExecutionPlan {
   @Override
   public Partitioning outputPartitioning() {
     Partitioning in = input.outputPartitioning();
-    if (mode != AggregateMode.PARTIAL && in.kind() == Partitioning.Kind.HASH && !groupExprs.isEmpty()
+    if (mode != AggregateMode.PARTIAL
+        && in.kind() == Partitioning.Kind.HASH
+        && !groupExprs.isEmpty()
         && in.hashExprs().equals(groupExprs)) {
       List<PhysicalExpr> keys = new ArrayList<>();
       for (int i = 0; i < groupExprs.size(); i++) {
@@ -122,7 +138,8 @@ public final class HashAggregateExec extends BaseExecutionPlan {
   @Override
   public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
     if (children.size() != 1) {
-      throw new IllegalArgumentException("HashAggregateExec takes one child, got " + children.size());
+      throw new IllegalArgumentException(
+          "HashAggregateExec takes one child, got " + children.size());
     }
     return new HashAggregateExec(children.get(0), mode, groupExprs, groupNames, aggregates);
   }
@@ -138,12 +155,23 @@ public final class HashAggregateExec extends BaseExecutionPlan {
     for (int i = 0; i < groupExprs.size(); i++) {
       g.add(groupExprs.get(i) + " as " + groupNames.get(i));
     }
-    String aggs = aggregates.stream()
-        .map(c -> c.function() + "(" + (c.distinct() ? "DISTINCT " : "")
-            + (c.args().isEmpty() ? "*" : c.args().stream().map(Object::toString).collect(Collectors.joining(", ")))
-            + ")"
-            + (c.filter() != null ? " FILTER (WHERE " + c.filter() + ")" : "") + " as " + c.name())
-        .collect(Collectors.joining(", "));
+    String aggs =
+        aggregates.stream()
+            .map(
+                c ->
+                    c.function()
+                        + "("
+                        + (c.distinct() ? "DISTINCT " : "")
+                        + (c.args().isEmpty()
+                            ? "*"
+                            : c.args().stream()
+                                .map(Object::toString)
+                                .collect(Collectors.joining(", ")))
+                        + ")"
+                        + (c.filter() != null ? " FILTER (WHERE " + c.filter() + ")" : "")
+                        + " as "
+                        + c.name())
+            .collect(Collectors.joining(", "));
     return "mode=" + mode + ", gby=[" + String.join(", ", g) + "], aggr=[" + aggs + "]";
   }
 }

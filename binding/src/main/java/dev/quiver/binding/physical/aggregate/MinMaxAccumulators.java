@@ -139,7 +139,8 @@ final class MinMaxAccumulators {
           if (!seen[g]) {
             seen[g] = true;
             vals[g] = x;
-          } else if (mode == MIN ? Double.compare(x, vals[g]) < 0
+          } else if (mode == MIN
+              ? Double.compare(x, vals[g]) < 0
               : mode == MAX && Double.compare(x, vals[g]) > 0) {
             vals[g] = x;
           }

@@ -15,9 +15,9 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * SINGLE_VALUE: any value of the group (an ANY_VALUE accumulator) and its row count, NULL
- * values included, failing as soon as a group holds a second row. It gets every row the filter
- * keeps, NULL arguments too, and passes the non-NULL ones on.
+ * SINGLE_VALUE: any value of the group (an ANY_VALUE accumulator) and its row count, NULL values
+ * included, failing as soon as a group holds a second row. It gets every row the filter keeps, NULL
+ * arguments too, and passes the non-NULL ones on.
  */
 final class SingleValueAcc implements Accumulator {
   private final Accumulator value;

@@ -23,8 +23,10 @@ final class SumAccumulators {
   private SumAccumulators() {}
 
   static QuiverException sumOverflow(Field out) {
-    return new QuiverException("SUM overflowed BIGINT in " + out.getName()
-        + "; cast the argument to DECIMAL(38, 0) or DOUBLE");
+    return new QuiverException(
+        "SUM overflowed BIGINT in "
+            + out.getName()
+            + "; cast the argument to DECIMAL(38, 0) or DOUBLE");
   }
 
   /** Shared shape of SUM/AVG: a sum per group plus the count of non-null inputs. */
@@ -71,8 +73,10 @@ final class SumAccumulators {
         BigInteger[] big = new BigInteger[n];
         for (int i = 0; i < n; i++) {
           if (valid[i]) {
-            big[i] = sums[i].divide(BigDecimal.valueOf(counts[gids[i]]), d.getScale(), RoundingMode.HALF_UP)
-                .unscaledValue();
+            big[i] =
+                sums[i]
+                    .divide(BigDecimal.valueOf(counts[gids[i]]), d.getScale(), RoundingMode.HALF_UP)
+                    .unscaledValue();
           }
         }
         return Vectors.fromDecimal(out, new long[n], big, d.getScale(), valid, n, a);
@@ -80,7 +84,10 @@ final class SumAccumulators {
       double[] r = new double[n];
       for (int i = 0; i < n; i++) {
         if (valid[i]) {
-          r[i] = sums[i].divide(BigDecimal.valueOf(counts[gids[i]]), MathContext.DECIMAL128).doubleValue();
+          r[i] =
+              sums[i]
+                  .divide(BigDecimal.valueOf(counts[gids[i]]), MathContext.DECIMAL128)
+                  .doubleValue();
         }
       }
       return Vectors.fromDoubles(out, r, valid, n, a);
@@ -149,7 +156,8 @@ final class SumAccumulators {
 
     @Override
     public List<FieldVector> emitState(int[] gids, int n, BufferAllocator a) {
-      FieldVector s = Vectors.fromLongs(state.get(0), gather(sums, gids, n), validity(gids, n), n, a);
+      FieldVector s =
+          Vectors.fromLongs(state.get(0), gather(sums, gids, n), validity(gids, n), n, a);
       return List.of(s, countColumn(gids, n, a));
     }
 
@@ -237,7 +245,8 @@ final class SumAccumulators {
 
     @Override
     public List<FieldVector> emitState(int[] gids, int n, BufferAllocator a) {
-      FieldVector s = Vectors.fromDoubles(state.get(0), gather(gids, n, false), validity(gids, n), n, a);
+      FieldVector s =
+          Vectors.fromDoubles(state.get(0), gather(gids, n, false), validity(gids, n), n, a);
       return List.of(s, countColumn(gids, n, a));
     }
 
@@ -332,8 +341,15 @@ final class SumAccumulators {
 
     @Override
     public List<FieldVector> emitState(int[] gids, int n, BufferAllocator a) {
-      FieldVector s = Vectors.fromDecimal(
-          state.get(0), gather(sums, gids, n), gatherBig(gids, n), scale, validity(gids, n), n, a);
+      FieldVector s =
+          Vectors.fromDecimal(
+              state.get(0),
+              gather(sums, gids, n),
+              gatherBig(gids, n),
+              scale,
+              validity(gids, n),
+              n,
+              a);
       return List.of(s, countColumn(gids, n, a));
     }
 
@@ -347,7 +363,10 @@ final class SumAccumulators {
       }
       BigDecimal[] s = new BigDecimal[n];
       for (int i = 0; i < n; i++) {
-        s[i] = b != null && b[i] != null ? new BigDecimal(b[i], scale) : BigDecimal.valueOf(lo[i], scale);
+        s[i] =
+            b != null && b[i] != null
+                ? new BigDecimal(b[i], scale)
+                : BigDecimal.valueOf(lo[i], scale);
       }
       return average(s, valid, gids, n, a);
     }

@@ -3,7 +3,6 @@ package dev.quiver.binding.physical.aggregate;
 import dev.quiver.binding.errors.QueryTypeException;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import dev.quiver.binding.physical.expr.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -26,7 +25,8 @@ final class ValueAccumulators {
     return dev.quiver.binding.physical.expr.Vectors.getValue(v, i);
   }
 
-  private static FieldVector build(Field field, Object[] values, int[] gids, int n, BufferAllocator a) {
+  private static FieldVector build(
+      Field field, Object[] values, int[] gids, int n, BufferAllocator a) {
     FieldVector v = field.createVector(a);
     try {
       v.setInitialCapacity(Math.max(n, 1));
@@ -331,7 +331,8 @@ final class ValueAccumulators {
           if (!(f >= 0 && f <= 1)) {
             throw new QueryTypeException(
                 fn.name().toLowerCase(java.util.Locale.ROOT)
-                    + ": the fraction must be between 0 and 1, got " + f);
+                    + ": the fraction must be between 0 and 1, got "
+                    + f);
           }
         }
         if (values[g] == null) {
@@ -366,7 +367,10 @@ final class ValueAccumulators {
         if (descending) {
           java.util.Collections.reverse(list);
         }
-        result[g] = fn == AggregateFunction.PERCENTILE_DISC ? discrete(list, fractions[g]) : continuous(list, fractions[g]);
+        result[g] =
+            fn == AggregateFunction.PERCENTILE_DISC
+                ? discrete(list, fractions[g])
+                : continuous(list, fractions[g]);
       }
       return build(out, result, gids, n, a);
     }

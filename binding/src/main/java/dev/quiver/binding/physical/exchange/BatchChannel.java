@@ -7,15 +7,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * A queue of batches from several producer threads to one consumer. Producers call
- * {@link #send} and finally {@link #producerDone}; a failure is delivered to the consumer with
- * {@link #fail}. Closing the channel drops queued batches and tells producers to stop.
+ * A queue of batches from several producer threads to one consumer. Producers call {@link #send}
+ * and finally {@link #producerDone}; a failure is delivered to the consumer with {@link #fail}.
+ * Closing the channel drops queued batches and tells producers to stop.
  *
- * <p>Producers get backpressure: while the consumer keeps receiving, a producer waits when
- * {@link #CAPACITY} batches are queued. A consumer that has not received for
- * {@link #STALL_NANOS} (not started yet, or busy building a hash table on another input) does
- * not hold producers back, since a repartition's outputs may be read one after another and
- * blocking would then deadlock; memory then stays bounded by the query allocator's limit.
+ * <p>Producers get backpressure: while the consumer keeps receiving, a producer waits when {@link
+ * #CAPACITY} batches are queued. A consumer that has not received for {@link #STALL_NANOS} (not
+ * started yet, or busy building a hash table on another input) does not hold producers back, since
+ * a repartition's outputs may be read one after another and blocking would then deadlock; memory
+ * then stays bounded by the query allocator's limit.
  */
 final class BatchChannel {
   private static final Object END = new Object();

@@ -17,8 +17,8 @@ final class Producers {
   private Producers() {}
 
   /**
-   * Waits for background producers to stop, so that a closed stream has released every batch
-   * before its query's allocator is checked and closed.
+   * Waits for background producers to stop, so that a closed stream has released every batch before
+   * its query's allocator is checked and closed.
    */
   static void awaitAll(List<Future<?>> producers) {
     for (Future<?> f : producers) {
@@ -27,7 +27,8 @@ final class Producers {
       } catch (ExecutionException | CancellationException e) {
         // The failure was already delivered through the channel.
       } catch (TimeoutException e) {
-        throw new QuiverException("Input producer did not stop within 60 s after its consumer closed", e);
+        throw new QuiverException(
+            "Input producer did not stop within 60 s after its consumer closed", e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;

@@ -22,22 +22,25 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Redistributes rows over a new number of partitions, by hash of key expressions or
- * round-robin by batch. All input partitions are pulled concurrently in the background as soon
- * as the first output partition is executed.
+ * Redistributes rows over a new number of partitions, by hash of key expressions or round-robin by
+ * batch. All input partitions are pulled concurrently in the background as soon as the first output
+ * partition is executed.
  */
 public final class RepartitionExec extends BaseExecutionPlan {
   private final ExecutionPlan input;
   private final Partitioning partitioning;
+
   /** One running exchange per query execution; a plan object may serve several queries. */
-  private final Map<TaskContext, Exchange> running = Collections.synchronizedMap(new WeakHashMap<>());
+  private final Map<TaskContext, Exchange> running =
+      Collections.synchronizedMap(new WeakHashMap<>());
 
   /** Creates the operator; {@code partitioning} must be HASH or ROUND_ROBIN. */
   public RepartitionExec(ExecutionPlan input, Partitioning partitioning) {
     super(input.schema(), List.of(input));
     if (partitioning.kind() != Partitioning.Kind.HASH
         && partitioning.kind() != Partitioning.Kind.ROUND_ROBIN) {
-      throw new IllegalArgumentException("RepartitionExec needs HASH or ROUND_ROBIN partitioning: " + partitioning);
+      throw new IllegalArgumentException(
+          "RepartitionExec needs HASH or ROUND_ROBIN partitioning: " + partitioning);
     }
     this.input = input;
     this.partitioning = partitioning;

@@ -4,7 +4,6 @@ import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import java.math.BigInteger;
 import java.util.List;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -12,9 +11,9 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * Binary arithmetic {@code left op right} producing {@code dataType}. Integers and decimals are
- * exact (overflow is an error); decimal operands may have any scales and the result is rounded
- * half away from zero to the result scale. A zero divisor of {@code /} or {@code %} is an error
- * for every type, floating point included (PostgreSQL's rule; the setting {@code
+ * exact (overflow is an error); decimal operands may have any scales and the result is rounded half
+ * away from zero to the result scale. A zero divisor of {@code /} or {@code %} is an error for
+ * every type, floating point included (PostgreSQL's rule; the setting {@code
  * quiver.sql.division_by_zero} turns it into NULL before execution, see the SQL pipeline).
  */
 public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, ArrowType dataType)
@@ -45,8 +44,14 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
     Vectors.Kind k = Vectors.kind(dataType);
     if (k != Vectors.Kind.INT && k != Vectors.Kind.DOUBLE && k != Vectors.Kind.DECIMAL) {
       throw new QueryTypeException(
-          "Cannot apply '" + op.symbol + "' to " + Vectors.sqlName(left.dataType()) + " and "
-              + Vectors.sqlName(right.dataType()) + " with result type " + Vectors.sqlName(dataType));
+          "Cannot apply '"
+              + op.symbol
+              + "' to "
+              + Vectors.sqlName(left.dataType())
+              + " and "
+              + Vectors.sqlName(right.dataType())
+              + " with result type "
+              + Vectors.sqlName(dataType));
     }
   }
 
@@ -74,7 +79,8 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
           if (l.kind() == Vectors.Kind.DECIMAL || r.kind() == Vectors.Kind.DECIMAL) {
             return decimalKernel(l, r, valid, n, 0, 38, allocator, true);
           }
-          return Kernels.writeInts(intKernel(l.longs(), r.longs(), valid, n), valid, dataType, n, allocator, this);
+          return Kernels.writeInts(
+              intKernel(l.longs(), r.longs(), valid, n), valid, dataType, n, allocator, this);
         case DOUBLE:
           double[] divisors = r.doubles();
           if (op == Op.DIVIDE || op == Op.MODULO) {
@@ -160,8 +166,15 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
       }
     } catch (ArithmeticException e) {
       throw new QuiverException(
-          "Integer overflow: " + a + " " + op.symbol + " " + b + " is out of range for "
-              + Vectors.sqlName(dataType) + "; cast an operand to BIGINT or DECIMAL");
+          "Integer overflow: "
+              + a
+              + " "
+              + op.symbol
+              + " "
+              + b
+              + " is out of range for "
+              + Vectors.sqlName(dataType)
+              + "; cast an operand to BIGINT or DECIMAL");
     }
   }
 
@@ -202,13 +215,20 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
   }
 
   private FieldVector decimalKernel(
-      Operand l, Operand r, long[] valid, int n, int scale, int precision,
-      BufferAllocator allocator, boolean toInt) {
+      Operand l,
+      Operand r,
+      long[] valid,
+      int n,
+      int scale,
+      int precision,
+      BufferAllocator allocator,
+      boolean toInt) {
     boolean aligned = op == Op.ADD || op == Op.SUBTRACT || op == Op.MODULO;
     int common = Math.max(Kernels.scaleOf(l.type), Kernels.scaleOf(r.type));
     Operand.DecimalData a = l.decimals(aligned ? common : 0);
     Operand.DecimalData b = r.decimals(aligned ? common : 0);
-    long[] small = a.small != null && b.small != null ? decimalFast(a, b, n, scale, precision) : null;
+    long[] small =
+        a.small != null && b.small != null ? decimalFast(a, b, n, scale, precision) : null;
     BigInteger[] big = null;
     if (small == null) {
       big = new BigInteger[n];
@@ -231,7 +251,8 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
   }
 
   /** Long-only path; null when any row needs the exact slow path (overflow, zero divisor). */
-  private long[] decimalFast(Operand.DecimalData a, Operand.DecimalData b, int n, int scale, int precision) {
+  private long[] decimalFast(
+      Operand.DecimalData a, Operand.DecimalData b, int n, int scale, int precision) {
     long[] x = a.small;
     long[] y = b.small;
     long[] res = new long[n];
@@ -298,7 +319,8 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
     }
   }
 
-  private BigInteger decimalRow(BigInteger x, BigInteger y, int sx, int sy, int scale, int precision) {
+  private BigInteger decimalRow(
+      BigInteger x, BigInteger y, int sx, int sy, int scale, int precision) {
     BigInteger res;
     switch (op) {
       case ADD:
@@ -315,9 +337,10 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
           throw divisionByZero();
         }
         int k = scale - sx + sy;
-        res = k >= 0
-            ? Decimals.divRound(x.multiply(Decimals.BIG_POW10[k]), y)
-            : Decimals.divRound(x, y.multiply(Decimals.BIG_POW10[-k]));
+        res =
+            k >= 0
+                ? Decimals.divRound(x.multiply(Decimals.BIG_POW10[k]), y)
+                : Decimals.divRound(x, y.multiply(Decimals.BIG_POW10[-k]));
         break;
       default:
         if (y.signum() == 0) {
@@ -328,7 +351,8 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
     if (!Decimals.fits(res, precision)) {
       throw Decimals.overflow(
           new java.math.BigDecimal(x, sx) + " " + op.symbol + " " + new java.math.BigDecimal(y, sy),
-          precision, scale);
+          precision,
+          scale);
     }
     return res;
   }

@@ -129,7 +129,10 @@ final class Bits {
   /** Builds a BitVector from value and validity words (validity null: all valid). */
   static BitVector toBitVector(
       long[] values, long[] validity, int n, org.apache.arrow.memory.BufferAllocator allocator) {
-    BitVector out = (BitVector) Vectors.allocate(org.apache.arrow.vector.types.pojo.ArrowType.Bool.INSTANCE, n, allocator);
+    BitVector out =
+        (BitVector)
+            Vectors.allocate(
+                org.apache.arrow.vector.types.pojo.ArrowType.Bool.INSTANCE, n, allocator);
     if (validity != null) {
       long[] v = values.clone();
       for (int j = 0; j < v.length; j++) {

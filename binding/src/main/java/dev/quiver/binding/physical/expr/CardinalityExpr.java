@@ -39,7 +39,10 @@ public record CardinalityExpr(PhysicalExpr container, ArrowType dataType) implem
     try (FieldVector c = container.evaluate(batch, allocator)) {
       ListVector list = (ListVector) c;
       boolean wide = ((ArrowType.Int) dataType).getBitWidth() == 64;
-      FieldVector out = wide ? new BigIntVector("cardinality", allocator) : new IntVector("cardinality", allocator);
+      FieldVector out =
+          wide
+              ? new BigIntVector("cardinality", allocator)
+              : new IntVector("cardinality", allocator);
       try {
         out.setInitialCapacity(Math.max(n, 1));
         out.allocateNew();

@@ -9,9 +9,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * {@code CASE WHEN c1 THEN r1 ... ELSE e END}. Each result is evaluated only for the rows that
- * pick it (see {@link Selection}); a null {@code elseExpr} means ELSE NULL. Results must already
- * have type {@code dataType}.
+ * {@code CASE WHEN c1 THEN r1 ... ELSE e END}. Each result is evaluated only for the rows that pick
+ * it (see {@link Selection}); a null {@code elseExpr} means ELSE NULL. Results must already have
+ * type {@code dataType}.
  */
 public record CaseExpr(
     List<PhysicalExpr> whens, List<PhysicalExpr> thens, PhysicalExpr elseExpr, ArrowType dataType)
@@ -31,7 +31,9 @@ public record CaseExpr(
 
   @Override
   public boolean nullable() {
-    return elseExpr == null || elseExpr.nullable() || thens.stream().anyMatch(PhysicalExpr::nullable);
+    return elseExpr == null
+        || elseExpr.nullable()
+        || thens.stream().anyMatch(PhysicalExpr::nullable);
   }
 
   @Override

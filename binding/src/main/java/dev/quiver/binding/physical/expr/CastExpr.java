@@ -17,10 +17,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * {@code CAST(child AS dataType)}. Numeric casts are exact or rounded half away from zero
- * (decimal to integer or to a smaller scale); double to integer rounds to nearest even; values
- * that do not fit, and strings that do not parse, raise {@link QueryTypeException} naming the
- * value. A safe cast ({@code TRY_CAST}) gives NULL for those values instead.
+ * {@code CAST(child AS dataType)}. Numeric casts are exact or rounded half away from zero (decimal
+ * to integer or to a smaller scale); double to integer rounds to nearest even; values that do not
+ * fit, and strings that do not parse, raise {@link QueryTypeException} naming the value. A safe
+ * cast ({@code TRY_CAST}) gives NULL for those values instead.
  */
 public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
     implements PhysicalExpr {
@@ -44,7 +44,10 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
     if (from == Vectors.Kind.OTHER || to == Vectors.Kind.OTHER) {
       return false;
     }
-    if (from == to || from == Vectors.Kind.NULL || from == Vectors.Kind.STRING || to == Vectors.Kind.STRING) {
+    if (from == to
+        || from == Vectors.Kind.NULL
+        || from == Vectors.Kind.STRING
+        || to == Vectors.Kind.STRING) {
       return true;
     }
     boolean numFrom = isNumeric(from) || from == Vectors.Kind.BOOL;
@@ -57,7 +60,8 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
     if (temporalFrom && temporalTo) {
       return true;
     }
-    boolean intervalFrom = from == Vectors.Kind.INTERVAL_DAY_TIME || from == Vectors.Kind.INTERVAL_MONTHS;
+    boolean intervalFrom =
+        from == Vectors.Kind.INTERVAL_DAY_TIME || from == Vectors.Kind.INTERVAL_MONTHS;
     boolean intervalTo = to == Vectors.Kind.INTERVAL_DAY_TIME || to == Vectors.Kind.INTERVAL_MONTHS;
     return (intervalFrom && (to == Vectors.Kind.INT || to == Vectors.Kind.DECIMAL))
         || (intervalTo && (from == Vectors.Kind.INT || from == Vectors.Kind.DECIMAL));
@@ -120,7 +124,8 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
   private FieldVector evaluateStrict(VectorSchemaRoot batch, BufferAllocator allocator) {
     int n = batch.getRowCount();
     if (child instanceof LiteralExpr l) {
-      return new LiteralExpr(convert(l.value(), l.dataType(), dataType), dataType).materialize(n, allocator);
+      return new LiteralExpr(convert(l.value(), l.dataType(), dataType), dataType)
+          .materialize(n, allocator);
     }
     try (Operand in = Operand.ofVector(child.evaluate(batch, allocator))) {
       if (in.allNull()) {
@@ -151,7 +156,8 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
             long[] v = new long[n];
             for (int i = 0; i < n; i++) {
               double r = Math.rint(d[i]);
-              if (Bits.valid(valid, i) && !(r >= -9.223372036854775808E18 && r < 9.223372036854775808E18)) {
+              if (Bits.valid(valid, i)
+                  && !(r >= -9.223372036854775808E18 && r < 9.223372036854775808E18)) {
                 throw outOfRange(d[i]);
               }
               v[i] = (long) r;
@@ -229,7 +235,8 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
     }
   }
 
-  private FieldVector writeIntsChecked(long[] v, long[] valid, int n, BufferAllocator allocator, Operand in) {
+  private FieldVector writeIntsChecked(
+      long[] v, long[] valid, int n, BufferAllocator allocator, Operand in) {
     int width = Vectors.intWidth(dataType);
     if (width < 64) {
       long min = -(1L << (width - 1));
@@ -295,52 +302,58 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
     switch (t) {
       case STRING:
         return format(v, from);
-      case INT: {
-        long x;
-        if (v instanceof BigDecimal d) {
-          BigInteger rounded = d.setScale(0, RoundingMode.HALF_UP).toBigInteger();
-          x = rounded.longValue();
-          if (rounded.bitLength() > 63) {
-            throw new QueryTypeException("Cannot cast " + v + " to " + Vectors.sqlName(to) + ": value out of range");
+      case INT:
+        {
+          long x;
+          if (v instanceof BigDecimal d) {
+            BigInteger rounded = d.setScale(0, RoundingMode.HALF_UP).toBigInteger();
+            x = rounded.longValue();
+            if (rounded.bitLength() > 63) {
+              throw new QueryTypeException(
+                  "Cannot cast " + v + " to " + Vectors.sqlName(to) + ": value out of range");
+            }
+          } else if (v instanceof Double d) {
+            double r = Math.rint(d);
+            if (!(r >= -9.223372036854775808E18 && r < 9.223372036854775808E18)) {
+              throw new QueryTypeException(
+                  "Cannot cast " + v + " to " + Vectors.sqlName(to) + ": value out of range");
+            }
+            x = (long) r;
+          } else {
+            x = Operand.toLong(v);
           }
-        } else if (v instanceof Double d) {
-          double r = Math.rint(d);
-          if (!(r >= -9.223372036854775808E18 && r < 9.223372036854775808E18)) {
-            throw new QueryTypeException("Cannot cast " + v + " to " + Vectors.sqlName(to) + ": value out of range");
+          int width = Vectors.intWidth(to);
+          if (width < 64 && (x < -(1L << (width - 1)) || x > (1L << (width - 1)) - 1)) {
+            throw new QueryTypeException(
+                "Cannot cast " + v + " to " + Vectors.sqlName(to) + ": value out of range");
           }
-          x = (long) r;
-        } else {
-          x = Operand.toLong(v);
+          return x;
         }
-        int width = Vectors.intWidth(to);
-        if (width < 64 && (x < -(1L << (width - 1)) || x > (1L << (width - 1)) - 1)) {
-          throw new QueryTypeException("Cannot cast " + v + " to " + Vectors.sqlName(to) + ": value out of range");
-        }
-        return x;
-      }
       case DOUBLE:
         if (v instanceof Number num) {
           return num.doubleValue();
         }
         return (double) Operand.toLong(v);
-      case DECIMAL: {
-        BigDecimal d;
-        if (v instanceof BigDecimal b) {
-          d = b;
-        } else if (v instanceof Double x) {
-          if (x.isNaN() || x.isInfinite()) {
-            throw new QueryTypeException("Cannot cast " + v + " to " + Vectors.sqlName(to));
+      case DECIMAL:
+        {
+          BigDecimal d;
+          if (v instanceof BigDecimal b) {
+            d = b;
+          } else if (v instanceof Double x) {
+            if (x.isNaN() || x.isInfinite()) {
+              throw new QueryTypeException("Cannot cast " + v + " to " + Vectors.sqlName(to));
+            }
+            d = BigDecimal.valueOf(x);
+          } else {
+            d = BigDecimal.valueOf(Operand.toLong(v));
           }
-          d = BigDecimal.valueOf(x);
-        } else {
-          d = BigDecimal.valueOf(Operand.toLong(v));
+          BigDecimal r = d.setScale(Vectors.decimalScale(to), RoundingMode.HALF_UP);
+          if (!Decimals.fits(r.unscaledValue(), Vectors.decimalPrecision(to))) {
+            throw new QueryTypeException(
+                "Cannot cast " + v + " to " + Vectors.sqlName(to) + ": value out of range");
+          }
+          return r;
         }
-        BigDecimal r = d.setScale(Vectors.decimalScale(to), RoundingMode.HALF_UP);
-        if (!Decimals.fits(r.unscaledValue(), Vectors.decimalPrecision(to))) {
-          throw new QueryTypeException("Cannot cast " + v + " to " + Vectors.sqlName(to) + ": value out of range");
-        }
-        return r;
-      }
       case BOOL:
         if (v instanceof Boolean) {
           return v;
@@ -429,7 +442,10 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
       throw e;
     } catch (RuntimeException e) {
       throw new QueryTypeException(
-          "Cannot cast string '" + original + "' to " + Vectors.sqlName(to)
+          "Cannot cast string '"
+              + original
+              + "' to "
+              + Vectors.sqlName(to)
               + "; fix the value or use a different type");
     }
   }
@@ -439,7 +455,8 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
     if (parts.length != 3) {
       throw new IllegalArgumentException(s);
     }
-    return LocalDate.of(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]));
+    return LocalDate.of(
+        Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]));
   }
 
   static long parseTimestamp(String s) {
@@ -492,8 +509,14 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
     long secs = Math.floorDiv(micros, 1_000_000L);
     int frac = (int) Math.floorMod(micros, 1_000_000L);
     LocalDateTime t = LocalDateTime.ofEpochSecond(secs, 0, ZoneOffset.UTC);
-    String base = String.format(Locale.ROOT, "%s %02d:%02d:%02d",
-        t.toLocalDate(), t.getHour(), t.getMinute(), t.getSecond());
+    String base =
+        String.format(
+            Locale.ROOT,
+            "%s %02d:%02d:%02d",
+            t.toLocalDate(),
+            t.getHour(),
+            t.getMinute(),
+            t.getSecond());
     if (frac == 0) {
       return base;
     }

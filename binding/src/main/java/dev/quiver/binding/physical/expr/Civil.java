@@ -4,7 +4,9 @@ package dev.quiver.binding.physical.expr;
 final class Civil {
   private Civil() {}
 
-  /** Packs year, month (1-12) and day of epoch day {@code z} as year * 10000 + month * 100 + day. */
+  /**
+   * Packs year, month (1-12) and day of epoch day {@code z} as year * 10000 + month * 100 + day.
+   */
   static long fromDays(long z) {
     z += 719468;
     long era = Math.floorDiv(z, 146097);
@@ -61,7 +63,9 @@ final class Civil {
     }
   }
 
-  /** Adds months, clamping the day to the end of the target month (Jan 31 + 1 month = Feb 28/29). */
+  /**
+   * Adds months, clamping the day to the end of the target month (Jan 31 + 1 month = Feb 28/29).
+   */
   static long plusMonths(long days, long months) {
     long p = fromDays(days);
     long total = year(p) * 12 + (month(p) - 1) + months;

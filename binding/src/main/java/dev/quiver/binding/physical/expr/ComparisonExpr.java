@@ -2,7 +2,6 @@ package dev.quiver.binding.physical.expr;
 
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.physical.kernel.Raw;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -15,9 +14,9 @@ import org.apache.arrow.vector.types.Types;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * Comparison {@code left op right} with SQL null semantics. Numbers of different kinds are
- * compared by value (decimals of any scale exactly), strings byte-wise in UTF-8, dates against
- * timestamps as midnight.
+ * Comparison {@code left op right} with SQL null semantics. Numbers of different kinds are compared
+ * by value (decimals of any scale exactly), strings byte-wise in UTF-8, dates against timestamps as
+ * midnight.
  */
 public record ComparisonExpr(Op op, PhysicalExpr left, PhysicalExpr right) implements PhysicalExpr {
 
@@ -119,8 +118,10 @@ public record ComparisonExpr(Op op, PhysicalExpr left, PhysicalExpr right) imple
     if (kb == Vectors.Kind.NULL || ka == kb) {
       return ka;
     }
-    boolean numA = ka == Vectors.Kind.INT || ka == Vectors.Kind.DOUBLE || ka == Vectors.Kind.DECIMAL;
-    boolean numB = kb == Vectors.Kind.INT || kb == Vectors.Kind.DOUBLE || kb == Vectors.Kind.DECIMAL;
+    boolean numA =
+        ka == Vectors.Kind.INT || ka == Vectors.Kind.DOUBLE || ka == Vectors.Kind.DECIMAL;
+    boolean numB =
+        kb == Vectors.Kind.INT || kb == Vectors.Kind.DOUBLE || kb == Vectors.Kind.DECIMAL;
     if (numA && numB) {
       if (ka == Vectors.Kind.DOUBLE || kb == Vectors.Kind.DOUBLE) {
         return Vectors.Kind.DOUBLE;
@@ -132,7 +133,12 @@ public record ComparisonExpr(Op op, PhysicalExpr left, PhysicalExpr right) imple
       return Vectors.Kind.TIMESTAMP;
     }
     throw new QueryTypeException(
-        "Cannot compare " + Vectors.sqlName(a) + " with " + Vectors.sqlName(b) + " using '" + what
+        "Cannot compare "
+            + Vectors.sqlName(a)
+            + " with "
+            + Vectors.sqlName(b)
+            + " using '"
+            + what
             + "'; cast one side to the other's type");
   }
 
@@ -157,13 +163,19 @@ public record ComparisonExpr(Op op, PhysicalExpr left, PhysicalExpr right) imple
       case STRING:
         return strings(l, r, op, n);
       case DOUBLE:
-        return doubles(l.doubles(), r.isScalar() ? null : r.doubles(), r.isScalar() ? r.scalarDouble() : 0, op, n);
+        return doubles(
+            l.doubles(),
+            r.isScalar() ? null : r.doubles(),
+            r.isScalar() ? r.scalarDouble() : 0,
+            op,
+            n);
       case DECIMAL:
         int scale = Math.max(Kernels.scaleOf(l.type), Kernels.scaleOf(r.type));
         Operand.DecimalData a = l.decimals(scale);
         Operand.DecimalData b = r.decimals(scale);
         if (a.small != null && b.small != null) {
-          return longs(a.small, r.isScalar() ? null : b.small, r.isScalar() ? b.small[0] : 0, op, n);
+          return longs(
+              a.small, r.isScalar() ? null : b.small, r.isScalar() ? b.small[0] : 0, op, n);
         }
         long[] w = new long[Bits.words(n)];
         for (int i = 0; i < n; i++) {
@@ -440,7 +452,9 @@ public record ComparisonExpr(Op op, PhysicalExpr left, PhysicalExpr right) imple
         int end = lo.getInt(i * 4L + 4);
         boolean t;
         if (op == Op.EQ) {
-          t = end - start == s.length && ByteFunctionHelpers.compare(ld, start, end, s, 0, s.length) == 0;
+          t =
+              end - start == s.length
+                  && ByteFunctionHelpers.compare(ld, start, end, s, 0, s.length) == 0;
         } else {
           t = test(op, ByteFunctionHelpers.compare(ld, start, end, s, 0, s.length));
         }

@@ -30,13 +30,21 @@ public record DateArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, A
     Vectors.Kind l = Vectors.kind(left.dataType());
     Vectors.Kind r = Vectors.kind(right.dataType());
     boolean lt = l == Vectors.Kind.DATE || l == Vectors.Kind.TIMESTAMP || l == Vectors.Kind.NULL;
-    boolean ok = op == Op.DIFF
-        ? lt && (r == Vectors.Kind.DATE || r == Vectors.Kind.TIMESTAMP || r == Vectors.Kind.NULL)
-        : lt && (r == Vectors.Kind.INTERVAL_DAY_TIME || r == Vectors.Kind.INTERVAL_MONTHS
-            || r == Vectors.Kind.NULL);
+    boolean ok =
+        op == Op.DIFF
+            ? lt
+                && (r == Vectors.Kind.DATE || r == Vectors.Kind.TIMESTAMP || r == Vectors.Kind.NULL)
+            : lt
+                && (r == Vectors.Kind.INTERVAL_DAY_TIME
+                    || r == Vectors.Kind.INTERVAL_MONTHS
+                    || r == Vectors.Kind.NULL);
     if (!ok) {
       throw new QueryTypeException(
-          "Cannot apply " + op + " to " + Vectors.sqlName(left.dataType()) + " and "
+          "Cannot apply "
+              + op
+              + " to "
+              + Vectors.sqlName(left.dataType())
+              + " and "
               + Vectors.sqlName(right.dataType()));
     }
   }
@@ -61,8 +69,10 @@ public record DateArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, A
       }
       long[] valid = Bits.and(l.validity(), r.validity());
       long[] a = micros(l);
-      long[] b = r.kind() == Vectors.Kind.INTERVAL_DAY_TIME || r.kind() == Vectors.Kind.INTERVAL_MONTHS
-          ? r.longs() : micros(r);
+      long[] b =
+          r.kind() == Vectors.Kind.INTERVAL_DAY_TIME || r.kind() == Vectors.Kind.INTERVAL_MONTHS
+              ? r.longs()
+              : micros(r);
       long[] res = new long[n];
       if (op == Op.DIFF) {
         Vectors.Kind out = Vectors.kind(dataType);

@@ -7,10 +7,10 @@ import java.time.temporal.IsoFields;
 import java.util.Locale;
 
 /**
- * Dates and timestamps as text in three dialects of format strings: C's strftime (DuckDB's
- * {@code strftime}), PostgreSQL's template patterns ({@code to_char}) and MySQL's specifiers
- * ({@code date_format}). Names of months and days are English. An unknown specifier is an error
- * naming it, never silently copied.
+ * Dates and timestamps as text in three dialects of format strings: C's strftime (DuckDB's {@code
+ * strftime}), PostgreSQL's template patterns ({@code to_char}) and MySQL's specifiers ({@code
+ * date_format}). Names of months and days are English. An unknown specifier is an error naming it,
+ * never silently copied.
  */
 final class DateFormats {
   private DateFormats() {}

@@ -16,7 +16,18 @@ public record DateTruncExpr(Unit unit, PhysicalExpr child, boolean ceil, ArrowTy
 
   /** Truncation units. */
   public enum Unit {
-    MILLENNIUM, CENTURY, DECADE, YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, MILLISECOND,
+    MILLENNIUM,
+    CENTURY,
+    DECADE,
+    YEAR,
+    QUARTER,
+    MONTH,
+    WEEK,
+    DAY,
+    HOUR,
+    MINUTE,
+    SECOND,
+    MILLISECOND,
     MICROSECOND
   }
 
@@ -63,8 +74,7 @@ public record DateTruncExpr(Unit unit, PhysicalExpr child, boolean ceil, ArrowTy
         }
         v[i] = outDate ? Math.floorDiv(t, Vectors.MICROS_PER_DAY) : t;
       }
-      return Kernels.writeTemporal(
-          outDate ? v : v, valid, dataType, n, allocator);
+      return Kernels.writeTemporal(outDate ? v : v, valid, dataType, n, allocator);
     }
   }
 

@@ -48,7 +48,8 @@ final class Decimals {
     if (fitsLong(lo, hi)) {
       return BigInteger.valueOf(lo);
     }
-    BigInteger unsignedLow = BigInteger.valueOf(lo >>> 1).shiftLeft(1).or(BigInteger.valueOf(lo & 1));
+    BigInteger unsignedLow =
+        BigInteger.valueOf(lo >>> 1).shiftLeft(1).or(BigInteger.valueOf(lo & 1));
     return BigInteger.valueOf(hi).shiftLeft(64).or(unsignedLow);
   }
 

@@ -17,9 +17,9 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 
 /**
- * {@code l[i]} of a list (1-based; a negative index counts from the end; NULL outside the list,
- * as DuckDB answers) or {@code m[k]} of a map (the value of the first entry whose key equals
- * {@code k}; NULL when none does).
+ * {@code l[i]} of a list (1-based; a negative index counts from the end; NULL outside the list, as
+ * DuckDB answers) or {@code m[k]} of a map (the value of the first entry whose key equals {@code
+ * k}; NULL when none does).
  */
 public record ElementExpr(PhysicalExpr container, PhysicalExpr key) implements PhysicalExpr {
 
@@ -29,11 +29,14 @@ public record ElementExpr(PhysicalExpr container, PhysicalExpr key) implements P
       Field keyField = entries(container.field("m")).getChildren().get(0);
       if (!sameKind(keyField.getType(), key.dataType())) {
         throw new QueryTypeException(
-            "A MAP with " + Vectors.sqlName(keyField.getType()) + " keys cannot be indexed by "
+            "A MAP with "
+                + Vectors.sqlName(keyField.getType())
+                + " keys cannot be indexed by "
                 + Vectors.sqlName(key.dataType()));
       }
     } else if (t instanceof ArrowType.List) {
-      if (!(key.dataType() instanceof ArrowType.Int) && !(key.dataType() instanceof ArrowType.Null)) {
+      if (!(key.dataType() instanceof ArrowType.Int)
+          && !(key.dataType() instanceof ArrowType.Null)) {
         throw new QueryTypeException(
             "A LIST is indexed by an integer, got " + Vectors.sqlName(key.dataType()));
       }

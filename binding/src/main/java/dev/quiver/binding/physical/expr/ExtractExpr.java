@@ -13,12 +13,29 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * {@code EXTRACT(field FROM date|timestamp)} as an integer. DOW counts Sunday = 0 .. Saturday = 6
  * and WEEK is the ISO week, as in PostgreSQL and DuckDB.
  */
-public record ExtractExpr(Field field, PhysicalExpr child, ArrowType dataType) implements PhysicalExpr {
+public record ExtractExpr(Field field, PhysicalExpr child, ArrowType dataType)
+    implements PhysicalExpr {
 
   /** Extractable fields. */
   public enum Field {
-    MILLENNIUM, CENTURY, DECADE, YEAR, ISOYEAR, QUARTER, MONTH, WEEK, DAY, DOW, ISODOW, DOY, HOUR,
-    MINUTE, SECOND, MILLISECOND, MICROSECOND, EPOCH
+    MILLENNIUM,
+    CENTURY,
+    DECADE,
+    YEAR,
+    ISOYEAR,
+    QUARTER,
+    MONTH,
+    WEEK,
+    DAY,
+    DOW,
+    ISODOW,
+    DOY,
+    HOUR,
+    MINUTE,
+    SECOND,
+    MILLISECOND,
+    MICROSECOND,
+    EPOCH
   }
 
   /** Checks the operand is a date or timestamp. */
@@ -26,7 +43,10 @@ public record ExtractExpr(Field field, PhysicalExpr child, ArrowType dataType) i
     Vectors.Kind k = Vectors.kind(child.dataType());
     if (k != Vectors.Kind.DATE && k != Vectors.Kind.TIMESTAMP && k != Vectors.Kind.NULL) {
       throw new QueryTypeException(
-          "EXTRACT(" + field + ") expects a DATE or TIMESTAMP, got " + Vectors.sqlName(child.dataType()));
+          "EXTRACT("
+              + field
+              + ") expects a DATE or TIMESTAMP, got "
+              + Vectors.sqlName(child.dataType()));
     }
   }
 

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -113,7 +112,8 @@ public final class InListExpr implements PhysicalExpr {
         double d = value instanceof BigDecimal b ? b.doubleValue() : ((Number) value).doubleValue();
         return Double.doubleToLongBits(d == 0.0 ? 0.0 : d);
       case DECIMAL:
-        BigDecimal b = value instanceof BigDecimal x ? x : BigDecimal.valueOf(Operand.toLong(value));
+        BigDecimal b =
+            value instanceof BigDecimal x ? x : BigDecimal.valueOf(Operand.toLong(value));
         BigInteger u = b.setScale(decimalScale).unscaledValue();
         return u.bitLength() < 64 ? (Object) u.longValue() : u;
       case TIMESTAMP:
@@ -212,62 +212,66 @@ public final class InListExpr implements PhysicalExpr {
       return w;
     }
     switch (kind) {
-      case STRING: {
-        long offsets = Raw.address(c.vector.getOffsetBuffer(), (n + 1) * 4L);
-        int end = Raw.getInt(offsets + n * 4L);
-        long data = Raw.address(c.vector.getDataBuffer(), end);
-        long[] valid = c.validity();
-        for (int i = 0; i < n; i++) {
-          if (Bits.valid(valid, i)) {
-            int start = Raw.getInt(offsets + i * 4L);
-            int length = Raw.getInt(offsets + i * 4L + 4) - start;
-            if (stringSet.contains(data + start, length)) {
+      case STRING:
+        {
+          long offsets = Raw.address(c.vector.getOffsetBuffer(), (n + 1) * 4L);
+          int end = Raw.getInt(offsets + n * 4L);
+          long data = Raw.address(c.vector.getDataBuffer(), end);
+          long[] valid = c.validity();
+          for (int i = 0; i < n; i++) {
+            if (Bits.valid(valid, i)) {
+              int start = Raw.getInt(offsets + i * 4L);
+              int length = Raw.getInt(offsets + i * 4L + 4) - start;
+              if (stringSet.contains(data + start, length)) {
+                Bits.set(w, i);
+              }
+            }
+          }
+          return w;
+        }
+      case DOUBLE:
+        {
+          double[] d = c.doubles();
+          for (int i = 0; i < n; i++) {
+            double x = d[i] == 0.0 ? 0.0 : d[i];
+            if (longSet.contains(Double.doubleToLongBits(x))) {
               Bits.set(w, i);
             }
           }
+          return w;
         }
-        return w;
-      }
-      case DOUBLE: {
-        double[] d = c.doubles();
-        for (int i = 0; i < n; i++) {
-          double x = d[i] == 0.0 ? 0.0 : d[i];
-          if (longSet.contains(Double.doubleToLongBits(x))) {
-            Bits.set(w, i);
-          }
-        }
-        return w;
-      }
-      case DECIMAL: {
-        Operand.DecimalData d = c.decimals(decimalScale);
-        for (int i = 0; i < n; i++) {
-          boolean hit;
-          if (d.small != null && longSet != null) {
-            hit = longSet.contains(d.small[i]);
-          } else {
-            BigInteger u = d.bigAt(i);
-            hit = objectSet.contains(u.bitLength() < 64 ? (Object) u.longValue() : u);
-          }
-          if (hit) {
-            Bits.set(w, i);
-          }
-        }
-        return w;
-      }
-      default: {
-        long[] v = c.longs();
-        if (kind == Vectors.Kind.TIMESTAMP && c.kind() == Vectors.Kind.DATE) {
+      case DECIMAL:
+        {
+          Operand.DecimalData d = c.decimals(decimalScale);
           for (int i = 0; i < n; i++) {
-            v[i] *= Vectors.MICROS_PER_DAY;
+            boolean hit;
+            if (d.small != null && longSet != null) {
+              hit = longSet.contains(d.small[i]);
+            } else {
+              BigInteger u = d.bigAt(i);
+              hit = objectSet.contains(u.bitLength() < 64 ? (Object) u.longValue() : u);
+            }
+            if (hit) {
+              Bits.set(w, i);
+            }
           }
+          return w;
         }
-        for (int i = 0; i < n; i++) {
-          if (longSet.contains(v[i])) {
-            Bits.set(w, i);
+      default:
+        {
+          long[] v = c.longs();
+          if (kind == Vectors.Kind.TIMESTAMP && c.kind() == Vectors.Kind.DATE) {
+            for (int i = 0; i < n; i++) {
+              v[i] *= Vectors.MICROS_PER_DAY;
+            }
           }
+          for (int i = 0; i < n; i++) {
+            if (longSet.contains(v[i])) {
+              Bits.set(w, i);
+            }
+          }
+          return w;
         }
-        return w;
-      }
     }
   }
 
@@ -286,6 +290,8 @@ public final class InListExpr implements PhysicalExpr {
 
   @Override
   public String toString() {
-    return child + (negated ? " NOT IN " : " IN ") + list.toString().replace('[', '(').replace(']', ')');
+    return child
+        + (negated ? " NOT IN " : " IN ")
+        + list.toString().replace('[', '(').replace(']', ')');
   }
 }

@@ -37,7 +37,10 @@ public record IsDistinctFromExpr(PhysicalExpr left, PhysicalExpr right, boolean 
         Operand r = Operand.of(right, batch, allocator)) {
       long[] va = l.validity() == null ? Bits.ones(n) : l.validity();
       long[] vb = r.validity() == null ? Bits.ones(n) : r.validity();
-      long[] eq = l.allNull() || r.allNull() ? new long[va.length] : ComparisonExpr.compare(l, r, ComparisonExpr.Op.EQ, n);
+      long[] eq =
+          l.allNull() || r.allNull()
+              ? new long[va.length]
+              : ComparisonExpr.compare(l, r, ComparisonExpr.Op.EQ, n);
       long[] value = new long[va.length];
       for (int j = 0; j < value.length; j++) {
         long distinct = (va[j] ^ vb[j]) | (va[j] & vb[j] & ~eq[j]);

@@ -18,7 +18,9 @@ final class Kernels {
     return t instanceof ArrowType.Decimal d ? d.getScale() : 0;
   }
 
-  /** Writes integers to an Int vector of {@code type}'s width, failing on valid rows out of range. */
+  /**
+   * Writes integers to an Int vector of {@code type}'s width, failing on valid rows out of range.
+   */
   static FieldVector writeInts(
       long[] v, long[] valid, ArrowType type, int n, BufferAllocator allocator, Object expr) {
     int width = ((ArrowType.Int) type).getBitWidth();
@@ -28,8 +30,13 @@ final class Kernels {
       for (int i = 0; i < n; i++) {
         if ((v[i] < min || v[i] > max) && Bits.valid(valid, i)) {
           throw new QuiverException(
-              "Integer overflow: value " + v[i] + " of " + expr + " is out of range for "
-                  + Vectors.sqlName(type) + "; cast to BIGINT first");
+              "Integer overflow: value "
+                  + v[i]
+                  + " of "
+                  + expr
+                  + " is out of range for "
+                  + Vectors.sqlName(type)
+                  + "; cast to BIGINT first");
         }
       }
     }
@@ -58,7 +65,8 @@ final class Kernels {
   }
 
   /** Writes 64-bit values (timestamps) or 32-bit values (dates) without range checks. */
-  static FieldVector writeTemporal(long[] v, long[] valid, ArrowType type, int n, BufferAllocator allocator) {
+  static FieldVector writeTemporal(
+      long[] v, long[] valid, ArrowType type, int n, BufferAllocator allocator) {
     FieldVector out = Vectors.allocate(type, n, allocator);
     ArrowBuf data = out.getDataBuffer();
     if (type instanceof ArrowType.Date) {
@@ -73,7 +81,8 @@ final class Kernels {
       }
     } else {
       out.close();
-      throw new QueryTypeException("Expected a date or timestamp type, got " + Vectors.sqlName(type));
+      throw new QueryTypeException(
+          "Expected a date or timestamp type, got " + Vectors.sqlName(type));
     }
     Bits.storeValidity(valid, out, n);
     out.setValueCount(n);
@@ -81,10 +90,12 @@ final class Kernels {
   }
 
   static FieldVector writeDoubles(double[] v, long[] valid, int n, BufferAllocator allocator) {
-    return writeDoubles(v, valid, new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE), n, allocator);
+    return writeDoubles(
+        v, valid, new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE), n, allocator);
   }
 
-  static FieldVector writeDoubles(double[] v, long[] valid, ArrowType type, int n, BufferAllocator allocator) {
+  static FieldVector writeDoubles(
+      double[] v, long[] valid, ArrowType type, int n, BufferAllocator allocator) {
     FieldVector out = Vectors.allocate(type, n, allocator);
     ArrowBuf data = out.getDataBuffer();
     if (((ArrowType.FloatingPoint) type).getPrecision() == FloatingPointPrecision.SINGLE) {
@@ -101,7 +112,12 @@ final class Kernels {
 
   /** Writes unscaled decimals (from {@code small}, or {@code big} when small is null). */
   static FieldVector writeDecimals(
-      long[] small, BigInteger[] big, long[] valid, ArrowType type, int n, BufferAllocator allocator) {
+      long[] small,
+      BigInteger[] big,
+      long[] valid,
+      ArrowType type,
+      int n,
+      BufferAllocator allocator) {
     ArrowType.Decimal d = (ArrowType.Decimal) type;
     FieldVector out = Vectors.allocate(type, n, allocator);
     try {
@@ -113,8 +129,10 @@ final class Kernels {
         for (int i = 0; i < n; i++) {
           long x = Bits.valid(valid, i) ? small[i] : 0;
           if (precision < 19 && (x >= bound || x <= -bound)) {
-            throw Decimals.overflow(new java.math.BigDecimal(BigInteger.valueOf(x), d.getScale()),
-                d.getPrecision(), d.getScale());
+            throw Decimals.overflow(
+                new java.math.BigDecimal(BigInteger.valueOf(x), d.getScale()),
+                d.getPrecision(),
+                d.getScale());
           }
           Raw.putLong(address + i * 16L, x);
           Raw.putLong(address + i * 16L + 8, x >> 63);
@@ -123,7 +141,8 @@ final class Kernels {
         for (int i = 0; i < n; i++) {
           BigInteger x = Bits.valid(valid, i) && big[i] != null ? big[i] : BigInteger.ZERO;
           if (!Decimals.fits(x, d.getPrecision())) {
-            throw Decimals.overflow(new java.math.BigDecimal(x, d.getScale()), d.getPrecision(), d.getScale());
+            throw Decimals.overflow(
+                new java.math.BigDecimal(x, d.getScale()), d.getPrecision(), d.getScale());
           }
           Decimals.setBig(data, i, x);
         }

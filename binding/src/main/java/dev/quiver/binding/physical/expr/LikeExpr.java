@@ -12,14 +12,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * {@code child [NOT] LIKE|ILIKE pattern [ESCAPE e]}. Literal patterns made only of text and
- * {@code %} (prefix%, %suffix, %infix%, a%b%c) are matched on the UTF-8 bytes directly; patterns
- * with {@code _}, case-insensitive ones and non-literal ones use a regular expression.
+ * {@code child [NOT] LIKE|ILIKE pattern [ESCAPE e]}. Literal patterns made only of text and {@code
+ * %} (prefix%, %suffix, %infix%, a%b%c) are matched on the UTF-8 bytes directly; patterns with
+ * {@code _}, case-insensitive ones and non-literal ones use a regular expression.
  *
- * <p>{@code [NOT] SIMILAR TO} ({@code similar}) takes the SQL standard's (and PostgreSQL's)
- * regular expressions: {@code %} and {@code _} as in LIKE, {@code | * + ? {m,n} ( ) [...]} as in
- * regular expressions, anything else literal (also {@code .}); the whole value must match. The
- * escape character defaults to backslash.
+ * <p>{@code [NOT] SIMILAR TO} ({@code similar}) takes the SQL standard's (and PostgreSQL's) regular
+ * expressions: {@code %} and {@code _} as in LIKE, {@code | * + ? {m,n} ( ) [...]} as in regular
+ * expressions, anything else literal (also {@code .}); the whole value must match. The escape
+ * character defaults to backslash.
  */
 public record LikeExpr(
     PhysicalExpr child,
@@ -32,7 +32,11 @@ public record LikeExpr(
 
   /** A LIKE or ILIKE. */
   public LikeExpr(
-      PhysicalExpr child, PhysicalExpr pattern, String escape, boolean caseInsensitive, boolean negated) {
+      PhysicalExpr child,
+      PhysicalExpr pattern,
+      String escape,
+      boolean caseInsensitive,
+      boolean negated) {
     this(child, pattern, escape, caseInsensitive, negated, false);
   }
 
@@ -95,13 +99,16 @@ public record LikeExpr(
         endsWithPercent = false;
         if (cp == esc) {
           if (i >= pattern.length()) {
-            throw new QueryTypeException("LIKE pattern '" + pattern + "' ends with the escape character");
+            throw new QueryTypeException(
+                "LIKE pattern '" + pattern + "' ends with the escape character");
           }
           int next = pattern.codePointAt(i);
           i += Character.charCount(next);
           if (next != '%' && next != '_' && next != esc) {
             throw new QueryTypeException(
-                "Invalid escape sequence in LIKE pattern '" + pattern + "'; the escape character must precede %, _ or itself");
+                "Invalid escape sequence in LIKE pattern '"
+                    + pattern
+                    + "'; the escape character must precede %, _ or itself");
           }
           cur.appendCodePoint(next);
           regexText.append(Pattern.quote(new String(Character.toChars(next))));
@@ -124,7 +131,9 @@ public record LikeExpr(
       }
       segs.add(cur.toString());
       if (hasUnderscore || caseInsensitive) {
-        int flags = Pattern.DOTALL | (caseInsensitive ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
+        int flags =
+            Pattern.DOTALL
+                | (caseInsensitive ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
         regex = Pattern.compile(regexText.toString(), flags);
         segments = null;
       } else {
@@ -184,7 +193,9 @@ public record LikeExpr(
           int close = pattern.indexOf('}', i);
           if (close < 0 || !pattern.substring(i, close).matches("\\d+(,\\d*)?")) {
             throw new QueryTypeException(
-                "Invalid SIMILAR TO pattern '" + pattern + "': write a bound as {m}, {m,} or {m,n}");
+                "Invalid SIMILAR TO pattern '"
+                    + pattern
+                    + "': write a bound as {m}, {m,} or {m,n}");
           }
           out.append(pattern, i - 1, close + 1);
           i = close + 1;
@@ -207,7 +218,9 @@ public record LikeExpr(
       return regex;
     }
 
-    /** Matches bytes[0, len). With segments s0 % s1 % ... % sk: s0 prefix, sk suffix, rest in order. */
+    /**
+     * Matches bytes[0, len). With segments s0 % s1 % ... % sk: s0 prefix, sk suffix, rest in order.
+     */
     boolean matches(byte[] bytes, int len) {
       if (regex != null) {
         return regex.matcher(new String(bytes, 0, len, StandardCharsets.UTF_8)).matches();
@@ -218,7 +231,8 @@ public record LikeExpr(
       }
       byte[] head = segments[0];
       byte[] tail = segments[k - 1];
-      if (len < head.length + tail.length || !regionEquals(bytes, 0, head)
+      if (len < head.length + tail.length
+          || !regionEquals(bytes, 0, head)
           || !regionEquals(bytes, len - tail.length, tail)) {
         return false;
       }
@@ -278,7 +292,8 @@ public record LikeExpr(
       ArrowBuf offsets = c.vector.getOffsetBuffer();
       ArrowBuf data = c.vector.getDataBuffer();
       byte[] buf = new byte[64];
-      Matcher fixed = p.isScalar() ? new Matcher((String) p.value, escape, caseInsensitive, similar) : null;
+      Matcher fixed =
+          p.isScalar() ? new Matcher((String) p.value, escape, caseInsensitive, similar) : null;
       String lastPattern = null;
       Matcher m = fixed;
       for (int i = 0; i < n; i++) {
@@ -308,7 +323,10 @@ public record LikeExpr(
 
   @Override
   public String toString() {
-    return child + (negated ? " NOT" : "") + (caseInsensitive ? " ILIKE " : " LIKE ") + pattern
+    return child
+        + (negated ? " NOT" : "")
+        + (caseInsensitive ? " ILIKE " : " LIKE ")
+        + pattern
         + (escape == null ? "" : " ESCAPE '" + escape + "'");
   }
 }

@@ -85,12 +85,18 @@ public record LiteralExpr(Object value, ArrowType dataType) implements PhysicalE
         case NULL:
           throw new QueryTypeException("A NULL-typed literal cannot hold the value " + value);
         default:
-          throw new QueryTypeException("Literals of type " + Vectors.sqlName(type) + " are not supported");
+          throw new QueryTypeException(
+              "Literals of type " + Vectors.sqlName(type) + " are not supported");
       }
     } catch (ClassCastException | ArithmeticException e) {
       throw new QueryTypeException(
-          "Literal " + value + " (" + value.getClass().getSimpleName() + ") does not fit type "
-              + Vectors.sqlName(type), e);
+          "Literal "
+              + value
+              + " ("
+              + value.getClass().getSimpleName()
+              + ") does not fit type "
+              + Vectors.sqlName(type),
+          e);
     }
   }
 

@@ -7,8 +7,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * N-ary AND / OR with SQL three-valued logic. Operands after the first are evaluated only when
- * some row is still undecided, and an operand that fails is retried on the undecided rows alone.
+ * N-ary AND / OR with SQL three-valued logic. Operands after the first are evaluated only when some
+ * row is still undecided, and an operand that fails is retried on the undecided rows alone.
  */
 public record LogicalExpr(Op op, List<PhysicalExpr> operands) implements PhysicalExpr {
 

@@ -11,15 +11,24 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * Numeric functions. ABS, SIGN, ROUND, FLOOR and CEIL keep integers and decimals exact (rounding
- * half away from zero); SQRT, POWER, LN, LOG10, LOG(base, x) and EXP compute in double precision and reject
- * arguments outside their domain.
+ * half away from zero); SQRT, POWER, LN, LOG10, LOG(base, x) and EXP compute in double precision
+ * and reject arguments outside their domain.
  */
 public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) implements PhysicalExpr {
 
   /** Supported functions. */
   public enum Fn {
-    ABS(1, 1), SIGN(1, 1), ROUND(1, 2), TRUNCATE(1, 2), FLOOR(1, 1), CEIL(1, 1), SQRT(1, 1),
-    POWER(2, 2), LN(1, 1), LOG10(1, 1), EXP(1, 1),
+    ABS(1, 1),
+    SIGN(1, 1),
+    ROUND(1, 2),
+    TRUNCATE(1, 2),
+    FLOOR(1, 1),
+    CEIL(1, 1),
+    SQRT(1, 1),
+    POWER(2, 2),
+    LN(1, 1),
+    LOG10(1, 1),
+    EXP(1, 1),
     /** LOG(base, x). */
     LOG(2, 2);
 
@@ -66,8 +75,13 @@ public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) imple
       long[] digits = y == null ? new long[n] : y.longs();
       Vectors.Kind in = x.kind();
       Vectors.Kind out = Vectors.kind(dataType);
-      boolean exact = fn == Fn.ABS || fn == Fn.SIGN || fn == Fn.ROUND || fn == Fn.TRUNCATE
-          || fn == Fn.FLOOR || fn == Fn.CEIL;
+      boolean exact =
+          fn == Fn.ABS
+              || fn == Fn.SIGN
+              || fn == Fn.ROUND
+              || fn == Fn.TRUNCATE
+              || fn == Fn.FLOOR
+              || fn == Fn.CEIL;
       if (exact && in != Vectors.Kind.DOUBLE && out != Vectors.Kind.DOUBLE) {
         return exactKernel(x, digits, valid, n, allocator);
       }
@@ -91,7 +105,8 @@ public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) imple
       }
       BigInteger[] big = new BigInteger[n];
       for (int i = 0; i < n; i++) {
-        big[i] = Decimals.unscaled(java.math.BigDecimal.valueOf(r[i]), Vectors.decimalScale(dataType));
+        big[i] =
+            Decimals.unscaled(java.math.BigDecimal.valueOf(r[i]), Vectors.decimalScale(dataType));
       }
       return Kernels.writeDecimals(null, big, valid, dataType, n, allocator);
     }
@@ -103,19 +118,21 @@ public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) imple
         return Math.abs(a);
       case SIGN:
         return Math.signum(a);
-      case ROUND: {
-        if (digits == 0) {
-          return roundHalfAway(a);
+      case ROUND:
+        {
+          if (digits == 0) {
+            return roundHalfAway(a);
+          }
+          double f = Math.pow(10, digits);
+          double r = roundHalfAway(a * f) / f;
+          return Double.isFinite(r) ? r : a;
         }
-        double f = Math.pow(10, digits);
-        double r = roundHalfAway(a * f) / f;
-        return Double.isFinite(r) ? r : a;
-      }
-      case TRUNCATE: {
-        double f = Math.pow(10, digits);
-        double r = (a < 0 ? Math.ceil(a * f) : Math.floor(a * f)) / f;
-        return Double.isFinite(r) ? r : a;
-      }
+      case TRUNCATE:
+        {
+          double f = Math.pow(10, digits);
+          double r = (a < 0 ? Math.ceil(a * f) : Math.floor(a * f)) / f;
+          return Double.isFinite(r) ? r : a;
+        }
       case FLOOR:
         return Math.floor(a);
       case CEIL:
@@ -137,7 +154,10 @@ public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) imple
       case LOG:
         if (a <= 0 || a == 1 || b <= 0) {
           throw new QuiverException(
-              "Cannot take the logarithm of " + b + " to the base " + a
+              "Cannot take the logarithm of "
+                  + b
+                  + " to the base "
+                  + a
                   + "; both must be positive and the base must not be 1");
         }
         return Math.log(b) / Math.log(a);
@@ -151,7 +171,8 @@ public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) imple
   }
 
   /** ABS/SIGN/ROUND/TRUNCATE/FLOOR/CEIL on integers and decimals, exactly. */
-  private FieldVector exactKernel(Operand x, long[] digits, long[] valid, int n, BufferAllocator allocator) {
+  private FieldVector exactKernel(
+      Operand x, long[] digits, long[] valid, int n, BufferAllocator allocator) {
     int inScale = Kernels.scaleOf(x.type);
     int outScale = Kernels.scaleOf(dataType);
     Operand.DecimalData d = x.decimals(0);
@@ -201,7 +222,8 @@ public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) imple
       }
       return Kernels.writeInts(l, valid, dataType, n, allocator, this);
     }
-    return Kernels.writeDecimals(allSmall ? small : null, allSmall ? null : res, valid, dataType, n, allocator);
+    return Kernels.writeDecimals(
+        allSmall ? small : null, allSmall ? null : res, valid, dataType, n, allocator);
   }
 
   private long exactRow(long v, int inScale, int outScale, long digits) {
@@ -213,27 +235,29 @@ public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) imple
       case SIGN:
         return Decimals.rescale(Long.signum(v), 0, outScale);
       case FLOOR:
-      case CEIL: {
-        long f = Decimals.POW10[inScale];
-        long q = Math.floorDiv(v, f);
-        if (fn == Fn.CEIL && q * f != v) {
-          q++;
+      case CEIL:
+        {
+          long f = Decimals.POW10[inScale];
+          long q = Math.floorDiv(v, f);
+          if (fn == Fn.CEIL && q * f != v) {
+            q++;
+          }
+          return Decimals.rescale(q, 0, outScale);
         }
-        return Decimals.rescale(q, 0, outScale);
-      }
-      default: {
-        // ROUND / TRUNCATE to `digits` fractional digits, then express at the output scale.
-        long drop = inScale - digits;
-        if (drop <= 0) {
-          return Decimals.rescale(v, inScale, outScale);
+      default:
+        {
+          // ROUND / TRUNCATE to `digits` fractional digits, then express at the output scale.
+          long drop = inScale - digits;
+          if (drop <= 0) {
+            return Decimals.rescale(v, inScale, outScale);
+          }
+          if (drop > 18) {
+            return 0;
+          }
+          long f = Decimals.POW10[(int) drop];
+          long q = fn == Fn.ROUND ? Decimals.divRound(v, f) : v / f;
+          return Decimals.rescale(Math.multiplyExact(q, f), inScale, outScale);
         }
-        if (drop > 18) {
-          return 0;
-        }
-        long f = Decimals.POW10[(int) drop];
-        long q = fn == Fn.ROUND ? Decimals.divRound(v, f) : v / f;
-        return Decimals.rescale(Math.multiplyExact(q, f), inScale, outScale);
-      }
     }
   }
 
@@ -244,28 +268,30 @@ public record MathExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType) imple
       case SIGN:
         return Decimals.rescale(BigInteger.valueOf(v.signum()), 0, outScale);
       case FLOOR:
-      case CEIL: {
-        BigInteger[] qr = v.divideAndRemainder(Decimals.BIG_POW10[inScale]);
-        BigInteger q = qr[0];
-        if (qr[1].signum() < 0 && fn == Fn.FLOOR) {
-          q = q.subtract(BigInteger.ONE);
-        } else if (qr[1].signum() > 0 && fn == Fn.CEIL) {
-          q = q.add(BigInteger.ONE);
+      case CEIL:
+        {
+          BigInteger[] qr = v.divideAndRemainder(Decimals.BIG_POW10[inScale]);
+          BigInteger q = qr[0];
+          if (qr[1].signum() < 0 && fn == Fn.FLOOR) {
+            q = q.subtract(BigInteger.ONE);
+          } else if (qr[1].signum() > 0 && fn == Fn.CEIL) {
+            q = q.add(BigInteger.ONE);
+          }
+          return Decimals.rescale(q, 0, outScale);
         }
-        return Decimals.rescale(q, 0, outScale);
-      }
-      default: {
-        long drop = inScale - digits;
-        if (drop <= 0) {
-          return Decimals.rescale(v, inScale, outScale);
+      default:
+        {
+          long drop = inScale - digits;
+          if (drop <= 0) {
+            return Decimals.rescale(v, inScale, outScale);
+          }
+          if (drop >= Decimals.BIG_POW10.length) {
+            return BigInteger.ZERO;
+          }
+          BigInteger f = Decimals.BIG_POW10[(int) drop];
+          BigInteger q = fn == Fn.ROUND ? Decimals.divRound(v, f) : v.divide(f);
+          return Decimals.rescale(q.multiply(f), inScale, outScale);
         }
-        if (drop >= Decimals.BIG_POW10.length) {
-          return BigInteger.ZERO;
-        }
-        BigInteger f = Decimals.BIG_POW10[(int) drop];
-        BigInteger q = fn == Fn.ROUND ? Decimals.divRound(v, f) : v.divide(f);
-        return Decimals.rescale(q.multiply(f), inScale, outScale);
-      }
     }
   }
 

@@ -15,8 +15,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * An evaluated child: either a column or a literal kept as a scalar so kernels need not
- * materialize it. Extracts primitive arrays for the type-specialized loops.
+ * An evaluated child: either a column or a literal kept as a scalar so kernels need not materialize
+ * it. Extracts primitive arrays for the type-specialized loops.
  */
 final class Operand implements AutoCloseable {
   final ArrowType type;
@@ -195,7 +195,9 @@ final class Operand implements AutoCloseable {
     }
   }
 
-  /** Unscaled decimal rows (integers count as scale 0), rescaled up to at least {@code minScale}. */
+  /**
+   * Unscaled decimal rows (integers count as scale 0), rescaled up to at least {@code minScale}.
+   */
   DecimalData decimals(int minScale) {
     int scale = Math.max(minScale, kind() == Vectors.Kind.DECIMAL ? Vectors.decimalScale(type) : 0);
     int from = kind() == Vectors.Kind.DECIMAL ? Vectors.decimalScale(type) : 0;
@@ -270,7 +272,9 @@ final class Operand implements AutoCloseable {
 
   private BigInteger unscaledScalar(int scale) {
     BigDecimal d =
-        value instanceof BigDecimal b ? b : value instanceof Double x ? BigDecimal.valueOf(x) : BigDecimal.valueOf(toLong(value));
+        value instanceof BigDecimal b
+            ? b
+            : value instanceof Double x ? BigDecimal.valueOf(x) : BigDecimal.valueOf(toLong(value));
     return Decimals.unscaled(d, scale);
   }
 

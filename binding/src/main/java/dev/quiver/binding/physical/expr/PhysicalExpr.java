@@ -9,8 +9,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 
 /**
- * A scalar expression evaluated a whole batch at a time. Implementations are immutable and
- * expose their parameters through accessors so that a codec can serialize them.
+ * A scalar expression evaluated a whole batch at a time. Implementations are immutable and expose
+ * their parameters through accessors so that a codec can serialize them.
  */
 public interface PhysicalExpr {
   /** Type of the result. */
@@ -26,8 +26,8 @@ public interface PhysicalExpr {
   FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator);
 
   /**
-   * The result as a field named {@code name}: its type and nullability, with the child fields of
-   * a struct, list or map result.
+   * The result as a field named {@code name}: its type and nullability, with the child fields of a
+   * struct, list or map result.
    */
   default Field field(String name) {
     return new Field(name, new FieldType(nullable(), dataType(), null), null);

@@ -22,10 +22,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * Scalar functions computed value by value: string search and padding, regular expressions,
- * date formatting and arithmetic by unit, hashes. NULL in any argument gives NULL (except
- * {@link Fn#HASH}, which hashes NULL too, as DuckDB does). Regular expressions are Java's
- * ({@link Pattern}), compiled once per distinct pattern per batch.
+ * Scalar functions computed value by value: string search and padding, regular expressions, date
+ * formatting and arithmetic by unit, hashes. NULL in any argument gives NULL (except {@link
+ * Fn#HASH}, which hashes NULL too, as DuckDB does). Regular expressions are Java's ({@link
+ * Pattern}), compiled once per distinct pattern per batch.
  *
  * @param fn the function
  * @param args its arguments, already of the types the function reads
@@ -153,16 +153,18 @@ public record ScalarFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
     switch (fn) {
       case SPLIT_PART:
         return splitPart((String) v[0], (String) v[1], ((Number) v[2]).longValue());
-      case REGEXP_REPLACE: {
-        String flags = v.length > 3 ? (String) v[3] : "";
-        Matcher m = patterns.get((String) v[1], regexFlags(flags)).matcher((String) v[0]);
-        String replacement = javaReplacement((String) v[2]);
-        return flags.indexOf('g') >= 0 ? m.replaceAll(replacement) : m.replaceFirst(replacement);
-      }
-      case REGEXP_MATCHES: {
-        String flags = v.length > 2 ? (String) v[2] : "";
-        return patterns.get((String) v[1], regexFlags(flags)).matcher((String) v[0]).find();
-      }
+      case REGEXP_REPLACE:
+        {
+          String flags = v.length > 3 ? (String) v[3] : "";
+          Matcher m = patterns.get((String) v[1], regexFlags(flags)).matcher((String) v[0]);
+          String replacement = javaReplacement((String) v[2]);
+          return flags.indexOf('g') >= 0 ? m.replaceAll(replacement) : m.replaceFirst(replacement);
+        }
+      case REGEXP_MATCHES:
+        {
+          String flags = v.length > 2 ? (String) v[2] : "";
+          return patterns.get((String) v[1], regexFlags(flags)).matcher((String) v[0]).find();
+        }
       case STARTS_WITH:
         return ((String) v[0]).startsWith((String) v[1]);
       case ENDS_WITH:
@@ -186,7 +188,14 @@ public record ScalarFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
               Math.toIntExact(((Number) v[2]).longValue()));
         } catch (DateTimeException | ArithmeticException e) {
           throw new QueryTypeException(
-              "make_date(" + v[0] + ", " + v[1] + ", " + v[2] + ") is not a date: " + e.getMessage());
+              "make_date("
+                  + v[0]
+                  + ", "
+                  + v[1]
+                  + ", "
+                  + v[2]
+                  + ") is not a date: "
+                  + e.getMessage());
         }
       case EPOCH:
         return micros(dateTime(v[0])) / 1e6;
@@ -226,9 +235,10 @@ public record ScalarFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
         case 'c' -> f &= ~(Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
         case 's' -> f |= Pattern.DOTALL;
         case 'm', 'n' -> f |= Pattern.MULTILINE;
-        case 'g' -> { }
-        default -> throw new QueryTypeException(
-            "Unknown regular expression option '" + c + "'; use g, i, c, s, m or n");
+        case 'g' -> {}
+        default ->
+            throw new QueryTypeException(
+                "Unknown regular expression option '" + c + "'; use g, i, c, s, m or n");
       }
     }
     return f;
@@ -265,7 +275,8 @@ public record ScalarFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
       return s;
     }
     if (length > 100_000_000L) {
-      throw new QueryTypeException(fn.name().toLowerCase(Locale.ROOT) + " length " + length + " is too large");
+      throw new QueryTypeException(
+          fn.name().toLowerCase(Locale.ROOT) + " length " + length + " is too large");
     }
     int[] fillCps = fill.codePoints().toArray();
     StringBuilder padding = new StringBuilder();
@@ -285,15 +296,17 @@ public record ScalarFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
     }
     if (v instanceof Long micros) {
       return LocalDateTime.ofEpochSecond(
-          Math.floorDiv(micros, 1_000_000L), (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
+          Math.floorDiv(micros, 1_000_000L),
+          (int) Math.floorMod(micros, 1_000_000L) * 1000,
+          ZoneOffset.UTC);
     }
     throw new QueryTypeException("Expected a date or timestamp, got " + v);
   }
 
   /**
-   * DuckDB's date_diff: how many unit boundaries lie between start and end (a month from
-   * January 31 to February 1 is 1; a day from 23:00 to 01:00 is 1), negative when end is before
-   * start; weeks are whole weeks between the dates, as DuckDB counts them.
+   * DuckDB's date_diff: how many unit boundaries lie between start and end (a month from January 31
+   * to February 1 is 1; a day from 23:00 to 01:00 is 1), negative when end is before start; weeks
+   * are whole weeks between the dates, as DuckDB counts them.
    */
   static long dateDiff(String unit, LocalDateTime start, LocalDateTime end) {
     String u = unit.strip().toLowerCase(Locale.ROOT);
@@ -319,7 +332,8 @@ public record ScalarFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
         return end.toLocalDate().toEpochDay() - start.toLocalDate().toEpochDay();
       case "hour":
       case "h":
-        return Math.floorDiv(micros(end), 3_600_000_000L) - Math.floorDiv(micros(start), 3_600_000_000L);
+        return Math.floorDiv(micros(end), 3_600_000_000L)
+            - Math.floorDiv(micros(start), 3_600_000_000L);
       case "minute":
       case "min":
       case "m":
@@ -342,7 +356,9 @@ public record ScalarFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
         return end.getYear() / 1000 - start.getYear() / 1000;
       default:
         throw new QueryTypeException(
-            "Unknown date part '" + unit + "' in date_diff; use year, quarter, month, week, day, "
+            "Unknown date part '"
+                + unit
+                + "' in date_diff; use year, quarter, month, week, day, "
                 + "hour, minute, second, millisecond, microsecond, decade, century or millennium");
     }
   }
@@ -369,8 +385,8 @@ public record ScalarFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
   }
 
   /**
-   * A 64-bit hash of the values (a murmur-style mix of their text forms), stable across
-   * processes and releases of the JVM, so equal values hash alike on every executor.
+   * A 64-bit hash of the values (a murmur-style mix of their text forms), stable across processes
+   * and releases of the JVM, so equal values hash alike on every executor.
    */
   private static long hash(Object[] values) {
     long h = 0x9E3779B97F4A7C15L;
@@ -398,7 +414,6 @@ public record ScalarFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
 
   @Override
   public String toString() {
-    return fn.name().toLowerCase(Locale.ROOT)
-        + args.toString().replace('[', '(').replace(']', ')');
+    return fn.name().toLowerCase(Locale.ROOT) + args.toString().replace('[', '(').replace(']', ')');
   }
 }

@@ -10,9 +10,9 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Evaluation restricted to selected rows, for CASE, AND and OR: a branch is first evaluated on
- * the whole batch (fast); only if that raises a data error is it re-evaluated on the rows that
- * actually reach it, so {@code CASE WHEN x <> 0 THEN 1 / x END} does not fail on x = 0.
+ * Evaluation restricted to selected rows, for CASE, AND and OR: a branch is first evaluated on the
+ * whole batch (fast); only if that raises a data error is it re-evaluated on the rows that actually
+ * reach it, so {@code CASE WHEN x <> 0 THEN 1 / x END} does not fail on x = 0.
  */
 final class Selection {
   private Selection() {}
@@ -38,7 +38,8 @@ final class Selection {
   }
 
   /** Evaluates {@code e}; rows outside {@code mask} may hold anything (nulls if re-evaluated). */
-  static FieldVector evaluate(PhysicalExpr e, VectorSchemaRoot batch, long[] mask, BufferAllocator allocator) {
+  static FieldVector evaluate(
+      PhysicalExpr e, VectorSchemaRoot batch, long[] mask, BufferAllocator allocator) {
     int n = batch.getRowCount();
     if (mask == null || all(mask, n)) {
       return e.evaluate(batch, allocator);
@@ -53,7 +54,8 @@ final class Selection {
   }
 
   /** Evaluates {@code e} only on the rows in {@code mask}; other rows are null. */
-  static FieldVector evaluateOn(PhysicalExpr e, VectorSchemaRoot batch, long[] mask, BufferAllocator allocator) {
+  static FieldVector evaluateOn(
+      PhysicalExpr e, VectorSchemaRoot batch, long[] mask, BufferAllocator allocator) {
     int n = batch.getRowCount();
     int count = 0;
     for (long w : mask) {

@@ -11,8 +11,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 /**
  * The value of a decorrelated scalar subquery for the outer rows that use it: {@code value}, or a
  * {@link QuiverException} where {@code rows}, the number of rows the subquery had for that outer
- * row, is above one. SQL requires a scalar subquery to return at most one row; the check runs
- * after the join with the outer rows, so that a group no outer row uses cannot fail the query.
+ * row, is above one. SQL requires a scalar subquery to return at most one row; the check runs after
+ * the join with the outer rows, so that a group no outer row uses cannot fail the query.
  */
 public record SingleRowExpr(PhysicalExpr value, PhysicalExpr rows) implements PhysicalExpr {
 

@@ -15,9 +15,9 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * Scalar string functions. Positions and lengths count characters (code points), 1-based as in
- * SQL. All functions return null when an argument is null, except {@link Fn#CONCAT_WS_NULLS}
- * (Postgres {@code concat}) which skips nulls.
+ * Scalar string functions. Positions and lengths count characters (code points), 1-based as in SQL.
+ * All functions return null when an argument is null, except {@link Fn#CONCAT_WS_NULLS} (Postgres
+ * {@code concat}) which skips nulls.
  */
 public record StringFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataType)
     implements PhysicalExpr {
@@ -127,7 +127,10 @@ public record StringFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
           }
           for (int k = 0; k < ops.size(); k++) {
             Operand o = ops.get(k);
-            values[k] = ints[k] != null ? (Object) ints[k][i] : o.isScalar() ? o.value : Vectors.getValue(o.vector, i);
+            values[k] =
+                ints[k] != null
+                    ? (Object) ints[k][i]
+                    : o.isScalar() ? o.value : Vectors.getValue(o.vector, i);
           }
           Object r = apply(values);
           if (intResult) {
@@ -154,74 +157,81 @@ public record StringFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
 
   private Object apply(Object[] v) {
     switch (fn) {
-      case SUBSTRING: {
-        String s = (String) v[0];
-        long from = ((Number) v[1]).longValue();
-        long len = v.length > 2 ? ((Number) v[2]).longValue() : Long.MAX_VALUE;
-        if (len < 0) {
-          throw new QueryTypeException("SUBSTRING length must not be negative, got " + len);
+      case SUBSTRING:
+        {
+          String s = (String) v[0];
+          long from = ((Number) v[1]).longValue();
+          long len = v.length > 2 ? ((Number) v[2]).longValue() : Long.MAX_VALUE;
+          if (len < 0) {
+            throw new QueryTypeException("SUBSTRING length must not be negative, got " + len);
+          }
+          int cps = s.codePointCount(0, s.length());
+          long start = Math.max(from, 1);
+          long end = len == Long.MAX_VALUE ? cps + 1L : Math.min(cps + 1L, from + len);
+          if (end <= start || start > cps) {
+            return "";
+          }
+          return substringCp(s, (int) start - 1, (int) end - 1);
         }
-        int cps = s.codePointCount(0, s.length());
-        long start = Math.max(from, 1);
-        long end = len == Long.MAX_VALUE ? cps + 1L : Math.min(cps + 1L, from + len);
-        if (end <= start || start > cps) {
-          return "";
-        }
-        return substringCp(s, (int) start - 1, (int) end - 1);
-      }
       case BTRIM:
       case LTRIM:
-      case RTRIM: {
-        String s = (String) v[0];
-        String chars = v.length > 1 ? (String) v[1] : " ";
-        int b = 0;
-        int e = s.length();
-        if (fn != Fn.RTRIM) {
-          while (b < e && chars.indexOf(s.codePointAt(b)) >= 0) {
-            b += Character.charCount(s.codePointAt(b));
+      case RTRIM:
+        {
+          String s = (String) v[0];
+          String chars = v.length > 1 ? (String) v[1] : " ";
+          int b = 0;
+          int e = s.length();
+          if (fn != Fn.RTRIM) {
+            while (b < e && chars.indexOf(s.codePointAt(b)) >= 0) {
+              b += Character.charCount(s.codePointAt(b));
+            }
           }
-        }
-        if (fn != Fn.LTRIM) {
-          while (e > b && chars.indexOf(s.codePointBefore(e)) >= 0) {
-            e -= Character.charCount(s.codePointBefore(e));
+          if (fn != Fn.LTRIM) {
+            while (e > b && chars.indexOf(s.codePointBefore(e)) >= 0) {
+              e -= Character.charCount(s.codePointBefore(e));
+            }
           }
+          return s.substring(b, e);
         }
-        return s.substring(b, e);
-      }
-      case CHAR_LENGTH: {
-        String s = (String) v[0];
-        return (long) s.codePointCount(0, s.length());
-      }
+      case CHAR_LENGTH:
+        {
+          String s = (String) v[0];
+          return (long) s.codePointCount(0, s.length());
+        }
       case CONCAT:
-      case CONCAT_WS_NULLS: {
-        StringBuilder sb = new StringBuilder();
-        for (Object o : v) {
-          if (o != null) {
-            sb.append(o);
+      case CONCAT_WS_NULLS:
+        {
+          StringBuilder sb = new StringBuilder();
+          for (Object o : v) {
+            if (o != null) {
+              sb.append(o);
+            }
           }
+          return sb.toString();
         }
-        return sb.toString();
-      }
-      case POSITION: {
-        String sub = (String) v[0];
-        String s = (String) v[1];
-        int at = s.indexOf(sub);
-        return at < 0 ? 0L : (long) s.codePointCount(0, at) + 1;
-      }
-      case REPLACE: {
-        String from = (String) v[1];
-        return from.isEmpty() ? v[0] : ((String) v[0]).replace(from, (String) v[2]);
-      }
+      case POSITION:
+        {
+          String sub = (String) v[0];
+          String s = (String) v[1];
+          int at = s.indexOf(sub);
+          return at < 0 ? 0L : (long) s.codePointCount(0, at) + 1;
+        }
+      case REPLACE:
+        {
+          String from = (String) v[1];
+          return from.isEmpty() ? v[0] : ((String) v[0]).replace(from, (String) v[2]);
+        }
       case LEFT:
-      case RIGHT: {
-        String s = (String) v[0];
-        long k = ((Number) v[1]).longValue();
-        int cps = s.codePointCount(0, s.length());
-        long keep = k >= 0 ? Math.min(k, cps) : Math.max(0, cps + k);
-        return fn == Fn.LEFT
-            ? substringCp(s, 0, (int) keep)
-            : substringCp(s, (int) (cps - keep), cps);
-      }
+      case RIGHT:
+        {
+          String s = (String) v[0];
+          long k = ((Number) v[1]).longValue();
+          int cps = s.codePointCount(0, s.length());
+          long keep = k >= 0 ? Math.min(k, cps) : Math.max(0, cps + k);
+          return fn == Fn.LEFT
+              ? substringCp(s, 0, (int) keep)
+              : substringCp(s, (int) (cps - keep), cps);
+        }
       case REVERSE:
         return new StringBuilder((String) v[0]).reverse().toString();
       default:
@@ -243,7 +253,8 @@ public record StringFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
     boolean upper = fn == Fn.UPPER;
     if (o.isScalar()) {
       String s = (String) o.value;
-      return new LiteralExpr(upper ? s.toUpperCase(Locale.ROOT) : s.toLowerCase(Locale.ROOT), dataType)
+      return new LiteralExpr(
+              upper ? s.toUpperCase(Locale.ROOT) : s.toLowerCase(Locale.ROOT), dataType)
           .materialize(n, allocator);
     }
     VarCharVector out = (VarCharVector) Vectors.allocate(dataType, n, allocator);
@@ -281,8 +292,10 @@ public record StringFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
           byte[] raw = new byte[len];
           data.getBytes(start, raw, 0, len);
           String s = new String(raw, StandardCharsets.UTF_8);
-          out.setSafe(i, (upper ? s.toUpperCase(Locale.ROOT) : s.toLowerCase(Locale.ROOT))
-              .getBytes(StandardCharsets.UTF_8));
+          out.setSafe(
+              i,
+              (upper ? s.toUpperCase(Locale.ROOT) : s.toLowerCase(Locale.ROOT))
+                  .getBytes(StandardCharsets.UTF_8));
         }
       }
       out.setValueCount(n);
@@ -299,7 +312,8 @@ public record StringFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
    * starts at every byte that is not 10xxxxxx), without a String per row: TPC-H Q22 takes the
    * country code of every customer's phone number.
    */
-  private FieldVector substringBytes(Operand o, long from, long len, int n, BufferAllocator allocator) {
+  private FieldVector substringBytes(
+      Operand o, long from, long len, int n, BufferAllocator allocator) {
     if (len < 0) {
       throw new QueryTypeException("SUBSTRING length must not be negative, got " + len);
     }

@@ -18,7 +18,11 @@ public record UdfExpr(ScalarUdf udf, List<PhysicalExpr> args) implements Physica
     args = List.copyOf(args);
     if (args.size() != udf.argumentTypes().size()) {
       throw new QueryTypeException(
-          "Function '" + udf.name() + "' takes " + udf.argumentTypes().size() + " arguments, got "
+          "Function '"
+              + udf.name()
+              + "' takes "
+              + udf.argumentTypes().size()
+              + " arguments, got "
               + args.size());
     }
   }
@@ -61,7 +65,11 @@ public record UdfExpr(ScalarUdf udf, List<PhysicalExpr> args) implements Physica
           out.close();
         }
         throw new QuiverException(
-            "Function '" + udf.name() + "' must return " + n + " values, returned "
+            "Function '"
+                + udf.name()
+                + "' must return "
+                + n
+                + " values, returned "
                 + (out == null ? "null" : out.getValueCount()));
       }
       return out;

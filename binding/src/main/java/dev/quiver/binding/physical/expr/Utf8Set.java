@@ -6,16 +6,18 @@ import java.util.List;
 
 /**
  * A fixed set of byte strings probed with values read straight from Arrow buffer memory, so that
- * {@code s IN ('MAIL', 'SHIP')} copies, allocates and boxes nothing per row (open addressing over
- * a hash of the bytes, then a byte comparison).
+ * {@code s IN ('MAIL', 'SHIP')} copies, allocates and boxes nothing per row (open addressing over a
+ * hash of the bytes, then a byte comparison).
  */
 final class Utf8Set {
   private final byte[][] values;
   private final int[] hashes;
   private final int[] slots;
   private final int mask;
+
   /** Bit i set when a member has i bytes (i < 63), bit 63 for any longer member. */
   private final long lengths;
+
   /** Small sets are scanned member by member instead of hashed. */
   private final boolean scan;
 

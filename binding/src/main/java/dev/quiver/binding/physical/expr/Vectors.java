@@ -38,10 +38,10 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * Column helpers over Arrow vectors shared by expressions, aggregates and window functions:
- * allocation, generic value access and row gathering for the vectors expressions produce, with
- * the SQL {@link Kind} of a type; and for aggregates and window functions, the {@link Storage} of
- * a type's values in primitive arrays, reading a column into such arrays and building a column
- * from them, all over Arrow buffers.
+ * allocation, generic value access and row gathering for the vectors expressions produce, with the
+ * SQL {@link Kind} of a type; and for aggregates and window functions, the {@link Storage} of a
+ * type's values in primitive arrays, reading a column into such arrays and building a column from
+ * them, all over Arrow buffers.
  */
 public final class Vectors {
   private Vectors() {}
@@ -73,15 +73,18 @@ public final class Vectors {
   /** Converts an allocator-limit failure into the engine's typed error. */
   static ResourcesExhaustedException outOfMemory(int n, OutOfMemoryException e) {
     return new ResourcesExhaustedException(
-        "Expression evaluation could not allocate memory for " + n
-            + " values; raise the memory limit or lower the batch size", e);
+        "Expression evaluation could not allocate memory for "
+            + n
+            + " values; raise the memory limit or lower the batch size",
+        e);
   }
 
   /** Converts Arrow's allocator-limit failure into the engine's typed error; returns others. */
   static RuntimeException rethrow(RuntimeException e) {
     if (e instanceof OutOfMemoryException oom) {
       return new ResourcesExhaustedException(
-          "Expression evaluation ran out of memory; raise the memory limit or lower the batch size", oom);
+          "Expression evaluation ran out of memory; raise the memory limit or lower the batch size",
+          oom);
     }
     return e;
   }
@@ -95,7 +98,16 @@ public final class Vectors {
 
   /** Value kind used to pick a kernel. */
   enum Kind {
-    INT, DOUBLE, DECIMAL, STRING, BOOL, DATE, TIMESTAMP, NULL, INTERVAL_DAY_TIME, INTERVAL_MONTHS,
+    INT,
+    DOUBLE,
+    DECIMAL,
+    STRING,
+    BOOL,
+    DATE,
+    TIMESTAMP,
+    NULL,
+    INTERVAL_DAY_TIME,
+    INTERVAL_MONTHS,
     OTHER
   }
 
@@ -119,7 +131,8 @@ public final class Vectors {
       case Null:
         return Kind.NULL;
       case Interval:
-        return ((ArrowType.Interval) t).getUnit() == org.apache.arrow.vector.types.IntervalUnit.YEAR_MONTH
+        return ((ArrowType.Interval) t).getUnit()
+                == org.apache.arrow.vector.types.IntervalUnit.YEAR_MONTH
             ? Kind.INTERVAL_MONTHS
             : Kind.INTERVAL_DAY_TIME;
       default:
@@ -162,7 +175,9 @@ public final class Vectors {
       case Null:
         return "NULL";
       case Interval:
-        return kind(t) == Kind.INTERVAL_MONTHS ? "INTERVAL YEAR TO MONTH" : "INTERVAL DAY TO SECOND";
+        return kind(t) == Kind.INTERVAL_MONTHS
+            ? "INTERVAL YEAR TO MONTH"
+            : "INTERVAL DAY TO SECOND";
       default:
         return t.toString();
     }
@@ -262,7 +277,9 @@ public final class Vectors {
     }
   }
 
-  /** Sets row {@code i} from a value in the literal convention (null sets null); grows as needed. */
+  /**
+   * Sets row {@code i} from a value in the literal convention (null sets null); grows as needed.
+   */
   public static void setValue(FieldVector v, int i, Object value) {
     if (v instanceof NullVector) {
       return;
@@ -312,7 +329,8 @@ public final class Vectors {
         b.reAlloc();
       }
       b.setIndexDefined(i);
-      b.getDataBuffer().setLong(i * 8L, fromMicros(micros, (ArrowType.Timestamp) b.getField().getType()));
+      b.getDataBuffer()
+          .setLong(i * 8L, fromMicros(micros, (ArrowType.Timestamp) b.getField().getType()));
     } else if (v instanceof IntervalDayVector b) {
       long millis = ((Number) value).longValue();
       b.setSafe(i, (int) (millis / 86_400_000L), (int) (millis % 86_400_000L));
@@ -320,7 +338,9 @@ public final class Vectors {
       b.setSafe(i, ((Number) value).intValue());
     } else {
       throw new QueryTypeException(
-          "Values of type " + sqlName(v.getField().getType()) + " are not supported in expressions");
+          "Values of type "
+              + sqlName(v.getField().getType())
+              + " are not supported in expressions");
     }
   }
 
@@ -341,7 +361,8 @@ public final class Vectors {
       for (int k = 0; k < sources.length; k++) {
         if (sources[k] != null) {
           valid[k] = Bits.validityOrOnes(sources[k], n);
-          sameTypes &= sources[k] instanceof NullVector || sources[k].getField().getType().equals(type);
+          sameTypes &=
+              sources[k] instanceof NullVector || sources[k].getField().getType().equals(type);
         }
       }
       long[] outValid = new long[Bits.words(n)];
@@ -511,8 +532,12 @@ public final class Vectors {
       return out;
     }
     if (!(v instanceof BaseFixedWidthVector fixed)) {
-      throw new QueryTypeException("Column " + v.getName() + " of type " + v.getField().getType()
-          + " is not an integer type");
+      throw new QueryTypeException(
+          "Column "
+              + v.getName()
+              + " of type "
+              + v.getField().getType()
+              + " is not an integer type");
     }
     ArrowBuf data = fixed.getDataBuffer();
     switch (fixed.getTypeWidth()) {
@@ -536,8 +561,13 @@ public final class Vectors {
           out[i] = data.getByte(i);
         }
       }
-      default -> throw new QueryTypeException(
-          "Column " + v.getName() + " of type " + v.getField().getType() + " is not an integer type");
+      default ->
+          throw new QueryTypeException(
+              "Column "
+                  + v.getName()
+                  + " of type "
+                  + v.getField().getType()
+                  + " is not an integer type");
     }
     return out;
   }
@@ -686,7 +716,8 @@ public final class Vectors {
           }
         }
       } else {
-        throw new QueryTypeException("Cannot write integers to column " + field.getName() + " of type " + type);
+        throw new QueryTypeException(
+            "Cannot write integers to column " + field.getName() + " of type " + type);
       }
       setValidity(v, valid, n);
       return v;
@@ -705,7 +736,10 @@ public final class Vectors {
       BigInteger[] big = new BigInteger[n];
       for (int i = 0; i < n; i++) {
         if (valid == null || valid[i]) {
-          big[i] = BigDecimal.valueOf(vals[i]).setScale(dec.getScale(), RoundingMode.HALF_UP).unscaledValue();
+          big[i] =
+              BigDecimal.valueOf(vals[i])
+                  .setScale(dec.getScale(), RoundingMode.HALF_UP)
+                  .unscaledValue();
         }
       }
       return fromDecimal(field, lo, big, dec.getScale(), valid, n, allocator);
@@ -738,24 +772,34 @@ public final class Vectors {
    * precision-checked; a FLOAT/DOUBLE target gets the nearest double.
    */
   public static FieldVector fromDecimal(
-      Field field, long[] lo, BigInteger[] big, int scale, boolean[] valid, int n,
+      Field field,
+      long[] lo,
+      BigInteger[] big,
+      int scale,
+      boolean[] valid,
+      int n,
       BufferAllocator allocator) {
     ArrowType type = field.getType();
     if (!(type instanceof ArrowType.Decimal dec)) {
       double[] d = new double[n];
       double div = Math.pow(10, scale);
       for (int i = 0; i < n; i++) {
-        d[i] = big != null && big[i] != null
-            ? new BigDecimal(big[i], scale).doubleValue()
-            : lo[i] / div;
+        d[i] =
+            big != null && big[i] != null
+                ? new BigDecimal(big[i], scale).doubleValue()
+                : lo[i] / div;
       }
       if (type instanceof ArrowType.FloatingPoint) {
         return fromDoubles(field, d, valid, n, allocator);
       }
       long[] l = new long[n];
       for (int i = 0; i < n; i++) {
-        l[i] = (big != null && big[i] != null ? new BigDecimal(big[i], scale)
-            : BigDecimal.valueOf(lo[i], scale)).setScale(0, RoundingMode.HALF_UP).longValueExact();
+        l[i] =
+            (big != null && big[i] != null
+                    ? new BigDecimal(big[i], scale)
+                    : BigDecimal.valueOf(lo[i], scale))
+                .setScale(0, RoundingMode.HALF_UP)
+                .longValueExact();
       }
       return fromLongs(field, l, valid, n, allocator);
     }
@@ -805,7 +849,8 @@ public final class Vectors {
     FieldVector v = field.createVector(allocator);
     try {
       if (!(v instanceof BaseVariableWidthVector var)) {
-        throw new QueryTypeException("Cannot write bytes to column " + field.getName() + " of type " + field.getType());
+        throw new QueryTypeException(
+            "Cannot write bytes to column " + field.getName() + " of type " + field.getType());
       }
       var.allocateNew(Math.max(total, 1), Math.max(n, 1));
       ArrowBuf data = var.getDataBuffer();
@@ -859,7 +904,13 @@ public final class Vectors {
   }
 
   private static QuiverException overflow(Field field, Object value) {
-    return new QuiverException("Value " + value + " does not fit column " + field.getName() + " of type "
-        + field.getType() + "; cast the input to a wider type (e.g. DECIMAL(38, s) or DOUBLE)");
+    return new QuiverException(
+        "Value "
+            + value
+            + " does not fit column "
+            + field.getName()
+            + " of type "
+            + field.getType()
+            + "; cast the input to a wider type (e.g. DECIMAL(38, s) or DOUBLE)");
   }
 }

@@ -22,26 +22,26 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Equi-join of two inputs with an optional residual filter over left ++ right columns. INNER,
- * LEFT, RIGHT and FULL joins build a hash table on the left input and stream the right; SEMI and
- * ANTI build on the right and stream the left, emitting left columns only, unless built with
- * {@code semiBuildsLeft}: then they build on the left (the smaller input, e.g. TPC-H Q21's 75K
- * orders against 6M lineitem rows), mark the build rows the right input matches and emit the marked
- * (SEMI) or unmarked (ANTI) ones once the right input ends. Keys with a null never match unless
- * {@code nullEqualsNull}.
+ * Equi-join of two inputs with an optional residual filter over left ++ right columns. INNER, LEFT,
+ * RIGHT and FULL joins build a hash table on the left input and stream the right; SEMI and ANTI
+ * build on the right and stream the left, emitting left columns only, unless built with {@code
+ * semiBuildsLeft}: then they build on the left (the smaller input, e.g. TPC-H Q21's 75K orders
+ * against 6M lineitem rows), mark the build rows the right input matches and emit the marked (SEMI)
+ * or unmarked (ANTI) ones once the right input ends. Keys with a null never match unless {@code
+ * nullEqualsNull}.
  *
- * <p>In {@link PartitionMode#COLLECT_BUILD} mode the build input is gathered once per execution
- * and shared by all output partitions; unmatched build rows of LEFT/FULL joins are emitted once,
- * by the partition that finishes last, so every output partition must be executed.
+ * <p>In {@link PartitionMode#COLLECT_BUILD} mode the build input is gathered once per execution and
+ * shared by all output partitions; unmatched build rows of LEFT/FULL joins are emitted once, by the
+ * partition that finishes last, so every output partition must be executed.
  *
  * <p>A build input larger than the memory pool grants spills (grace hash join): it is
  * hash-partitioned on its keys into {@code quiver.execution.join_spill_partitions} spill files, the
  * probe input likewise, and each pair of partitions is joined in turn as above, its unmatched rows
  * emitted at its end (a row's matches all lie in its own partition). A partition whose build side
  * still does not fit splits again, with another hash seed, up to {@link #MAX_SPILL_LEVELS} levels.
- * A shared build spills the same way, each output partition joining its own probe rows against
- * the shared partition files, except when build rows' matches must be merged across output
- * partitions (never planned: such joins are partitioned).
+ * A shared build spills the same way, each output partition joining its own probe rows against the
+ * shared partition files, except when build rows' matches must be merged across output partitions
+ * (never planned: such joins are partitioned).
  */
 public final class HashJoinExec extends BaseExecutionPlan {
   /** Levels of re-partitioning a spilled partition whose build side still does not fit. */
@@ -92,7 +92,9 @@ public final class HashJoinExec extends BaseExecutionPlan {
     if (mode == PartitionMode.PARTITIONED && left.partitionCount() != right.partitionCount()) {
       throw new IllegalArgumentException(
           "Partitioned hash join needs inputs with equal partition counts, got "
-              + left.partitionCount() + " and " + right.partitionCount());
+              + left.partitionCount()
+              + " and "
+              + right.partitionCount());
     }
     this.left = left;
     this.right = right;
@@ -156,7 +158,9 @@ public final class HashJoinExec extends BaseExecutionPlan {
     return semiBuildsLeft;
   }
 
-  /** Whether build rows' matches are tracked: they decide which build rows are emitted at the end. */
+  /**
+   * Whether build rows' matches are tracked: they decide which build rows are emitted at the end.
+   */
   private boolean tracksBuildMatches() {
     return buildLeft && (semiBuildsLeft || JoinSupport.emitsUnmatchedLeft(joinType));
   }
@@ -206,8 +210,16 @@ public final class HashJoinExec extends BaseExecutionPlan {
     if (children.size() != 2) {
       throw new IllegalArgumentException("HashJoinExec takes two children, got " + children.size());
     }
-    return new HashJoinExec(children.get(0), children.get(1), leftKeys, rightKeys, joinType,
-        residualFilter, mode, nullEqualsNull, semiBuildsLeft);
+    return new HashJoinExec(
+        children.get(0),
+        children.get(1),
+        leftKeys,
+        rightKeys,
+        joinType,
+        residualFilter,
+        mode,
+        nullEqualsNull,
+        semiBuildsLeft);
   }
 
   @Override
@@ -216,29 +228,39 @@ public final class HashJoinExec extends BaseExecutionPlan {
     for (int i = 0; i < leftKeys.size(); i++) {
       on.add("(" + leftKeys.get(i) + ", " + rightKeys.get(i) + ")");
     }
-    return "mode=" + mode + ", join_type=" + joinType + ", on=" + on
+    return "mode="
+        + mode
+        + ", join_type="
+        + joinType
+        + ", on="
+        + on
         + (residualFilter != null ? ", filter=" + residualFilter : "")
         + (nullEqualsNull ? ", null_equals_null=true" : "")
         + (semiBuildsLeft ? ", build=left" : "");
   }
 
   private String consumer(int partition) {
-    return "HashJoinExec(" + joinType + " on " + leftKeys + " = " + rightKeys + ") build side"
+    return "HashJoinExec("
+        + joinType
+        + " on "
+        + leftKeys
+        + " = "
+        + rightKeys
+        + ") build side"
         + (partition >= 0 ? " of partition " + partition : "");
   }
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    SharedBuild<BuildSide> s = mode == PartitionMode.COLLECT_BUILD
-        ? shared.acquire(context, partitionCount())
-        : null;
+    SharedBuild<BuildSide> s =
+        mode == PartitionMode.COLLECT_BUILD ? shared.acquire(context, partitionCount()) : null;
     return new HashJoinStream(partition, context, s);
   }
 
   /**
-   * The hashed build input: its rows in one batch, the key table and the reserved memory; or,
-   * when it did not fit, its rows hash-partitioned into spill files ({@code batch} and {@code
-   * table} null).
+   * The hashed build input: its rows in one batch, the key table and the reserved memory; or, when
+   * it did not fit, its rows hash-partitioned into spill files ({@code batch} and {@code table}
+   * null).
    */
   private static final class BuildSide implements AutoCloseable {
     final VectorSchemaRoot batch;
@@ -290,8 +312,8 @@ public final class HashJoinExec extends BaseExecutionPlan {
 
   /**
    * Drains one partition ({@code partition >= 0}) or all partitions (-1) of the build input and
-   * hashes it in memory, reserving its bytes; when the pool refuses and {@code maySpill}, spills
-   * it as hash partitions instead (recording the bytes in this operator's metrics).
+   * hashes it in memory, reserving its bytes; when the pool refuses and {@code maySpill}, spills it
+   * as hash partitions instead (recording the bytes in this operator's metrics).
    */
   private BuildSide buildSide(int partition, TaskContext context, boolean maySpill) {
     ExecutionPlan plan = buildPlan();
@@ -348,8 +370,12 @@ public final class HashJoinExec extends BaseExecutionPlan {
       reservation.close();
       if (e instanceof OutOfMemoryException) {
         throw new ResourcesExhaustedException(
-            "Resources exhausted: " + reservation.consumer() + " could not allocate Arrow memory ("
-                + e.getMessage() + "); raise quiver.execution.memory_limit", e);
+            "Resources exhausted: "
+                + reservation.consumer()
+                + " could not allocate Arrow memory ("
+                + e.getMessage()
+                + "); raise quiver.execution.memory_limit",
+            e);
       }
       throw e;
     } finally {
@@ -387,8 +413,13 @@ public final class HashJoinExec extends BaseExecutionPlan {
     context.checkCancelled();
     SpillPartitions spill =
         new SpillPartitions(
-            context, spillPrefix(context, "build"), buildPlan().schema(), buildKeys(),
-            spillFanout(context), 0, !nullEqualsNull);
+            context,
+            spillPrefix(context, "build"),
+            buildPlan().schema(),
+            buildKeys(),
+            spillFanout(context),
+            0,
+            !nullEqualsNull);
     try {
       for (VectorSchemaRoot b : batches) {
         spill.add(b);
@@ -404,9 +435,9 @@ public final class HashJoinExec extends BaseExecutionPlan {
   }
 
   /**
-   * Concatenates {@code batches} (their bytes already reserved) and hashes them; null when the
-   * pool refuses the copy or the table and {@code maySpill} (the batches are then untouched).
-   * {@code lastLevel}: the rows cannot be split further, so the pool's headroom may be used.
+   * Concatenates {@code batches} (their bytes already reserved) and hashes them; null when the pool
+   * refuses the copy or the table and {@code maySpill} (the batches are then untouched). {@code
+   * lastLevel}: the rows cannot be split further, so the pool's headroom may be used.
    */
   private BuildSide hashInMemory(
       Schema schema,
@@ -452,8 +483,8 @@ public final class HashJoinExec extends BaseExecutionPlan {
   }
 
   /**
-   * Loads a spilled build partition and hashes it, reserving its bytes; null when the pool
-   * refuses them.
+   * Loads a spilled build partition and hashes it, reserving its bytes; null when the pool refuses
+   * them.
    */
   private BuildSide loadPartition(
       SpillFile file, int partition, TaskContext context, boolean lastLevel) {
@@ -491,6 +522,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
     final boolean ownsBuild;
     final SpillFile probe;
     final int level;
+
     /** Rows whose key has a null (which match nothing): streamed out, never hashed. */
     final boolean nullKeys;
 
@@ -514,19 +546,29 @@ public final class HashJoinExec extends BaseExecutionPlan {
     private final SharedBuild<BuildSide> sharedBuild;
     private final int[] buildIdx;
     private final int[] probeIdx;
+
     /** Spilled partition pairs still to join, the next first. */
     private final Deque<SpilledPair> pending = new ArrayDeque<>();
+
     private boolean started;
+
     /** The current pass's build side: the whole input, or one spilled partition; null between. */
     private BuildSide build;
+
     /** A build side this stream frees itself (not the shared one). */
     private BuildSide ownBuild;
+
     /** The spilled pair the current pass joins, or null. */
     private SpilledPair pair;
-    /** Whether the current pass's build is the shared build, whose matches merge across partitions. */
+
+    /**
+     * Whether the current pass's build is the shared build, whose matches merge across partitions.
+     */
     private boolean sharedPass;
+
     /** In a pass over rows with null keys: their stream (build rows first, then probe rows). */
     private BatchStream nullRows;
+
     private boolean nullRowsOfBuild;
     private long[] buildMatched;
     private BatchStream probeIn;
@@ -586,9 +628,10 @@ public final class HashJoinExec extends BaseExecutionPlan {
         probeKeys = JoinKeys.extract(b, probeKeys(), allocator);
         boolean needPairs = buildLeft || residualFilter != null;
         probe = needPairs ? build.table.new Probe(probeKeys) : null;
-        probeMatched = buildLeft && !JoinSupport.emitsUnmatchedRight(joinType)
-            ? null
-            : new boolean[b.getRowCount()];
+        probeMatched =
+            buildLeft && !JoinSupport.emitsUnmatchedRight(joinType)
+                ? null
+                : new boolean[b.getRowCount()];
         return;
       }
       if (probe != null && !probe.done()) {
@@ -637,11 +680,16 @@ public final class HashJoinExec extends BaseExecutionPlan {
 
     /** Whether a pass over an empty build side produces nothing. */
     private boolean emptyBuildEmitsNothing() {
-      return joinType == JoinType.INNER || joinType == JoinType.LEFT
-          || joinType == JoinType.SEMI || semiBuildsLeft;
+      return joinType == JoinType.INNER
+          || joinType == JoinType.LEFT
+          || joinType == JoinType.SEMI
+          || semiBuildsLeft;
     }
 
-    /** Starts joining the probe rows of this pass (the whole probe input, or the pair's) to {@code b}. */
+    /**
+     * Starts joining the probe rows of this pass (the whole probe input, or the pair's) to {@code
+     * b}.
+     */
     private void beginPass(BuildSide b) {
       build = b;
       int rows = b.batch.getRowCount();
@@ -652,9 +700,8 @@ public final class HashJoinExec extends BaseExecutionPlan {
       if (tracksBuildMatches()) {
         buildMatched = new long[(rows + 63) >>> 6];
       }
-      probeIn = pair != null
-          ? pair.probe.stream(allocator)
-          : probePlan().execute(partition, context);
+      probeIn =
+          pair != null ? pair.probe.stream(allocator) : probePlan().execute(partition, context);
     }
 
     /** Frees the pass's build (unless shared) and probe input. */
@@ -716,11 +763,20 @@ public final class HashJoinExec extends BaseExecutionPlan {
         int level = p.level + 1;
         if (level >= MAX_SPILL_LEVELS) {
           throw new ResourcesExhaustedException(
-              "Resources exhausted: " + consumer(partition) + " spilled and split its input "
-                  + MAX_SPILL_LEVELS + " times, and a partition of " + p.build.rows()
-                  + " rows (" + p.build.bytes() + " bytes on disk) still does not fit the query"
-                  + " memory pool (" + context.memoryPool().limit() + " bytes, "
-                  + context.memoryPool().reserved() + " reserved): too many rows share a join"
+              "Resources exhausted: "
+                  + consumer(partition)
+                  + " spilled and split its input "
+                  + MAX_SPILL_LEVELS
+                  + " times, and a partition of "
+                  + p.build.rows()
+                  + " rows ("
+                  + p.build.bytes()
+                  + " bytes on disk) still does not fit the query"
+                  + " memory pool ("
+                  + context.memoryPool().limit()
+                  + " bytes, "
+                  + context.memoryPool().reserved()
+                  + " reserved): too many rows share a join"
                   + " key; raise quiver.execution.memory_limit");
         }
         List<SpillFile> builds;
@@ -745,7 +801,12 @@ public final class HashJoinExec extends BaseExecutionPlan {
         BatchStream in, Schema schema, List<PhysicalExpr> keys, String side, int level) {
       try (SpillPartitions out =
           new SpillPartitions(
-              context, spillPrefix(context, side), schema, keys, spillFanout(context), level,
+              context,
+              spillPrefix(context, side),
+              schema,
+              keys,
+              spillFanout(context),
+              level,
               level == 0 && !nullEqualsNull)) {
         VectorSchemaRoot b;
         while ((b = in.next()) != null) {
@@ -765,9 +826,9 @@ public final class HashJoinExec extends BaseExecutionPlan {
     }
 
     /**
-     * Emits the next batch of rows with a null key, which match nothing: build rows as a join
-     * emits unmatched build rows (LEFT/FULL padded, ANTI built on the left as they are), probe
-     * rows as it emits unmatched probe rows (RIGHT/FULL padded, ANTI as they are).
+     * Emits the next batch of rows with a null key, which match nothing: build rows as a join emits
+     * unmatched build rows (LEFT/FULL padded, ANTI built on the left as they are), probe rows as it
+     * emits unmatched probe rows (RIGHT/FULL padded, ANTI as they are).
      */
     private void streamNullKeys() {
       VectorSchemaRoot b = nullRows.next();
@@ -811,8 +872,9 @@ public final class HashJoinExec extends BaseExecutionPlan {
 
     /** INNER/LEFT/RIGHT/FULL: output matched pairs that pass the filter and record matches. */
     private void emitPairs(int n) {
-      VectorSchemaRoot out = JoinSupport.gatherPairs(
-          schema(), build.batch, buildIdx, probeBatch, probeIdx, n, allocator);
+      VectorSchemaRoot out =
+          JoinSupport.gatherPairs(
+              schema(), build.batch, buildIdx, probeBatch, probeIdx, n, allocator);
       boolean[] keep = null;
       if (residualFilter != null) {
         try {
@@ -844,8 +906,9 @@ public final class HashJoinExec extends BaseExecutionPlan {
         }
         return;
       }
-      try (VectorSchemaRoot candidates = JoinSupport.gatherPairs(
-          filterSchema, build.batch, buildIdx, probeBatch, probeIdx, n, allocator)) {
+      try (VectorSchemaRoot candidates =
+          JoinSupport.gatherPairs(
+              filterSchema, build.batch, buildIdx, probeBatch, probeIdx, n, allocator)) {
         boolean[] keep = JoinSupport.evaluateFilter(residualFilter, candidates, allocator);
         for (int i = 0; i < n; i++) {
           if (keep[i]) {
@@ -857,8 +920,9 @@ public final class HashJoinExec extends BaseExecutionPlan {
 
     /** SEMI/ANTI with a filter: mark probe (left) rows with a candidate passing the filter. */
     private void markSemiCandidates(int n) {
-      try (VectorSchemaRoot candidates = JoinSupport.gatherPairs(
-          filterSchema, probeBatch, probeIdx, build.batch, buildIdx, n, allocator)) {
+      try (VectorSchemaRoot candidates =
+          JoinSupport.gatherPairs(
+              filterSchema, probeBatch, probeIdx, build.batch, buildIdx, n, allocator)) {
         boolean[] keep = JoinSupport.evaluateFilter(residualFilter, candidates, allocator);
         for (int i = 0; i < n; i++) {
           if (keep[i]) {

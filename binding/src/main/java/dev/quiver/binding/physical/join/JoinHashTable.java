@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * Hash table over the build side's keys: bucket heads and per-row next links in int arrays, so a
- * bucket's rows form a chain in ascending row order. Read-only once built, hence safe to probe
- * from several threads.
+ * bucket's rows form a chain in ascending row order. Read-only once built, hence safe to probe from
+ * several threads.
  */
 final class JoinHashTable {
   private final JoinKeys keys;

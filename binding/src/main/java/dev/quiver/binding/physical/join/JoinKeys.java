@@ -76,8 +76,15 @@ final class JoinKeys {
       String b = family(right.get(i).dataType());
       if (!a.equals(b) && !a.equals("null") && !b.equals("null")) {
         throw new QueryTypeException(
-            what + " cannot compare key " + left.get(i) + " of type " + left.get(i).dataType()
-                + " with " + right.get(i) + " of type " + right.get(i).dataType()
+            what
+                + " cannot compare key "
+                + left.get(i)
+                + " of type "
+                + left.get(i).dataType()
+                + " with "
+                + right.get(i)
+                + " of type "
+                + right.get(i).dataType()
                 + "; cast one side so both keys have the same type");
       }
     }
@@ -94,9 +101,12 @@ final class JoinKeys {
       case Timestamp -> "timestamp(" + ((ArrowType.Timestamp) t).getUnit() + ")";
       case Time -> "time(" + ((ArrowType.Time) t).getUnit() + ")";
       case Null -> "null";
-      default -> throw new QueryTypeException(
-          "Join keys of type " + t + " are not supported; join on numbers, decimals, strings, "
-              + "booleans, dates or timestamps");
+      default ->
+          throw new QueryTypeException(
+              "Join keys of type "
+                  + t
+                  + " are not supported; join on numbers, decimals, strings, "
+                  + "booleans, dates or timestamps");
     };
   }
 
@@ -177,83 +187,91 @@ final class JoinKeys {
         }
       }
       switch (type.getTypeID()) {
-        case Bool: {
-          ArrowBuf data = ((BitVector) v).getDataBuffer();
-          long[] vals = new long[rows];
-          for (int i = 0; i < rows; i++) {
-            vals[i] = BitVectorHelper.get(data, i);
+        case Bool:
+          {
+            ArrowBuf data = ((BitVector) v).getDataBuffer();
+            long[] vals = new long[rows];
+            for (int i = 0; i < rows; i++) {
+              vals[i] = BitVectorHelper.get(data, i);
+            }
+            return new LongCol(nulls, vals);
           }
-          return new LongCol(nulls, vals);
-        }
-        case FloatingPoint: {
-          BaseFixedWidthVector f = (BaseFixedWidthVector) v;
-          ArrowBuf data = f.getDataBuffer();
-          long[] vals = new long[rows];
-          for (int i = 0; i < rows; i++) {
-            double d = f.getTypeWidth() == 8 ? data.getDouble((long) i * 8) : data.getFloat((long) i * 4);
-            // SQL equality: 0.0 = -0.0, and every NaN is one value.
-            vals[i] = d == 0.0 ? 0L : Double.doubleToLongBits(d);
+        case FloatingPoint:
+          {
+            BaseFixedWidthVector f = (BaseFixedWidthVector) v;
+            ArrowBuf data = f.getDataBuffer();
+            long[] vals = new long[rows];
+            for (int i = 0; i < rows; i++) {
+              double d =
+                  f.getTypeWidth() == 8
+                      ? data.getDouble((long) i * 8)
+                      : data.getFloat((long) i * 4);
+              // SQL equality: 0.0 = -0.0, and every NaN is one value.
+              vals[i] = d == 0.0 ? 0L : Double.doubleToLongBits(d);
+            }
+            return new LongCol(nulls, vals);
           }
-          return new LongCol(nulls, vals);
-        }
-        case Decimal: {
-          long data = Raw.address(((BaseFixedWidthVector) v).getDataBuffer(), rows * 16L);
-          long[] lo = new long[rows];
-          long[] hi = new long[rows];
-          for (int i = 0; i < rows; i++) {
-            lo[i] = Raw.getLong(data + i * 16L);
-            hi[i] = Raw.getLong(data + i * 16L + 8);
+        case Decimal:
+          {
+            long data = Raw.address(((BaseFixedWidthVector) v).getDataBuffer(), rows * 16L);
+            long[] lo = new long[rows];
+            long[] hi = new long[rows];
+            for (int i = 0; i < rows; i++) {
+              lo[i] = Raw.getLong(data + i * 16L);
+              hi[i] = Raw.getLong(data + i * 16L + 8);
+            }
+            return new DecimalCol(nulls, lo, hi);
           }
-          return new DecimalCol(nulls, lo, hi);
-        }
         case Utf8:
-        case Binary: {
-          BaseVariableWidthVector var = (BaseVariableWidthVector) v;
-          ArrowBuf offs = var.getOffsetBuffer();
-          int[] offsets = new int[rows + 1];
-          int base = rows == 0 ? 0 : offs.getInt(0);
-          for (int i = 0; i <= rows && rows > 0; i++) {
-            offsets[i] = offs.getInt((long) i * 4) - base;
+        case Binary:
+          {
+            BaseVariableWidthVector var = (BaseVariableWidthVector) v;
+            ArrowBuf offs = var.getOffsetBuffer();
+            int[] offsets = new int[rows + 1];
+            int base = rows == 0 ? 0 : offs.getInt(0);
+            for (int i = 0; i <= rows && rows > 0; i++) {
+              offsets[i] = offs.getInt((long) i * 4) - base;
+            }
+            byte[] bytes = new byte[offsets[rows]];
+            if (bytes.length > 0) {
+              var.getDataBuffer().getBytes(base, bytes);
+            }
+            return new BytesCol(nulls, bytes, offsets);
           }
-          byte[] bytes = new byte[offsets[rows]];
-          if (bytes.length > 0) {
-            var.getDataBuffer().getBytes(base, bytes);
-          }
-          return new BytesCol(nulls, bytes, offsets);
-        }
         case Int:
         case Date:
         case Timestamp:
-        case Time: {
-          BaseFixedWidthVector fixed = (BaseFixedWidthVector) v;
-          ArrowBuf data = fixed.getDataBuffer();
-          long[] vals = new long[rows];
-          switch (fixed.getTypeWidth()) {
-            case 8 -> {
-              long address = Raw.address(data, rows * 8L);
-              for (int i = 0; i < rows; i++) {
-                vals[i] = Raw.getLong(address + i * 8L);
+        case Time:
+          {
+            BaseFixedWidthVector fixed = (BaseFixedWidthVector) v;
+            ArrowBuf data = fixed.getDataBuffer();
+            long[] vals = new long[rows];
+            switch (fixed.getTypeWidth()) {
+              case 8 -> {
+                long address = Raw.address(data, rows * 8L);
+                for (int i = 0; i < rows; i++) {
+                  vals[i] = Raw.getLong(address + i * 8L);
+                }
+              }
+              case 4 -> {
+                long address = Raw.address(data, rows * 4L);
+                for (int i = 0; i < rows; i++) {
+                  vals[i] = Raw.getInt(address + i * 4L);
+                }
+              }
+              case 2 -> {
+                for (int i = 0; i < rows; i++) {
+                  vals[i] = data.getShort((long) i * 2);
+                }
+              }
+              default -> {
+                for (int i = 0; i < rows; i++) {
+                  vals[i] = data.getByte(i);
+                }
               }
             }
-            case 4 -> {
-              long address = Raw.address(data, rows * 4L);
-              for (int i = 0; i < rows; i++) {
-                vals[i] = Raw.getInt(address + i * 4L);
-              }
-            }
-            case 2 -> {
-              for (int i = 0; i < rows; i++) {
-                vals[i] = data.getShort((long) i * 2);
-              }
-            }
-            default -> {
-              for (int i = 0; i < rows; i++) {
-                vals[i] = data.getByte(i);
-              }
-            }
+            return new LongCol(nulls, vals);
           }
-          return new LongCol(nulls, vals);
-        }
         default:
           throw new QueryTypeException("Join keys of type " + type + " are not supported");
       }
@@ -314,7 +332,8 @@ final class JoinKeys {
     @Override
     boolean eq(int a, Col other, int b) {
       BytesCol o = (BytesCol) other;
-      return Arrays.equals(bytes, offsets[a], offsets[a + 1], o.bytes, o.offsets[b], o.offsets[b + 1]);
+      return Arrays.equals(
+          bytes, offsets[a], offsets[a + 1], o.bytes, o.offsets[b], o.offsets[b + 1]);
     }
 
     @Override

@@ -20,8 +20,10 @@ abstract class JoinOutputStream implements BatchStream {
   protected final int batchSize;
   private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
   private final BatchCoalescer coalescer;
+
   /** Set by {@link #step()} once no further batch will be added. */
   protected boolean finished;
+
   private boolean closed;
 
   JoinOutputStream(TaskContext context) {
@@ -56,8 +58,12 @@ abstract class JoinOutputStream implements BatchStream {
       }
     } catch (OutOfMemoryException e) {
       throw new ResourcesExhaustedException(
-          "Resources exhausted: " + memoryConsumer() + " could not allocate Arrow memory ("
-              + e.getMessage() + "); raise quiver.execution.memory_limit", e);
+          "Resources exhausted: "
+              + memoryConsumer()
+              + " could not allocate Arrow memory ("
+              + e.getMessage()
+              + "); raise quiver.execution.memory_limit",
+          e);
     }
   }
 
@@ -86,9 +92,10 @@ abstract class JoinOutputStream implements BatchStream {
     for (int off = 0; off < rows.length; off += batchSize) {
       int n = Math.min(batchSize, rows.length - off);
       int[] part = Arrays.copyOfRange(rows, off, off + n);
-      addReady(leftRows != null
-          ? JoinSupport.gatherPairs(schema(), left, part, right, nulls, n, allocator)
-          : JoinSupport.gatherPairs(schema(), left, nulls, right, part, n, allocator));
+      addReady(
+          leftRows != null
+              ? JoinSupport.gatherPairs(schema(), left, part, right, nulls, n, allocator)
+              : JoinSupport.gatherPairs(schema(), left, nulls, right, part, n, allocator));
     }
   }
 

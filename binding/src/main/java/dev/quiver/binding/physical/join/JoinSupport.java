@@ -73,8 +73,8 @@ final class JoinSupport {
   }
 
   /**
-   * Gathers rows {@code li[0..n)} of {@code left} and {@code ri[0..n)} of {@code right}
-   * (-1 = null) into one batch of {@code schema} (left columns first).
+   * Gathers rows {@code li[0..n)} of {@code left} and {@code ri[0..n)} of {@code right} (-1 = null)
+   * into one batch of {@code schema} (left columns first).
    */
   static VectorSchemaRoot gatherPairs(
       Schema schema,
@@ -114,7 +114,8 @@ final class JoinSupport {
   }
 
   /** Evaluates a join filter; null results count as false. */
-  static boolean[] evaluateFilter(PhysicalExpr filter, VectorSchemaRoot batch, BufferAllocator alloc) {
+  static boolean[] evaluateFilter(
+      PhysicalExpr filter, VectorSchemaRoot batch, BufferAllocator alloc) {
     int n = batch.getRowCount();
     boolean[] keep = new boolean[n];
     try (FieldVector v = filter.evaluate(batch, alloc)) {
@@ -123,10 +124,12 @@ final class JoinSupport {
         ArrowBuf validity = bits.getValidityBuffer();
         boolean hasNulls = bits.getNullCount() > 0;
         for (int i = 0; i < n; i++) {
-          keep[i] = BitVectorHelper.get(data, i) != 0
-              && (!hasNulls || BitVectorHelper.get(validity, i) != 0);
+          keep[i] =
+              BitVectorHelper.get(data, i) != 0
+                  && (!hasNulls || BitVectorHelper.get(validity, i) != 0);
         }
-      } else if (v.getField().getType().getTypeID() != org.apache.arrow.vector.types.pojo.ArrowType.ArrowTypeID.Null) {
+      } else if (v.getField().getType().getTypeID()
+          != org.apache.arrow.vector.types.pojo.ArrowType.ArrowTypeID.Null) {
         throw new dev.quiver.binding.errors.QueryTypeException(
             "Join filter " + filter + " must be boolean but is " + v.getField().getType());
       }
@@ -183,8 +186,12 @@ final class JoinSupport {
       return all;
     } catch (OutOfMemoryException e) {
       throw new ResourcesExhaustedException(
-          "Resources exhausted: " + reservation.consumer() + " could not allocate Arrow memory ("
-              + e.getMessage() + "); raise quiver.execution.memory_limit", e);
+          "Resources exhausted: "
+              + reservation.consumer()
+              + " could not allocate Arrow memory ("
+              + e.getMessage()
+              + "); raise quiver.execution.memory_limit",
+          e);
     } finally {
       Batches.closeAll(batches);
     }
@@ -213,7 +220,8 @@ final class JoinSupport {
         return null;
       }
       out.add(
-          new ColumnExpr(c.index() + offset, c.name(), c.dataType(), c.nullable(), c.childFields()));
+          new ColumnExpr(
+              c.index() + offset, c.name(), c.dataType(), c.nullable(), c.childFields()));
     }
     return out;
   }

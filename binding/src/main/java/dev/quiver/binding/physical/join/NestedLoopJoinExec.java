@@ -17,9 +17,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Joins every left row with every right row that satisfies {@code filter} (a cross join when the
  * filter is null), for non-equi joins and scalar subqueries over small inputs. The left input is
- * gathered once per execution and shared; the right input is streamed per partition. Left rows
- * that LEFT/FULL/SEMI/ANTI joins emit at the end come from the partition that finishes last, so
- * every output partition must be executed.
+ * gathered once per execution and shared; the right input is streamed per partition. Left rows that
+ * LEFT/FULL/SEMI/ANTI joins emit at the end come from the partition that finishes last, so every
+ * output partition must be executed.
  */
 public final class NestedLoopJoinExec extends BaseExecutionPlan {
   private final ExecutionPlan left;
@@ -39,8 +39,11 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
     this.joinType = joinType;
     this.filter = filter;
     this.filterSchema = JoinSupport.filterSchema(left.schema(), right.schema());
-    this.tracksLeft = joinType == JoinType.LEFT || joinType == JoinType.FULL
-        || joinType == JoinType.SEMI || joinType == JoinType.ANTI;
+    this.tracksLeft =
+        joinType == JoinType.LEFT
+            || joinType == JoinType.FULL
+            || joinType == JoinType.SEMI
+            || joinType == JoinType.ANTI;
   }
 
   /** The left (gathered) input. */
@@ -83,14 +86,15 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
   }
 
   private String consumer() {
-    return "NestedLoopJoinExec(" + joinType + (filter != null ? " on " + filter : "")
+    return "NestedLoopJoinExec("
+        + joinType
+        + (filter != null ? " on " + filter : "")
         + ") left side";
   }
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    return new NestedLoopStream(
-        partition, context, shared.acquire(context, partitionCount()));
+    return new NestedLoopStream(partition, context, shared.acquire(context, partitionCount()));
   }
 
   /** The gathered left input and its reserved memory. */
@@ -145,15 +149,18 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
     @Override
     protected void step() {
       if (leftBatch == null) {
-        leftBatch = sharedLeft.get(() -> {
-          MemoryReservation r = context.memoryPool().newReservation(consumer());
-          try {
-            return new Gathered(JoinSupport.gather(left, -1, context, r), r);
-          } catch (RuntimeException e) {
-            r.close();
-            throw e;
-          }
-        }).batch;
+        leftBatch =
+            sharedLeft.get(
+                    () -> {
+                      MemoryReservation r = context.memoryPool().newReservation(consumer());
+                      try {
+                        return new Gathered(JoinSupport.gather(left, -1, context, r), r);
+                      } catch (RuntimeException e) {
+                        r.close();
+                        throw e;
+                      }
+                    })
+                .batch;
         int rows = leftBatch.getRowCount();
         if (rows == 0 && joinType != JoinType.RIGHT && joinType != JoinType.FULL) {
           finished = true;
@@ -175,7 +182,8 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
           return;
         }
         rightBatch = b;
-        rightMatched = JoinSupport.emitsUnmatchedRight(joinType) ? new boolean[b.getRowCount()] : null;
+        rightMatched =
+            JoinSupport.emitsUnmatchedRight(joinType) ? new boolean[b.getRowCount()] : null;
         nextRight = 0;
         nextLeft = 0;
         if (filter == null && (joinType == JoinType.SEMI || joinType == JoinType.ANTI)) {
@@ -210,8 +218,15 @@ public final class NestedLoopJoinExec extends BaseExecutionPlan {
 
     private void joinPairs(int n) {
       boolean semiLike = joinType == JoinType.SEMI || joinType == JoinType.ANTI;
-      VectorSchemaRoot out = JoinSupport.gatherPairs(semiLike ? filterSchema : schema(),
-          leftBatch, leftIdx, rightBatch, rightIdx, n, allocator);
+      VectorSchemaRoot out =
+          JoinSupport.gatherPairs(
+              semiLike ? filterSchema : schema(),
+              leftBatch,
+              leftIdx,
+              rightBatch,
+              rightIdx,
+              n,
+              allocator);
       boolean[] keep = null;
       if (filter != null) {
         try {

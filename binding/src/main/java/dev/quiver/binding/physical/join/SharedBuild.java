@@ -6,16 +6,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * A build side shared by all output partitions of one execution (one {@link TaskContext}):
- * built once by whichever partition asks first, with a merged bitmap of matched build rows so
- * that the partition finishing last can emit the unmatched ones.
+ * A build side shared by all output partitions of one execution (one {@link TaskContext}): built
+ * once by whichever partition asks first, with a merged bitmap of matched build rows so that the
+ * partition finishing last can emit the unmatched ones.
  *
- * <p>It is built at most once per execution: building means executing the build input, and an
- * input partition may be executed only once per execution (exchanges keep per-execution state,
- * so a second run of the same subtree would read their already drained outputs). It is freed
- * when every output partition's stream has closed, or when the execution ends, whichever comes
- * first; a partition that finishes early therefore never frees it under a partition still to
- * start.
+ * <p>It is built at most once per execution: building means executing the build input, and an input
+ * partition may be executed only once per execution (exchanges keep per-execution state, so a
+ * second run of the same subtree would read their already drained outputs). It is freed when every
+ * output partition's stream has closed, or when the execution ends, whichever comes first; a
+ * partition that finishes early therefore never frees it under a partition still to start.
  */
 final class SharedBuild<T extends AutoCloseable> {
   private final int partitions;

@@ -100,8 +100,8 @@ final class SpillPartitions implements AutoCloseable {
   }
 
   /**
-   * Ends every file and hands them over, one per partition in order, then the null keys' file
-   * when they are separated.
+   * Ends every file and hands them over, one per partition in order, then the null keys' file when
+   * they are separated.
    */
   List<SpillFile> finish() {
     List<SpillFile> files = new ArrayList<>(writers.length);

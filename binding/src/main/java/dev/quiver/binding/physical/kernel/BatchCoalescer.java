@@ -24,8 +24,8 @@ public final class BatchCoalescer implements AutoCloseable {
   }
 
   /**
-   * Takes ownership of {@code batch} and returns the batches now ready, in order (often none);
-   * the caller owns the returned batches.
+   * Takes ownership of {@code batch} and returns the batches now ready, in order (often none); the
+   * caller owns the returned batches.
    */
   public List<VectorSchemaRoot> add(VectorSchemaRoot batch) {
     int rows = batch.getRowCount();

@@ -13,7 +13,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 import org.apache.arrow.vector.util.VectorBatchAppender;
 
-/** Small batch-level helpers shared by operators: empty batches, slices, transfers, concatenation. */
+/**
+ * Small batch-level helpers shared by operators: empty batches, slices, transfers, concatenation.
+ */
 public final class Batches {
   private Batches() {}
 
@@ -39,8 +41,8 @@ public final class Batches {
 
   /**
    * Moves every vector of {@code batch} into a new root with {@code schema}'s fields (names,
-   * nullability), without copying data; closes {@code batch}. Returns {@code batch} itself when
-   * it already has {@code schema}.
+   * nullability), without copying data; closes {@code batch}. Returns {@code batch} itself when it
+   * already has {@code schema}.
    */
   public static VectorSchemaRoot withSchema(VectorSchemaRoot batch, Schema schema) {
     if (batch.getSchema().equals(schema)) {
@@ -139,7 +141,8 @@ public final class Batches {
         bytes += v.getOffsetBuffer().getInt((long) v.getValueCount() * 4);
       }
       if (bytes > Integer.MAX_VALUE) {
-        throw new IllegalStateException("concatenated strings exceed 2 GiB in one column: " + bytes);
+        throw new IllegalStateException(
+            "concatenated strings exceed 2 GiB in one column: " + bytes);
       }
       dst.allocateNew(Math.max(bytes, 1), Math.max(rows, 1));
       ArrowBuf offsets = dst.getOffsetBuffer();

@@ -9,9 +9,9 @@ import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * Row hashes over key columns, computed column by column over Arrow buffers. Used to route rows
- * to partitions and as the first probe into hash tables; equal keys always hash alike, nulls
- * hash to a fixed value.
+ * Row hashes over key columns, computed column by column over Arrow buffers. Used to route rows to
+ * partitions and as the first probe into hash tables; equal keys always hash alike, nulls hash to a
+ * fixed value.
  */
 public final class Hashing {
   private static final int NULL_HASH = 0x5bd1e995;
@@ -40,9 +40,10 @@ public final class Hashing {
     if (v instanceof BitVector bits) {
       ArrowBuf data = bits.getDataBuffer();
       for (int i = 0; i < rows; i++) {
-        int h = hasNulls && BitVectorHelper.get(validity, i) == 0
-            ? NULL_HASH
-            : BitVectorHelper.get(data, i) + 1231;
+        int h =
+            hasNulls && BitVectorHelper.get(validity, i) == 0
+                ? NULL_HASH
+                : BitVectorHelper.get(data, i) + 1231;
         out[i] = out[i] * 31 + h;
       }
     } else if (v instanceof BaseFixedWidthVector fixed) {

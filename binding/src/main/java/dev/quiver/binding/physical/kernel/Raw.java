@@ -6,15 +6,15 @@ import org.apache.arrow.memory.util.MemoryUtil;
 /**
  * Unchecked access to Arrow buffer memory for hot loops. {@link ArrowBuf}'s accessors check the
  * reference count (a volatile read) and the bounds on every element, which keeps the JIT from
- * unrolling or hoisting; here the caller checks the whole range once with {@link #address} and
- * then reads and writes by address.
+ * unrolling or hoisting; here the caller checks the whole range once with {@link #address} and then
+ * reads and writes by address.
  */
 public final class Raw {
   private Raw() {}
 
   /**
-   * The address of {@code buf}'s first byte after checking that {@code bytes} bytes are
-   * accessible; throws {@link IndexOutOfBoundsException} otherwise.
+   * The address of {@code buf}'s first byte after checking that {@code bytes} bytes are accessible;
+   * throws {@link IndexOutOfBoundsException} otherwise.
    */
   public static long address(ArrowBuf buf, long bytes) {
     if (bytes <= 0) {

@@ -116,7 +116,8 @@ public final class Take {
   }
 
   private static IndexOutOfBoundsException outOfRange(int index, int rows) {
-    return new IndexOutOfBoundsException("take index " + index + " of a vector of " + rows + " rows");
+    return new IndexOutOfBoundsException(
+        "take index " + index + " of a vector of " + rows + " rows");
   }
 
   private static void takeBits(BitVector src, BitVector dst, int[] indices, int count) {
@@ -148,7 +149,8 @@ public final class Take {
   private static void takeVariable(
       BaseVariableWidthVector src, BaseVariableWidthVector dst, int[] indices, int count) {
     // Rows the offsets can describe (not the value count, which callers may leave unset).
-    int limit = (int) Math.max(0, Math.min(Integer.MAX_VALUE, src.getOffsetBuffer().capacity() / 4 - 1));
+    int limit =
+        (int) Math.max(0, Math.min(Integer.MAX_VALUE, src.getOffsetBuffer().capacity() / 4 - 1));
     long so = Raw.address(src.getOffsetBuffer(), limit == 0 ? 0 : (limit + 1L) * 4);
     long sdCapacity = src.getDataBuffer().capacity();
     int maxIndex = -1;
@@ -170,7 +172,8 @@ public final class Take {
       }
     }
     if (bytes > Integer.MAX_VALUE) {
-      throw new IllegalStateException("batch too large for a 32-bit offset string vector: " + bytes);
+      throw new IllegalStateException(
+          "batch too large for a 32-bit offset string vector: " + bytes);
     }
     dst.allocateNew(Math.max(bytes, 1), Math.max(count, 1));
     boolean srcHasNulls = src.getNullCount() > 0;

@@ -34,7 +34,8 @@ public final class ValueWriter {
   private ValueWriter() {}
 
   /** Builds a batch of {@code rows} (each a list of values in schema order). */
-  public static VectorSchemaRoot batch(Schema schema, List<List<Object>> rows, BufferAllocator allocator) {
+  public static VectorSchemaRoot batch(
+      Schema schema, List<List<Object>> rows, BufferAllocator allocator) {
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
     try {
       root.allocateNew();
@@ -42,7 +43,13 @@ public final class ValueWriter {
         List<Object> row = rows.get(r);
         if (row.size() != schema.getFields().size()) {
           throw new QueryTypeException(
-              "Row " + (r + 1) + " has " + row.size() + " values but " + schema.getFields().size() + " columns are expected");
+              "Row "
+                  + (r + 1)
+                  + " has "
+                  + row.size()
+                  + " values but "
+                  + schema.getFields().size()
+                  + " columns are expected");
         }
         for (int c = 0; c < row.size(); c++) {
           set(root.getVector(c), r, row.get(c));
@@ -84,20 +91,30 @@ public final class ValueWriter {
       } else if (vector instanceof BitVector v) {
         v.setSafe(index, (Boolean) value ? 1 : 0);
       } else if (vector instanceof DateDayVector v) {
-        int days = value instanceof LocalDate d ? (int) d.toEpochDay() : ((Number) value).intValue();
+        int days =
+            value instanceof LocalDate d ? (int) d.toEpochDay() : ((Number) value).intValue();
         v.setSafe(index, days);
       } else if (vector instanceof TimeStampMicroVector v) {
-        long micros = value instanceof LocalDateTime t
-            ? t.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + t.getNano() / 1000
-            : ((Number) value).longValue();
+        long micros =
+            value instanceof LocalDateTime t
+                ? t.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + t.getNano() / 1000
+                : ((Number) value).longValue();
         v.setSafe(index, micros);
       } else {
-        throw new QueryTypeException("Cannot write a value into a column of type " + field.getType());
+        throw new QueryTypeException(
+            "Cannot write a value into a column of type " + field.getType());
       }
     } catch (ClassCastException e) {
       throw new QueryTypeException(
-          "Value " + value + " (" + value.getClass().getSimpleName() + ") does not fit column '"
-              + field.getName() + "' of type " + field.getType(), e);
+          "Value "
+              + value
+              + " ("
+              + value.getClass().getSimpleName()
+              + ") does not fit column '"
+              + field.getName()
+              + "' of type "
+              + field.getType(),
+          e);
     }
   }
 }

@@ -10,8 +10,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A source of no rows (a provably empty relation), or of one row with all-null columns
- * (a SELECT without FROM, whose projection then computes the values).
+ * A source of no rows (a provably empty relation), or of one row with all-null columns (a SELECT
+ * without FROM, whose projection then computes the values).
  */
 public final class EmptyExec extends BaseExecutionPlan {
   private final boolean produceOneRow;
@@ -42,15 +42,17 @@ public final class EmptyExec extends BaseExecutionPlan {
     if (!produceOneRow) {
       return SingleBatchStream.of(schema(), () -> null);
     }
-    return SingleBatchStream.of(schema(), () -> {
-      VectorSchemaRoot root = VectorSchemaRoot.create(schema(), context.allocator());
-      root.allocateNew();
-      for (int i = 0; i < schema().getFields().size(); i++) {
-        root.getVector(i).setNull(0);
-      }
-      root.setRowCount(1);
-      return root;
-    });
+    return SingleBatchStream.of(
+        schema(),
+        () -> {
+          VectorSchemaRoot root = VectorSchemaRoot.create(schema(), context.allocator());
+          root.allocateNew();
+          for (int i = 0; i < schema().getFields().size(); i++) {
+            root.getVector(i).setNull(0);
+          }
+          root.setRowCount(1);
+          return root;
+        });
   }
 
   @Override

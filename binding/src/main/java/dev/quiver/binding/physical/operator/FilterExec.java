@@ -28,7 +28,8 @@ public final class FilterExec extends BaseExecutionPlan {
   public FilterExec(ExecutionPlan input, PhysicalExpr predicate) {
     super(input.schema(), List.of(input));
     if (!(predicate.dataType() instanceof ArrowType.Bool)) {
-      throw new IllegalArgumentException("filter predicate must be BOOLEAN, got " + predicate.dataType());
+      throw new IllegalArgumentException(
+          "filter predicate must be BOOLEAN, got " + predicate.dataType());
     }
     this.input = input;
     this.predicate = predicate;

@@ -12,8 +12,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Skips {@code offset} rows then passes at most {@code fetch} (negative: all). Output is one
- * partition; a multi-partition input is read partition by partition, so its order is kept.
- * Stops pulling its input as soon as the limit is reached.
+ * partition; a multi-partition input is read partition by partition, so its order is kept. Stops
+ * pulling its input as soon as the limit is reached.
  */
 public final class LimitExec extends BaseExecutionPlan {
   private final ExecutionPlan input;

@@ -11,10 +11,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Passes at most {@code fetch} rows of each partition and keeps its input's partitioning: the
- * part of a {@link LimitExec} that can run below an exchange, so that each partition stops
- * producing once it alone has enough rows (DataFusion's LocalLimitExec). Stops pulling its input
- * as soon as the limit is reached.
+ * Passes at most {@code fetch} rows of each partition and keeps its input's partitioning: the part
+ * of a {@link LimitExec} that can run below an exchange, so that each partition stops producing
+ * once it alone has enough rows (DataFusion's LocalLimitExec). Stops pulling its input as soon as
+ * the limit is reached.
  */
 public final class LocalLimitExec extends BaseExecutionPlan {
   private final ExecutionPlan input;

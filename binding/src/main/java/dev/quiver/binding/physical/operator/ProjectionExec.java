@@ -30,7 +30,8 @@ public final class ProjectionExec extends BaseExecutionPlan {
 
   private static Schema schemaOf(List<PhysicalExpr> exprs, List<String> names) {
     if (exprs.size() != names.size()) {
-      throw new IllegalArgumentException(exprs.size() + " expressions but " + names.size() + " names");
+      throw new IllegalArgumentException(
+          exprs.size() + " expressions but " + names.size() + " names");
     }
     List<Field> fields = new ArrayList<>();
     for (int i = 0; i < exprs.size(); i++) {

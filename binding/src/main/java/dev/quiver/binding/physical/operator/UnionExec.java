@@ -40,7 +40,12 @@ public final class UnionExec extends BaseExecutionPlan {
         List<Field> f = in.schema().getFields();
         if (f.size() != first.size() || !f.get(c).getType().equals(first.get(c).getType())) {
           throw new IllegalArgumentException(
-              "UNION inputs differ in column " + (c + 1) + ": " + first.get(c) + " vs " + (c < f.size() ? f.get(c) : "missing"));
+              "UNION inputs differ in column "
+                  + (c + 1)
+                  + ": "
+                  + first.get(c)
+                  + " vs "
+                  + (c < f.size() ? f.get(c) : "missing"));
         }
         nullable |= f.get(c).isNullable();
       }

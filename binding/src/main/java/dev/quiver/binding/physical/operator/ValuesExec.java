@@ -9,7 +9,6 @@ import dev.quiver.binding.physical.kernel.ValueWriter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Literal rows (SQL VALUES) as a one-partition source. */
@@ -43,7 +42,8 @@ public final class ValuesExec extends BaseExecutionPlan {
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    return SingleBatchStream.of(schema(), () -> ValueWriter.batch(schema(), rows, context.allocator()));
+    return SingleBatchStream.of(
+        schema(), () -> ValueWriter.batch(schema(), rows, context.allocator()));
   }
 
   @Override

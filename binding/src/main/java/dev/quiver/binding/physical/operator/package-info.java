@@ -1,4 +1,2 @@
-/**
- * The simple row operators: filter, projection, limits, union, literal rows and empty sources.
- */
+/** The simple row operators: filter, projection, limits, union, literal rows and empty sources. */
 package dev.quiver.binding.physical.operator;

@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
  * executor, so it travels with the plan.
  *
  * @param delimiter field separator, a single ASCII character other than the quote or a line break
- * @param quote the character that encloses fields holding delimiters or line breaks; {@code \0}
- *     for none
+ * @param quote the character that encloses fields holding delimiters or line breaks; {@code \0} for
+ *     none
  * @param escape inside a quoted field, the character that makes the next one literal; equal to
  *     {@code quote} for the RFC 4180 rule (a doubled quote is one quote)
  * @param hasHeader whether every file starts with a line of column names

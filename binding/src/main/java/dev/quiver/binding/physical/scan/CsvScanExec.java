@@ -119,7 +119,8 @@ public final class CsvScanExec extends FileScanExec {
         return new java.util.zip.GZIPInputStream(in, 1 << 16);
       }
       if (name.endsWith(".zst") || name.endsWith(".zstd")) {
-        return new java.io.BufferedInputStream(new com.github.luben.zstd.ZstdInputStream(in), 1 << 16);
+        return new java.io.BufferedInputStream(
+            new com.github.luben.zstd.ZstdInputStream(in), 1 << 16);
       }
       return in;
     } catch (IOException | RuntimeException e) {
@@ -211,8 +212,7 @@ public final class CsvScanExec extends FileScanExec {
           String file = files.get(fileIndex++);
           try {
             tokenizer =
-                new CsvTokenizer(
-                    open(ObjectStores.forLocation(file, config), file), file, dialect);
+                new CsvTokenizer(open(ObjectStores.forLocation(file, config), file), file, dialect);
           } catch (IOException e) {
             throw new DataSourceException(
                 "Cannot open CSV file "
@@ -303,7 +303,10 @@ public final class CsvScanExec extends FileScanExec {
       }
     }
 
-    /** Whether a field is NULL: empty and unquoted (a quoted one is '' for text), or the null string. */
+    /**
+     * Whether a field is NULL: empty and unquoted (a quoted one is '' for text), or the null
+     * string.
+     */
     private boolean isNull(int field, boolean text) {
       if (tokenizer.length(field) == 0) {
         return !(tokenizer.quoted(field) && text);

@@ -42,12 +42,7 @@ public final class CsvTokenizer implements Closeable {
         in,
         source,
         new CsvDialect(
-            delimiter,
-            CsvDialect.DEFAULT.quote(),
-            CsvDialect.DEFAULT.escape(),
-            true,
-            "",
-            false));
+            delimiter, CsvDialect.DEFAULT.quote(), CsvDialect.DEFAULT.escape(), true, "", false));
   }
 
   /** Reads CSV laid out as {@code dialect} says (its delimiter, quote and escape). */

@@ -5,10 +5,10 @@ import org.apache.arrow.memory.AllocationListener;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * The staging allocator of one JNI scan. Batches imported through the C data interface keep a
- * small struct allocated here until the last of their buffers is released, which may be long
- * after the scan closed (a join or a collected result still holds them). Closing is therefore
- * deferred until the allocator is empty.
+ * The staging allocator of one JNI scan. Batches imported through the C data interface keep a small
+ * struct allocated here until the last of their buffers is released, which may be long after the
+ * scan closed (a join or a collected result still holds them). Closing is therefore deferred until
+ * the allocator is empty.
  */
 final class ImportAllocator implements AllocationListener {
   private final AtomicBoolean closeRequested = new AtomicBoolean();

@@ -10,10 +10,10 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.util.TransferPair;
 
 /**
- * Converts struct, list and map vectors read from files to the engine's internal types: the
- * target vector takes over the source's buffers node by node (the layouts of a struct, list or map
- * do not depend on the names or zones of their parts), and only leaves whose values change (a
- * timestamp in another unit, a LargeUtf8 string) are converted by {@link TypeNormalizer}.
+ * Converts struct, list and map vectors read from files to the engine's internal types: the target
+ * vector takes over the source's buffers node by node (the layouts of a struct, list or map do not
+ * depend on the names or zones of their parts), and only leaves whose values change (a timestamp in
+ * another unit, a LargeUtf8 string) are converted by {@link TypeNormalizer}.
  */
 final class NestedVectors {
   private NestedVectors() {}

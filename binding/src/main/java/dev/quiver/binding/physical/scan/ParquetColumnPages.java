@@ -24,10 +24,10 @@ import org.apache.parquet.format.Util;
 import org.xerial.snappy.Snappy;
 
 /**
- * The pages of one column chunk, held in memory: as parquet-java pages for its column reader, or
- * as raw byte ranges for {@link ParquetPageDecoder} (an uncompressed page is then never copied).
- * Pages are decompressed with each codec's own library (snappy-java, zstd-jni, java.util.zip) so
- * that no Hadoop codec classes are needed.
+ * The pages of one column chunk, held in memory: as parquet-java pages for its column reader, or as
+ * raw byte ranges for {@link ParquetPageDecoder} (an uncompressed page is then never copied). Pages
+ * are decompressed with each codec's own library (snappy-java, zstd-jni, java.util.zip) so that no
+ * Hadoop codec classes are needed.
  */
 final class ParquetColumnPages implements PageReader {
   /** Codecs this reader can decompress. */
@@ -69,8 +69,8 @@ final class ParquetColumnPages implements PageReader {
   private PageHeader pending;
 
   /**
-   * @param chunk holds the column chunk's bytes, from its first page to its end, at {@code
-   *     [start, end)}
+   * @param chunk holds the column chunk's bytes, from its first page to its end, at {@code [start,
+   *     end)}
    * @param valueCount values (nulls included) in the chunk
    */
   ParquetColumnPages(

@@ -14,20 +14,22 @@ import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.Util;
 
 /**
- * Locates, reads and decodes the Thrift-encoded footer of a Parquet file, checking its framing.
- * The file's last {@link #TAIL_BYTES} bytes are fetched at once, which holds the whole footer of
- * most files (one request on an object store). Decoded footers are cached per object, so that the
- * executors reading a file's row groups do not fetch or decode its footer again for every split;
- * a cached footer is used only for the content it was read from: an object whose version the
- * store names (an S3 ETag, which changes whenever the object is written) is found by location,
- * size and version, and any other (a local file: modification times are too coarse to tell two
- * writes of the same length apart) by location and size after its footer bytes, read again, are
- * compared with the cached ones.
+ * Locates, reads and decodes the Thrift-encoded footer of a Parquet file, checking its framing. The
+ * file's last {@link #TAIL_BYTES} bytes are fetched at once, which holds the whole footer of most
+ * files (one request on an object store). Decoded footers are cached per object, so that the
+ * executors reading a file's row groups do not fetch or decode its footer again for every split; a
+ * cached footer is used only for the content it was read from: an object whose version the store
+ * names (an S3 ETag, which changes whenever the object is written) is found by location, size and
+ * version, and any other (a local file: modification times are too coarse to tell two writes of the
+ * same length apart) by location and size after its footer bytes, read again, are compared with the
+ * cached ones.
  */
 public final class ParquetFooterBytes {
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+
   /** Bytes read from the end of a file in the first request. */
   static final int TAIL_BYTES = 64 << 10;
+
   /** Footer bytes the cache holds at most (least recently used footers go first). */
   static final long CACHE_BYTES = 64L << 20;
 

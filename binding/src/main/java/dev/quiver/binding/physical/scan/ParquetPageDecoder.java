@@ -10,8 +10,8 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.format.Encoding;
 
 /**
- * Decodes a flat column chunk's pages a whole page at a time into primitive arrays, and copies
- * them into Arrow buffers with plain loops: the fast path of {@link ParquetRowGroupReader} for the
+ * Decodes a flat column chunk's pages a whole page at a time into primitive arrays, and copies them
+ * into Arrow buffers with plain loops: the fast path of {@link ParquetRowGroupReader} for the
  * encodings nearly every writer uses (PLAIN and dictionary values, RLE definition levels).
  * parquet-java's column reader costs several calls per value; this costs a few array accesses.
  */
@@ -116,7 +116,8 @@ final class ParquetPageDecoder {
         switch (target) {
           case INT32 -> Raw.putInt(data + row * 4L, intValue(at));
           case INT64 -> Raw.putLong(data + row * 8L, longValue(at));
-          case UINT32_AS_INT64 -> Raw.putLong(data + row * 8L, Integer.toUnsignedLong(intValue(at)));
+          case UINT32_AS_INT64 ->
+              Raw.putLong(data + row * 8L, Integer.toUnsignedLong(intValue(at)));
           case DECIMAL -> {
             long x = layout == Layout.INT ? intValue(at) : longValue(at);
             Raw.putLong(data + row * 16L, x);
@@ -368,8 +369,8 @@ final class ParquetPageDecoder {
   }
 
   /**
-   * Positions of {@code n} length-prefixed byte strings from {@code at}: value i's length prefix
-   * is at out[i], so its bytes run from out[i] + 4 to out[i + 1].
+   * Positions of {@code n} length-prefixed byte strings from {@code at}: value i's length prefix is
+   * at out[i], so its bytes run from out[i] + 4 to out[i + 1].
    */
   private static int[] byteOffsets(byte[] b, int at, int end, int n, int[] out) throws IOException {
     int p = at;

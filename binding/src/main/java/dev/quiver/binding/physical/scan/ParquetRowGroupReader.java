@@ -49,10 +49,10 @@ import org.apache.parquet.schema.Types;
  * Decodes a range of one Parquet file's row groups into Arrow batches: the scan's reader for every
  * file it supports, and what lets a file be split over partitions (Arrow Dataset's Java API reads
  * whole files only). Columns in the common encodings (PLAIN and dictionary values, RLE levels) go
- * through {@link ParquetPageDecoder}, a page at a time; others through parquet-java's column
- * reader with one tight loop per column type. Only flat files whose columns have the types {@link
- * #unsupportedReason} accepts are read this way; the table reads any other file whole through
- * Arrow Dataset.
+ * through {@link ParquetPageDecoder}, a page at a time; others through parquet-java's column reader
+ * with one tight loop per column type. Only flat files whose columns have the types {@link
+ * #unsupportedReason} accepts are read this way; the table reads any other file whole through Arrow
+ * Dataset.
  */
 final class ParquetRowGroupReader implements AutoCloseable {
   /** How one file column becomes one Arrow vector. */
@@ -82,6 +82,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
   private final ObjectReader file;
   private final FileMetaData metadata;
   private final List<Column> columns = new ArrayList<>();
+
   /** For each output field, the index in {@link #columns} of the column it reads. */
   private final int[] source;
 
@@ -206,7 +207,9 @@ final class ParquetRowGroupReader implements AutoCloseable {
         }
         if (physical == Type.INT32 && unsigned) {
           // Arrow widens UINT8/16 to 32 and UINT32 to 64 bits; both are exact.
-          yield i.getBitWidth() == 32 ? Kind.INT32 : i.getBitWidth() == 64 ? Kind.UINT32_AS_INT64 : null;
+          yield i.getBitWidth() == 32
+              ? Kind.INT32
+              : i.getBitWidth() == 64 ? Kind.UINT32_AS_INT64 : null;
         }
         yield physical == Type.INT64 && !unsigned && i.getBitWidth() == 64 ? Kind.INT64 : null;
       }
@@ -350,7 +353,11 @@ final class ParquetRowGroupReader implements AutoCloseable {
       long length = meta.getTotal_compressed_size();
       if (start < 4 || length < 0 || length > Integer.MAX_VALUE || start + length > file.size()) {
         throw new IOException(
-            "column " + col.field().getName() + " of row group " + index + " lies outside the file");
+            "column "
+                + col.field().getName()
+                + " of row group "
+                + index
+                + " lies outside the file");
       }
       ranges.add(new ObjectReader.Range(start, (int) length));
     }
@@ -422,7 +429,8 @@ final class ParquetRowGroupReader implements AutoCloseable {
     if (name == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
       b.length(e.getType_length());
     }
-    return new ColumnDescriptor(new String[] {e.getName()}, b.named(e.getName()), 0, optional ? 1 : 0);
+    return new ColumnDescriptor(
+        new String[] {e.getName()}, b.named(e.getName()), 0, optional ? 1 : 0);
   }
 
   /** Reads {@code rows} values of one column with the fast page decoder into a new vector. */

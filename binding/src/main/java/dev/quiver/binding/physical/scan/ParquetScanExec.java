@@ -36,17 +36,18 @@ import org.apache.parquet.format.FileMetaData;
 /**
  * Reads Parquet files. Each partition reads its own list of splits: row-group ranges through
  * Quiver's {@link ParquetRowGroupReader}, whole files (those it does not support) through Arrow
- * Dataset (JNI). Only
- * the projected columns are decoded, batches have at most {@code batchSize} rows, and a pushed-down
- * limit stops the partition early. Batches are imported into the query's allocator and converted to
- * the engine's internal types.
+ * Dataset (JNI). Only the projected columns are decoded, batches have at most {@code batchSize}
+ * rows, and a pushed-down limit stops the partition early. Batches are imported into the query's
+ * allocator and converted to the engine's internal types.
  */
 public final class ParquetScanExec extends FileScanExec {
   private final List<List<ParquetSplit>> partitionSplits;
   private final int filesBeforePruning;
   private final int partitionColumns;
+
   /** The projected columns read from files (the output less partition columns). */
   private final Schema fileOutput;
+
   /** For each output column, its index among the partition columns, or -1 for a file column. */
   private final int[] partitionSlot;
 
@@ -127,8 +128,13 @@ public final class ParquetScanExec extends FileScanExec {
       for (ParquetSplit split : splits) {
         if (split.partitionValues().size() != partitionColumns) {
           throw new IllegalArgumentException(
-              "Split " + split + " has " + split.partitionValues().size()
-                  + " partition values; the table has " + partitionColumns + " partition columns");
+              "Split "
+                  + split
+                  + " has "
+                  + split.partitionValues().size()
+                  + " partition values; the table has "
+                  + partitionColumns
+                  + " partition columns");
         }
       }
     }
@@ -148,12 +154,13 @@ public final class ParquetScanExec extends FileScanExec {
       OptionalLong limit,
       int batchSize,
       int filesBeforePruning) {
-    return ofSplits(tableSchema, partitionSplits, projection, limit, batchSize, filesBeforePruning, 0);
+    return ofSplits(
+        tableSchema, partitionSplits, projection, limit, batchSize, filesBeforePruning, 0);
   }
 
   /**
-   * Creates a scan of a table whose last {@code partitionColumns} columns are not in its files
-   * but come from each split's partition values (Hive folders).
+   * Creates a scan of a table whose last {@code partitionColumns} columns are not in its files but
+   * come from each split's partition values (Hive folders).
    */
   public static ParquetScanExec ofSplits(
       Schema tableSchema,
@@ -182,8 +189,8 @@ public final class ParquetScanExec extends FileScanExec {
   }
 
   /**
-   * Why the row groups of the file with footer {@code file} cannot be read one range at a time into {@code
-   * tableSchema} (e.g. nested columns, an unsupported codec or type), or null when they can.
+   * Why the row groups of the file with footer {@code file} cannot be read one range at a time into
+   * {@code tableSchema} (e.g. nested columns, an unsupported codec or type), or null when they can.
    */
   public static String unsupportedRowGroupReason(FileMetaData file, Schema tableSchema) {
     return ParquetRowGroupReader.unsupportedReason(file, tableSchema);
@@ -314,7 +321,8 @@ public final class ParquetScanExec extends FileScanExec {
             pair.transfer();
             vectors.add((FieldVector) pair.getTo());
           } else {
-            FieldVector v = ParquetScanExec.this.schema().getFields().get(i).createVector(allocator);
+            FieldVector v =
+                ParquetScanExec.this.schema().getFields().get(i).createVector(allocator);
             vectors.add(v);
             v.setInitialCapacity(rows);
             v.allocateNew();
@@ -397,9 +405,7 @@ public final class ParquetScanExec extends FileScanExec {
     public VectorSchemaRoot next() {
       try {
         if (reader == null) {
-          reader =
-              new ParquetRowGroupReader(
-                  store, split, fileOutput, allocator, batchSize());
+          reader = new ParquetRowGroupReader(store, split, fileOutput, allocator, batchSize());
         }
         return reader.next();
       } catch (OutOfMemoryException e) {
@@ -482,10 +488,7 @@ public final class ParquetScanExec extends FileScanExec {
       importAllocator = new ImportAllocator(allocator, "ParquetScanExec-import");
       factory =
           new FileSystemDatasetFactory(
-              importAllocator.allocator(),
-              NativeMemoryPool.getDefault(),
-              FileFormat.PARQUET,
-              uris);
+              importAllocator.allocator(), NativeMemoryPool.getDefault(), FileFormat.PARQUET, uris);
       dataset = factory.finish();
       String[] columnNames = columns.toArray(String[]::new);
       scanner = dataset.newScan(new ScanOptions(batchSize(), Optional.of(columnNames)));

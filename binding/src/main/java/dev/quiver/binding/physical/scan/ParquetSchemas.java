@@ -62,9 +62,7 @@ public final class ParquetSchemas {
       // A repeated field outside a LIST annotation is a list of non-null items (legacy layout).
       Field item =
           new Field(
-              field.getName(),
-              new FieldType(false, field.getType(), null),
-              field.getChildren());
+              field.getName(), new FieldType(false, field.getType(), null), field.getChildren());
       return new Field(
           e.getName(), new FieldType(false, ArrowType.List.INSTANCE, null), List.of(item));
     }
@@ -136,7 +134,8 @@ public final class ParquetSchemas {
     LogicalType l = e.isSetLogicalType() ? e.getLogicalType() : null;
     ConvertedType c = e.isSetConverted_type() ? e.getConverted_type() : null;
     if (l != null && l.isSetDECIMAL() || c == ConvertedType.DECIMAL) {
-      int precision = l != null && l.isSetDECIMAL() ? l.getDECIMAL().getPrecision() : e.getPrecision();
+      int precision =
+          l != null && l.isSetDECIMAL() ? l.getDECIMAL().getPrecision() : e.getPrecision();
       int scale = l != null && l.isSetDECIMAL() ? l.getDECIMAL().getScale() : e.getScale();
       return new ArrowType.Decimal(precision, scale, precision > 38 ? 256 : 128);
     }

@@ -1,9 +1,9 @@
 package dev.quiver.binding.physical.scan;
 
 /**
- * What one scan partition reads of a Parquet file: the whole file, or a contiguous range of its
- * row groups (so that a file can be split over partitions, and row groups whose statistics refute
- * the filters are never read).
+ * What one scan partition reads of a Parquet file: the whole file, or a contiguous range of its row
+ * groups (so that a file can be split over partitions, and row groups whose statistics refute the
+ * filters are never read).
  *
  * @param path the file's location: an absolute local path or an object URI ({@code s3://...})
  * @param firstRowGroup index of the first row group read; 0 for a whole file
@@ -11,8 +11,8 @@ package dev.quiver.binding.physical.scan;
  * @param fileSize the file's length in bytes when known (saves a request to learn it), else -1
  * @param partitionValues the file's values of the table's partition columns (Hive folders), as
  *     folder text, null for NULL; empty when the table has none
- * @param version the version of the file the table was planned from (an S3 ETag), so that reads
- *     of a replaced object fail instead of mixing two contents; null when the store has none
+ * @param version the version of the file the table was planned from (an S3 ETag), so that reads of
+ *     a replaced object fail instead of mixing two contents; null when the store has none
  */
 public record ParquetSplit(
     String path,

@@ -12,8 +12,8 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * Values of partition columns (Hive folders {@code name=value}): parsed from their folder text
- * and written as constant vectors beside the columns read from a file.
+ * Values of partition columns (Hive folders {@code name=value}): parsed from their folder text and
+ * written as constant vectors beside the columns read from a file.
  */
 public final class PartitionValues {
   private PartitionValues() {}
@@ -21,16 +21,20 @@ public final class PartitionValues {
   /** Whether a partition column may have {@code type}. */
   public static boolean supported(ArrowType type) {
     return switch (type.getTypeID()) {
-      case Int -> ((ArrowType.Int) type).getIsSigned()
-          && (((ArrowType.Int) type).getBitWidth() == 64
-              || ((ArrowType.Int) type).getBitWidth() == 32);
+      case Int ->
+          ((ArrowType.Int) type).getIsSigned()
+              && (((ArrowType.Int) type).getBitWidth() == 64
+                  || ((ArrowType.Int) type).getBitWidth() == 32);
       case FloatingPoint, Bool, Utf8 -> true;
       case Date -> ((ArrowType.Date) type).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY;
       default -> false;
     };
   }
 
-  /** {@code text} as a value of {@code type} (Long, Integer, Double, Boolean, day, String), or null when it does not parse. */
+  /**
+   * {@code text} as a value of {@code type} (Long, Integer, Double, Boolean, day, String), or null
+   * when it does not parse.
+   */
   public static Object parse(String text, ArrowType type) {
     byte[] b = text.getBytes(StandardCharsets.UTF_8);
     try {

@@ -37,8 +37,7 @@ public final class IntSorter {
     mergeSortKeyed(tk, tv, keys, values, 0, n);
   }
 
-  private static void mergeSortKeyed(
-      long[] sk, int[] sv, long[] dk, int[] dv, int lo, int hi) {
+  private static void mergeSortKeyed(long[] sk, int[] sv, long[] dk, int[] dv, int lo, int hi) {
     int len = hi - lo;
     if (len <= INSERTION_THRESHOLD) {
       for (int i = lo + 1; i < hi; i++) {

@@ -14,8 +14,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Gathers rows from several batches of one schema into a new batch: row i of the result is row
- * {@code rows[i]} of batch {@code sources[i]}. The multi-batch counterpart of {@code Take}, used
- * by merges.
+ * {@code rows[i]} of batch {@code sources[i]}. The multi-batch counterpart of {@code Take}, used by
+ * merges.
  */
 public final class Interleave {
   private Interleave() {}
@@ -139,7 +139,8 @@ public final class Interleave {
       bytes += o.getInt((long) (rows[i] + 1) * 4) - o.getInt((long) rows[i] * 4);
     }
     if (bytes > Integer.MAX_VALUE) {
-      throw new IllegalStateException("merged batch too large for a 32-bit offset vector: " + bytes);
+      throw new IllegalStateException(
+          "merged batch too large for a 32-bit offset vector: " + bytes);
     }
     dst.allocateNew(Math.max(bytes, 1), Math.max(count, 1));
     ArrowBuf dd = dst.getDataBuffer();

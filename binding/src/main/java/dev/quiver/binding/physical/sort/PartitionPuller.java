@@ -15,8 +15,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Pulls every partition of a plan concurrently on the task's executor into bounded queues, either
- * one queue per partition (for merges) or one shared queue (fan-in). Pulling all partitions at
- * once matters: inputs such as a repartition block until each of their partitions is consumed.
+ * one queue per partition (for merges) or one shared queue (fan-in). Pulling all partitions at once
+ * matters: inputs such as a repartition block until each of their partitions is consumed.
  */
 public final class PartitionPuller implements AutoCloseable {
   private static final int CAPACITY = 2;

@@ -19,9 +19,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Sorts its input by a list of {@link SortField}s, per partition or into one partition, as a
- * top-k when {@code fetch >= 0}. Buffered input is reserved in the query's memory pool; when the
- * pool is full the buffer is sorted and spilled as a run, and runs are merged at the end.
+ * Sorts its input by a list of {@link SortField}s, per partition or into one partition, as a top-k
+ * when {@code fetch >= 0}. Buffered input is reserved in the query's memory pool; when the pool is
+ * full the buffer is sorted and spilled as a run, and runs are merged at the end.
  */
 public final class SortExec extends BaseExecutionPlan {
   private final ExecutionPlan input;
@@ -75,7 +75,9 @@ public final class SortExec extends BaseExecutionPlan {
 
   @Override
   public String displayDetails() {
-    return "order=" + order + (fetch >= 0 ? ", fetch=" + fetch : "")
+    return "order="
+        + order
+        + (fetch >= 0 ? ", fetch=" + fetch : "")
         + (preservePartitioning ? ", preserve_partitioning=true" : "");
   }
 
@@ -88,22 +90,23 @@ public final class SortExec extends BaseExecutionPlan {
       in = input.execute(0, context);
     } else {
       PartitionPuller puller = new PartitionPuller(input, context, false);
-      in = new BatchStream() {
-        @Override
-        public Schema schema() {
-          return input.schema();
-        }
+      in =
+          new BatchStream() {
+            @Override
+            public Schema schema() {
+              return input.schema();
+            }
 
-        @Override
-        public VectorSchemaRoot next() {
-          return puller.next(0);
-        }
+            @Override
+            public VectorSchemaRoot next() {
+              return puller.next(0);
+            }
 
-        @Override
-        public void close() {
-          puller.close();
-        }
-      };
+            @Override
+            public void close() {
+              puller.close();
+            }
+          };
     }
     return new SortStream(in, context, partition);
   }
@@ -152,8 +155,12 @@ public final class SortExec extends BaseExecutionPlan {
         return output.next();
       } catch (OutOfMemoryException e) {
         throw new ResourcesExhaustedException(
-            "Resources exhausted: " + consumer + " could not allocate Arrow memory ("
-                + e.getMessage() + "); raise quiver.execution.memory_limit", e);
+            "Resources exhausted: "
+                + consumer
+                + " could not allocate Arrow memory ("
+                + e.getMessage()
+                + "); raise quiver.execution.memory_limit",
+            e);
       }
     }
 
@@ -169,8 +176,8 @@ public final class SortExec extends BaseExecutionPlan {
     }
 
     /**
-     * Bytes reserved for a buffered batch: twice its size, because sorting the buffer
-     * concatenates it, so while a run is sorted and spilled the buffer and its copy both live.
+     * Bytes reserved for a buffered batch: twice its size, because sorting the buffer concatenates
+     * it, so while a run is sorted and spilled the buffer and its copy both live.
      */
     private static long reservedSize(VectorSchemaRoot b) {
       return 2 * Batches.sizeInBytes(b);
@@ -192,7 +199,8 @@ public final class SortExec extends BaseExecutionPlan {
       }
       buffered.add(b);
       bufferedRows += b.getRowCount();
-      if (fetch > 0 && bufferedRows >= Math.max(batchSize, Math.min(Long.MAX_VALUE / 4, fetch) * 2)) {
+      if (fetch > 0
+          && bufferedRows >= Math.max(batchSize, Math.min(Long.MAX_VALUE / 4, fetch) * 2)) {
         compact();
       }
     }
@@ -237,9 +245,15 @@ public final class SortExec extends BaseExecutionPlan {
     private void spill() {
       context.checkCancelled();
       try (SortedRunStream run = sortBuffered()) {
-        SpillFile file = SpillFile.write(
-            context.spillDirectory(), "quiver-sort-" + context.queryId() + "-", run.batch(),
-            run.perm(), run.count(), batchSize, allocator);
+        SpillFile file =
+            SpillFile.write(
+                context.spillDirectory(),
+                "quiver-sort-" + context.queryId() + "-",
+                run.batch(),
+                run.perm(),
+                run.count(),
+                batchSize,
+                allocator);
         runs.add(file);
         metrics().recordSpill(file.bytes());
       } finally {
@@ -255,22 +269,23 @@ public final class SortExec extends BaseExecutionPlan {
       }
       List<BatchStream> sources = new ArrayList<>();
       for (SpillFile f : runs) {
-        sources.add(new BatchStream() {
-          @Override
-          public Schema schema() {
-            return SortExec.this.schema();
-          }
+        sources.add(
+            new BatchStream() {
+              @Override
+              public Schema schema() {
+                return SortExec.this.schema();
+              }
 
-          @Override
-          public VectorSchemaRoot next() {
-            return f.next(allocator);
-          }
+              @Override
+              public VectorSchemaRoot next() {
+                return f.next(allocator);
+              }
 
-          @Override
-          public void close() {
-            f.close();
-          }
-        });
+              @Override
+              public void close() {
+                f.close();
+              }
+            });
       }
       runs.clear();
       if (!buffered.isEmpty()) {

@@ -47,12 +47,15 @@ public final class SortKeys {
     for (SortField f : order) {
       ArrowType t = f.expr().dataType();
       switch (t.getTypeID()) {
-        case Int, FloatingPoint, Decimal, Utf8, Binary, Bool, Date, Timestamp, Time, Null -> { }
-        default -> throw new QueryTypeException(
-            "Cannot sort by " + f.expr() + " of type "
-                + dev.quiver.binding.physical.expr.Vectors.sqlName(t)
-                + ": ORDER BY supports numbers, decimals, strings, booleans, dates, times and "
-                + "timestamps (sort by a STRUCT's fields or a LIST's elements instead)");
+        case Int, FloatingPoint, Decimal, Utf8, Binary, Bool, Date, Timestamp, Time, Null -> {}
+        default ->
+            throw new QueryTypeException(
+                "Cannot sort by "
+                    + f.expr()
+                    + " of type "
+                    + dev.quiver.binding.physical.expr.Vectors.sqlName(t)
+                    + ": ORDER BY supports numbers, decimals, strings, booleans, dates, times and "
+                    + "timestamps (sort by a STRUCT's fields or a LIST's elements instead)");
       }
     }
   }
@@ -112,83 +115,99 @@ public final class SortKeys {
           boolean[] all = new boolean[rows];
           Arrays.fill(all, true);
           return new LongColumn(f, all, new long[rows]);
-        case Bool: {
-          ArrowBuf data = ((BitVector) v).getDataBuffer();
-          long[] vals = new long[rows];
-          for (int i = 0; i < rows; i++) {
-            vals[i] = BitVectorHelper.get(data, i);
-          }
-          return new LongColumn(f, nulls, vals);
-        }
-        case FloatingPoint: {
-          ArrowBuf data = ((BaseFixedWidthVector) v).getDataBuffer();
-          int width = ((BaseFixedWidthVector) v).getTypeWidth();
-          double[] vals = new double[rows];
-          for (int i = 0; i < rows; i++) {
-            vals[i] = width == 8 ? data.getDouble((long) i * 8) : data.getFloat((long) i * 4);
-          }
-          return new DoubleColumn(f, nulls, vals);
-        }
-        case Decimal: {
-          ArrowBuf data = ((BaseFixedWidthVector) v).getDataBuffer();
-          long[] lo = new long[rows];
-          BigInteger[] big = null;
-          for (int i = 0; i < rows; i++) {
-            long l = data.getLong((long) i * 16);
-            long h = data.getLong((long) i * 16 + 8);
-            lo[i] = l;
-            if (h != (l >> 63)) {
-              if (big == null) {
-                big = new BigInteger[rows];
-              }
-              big[i] = BigInteger.valueOf(h).shiftLeft(64).or(BigInteger.valueOf(l).and(LOW64));
+        case Bool:
+          {
+            ArrowBuf data = ((BitVector) v).getDataBuffer();
+            long[] vals = new long[rows];
+            for (int i = 0; i < rows; i++) {
+              vals[i] = BitVectorHelper.get(data, i);
             }
+            return new LongColumn(f, nulls, vals);
           }
-          return new DecimalColumn(f, nulls, lo, big);
-        }
+        case FloatingPoint:
+          {
+            ArrowBuf data = ((BaseFixedWidthVector) v).getDataBuffer();
+            int width = ((BaseFixedWidthVector) v).getTypeWidth();
+            double[] vals = new double[rows];
+            for (int i = 0; i < rows; i++) {
+              vals[i] = width == 8 ? data.getDouble((long) i * 8) : data.getFloat((long) i * 4);
+            }
+            return new DoubleColumn(f, nulls, vals);
+          }
+        case Decimal:
+          {
+            ArrowBuf data = ((BaseFixedWidthVector) v).getDataBuffer();
+            long[] lo = new long[rows];
+            BigInteger[] big = null;
+            for (int i = 0; i < rows; i++) {
+              long l = data.getLong((long) i * 16);
+              long h = data.getLong((long) i * 16 + 8);
+              lo[i] = l;
+              if (h != (l >> 63)) {
+                if (big == null) {
+                  big = new BigInteger[rows];
+                }
+                big[i] = BigInteger.valueOf(h).shiftLeft(64).or(BigInteger.valueOf(l).and(LOW64));
+              }
+            }
+            return new DecimalColumn(f, nulls, lo, big);
+          }
         case Utf8:
-        case Binary: {
-          BaseVariableWidthVector var = (BaseVariableWidthVector) v;
-          ArrowBuf offs = var.getOffsetBuffer();
-          int[] offsets = new int[rows + 1];
-          int base = rows == 0 ? 0 : offs.getInt(0);
-          for (int i = 0; i <= rows; i++) {
-            offsets[i] = rows == 0 ? 0 : offs.getInt((long) i * 4) - base;
+        case Binary:
+          {
+            BaseVariableWidthVector var = (BaseVariableWidthVector) v;
+            ArrowBuf offs = var.getOffsetBuffer();
+            int[] offsets = new int[rows + 1];
+            int base = rows == 0 ? 0 : offs.getInt(0);
+            for (int i = 0; i <= rows; i++) {
+              offsets[i] = rows == 0 ? 0 : offs.getInt((long) i * 4) - base;
+            }
+            byte[] bytes = new byte[offsets[rows]];
+            if (bytes.length > 0) {
+              var.getDataBuffer().getBytes(base, bytes);
+            }
+            return new BytesColumn(f, nulls, bytes, offsets);
           }
-          byte[] bytes = new byte[offsets[rows]];
-          if (bytes.length > 0) {
-            var.getDataBuffer().getBytes(base, bytes);
-          }
-          return new BytesColumn(f, nulls, bytes, offsets);
-        }
         case Int:
         case Date:
         case Timestamp:
-        case Time: {
-          BaseFixedWidthVector fixed = (BaseFixedWidthVector) v;
-          ArrowBuf data = fixed.getDataBuffer();
-          int width = fixed.getTypeWidth();
-          boolean unsigned = type instanceof ArrowType.Int it && !it.getIsSigned();
-          long[] vals = new long[rows];
-          for (int i = 0; i < rows; i++) {
-            vals[i] = switch (width) {
-              case 8 -> data.getLong((long) i * 8);
-              case 4 -> unsigned ? data.getInt((long) i * 4) & 0xFFFFFFFFL : data.getInt((long) i * 4);
-              case 2 -> unsigned ? data.getShort((long) i * 2) & 0xFFFF : data.getShort((long) i * 2);
-              default -> unsigned ? data.getByte(i) & 0xFF : data.getByte(i);
-            };
+        case Time:
+          {
+            BaseFixedWidthVector fixed = (BaseFixedWidthVector) v;
+            ArrowBuf data = fixed.getDataBuffer();
+            int width = fixed.getTypeWidth();
+            boolean unsigned = type instanceof ArrowType.Int it && !it.getIsSigned();
+            long[] vals = new long[rows];
+            for (int i = 0; i < rows; i++) {
+              vals[i] =
+                  switch (width) {
+                    case 8 -> data.getLong((long) i * 8);
+                    case 4 ->
+                        unsigned
+                            ? data.getInt((long) i * 4) & 0xFFFFFFFFL
+                            : data.getInt((long) i * 4);
+                    case 2 ->
+                        unsigned
+                            ? data.getShort((long) i * 2) & 0xFFFF
+                            : data.getShort((long) i * 2);
+                    default -> unsigned ? data.getByte(i) & 0xFF : data.getByte(i);
+                  };
+            }
+            return new LongColumn(f, nulls, vals);
           }
-          return new LongColumn(f, nulls, vals);
-        }
         default:
           throw new QueryTypeException(
-              "Cannot sort by " + f.expr() + " of type " + type
+              "Cannot sort by "
+                  + f.expr()
+                  + " of type "
+                  + type
                   + ": ORDER BY supports numbers, decimals, strings, booleans, dates and timestamps");
       }
     }
 
     private static boolean[] nullMask(FieldVector v, int rows) {
-      if (v.getNullCount() == 0 || v.getField().getType().getTypeID() == ArrowType.ArrowTypeID.Null) {
+      if (v.getNullCount() == 0
+          || v.getField().getType().getTypeID() == ArrowType.ArrowTypeID.Null) {
         return null;
       }
       ArrowBuf validity = v.getValidityBuffer();

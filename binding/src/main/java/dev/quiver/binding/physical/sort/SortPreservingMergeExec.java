@@ -15,9 +15,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Merges the input's partitions, each already sorted by {@code order}, into one sorted
- * partition, optionally keeping only the first {@code fetch} rows. Input partitions are pulled
- * concurrently.
+ * Merges the input's partitions, each already sorted by {@code order}, into one sorted partition,
+ * optionally keeping only the first {@code fetch} rows. Input partitions are pulled concurrently.
  */
 public final class SortPreservingMergeExec extends BaseExecutionPlan {
   private final ExecutionPlan input;
@@ -94,8 +93,13 @@ public final class SortPreservingMergeExec extends BaseExecutionPlan {
           return merge.next();
         } catch (OutOfMemoryException e) {
           throw new ResourcesExhaustedException(
-              "Resources exhausted: SortPreservingMergeExec[" + order + "] could not allocate "
-                  + "Arrow memory (" + e.getMessage() + "); raise quiver.execution.memory_limit", e);
+              "Resources exhausted: SortPreservingMergeExec["
+                  + order
+                  + "] could not allocate "
+                  + "Arrow memory ("
+                  + e.getMessage()
+                  + "); raise quiver.execution.memory_limit",
+              e);
         }
       }
 

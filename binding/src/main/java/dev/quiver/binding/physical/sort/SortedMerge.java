@@ -9,9 +9,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Streaming k-way merge of sorted streams into one sorted stream of batches of up to
- * {@code batchSize} rows, stopping after {@code fetch} rows when fetch >= 0. Ties keep the order
- * of the sources. Owns (and closes) its sources.
+ * Streaming k-way merge of sorted streams into one sorted stream of batches of up to {@code
+ * batchSize} rows, stopping after {@code fetch} rows when fetch >= 0. Ties keep the order of the
+ * sources. Owns (and closes) its sources.
  */
 public final class SortedMerge implements BatchStream {
   private final Schema schema;

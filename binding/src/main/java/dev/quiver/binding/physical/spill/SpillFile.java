@@ -37,8 +37,8 @@ public final class SpillFile implements AutoCloseable {
   }
 
   /**
-   * Writes rows {@code perm[0..count)} of {@code batch}, in that order, in chunks of
-   * {@code chunkRows}.
+   * Writes rows {@code perm[0..count)} of {@code batch}, in that order, in chunks of {@code
+   * chunkRows}.
    */
   public static SpillFile write(
       Path dir,
@@ -59,7 +59,9 @@ public final class SpillFile implements AutoCloseable {
     }
   }
 
-  /** Starts a file of {@code schema} in {@code dir} (created if missing), appended batch by batch. */
+  /**
+   * Starts a file of {@code schema} in {@code dir} (created if missing), appended batch by batch.
+   */
   public static Writer create(Path dir, String prefix, Schema schema, BufferAllocator allocator) {
     Path path;
     try {
@@ -67,8 +69,12 @@ public final class SpillFile implements AutoCloseable {
       path = Files.createTempFile(dir, prefix, ".arrow");
     } catch (IOException e) {
       throw new QuiverException(
-          "Cannot create a spill file in " + dir + ": " + e.getMessage()
-              + "; set quiver.execution.spill_directory to a writable directory", e);
+          "Cannot create a spill file in "
+              + dir
+              + ": "
+              + e.getMessage()
+              + "; set quiver.execution.spill_directory to a writable directory",
+          e);
     }
     try {
       return new Writer(path, schema, allocator);

@@ -6,8 +6,8 @@ import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * One window function call. The operator's input arrives sorted by {@code partitionBy} then
- * {@code orderBy} (the planner adds the sort) and hash-partitioned on {@code partitionBy}.
+ * One window function call. The operator's input arrives sorted by {@code partitionBy} then {@code
+ * orderBy} (the planner adds the sort) and hash-partitioned on {@code partitionBy}.
  *
  * @param function the function
  * @param args arguments (e.g. the value for SUM, value/offset/default for LAG)

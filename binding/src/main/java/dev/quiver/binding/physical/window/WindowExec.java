@@ -14,8 +14,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Window functions over input sorted by each call's partition keys then order keys: emits the
- * input columns plus one column per call. Each input partition is processed independently.
+ * Window functions over input sorted by each call's partition keys then order keys: emits the input
+ * columns plus one column per call. Each input partition is processed independently.
  */
 public final class WindowExec extends BaseExecutionPlan {
   private final ExecutionPlan input;
@@ -41,18 +41,20 @@ public final class WindowExec extends BaseExecutionPlan {
   }
 
   static Field outputField(WindowCall call) {
-    boolean nullable = switch (call.function()) {
-      case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, COUNT -> false;
-      default -> true;
-    };
+    boolean nullable =
+        switch (call.function()) {
+          case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, COUNT -> false;
+          default -> true;
+        };
     return new Field(call.name(), new FieldType(nullable, call.returnType(), null), null);
   }
 
   private static void validate(WindowCall call) {
-    int min = switch (call.function()) {
-      case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, COUNT -> 0;
-      default -> 1;
-    };
+    int min =
+        switch (call.function()) {
+          case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, COUNT -> 0;
+          default -> 1;
+        };
     if (call.args().size() < min) {
       throw new QueryTypeException(
           "Window function " + call.function() + " in " + call.name() + " needs an argument");
@@ -60,23 +62,36 @@ public final class WindowExec extends BaseExecutionPlan {
     switch (call.function()) {
       case LAG, LEAD, FIRST_VALUE, LAST_VALUE, MIN, MAX -> {
         if (!call.args().get(0).dataType().equals(call.returnType())) {
-          throw new QueryTypeException("Window function " + call.function() + " in " + call.name()
-              + " returns its argument's type " + call.args().get(0).dataType() + ", not "
-              + call.returnType() + "; cast the argument instead");
+          throw new QueryTypeException(
+              "Window function "
+                  + call.function()
+                  + " in "
+                  + call.name()
+                  + " returns its argument's type "
+                  + call.args().get(0).dataType()
+                  + ", not "
+                  + call.returnType()
+                  + "; cast the argument instead");
         }
       }
-      default -> { }
+      default -> {}
     }
     WindowFrame f = call.frame();
-    if (f != null && !f.rows() && !call.orderBy().isEmpty() && call.orderBy().size() != 1
+    if (f != null
+        && !f.rows()
+        && !call.orderBy().isEmpty()
+        && call.orderBy().size() != 1
         && (hasOffset(f.start()) || hasOffset(f.end()))) {
-      throw new QueryTypeException("RANGE frames with an offset need exactly one ORDER BY key in "
-          + call.name() + "; use ROWS or order by a single numeric column");
+      throw new QueryTypeException(
+          "RANGE frames with an offset need exactly one ORDER BY key in "
+              + call.name()
+              + "; use ROWS or order by a single numeric column");
     }
   }
 
   private static boolean hasOffset(WindowFrame.Bound b) {
-    return b.kind() == WindowFrame.BoundKind.PRECEDING || b.kind() == WindowFrame.BoundKind.FOLLOWING;
+    return b.kind() == WindowFrame.BoundKind.PRECEDING
+        || b.kind() == WindowFrame.BoundKind.FOLLOWING;
   }
 
   /** The input plan. */
@@ -114,7 +129,8 @@ public final class WindowExec extends BaseExecutionPlan {
 
   private static String describe(WindowCall c) {
     StringBuilder sb = new StringBuilder();
-    sb.append(c.function()).append('(')
+    sb.append(c.function())
+        .append('(')
         .append(c.args().stream().map(Object::toString).collect(Collectors.joining(", ")))
         .append(") OVER (");
     if (!c.partitionBy().isEmpty()) {
@@ -122,14 +138,18 @@ public final class WindowExec extends BaseExecutionPlan {
           .append(c.partitionBy().stream().map(Object::toString).collect(Collectors.joining(", ")));
     }
     if (!c.orderBy().isEmpty()) {
-      sb.append(c.partitionBy().isEmpty() ? "" : " ").append("ORDER BY ")
+      sb.append(c.partitionBy().isEmpty() ? "" : " ")
+          .append("ORDER BY ")
           .append(c.orderBy().stream().map(Object::toString).collect(Collectors.joining(", ")));
     }
     if (c.frame() != null) {
       WindowFrame f = c.frame();
       sb.append(c.partitionBy().isEmpty() && c.orderBy().isEmpty() ? "" : " ")
-          .append(f.rows() ? "ROWS" : "RANGE").append(" BETWEEN ").append(bound(f.start()))
-          .append(" AND ").append(bound(f.end()));
+          .append(f.rows() ? "ROWS" : "RANGE")
+          .append(" BETWEEN ")
+          .append(bound(f.start()))
+          .append(" AND ")
+          .append(bound(f.end()));
     }
     return sb.append(") as ").append(c.name()).toString();
   }

@@ -29,6 +29,8 @@ public record WindowFrame(boolean rows, Bound start, Bound end) {
   /** The whole partition. */
   public static WindowFrame wholePartition() {
     return new WindowFrame(
-        true, new Bound(BoundKind.UNBOUNDED_PRECEDING, 0), new Bound(BoundKind.UNBOUNDED_FOLLOWING, 0));
+        true,
+        new Bound(BoundKind.UNBOUNDED_PRECEDING, 0),
+        new Bound(BoundKind.UNBOUNDED_FOLLOWING, 0));
   }
 }

@@ -3,9 +3,9 @@ package dev.quiver.binding.physical.window;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.physical.SortField;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.expr.Vectors;
 import dev.quiver.binding.physical.expr.Vectors.Storage;
-import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.kernel.Take;
 import dev.quiver.binding.physical.window.WindowFrame.Bound;
@@ -28,9 +28,9 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.util.TransferPair;
 
 /**
- * Computes one window call over a fully buffered, sorted batch: partition and peer boundaries
- * come from comparing adjacent rows column by column; frames are index ranges per row; frame
- * aggregates use prefix sums (COUNT, SUM, AVG) or a monotonic deque (MIN, MAX).
+ * Computes one window call over a fully buffered, sorted batch: partition and peer boundaries come
+ * from comparing adjacent rows column by column; frames are index ranges per row; frame aggregates
+ * use prefix sums (COUNT, SUM, AVG) or a monotonic deque (MIN, MAX).
  */
 final class WindowFunctions {
   private WindowFunctions() {}
@@ -73,7 +73,8 @@ final class WindowFunctions {
       for (int i = 0; i < n; i++) {
         partFirst[i] = partStart[i] ? i : partFirst[i - 1];
       }
-      Ctx c = new Ctx(call, out, n, partFirst, partEnd, peerStart, peerFirst, peerEnd, args, allocator);
+      Ctx c =
+          new Ctx(call, out, n, partFirst, partEnd, peerStart, peerFirst, peerEnd, args, allocator);
       return switch (call.function()) {
         case ROW_NUMBER, RANK, DENSE_RANK, NTILE -> ranking(c);
         case PERCENT_RANK, CUME_DIST -> distribution(c);
@@ -90,8 +91,16 @@ final class WindowFunctions {
 
   /** Everything a function needs about the rows. */
   private record Ctx(
-      WindowCall call, Field out, int n, int[] partFirst, int[] partEnd, boolean[] peerStart,
-      int[] peerFirst, int[] peerEnd, FieldVector[] args, BufferAllocator allocator) {}
+      WindowCall call,
+      Field out,
+      int n,
+      int[] partFirst,
+      int[] partEnd,
+      boolean[] peerStart,
+      int[] peerFirst,
+      int[] peerEnd,
+      FieldVector[] args,
+      BufferAllocator allocator) {}
 
   /** For each row, the (exclusive) end of the run that starts at the last marked row. */
   private static int[] ends(boolean[] starts, int n) {
@@ -124,16 +133,19 @@ final class WindowFunctions {
       case DOUBLE -> {
         double[] x = Vectors.doubles(v, n, null);
         for (int i = 1; i < n; i++) {
-          changed[i] |= nulls[i] != nulls[i - 1] || (!nulls[i] && Double.compare(x[i], x[i - 1]) != 0
-              && x[i] != x[i - 1]);
+          changed[i] |=
+              nulls[i] != nulls[i - 1]
+                  || (!nulls[i] && Double.compare(x[i], x[i - 1]) != 0 && x[i] != x[i - 1]);
         }
       }
       case DECIMAL -> {
         ArrowBuf d = ((BaseFixedWidthVector) v).getDataBuffer();
         for (int i = 1; i < n; i++) {
-          changed[i] |= nulls[i] != nulls[i - 1] || (!nulls[i]
-              && (d.getLong(i * 16L) != d.getLong((i - 1) * 16L)
-                  || d.getLong(i * 16L + 8) != d.getLong((i - 1) * 16L + 8)));
+          changed[i] |=
+              nulls[i] != nulls[i - 1]
+                  || (!nulls[i]
+                      && (d.getLong(i * 16L) != d.getLong((i - 1) * 16L)
+                          || d.getLong(i * 16L + 8) != d.getLong((i - 1) * 16L + 8)));
         }
       }
       case BYTES -> {
@@ -154,7 +166,7 @@ final class WindowFunctions {
           }
         }
       }
-      case NULL -> { }
+      case NULL -> {}
     }
   }
 
@@ -168,8 +180,11 @@ final class WindowFunctions {
       long[] b = Vectors.longs(c.args[0], n, null);
       buckets = n > 0 ? b[0] : 1;
       if (n > 0 && (buckets <= 0 || !Vectors.valid(c.args[0], 0))) {
-        throw new QuiverException("NTILE needs a positive bucket count in " + c.call.name()
-            + ", got " + (Vectors.valid(c.args[0], 0) ? buckets : "NULL"));
+        throw new QuiverException(
+            "NTILE needs a positive bucket count in "
+                + c.call.name()
+                + ", got "
+                + (Vectors.valid(c.args[0], 0) ? buckets : "NULL"));
       }
     }
     long dense = 0;
@@ -181,12 +196,13 @@ final class WindowFunctions {
       if (c.peerStart[i]) {
         dense++;
       }
-      r[i] = switch (c.call.function()) {
-        case ROW_NUMBER -> i - ps + 1;
-        case RANK -> c.peerFirst[i] - ps + 1;
-        case DENSE_RANK -> dense;
-        default -> ntile(i - ps, c.partEnd[i] - ps, buckets);
-      };
+      r[i] =
+          switch (c.call.function()) {
+            case ROW_NUMBER -> i - ps + 1;
+            case RANK -> c.peerFirst[i] - ps + 1;
+            case DENSE_RANK -> dense;
+            default -> ntile(i - ps, c.partEnd[i] - ps, buckets);
+          };
     }
     return Vectors.fromLongs(c.out, r, null, n, c.allocator);
   }
@@ -241,9 +257,16 @@ final class WindowFunctions {
     FieldVector value = c.args[0];
     FieldVector def = c.args[2];
     if (def.getClass() != value.getClass()) {
-      throw new QueryTypeException("The default of " + c.call.function() + " in " + c.call.name()
-          + " has type " + def.getField().getType() + " but the value has type "
-          + value.getField().getType() + "; cast the default to the value's type");
+      throw new QueryTypeException(
+          "The default of "
+              + c.call.function()
+              + " in "
+              + c.call.name()
+              + " has type "
+              + def.getField().getType()
+              + " but the value has type "
+              + value.getField().getType()
+              + "; cast the default to the value's type");
     }
     // Written row after row: a variable-width vector cannot have a value replaced in the middle
     // (overwriting the defaults after a gather shifted the strings that followed them).
@@ -284,7 +307,10 @@ final class WindowFunctions {
     int n = c.n;
     WindowFrame f = c.call.frame();
     if (f == null) {
-      f = c.call.orderBy().isEmpty() ? WindowFrame.wholePartition() : WindowFrame.defaultWithOrder();
+      f =
+          c.call.orderBy().isEmpty()
+              ? WindowFrame.wholePartition()
+              : WindowFrame.defaultWithOrder();
     }
     int[] lo = new int[n];
     int[] hi = new int[n];
@@ -353,8 +379,10 @@ final class WindowFunctions {
           }
         }
       } else {
-        throw new QueryTypeException("RANGE frames with an offset need a numeric or date ORDER BY key, got "
-            + v.getField().getType() + "; use ROWS instead");
+        throw new QueryTypeException(
+            "RANGE frames with an offset need a numeric or date ORDER BY key, got "
+                + v.getField().getType()
+                + "; use ROWS instead");
       }
     }
 
@@ -376,7 +404,9 @@ final class WindowFunctions {
       return new int[] {blockLo, blockHi};
     }
 
-    /** Compares row j's key with row i's key shifted by delta: sign of key[j] - (key[i] + delta). */
+    /**
+     * Compares row j's key with row i's key shifted by delta: sign of key[j] - (key[i] + delta).
+     */
     int compare(int j, int i, long delta) {
       if (longs != null) {
         return Long.compare(longs[j], longs[i] + delta);
@@ -509,8 +539,8 @@ final class WindowFunctions {
       return Vectors.fromDoubles(c.out, r, valid, n, c.allocator);
     }
     if (kind != Storage.LONG && kind != Storage.DECIMAL && kind != Storage.NULL) {
-      throw new QueryTypeException(c.call.function() + " needs a numeric argument in " + c.call.name()
-          + ", got " + type);
+      throw new QueryTypeException(
+          c.call.function() + " needs a numeric argument in " + c.call.name() + ", got " + type);
     }
     // Exact prefix sums of integers or unscaled decimals; BigInteger only if a long overflows.
     int scale = Vectors.scale(type);
@@ -542,8 +572,8 @@ final class WindowFunctions {
           pb[j] = BigInteger.valueOf(p[j]);
         }
       }
-      BigInteger add = nulls[i] ? BigInteger.ZERO
-          : dec != null ? Vectors.bigAt(dec, i) : BigInteger.valueOf(v);
+      BigInteger add =
+          nulls[i] ? BigInteger.ZERO : dec != null ? Vectors.bigAt(dec, i) : BigInteger.valueOf(v);
       pb[i + 1] = pb[i].add(add);
     }
     long[] sumLo = new long[n];
@@ -564,8 +594,10 @@ final class WindowFunctions {
           for (int i = 0; i < n; i++) {
             if (valid[i]) {
               if (sumBig[i].bitLength() > 63) {
-                throw new QuiverException("SUM overflowed BIGINT in " + c.call.name()
-                    + "; cast the argument to DECIMAL(38, 0) or DOUBLE");
+                throw new QuiverException(
+                    "SUM overflowed BIGINT in "
+                        + c.call.name()
+                        + "; cast the argument to DECIMAL(38, 0) or DOUBLE");
               }
               sumLo[i] = sumBig[i].longValue();
             }
@@ -579,8 +611,11 @@ final class WindowFunctions {
       BigInteger[] big = new BigInteger[n];
       for (int i = 0; i < n; i++) {
         if (valid[i]) {
-          BigDecimal s = new BigDecimal(sumBig != null ? sumBig[i] : BigInteger.valueOf(sumLo[i]), scale);
-          big[i] = s.divide(BigDecimal.valueOf(counts[i]), d.getScale(), RoundingMode.HALF_UP).unscaledValue();
+          BigDecimal s =
+              new BigDecimal(sumBig != null ? sumBig[i] : BigInteger.valueOf(sumLo[i]), scale);
+          big[i] =
+              s.divide(BigDecimal.valueOf(counts[i]), d.getScale(), RoundingMode.HALF_UP)
+                  .unscaledValue();
         }
       }
       return Vectors.fromDecimal(c.out, new long[n], big, d.getScale(), valid, n, c.allocator);
@@ -589,12 +624,15 @@ final class WindowFunctions {
     double div = Math.pow(10, scale);
     for (int i = 0; i < n; i++) {
       if (valid[i]) {
-        r[i] = sumBig == null && scale == 0
-            ? (double) sumLo[i] / counts[i]
-            : sumBig == null && Math.abs(sumLo[i]) < (1L << 53)
-                ? sumLo[i] / div / counts[i]
-                : new BigDecimal(sumBig != null ? sumBig[i] : BigInteger.valueOf(sumLo[i]), scale)
-                    .divide(BigDecimal.valueOf(counts[i]), MathContext.DECIMAL128).doubleValue();
+        r[i] =
+            sumBig == null && scale == 0
+                ? (double) sumLo[i] / counts[i]
+                : sumBig == null && Math.abs(sumLo[i]) < (1L << 53)
+                    ? sumLo[i] / div / counts[i]
+                    : new BigDecimal(
+                            sumBig != null ? sumBig[i] : BigInteger.valueOf(sumLo[i]), scale)
+                        .divide(BigDecimal.valueOf(counts[i]), MathContext.DECIMAL128)
+                        .doubleValue();
       }
     }
     return Vectors.fromDoubles(c.out, r, valid, n, c.allocator);
@@ -621,7 +659,8 @@ final class WindowFunctions {
         yield (a, b) -> {
           long ha = d.getLong(a * 16L + 8);
           long hb = d.getLong(b * 16L + 8);
-          return ha != hb ? Long.compare(ha, hb)
+          return ha != hb
+              ? Long.compare(ha, hb)
               : Long.compareUnsigned(d.getLong(a * 16L), d.getLong(b * 16L));
         };
       }
@@ -632,9 +671,14 @@ final class WindowFunctions {
         int len = off.getInt(n * 4L) - base;
         byte[] data = new byte[Math.max(len, 1)];
         var.getDataBuffer().getBytes(base, data, 0, len);
-        yield (a, b) -> Arrays.compareUnsigned(
-            data, off.getInt(a * 4L) - base, off.getInt((a + 1) * 4L) - base,
-            data, off.getInt(b * 4L) - base, off.getInt((b + 1) * 4L) - base);
+        yield (a, b) ->
+            Arrays.compareUnsigned(
+                data,
+                off.getInt(a * 4L) - base,
+                off.getInt((a + 1) * 4L) - base,
+                data,
+                off.getInt(b * 4L) - base,
+                off.getInt((b + 1) * 4L) - base);
       }
       case NULL -> (a, b) -> 0;
     };
@@ -642,8 +686,8 @@ final class WindowFunctions {
 
   /**
    * Index of the minimum (or maximum) non-null value in each row's frame, or -1. Frames whose
-   * bounds never move backwards within a partition use a monotonic deque (linear time); others
-   * fall back to scanning the frame.
+   * bounds never move backwards within a partition use a monotonic deque (linear time); others fall
+   * back to scanning the frame.
    */
   private static int[] minMax(Ctx c, int[] lo, int[] hi, boolean min) {
     int n = c.n;

@@ -16,11 +16,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * One partition of a {@link WindowExec}. When every call has the same non-empty PARTITION BY,
- * input is buffered only until a window partition is complete (a key change), so memory is
- * bounded by the largest window partition; otherwise the whole input is buffered. Buffered
- * bytes are reserved from the memory pool; computed rows are emitted in slices of
- * {@code batchSize}.
+ * One partition of a {@link WindowExec}. When every call has the same non-empty PARTITION BY, input
+ * is buffered only until a window partition is complete (a key change), so memory is bounded by the
+ * largest window partition; otherwise the whole input is buffered. Buffered bytes are reserved from
+ * the memory pool; computed rows are emitted in slices of {@code batchSize}.
  */
 final class WindowStream implements BatchStream {
   private final WindowExec plan;
@@ -71,9 +70,13 @@ final class WindowStream implements BatchStream {
     try {
       return advance();
     } catch (OutOfMemoryException e) {
-      throw new ResourcesExhaustedException("Resources exhausted: " + reservation.consumer()
-          + " could not allocate Arrow memory (" + e.getMessage()
-          + "); raise quiver.execution.memory_limit or lower the query's input size", e);
+      throw new ResourcesExhaustedException(
+          "Resources exhausted: "
+              + reservation.consumer()
+              + " could not allocate Arrow memory ("
+              + e.getMessage()
+              + "); raise quiver.execution.memory_limit or lower the query's input size",
+          e);
     }
   }
 
@@ -179,13 +182,16 @@ final class WindowStream implements BatchStream {
     return -1;
   }
 
-  /** Computes every call over {@code chunk} (whole window partitions; closed here) into the result. */
+  /**
+   * Computes every call over {@code chunk} (whole window partitions; closed here) into the result.
+   */
   private void computeChunk(List<VectorSchemaRoot> chunk) {
     VectorSchemaRoot all;
     try {
-      all = chunk.size() == 1
-          ? chunk.remove(0)
-          : Batches.concat(plan.input().schema(), chunk, allocator);
+      all =
+          chunk.size() == 1
+              ? chunk.remove(0)
+              : Batches.concat(plan.input().schema(), chunk, allocator);
     } finally {
       Batches.closeAll(chunk);
     }

@@ -46,7 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class HashAggregateExecTest {
   private static final ArrowType BIGINT = new ArrowType.Int(64, true);
-  private static final ArrowType DOUBLE = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+  private static final ArrowType DOUBLE =
+      new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
 
   private final BufferAllocator allocator = new RootAllocator();
   private final List<BatchesExec> sources = new ArrayList<>();
@@ -72,7 +73,8 @@ class HashAggregateExecTest {
     return TestData.context(allocator, Long.MAX_VALUE, 4, spillDir);
   }
 
-  private static AggregateCall call(AggregateFunction f, PhysicalExpr arg, ArrowType ret, String name) {
+  private static AggregateCall call(
+      AggregateFunction f, PhysicalExpr arg, ArrowType ret, String name) {
     return new AggregateCall(f, arg == null ? List.of() : List.of(arg), false, null, name, ret);
   }
 
@@ -86,66 +88,83 @@ class HashAggregateExecTest {
 
   @Test
   void singleModeComputesEveryFunctionPerGroupWithNulls() {
-    VectorSchemaRoot b1 = batch(
-        strings(allocator, "k", "a", "b", "a", null, "a"),
-        longs(allocator, "x", 1L, 10L, null, 7L, 4L),
-        doubles(allocator, "d", 1.5, 2.0, 3.5, null, -1.0),
-        decimals(allocator, "m", 10, 2, "1.25", "2.50", "-0.75", "9.99", null),
-        dates(allocator, "dt", 19000, 19001, 18999, null, 19005),
-        bools(allocator, "f", true, false, true, null, false));
-    VectorSchemaRoot b2 = batch(
-        strings(allocator, "k", "b", "c", "a"),
-        longs(allocator, "x", null, null, 2L),
-        doubles(allocator, "d", 4.0, null, 0.5),
-        decimals(allocator, "m", 10, 2, "0.01", null, "3.00"),
-        dates(allocator, "dt", 18000, null, 19002),
-        bools(allocator, "f", true, null, true));
+    VectorSchemaRoot b1 =
+        batch(
+            strings(allocator, "k", "a", "b", "a", null, "a"),
+            longs(allocator, "x", 1L, 10L, null, 7L, 4L),
+            doubles(allocator, "d", 1.5, 2.0, 3.5, null, -1.0),
+            decimals(allocator, "m", 10, 2, "1.25", "2.50", "-0.75", "9.99", null),
+            dates(allocator, "dt", 19000, 19001, 18999, null, 19005),
+            bools(allocator, "f", true, false, true, null, false));
+    VectorSchemaRoot b2 =
+        batch(
+            strings(allocator, "k", "b", "c", "a"),
+            longs(allocator, "x", null, null, 2L),
+            doubles(allocator, "d", 4.0, null, 0.5),
+            decimals(allocator, "m", 10, 2, "0.01", null, "3.00"),
+            dates(allocator, "dt", 18000, null, 19002),
+            bools(allocator, "f", true, null, true));
     BatchesExec in = source(List.of(List.of(b1, b2)));
     ArrowType dec38 = new ArrowType.Decimal(38, 2, 128);
-    List<AggregateCall> calls = List.of(
-        call(AggregateFunction.COUNT, null, BIGINT, "cnt_star"),
-        call(AggregateFunction.COUNT, col(b1, 1), BIGINT, "cnt_x"),
-        call(AggregateFunction.SUM, col(b1, 1), BIGINT, "sum_x"),
-        call(AggregateFunction.AVG, col(b1, 1), DOUBLE, "avg_x"),
-        call(AggregateFunction.SUM, col(b1, 2), DOUBLE, "sum_d"),
-        call(AggregateFunction.SUM, col(b1, 3), dec38, "sum_m"),
-        call(AggregateFunction.AVG, col(b1, 3), DOUBLE, "avg_m"),
-        call(AggregateFunction.MIN, col(b1, 3), col(b1, 3).dataType(), "min_m"),
-        call(AggregateFunction.MAX, col(b1, 4), col(b1, 4).dataType(), "max_dt"),
-        call(AggregateFunction.MIN, col(b1, 0), col(b1, 0).dataType(), "min_k"),
-        call(AggregateFunction.MAX, col(b1, 2), DOUBLE, "max_d"),
-        call(AggregateFunction.VAR_SAMP, col(b1, 1), DOUBLE, "var_x"),
-        call(AggregateFunction.STDDEV_POP, col(b1, 2), DOUBLE, "sd_d"),
-        call(AggregateFunction.BOOL_AND, col(b1, 5), ArrowType.Bool.INSTANCE, "all_f"),
-        call(AggregateFunction.BOOL_OR, col(b1, 5), ArrowType.Bool.INSTANCE, "any_f"),
-        call(AggregateFunction.ANY_VALUE, col(b1, 1), BIGINT, "any_x"));
-    HashAggregateExec agg = new HashAggregateExec(
-        in, AggregateMode.SINGLE, List.of(col(b1, 0)), List.of("k"), calls);
+    List<AggregateCall> calls =
+        List.of(
+            call(AggregateFunction.COUNT, null, BIGINT, "cnt_star"),
+            call(AggregateFunction.COUNT, col(b1, 1), BIGINT, "cnt_x"),
+            call(AggregateFunction.SUM, col(b1, 1), BIGINT, "sum_x"),
+            call(AggregateFunction.AVG, col(b1, 1), DOUBLE, "avg_x"),
+            call(AggregateFunction.SUM, col(b1, 2), DOUBLE, "sum_d"),
+            call(AggregateFunction.SUM, col(b1, 3), dec38, "sum_m"),
+            call(AggregateFunction.AVG, col(b1, 3), DOUBLE, "avg_m"),
+            call(AggregateFunction.MIN, col(b1, 3), col(b1, 3).dataType(), "min_m"),
+            call(AggregateFunction.MAX, col(b1, 4), col(b1, 4).dataType(), "max_dt"),
+            call(AggregateFunction.MIN, col(b1, 0), col(b1, 0).dataType(), "min_k"),
+            call(AggregateFunction.MAX, col(b1, 2), DOUBLE, "max_d"),
+            call(AggregateFunction.VAR_SAMP, col(b1, 1), DOUBLE, "var_x"),
+            call(AggregateFunction.STDDEV_POP, col(b1, 2), DOUBLE, "sd_d"),
+            call(AggregateFunction.BOOL_AND, col(b1, 5), ArrowType.Bool.INSTANCE, "all_f"),
+            call(AggregateFunction.BOOL_OR, col(b1, 5), ArrowType.Bool.INSTANCE, "any_f"),
+            call(AggregateFunction.ANY_VALUE, col(b1, 1), BIGINT, "any_x"));
+    HashAggregateExec agg =
+        new HashAggregateExec(in, AggregateMode.SINGLE, List.of(col(b1, 0)), List.of("k"), calls);
     List<List<Object>> rows = collect(agg, ctx());
     assertThat(rows).hasSize(4);
     Map<Object, List<Object>> m = byKey(rows);
 
     // The same through PARTIAL over two partitions (one batch each) and FINAL over all states.
     BatchesExec split = source(List.of(List.of(b1), List.of(b2)));
-    List<VectorSchemaRoot> states = TestData.collectBatches(
-        new HashAggregateExec(split, AggregateMode.PARTIAL, List.of(col(b1, 0)), List.of("k"), calls), ctx());
+    List<VectorSchemaRoot> states =
+        TestData.collectBatches(
+            new HashAggregateExec(
+                split, AggregateMode.PARTIAL, List.of(col(b1, 0)), List.of("k"), calls),
+            ctx());
     BatchesExec stateSource = source(List.of(states));
-    Map<Object, List<Object>> twoPhase = byKey(collect(new HashAggregateExec(stateSource, AggregateMode.FINAL,
-        List.of(col(stateSource.schema(), 0)), List.of("k"), calls), ctx()));
+    Map<Object, List<Object>> twoPhase =
+        byKey(
+            collect(
+                new HashAggregateExec(
+                    stateSource,
+                    AggregateMode.FINAL,
+                    List.of(col(stateSource.schema(), 0)),
+                    List.of("k"),
+                    calls),
+                ctx()));
     assertThat(twoPhase.keySet()).isEqualTo(m.keySet());
     for (Object key : m.keySet()) {
       List<Object> single = m.get(key);
       List<Object> merged = twoPhase.get(key);
       for (int j = 0; j < 16; j++) { // ANY_VALUE (column 16) may pick another row
         if (single.get(j) instanceof Double d) {
-          assertThat((Double) merged.get(j)).as("column %s of group %s", j, key).isCloseTo(d, within(1e-12));
+          assertThat((Double) merged.get(j))
+              .as("column %s of group %s", j, key)
+              .isCloseTo(d, within(1e-12));
         } else {
           assertThat(merged.get(j)).as("column %s of group %s", j, key).isEqualTo(single.get(j));
         }
       }
     }
 
-    List<Object> a = m.get("a"); // x: 1, null, 4, 2; d: 1.5, 3.5, -1.0, 0.5; m: 1.25, -0.75, null, 3.00
+    List<Object> a =
+        m.get("a"); // x: 1, null, 4, 2; d: 1.5, 3.5, -1.0, 0.5; m: 1.25, -0.75, null, 3.00
     assertThat(a.subList(1, 4)).containsExactly(4L, 3L, 7L);
     assertThat((Double) a.get(4)).isCloseTo(7.0 / 3, within(1e-12));
     assertThat((Double) a.get(5)).isEqualTo(4.5);
@@ -157,8 +176,12 @@ class HashAggregateExecTest {
     assertThat(a.get(11)).isEqualTo(3.5);
     assertThat((Double) a.get(12)).isCloseTo(7.0 / 3, within(1e-12)); // var_samp(1,4,2)
     double mean = 4.5 / 4;
-    double pop = (Math.pow(1.5 - mean, 2) + Math.pow(3.5 - mean, 2) + Math.pow(-1 - mean, 2)
-        + Math.pow(0.5 - mean, 2)) / 4;
+    double pop =
+        (Math.pow(1.5 - mean, 2)
+                + Math.pow(3.5 - mean, 2)
+                + Math.pow(-1 - mean, 2)
+                + Math.pow(0.5 - mean, 2))
+            / 4;
     assertThat((Double) a.get(13)).isCloseTo(Math.sqrt(pop), within(1e-12));
     assertThat(a.get(14)).isEqualTo(false);
     assertThat(a.get(15)).isEqualTo(true);
@@ -185,65 +208,98 @@ class HashAggregateExecTest {
   void globalAggregateOfEmptyInputIsOneRow() {
     VectorSchemaRoot empty = batch(longs(allocator, "x"));
     BatchesExec in = source(List.of(List.of(empty), List.of(empty)));
-    List<AggregateCall> calls = List.of(
-        call(AggregateFunction.COUNT, null, BIGINT, "c"),
-        call(AggregateFunction.SUM, col(empty, 0), BIGINT, "s"),
-        call(AggregateFunction.MIN, col(empty, 0), BIGINT, "mn"));
-    HashAggregateExec single = new HashAggregateExec(in, AggregateMode.SINGLE, List.of(), List.of(), calls);
+    List<AggregateCall> calls =
+        List.of(
+            call(AggregateFunction.COUNT, null, BIGINT, "c"),
+            call(AggregateFunction.SUM, col(empty, 0), BIGINT, "s"),
+            call(AggregateFunction.MIN, col(empty, 0), BIGINT, "mn"));
+    HashAggregateExec single =
+        new HashAggregateExec(in, AggregateMode.SINGLE, List.of(), List.of(), calls);
     assertThat(collect(single, TestData.context(allocator, Long.MAX_VALUE, 4, spillDir)))
-        .containsExactly(java.util.Arrays.asList(0L, null, null), java.util.Arrays.asList(0L, null, null));
+        .containsExactly(
+            java.util.Arrays.asList(0L, null, null), java.util.Arrays.asList(0L, null, null));
 
     // PARTIAL over two partitions then FINAL over their union still gives one row.
-    HashAggregateExec partial = new HashAggregateExec(in, AggregateMode.PARTIAL, List.of(), List.of(), calls);
+    HashAggregateExec partial =
+        new HashAggregateExec(in, AggregateMode.PARTIAL, List.of(), List.of(), calls);
     List<VectorSchemaRoot> states = TestData.collectBatches(partial, ctx());
     BatchesExec stateSource = source(List.of(states));
-    HashAggregateExec fin = new HashAggregateExec(stateSource, AggregateMode.FINAL, List.of(), List.of(), calls);
+    HashAggregateExec fin =
+        new HashAggregateExec(stateSource, AggregateMode.FINAL, List.of(), List.of(), calls);
     assertThat(collect(fin, ctx())).containsExactly(java.util.Arrays.asList(0L, null, null));
 
     // A grouped aggregate of empty input has no rows.
-    HashAggregateExec grouped = new HashAggregateExec(
-        in, AggregateMode.SINGLE, List.of(col(empty, 0)), List.of("x"), calls);
+    HashAggregateExec grouped =
+        new HashAggregateExec(
+            in, AggregateMode.SINGLE, List.of(col(empty, 0)), List.of("x"), calls);
     assertThat(collect(grouped, ctx())).isEmpty();
   }
 
   @Test
   void filterAndDistinctAreHonoured() {
-    VectorSchemaRoot b = batch(
-        longs(allocator, "k", 1L, 1L, 1L, 1L, 2L, 2L, 2L),
-        longs(allocator, "x", 5L, 5L, 7L, null, 1L, 9L, 9L));
+    VectorSchemaRoot b =
+        batch(
+            longs(allocator, "k", 1L, 1L, 1L, 1L, 2L, 2L, 2L),
+            longs(allocator, "x", 5L, 5L, 7L, null, 1L, 9L, 9L));
     BatchesExec in = source(List.of(List.of(b)));
-    List<AggregateCall> calls = List.of(
-        new AggregateCall(AggregateFunction.COUNT, List.of(col(b, 1)), true, null, "cd", BIGINT),
-        new AggregateCall(AggregateFunction.SUM, List.of(col(b, 1)), true, null, "sd", BIGINT),
-        new AggregateCall(AggregateFunction.SUM, List.of(col(b, 1)), false, new GreaterThan(1, 5), "sf", BIGINT),
-        new AggregateCall(AggregateFunction.COUNT, List.of(), true, new GreaterThan(1, 6), "cf", BIGINT),
-        new AggregateCall(AggregateFunction.COUNT, List.of(col(b, 1)), true, new GreaterThan(1, 4), "cdf", BIGINT));
-    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE, List.of(col(b, 0)), List.of("k"), calls);
+    List<AggregateCall> calls =
+        List.of(
+            new AggregateCall(
+                AggregateFunction.COUNT, List.of(col(b, 1)), true, null, "cd", BIGINT),
+            new AggregateCall(AggregateFunction.SUM, List.of(col(b, 1)), true, null, "sd", BIGINT),
+            new AggregateCall(
+                AggregateFunction.SUM,
+                List.of(col(b, 1)),
+                false,
+                new GreaterThan(1, 5),
+                "sf",
+                BIGINT),
+            new AggregateCall(
+                AggregateFunction.COUNT, List.of(), true, new GreaterThan(1, 6), "cf", BIGINT),
+            new AggregateCall(
+                AggregateFunction.COUNT,
+                List.of(col(b, 1)),
+                true,
+                new GreaterThan(1, 4),
+                "cdf",
+                BIGINT));
+    HashAggregateExec agg =
+        new HashAggregateExec(in, AggregateMode.SINGLE, List.of(col(b, 0)), List.of("k"), calls);
     Map<Object, List<Object>> m = byKey(collect(agg, ctx()));
     assertThat(m.get(1L)).containsExactly(1L, 2L, 12L, 7L, 1L, 2L);
     assertThat(m.get(2L)).containsExactly(2L, 2L, 10L, 18L, 1L, 1L);
 
-    assertThatThrownBy(() -> new HashAggregateExec(in, AggregateMode.PARTIAL, List.of(), List.of(), calls))
-        .isInstanceOf(QuiverException.class).hasMessageContaining("SINGLE");
+    assertThatThrownBy(
+            () -> new HashAggregateExec(in, AggregateMode.PARTIAL, List.of(), List.of(), calls))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("SINGLE");
   }
 
   @Test
   void decimalSumsStayExactBeyondLongRange() {
     String big = "90000000000000000.00"; // unscaled 9e18, close to Long.MAX_VALUE
-    VectorSchemaRoot b = batch(
-        longs(allocator, "k", 1L, 1L, 1L, 2L),
-        decimals(allocator, "m", 38, 2, big, big, "-0.01", "-" + big));
+    VectorSchemaRoot b =
+        batch(
+            longs(allocator, "k", 1L, 1L, 1L, 2L),
+            decimals(allocator, "m", 38, 2, big, big, "-0.01", "-" + big));
     BatchesExec in = source(List.of(List.of(b)));
-    List<AggregateCall> calls = List.of(
-        call(AggregateFunction.SUM, col(b, 1), new ArrowType.Decimal(38, 2, 128), "s"),
-        call(AggregateFunction.AVG, col(b, 1), new ArrowType.Decimal(38, 4, 128), "a"),
-        call(AggregateFunction.MAX, col(b, 1), col(b, 1).dataType(), "mx"));
+    List<AggregateCall> calls =
+        List.of(
+            call(AggregateFunction.SUM, col(b, 1), new ArrowType.Decimal(38, 2, 128), "s"),
+            call(AggregateFunction.AVG, col(b, 1), new ArrowType.Decimal(38, 4, 128), "a"),
+            call(AggregateFunction.MAX, col(b, 1), col(b, 1).dataType(), "mx"));
     // Through PARTIAL -> FINAL as well, so the overflowed state round-trips through Arrow.
-    HashAggregateExec partial = new HashAggregateExec(in, AggregateMode.PARTIAL, List.of(col(b, 0)), List.of("k"), calls);
+    HashAggregateExec partial =
+        new HashAggregateExec(in, AggregateMode.PARTIAL, List.of(col(b, 0)), List.of("k"), calls);
     List<VectorSchemaRoot> states = TestData.collectBatches(partial, ctx());
     BatchesExec stateSource = source(List.of(states));
-    HashAggregateExec fin = new HashAggregateExec(
-        stateSource, AggregateMode.FINAL, List.of(col(stateSource.schema(), 0)), List.of("k"), calls);
+    HashAggregateExec fin =
+        new HashAggregateExec(
+            stateSource,
+            AggregateMode.FINAL,
+            List.of(col(stateSource.schema(), 0)),
+            List.of("k"),
+            calls);
     Map<Object, List<Object>> m = byKey(collect(fin, ctx()));
     assertThat((BigDecimal) m.get(1L).get(1)).isEqualByComparingTo("179999999999999999.99");
     assertThat((BigDecimal) m.get(1L).get(2)).isEqualByComparingTo("59999999999999999.9967");
@@ -255,14 +311,21 @@ class HashAggregateExecTest {
   void sumOfBigintOverflowIsAClearError() {
     VectorSchemaRoot b = batch(longs(allocator, "x", Long.MAX_VALUE, 1L));
     BatchesExec in = source(List.of(List.of(b)));
-    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE, List.of(), List.of(),
-        List.of(call(AggregateFunction.SUM, col(b, 0), BIGINT, "s")));
+    HashAggregateExec agg =
+        new HashAggregateExec(
+            in,
+            AggregateMode.SINGLE,
+            List.of(),
+            List.of(),
+            List.of(call(AggregateFunction.SUM, col(b, 0), BIGINT, "s")));
     assertThatThrownBy(() -> collect(agg, ctx()))
-        .isInstanceOf(QuiverException.class).hasMessageContaining("overflowed BIGINT in s");
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("overflowed BIGINT in s");
   }
 
   /** Random (k1, k2, s, x) rows: two BIGINT keys, a string key and a value. */
-  private List<List<VectorSchemaRoot>> randomPartitions(int partitions, int batches, int rows, int keys, long seed) {
+  private List<List<VectorSchemaRoot>> randomPartitions(
+      int partitions, int batches, int rows, int keys, long seed) {
     Random r = new Random(seed);
     List<List<VectorSchemaRoot>> out = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
@@ -279,8 +342,12 @@ class HashAggregateExecTest {
           s[i] = "key-" + k;
           x[i] = r.nextInt(10) == 0 ? null : (long) r.nextInt(1000) - 300;
         }
-        list.add(batch(longs(allocator, "k1", k1), longs(allocator, "k2", k2),
-            strings(allocator, "s", s), longs(allocator, "x", x)));
+        list.add(
+            batch(
+                longs(allocator, "k1", k1),
+                longs(allocator, "k2", k2),
+                strings(allocator, "s", s),
+                longs(allocator, "x", x)));
       }
       out.add(list);
     }
@@ -318,9 +385,10 @@ class HashAggregateExecTest {
       List<Object> a = actual.get(i);
       List<Object> e = expected.get(i);
       for (int j = 0; j < a.size(); j++) {
-        boolean same = a.get(j) instanceof Double d && e.get(j) instanceof Double f
-            ? Math.abs(d - f) <= 1e-6 * Math.max(1, Math.abs(d))
-            : java.util.Objects.equals(a.get(j), e.get(j));
+        boolean same =
+            a.get(j) instanceof Double d && e.get(j) instanceof Double f
+                ? Math.abs(d - f) <= 1e-6 * Math.max(1, Math.abs(d))
+                : java.util.Objects.equals(a.get(j), e.get(j));
         if (!same && mismatches.size() < 10) {
           mismatches.add(a + " vs " + e);
         }
@@ -345,38 +413,48 @@ class HashAggregateExecTest {
     List<VectorSchemaRoot> all = new ArrayList<>();
     parts.forEach(all::addAll);
     BatchesExec coalesced = new BatchesExec(schema, List.of(all));
-    List<List<Object>> expected = collect(
-        new HashAggregateExec(coalesced, AggregateMode.SINGLE, keys, names, calls), ctx.get());
+    List<List<Object>> expected =
+        collect(
+            new HashAggregateExec(coalesced, AggregateMode.SINGLE, keys, names, calls), ctx.get());
     assertThat(expected.size()).isGreaterThan(100_000);
 
-    HashAggregateExec partial = new HashAggregateExec(in, AggregateMode.PARTIAL, keys, names, calls);
+    HashAggregateExec partial =
+        new HashAggregateExec(in, AggregateMode.PARTIAL, keys, names, calls);
     List<VectorSchemaRoot> states = TestData.collectBatches(partial, ctx.get());
     assertThat(states).allSatisfy(s -> assertThat(s.getRowCount()).isLessThanOrEqualTo(8192));
     BatchesExec stateSource = source(List.of(states));
     Schema ss = stateSource.schema();
-    HashAggregateExec fin = new HashAggregateExec(
-        stateSource, AggregateMode.FINAL, List.of(col(ss, 0), col(ss, 1)), names, calls);
-    assertThat(fin.schema()).isEqualTo(
-        new HashAggregateExec(coalesced, AggregateMode.SINGLE, keys, names, calls).schema());
+    HashAggregateExec fin =
+        new HashAggregateExec(
+            stateSource, AggregateMode.FINAL, List.of(col(ss, 0), col(ss, 1)), names, calls);
+    assertThat(fin.schema())
+        .isEqualTo(
+            new HashAggregateExec(coalesced, AggregateMode.SINGLE, keys, names, calls).schema());
     assertSameRows(collect(fin, ctx.get()), expected);
 
     // Cross-check the SINGLE result against a plain Java computation on the string key.
     Map<String, long[]> javaAgg = new HashMap<>();
     for (VectorSchemaRoot b : all) {
       for (int i = 0; i < b.getRowCount(); i++) {
-        long[] acc = javaAgg.computeIfAbsent(b.getVector(2).getObject(i).toString(), k -> new long[2]);
+        long[] acc =
+            javaAgg.computeIfAbsent(b.getVector(2).getObject(i).toString(), k -> new long[2]);
         acc[0]++;
         BigIntVector x = (BigIntVector) b.getVector(3);
         acc[1] += x.isNull(i) ? 0 : x.get(i);
       }
     }
-    List<List<Object>> byString = collect(new HashAggregateExec(
-        coalesced, AggregateMode.SINGLE, List.of(col(schema, 2)), List.of("s"), calls), ctx.get());
+    List<List<Object>> byString =
+        collect(
+            new HashAggregateExec(
+                coalesced, AggregateMode.SINGLE, List.of(col(schema, 2)), List.of("s"), calls),
+            ctx.get());
     assertThat(byString).hasSize(javaAgg.size());
     int wrong = 0;
     for (List<Object> row : byString) {
       long[] acc = javaAgg.get((String) row.get(0));
-      if (acc == null || !row.get(1).equals(acc[0]) || (row.get(2) != null && !row.get(2).equals(acc[1]))) {
+      if (acc == null
+          || !row.get(1).equals(acc[0])
+          || (row.get(2) != null && !row.get(2).equals(acc[1]))) {
         wrong++;
       }
     }
@@ -412,11 +490,13 @@ class HashAggregateExecTest {
     }
     BatchesExec in = source(List.of(twice));
     Schema s = in.schema();
-    List<AggregateCall> calls = List.of(
-        call(AggregateFunction.COUNT, null, BIGINT, "c"),
-        call(AggregateFunction.SUM, col(s, 1), BIGINT, "sx"),
-        call(AggregateFunction.MAX, col(s, 1), new ArrowType.Int(32, true), "mx"));
-    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE, List.of(col(s, 0)), List.of("k"), calls);
+    List<AggregateCall> calls =
+        List.of(
+            call(AggregateFunction.COUNT, null, BIGINT, "c"),
+            call(AggregateFunction.SUM, col(s, 1), BIGINT, "sx"),
+            call(AggregateFunction.MAX, col(s, 1), new ArrowType.Int(32, true), "mx"));
+    HashAggregateExec agg =
+        new HashAggregateExec(in, AggregateMode.SINGLE, List.of(col(s, 0)), List.of("k"), calls);
     TaskContext ctx = TestData.context(allocator, 4L << 20, 8192, spillDir);
     long groups = 0;
     long count = 0;
@@ -462,16 +542,19 @@ class HashAggregateExecTest {
     }
     BatchesExec in = source(List.of(batches));
     Schema s = in.schema();
-    List<AggregateCall> calls = List.of(
-        call(AggregateFunction.COUNT, null, BIGINT, "c"),
-        call(AggregateFunction.SUM, col(s, 1), BIGINT, "sx"));
+    List<AggregateCall> calls =
+        List.of(
+            call(AggregateFunction.COUNT, null, BIGINT, "c"),
+            call(AggregateFunction.SUM, col(s, 1), BIGINT, "sx"));
     List<String> names = List.of("k");
     TaskContext tight = TestData.context(allocator, 1L << 20, 4096, spillDir);
-    HashAggregateExec partial = new HashAggregateExec(in, AggregateMode.PARTIAL, List.of(col(s, 0)), names, calls);
+    HashAggregateExec partial =
+        new HashAggregateExec(in, AggregateMode.PARTIAL, List.of(col(s, 0)), names, calls);
     List<VectorSchemaRoot> states = TestData.collectBatches(partial, tight);
     BatchesExec stateSource = source(List.of(states));
-    HashAggregateExec fin = new HashAggregateExec(
-        stateSource, AggregateMode.FINAL, List.of(col(stateSource.schema(), 0)), names, calls);
+    HashAggregateExec fin =
+        new HashAggregateExec(
+            stateSource, AggregateMode.FINAL, List.of(col(stateSource.schema(), 0)), names, calls);
     List<List<Object>> rows = collect(fin, tight);
     assertThat(rows).hasSize(n);
     assertThat(rows.stream().mapToLong(r -> (Long) r.get(1)).sum()).isEqualTo(n);
@@ -496,10 +579,16 @@ class HashAggregateExecTest {
     BatchesExec in = source(List.of(batches));
     Schema s = in.schema();
     ArrowType utf8 = ArrowType.Utf8.INSTANCE;
-    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE, List.of(col(s, 0)), List.of("k"),
-        List.of(call(AggregateFunction.COUNT, null, BIGINT, "c"),
-            call(AggregateFunction.MIN, col(s, 1), utf8, "mn"),
-            call(AggregateFunction.MAX, col(s, 1), utf8, "mx")));
+    HashAggregateExec agg =
+        new HashAggregateExec(
+            in,
+            AggregateMode.SINGLE,
+            List.of(col(s, 0)),
+            List.of("k"),
+            List.of(
+                call(AggregateFunction.COUNT, null, BIGINT, "c"),
+                call(AggregateFunction.MIN, col(s, 1), utf8, "mn"),
+                call(AggregateFunction.MAX, col(s, 1), utf8, "mx")));
     TaskContext ctx = TestData.context(allocator, 2L << 20, 8192, spillDir);
     List<List<Object>> rows = collect(agg, ctx);
     assertThat(agg.metrics().spillCount()).isGreaterThan(0);
@@ -524,8 +613,15 @@ class HashAggregateExecTest {
   void distinctThatDoesNotFitIsResourcesExhausted() {
     BatchesExec in = source(List.of(List.of(sequence(0, 200_000))));
     Schema s = in.schema();
-    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE, List.of(), List.of(),
-        List.of(new AggregateCall(AggregateFunction.COUNT, List.of(col(s, 0)), true, null, "cd", BIGINT)));
+    HashAggregateExec agg =
+        new HashAggregateExec(
+            in,
+            AggregateMode.SINGLE,
+            List.of(),
+            List.of(),
+            List.of(
+                new AggregateCall(
+                    AggregateFunction.COUNT, List.of(col(s, 0)), true, null, "cd", BIGINT)));
     assertThatThrownBy(() -> collect(agg, TestData.context(allocator, 64 << 10, 8192, spillDir)))
         .isInstanceOf(ResourcesExhaustedException.class)
         .hasMessageContaining("HashAggregateExec");
@@ -534,17 +630,22 @@ class HashAggregateExecTest {
 
   @Test
   void groupsOnEveryKeyTypeTogether() {
-    VectorSchemaRoot b = batch(
-        decimals(allocator, "m", 10, 2, "1.50", "1.50", null, "1.50", null, "-2.00"),
-        doubles(allocator, "d", 0.0, -0.0, Double.NaN, 0.0, Double.NaN, null),
-        bools(allocator, "f", true, true, null, true, null, false),
-        dates(allocator, "dt", 5, 5, 7, 5, 7, null),
-        longs(allocator, "x", 1L, 2L, 3L, 4L, 5L, 6L));
+    VectorSchemaRoot b =
+        batch(
+            decimals(allocator, "m", 10, 2, "1.50", "1.50", null, "1.50", null, "-2.00"),
+            doubles(allocator, "d", 0.0, -0.0, Double.NaN, 0.0, Double.NaN, null),
+            bools(allocator, "f", true, true, null, true, null, false),
+            dates(allocator, "dt", 5, 5, 7, 5, 7, null),
+            longs(allocator, "x", 1L, 2L, 3L, 4L, 5L, 6L));
     BatchesExec in = source(List.of(List.of(b)));
     Schema s = in.schema();
-    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE,
-        List.of(col(s, 0), col(s, 1), col(s, 2), col(s, 3)), List.of("m", "d", "f", "dt"),
-        List.of(call(AggregateFunction.SUM, col(s, 4), BIGINT, "sx")));
+    HashAggregateExec agg =
+        new HashAggregateExec(
+            in,
+            AggregateMode.SINGLE,
+            List.of(col(s, 0), col(s, 1), col(s, 2), col(s, 3)),
+            List.of("m", "d", "f", "dt"),
+            List.of(call(AggregateFunction.SUM, col(s, 4), BIGINT, "sx")));
     List<List<Object>> rows = collect(agg, ctx());
     // -0.0 groups with 0.0 and NaN with NaN, as SQL equality on keys requires.
     assertThat(rows).hasSize(3);
@@ -563,8 +664,13 @@ class HashAggregateExecTest {
     }
     BatchesExec in = source(List.of(batches));
     Schema s = in.schema();
-    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.SINGLE, List.of(col(s, 0)), List.of("k"),
-        List.of(call(AggregateFunction.SUM, col(s, 1), BIGINT, "sx")));
+    HashAggregateExec agg =
+        new HashAggregateExec(
+            in,
+            AggregateMode.SINGLE,
+            List.of(col(s, 0)),
+            List.of("k"),
+            List.of(call(AggregateFunction.SUM, col(s, 1), BIGINT, "sx")));
     TaskContext ctx = TestData.context(allocator, 1L << 20, 1024, spillDir);
     try (BatchStream stream = agg.execute(0, ctx)) {
       try (VectorSchemaRoot first = stream.next()) {
@@ -581,24 +687,34 @@ class HashAggregateExecTest {
     VectorSchemaRoot b = batch(longs(allocator, "k", 1L), longs(allocator, "x", 2L));
     BatchesExec in = source(List.of(List.of(b)));
     AggregateCall sum = call(AggregateFunction.SUM, col(b, 1), BIGINT, "s");
-    HashAggregateExec agg = new HashAggregateExec(in, AggregateMode.PARTIAL, List.of(col(b, 0)), List.of("k"), List.of(sum));
-    assertThat(agg.displayDetails()).isEqualTo("mode=PARTIAL, gby=[k@0 as k], aggr=[SUM(x@1) as s]");
-    assertThat(agg.schema().getFields()).extracting(f -> f.getName()).containsExactly("k", "s[sum]", "s[count]");
+    HashAggregateExec agg =
+        new HashAggregateExec(
+            in, AggregateMode.PARTIAL, List.of(col(b, 0)), List.of("k"), List.of(sum));
+    assertThat(agg.displayDetails())
+        .isEqualTo("mode=PARTIAL, gby=[k@0 as k], aggr=[SUM(x@1) as s]");
+    assertThat(agg.schema().getFields())
+        .extracting(f -> f.getName())
+        .containsExactly("k", "s[sum]", "s[count]");
     assertThat(HashAggregateExec.stateFields(sum)).hasSize(2);
     assertThat(agg.withNewChildren(List.of(in)).schema()).isEqualTo(agg.schema());
     assertThat(agg.outputPartitioning().partitionCount()).isEqualTo(1);
 
     // FINAL over input hashed on its group keys stays hashed on the output group columns.
-    BatchesExec hashed = new BatchesExec(b.getSchema(), List.of(List.of(b), List.of())) {
-      @Override
-      public dev.quiver.binding.physical.Partitioning outputPartitioning() {
-        return dev.quiver.binding.physical.Partitioning.hash(List.of(col(b, 0)), 2);
-      }
-    };
-    HashAggregateExec fin = new HashAggregateExec(hashed, AggregateMode.FINAL, List.of(col(b, 0)), List.of("key"),
-        List.of(sum));
-    assertThat(fin.outputPartitioning().kind()).isEqualTo(dev.quiver.binding.physical.Partitioning.Kind.HASH);
-    assertThat(fin.outputPartitioning().hashExprs()).extracting(Object::toString).containsExactly("key@0");
+    BatchesExec hashed =
+        new BatchesExec(b.getSchema(), List.of(List.of(b), List.of())) {
+          @Override
+          public dev.quiver.binding.physical.Partitioning outputPartitioning() {
+            return dev.quiver.binding.physical.Partitioning.hash(List.of(col(b, 0)), 2);
+          }
+        };
+    HashAggregateExec fin =
+        new HashAggregateExec(
+            hashed, AggregateMode.FINAL, List.of(col(b, 0)), List.of("key"), List.of(sum));
+    assertThat(fin.outputPartitioning().kind())
+        .isEqualTo(dev.quiver.binding.physical.Partitioning.Kind.HASH);
+    assertThat(fin.outputPartitioning().hashExprs())
+        .extracting(Object::toString)
+        .containsExactly("key@0");
     assertThat(fin.outputPartitioning().partitionCount()).isEqualTo(2);
   }
 }

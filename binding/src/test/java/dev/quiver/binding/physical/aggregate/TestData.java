@@ -33,7 +33,9 @@ import org.apache.arrow.vector.util.Text;
 public final class TestData {
   private TestData() {}
 
-  /** Serves fixed batches per partition; every next() hands out a new reference the caller closes. */
+  /**
+   * Serves fixed batches per partition; every next() hands out a new reference the caller closes.
+   */
   public static class BatchesExec extends BaseExecutionPlan {
     private final List<List<VectorSchemaRoot>> partitions;
 
@@ -88,7 +90,8 @@ public final class TestData {
     }
   }
 
-  public static TaskContext context(BufferAllocator allocator, long pool, int batchSize, Path spillDir) {
+  public static TaskContext context(
+      BufferAllocator allocator, long pool, int batchSize, Path spillDir) {
     SessionConfig config = new SessionConfig().withBatchSize(batchSize);
     if (spillDir != null) {
       config.withSpillDirectory(spillDir);
@@ -208,7 +211,8 @@ public final class TestData {
     return v;
   }
 
-  public static DecimalVector decimals(BufferAllocator a, String name, int p, int s, String... vals) {
+  public static DecimalVector decimals(
+      BufferAllocator a, String name, int p, int s, String... vals) {
     DecimalVector v = new DecimalVector(name, a, p, s);
     v.allocateNew(vals.length);
     for (int i = 0; i < vals.length; i++) {

@@ -22,11 +22,25 @@ class CastExprTest extends ExprTestSupport {
 
   @Test
   void decimalRescaleRoundsHalfAwayFromZero() {
-    VectorSchemaRoot b = batch(col("d", decimal(10, 3), new BigDecimal("1.005"), new BigDecimal("-1.005"), new BigDecimal("2.004"), null));
+    VectorSchemaRoot b =
+        batch(
+            col(
+                "d",
+                decimal(10, 3),
+                new BigDecimal("1.005"),
+                new BigDecimal("-1.005"),
+                new BigDecimal("2.004"),
+                null));
     assertThat(eval(new CastExpr(column(b, 0), decimal(10, 2)), b))
-        .isEqualTo(list(new BigDecimal("1.01"), new BigDecimal("-1.01"), new BigDecimal("2.00"), null));
+        .isEqualTo(
+            list(new BigDecimal("1.01"), new BigDecimal("-1.01"), new BigDecimal("2.00"), null));
     assertThat(eval(new CastExpr(column(b, 0), decimal(12, 5)), b))
-        .isEqualTo(list(new BigDecimal("1.00500"), new BigDecimal("-1.00500"), new BigDecimal("2.00400"), null));
+        .isEqualTo(
+            list(
+                new BigDecimal("1.00500"),
+                new BigDecimal("-1.00500"),
+                new BigDecimal("2.00400"),
+                null));
     assertThatThrownBy(() -> castOne(new BigDecimal("123.456"), decimal(10, 3), decimal(4, 2)))
         .isInstanceOf(dev.quiver.binding.errors.QuiverException.class)
         .hasMessageContaining("DECIMAL(4, 2)");
@@ -34,13 +48,24 @@ class CastExprTest extends ExprTestSupport {
 
   @Test
   void decimalToIntegerRoundsHalfAwayAndDoubleToIntegerRoundsToEven() {
-    VectorSchemaRoot b = batch(col("d", decimal(10, 1), new BigDecimal("2.5"), new BigDecimal("-2.5"), new BigDecimal("2.4")));
+    VectorSchemaRoot b =
+        batch(
+            col(
+                "d",
+                decimal(10, 1),
+                new BigDecimal("2.5"),
+                new BigDecimal("-2.5"),
+                new BigDecimal("2.4")));
     assertThat(eval(new CastExpr(column(b, 0), INT), b)).isEqualTo(list(3L, -3L, 2L));
     VectorSchemaRoot f = batch(col("x", DOUBLE, 2.5, 3.5, -0.7));
     assertThat(eval(new CastExpr(column(f, 0), BIGINT), f)).isEqualTo(list(2L, 4L, -1L));
-    assertThatThrownBy(() -> castOne(1e30, DOUBLE, BIGINT)).isInstanceOf(QueryTypeException.class).hasMessageContaining("out of range");
+    assertThatThrownBy(() -> castOne(1e30, DOUBLE, BIGINT))
+        .isInstanceOf(QueryTypeException.class)
+        .hasMessageContaining("out of range");
     assertThatThrownBy(() -> castOne(300L, INT, new ArrowType.Int(8, true)))
-        .isInstanceOf(QueryTypeException.class).hasMessageContaining("300").hasMessageContaining("TINYINT");
+        .isInstanceOf(QueryTypeException.class)
+        .hasMessageContaining("300")
+        .hasMessageContaining("TINYINT");
   }
 
   @Test
@@ -49,7 +74,8 @@ class CastExprTest extends ExprTestSupport {
     assertThat(castOne(0.125, DOUBLE, decimal(5, 2))).isEqualTo(new BigDecimal("0.13"));
     assertThat(castOne(new BigDecimal("12.34"), decimal(4, 2), DOUBLE)).isEqualTo(12.34);
     assertThat(castOne(7L, INT, DOUBLE)).isEqualTo(7.0);
-    assertThatThrownBy(() -> castOne(1000L, INT, decimal(4, 2))).isInstanceOf(dev.quiver.binding.errors.QuiverException.class);
+    assertThatThrownBy(() -> castOne(1000L, INT, decimal(4, 2)))
+        .isInstanceOf(dev.quiver.binding.errors.QuiverException.class);
   }
 
   @Test
@@ -60,7 +86,10 @@ class CastExprTest extends ExprTestSupport {
     assertThat(castOne("1998-12-01", UTF8, DATE)).isEqualTo(LocalDate.of(1998, 12, 1));
     assertThat(castOne("true", UTF8, BOOL)).isEqualTo(true);
     assertThat(castOne("2020-02-29 12:30:00.5", UTF8, TIMESTAMP))
-        .isEqualTo(LocalDate.of(2020, 2, 29).toEpochDay() * 86_400_000_000L + (12 * 3600 + 30 * 60) * 1_000_000L + 500_000L);
+        .isEqualTo(
+            LocalDate.of(2020, 2, 29).toEpochDay() * 86_400_000_000L
+                + (12 * 3600 + 30 * 60) * 1_000_000L
+                + 500_000L);
   }
 
   @Test
@@ -69,7 +98,9 @@ class CastExprTest extends ExprTestSupport {
         .isInstanceOf(QueryTypeException.class)
         .hasMessageContaining("'abc'")
         .hasMessageContaining("INTEGER");
-    assertThatThrownBy(() -> castOne("2020-13-01", UTF8, DATE)).isInstanceOf(QueryTypeException.class).hasMessageContaining("2020-13-01");
+    assertThatThrownBy(() -> castOne("2020-13-01", UTF8, DATE))
+        .isInstanceOf(QueryTypeException.class)
+        .hasMessageContaining("2020-13-01");
     assertThatThrownBy(() -> castOne("maybe", UTF8, BOOL)).isInstanceOf(QueryTypeException.class);
   }
 
@@ -77,7 +108,8 @@ class CastExprTest extends ExprTestSupport {
   void valuesFormatAsText() {
     assertThat(castOne(new BigDecimal("-0.50"), decimal(5, 2), UTF8)).isEqualTo("-0.50");
     assertThat(castOne(LocalDate.of(1995, 3, 15), DATE, UTF8)).isEqualTo("1995-03-15");
-    assertThat(castOne(86_400_000_000L + 1_500_000L, TIMESTAMP, UTF8)).isEqualTo("1970-01-02 00:00:01.5");
+    assertThat(castOne(86_400_000_000L + 1_500_000L, TIMESTAMP, UTF8))
+        .isEqualTo("1970-01-02 00:00:01.5");
     assertThat(castOne(12L, BIGINT, UTF8)).isEqualTo("12");
     assertThat(castOne(true, BOOL, UTF8)).isEqualTo("true");
   }
@@ -92,7 +124,9 @@ class CastExprTest extends ExprTestSupport {
   void literalsAndNullsCast() {
     VectorSchemaRoot b = rows(2);
     assertThat(eval(new CastExpr(lit("7", UTF8), INT), b)).isEqualTo(list(7L, 7L));
-    assertThat(eval(new CastExpr(LiteralExpr.nullOf(ArrowType.Null.INSTANCE), decimal(5, 1)), b)).isEqualTo(list(null, null));
-    assertThatThrownBy(() -> new CastExpr(lit(LocalDate.of(2000, 1, 1), DATE), BOOL)).isInstanceOf(QueryTypeException.class);
+    assertThat(eval(new CastExpr(LiteralExpr.nullOf(ArrowType.Null.INSTANCE), decimal(5, 1)), b))
+        .isEqualTo(list(null, null));
+    assertThatThrownBy(() -> new CastExpr(lit(LocalDate.of(2000, 1, 1), DATE), BOOL))
+        .isInstanceOf(QueryTypeException.class);
   }
 }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ComparisonAndLogicTest extends ExprTestSupport {
 
-  private List<Object> cmp(ComparisonExpr.Op op, PhysicalExpr l, PhysicalExpr r, VectorSchemaRoot b) {
+  private List<Object> cmp(
+      ComparisonExpr.Op op, PhysicalExpr l, PhysicalExpr r, VectorSchemaRoot b) {
     return eval(new ComparisonExpr(op, l, r), b);
   }
 
@@ -27,42 +28,71 @@ class ComparisonAndLogicTest extends ExprTestSupport {
     assertThat(cmp(ComparisonExpr.Op.EQ, a, c, b)).isEqualTo(list(true, false, null, false));
     assertThat(cmp(ComparisonExpr.Op.NE, a, c, b)).isEqualTo(list(false, true, null, true));
     assertThat(cmp(ComparisonExpr.Op.LT, a, c, b)).isEqualTo(list(false, false, null, true));
-    assertThat(cmp(ComparisonExpr.Op.GE, a, lit(5L, INT), b)).isEqualTo(list(false, true, null, true));
+    assertThat(cmp(ComparisonExpr.Op.GE, a, lit(5L, INT), b))
+        .isEqualTo(list(false, true, null, true));
     // Literal on the left is flipped, not materialized.
-    assertThat(cmp(ComparisonExpr.Op.GT, lit(5L, INT), a, b)).isEqualTo(list(true, false, null, false));
-    assertThat(cmp(ComparisonExpr.Op.LE, a, LiteralExpr.nullOf(INT), b)).isEqualTo(list(null, null, null, null));
+    assertThat(cmp(ComparisonExpr.Op.GT, lit(5L, INT), a, b))
+        .isEqualTo(list(true, false, null, false));
+    assertThat(cmp(ComparisonExpr.Op.LE, a, LiteralExpr.nullOf(INT), b))
+        .isEqualTo(list(null, null, null, null));
   }
 
   @Test
   void stringsCompareByteWiseInUtf8() {
-    VectorSchemaRoot b = batch(col("s", UTF8, "apple", "banana", "é", "", null), col("t", UTF8, "apple", "apricot", "z", "a", "x"));
-    assertThat(cmp(ComparisonExpr.Op.EQ, column(b, 0), column(b, 1), b)).isEqualTo(list(true, false, false, false, null));
-    assertThat(cmp(ComparisonExpr.Op.LT, column(b, 0), column(b, 1), b)).isEqualTo(list(false, false, false, true, null));
+    VectorSchemaRoot b =
+        batch(
+            col("s", UTF8, "apple", "banana", "é", "", null),
+            col("t", UTF8, "apple", "apricot", "z", "a", "x"));
+    assertThat(cmp(ComparisonExpr.Op.EQ, column(b, 0), column(b, 1), b))
+        .isEqualTo(list(true, false, false, false, null));
+    assertThat(cmp(ComparisonExpr.Op.LT, column(b, 0), column(b, 1), b))
+        .isEqualTo(list(false, false, false, true, null));
     // 'é' (0xC3 0xA9) sorts after 'z' (0x7A) byte-wise.
-    assertThat(cmp(ComparisonExpr.Op.GT, column(b, 0), lit("z", UTF8), b)).isEqualTo(list(false, false, true, false, null));
-    assertThat(cmp(ComparisonExpr.Op.EQ, column(b, 0), lit("banana", UTF8), b)).isEqualTo(list(false, true, false, false, null));
+    assertThat(cmp(ComparisonExpr.Op.GT, column(b, 0), lit("z", UTF8), b))
+        .isEqualTo(list(false, false, true, false, null));
+    assertThat(cmp(ComparisonExpr.Op.EQ, column(b, 0), lit("banana", UTF8), b))
+        .isEqualTo(list(false, true, false, false, null));
   }
 
   @Test
   void decimalsOfDifferentScalesCompareByValue() {
-    VectorSchemaRoot b = batch(
-        col("a", decimal(10, 2), new BigDecimal("1.50"), new BigDecimal("2.00"), new BigDecimal("-0.01")),
-        col("b", decimal(10, 3), new BigDecimal("1.500"), new BigDecimal("1.999"), new BigDecimal("0.000")));
-    assertThat(cmp(ComparisonExpr.Op.EQ, column(b, 0), column(b, 1), b)).isEqualTo(list(true, false, false));
-    assertThat(cmp(ComparisonExpr.Op.GT, column(b, 0), column(b, 1), b)).isEqualTo(list(false, true, false));
-    assertThat(cmp(ComparisonExpr.Op.LT, column(b, 0), lit(2L, INT), b)).isEqualTo(list(true, false, true));
-    assertThat(cmp(ComparisonExpr.Op.LT, column(b, 0), lit(1.6, DOUBLE), b)).isEqualTo(list(true, false, true));
+    VectorSchemaRoot b =
+        batch(
+            col(
+                "a",
+                decimal(10, 2),
+                new BigDecimal("1.50"),
+                new BigDecimal("2.00"),
+                new BigDecimal("-0.01")),
+            col(
+                "b",
+                decimal(10, 3),
+                new BigDecimal("1.500"),
+                new BigDecimal("1.999"),
+                new BigDecimal("0.000")));
+    assertThat(cmp(ComparisonExpr.Op.EQ, column(b, 0), column(b, 1), b))
+        .isEqualTo(list(true, false, false));
+    assertThat(cmp(ComparisonExpr.Op.GT, column(b, 0), column(b, 1), b))
+        .isEqualTo(list(false, true, false));
+    assertThat(cmp(ComparisonExpr.Op.LT, column(b, 0), lit(2L, INT), b))
+        .isEqualTo(list(true, false, true));
+    assertThat(cmp(ComparisonExpr.Op.LT, column(b, 0), lit(1.6, DOUBLE), b))
+        .isEqualTo(list(true, false, true));
   }
 
   @Test
   void datesTimestampsAndBooleans() {
-    VectorSchemaRoot b = batch(
-        col("d", DATE, LocalDate.of(1998, 9, 2), LocalDate.of(1998, 12, 1)),
-        col("t", TIMESTAMP, LocalDate.of(1998, 9, 2).toEpochDay() * 86_400_000_000L, 0L),
-        col("f", BOOL, true, false));
-    assertThat(cmp(ComparisonExpr.Op.LE, column(b, 0), lit(LocalDate.of(1998, 9, 2), DATE), b)).isEqualTo(list(true, false));
-    assertThat(cmp(ComparisonExpr.Op.EQ, column(b, 0), column(b, 1), b)).isEqualTo(list(true, false));
-    assertThat(cmp(ComparisonExpr.Op.GT, column(b, 2), lit(false, BOOL), b)).isEqualTo(list(true, false));
+    VectorSchemaRoot b =
+        batch(
+            col("d", DATE, LocalDate.of(1998, 9, 2), LocalDate.of(1998, 12, 1)),
+            col("t", TIMESTAMP, LocalDate.of(1998, 9, 2).toEpochDay() * 86_400_000_000L, 0L),
+            col("f", BOOL, true, false));
+    assertThat(cmp(ComparisonExpr.Op.LE, column(b, 0), lit(LocalDate.of(1998, 9, 2), DATE), b))
+        .isEqualTo(list(true, false));
+    assertThat(cmp(ComparisonExpr.Op.EQ, column(b, 0), column(b, 1), b))
+        .isEqualTo(list(true, false));
+    assertThat(cmp(ComparisonExpr.Op.GT, column(b, 2), lit(false, BOOL), b))
+        .isEqualTo(list(true, false));
   }
 
   @Test
@@ -121,8 +151,11 @@ class ComparisonAndLogicTest extends ExprTestSupport {
     // x <> 0 AND 10 / x > 1: the division must not see x = 0.
     VectorSchemaRoot b = batch(col("x", INT, 0L, 5L, 20L, null));
     PhysicalExpr nonZero = new ComparisonExpr(ComparisonExpr.Op.NE, column(b, 0), lit(0L, INT));
-    PhysicalExpr ratio = new ComparisonExpr(ComparisonExpr.Op.GT,
-        new ArithmeticExpr(ArithmeticExpr.Op.DIVIDE, lit(10L, INT), column(b, 0), INT), lit(1L, INT));
+    PhysicalExpr ratio =
+        new ComparisonExpr(
+            ComparisonExpr.Op.GT,
+            new ArithmeticExpr(ArithmeticExpr.Op.DIVIDE, lit(10L, INT), column(b, 0), INT),
+            lit(1L, INT));
     assertThat(eval(new LogicalExpr(LogicalExpr.Op.AND, List.of(nonZero, ratio)), b))
         .isEqualTo(list(false, true, false, null));
   }
@@ -132,8 +165,10 @@ class ComparisonAndLogicTest extends ExprTestSupport {
     VectorSchemaRoot b = batch(col("x", INT, 0L, 4L, null, -2L));
     PhysicalExpr isZero = new ComparisonExpr(ComparisonExpr.Op.EQ, column(b, 0), lit(0L, INT));
     PhysicalExpr negative = new ComparisonExpr(ComparisonExpr.Op.LT, column(b, 0), lit(0L, INT));
-    PhysicalExpr div = new ArithmeticExpr(ArithmeticExpr.Op.DIVIDE, lit(8L, INT), column(b, 0), INT);
-    CaseExpr c = new CaseExpr(List.of(isZero, negative), List.of(lit(-1L, INT), lit(-2L, INT)), div, INT);
+    PhysicalExpr div =
+        new ArithmeticExpr(ArithmeticExpr.Op.DIVIDE, lit(8L, INT), column(b, 0), INT);
+    CaseExpr c =
+        new CaseExpr(List.of(isZero, negative), List.of(lit(-1L, INT), lit(-2L, INT)), div, INT);
     assertThat(eval(c, b)).isEqualTo(list(-1L, 2L, null, -2L));
     CaseExpr noElse = new CaseExpr(List.of(isZero), List.of(lit("zero", UTF8)), null, UTF8);
     assertThat(eval(noElse, b)).isEqualTo(list("zero", null, null, null));
@@ -153,37 +188,71 @@ class ComparisonAndLogicTest extends ExprTestSupport {
   void inListWithLiteralsUsesSqlNullSemantics() {
     VectorSchemaRoot b = batch(col("a", INT, 1L, 2L, 5L, null));
     List<PhysicalExpr> items = List.of(lit(1L, BIGINT), lit(5L, INT));
-    assertThat(eval(new InListExpr(column(b, 0), items, false), b)).isEqualTo(list(true, false, true, null));
-    assertThat(eval(new InListExpr(column(b, 0), items, true), b)).isEqualTo(list(false, true, false, null));
+    assertThat(eval(new InListExpr(column(b, 0), items, false), b))
+        .isEqualTo(list(true, false, true, null));
+    assertThat(eval(new InListExpr(column(b, 0), items, true), b))
+        .isEqualTo(list(false, true, false, null));
     List<PhysicalExpr> withNull = List.of(lit(1L, INT), LiteralExpr.nullOf(INT));
-    assertThat(eval(new InListExpr(column(b, 0), withNull, false), b)).isEqualTo(list(true, null, null, null));
-    assertThat(eval(new InListExpr(column(b, 0), withNull, true), b)).isEqualTo(list(false, null, null, null));
+    assertThat(eval(new InListExpr(column(b, 0), withNull, false), b))
+        .isEqualTo(list(true, null, null, null));
+    assertThat(eval(new InListExpr(column(b, 0), withNull, true), b))
+        .isEqualTo(list(false, null, null, null));
   }
 
   @Test
   void inListOfStringsDecimalsAndExpressions() {
-    VectorSchemaRoot b = batch(
-        col("s", UTF8, "MAIL", "SHIP", "AIR", null),
-        col("d", decimal(10, 2), new BigDecimal("0.05"), new BigDecimal("0.06"), new BigDecimal("1.00"), null),
-        col("other", UTF8, "x", "x", "AIR", "y"));
-    assertThat(eval(new InListExpr(column(b, 0), List.of(lit("MAIL", UTF8), lit("SHIP", UTF8)), false), b))
+    VectorSchemaRoot b =
+        batch(
+            col("s", UTF8, "MAIL", "SHIP", "AIR", null),
+            col(
+                "d",
+                decimal(10, 2),
+                new BigDecimal("0.05"),
+                new BigDecimal("0.06"),
+                new BigDecimal("1.00"),
+                null),
+            col("other", UTF8, "x", "x", "AIR", "y"));
+    assertThat(
+            eval(
+                new InListExpr(column(b, 0), List.of(lit("MAIL", UTF8), lit("SHIP", UTF8)), false),
+                b))
         .isEqualTo(list(true, true, false, null));
-    assertThat(eval(new InListExpr(column(b, 1), List.of(lit(new BigDecimal("0.050"), decimal(4, 3)), lit(1L, INT)), false), b))
+    assertThat(
+            eval(
+                new InListExpr(
+                    column(b, 1),
+                    List.of(lit(new BigDecimal("0.050"), decimal(4, 3)), lit(1L, INT)),
+                    false),
+                b))
         .isEqualTo(list(true, false, true, null));
-    assertThat(eval(new InListExpr(column(b, 0), List.of(column(b, 2), lit("MAIL", UTF8)), false), b))
+    assertThat(
+            eval(new InListExpr(column(b, 0), List.of(column(b, 2), lit("MAIL", UTF8)), false), b))
         .isEqualTo(list(true, false, true, null));
   }
 
   @Test
   void int32ColumnsCompareInPlaceWithEveryOperator() {
     // INT against INT, INT against an int literal, a literal beyond int range, DATE against DATE.
-    VectorSchemaRoot b = batch(
-        col("a", INT, 1L, 5L, null, -7L, 2147483647L),
-        col("b", INT, 1L, 3L, 2L, 9L, -2147483648L),
-        col("d", DATE, LocalDate.of(1994, 1, 1), LocalDate.of(1995, 6, 1), null,
-            LocalDate.of(1993, 1, 1), LocalDate.of(1994, 1, 1)),
-        col("e", DATE, LocalDate.of(1994, 1, 2), LocalDate.of(1995, 6, 1), LocalDate.of(1994, 1, 1),
-            LocalDate.of(1992, 1, 1), null));
+    VectorSchemaRoot b =
+        batch(
+            col("a", INT, 1L, 5L, null, -7L, 2147483647L),
+            col("b", INT, 1L, 3L, 2L, 9L, -2147483648L),
+            col(
+                "d",
+                DATE,
+                LocalDate.of(1994, 1, 1),
+                LocalDate.of(1995, 6, 1),
+                null,
+                LocalDate.of(1993, 1, 1),
+                LocalDate.of(1994, 1, 1)),
+            col(
+                "e",
+                DATE,
+                LocalDate.of(1994, 1, 2),
+                LocalDate.of(1995, 6, 1),
+                LocalDate.of(1994, 1, 1),
+                LocalDate.of(1992, 1, 1),
+                null));
     ColumnExpr a = column(b, 0);
     ColumnExpr c = column(b, 1);
     assertThat(cmp(ComparisonExpr.Op.EQ, a, c, b)).isEqualTo(list(true, false, null, false, false));
@@ -192,8 +261,10 @@ class ComparisonAndLogicTest extends ExprTestSupport {
     assertThat(cmp(ComparisonExpr.Op.GT, a, c, b)).isEqualTo(list(false, true, null, false, true));
     assertThat(cmp(ComparisonExpr.Op.GE, a, c, b)).isEqualTo(list(true, true, null, false, true));
     assertThat(cmp(ComparisonExpr.Op.NE, a, c, b)).isEqualTo(list(false, true, null, true, true));
-    assertThat(cmp(ComparisonExpr.Op.LE, a, lit(1L, INT), b)).isEqualTo(list(true, false, null, true, false));
-    assertThat(cmp(ComparisonExpr.Op.EQ, a, lit(5L, BIGINT), b)).isEqualTo(list(false, true, null, false, false));
+    assertThat(cmp(ComparisonExpr.Op.LE, a, lit(1L, INT), b))
+        .isEqualTo(list(true, false, null, true, false));
+    assertThat(cmp(ComparisonExpr.Op.EQ, a, lit(5L, BIGINT), b))
+        .isEqualTo(list(false, true, null, false, false));
     assertThat(cmp(ComparisonExpr.Op.LT, a, lit(3_000_000_000L, BIGINT), b))
         .isEqualTo(list(true, true, null, true, true));
     assertThat(cmp(ComparisonExpr.Op.LT, column(b, 2), column(b, 3), b))
@@ -212,9 +283,22 @@ class ComparisonAndLogicTest extends ExprTestSupport {
     items.add(lit("ünï", UTF8));
     items.add(lit("", UTF8));
     items.add(lit("a-string-longer-than-sixty-three-bytes-for-the-length-filter-check!", UTF8));
-    VectorSchemaRoot b = batch(col("s", UTF8, "v0", "v39", "v40", "v7", "ünï", "uni", "", null, "V1",
-        "a-string-longer-than-sixty-three-bytes-for-the-length-filter-check!",
-        "a-string-longer-than-sixty-three-bytes-for-the-length-filter-check?"));
+    VectorSchemaRoot b =
+        batch(
+            col(
+                "s",
+                UTF8,
+                "v0",
+                "v39",
+                "v40",
+                "v7",
+                "ünï",
+                "uni",
+                "",
+                null,
+                "V1",
+                "a-string-longer-than-sixty-three-bytes-for-the-length-filter-check!",
+                "a-string-longer-than-sixty-three-bytes-for-the-length-filter-check?"));
     assertThat(eval(new InListExpr(column(b, 0), items, false), b))
         .isEqualTo(list(true, true, false, true, true, false, true, null, false, true, false));
     // A short list is scanned rather than hashed: duplicates and lengths must not matter.

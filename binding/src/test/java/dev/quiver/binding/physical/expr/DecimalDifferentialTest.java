@@ -45,15 +45,31 @@ class DecimalDifferentialTest extends ExprTestSupport {
       ArrowType sumType = decimal(Math.min(38, digits + 2), 3);
       ArrowType prodType = decimal(Math.min(38, 2 * digits), 5);
       ArrowType quotType = decimal(38, 6);
-      List<Object> sum = eval(new ArithmeticExpr(ArithmeticExpr.Op.ADD, column(batch, 0), column(batch, 1), sumType), batch);
-      List<Object> prod = 2 * digits > 38 ? null : eval(new ArithmeticExpr(ArithmeticExpr.Op.MULTIPLY, column(batch, 0), column(batch, 1), prodType), batch);
-      List<Object> lt = eval(new ComparisonExpr(ComparisonExpr.Op.LT, column(batch, 0), column(batch, 1)), batch);
+      List<Object> sum =
+          eval(
+              new ArithmeticExpr(
+                  ArithmeticExpr.Op.ADD, column(batch, 0), column(batch, 1), sumType),
+              batch);
+      List<Object> prod =
+          2 * digits > 38
+              ? null
+              : eval(
+                  new ArithmeticExpr(
+                      ArithmeticExpr.Op.MULTIPLY, column(batch, 0), column(batch, 1), prodType),
+                  batch);
+      List<Object> lt =
+          eval(new ComparisonExpr(ComparisonExpr.Op.LT, column(batch, 0), column(batch, 1)), batch);
       boolean anyZero = false;
       for (Object x : b) {
         anyZero |= x != null && ((BigDecimal) x).signum() == 0;
       }
-      List<Object> quot = anyZero || digits > 20 ? null
-          : eval(new ArithmeticExpr(ArithmeticExpr.Op.DIVIDE, column(batch, 0), column(batch, 1), quotType), batch);
+      List<Object> quot =
+          anyZero || digits > 20
+              ? null
+              : eval(
+                  new ArithmeticExpr(
+                      ArithmeticExpr.Op.DIVIDE, column(batch, 0), column(batch, 1), quotType),
+                  batch);
       for (int i = 0; i < n; i++) {
         BigDecimal x = (BigDecimal) a[i];
         BigDecimal y = (BigDecimal) b[i];
@@ -68,7 +84,9 @@ class DecimalDifferentialTest extends ExprTestSupport {
         }
         assertThat(lt.get(i)).isEqualTo(x.compareTo(y) < 0);
         if (quot != null) {
-          assertThat(quot.get(i)).as("%s / %s", x, y).isEqualTo(x.divide(y, 6, RoundingMode.HALF_UP));
+          assertThat(quot.get(i))
+              .as("%s / %s", x, y)
+              .isEqualTo(x.divide(y, 6, RoundingMode.HALF_UP));
         }
       }
     }

@@ -22,14 +22,22 @@ class MemoryLimitTest extends ExprTestSupport {
     }
     VectorSchemaRoot b = batch(col("s", UTF8, values));
     try (BufferAllocator small = allocator.newChildAllocator("small", 0, 16 * 1024)) {
-      StringFunctionExpr upper = new StringFunctionExpr(StringFunctionExpr.Fn.UPPER, List.of(column(b, 0)), UTF8);
+      StringFunctionExpr upper =
+          new StringFunctionExpr(StringFunctionExpr.Fn.UPPER, List.of(column(b, 0)), UTF8);
       assertThatThrownBy(() -> upper.evaluate(b, small).close())
           .isInstanceOf(ResourcesExhaustedException.class)
           .hasMessageContaining("memory");
-      StringFunctionExpr concat = new StringFunctionExpr(StringFunctionExpr.Fn.CONCAT, List.of(column(b, 0), lit("!", UTF8)), UTF8);
-      assertThatThrownBy(() -> concat.evaluate(b, small).close()).isInstanceOf(ResourcesExhaustedException.class);
-      assertThatThrownBy(() -> new ArithmeticExpr(ArithmeticExpr.Op.ADD, lit(1L, BIGINT), lit(2L, BIGINT), BIGINT)
-              .evaluate(rows(100_000), small).close())
+      StringFunctionExpr concat =
+          new StringFunctionExpr(
+              StringFunctionExpr.Fn.CONCAT, List.of(column(b, 0), lit("!", UTF8)), UTF8);
+      assertThatThrownBy(() -> concat.evaluate(b, small).close())
+          .isInstanceOf(ResourcesExhaustedException.class);
+      assertThatThrownBy(
+              () ->
+                  new ArithmeticExpr(
+                          ArithmeticExpr.Op.ADD, lit(1L, BIGINT), lit(2L, BIGINT), BIGINT)
+                      .evaluate(rows(100_000), small)
+                      .close())
           .isInstanceOf(ResourcesExhaustedException.class);
       assertThat(small.getAllocatedMemory()).isZero();
     }

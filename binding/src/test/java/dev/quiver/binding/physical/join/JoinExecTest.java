@@ -58,6 +58,7 @@ class JoinExecTest {
       new Schema(List.of(field("lk", BIGINT), field("ls", UTF8), field("la", INT)));
   private static final Schema RIGHT =
       new Schema(List.of(field("rk", INT), field("rs", UTF8), field("rb", BIGINT)));
+
   /** la < rb over left ++ right columns. */
   private static final PhysicalExpr FILTER = new LessThanExpr(2, 5);
 
@@ -90,14 +91,23 @@ class JoinExecTest {
     String[] strs = {"x", "y", "zz", null};
     List<Object[]> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      Object k = rnd.nextInt(7) == 0 ? null : (leftSide ? (Object) (long) rnd.nextInt(12) : (Object) rnd.nextInt(12));
-      out.add(new Object[] {k, strs[rnd.nextInt(4)], leftSide ? (Object) rnd.nextInt(100) : (Object) (long) rnd.nextInt(100)});
+      Object k =
+          rnd.nextInt(7) == 0
+              ? null
+              : (leftSide ? (Object) (long) rnd.nextInt(12) : (Object) rnd.nextInt(12));
+      out.add(
+          new Object[] {
+            k,
+            strs[rnd.nextInt(4)],
+            leftSide ? (Object) rnd.nextInt(100) : (Object) (long) rnd.nextInt(100)
+          });
     }
     return out;
   }
 
   /** Splits rows into partitions by {@code keyCols} (hash-partitioned) or round-robin when null. */
-  private MemorySourceExec source(Schema schema, List<Object[]> rows, int parts, int[] keyCols, Random rnd) {
+  private MemorySourceExec source(
+      Schema schema, List<Object[]> rows, int parts, int[] keyCols, Random rnd) {
     List<List<Object[]>> split = new ArrayList<>();
     for (int p = 0; p < parts; p++) {
       split.add(new ArrayList<>());
@@ -138,8 +148,15 @@ class JoinExecTest {
 
   /** Naive reference join over Java rows. */
   static List<String> reference(
-      List<Object[]> left, List<Object[]> right, int[] lk, int[] rk, JoinType type,
-      BiPredicate<Object[], Object[]> filter, boolean nullEqualsNull, int leftWidth, int rightWidth) {
+      List<Object[]> left,
+      List<Object[]> right,
+      int[] lk,
+      int[] rk,
+      JoinType type,
+      BiPredicate<Object[], Object[]> filter,
+      boolean nullEqualsNull,
+      int leftWidth,
+      int rightWidth) {
     List<String> out = new ArrayList<>();
     boolean[] rightMatched = new boolean[right.size()];
     for (Object[] l : left) {
@@ -184,14 +201,16 @@ class JoinExecTest {
   }
 
   private static final BiPredicate<Object[], Object[]> LESS =
-      (l, r) -> l[2] != null && r[2] != null && ((Number) l[2]).longValue() < ((Number) r[2]).longValue();
+      (l, r) ->
+          l[2] != null && r[2] != null && ((Number) l[2]).longValue() < ((Number) r[2]).longValue();
 
   private static List<String> sortedStrings(List<List<Object>> rows) {
     return rows.stream().map(Object::toString).sorted().toList();
   }
 
   /** Drains all partitions concurrently, as a real consumer would. */
-  private List<List<Object>> collectConcurrently(ExecutionPlan plan, TaskContext ctx) throws Exception {
+  private List<List<Object>> collectConcurrently(ExecutionPlan plan, TaskContext ctx)
+      throws Exception {
     List<Future<List<List<Object>>>> futures = new ArrayList<>();
     for (int p = 0; p < plan.partitionCount(); p++) {
       int part = p;
@@ -225,8 +244,14 @@ class JoinExecTest {
 
   @ParameterizedTest(name = "{0} {1} multiKey={2} filter={3} nullEqualsNull={4} semiBuildsLeft={5}")
   @MethodSource("cases")
-  void hashJoinMatchesReference(JoinType type, PartitionMode mode, boolean multiKey,
-      boolean filter, boolean nullEq, boolean semiBuildsLeft) throws Exception {
+  void hashJoinMatchesReference(
+      JoinType type,
+      PartitionMode mode,
+      boolean multiKey,
+      boolean filter,
+      boolean nullEq,
+      boolean semiBuildsLeft)
+      throws Exception {
     Random rnd = new Random(type.ordinal() * 31 + mode.ordinal());
     List<Object[]> l = rows(rnd, 300, true);
     List<Object[]> r = rows(rnd, 400, false);
@@ -241,11 +266,21 @@ class JoinExecTest {
       leftKeys.add(col(LEFT, k));
       rightKeys.add(col(RIGHT, k));
     }
-    HashJoinExec join = new HashJoinExec(left, right, leftKeys, rightKeys, type,
-        filter ? FILTER : null, mode, nullEq, semiBuildsLeft);
+    HashJoinExec join =
+        new HashJoinExec(
+            left,
+            right,
+            leftKeys,
+            rightKeys,
+            type,
+            filter ? FILTER : null,
+            mode,
+            nullEq,
+            semiBuildsLeft);
     List<String> expected = reference(l, r, lk, rk, type, filter ? LESS : null, nullEq, 3, 3);
 
-    assertThat(join.schema().getFields()).hasSize(type == JoinType.SEMI || type == JoinType.ANTI ? 3 : 6);
+    assertThat(join.schema().getFields())
+        .hasSize(type == JoinType.SEMI || type == JoinType.ANTI ? 3 : 6);
     // One execution (context) per run: a partition runs at most once per execution.
     assertThat(sortedStrings(TestData.collect(join, ctx(37)))).isEqualTo(expected);
     assertThat(sortedStrings(collectConcurrently(join, ctx(37)))).isEqualTo(expected);
@@ -261,9 +296,16 @@ class JoinExecTest {
       l.add(new Object[] {1L, "a", i});
       r.add(new Object[] {1, "b", (long) i});
     }
-    HashJoinExec join = new HashJoinExec(source(LEFT, l, 1, null, rnd), source(RIGHT, r, 1, null, rnd),
-        List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)), JoinType.INNER, null,
-        PartitionMode.COLLECT_BUILD, false);
+    HashJoinExec join =
+        new HashJoinExec(
+            source(LEFT, l, 1, null, rnd),
+            source(RIGHT, r, 1, null, rnd),
+            List.of(col(LEFT, 0)),
+            List.of(col(RIGHT, 0)),
+            JoinType.INNER,
+            null,
+            PartitionMode.COLLECT_BUILD,
+            false);
     long rows = 0;
     try (BatchStream s = join.execute(0, ctx(1000))) {
       VectorSchemaRoot next;
@@ -289,9 +331,17 @@ class JoinExecTest {
           List<Object[]> r = emptySide == 1 || emptySide == 2 ? List.of() : someRight;
           boolean semi = type == JoinType.SEMI || type == JoinType.ANTI;
           for (boolean buildsLeft : semi ? new boolean[] {false, true} : new boolean[] {false}) {
-            HashJoinExec join = new HashJoinExec(source(LEFT, l, 2, new int[] {0}, rnd),
-                source(RIGHT, r, 2, new int[] {0}, rnd), List.of(col(LEFT, 0)),
-                List.of(col(RIGHT, 0)), type, FILTER, mode, false, buildsLeft);
+            HashJoinExec join =
+                new HashJoinExec(
+                    source(LEFT, l, 2, new int[] {0}, rnd),
+                    source(RIGHT, r, 2, new int[] {0}, rnd),
+                    List.of(col(LEFT, 0)),
+                    List.of(col(RIGHT, 0)),
+                    type,
+                    FILTER,
+                    mode,
+                    false,
+                    buildsLeft);
             List<String> expected =
                 reference(l, r, new int[] {0}, new int[] {0}, type, LESS, false, 3, 3);
             assertThat(sortedStrings(TestData.collect(join, ctx(16))))
@@ -306,19 +356,31 @@ class JoinExecTest {
   @Test
   void paddedSidesBecomeNullableInSchemaAndVectors() {
     Random rnd = new Random(12);
-    Schema strict = new Schema(List.of(
-        new Field("k", org.apache.arrow.vector.types.pojo.FieldType.notNullable(BIGINT), null),
-        new Field("s", org.apache.arrow.vector.types.pojo.FieldType.notNullable(UTF8), null),
-        new Field("v", org.apache.arrow.vector.types.pojo.FieldType.notNullable(INT), null)));
+    Schema strict =
+        new Schema(
+            List.of(
+                new Field(
+                    "k", org.apache.arrow.vector.types.pojo.FieldType.notNullable(BIGINT), null),
+                new Field(
+                    "s", org.apache.arrow.vector.types.pojo.FieldType.notNullable(UTF8), null),
+                new Field(
+                    "v", org.apache.arrow.vector.types.pojo.FieldType.notNullable(INT), null)));
     List<Object[]> l = new ArrayList<>();
     List<Object[]> r = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       l.add(new Object[] {(long) (i % 10), "l" + i, i});
       r.add(new Object[] {(long) (i % 10 + 5), "r" + i, i});
     }
-    HashJoinExec join = new HashJoinExec(source(strict, l, 2, null, rnd), source(strict, r, 2, null, rnd),
-        List.of(col(strict, 0)), List.of(col(strict, 0)), JoinType.FULL, null,
-        PartitionMode.COLLECT_BUILD, false);
+    HashJoinExec join =
+        new HashJoinExec(
+            source(strict, l, 2, null, rnd),
+            source(strict, r, 2, null, rnd),
+            List.of(col(strict, 0)),
+            List.of(col(strict, 0)),
+            JoinType.FULL,
+            null,
+            PartitionMode.COLLECT_BUILD,
+            false);
     assertThat(join.schema().getFields()).allMatch(Field::isNullable);
     TaskContext ctx = ctx(16);
     int rows = 0;
@@ -334,36 +396,61 @@ class JoinExecTest {
         }
       }
     }
-    assertThat(rows).isEqualTo(reference(l, r, new int[] {0}, new int[] {0}, JoinType.FULL, null, false, 3, 3).size());
+    assertThat(rows)
+        .isEqualTo(
+            reference(l, r, new int[] {0}, new int[] {0}, JoinType.FULL, null, false, 3, 3).size());
   }
 
   @Test
   void decimalDateAndStringKeys() {
-    Schema ls = new Schema(List.of(field("d", TestData.decimal(2)), field("dt", DATE), field("s", UTF8)));
-    Schema rs = new Schema(List.of(field("s", UTF8), field("d", TestData.decimal(2)), field("dt", DATE)));
+    Schema ls =
+        new Schema(List.of(field("d", TestData.decimal(2)), field("dt", DATE), field("s", UTF8)));
+    Schema rs =
+        new Schema(List.of(field("s", UTF8), field("d", TestData.decimal(2)), field("dt", DATE)));
     Random rnd = new Random(9);
     BigDecimal big = new BigDecimal("123456789012345678901234567.89");
     List<Object[]> l = new ArrayList<>();
     List<Object[]> r = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
-      BigDecimal d = rnd.nextInt(5) == 0 ? big.add(BigDecimal.valueOf(rnd.nextInt(3))) : BigDecimal.valueOf(rnd.nextInt(20) - 10, 2);
+      BigDecimal d =
+          rnd.nextInt(5) == 0
+              ? big.add(BigDecimal.valueOf(rnd.nextInt(3)))
+              : BigDecimal.valueOf(rnd.nextInt(20) - 10, 2);
       LocalDate dt = LocalDate.of(2024, 1, 1).plusDays(rnd.nextInt(3));
       String s = "k" + rnd.nextInt(4) + "\u00e9";
       l.add(new Object[] {rnd.nextInt(9) == 0 ? null : d, dt, s});
-      BigDecimal d2 = rnd.nextInt(5) == 0 ? big.add(BigDecimal.valueOf(rnd.nextInt(3))) : BigDecimal.valueOf(rnd.nextInt(20) - 10, 2);
-      r.add(new Object[] {"k" + rnd.nextInt(4) + "\u00e9", d2, LocalDate.of(2024, 1, 1).plusDays(rnd.nextInt(3))});
+      BigDecimal d2 =
+          rnd.nextInt(5) == 0
+              ? big.add(BigDecimal.valueOf(rnd.nextInt(3)))
+              : BigDecimal.valueOf(rnd.nextInt(20) - 10, 2);
+      r.add(
+          new Object[] {
+            "k" + rnd.nextInt(4) + "\u00e9", d2, LocalDate.of(2024, 1, 1).plusDays(rnd.nextInt(3))
+          });
     }
     List<PhysicalExpr> lkeys = List.of(col(ls, 0), col(ls, 1), col(ls, 2));
     List<PhysicalExpr> rkeys = List.of(col(rs, 1), col(rs, 2), col(rs, 0));
     for (JoinType type : List.of(JoinType.INNER, JoinType.FULL, JoinType.ANTI)) {
-      HashJoinExec join = new HashJoinExec(source(ls, l, 2, null, rnd), source(rs, r, 3, null, rnd),
-          lkeys, rkeys, type, null, PartitionMode.COLLECT_BUILD, false);
-      List<String> expected = reference(l, r, new int[] {0, 1, 2}, new int[] {1, 2, 0}, type, null, false, 3, 3);
+      HashJoinExec join =
+          new HashJoinExec(
+              source(ls, l, 2, null, rnd),
+              source(rs, r, 3, null, rnd),
+              lkeys,
+              rkeys,
+              type,
+              null,
+              PartitionMode.COLLECT_BUILD,
+              false);
+      List<String> expected =
+          reference(l, r, new int[] {0, 1, 2}, new int[] {1, 2, 0}, type, null, false, 3, 3);
       assertThat(sortedStrings(TestData.collect(join, ctx(64)))).as("%s", type).isEqualTo(expected);
     }
   }
 
-  /** A context whose memory pool holds {@code pool} bytes and whose spilling joins split {@code fanout} ways. */
+  /**
+   * A context whose memory pool holds {@code pool} bytes and whose spilling joins split {@code
+   * fanout} ways.
+   */
   private TaskContext spillCtx(long pool, int batchSize, int fanout) {
     SessionConfig config = new SessionConfig().withBatchSize(batchSize).withSpillDirectory(spill);
     config.set(BindingSettings.JOIN_SPILL_PARTITIONS.key(), Integer.toString(fanout));
@@ -390,12 +477,19 @@ class JoinExecTest {
 
   @ParameterizedTest(name = "{0} {1} multiKey={2} filter={3} nullEqualsNull={4} semiBuildsLeft={5}")
   @MethodSource("cases")
-  void hashJoinThatSpillsMatchesReference(JoinType type, PartitionMode mode, boolean multiKey,
-      boolean filter, boolean nullEq, boolean semiBuildsLeft) throws Exception {
+  void hashJoinThatSpillsMatchesReference(
+      JoinType type,
+      PartitionMode mode,
+      boolean multiKey,
+      boolean filter,
+      boolean nullEq,
+      boolean semiBuildsLeft)
+      throws Exception {
     // A shared build whose rows' matches merge across output partitions stays in memory; the
     // planner never collects such a build (LEFT, FULL, SEMI/ANTI built on the left).
-    assumeFalse(mode == PartitionMode.COLLECT_BUILD
-        && (type == JoinType.LEFT || type == JoinType.FULL || semiBuildsLeft));
+    assumeFalse(
+        mode == PartitionMode.COLLECT_BUILD
+            && (type == JoinType.LEFT || type == JoinType.FULL || semiBuildsLeft));
     Random rnd = new Random(type.ordinal() * 31 + mode.ordinal() + 7);
     List<Object[]> l = manyKeyRows(rnd, 1500, true);
     List<Object[]> r = manyKeyRows(rnd, 1800, false);
@@ -409,8 +503,17 @@ class JoinExecTest {
       leftKeys.add(col(LEFT, k));
       rightKeys.add(col(RIGHT, k));
     }
-    HashJoinExec join = new HashJoinExec(left, right, leftKeys, rightKeys, type,
-        filter ? FILTER : null, mode, nullEq, semiBuildsLeft);
+    HashJoinExec join =
+        new HashJoinExec(
+            left,
+            right,
+            leftKeys,
+            rightKeys,
+            type,
+            filter ? FILTER : null,
+            mode,
+            nullEq,
+            semiBuildsLeft);
     List<String> expected = reference(l, r, lk, lk, type, filter ? LESS : null, nullEq, 3, 3);
 
     // The build side (tens of KB) is several times the pool: it spills, and with a fan-out of 2
@@ -438,9 +541,16 @@ class JoinExecTest {
     Random rnd = new Random(14);
     List<Object[]> l = manyKeyRows(rnd, 3000, true);
     List<Object[]> r = manyKeyRows(rnd, 3000, false);
-    HashJoinExec join = new HashJoinExec(source(LEFT, l, 1, null, rnd),
-        source(RIGHT, r, 1, null, rnd), List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
-        JoinType.FULL, null, PartitionMode.PARTITIONED, false);
+    HashJoinExec join =
+        new HashJoinExec(
+            source(LEFT, l, 1, null, rnd),
+            source(RIGHT, r, 1, null, rnd),
+            List.of(col(LEFT, 0)),
+            List.of(col(RIGHT, 0)),
+            JoinType.FULL,
+            null,
+            PartitionMode.PARTITIONED,
+            false);
     TaskContext c = spillCtx(8 << 10, 16, 4);
     try (BatchStream s = join.execute(0, c)) {
       s.next().close();
@@ -459,9 +569,16 @@ class JoinExecTest {
     }
     List<Object[]> r = rows(rnd, 10, false);
     r.add(new Object[] {5, "x", 1L});
-    HashJoinExec join = new HashJoinExec(source(LEFT, l, 2, null, rnd),
-        source(RIGHT, r, 2, null, rnd), List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
-        JoinType.INNER, null, PartitionMode.COLLECT_BUILD, false);
+    HashJoinExec join =
+        new HashJoinExec(
+            source(LEFT, l, 2, null, rnd),
+            source(RIGHT, r, 2, null, rnd),
+            List.of(col(LEFT, 0)),
+            List.of(col(RIGHT, 0)),
+            JoinType.INNER,
+            null,
+            PartitionMode.COLLECT_BUILD,
+            false);
     TaskContext small = spillCtx(4096, 100, 4);
     assertThatThrownBy(() -> TestData.collect(join, small))
         .isInstanceOf(ResourcesExhaustedException.class)
@@ -476,9 +593,17 @@ class JoinExecTest {
   @Test
   void incompatibleKeyTypesAreRejected() {
     Random rnd = new Random(5);
-    assertThatThrownBy(() -> new HashJoinExec(source(LEFT, List.of(), 1, null, rnd),
-        source(RIGHT, List.of(), 1, null, rnd), List.of(col(LEFT, 0)), List.of(col(RIGHT, 1)),
-        JoinType.INNER, null, PartitionMode.COLLECT_BUILD, false))
+    assertThatThrownBy(
+            () ->
+                new HashJoinExec(
+                    source(LEFT, List.of(), 1, null, rnd),
+                    source(RIGHT, List.of(), 1, null, rnd),
+                    List.of(col(LEFT, 0)),
+                    List.of(col(RIGHT, 1)),
+                    JoinType.INNER,
+                    null,
+                    PartitionMode.COLLECT_BUILD,
+                    false))
         .isInstanceOf(QueryTypeException.class)
         .hasMessageContaining("cast one side");
   }
@@ -488,22 +613,55 @@ class JoinExecTest {
     Random rnd = new Random(6);
     ExecutionPlan l = source(LEFT, List.of(), 4, null, rnd);
     ExecutionPlan r = source(RIGHT, List.of(), 4, null, rnd);
-    HashJoinExec inner = new HashJoinExec(l, r, List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
-        JoinType.INNER, null, PartitionMode.PARTITIONED, false);
+    HashJoinExec inner =
+        new HashJoinExec(
+            l,
+            r,
+            List.of(col(LEFT, 0)),
+            List.of(col(RIGHT, 0)),
+            JoinType.INNER,
+            null,
+            PartitionMode.PARTITIONED,
+            false);
     assertThat(inner.partitionCount()).isEqualTo(4);
     assertThat(inner.outputPartitioning().hashExprs()).containsExactly(col(LEFT, 0));
     HashJoinExec rightJoin = (HashJoinExec) inner.withNewChildren(List.of(l, r));
     assertThat(rightJoin.displayDetails()).contains("INNER");
     ExecutionPlan r2 = source(RIGHT, List.of(), 2, null, rnd);
-    HashJoinExec semi = new HashJoinExec(l, r2, List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
-        JoinType.SEMI, null, PartitionMode.COLLECT_BUILD, false);
+    HashJoinExec semi =
+        new HashJoinExec(
+            l,
+            r2,
+            List.of(col(LEFT, 0)),
+            List.of(col(RIGHT, 0)),
+            JoinType.SEMI,
+            null,
+            PartitionMode.COLLECT_BUILD,
+            false);
     assertThat(semi.partitionCount()).isEqualTo(4);
-    HashJoinExec full = new HashJoinExec(l, r2, List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
-        JoinType.FULL, null, PartitionMode.COLLECT_BUILD, false);
+    HashJoinExec full =
+        new HashJoinExec(
+            l,
+            r2,
+            List.of(col(LEFT, 0)),
+            List.of(col(RIGHT, 0)),
+            JoinType.FULL,
+            null,
+            PartitionMode.COLLECT_BUILD,
+            false);
     assertThat(full.partitionCount()).isEqualTo(2);
     assertThat(full.schema().getFields()).allMatch(Field::isNullable);
-    assertThatThrownBy(() -> new HashJoinExec(l, r2, List.of(col(LEFT, 0)), List.of(col(RIGHT, 0)),
-        JoinType.INNER, null, PartitionMode.PARTITIONED, false))
+    assertThatThrownBy(
+            () ->
+                new HashJoinExec(
+                    l,
+                    r2,
+                    List.of(col(LEFT, 0)),
+                    List.of(col(RIGHT, 0)),
+                    JoinType.INNER,
+                    null,
+                    PartitionMode.PARTITIONED,
+                    false))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -513,9 +671,14 @@ class JoinExecTest {
     Random rnd = new Random(type.ordinal());
     List<Object[]> l = rows(rnd, 60, true);
     List<Object[]> r = rows(rnd, 80, false);
-    NestedLoopJoinExec join = new NestedLoopJoinExec(
-        source(LEFT, l, 3, null, rnd), source(RIGHT, r, 2, null, rnd), type, filter ? FILTER : null);
-    List<String> expected = reference(l, r, new int[0], new int[0], type, filter ? LESS : null, false, 3, 3);
+    NestedLoopJoinExec join =
+        new NestedLoopJoinExec(
+            source(LEFT, l, 3, null, rnd),
+            source(RIGHT, r, 2, null, rnd),
+            type,
+            filter ? FILTER : null);
+    List<String> expected =
+        reference(l, r, new int[0], new int[0], type, filter ? LESS : null, false, 3, 3);
     assertThat(join.partitionCount()).isEqualTo(2);
     assertThat(sortedStrings(TestData.collect(join, ctx(50)))).isEqualTo(expected);
     assertThat(sortedStrings(collectConcurrently(join, ctx(50)))).isEqualTo(expected);
@@ -539,11 +702,13 @@ class JoinExecTest {
       for (int emptySide = 0; emptySide < 3; emptySide++) {
         List<Object[]> l = emptySide == 0 || emptySide == 2 ? List.of() : some;
         List<Object[]> r = emptySide == 1 || emptySide == 2 ? List.of() : someRight;
-        NestedLoopJoinExec join = new NestedLoopJoinExec(
-            source(LEFT, l, 2, null, rnd), source(RIGHT, r, 2, null, rnd), type, FILTER);
+        NestedLoopJoinExec join =
+            new NestedLoopJoinExec(
+                source(LEFT, l, 2, null, rnd), source(RIGHT, r, 2, null, rnd), type, FILTER);
         List<String> expected = reference(l, r, new int[0], new int[0], type, LESS, false, 3, 3);
         assertThat(sortedStrings(TestData.collect(join, ctx(7))))
-            .as("%s empty=%d", type, emptySide).isEqualTo(expected);
+            .as("%s empty=%d", type, emptySide)
+            .isEqualTo(expected);
         assertThat(Objects.requireNonNull(join.displayDetails())).contains(type.name());
       }
     }
@@ -551,12 +716,12 @@ class JoinExecTest {
 
   /**
    * Regression: a shared (COLLECT_BUILD) build side was freed when the partition that built it
-   * closed and rebuilt by a partition that started later, executing its input a second time in
-   * the same execution. An exchange below it whose output was never opened (a partitioned join
-   * skips its probe when its build partition is empty) then served its drained channels again,
-   * and the rebuilt side lost rows: a correlated COUNT subquery returned 0 instead of 5 in a
-   * third of the runs at 2 partitions. Partitions run one after the other here, so the first
-   * always closes before the second starts.
+   * closed and rebuilt by a partition that started later, executing its input a second time in the
+   * same execution. An exchange below it whose output was never opened (a partitioned join skips
+   * its probe when its build partition is empty) then served its drained channels again, and the
+   * rebuilt side lost rows: a correlated COUNT subquery returned 0 instead of 5 in a third of the
+   * runs at 2 partitions. Partitions run one after the other here, so the first always closes
+   * before the second starts.
    */
   @Test
   void sharedBuildIsBuiltOncePerExecutionWhenPartitionsRunOneAfterTheOther() {

@@ -75,7 +75,8 @@ class TakeTest {
         assertThat(b.get(1)).isEqualTo(1);
         assertThat(b.get(3)).isEqualTo(0);
       }
-      try (VectorSchemaRoot both = Batches.concat(root.getSchema(), List.of(root, root), allocator);
+      try (VectorSchemaRoot both =
+              Batches.concat(root.getSchema(), List.of(root, root), allocator);
           VectorSchemaRoot slice = Batches.slice(both, 2, 3, allocator)) {
         assertThat(both.getRowCount()).isEqualTo(6);
         assertThat(slice.getRowCount()).isEqualTo(3);

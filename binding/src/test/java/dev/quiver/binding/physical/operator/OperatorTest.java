@@ -34,14 +34,16 @@ import org.junit.jupiter.api.Timeout;
 class OperatorTest {
   private static final ArrowType BIGINT = new ArrowType.Int(64, true);
   private static final Schema SCHEMA =
-      new Schema(List.of(Field.nullable("k", BIGINT), Field.nullable("keep", ArrowType.Bool.INSTANCE)));
+      new Schema(
+          List.of(Field.nullable("k", BIGINT), Field.nullable("keep", ArrowType.Bool.INSTANCE)));
 
   private final BufferAllocator allocator = new RootAllocator();
   private final ExecutorService executor = Executors.newCachedThreadPool();
   private final TaskContext context = newContext();
 
   private TaskContext newContext() {
-    return new TaskContext("q", allocator, new MemoryPool(Long.MAX_VALUE), new SessionConfig(), executor);
+    return new TaskContext(
+        "q", allocator, new MemoryPool(Long.MAX_VALUE), new SessionConfig(), executor);
   }
 
   @AfterEach
@@ -78,7 +80,9 @@ class OperatorTest {
 
   @Test
   void filterKeepsTrueRowsOnly() {
-    ExecutionPlan plan = new FilterExec(partitions(3, 100), new ColumnExpr(1, "keep", ArrowType.Bool.INSTANCE, true));
+    ExecutionPlan plan =
+        new FilterExec(
+            partitions(3, 100), new ColumnExpr(1, "keep", ArrowType.Bool.INSTANCE, true));
     List<Long> got = collect(plan);
     assertThat(got).hasSize(100).allMatch(k -> k == null || k % 3 == 0);
     assertThat(got).filteredOn(k -> k == null).hasSize(10);
@@ -87,12 +91,16 @@ class OperatorTest {
 
   @Test
   void projectionReordersAndRenames() {
-    ExecutionPlan plan = new ProjectionExec(
-        partitions(1, 5),
-        List.<PhysicalExpr>of(new ColumnExpr(1, "keep", ArrowType.Bool.INSTANCE, true), new ColumnExpr(0, "k", BIGINT, true)),
-        List.of("flag", "key"));
+    ExecutionPlan plan =
+        new ProjectionExec(
+            partitions(1, 5),
+            List.<PhysicalExpr>of(
+                new ColumnExpr(1, "keep", ArrowType.Bool.INSTANCE, true),
+                new ColumnExpr(0, "k", BIGINT, true)),
+            List.of("flag", "key"));
     assertThat(plan.schema().getFields()).extracting(Field::getName).containsExactly("flag", "key");
-    try (BatchStream s = plan.execute(0, context); VectorSchemaRoot b = s.next()) {
+    try (BatchStream s = plan.execute(0, context);
+        VectorSchemaRoot b = s.next()) {
       assertThat(((BitVector) b.getVector(0)).get(0)).isEqualTo(1);
       assertThat(((BigIntVector) b.getVector(1)).get(4)).isEqualTo(4);
     }
@@ -118,7 +126,9 @@ class OperatorTest {
   @Test
   void hashRepartitionSendsEqualKeysToOnePartitionAndLosesNothing() {
     ExecutionPlan input = new UnionExec(List.of(partitions(3, 500), partitions(3, 500)));
-    RepartitionExec plan = new RepartitionExec(input, Partitioning.hash(List.of(new ColumnExpr(0, "k", BIGINT, true)), 4));
+    RepartitionExec plan =
+        new RepartitionExec(
+            input, Partitioning.hash(List.of(new ColumnExpr(0, "k", BIGINT, true)), 4));
     Map<Long, Integer> partitionOf = new HashMap<>();
     int total = 0;
     for (int p = 0; p < 4; p++) {
@@ -150,7 +160,8 @@ class OperatorTest {
 
   @Test
   void closingTheTaskContextStopsExchangesWhoseOutputsWereNotAllRead() {
-    RepartitionExec exchange = new RepartitionExec(partitions(2, 50000), Partitioning.roundRobin(4));
+    RepartitionExec exchange =
+        new RepartitionExec(partitions(2, 50000), Partitioning.roundRobin(4));
     assertThat(collect(new LimitExec(exchange, 0, 10))).hasSize(10);
     context.close();
     assertThat(allocator.getAllocatedMemory()).isZero();

@@ -22,8 +22,7 @@ class ParquetPageDecoderTest {
   void repeatedRunsRepeatTheirValue() throws IOException {
     // Header 5 << 1 = RLE run of 5; value 3 in one byte; then a run of 2 of value 0x0102 (2 bytes).
     assertThat(decode(3, 5, 10, 3)).containsExactly(3, 3, 3, 3, 3);
-    assertThat(decode(9, 7, 10, 3, 0, 4, 0x02, 0x01))
-        .containsExactly(3, 3, 3, 3, 3, 0x102, 0x102);
+    assertThat(decode(9, 7, 10, 3, 0, 4, 0x02, 0x01)).containsExactly(3, 3, 3, 3, 3, 0x102, 0x102);
   }
 
   @Test

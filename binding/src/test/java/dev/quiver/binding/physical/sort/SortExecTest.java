@@ -10,7 +10,6 @@ import static dev.quiver.binding.physical.sort.TestData.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.binding.physical.BatchStream;
-import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.SortField;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.ColumnExpr;
@@ -126,26 +125,45 @@ class SortExecTest {
 
   static Stream<Arguments> types() {
     List<Arguments> out = new ArrayList<>();
-    List<Object[]> types = List.of(
-        new Object[] {BIGINT, (Function<Random, Object>) r -> r.nextLong() % 1000},
-        new Object[] {INT, (Function<Random, Object>) r -> r.nextInt()},
-        new Object[] {DOUBLE, (Function<Random, Object>) r -> switch (r.nextInt(12)) {
-          case 0 -> Double.NaN;
-          case 1 -> -0.0;
-          case 2 -> 0.0;
-          case 3 -> Double.NEGATIVE_INFINITY;
-          case 4 -> Double.POSITIVE_INFINITY;
-          default -> r.nextGaussian() * 100;
-        }},
-        new Object[] {TestData.decimal(2), (Function<Random, Object>) r -> r.nextInt(4) == 0
-            ? new BigDecimal(new BigInteger(120, r).subtract(BigInteger.ONE.shiftLeft(119)), 2)
-            : BigDecimal.valueOf(r.nextInt(100000) - 50000, 2)},
-        new Object[] {UTF8, (Function<Random, Object>) r -> {
-          String[] words = {"", "a", "ab", "b", "Z", "é", "ü", "\u4e2d", "aa", "abc"};
-          return words[r.nextInt(words.length)] + (r.nextBoolean() ? words[r.nextInt(10)] : "");
-        }},
-        new Object[] {BOOL, (Function<Random, Object>) Random::nextBoolean},
-        new Object[] {DATE, (Function<Random, Object>) r -> LocalDate.ofEpochDay(r.nextInt(40000) - 20000)});
+    List<Object[]> types =
+        List.of(
+            new Object[] {BIGINT, (Function<Random, Object>) r -> r.nextLong() % 1000},
+            new Object[] {INT, (Function<Random, Object>) r -> r.nextInt()},
+            new Object[] {
+              DOUBLE,
+              (Function<Random, Object>)
+                  r ->
+                      switch (r.nextInt(12)) {
+                        case 0 -> Double.NaN;
+                        case 1 -> -0.0;
+                        case 2 -> 0.0;
+                        case 3 -> Double.NEGATIVE_INFINITY;
+                        case 4 -> Double.POSITIVE_INFINITY;
+                        default -> r.nextGaussian() * 100;
+                      }
+            },
+            new Object[] {
+              TestData.decimal(2),
+              (Function<Random, Object>)
+                  r ->
+                      r.nextInt(4) == 0
+                          ? new BigDecimal(
+                              new BigInteger(120, r).subtract(BigInteger.ONE.shiftLeft(119)), 2)
+                          : BigDecimal.valueOf(r.nextInt(100000) - 50000, 2)
+            },
+            new Object[] {
+              UTF8,
+              (Function<Random, Object>)
+                  r -> {
+                    String[] words = {"", "a", "ab", "b", "Z", "é", "ü", "\u4e2d", "aa", "abc"};
+                    return words[r.nextInt(words.length)]
+                        + (r.nextBoolean() ? words[r.nextInt(10)] : "");
+                  }
+            },
+            new Object[] {BOOL, (Function<Random, Object>) Random::nextBoolean},
+            new Object[] {
+              DATE, (Function<Random, Object>) r -> LocalDate.ofEpochDay(r.nextInt(40000) - 20000)
+            });
     for (Object[] t : types) {
       for (boolean asc : new boolean[] {true, false}) {
         for (boolean nullsFirst : new boolean[] {true, false}) {
@@ -180,8 +198,15 @@ class SortExecTest {
     assertThat(out).hasSize(input.size());
     for (int i = 1; i < out.size(); i++) {
       if (cmp.compare(out.get(i - 1), out.get(i)) > 0) {
-        throw new AssertionError("rows " + (i - 1) + " and " + i + " out of order: "
-            + out.get(i - 1) + " then " + out.get(i));
+        throw new AssertionError(
+            "rows "
+                + (i - 1)
+                + " and "
+                + i
+                + " out of order: "
+                + out.get(i - 1)
+                + " then "
+                + out.get(i));
       }
     }
     List<String> expected = input.stream().map(r -> Arrays.asList(r).toString()).sorted().toList();
@@ -195,19 +220,24 @@ class SortExecTest {
     Schema schema = new Schema(List.of(field("a", INT), field("s", UTF8), field("x", DOUBLE)));
     List<Object[]> rows = new ArrayList<>();
     for (int i = 0; i < 5000; i++) {
-      rows.add(new Object[] {
-          rnd.nextInt(8) == 0 ? null : rnd.nextInt(20),
-          rnd.nextInt(8) == 0 ? null : "s" + rnd.nextInt(30),
-          (double) i});
+      rows.add(
+          new Object[] {
+            rnd.nextInt(8) == 0 ? null : rnd.nextInt(20),
+            rnd.nextInt(8) == 0 ? null : "s" + rnd.nextInt(30),
+            (double) i
+          });
     }
-    Comparator<List<Object>> cmp = reference(0, true, false).thenComparing(reference(1, false, true));
+    Comparator<List<Object>> cmp =
+        reference(0, true, false).thenComparing(reference(1, false, true));
     List<SortField> order = List.of(key(schema, 0, true, false), key(schema, 1, false, true));
     try (MemorySourceExec src = source(schema, rows, 4, rnd)) {
-      List<List<Object>> all = TestData.collect(new SortExec(src, order, -1, false), ctx(Long.MAX_VALUE, 500));
+      List<List<Object>> all =
+          TestData.collect(new SortExec(src, order, -1, false), ctx(Long.MAX_VALUE, 500));
       assertSortedPermutation(all, rows, cmp);
 
       for (long fetch : new long[] {0, 1, 7, 700, 4999, 5000, 9000}) {
-        List<List<Object>> top = TestData.collect(new SortExec(src, order, fetch, false), ctx(Long.MAX_VALUE, 64));
+        List<List<Object>> top =
+            TestData.collect(new SortExec(src, order, fetch, false), ctx(Long.MAX_VALUE, 64));
         assertThat(top).hasSize((int) Math.min(fetch, 5000));
         for (int i = 0; i < top.size(); i++) {
           // Keys must equal the full sort's keys at the same position (ties may differ in payload).
@@ -245,7 +275,8 @@ class SortExecTest {
       assertThat(merge.partitionCount()).isEqualTo(1);
       assertSortedPermutation(TestData.collect(merge, ctx.get()), rows, cmp);
 
-      List<List<Object>> top = TestData.collect(new SortPreservingMergeExec(perPartition, order, 33), ctx.get());
+      List<List<Object>> top =
+          TestData.collect(new SortPreservingMergeExec(perPartition, order, 33), ctx.get());
       List<List<Object>> all = TestData.collect(merge, ctx.get());
       assertThat(top).hasSize(33);
       for (int i = 0; i < 33; i++) {
@@ -253,22 +284,27 @@ class SortExecTest {
       }
       // One input partition: passed through with the fetch applied.
       SortExec single = new SortExec(src, order, -1, false);
-      assertThat(TestData.collect(new SortPreservingMergeExec(single, order, 10), ctx.get())).hasSize(10);
+      assertThat(TestData.collect(new SortPreservingMergeExec(single, order, 10), ctx.get()))
+          .hasSize(10);
     }
   }
 
   @Test
   void emptyInputsGiveEmptyOutput() {
     Schema schema = new Schema(List.of(field("k", BIGINT)));
-    try (MemorySourceExec src = new MemorySourceExec(schema,
-        List.of(List.of(), List.of(TestData.batch(schema, root, List.of()))))) {
+    try (MemorySourceExec src =
+        new MemorySourceExec(
+            schema, List.of(List.of(), List.of(TestData.batch(schema, root, List.of()))))) {
       List<SortField> order = List.of(key(schema, 0, true, true));
       // A partition runs at most once per execution: each run gets its own context.
       java.util.function.Supplier<TaskContext> ctx = () -> ctx(Long.MAX_VALUE, 10);
       assertThat(TestData.collect(new SortExec(src, order, -1, false), ctx.get())).isEmpty();
       assertThat(TestData.collect(new SortExec(src, order, 5, true), ctx.get())).isEmpty();
-      assertThat(TestData.collect(
-          new SortPreservingMergeExec(new SortExec(src, order, -1, true), order, -1), ctx.get())).isEmpty();
+      assertThat(
+              TestData.collect(
+                  new SortPreservingMergeExec(new SortExec(src, order, -1, true), order, -1),
+                  ctx.get()))
+          .isEmpty();
     }
   }
 
@@ -290,7 +326,8 @@ class SortExecTest {
         }
       }
       assertThat(sort.metrics().spillCount()).isPositive();
-      SortPreservingMergeExec merge = new SortPreservingMergeExec(new SortExec(src, order, -1, true), order, -1);
+      SortPreservingMergeExec merge =
+          new SortPreservingMergeExec(new SortExec(src, order, -1, true), order, -1);
       try (BatchStream s = merge.execute(0, ctx(Long.MAX_VALUE, 100))) {
         s.next().close();
       }

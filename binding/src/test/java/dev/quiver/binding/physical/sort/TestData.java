@@ -52,8 +52,12 @@ public final class TestData {
     return new ArrowType.Decimal(38, scale, 128);
   }
 
-  /** Builds a batch; values are Long, Integer, Double, String, BigDecimal, Boolean, LocalDate or null. */
-  public static VectorSchemaRoot batch(Schema schema, BufferAllocator allocator, List<Object[]> rows) {
+  /**
+   * Builds a batch; values are Long, Integer, Double, String, BigDecimal, Boolean, LocalDate or
+   * null.
+   */
+  public static VectorSchemaRoot batch(
+      Schema schema, BufferAllocator allocator, List<Object[]> rows) {
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
     root.allocateNew();
     for (int c = 0; c < schema.getFields().size(); c++) {
@@ -92,7 +96,9 @@ public final class TestData {
     return root;
   }
 
-  /** Reads row {@code r} of {@code batch} as Java values (Strings for text, LocalDate for dates). */
+  /**
+   * Reads row {@code r} of {@code batch} as Java values (Strings for text, LocalDate for dates).
+   */
   public static Object[] row(VectorSchemaRoot batch, int r) {
     Object[] out = new Object[batch.getFieldVectors().size()];
     for (int c = 0; c < out.length; c++) {

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class WindowExecTest {
   private static final ArrowType BIGINT = new ArrowType.Int(64, true);
-  private static final ArrowType DOUBLE = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+  private static final ArrowType DOUBLE =
+      new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
 
   private final BufferAllocator allocator = new RootAllocator();
   private final List<BatchesExec> sources = new ArrayList<>();
@@ -52,18 +53,20 @@ class WindowExecTest {
   }
 
   /**
-   * Rows (p, o, x), sorted by p then o ASC NULLS LAST, split across two batches so that
-   * partition "a" spans them.
+   * Rows (p, o, x), sorted by p then o ASC NULLS LAST, split across two batches so that partition
+   * "a" spans them.
    */
   private BatchesExec input() {
-    VectorSchemaRoot b1 = batch(
-        strings(allocator, "p", "a", "a", "a", "a"),
-        longs(allocator, "o", 1L, 2L, 2L, 4L),
-        longs(allocator, "x", 5L, 3L, null, 7L));
-    VectorSchemaRoot b2 = batch(
-        strings(allocator, "p", "a", "a", "b", "b", "b"),
-        longs(allocator, "o", 7L, null, 10L, 20L, 30L),
-        longs(allocator, "x", 1L, 2L, 4L, 6L, 8L));
+    VectorSchemaRoot b1 =
+        batch(
+            strings(allocator, "p", "a", "a", "a", "a"),
+            longs(allocator, "o", 1L, 2L, 2L, 4L),
+            longs(allocator, "x", 5L, 3L, null, 7L));
+    VectorSchemaRoot b2 =
+        batch(
+            strings(allocator, "p", "a", "a", "b", "b", "b"),
+            longs(allocator, "o", 7L, null, 10L, 20L, 30L),
+            longs(allocator, "x", 1L, 2L, 4L, 6L, 8L));
     BatchesExec e = new BatchesExec(b1.getSchema(), List.of(List.of(b1, b2)));
     sources.add(e);
     return e;
@@ -71,8 +74,14 @@ class WindowExecTest {
 
   private static WindowCall call(
       Schema s, WindowFunction f, List<PhysicalExpr> args, WindowFrame frame, ArrowType type) {
-    return new WindowCall(f, args, List.of(col(s, 0)),
-        List.of(new SortField(col(s, 1), true, false)), frame, f.name().toLowerCase(), type);
+    return new WindowCall(
+        f,
+        args,
+        List.of(col(s, 0)),
+        List.of(new SortField(col(s, 1), true, false)),
+        frame,
+        f.name().toLowerCase(),
+        type);
   }
 
   private static WindowFrame rows(BoundKind sk, long so, BoundKind ek, long eo) {
@@ -191,9 +200,25 @@ class WindowExecTest {
     WindowFrame all = rows(BoundKind.UNBOUNDED_PRECEDING, 0, BoundKind.UNBOUNDED_FOLLOWING, 0);
     assertThat(run(in, call(s, WindowFunction.AVG, x, all, DOUBLE)))
         .containsExactly(3.6, 3.6, 3.6, 3.6, 3.6, 3.6, 6.0, 6.0, 6.0);
-    assertThat(run(in, call(s, WindowFunction.MIN, x, rows(BoundKind.PRECEDING, 2, BoundKind.CURRENT_ROW, 0), BIGINT)))
+    assertThat(
+            run(
+                in,
+                call(
+                    s,
+                    WindowFunction.MIN,
+                    x,
+                    rows(BoundKind.PRECEDING, 2, BoundKind.CURRENT_ROW, 0),
+                    BIGINT)))
         .containsExactly(5L, 3L, 3L, 3L, 1L, 1L, 4L, 4L, 4L);
-    assertThat(run(in, call(s, WindowFunction.MAX, x, rows(BoundKind.CURRENT_ROW, 0, BoundKind.FOLLOWING, 2), BIGINT)))
+    assertThat(
+            run(
+                in,
+                call(
+                    s,
+                    WindowFunction.MAX,
+                    x,
+                    rows(BoundKind.CURRENT_ROW, 0, BoundKind.FOLLOWING, 2),
+                    BIGINT)))
         .containsExactly(5L, 7L, 7L, 7L, 2L, 2L, 8L, 8L, 8L);
     // A frame entirely after the current row, empty at the end of each partition.
     WindowFrame ahead = rows(BoundKind.FOLLOWING, 1, BoundKind.FOLLOWING, 2);
@@ -208,14 +233,45 @@ class WindowExecTest {
     BatchesExec in = input();
     Schema s = in.schema();
     List<PhysicalExpr> x = List.of(col(s, 2));
-    assertThat(run(in, call(s, WindowFunction.SUM, x, range(BoundKind.PRECEDING, 1, BoundKind.FOLLOWING, 1), BIGINT)))
+    assertThat(
+            run(
+                in,
+                call(
+                    s,
+                    WindowFunction.SUM,
+                    x,
+                    range(BoundKind.PRECEDING, 1, BoundKind.FOLLOWING, 1),
+                    BIGINT)))
         .containsExactly(8L, 8L, 8L, 7L, 1L, 2L, 4L, 6L, 8L);
-    assertThat(run(in, call(s, WindowFunction.SUM, x, range(BoundKind.PRECEDING, 10, BoundKind.CURRENT_ROW, 0), BIGINT)))
+    assertThat(
+            run(
+                in,
+                call(
+                    s,
+                    WindowFunction.SUM,
+                    x,
+                    range(BoundKind.PRECEDING, 10, BoundKind.CURRENT_ROW, 0),
+                    BIGINT)))
         .containsExactly(5L, 8L, 8L, 15L, 16L, 2L, 4L, 10L, 14L);
-    assertThat(run(in, call(s, WindowFunction.COUNT, List.of(),
-        range(BoundKind.CURRENT_ROW, 0, BoundKind.UNBOUNDED_FOLLOWING, 0), BIGINT)))
+    assertThat(
+            run(
+                in,
+                call(
+                    s,
+                    WindowFunction.COUNT,
+                    List.of(),
+                    range(BoundKind.CURRENT_ROW, 0, BoundKind.UNBOUNDED_FOLLOWING, 0),
+                    BIGINT)))
         .containsExactly(6L, 5L, 5L, 3L, 2L, 1L, 3L, 2L, 1L);
-    assertThat(run(in, call(s, WindowFunction.MAX, x, range(BoundKind.PRECEDING, 3, BoundKind.PRECEDING, 1), BIGINT)))
+    assertThat(
+            run(
+                in,
+                call(
+                    s,
+                    WindowFunction.MAX,
+                    x,
+                    range(BoundKind.PRECEDING, 3, BoundKind.PRECEDING, 1),
+                    BIGINT)))
         .containsExactly(null, 5L, 5L, 5L, 7L, 2L, null, null, null);
   }
 
@@ -223,51 +279,104 @@ class WindowExecTest {
   void withoutOrderByTheFrameIsThePartition() {
     BatchesExec in = input();
     Schema s = in.schema();
-    WindowCall sum = new WindowCall(WindowFunction.SUM, List.of(col(s, 2)), List.of(col(s, 0)), List.of(),
-        null, "sum", BIGINT);
+    WindowCall sum =
+        new WindowCall(
+            WindowFunction.SUM,
+            List.of(col(s, 2)),
+            List.of(col(s, 0)),
+            List.of(),
+            null,
+            "sum",
+            BIGINT);
     assertThat(run(in, sum)).containsExactly(18L, 18L, 18L, 18L, 18L, 18L, 18L, 18L, 18L);
-    WindowCall rank = new WindowCall(WindowFunction.RANK, List.of(), List.of(), List.of(), null, "r", BIGINT);
+    WindowCall rank =
+        new WindowCall(WindowFunction.RANK, List.of(), List.of(), List.of(), null, "r", BIGINT);
     assertThat(run(in, rank)).containsOnly(1L);
-    WindowCall maxP = new WindowCall(WindowFunction.MAX, List.of(col(s, 0)), List.of(), List.of(), null, "m",
-        ArrowType.Utf8.INSTANCE);
+    WindowCall maxP =
+        new WindowCall(
+            WindowFunction.MAX,
+            List.of(col(s, 0)),
+            List.of(),
+            List.of(),
+            null,
+            "m",
+            ArrowType.Utf8.INSTANCE);
     assertThat(run(in, maxP)).containsOnly("b");
   }
 
   @Test
   void descendingRangeDoublesDecimalsAndStrings() {
-    VectorSchemaRoot b = batch(
-        longs(allocator, "o", 30L, 20L, 20L, 10L, null),
-        doubles(allocator, "x", 1.5, 2.5, 3.5, 4.5, 5.5),
-        strings(allocator, "s", "d", "b", "c", "a", "e"),
-        decimals(allocator, "m", 10, 2, "1.10", "2.20", "3.30", "4.40", null));
+    VectorSchemaRoot b =
+        batch(
+            longs(allocator, "o", 30L, 20L, 20L, 10L, null),
+            doubles(allocator, "x", 1.5, 2.5, 3.5, 4.5, 5.5),
+            strings(allocator, "s", "d", "b", "c", "a", "e"),
+            decimals(allocator, "m", 10, 2, "1.10", "2.20", "3.30", "4.40", null));
     BatchesExec in = new BatchesExec(b.getSchema(), List.of(List.of(b)));
     sources.add(in);
     Schema s = in.schema();
     List<SortField> desc = List.of(new SortField(col(s, 0), false, false));
-    WindowCall sum = new WindowCall(WindowFunction.SUM, List.of(col(s, 1)), List.of(), desc,
-        range(BoundKind.PRECEDING, 10, BoundKind.CURRENT_ROW, 0), "sum", DOUBLE);
+    WindowCall sum =
+        new WindowCall(
+            WindowFunction.SUM,
+            List.of(col(s, 1)),
+            List.of(),
+            desc,
+            range(BoundKind.PRECEDING, 10, BoundKind.CURRENT_ROW, 0),
+            "sum",
+            DOUBLE);
     assertThat(run(in, sum)).containsExactly(1.5, 7.5, 7.5, 10.5, 5.5);
-    WindowCall min = new WindowCall(WindowFunction.MIN, List.of(col(s, 2)), List.of(), desc,
-        rows(BoundKind.UNBOUNDED_PRECEDING, 0, BoundKind.CURRENT_ROW, 0), "mn", ArrowType.Utf8.INSTANCE);
+    WindowCall min =
+        new WindowCall(
+            WindowFunction.MIN,
+            List.of(col(s, 2)),
+            List.of(),
+            desc,
+            rows(BoundKind.UNBOUNDED_PRECEDING, 0, BoundKind.CURRENT_ROW, 0),
+            "mn",
+            ArrowType.Utf8.INSTANCE);
     assertThat(run(in, min)).containsExactly("d", "b", "b", "a", "a");
-    WindowCall max = new WindowCall(WindowFunction.MAX, List.of(col(s, 2)), List.of(), desc,
-        rows(BoundKind.PRECEDING, 1, BoundKind.FOLLOWING, 1), "mx", ArrowType.Utf8.INSTANCE);
+    WindowCall max =
+        new WindowCall(
+            WindowFunction.MAX,
+            List.of(col(s, 2)),
+            List.of(),
+            desc,
+            rows(BoundKind.PRECEDING, 1, BoundKind.FOLLOWING, 1),
+            "mx",
+            ArrowType.Utf8.INSTANCE);
     assertThat(run(in, max)).containsExactly("d", "d", "c", "e", "e");
-    WindowCall dsum = new WindowCall(WindowFunction.SUM, List.of(col(s, 3)), List.of(), desc, null, "ds",
-        new ArrowType.Decimal(38, 2, 128));
-    assertThat(run(in, dsum)).usingElementComparator((a, c) -> ((BigDecimal) a).compareTo((BigDecimal) c))
-        .containsExactly(new BigDecimal("1.10"), new BigDecimal("6.60"), new BigDecimal("6.60"),
-            new BigDecimal("11.00"), new BigDecimal("11.00"));
+    WindowCall dsum =
+        new WindowCall(
+            WindowFunction.SUM,
+            List.of(col(s, 3)),
+            List.of(),
+            desc,
+            null,
+            "ds",
+            new ArrowType.Decimal(38, 2, 128));
+    assertThat(run(in, dsum))
+        .usingElementComparator((a, c) -> ((BigDecimal) a).compareTo((BigDecimal) c))
+        .containsExactly(
+            new BigDecimal("1.10"),
+            new BigDecimal("6.60"),
+            new BigDecimal("6.60"),
+            new BigDecimal("11.00"),
+            new BigDecimal("11.00"));
   }
 
   @Test
   void emitsInputColumnsInBatchesAndHandlesEmptyInput() {
     BatchesExec in = input();
     Schema s = in.schema();
-    WindowExec w = new WindowExec(in, List.of(
-        call(s, WindowFunction.ROW_NUMBER, List.of(), null, BIGINT),
-        call(s, WindowFunction.SUM, List.of(col(s, 2)), null, BIGINT)));
-    assertThat(w.schema().getFields()).extracting(f -> f.getName())
+    WindowExec w =
+        new WindowExec(
+            in,
+            List.of(
+                call(s, WindowFunction.ROW_NUMBER, List.of(), null, BIGINT),
+                call(s, WindowFunction.SUM, List.of(col(s, 2)), null, BIGINT)));
+    assertThat(w.schema().getFields())
+        .extracting(f -> f.getName())
         .containsExactly("p", "o", "x", "row_number", "sum");
     List<VectorSchemaRoot> batches = TestData.collectBatches(w, ctx(4));
     try {
@@ -277,14 +386,25 @@ class WindowExecTest {
     } finally {
       batches.forEach(VectorSchemaRoot::close);
     }
-    assertThat(w.displayDetails()).contains("ROW_NUMBER() OVER (PARTITION BY p@0 ORDER BY o@1 ASC NULLS LAST)");
+    assertThat(w.displayDetails())
+        .contains("ROW_NUMBER() OVER (PARTITION BY p@0 ORDER BY o@1 ASC NULLS LAST)");
     assertThat(w.outputPartitioning().partitionCount()).isEqualTo(1);
 
     VectorSchemaRoot empty = batch(longs(allocator, "o"));
     BatchesExec none = new BatchesExec(empty.getSchema(), List.of(List.of(empty)));
     sources.add(none);
-    WindowExec w2 = new WindowExec(none, List.of(new WindowCall(WindowFunction.ROW_NUMBER, List.of(), List.of(),
-        List.of(), null, "rn", BIGINT)));
+    WindowExec w2 =
+        new WindowExec(
+            none,
+            List.of(
+                new WindowCall(
+                    WindowFunction.ROW_NUMBER,
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    null,
+                    "rn",
+                    BIGINT)));
     assertThat(TestData.collect(w2, ctx(4))).isEmpty();
   }
 
@@ -292,9 +412,11 @@ class WindowExecTest {
   void bufferingBeyondThePoolIsResourcesExhausted() {
     BatchesExec in = input();
     Schema s = in.schema();
-    WindowExec w = new WindowExec(in, List.of(call(s, WindowFunction.ROW_NUMBER, List.of(), null, BIGINT)));
+    WindowExec w =
+        new WindowExec(in, List.of(call(s, WindowFunction.ROW_NUMBER, List.of(), null, BIGINT)));
     assertThatThrownBy(() -> TestData.collect(w, TestData.context(allocator, 16, 4, null)))
-        .isInstanceOf(ResourcesExhaustedException.class).hasMessageContaining("WindowExec");
+        .isInstanceOf(ResourcesExhaustedException.class)
+        .hasMessageContaining("WindowExec");
   }
 
   @Test
@@ -313,17 +435,43 @@ class WindowExecTest {
     }
     List<VectorSchemaRoot> batches = new ArrayList<>();
     for (int from = 0; from < n; from += 10_000) {
-      batches.add(batch(longs(allocator, "p", Arrays.copyOfRange(p, from, from + 10_000)),
-          longs(allocator, "x", Arrays.copyOfRange(x, from, from + 10_000))));
+      batches.add(
+          batch(
+              longs(allocator, "p", Arrays.copyOfRange(p, from, from + 10_000)),
+              longs(allocator, "x", Arrays.copyOfRange(x, from, from + 10_000))));
     }
     BatchesExec in = new BatchesExec(batches.get(0).getSchema(), List.of(batches));
     sources.add(in);
     Schema s = in.schema();
     WindowFrame frame = rows(BoundKind.PRECEDING, 5, BoundKind.FOLLOWING, 3);
-    WindowExec w = new WindowExec(in, List.of(
-        new WindowCall(WindowFunction.MIN, List.of(col(s, 1)), List.of(col(s, 0)), List.of(), frame, "mn", BIGINT),
-        new WindowCall(WindowFunction.MAX, List.of(col(s, 1)), List.of(col(s, 0)), List.of(), frame, "mx", BIGINT),
-        new WindowCall(WindowFunction.SUM, List.of(col(s, 1)), List.of(col(s, 0)), List.of(), frame, "sm", BIGINT)));
+    WindowExec w =
+        new WindowExec(
+            in,
+            List.of(
+                new WindowCall(
+                    WindowFunction.MIN,
+                    List.of(col(s, 1)),
+                    List.of(col(s, 0)),
+                    List.of(),
+                    frame,
+                    "mn",
+                    BIGINT),
+                new WindowCall(
+                    WindowFunction.MAX,
+                    List.of(col(s, 1)),
+                    List.of(col(s, 0)),
+                    List.of(),
+                    frame,
+                    "mx",
+                    BIGINT),
+                new WindowCall(
+                    WindowFunction.SUM,
+                    List.of(col(s, 1)),
+                    List.of(col(s, 0)),
+                    List.of(),
+                    frame,
+                    "sm",
+                    BIGINT)));
     // The input (about 2 MB) exceeds the 1 MB pool: only complete window partitions are buffered.
     TaskContext ctx = TestData.context(allocator, 1L << 20, 8192, null);
     List<List<Object>> rows = TestData.collect(w, ctx);
@@ -342,7 +490,8 @@ class WindowExecTest {
         }
       }
       List<Object> row = rows.get(i);
-      if (!java.util.Objects.equals(row.get(2), mn) || !java.util.Objects.equals(row.get(3), mx)
+      if (!java.util.Objects.equals(row.get(2), mn)
+          || !java.util.Objects.equals(row.get(3), mx)
           || !java.util.Objects.equals(row.get(4), sm)) {
         wrong++;
       }
