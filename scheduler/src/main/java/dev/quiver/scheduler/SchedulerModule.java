@@ -3,6 +3,7 @@ package dev.quiver.scheduler;
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
+import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.scheduler.config.SchedulerConfig;
 
 /**
@@ -11,10 +12,17 @@ import dev.quiver.scheduler.config.SchedulerConfig;
  */
 public final class SchedulerModule extends AbstractModule {
   private final SchedulerConfig config;
+  private final GrpcTransport transport;
 
-  /** Wires a scheduler with {@code config}. */
+  /** Wires a scheduler with {@code config}, serving and calling executors over TCP. */
   public SchedulerModule(SchedulerConfig config) {
+    this(config, GrpcTransport.NETTY);
+  }
+
+  /** Wires a scheduler with {@code config} on {@code transport} (in-process in unit tests). */
+  public SchedulerModule(SchedulerConfig config, GrpcTransport transport) {
     this.config = config;
+    this.transport = transport;
   }
 
   @Provides
@@ -25,6 +33,6 @@ public final class SchedulerModule extends AbstractModule {
   @Provides
   @Singleton
   SchedulerLifecycle lifecycle(SchedulerConfig config) {
-    return new SchedulerLifecycle(config);
+    return new SchedulerLifecycle(config, transport);
   }
 }

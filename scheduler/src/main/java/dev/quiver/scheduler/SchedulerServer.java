@@ -1,7 +1,7 @@
 package dev.quiver.scheduler;
 
 import dev.quiver.distributed.proto.ExecutorInfo;
-import dev.quiver.distributed.security.GrpcSecurity;
+import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.config.SchedulerConfig;
@@ -15,11 +15,9 @@ import dev.quiver.scheduler.job.JobViews;
 import dev.quiver.server.http.HttpEndpoint;
 import dev.quiver.server.http.ServerMetrics;
 import io.grpc.Server;
-import io.grpc.netty.NettyServerBuilder;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -42,7 +40,7 @@ public final class SchedulerServer implements AutoCloseable {
   private HttpEndpoint http;
   private volatile boolean closing;
 
-  private SchedulerServer(SchedulerConfig config) {
+  private SchedulerServer(SchedulerConfig config, GrpcTransport transport) {
     this.config = config;
     this.registry = new ExecutorRegistry(config.heartbeatTimeout());
     // JVM metrics only when something can scrape them.
@@ -50,13 +48,10 @@ public final class SchedulerServer implements AutoCloseable {
         config.httpPort() == SchedulerConfig.NO_HTTP
             ? new PrometheusRegistry()
             : ServerMetrics.newRegistry();
-    this.jobs = new JobManager(registry, config, new JobMetrics(metrics));
+    this.jobs = new JobManager(registry, config, new JobMetrics(metrics), transport);
     this.server =
-        GrpcSecurity.secure(
-                GrpcSecurity.permitKeepalive(
-                    NettyServerBuilder.forAddress(
-                        new InetSocketAddress(config.host(), config.port()))),
-                config.security())
+        transport
+            .serverBuilder(config.host(), config.port(), config.security())
             .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
             .maxInboundMetadataSize(WireProtocol.MAX_HEADER_LIST_BYTES)
             .addService(
@@ -73,7 +68,16 @@ public final class SchedulerServer implements AutoCloseable {
 
   /** Starts a scheduler listening as configured. */
   public static SchedulerServer start(SchedulerConfig config) throws IOException {
-    SchedulerServer s = new SchedulerServer(config);
+    return start(config, GrpcTransport.NETTY);
+  }
+
+  /**
+   * Starts a scheduler listening as configured on {@code transport}, which also carries its calls
+   * to executors ({@link GrpcTransport#NETTY} in processes, an in-process one in unit tests).
+   */
+  public static SchedulerServer start(SchedulerConfig config, GrpcTransport transport)
+      throws IOException {
+    SchedulerServer s = new SchedulerServer(config, transport);
     try {
       s.server.start();
     } catch (IOException e) {
@@ -180,7 +184,10 @@ public final class SchedulerServer implements AutoCloseable {
     }
   }
 
-  /** The port the server listens on (the real one when configured with port 0). */
+  /**
+   * The port the server listens on (the real one when configured with port 0; -1 on a transport
+   * without ports).
+   */
   public int port() {
     return server.getPort();
   }

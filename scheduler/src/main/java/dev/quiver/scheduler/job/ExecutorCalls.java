@@ -8,6 +8,7 @@ import dev.quiver.distributed.proto.LaunchTaskResponse;
 import dev.quiver.distributed.proto.RemoveJobDataRequest;
 import dev.quiver.distributed.proto.RemoveJobDataResponse;
 import dev.quiver.distributed.proto.TaskId;
+import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -28,8 +29,8 @@ final class ExecutorCalls implements AutoCloseable {
 
   private final ExecutorClients clients;
 
-  ExecutorCalls(long deadlineMillis, SchedulerConfig config) {
-    this.clients = new ExecutorClients(deadlineMillis, config.security());
+  ExecutorCalls(long deadlineMillis, SchedulerConfig config, GrpcTransport transport) {
+    this.clients = new ExecutorClients(deadlineMillis, config.security(), transport);
   }
 
   /** The request launching attempt {@code number} of {@code task}, reading its inputs' outputs. */

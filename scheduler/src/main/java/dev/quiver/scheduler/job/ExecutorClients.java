@@ -2,8 +2,8 @@ package dev.quiver.scheduler.job;
 
 import dev.quiver.distributed.proto.ExecutorControlGrpc;
 import dev.quiver.distributed.proto.ExecutorInfo;
-import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.transport.GrpcTransport;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import java.util.HashMap;
@@ -37,11 +37,13 @@ final class ExecutorClients implements AutoCloseable {
   private final Map<String, Client> clients = new HashMap<>();
   private final long deadlineMillis;
   private final SecurityConfig security;
+  private final GrpcTransport transport;
   private long generations;
 
-  ExecutorClients(long deadlineMillis, SecurityConfig security) {
+  ExecutorClients(long deadlineMillis, SecurityConfig security, GrpcTransport transport) {
     this.deadlineMillis = deadlineMillis;
     this.security = security;
+    this.transport = transport;
   }
 
   /** An async stub with a deadline, on a channel to the executor's current address. */
@@ -58,7 +60,7 @@ final class ExecutorClients implements AutoCloseable {
     }
     if (c == null) {
       ManagedChannel channel =
-          GrpcSecurity.channelBuilder(info.getHost(), info.getFlightPort(), security).build();
+          transport.channelBuilder(info.getHost(), info.getFlightPort(), security).build();
       c = new Client(info.getHost(), info.getFlightPort(), channel, ++generations);
       clients.put(info.getExecutorId(), c);
     }

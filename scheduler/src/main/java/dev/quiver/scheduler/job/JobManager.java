@@ -12,6 +12,7 @@ import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskStatusReport;
 import dev.quiver.distributed.security.JobCapabilities;
+import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.config.Speculation;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
@@ -86,10 +87,22 @@ public final class JobManager implements AutoCloseable {
 
   /** As {@link #JobManager(ExecutorRegistry, SchedulerConfig)}, counting into {@code metrics}. */
   public JobManager(ExecutorRegistry registry, SchedulerConfig config, JobMetrics metrics) {
+    this(registry, config, metrics, GrpcTransport.NETTY);
+  }
+
+  /**
+   * As {@link #JobManager(ExecutorRegistry, SchedulerConfig, JobMetrics)}, calling executors over
+   * {@code transport}.
+   */
+  public JobManager(
+      ExecutorRegistry registry,
+      SchedulerConfig config,
+      JobMetrics metrics,
+      GrpcTransport transport) {
     this.registry = registry;
     this.config = config;
     this.metrics = metrics;
-    this.calls = new ExecutorCalls(RPC_DEADLINE_MILLIS, config);
+    this.calls = new ExecutorCalls(RPC_DEADLINE_MILLIS, config, transport);
     this.loop = new JobLoop(RPC_DEADLINE_MILLIS, status::publish);
     this.recovery = new Recovery(this, registry, config, metrics, calls, status);
   }

@@ -17,14 +17,13 @@ import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskStatusReport;
+import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.distributed.wire.WireProtocol;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
-import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,11 +32,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
  * A stand-in executor: a real ExecutorControl gRPC server that registers and heartbeats with the
- * scheduler and "runs" each launched task by reporting the outcome its script chooses.
+ * scheduler and "runs" each launched task by reporting the outcome its script chooses. It serves
+ * and calls over the scheduler's transport: in-process (a host name of its own, a made-up port) or
+ * TCP (127.0.0.1, a free port).
  */
 final class FakeExecutor implements AutoCloseable {
 
@@ -63,6 +65,9 @@ final class FakeExecutor implements AutoCloseable {
     }
   }
 
+  /** Numbers the in-process fakes' host names and ports, so a restarted fake has a new address. */
+  private static final AtomicInteger ADDRESSES = new AtomicInteger();
+
   final String id;
   final int cores;
   final List<Launch> launches = new CopyOnWriteArrayList<>();
@@ -72,23 +77,33 @@ final class FakeExecutor implements AutoCloseable {
   volatile Function<LaunchTaskRequest, Outcome> script = r -> Outcome.succeed();
 
   private final List<Launch> globalLog;
+  private final String host;
+  private final int port;
   private final Server server;
   private final ManagedChannel schedulerChannel;
   private final SchedulerGrpc.SchedulerBlockingStub scheduler;
   private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
   private final ExecutorService reporter = Executors.newSingleThreadExecutor();
 
-  FakeExecutor(String id, int cores, int schedulerPort, List<Launch> globalLog) throws IOException {
+  /** Starts a fake executor on {@code transport} and registers it with the scheduler there. */
+  FakeExecutor(
+      String id,
+      int cores,
+      GrpcTransport transport,
+      String schedulerHost,
+      int schedulerPort,
+      List<Launch> globalLog)
+      throws IOException {
     this.id = id;
     this.cores = cores;
     this.globalLog = globalLog;
-    this.server =
-        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-            .addService(new Control())
-            .build()
-            .start();
-    this.schedulerChannel =
-        NettyChannelBuilder.forAddress("127.0.0.1", schedulerPort).usePlaintext().build();
+    SecurityConfig plain = SecurityConfig.none();
+    boolean tcp = transport == GrpcTransport.NETTY;
+    int n = ADDRESSES.incrementAndGet();
+    this.host = tcp ? "127.0.0.1" : id + "-" + n;
+    this.server = transport.serverBuilder(host, 0, plain).addService(new Control()).build().start();
+    this.port = tcp ? server.getPort() : n;
+    this.schedulerChannel = transport.channelBuilder(schedulerHost, schedulerPort, plain).build();
     this.scheduler = SchedulerGrpc.newBlockingStub(schedulerChannel);
     RegisterResponse registered =
         scheduler
@@ -105,16 +120,20 @@ final class FakeExecutor implements AutoCloseable {
   ExecutorInfo info() {
     return ExecutorInfo.newBuilder()
         .setExecutorId(id)
-        .setHost("127.0.0.1")
-        .setFlightPort(server.getPort())
+        .setHost(host)
+        .setFlightPort(port)
         .setCores(cores)
         .setMemoryBytes(1L << 30)
         .setVersion("fake")
         .build();
   }
 
+  String host() {
+    return host;
+  }
+
   int port() {
-    return server.getPort();
+    return port;
   }
 
   private void heartbeat() {

@@ -21,6 +21,9 @@ import dev.quiver.distributed.proto.SubmitJobResponse;
 import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskSummary;
+import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.transport.GrpcTransport;
+import dev.quiver.distributed.transport.InProcessTransport;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.SchedulerServer;
 import dev.quiver.scheduler.config.Exclusion;
@@ -28,7 +31,6 @@ import dev.quiver.scheduler.config.SchedulerConfig;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -57,11 +59,15 @@ class JobsTest {
   private final List<FakeExecutor.Launch> log = new ArrayList<>();
   private final List<FakeExecutor> executors = new ArrayList<>();
   private final List<ManagedChannel> channels = new ArrayList<>();
+
+  /** The real scheduler services without sockets; a test may switch to TCP before starting. */
+  private GrpcTransport transport = new InProcessTransport();
+
   private SchedulerServer server;
   private SchedulerGrpc.SchedulerBlockingStub stub;
 
   private void startScheduler(SchedulerConfig config) throws Exception {
-    server = SchedulerServer.start(config.withPort(0).withHeartbeat(INTERVAL, TIMEOUT));
+    server = SchedulerServer.start(config.withPort(0).withHeartbeat(INTERVAL, TIMEOUT), transport);
     stub = newStub();
   }
 
@@ -71,13 +77,13 @@ class JobsTest {
 
   private SchedulerGrpc.SchedulerBlockingStub newStub() {
     ManagedChannel channel =
-        NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+        transport.channelBuilder(server.host(), server.port(), SecurityConfig.none()).build();
     channels.add(channel);
     return SchedulerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
   }
 
   private FakeExecutor executor(String id, int cores) throws Exception {
-    FakeExecutor e = new FakeExecutor(id, cores, server.port(), log);
+    FakeExecutor e = new FakeExecutor(id, cores, transport, server.host(), server.port(), log);
     executors.add(e);
     return e;
   }
@@ -301,7 +307,7 @@ class JobsTest {
       }
 
       // The join's inputs: every partition of every task of stages 1 and 2, where it ran.
-      Map<String, Integer> ports = Map.of("exec-a", a.port(), "exec-b", b.port());
+      Map<String, FakeExecutor> byId = Map.of("exec-a", a, "exec-b", b);
       for (FakeExecutor.Launch join : launchesOf(3)) {
         LaunchTaskRequest r = join.request();
         assertThat(r.getPlan().toStringUtf8()).isEqualTo("plan of stage 3");
@@ -325,8 +331,8 @@ class JobsTest {
         for (PartitionLocation p : r.getInputsList()) {
           String ranOn = ranOn(p.getPartition().getStageId(), p.getPartition().getTaskId());
           assertThat(p.getExecutorId()).isEqualTo(ranOn);
-          assertThat(p.getHost()).isEqualTo("127.0.0.1");
-          assertThat(p.getFlightPort()).isEqualTo(ports.get(ranOn));
+          assertThat(p.getHost()).isEqualTo(byId.get(ranOn).host());
+          assertThat(p.getFlightPort()).isEqualTo(byId.get(ranOn).port());
           assertThat(p.getPartition().getJobId()).isEqualTo(id);
         }
       }
@@ -743,6 +749,17 @@ class JobsTest {
 
   @Test
   void lostExecutorsTasksAndOutputsRunAgainElsewhere() throws Exception {
+    lostExecutorsTasksAndOutputsRunAgain();
+  }
+
+  /** Over TCP, where a killed executor is noticed by its broken connection. */
+  @Test
+  void lostExecutorsTasksAndOutputsRunAgainElsewhereOverTcp() throws Exception {
+    transport = GrpcTransport.NETTY;
+    lostExecutorsTasksAndOutputsRunAgain();
+  }
+
+  private void lostExecutorsTasksAndOutputsRunAgain() throws Exception {
     startScheduler();
     FakeExecutor small = executor("exec-a", 2);
     FakeExecutor big = executor("exec-b", 4);
