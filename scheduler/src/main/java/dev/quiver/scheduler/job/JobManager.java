@@ -360,6 +360,9 @@ public final class JobManager implements AutoCloseable {
    *     process held is gone
    */
   public void executorRegistered(ExecutorInfo info, boolean fresh) {
+    // At once rather than on the loop: a broken-connection event of the previous process may be
+    // queued already, and must find its channel stale instead of marking this registration lost.
+    calls.forget(info.getExecutorId());
     loop.post(
         () -> {
           if (!fresh) {
