@@ -40,9 +40,10 @@ public final class SchedulerServer implements AutoCloseable {
   private HttpEndpoint http;
   private volatile boolean closing;
 
-  private SchedulerServer(SchedulerConfig config, GrpcTransport transport) {
+  private SchedulerServer(
+      SchedulerConfig config, GrpcTransport transport, ExecutorRegistry registry) {
     this.config = config;
-    this.registry = new ExecutorRegistry(config.heartbeatTimeout());
+    this.registry = registry;
     // JVM metrics only when something can scrape them.
     this.metrics =
         config.httpPort() == SchedulerConfig.NO_HTTP
@@ -77,7 +78,17 @@ public final class SchedulerServer implements AutoCloseable {
    */
   public static SchedulerServer start(SchedulerConfig config, GrpcTransport transport)
       throws IOException {
-    SchedulerServer s = new SchedulerServer(config, transport);
+    return start(config, transport, new ExecutorRegistry(config.heartbeatTimeout()));
+  }
+
+  /**
+   * As {@link #start(SchedulerConfig, GrpcTransport)}, tracking executors in {@code registry}
+   * (whose clock decides heartbeat timeouts; tests pass one they advance).
+   */
+  public static SchedulerServer start(
+      SchedulerConfig config, GrpcTransport transport, ExecutorRegistry registry)
+      throws IOException {
+    SchedulerServer s = new SchedulerServer(config, transport, registry);
     try {
       s.server.start();
     } catch (IOException e) {
@@ -166,7 +177,11 @@ public final class SchedulerServer implements AutoCloseable {
     }
   }
 
-  private void checkLiveness() {
+  /**
+   * Marks executors silent past the heartbeat timeout lost and tells the job manager; runs every
+   * quarter timeout, and tests with their own registry clock call it after advancing the clock.
+   */
+  void checkLiveness() {
     try {
       List<ExecutorInfo> expired = registry.expire();
       for (ExecutorInfo lost : expired) {

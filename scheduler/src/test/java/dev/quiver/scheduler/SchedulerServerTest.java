@@ -14,25 +14,36 @@ import dev.quiver.distributed.proto.RegisterResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.proto.SubmitJobRequest;
+import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.transport.GrpcTransport;
+import dev.quiver.distributed.transport.InProcessTransport;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.config.SchedulerConfig;
+import dev.quiver.scheduler.executors.ExecutorRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+/**
+ * The scheduler service over the in-process transport, its executor registry on a clock the tests
+ * advance. JobsTest and the executor module's tests run the scheduler over TCP too.
+ */
 @Timeout(60)
 class SchedulerServerTest {
 
   private static final Duration INTERVAL = Duration.ofMillis(100);
   private static final Duration TIMEOUT = Duration.ofMillis(800);
+
+  /** The registry's monotonic clock, in nanoseconds; it moves only when a test says so. */
+  private final AtomicLong nanos = new AtomicLong();
 
   private SchedulerServer server;
   private ManagedChannel channel;
@@ -40,10 +51,14 @@ class SchedulerServerTest {
 
   @BeforeEach
   void start() throws Exception {
+    GrpcTransport transport = new InProcessTransport();
     server =
         SchedulerServer.start(
-            SchedulerConfig.defaults().withPort(0).withHeartbeat(INTERVAL, TIMEOUT));
-    channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+            SchedulerConfig.defaults().withPort(0).withHeartbeat(INTERVAL, TIMEOUT),
+            transport,
+            new ExecutorRegistry(
+                TIMEOUT, nanos::get, () -> 1_700_000_000_000L + nanos.get() / 1_000_000));
+    channel = transport.channelBuilder(server.host(), server.port(), SecurityConfig.none()).build();
     stub = SchedulerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
   }
 
@@ -83,16 +98,18 @@ class SchedulerServerTest {
         .extracting(s -> s.getInfo().getExecutorId())
         .containsExactly("silent", "steady");
 
-    // "steady" heartbeats; "silent" does not, and must be marked lost within a few timeouts.
-    long deadline = System.nanoTime() + TIMEOUT.multipliedBy(10).toNanos();
-    List<ExecutorStatus> all;
-    do {
-      assertThat(stub.heartbeat(heartbeat("steady")).getReregister()).isFalse();
-      Thread.sleep(INTERVAL.toMillis() / 2);
-      all = list(true);
-    } while (stateOf(all, "silent") != ExecutorState.EXECUTOR_STATE_LOST
-        && System.nanoTime() < deadline);
+    // "steady" heartbeats; "silent" does not. Silent for exactly the timeout is still alive ...
+    nanos.set(TIMEOUT.toNanos());
+    assertThat(stub.heartbeat(heartbeat("steady")).getReregister()).isFalse();
+    server.checkLiveness();
+    assertThat(list(false))
+        .extracting(s -> s.getInfo().getExecutorId())
+        .containsExactly("silent", "steady");
 
+    // ... and lost a nanosecond later, while "steady", seen since, stays alive.
+    nanos.set(TIMEOUT.toNanos() + 1);
+    server.checkLiveness();
+    List<ExecutorStatus> all = list(true);
     assertThat(stateOf(all, "silent")).isEqualTo(ExecutorState.EXECUTOR_STATE_LOST);
     assertThat(stateOf(all, "steady")).isEqualTo(ExecutorState.EXECUTOR_STATE_ALIVE);
     assertThat(list(false)).extracting(s -> s.getInfo().getExecutorId()).containsExactly("steady");

@@ -69,8 +69,12 @@ public final class ExecutorRegistry {
     this(heartbeatTimeout, System::nanoTime, System::currentTimeMillis);
   }
 
-  /** A registry reading time from the given monotonic and wall clocks. */
-  ExecutorRegistry(Duration heartbeatTimeout, LongSupplier nanoTime, LongSupplier unixMillis) {
+  /**
+   * A registry reading time from the given monotonic and wall clocks (tests drive heartbeat
+   * timeouts with them).
+   */
+  public ExecutorRegistry(
+      Duration heartbeatTimeout, LongSupplier nanoTime, LongSupplier unixMillis) {
     this.timeoutNanos = heartbeatTimeout.toNanos();
     this.nanoTime = nanoTime;
     this.unixMillis = unixMillis;

@@ -28,6 +28,7 @@ import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.SchedulerServer;
 import dev.quiver.scheduler.config.Exclusion;
 import dev.quiver.scheduler.config.SchedulerConfig;
+import dev.quiver.scheduler.executors.ExecutorRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -67,7 +68,13 @@ class JobsTest {
   private SchedulerGrpc.SchedulerBlockingStub stub;
 
   private void startScheduler(SchedulerConfig config) throws Exception {
-    server = SchedulerServer.start(config.withPort(0).withHeartbeat(INTERVAL, TIMEOUT), transport);
+    // The registry's clock stands still: no executor is lost because a loaded machine delayed its
+    // heartbeats, so every loss in these tests is the one the test caused (a killed executor,
+    // noticed by its broken channel or a failed call).
+    ExecutorRegistry registry = new ExecutorRegistry(TIMEOUT, () -> 0L, System::currentTimeMillis);
+    server =
+        SchedulerServer.start(
+            config.withPort(0).withHeartbeat(INTERVAL, TIMEOUT), transport, registry);
     stub = newStub();
   }
 
