@@ -17,10 +17,12 @@ import dev.quiver.distributed.proto.RemoveJobDataRequest;
 import dev.quiver.distributed.proto.RemoveJobDataResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.SchedulerServer;
 import dev.quiver.scheduler.config.SchedulerConfig;
+import dev.quiver.scheduler.executors.ExecutorRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -36,6 +38,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightRuntimeException;
@@ -72,9 +75,12 @@ class ExecutorServerTest {
     allocator.close();
   }
 
+  private static SchedulerConfig schedulerConfig(int port) {
+    return SchedulerConfig.defaults().withPort(port).withHeartbeat(INTERVAL, TIMEOUT);
+  }
+
   private static SchedulerServer startScheduler(int port) throws Exception {
-    return SchedulerServer.start(
-        SchedulerConfig.defaults().withPort(port).withHeartbeat(INTERVAL, TIMEOUT));
+    return SchedulerServer.start(schedulerConfig(port));
   }
 
   private ExecutorConfig executorConfig(String id, int schedulerPort) {
@@ -94,6 +100,14 @@ class ExecutorServerTest {
     }
   }
 
+  private static long lastSeenUnixMillis(SchedulerServer scheduler, String id) {
+    return scheduler.registry().list(true).stream()
+        .filter(s -> s.getInfo().getExecutorId().equals(id))
+        .mapToLong(ExecutorStatus::getLastSeenUnixMillis)
+        .findFirst()
+        .orElse(-1);
+  }
+
   private static ExecutorState stateOf(SchedulerServer scheduler, String id) {
     return scheduler.registry().list(true).stream()
         .filter(s -> s.getInfo().getExecutorId().equals(id))
@@ -102,9 +116,18 @@ class ExecutorServerTest {
         .orElse(ExecutorState.EXECUTOR_STATE_UNSPECIFIED);
   }
 
+  /**
+   * Over TCP, with the scheduler's registry on a clock the test advances: each step moves it 0.9
+   * timeouts on, so the executor is alive only if a heartbeat arrived since the last step.
+   */
   @Test
   void registersHeartbeatsAndIsLostOnceStopped() throws Exception {
-    try (SchedulerServer scheduler = startScheduler(0)) {
+    AtomicLong nanos = new AtomicLong();
+    long epochMillis = 1_700_000_000_000L;
+    LongSupplier unixMillis = () -> epochMillis + TimeUnit.NANOSECONDS.toMillis(nanos.get());
+    ExecutorRegistry registry = new ExecutorRegistry(TIMEOUT, nanos::get, unixMillis);
+    try (SchedulerServer scheduler =
+        SchedulerServer.start(schedulerConfig(0), GrpcTransport.NETTY, registry)) {
       ExecutorServer executor =
           ExecutorServer.start(executorConfig("exec-a", scheduler.port()), allocator, NO_PLANS);
       try {
@@ -121,11 +144,19 @@ class ExecutorServerTest {
                   assertThat(info.getMemoryBytes()).isEqualTo(256L << 20);
                 });
         // Heartbeats keep it alive well past the timeout.
-        Thread.sleep(TIMEOUT.multipliedBy(3).toMillis());
-        assertThat(stateOf(scheduler, "exec-a")).isEqualTo(ExecutorState.EXECUTOR_STATE_ALIVE);
+        long step = TIMEOUT.toNanos() * 9 / 10;
+        for (int i = 0; i < 3; i++) {
+          nanos.addAndGet(step);
+          long now = unixMillis.getAsLong();
+          await("a heartbeat at step " + i, () -> lastSeenUnixMillis(scheduler, "exec-a") == now);
+          registry.expire(); // the liveness checker may have run it already: check the state
+          assertThat(stateOf(scheduler, "exec-a")).isEqualTo(ExecutorState.EXECUTOR_STATE_ALIVE);
+        }
       } finally {
         executor.close();
       }
+      // Stopped, it is lost at once by its broken connection: the registry's clock has not
+      // moved, so no heartbeat timeout can have done it (SchedulerServerTest checks that path).
       await(
           "the stopped executor is marked lost",
           () -> stateOf(scheduler, "exec-a") == ExecutorState.EXECUTOR_STATE_LOST);
