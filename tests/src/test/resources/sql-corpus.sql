@@ -1141,3 +1141,9 @@ FROM read_csv('target/corpus-customer_tilde.csv', delim = '~', header = true) GR
 SELECT o_orderpriority, COUNT(*) AS n FROM orders
 WHERE o_orderkey IN (SELECT l_orderkey FROM read_parquet('target/corpus-lineitem_small.parquet') WHERE l_quantity > 45)
 GROUP BY o_orderpriority;
+-- name: cast_computed_decimal_to_varchar_keeps_scale
+SELECT o_orderkey, CAST(CAST(o_orderkey AS DECIMAL(20, 2)) AS VARCHAR) AS k2, CAST(o_custkey * 1.00 AS VARCHAR) AS c2, CAST(CAST(o_shippriority AS DOUBLE) AS VARCHAR) AS p, CAST(CAST(o_totalprice AS DECIMAL(20, 4)) AS VARCHAR) AS t4
+FROM orders WHERE o_orderkey < 40;
+-- name: cast_aggregate_to_decimal_to_varchar
+SELECT l_orderkey, CAST(CAST(MAX(l_linenumber) AS DECIMAL(20, 2)) AS VARCHAR) AS m, CAST(CAST(MIN(l_quantity) AS DECIMAL(20, 3)) AS VARCHAR) AS q
+FROM lineitem WHERE l_orderkey < 100 GROUP BY l_orderkey;

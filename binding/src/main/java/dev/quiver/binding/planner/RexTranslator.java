@@ -824,6 +824,9 @@ public final class RexTranslator {
 
   private PhysicalExpr named(RexCall call, RelDataType input, ArrowType type) {
     SqlOperator op = call.getOperator();
+    if (op == TextCastFunction.INSTANCE) {
+      return coerce(translate(call.getOperands().get(0), input), type);
+    }
     if (op == SingleRowFunction.INSTANCE) {
       List<PhysicalExpr> p = operands(call, input);
       return new SingleRowExpr(p.get(0), p.get(1));

@@ -437,8 +437,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             // projections below it here, a correlated subquery in the SELECT list over that join
             // read its columns at the offsets of the join before the trimming projection (the
             // wrong column, or a failed decorrelation). The optimizer pushes them down later
-            // (JOIN_PUSH_EXPRESSIONS).
-            .addRelBuilderConfigTransform(c -> c.withPushJoinCondition(false));
+            // (JOIN_PUSH_EXPRESSIONS). No simplification while converting: TextCasts must see the
+            // casts to text as written before Calcite's simplifier drops an inner cast.
+            .addRelBuilderConfigTransform(c -> c.withPushJoinCondition(false).withSimplify(false));
     SqlToRelConverter converter =
         new SqlToRelConverter(
             this, v.validator(), catalogReader, cluster, StandardConvertletTable.INSTANCE, config);
@@ -450,7 +451,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     } catch (RuntimeException e) {
       throw ValidationErrors.translate(e, v.node(), catalog, this);
     }
-    RelNode rel = root.project();
+    RelNode rel = TextCasts.apply(root.project());
     RelNode out = removeSubQueries(rel);
     // The decorrelator names a scalar subquery's column EXPR$n whatever its alias was.
     List<String> names = rel.getRowType().getFieldNames();

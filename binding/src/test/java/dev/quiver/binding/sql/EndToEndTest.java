@@ -645,4 +645,21 @@ class EndToEndTest {
     assertThat(rows("select o.k, o.k in " + sub + from + " order by 1 nulls first"))
         .containsExactly("null|false", "1|true", "1|true", "2|true", "3|false");
   }
+
+  @Test
+  void aCastToTextOfAComputedValueKeepsTheComputedType() {
+    // Calcite's simplifier removed an inner cast it took for lossless under a cast to text, so
+    // CAST(CAST(x AS DECIMAL(20, 2)) AS VARCHAR) gave '3' instead of '3.00' (random query
+    // generator, seed 20261204 queries 12347, 40486, 45369). Answers from DuckDB.
+    ctx.sql("create table n (x int, m decimal(10, 2))");
+    ctx.sql("insert into n values (3, 1.50), (4, null)");
+    assertThat(
+            rows(
+                "select cast(cast(x as decimal(20, 2)) as varchar), cast(x * 1.00 as varchar),"
+                    + " cast(cast(x as double) as varchar), cast(x as varchar),"
+                    + " cast(cast(max(x) as decimal(20, 2)) as varchar) from n group by x order by x"))
+        .containsExactly("3.00|3.00|3.0|3|3.00", "4.00|4.00|4.0|4|4.00");
+    assertThat(rows("select cast(cast(m as decimal(20, 4)) as varchar) from n order by x"))
+        .containsExactly("1.5000", "null");
+  }
 }
