@@ -662,4 +662,26 @@ class EndToEndTest {
     assertThat(rows("select cast(cast(m as decimal(20, 4)) as varchar) from n order by x"))
         .containsExactly("1.5000", "null");
   }
+
+  @Test
+  void minusZeroAndZeroAreOneWindowPartitionAtEveryPartitionCountAndBatchSize() {
+    // a * b is -0.0 for a negative a and 0.0 otherwise; SQL (and DuckDB) compare them as equal.
+    // The repartition hash took the bits (-0.0 and 0.0 went to different partitions: counts 3 and
+    // 3) and the window compared a batch's first key with the previous batch's by Double.equals
+    // (counts 1 and 2 with one row a batch). Random query generator, seed 20261204 queries 56647
+    // and 62827.
+    for (int[] shape : new int[][] {{1, 1}, {8, 1}, {8, 8192}, {3, 2}}) {
+      try (SessionContext c =
+          new SessionContext(
+              new SessionConfig().withTargetPartitions(shape[0]).withBatchSize(shape[1]))) {
+        c.sql(
+            "create table z as select * from (values (-1.0e0, 0.0e0), (1.0e0, 0.0e0),"
+                + " (-2.0e0, 0.0e0), (2.0e0, 0.0e0), (3.0e0, 0.0e0), (-3.0e0, 0.0e0)) v(a, b)");
+        assertThat(rows(c.sql("select count(*) over (partition by a * b) from z")))
+            .as("partitions %d, batch size %d", shape[0], shape[1])
+            .containsOnly("6")
+            .hasSize(6);
+      }
+    }
+  }
 }

@@ -7,6 +7,8 @@ import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
 
 /**
  * Row hashes over key columns, computed column by column over Arrow buffers. Used to route rows to
@@ -44,6 +46,20 @@ public final class Hashing {
             hasNulls && BitVectorHelper.get(validity, i) == 0
                 ? NULL_HASH
                 : BitVectorHelper.get(data, i) + 1231;
+        out[i] = out[i] * 31 + h;
+      }
+    } else if (v instanceof Float8Vector || v instanceof Float4Vector) {
+      // By value, not by bits: -0.0 equals 0.0 and every NaN is one key, as in GROUP BY and joins.
+      ArrowBuf data = ((BaseFixedWidthVector) v).getDataBuffer();
+      boolean wide = v instanceof Float8Vector;
+      for (int i = 0; i < rows; i++) {
+        int h;
+        if (hasNulls && BitVectorHelper.get(validity, i) == 0) {
+          h = NULL_HASH;
+        } else {
+          double d = wide ? data.getDouble((long) i * 8) : data.getFloat((long) i * 4);
+          h = hashLong(Double.doubleToLongBits(d == 0.0 ? 0.0 : d));
+        }
         out[i] = out[i] * 31 + h;
       }
     } else if (v instanceof BaseFixedWidthVector fixed) {

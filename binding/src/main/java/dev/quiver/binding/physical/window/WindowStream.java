@@ -149,6 +149,21 @@ final class WindowStream implements BatchStream {
   }
 
   /**
+   * A key value compared with {@code equals} as SQL compares it: Double.equals tells -0.0 from 0.0,
+   * which are one window partition (within a batch {@link WindowFunctions#markChanges} already
+   * compares them as equal).
+   */
+  private static Object sqlKey(Object value) {
+    if (value instanceof Double d && d == 0.0) {
+      return 0.0;
+    }
+    if (value instanceof Float f && f == 0.0f) {
+      return 0.0f;
+    }
+    return value;
+  }
+
+  /**
    * Index of the last row of {@code b} that starts a new window partition (0 when only the first
    * row does, relative to the previous batch), or -1 when every row continues the buffered one.
    */
@@ -166,8 +181,8 @@ final class WindowStream implements BatchStream {
       List<Object> first = new ArrayList<>();
       List<Object> last = new ArrayList<>();
       for (FieldVector v : keys) {
-        first.add(v.getObject(0));
-        last.add(v.getObject(rows - 1));
+        first.add(sqlKey(v.getObject(0)));
+        last.add(sqlKey(v.getObject(rows - 1)));
       }
       changed[0] = lastKey != null && !Objects.equals(first, lastKey);
       lastKey = last;
