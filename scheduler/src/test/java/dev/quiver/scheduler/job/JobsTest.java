@@ -64,6 +64,9 @@ class JobsTest {
   /** The real scheduler services without sockets; a test may switch to TCP before starting. */
   private GrpcTransport transport = new InProcessTransport();
 
+  /** Whether the registry's clock runs (heartbeat timeouts expire) instead of standing still. */
+  private boolean realClock;
+
   private SchedulerServer server;
   private SchedulerGrpc.SchedulerBlockingStub stub;
 
@@ -71,7 +74,10 @@ class JobsTest {
     // The registry's clock stands still: no executor is lost because a loaded machine delayed its
     // heartbeats, so every loss in these tests is the one the test caused (a killed executor,
     // noticed by its broken channel or a failed call).
-    ExecutorRegistry registry = new ExecutorRegistry(TIMEOUT, () -> 0L, System::currentTimeMillis);
+    ExecutorRegistry registry =
+        realClock
+            ? new ExecutorRegistry(TIMEOUT)
+            : new ExecutorRegistry(TIMEOUT, () -> 0L, System::currentTimeMillis);
     server =
         SchedulerServer.start(
             config.withPort(0).withHeartbeat(INTERVAL, TIMEOUT), transport, registry);
@@ -903,6 +909,12 @@ class JobsTest {
 
   @Test
   void anExecutorThatRegistersAgainHasItsTasksRunAgain() throws Exception {
+    // Over TCP with a running clock, as before the in-process transport: with the clock standing
+    // still this hung in 1 of 3 CI runs (the re-registered executor was still taken for lost in
+    // some interleaving, and only an expired heartbeat makes an executor register again). Kept
+    // this way until that race in JobManager is found; see the issue 20 note.
+    transport = GrpcTransport.NETTY;
+    realClock = true;
     startScheduler();
     FakeExecutor first = executor("exec-a", 2);
     first.script =
