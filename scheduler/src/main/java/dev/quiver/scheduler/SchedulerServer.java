@@ -183,7 +183,7 @@ public final class SchedulerServer implements AutoCloseable {
    */
   void checkLiveness() {
     try {
-      List<ExecutorInfo> expired = registry.expire();
+      List<ExecutorInfo> expired = jobs.expireSilentExecutors();
       for (ExecutorInfo lost : expired) {
         LOG.warn(
             "executor '{}' ({}:{}) sent no heartbeat for {}: marked lost",
@@ -192,10 +192,11 @@ public final class SchedulerServer implements AutoCloseable {
             lost.getFlightPort(),
             config.heartbeatTimeout());
       }
-      jobs.executorsLost(expired);
     } catch (RuntimeException e) {
       // Keep the periodic check alive: a thrown exception would cancel it for good.
-      LOG.error("executor liveness check failed", e);
+      if (!closing) {
+        LOG.error("executor liveness check failed", e);
+      }
     }
   }
 

@@ -56,7 +56,7 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
           String who = "executor '" + info.getExecutorId() + "' (" + info.getHost() + ")";
           WireProtocol.requireCompatible(request.getProtocolVersion(), who, "scheduler");
           validate(info);
-          boolean fresh = registry.register(info);
+          boolean fresh = jobs.register(info);
           if (fresh) {
             LOG.info(
                 "{} registered: flight port {}, {} cores, {} bytes of memory, release {}",
@@ -66,7 +66,6 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
                 info.getMemoryBytes(),
                 info.getVersion());
           }
-          jobs.executorRegistered(info, fresh);
           return RegisterResponse.newBuilder()
               .setProtocolVersion(WireProtocol.VERSION)
               .setHeartbeatIntervalMillis(config.heartbeatInterval().toMillis())

@@ -13,7 +13,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 
-/** The executors the scheduler knows, with their liveness. Thread-safe. */
+/**
+ * The executors the scheduler knows, with their liveness. Thread-safe. In the scheduler, who is
+ * registered and who is lost ({@link #register}, {@link #expire}, {@link #markLost}) changes only
+ * on the job manager's loop, together with what the change means for the jobs; heartbeats come from
+ * any thread.
+ */
 public final class ExecutorRegistry {
 
   /** One executor's latest report; replaced (never mutated) on every update. */

@@ -2,6 +2,7 @@ package dev.quiver.scheduler.job;
 
 import dev.quiver.distributed.proto.CancelTasksRequest;
 import dev.quiver.distributed.proto.CancelTasksResponse;
+import dev.quiver.distributed.proto.ExecutorControlGrpc;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.LaunchTaskRequest;
 import dev.quiver.distributed.proto.LaunchTaskResponse;
@@ -15,6 +16,7 @@ import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,37 +73,40 @@ final class ExecutorCalls implements AutoCloseable {
 
   /**
    * Asks executor {@code executorId}, one the job used, to cancel {@code ids} of {@code job};
-   * {@code unreachable} runs when the call fails with UNAVAILABLE.
+   * {@code unreachable} gets the generation of the channel the call took when it fails with
+   * UNAVAILABLE (job loop only).
    */
-  void cancelTasks(Job job, String executorId, List<TaskId> ids, String why, Runnable unreachable) {
+  void cancelTasks(
+      Job job, String executorId, List<TaskId> ids, String why, LongConsumer unreachable) {
     ExecutorInfo info = job.executorsUsed.get(executorId);
     LOG.debug("{}: cancelling {} on '{}': {}", job.describe(), ids, executorId, why);
-    clients
-        .stub(info)
-        .cancelTasks(
-            CancelTasksRequest.newBuilder().addAllTasks(ids).build(),
-            new StreamObserver<>() {
-              @Override
-              public void onNext(CancelTasksResponse value) {
-                LOG.debug("CancelTasks for {} on '{}': {}", job.describe(), executorId, value);
-              }
+    ExecutorControlGrpc.ExecutorControlStub stub = clients.stub(info);
+    // Only the loop thread opens and drops channels, so this is the channel stub() returned.
+    long generation = clients.generation(executorId);
+    stub.cancelTasks(
+        CancelTasksRequest.newBuilder().addAllTasks(ids).build(),
+        new StreamObserver<>() {
+          @Override
+          public void onNext(CancelTasksResponse value) {
+            LOG.debug("CancelTasks for {} on '{}': {}", job.describe(), executorId, value);
+          }
 
-              @Override
-              public void onError(Throwable t) {
-                Status status = Status.fromThrowable(t);
-                LOG.warn(
-                    "CancelTasks for {} on executor '{}' failed: {}",
-                    job.describe(),
-                    executorId,
-                    status);
-                if (status.getCode() == Status.Code.UNAVAILABLE) {
-                  unreachable.run();
-                }
-              }
+          @Override
+          public void onError(Throwable t) {
+            Status status = Status.fromThrowable(t);
+            LOG.warn(
+                "CancelTasks for {} on executor '{}' failed: {}",
+                job.describe(),
+                executorId,
+                status);
+            if (status.getCode() == Status.Code.UNAVAILABLE) {
+              unreachable.accept(generation);
+            }
+          }
 
-              @Override
-              public void onCompleted() {}
-            });
+          @Override
+          public void onCompleted() {}
+        });
   }
 
   /** Asks {@code info} to delete job {@code jobId}'s data; {@code what} names the call in logs. */
@@ -134,6 +139,11 @@ final class ExecutorCalls implements AutoCloseable {
   /** Whether {@code generation} is the channel the executor is reached on now. */
   boolean isCurrent(String executorId, long generation) {
     return clients.isCurrent(executorId, generation);
+  }
+
+  /** The generation of the channel the executor is reached on now, or -1 without one. */
+  long generation(String executorId) {
+    return clients.generation(executorId);
   }
 
   /** Drops the channel to an executor (lost, or re-registered elsewhere). */

@@ -111,6 +111,12 @@ final class ExecutorClients implements AutoCloseable {
     return c != null && c.generation == generation;
   }
 
+  /** The generation of the channel the executor is reached on now, or -1 without one. */
+  synchronized long generation(String executorId) {
+    Client c = clients.get(executorId);
+    return c == null ? -1 : c.generation;
+  }
+
   /** Drops the channel to an executor (lost, or re-registered elsewhere). */
   synchronized void forget(String executorId) {
     Client c = clients.remove(executorId);

@@ -354,28 +354,39 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
-   * An executor registered.
+   * Registers an executor in the registry and with the jobs, as one event of the job loop. Every
+   * change of who is registered (this, {@link #expireSilentExecutors}, a broken connection, an
+   * unreachable executor) is made on the loop together with what it means for the jobs, so an event
+   * about an executor's former process is handled wholly before or wholly after its new
+   * registration: it can never mark the new process lost.
    *
-   * @param fresh false when the registry knew it as alive: it restarted, and what its previous
-   *     process held is gone
+   * @return true when the id was not known as alive; false when it was: the executor restarted, and
+   *     what its previous process held is gone
+   * @throws StatusRuntimeException UNAVAILABLE when the scheduler is shutting down
    */
-  public void executorRegistered(ExecutorInfo info, boolean fresh) {
-    // At once rather than on the loop: a broken-connection event of the previous process may be
-    // queued already, and must find its channel stale instead of marking this registration lost.
-    calls.forget(info.getExecutorId());
-    loop.post(
+  public boolean register(ExecutorInfo info) {
+    return loop.call(
         () -> {
+          String id = info.getExecutorId();
+          boolean fresh = registry.register(info);
           if (!fresh) {
-            recovery.executorLost(info.getExecutorId(), "it registered again, so it restarted");
+            recovery.executorLost(id, "it registered again, so it restarted");
           }
-          recovery.registered(info.getExecutorId());
+          recovery.registered(id);
+          // The new process gets a watched channel of its own, whatever the old one's address: a
+          // broken-connection event of the old channel is then no longer current.
+          calls.forget(id);
           calls.connect(info, this::connectionBroken);
           schedule();
+          return fresh;
         });
   }
 
-  /** The watched connection to an executor broke and could not be re-established. */
-  private void connectionBroken(String executorId, long generation) {
+  /**
+   * The watched connection to an executor broke and could not be re-established ({@code
+   * generation}: the channel's, see {@link #channelGeneration}).
+   */
+  void connectionBroken(String executorId, long generation) {
     loop.post(
         () -> {
           if (calls.isCurrent(executorId, generation)) {
@@ -385,6 +396,11 @@ public final class JobManager implements AutoCloseable {
         });
   }
 
+  /** The generation of the channel the executor is reached on now, or -1 without one (tests). */
+  long channelGeneration(String executorId) {
+    return loop.call(() -> calls.generation(executorId));
+  }
+
   /** Marks an executor lost in the registry (it must register again) and re-runs its work. */
   private void declareLost(String executorId, String why) {
     if (registry.markLost(executorId).isPresent()) {
@@ -392,17 +408,24 @@ public final class JobManager implements AutoCloseable {
     }
   }
 
-  /** The registry declared executors lost: re-run their tasks and the outputs still needed. */
-  public void executorsLost(List<ExecutorInfo> lost) {
-    if (lost.isEmpty()) {
-      return;
-    }
-    loop.post(
+  /**
+   * Marks lost the executors silent for longer than the heartbeat timeout, and re-runs their tasks
+   * and the outputs still needed, on the loop (see {@link #register}).
+   *
+   * @return the executors marked lost by this call
+   * @throws StatusRuntimeException UNAVAILABLE when the scheduler is shutting down
+   */
+  public List<ExecutorInfo> expireSilentExecutors() {
+    return loop.call(
         () -> {
+          List<ExecutorInfo> lost = registry.expire();
           for (ExecutorInfo info : lost) {
             recovery.executorLost(info.getExecutorId(), "it sent no heartbeat in time");
           }
-          schedule();
+          if (!lost.isEmpty()) {
+            schedule();
+          }
+          return lost;
         });
   }
 
@@ -911,11 +934,14 @@ public final class JobManager implements AutoCloseable {
         executorId,
         ids,
         why,
-        () ->
+        generation ->
             loop.post(
                 () -> {
-                  declareLost(executorId, "CancelTasks could not reach it");
-                  schedule();
+                  // Only if the call went to the process registered now, not to one it replaced.
+                  if (calls.isCurrent(executorId, generation)) {
+                    declareLost(executorId, "CancelTasks could not reach it");
+                    schedule();
+                  }
                 }));
   }
 

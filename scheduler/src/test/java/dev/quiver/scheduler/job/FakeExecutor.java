@@ -94,6 +94,22 @@ final class FakeExecutor implements AutoCloseable {
       int schedulerPort,
       List<Launch> globalLog)
       throws IOException {
+    this(id, cores, transport, schedulerHost, schedulerPort, globalLog, true);
+  }
+
+  /**
+   * Starts a fake executor on {@code transport}; with {@code register} false it neither registers
+   * nor heartbeats (the test registers it through the job manager itself).
+   */
+  FakeExecutor(
+      String id,
+      int cores,
+      GrpcTransport transport,
+      String schedulerHost,
+      int schedulerPort,
+      List<Launch> globalLog,
+      boolean register)
+      throws IOException {
     this.id = id;
     this.cores = cores;
     this.globalLog = globalLog;
@@ -105,6 +121,9 @@ final class FakeExecutor implements AutoCloseable {
     this.port = tcp ? server.getPort() : n;
     this.schedulerChannel = transport.channelBuilder(schedulerHost, schedulerPort, plain).build();
     this.scheduler = SchedulerGrpc.newBlockingStub(schedulerChannel);
+    if (!register) {
+      return;
+    }
     RegisterResponse registered =
         scheduler
             .withDeadlineAfter(10, TimeUnit.SECONDS)

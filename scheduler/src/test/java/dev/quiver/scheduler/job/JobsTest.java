@@ -64,9 +64,6 @@ class JobsTest {
   /** The real scheduler services without sockets; a test may switch to TCP before starting. */
   private GrpcTransport transport = new InProcessTransport();
 
-  /** Whether the registry's clock runs (heartbeat timeouts expire) instead of standing still. */
-  private boolean realClock;
-
   private SchedulerServer server;
   private SchedulerGrpc.SchedulerBlockingStub stub;
 
@@ -74,10 +71,7 @@ class JobsTest {
     // The registry's clock stands still: no executor is lost because a loaded machine delayed its
     // heartbeats, so every loss in these tests is the one the test caused (a killed executor,
     // noticed by its broken channel or a failed call).
-    ExecutorRegistry registry =
-        realClock
-            ? new ExecutorRegistry(TIMEOUT)
-            : new ExecutorRegistry(TIMEOUT, () -> 0L, System::currentTimeMillis);
+    ExecutorRegistry registry = new ExecutorRegistry(TIMEOUT, () -> 0L, System::currentTimeMillis);
     server =
         SchedulerServer.start(
             config.withPort(0).withHeartbeat(INTERVAL, TIMEOUT), transport, registry);
@@ -97,6 +91,14 @@ class JobsTest {
 
   private FakeExecutor executor(String id, int cores) throws Exception {
     FakeExecutor e = new FakeExecutor(id, cores, transport, server.host(), server.port(), log);
+    executors.add(e);
+    return e;
+  }
+
+  /** A fake executor that has not registered: the test registers it when it chooses. */
+  private FakeExecutor unregisteredExecutor(String id, int cores) throws Exception {
+    FakeExecutor e =
+        new FakeExecutor(id, cores, transport, server.host(), server.port(), log, false);
     executors.add(e);
     return e;
   }
@@ -909,12 +911,6 @@ class JobsTest {
 
   @Test
   void anExecutorThatRegistersAgainHasItsTasksRunAgain() throws Exception {
-    // Over TCP with a running clock, as before the in-process transport: with the clock standing
-    // still this hung in 1 of 3 CI runs (the re-registered executor was still taken for lost in
-    // some interleaving, and only an expired heartbeat makes an executor register again). Kept
-    // this way until that race in JobManager is found; see the issue 20 note.
-    transport = GrpcTransport.NETTY;
-    realClock = true;
     startScheduler();
     FakeExecutor first = executor("exec-a", 2);
     first.script =
@@ -928,6 +924,62 @@ class JobsTest {
     first.kill();
     FakeExecutor second = executor("exec-a", 2);
     assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(second.launches)
+        .extracting(l -> l.task().getStageId(), l -> l.task().getAttempt())
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(1, 1),
+            org.assertj.core.groups.Tuple.tuple(1, 1),
+            org.assertj.core.groups.Tuple.tuple(2, 1));
+  }
+
+  /**
+   * An executor restarts under the same id while the broken connection of its former process is
+   * still to be handled (the event is posted here as the channel's watcher posts it). Whichever the
+   * job loop handles first, the new registration stays alive and runs the work: the broken
+   * connection is the former process's, never the new one's. Before registration was one loop
+   * event, Register put the new process in the registry on its RPC thread before the loop switched
+   * channels, and a broken event handled in between marked the new process lost: the job hung.
+   */
+  @Test
+  void aBrokenConnectionOfTheFormerProcessHandledBeforeItsNewRegistration() throws Exception {
+    restartWhileTheFormerConnectionBreaks(true);
+  }
+
+  @Test
+  void aBrokenConnectionOfTheFormerProcessHandledAfterItsNewRegistration() throws Exception {
+    restartWhileTheFormerConnectionBreaks(false);
+  }
+
+  private void restartWhileTheFormerConnectionBreaks(boolean brokenFirst) throws Exception {
+    startScheduler();
+    FakeExecutor first = executor("exec-a", 2);
+    first.script =
+        r ->
+            r.getTask().getStageId() == 2
+                ? FakeExecutor.Outcome.held()
+                : FakeExecutor.Outcome.succeed();
+    String id = submit(twoStages());
+    waitFor(() -> first.held.size() == 1);
+    JobManager jobs = server.jobs();
+    long formerChannel = jobs.channelGeneration("exec-a");
+    assertThat(formerChannel).isPositive();
+    FakeExecutor second = unregisteredExecutor("exec-a", 2);
+    if (brokenFirst) {
+      jobs.connectionBroken("exec-a", formerChannel);
+      assertThat(jobs.register(second.info())).as("registered after being lost").isTrue();
+    } else {
+      assertThat(jobs.register(second.info())).as("registered while alive").isFalse();
+      jobs.connectionBroken("exec-a", formerChannel);
+    }
+    JobStatusUpdate done =
+        follow(stub.withDeadlineAfter(10, TimeUnit.SECONDS), id).stream()
+            .reduce((a, b) -> b)
+            .orElseThrow();
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    jobs.status(id); // the loop has handled every event posted before
+    assertThat(server.registry().alive())
+        .extracting(i -> i.getHost())
+        .containsExactly(second.host());
     assertThat(second.launches)
         .extracting(l -> l.task().getStageId(), l -> l.task().getAttempt())
         .containsExactlyInAnyOrder(
