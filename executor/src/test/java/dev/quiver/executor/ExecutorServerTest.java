@@ -23,6 +23,7 @@ import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.SchedulerServer;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
+import dev.quiver.scheduler.time.SchedulerClock;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -125,7 +126,8 @@ class ExecutorServerTest {
     AtomicLong nanos = new AtomicLong();
     long epochMillis = 1_700_000_000_000L;
     LongSupplier unixMillis = () -> epochMillis + TimeUnit.NANOSECONDS.toMillis(nanos.get());
-    ExecutorRegistry registry = new ExecutorRegistry(TIMEOUT, nanos::get, unixMillis);
+    ExecutorRegistry registry =
+        new ExecutorRegistry(TIMEOUT, SchedulerClock.of(nanos::get, unixMillis));
     try (SchedulerServer scheduler =
         SchedulerServer.start(schedulerConfig(0), GrpcTransport.NETTY, registry)) {
       ExecutorServer executor =

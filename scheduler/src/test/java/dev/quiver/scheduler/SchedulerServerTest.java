@@ -20,6 +20,7 @@ import dev.quiver.distributed.transport.InProcessTransport;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
+import dev.quiver.scheduler.time.SchedulerClock;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -57,7 +58,8 @@ class SchedulerServerTest {
             SchedulerConfig.defaults().withPort(0).withHeartbeat(INTERVAL, TIMEOUT),
             transport,
             new ExecutorRegistry(
-                TIMEOUT, nanos::get, () -> 1_700_000_000_000L + nanos.get() / 1_000_000));
+                TIMEOUT,
+                SchedulerClock.of(nanos::get, () -> 1_700_000_000_000L + nanos.get() / 1_000_000)));
     channel = transport.channelBuilder(server.host(), server.port(), SecurityConfig.none()).build();
     stub = SchedulerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
   }

@@ -4,6 +4,7 @@ import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.ExecutorState;
 import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.distributed.proto.HeartbeatRequest;
+import dev.quiver.scheduler.time.SchedulerClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.LongSupplier;
 
 /**
  * The executors the scheduler knows, with their liveness. Thread-safe. In the scheduler, who is
@@ -66,23 +66,25 @@ public final class ExecutorRegistry {
 
   private final Map<String, Entry> executors = new LinkedHashMap<>();
   private final long timeoutNanos;
-  private final LongSupplier nanoTime;
-  private final LongSupplier unixMillis;
+  private final SchedulerClock clock;
 
   /** A registry that marks executors lost after {@code heartbeatTimeout} of silence. */
   public ExecutorRegistry(Duration heartbeatTimeout) {
-    this(heartbeatTimeout, System::nanoTime, System::currentTimeMillis);
+    this(heartbeatTimeout, SchedulerClock.SYSTEM);
   }
 
   /**
-   * A registry reading time from the given monotonic and wall clocks (tests drive heartbeat
-   * timeouts with them).
+   * A registry reading time from {@code clock}, which the scheduler's job manager then uses too
+   * (tests drive heartbeat timeouts and job timers with it).
    */
-  public ExecutorRegistry(
-      Duration heartbeatTimeout, LongSupplier nanoTime, LongSupplier unixMillis) {
+  public ExecutorRegistry(Duration heartbeatTimeout, SchedulerClock clock) {
     this.timeoutNanos = heartbeatTimeout.toNanos();
-    this.nanoTime = nanoTime;
-    this.unixMillis = unixMillis;
+    this.clock = clock;
+  }
+
+  /** The clock this registry reads, and the scheduler's job manager with it. */
+  public SchedulerClock clock() {
+    return clock;
   }
 
   /**
@@ -97,8 +99,8 @@ public final class ExecutorRegistry {
         new Entry(
             info,
             ExecutorState.EXECUTOR_STATE_ALIVE,
-            nanoTime.getAsLong(),
-            unixMillis.getAsLong(),
+            clock.nanoTime(),
+            clock.unixMillis(),
             0,
             0,
             0,
@@ -138,8 +140,8 @@ public final class ExecutorRegistry {
         new Entry(
             old.info(),
             old.state(),
-            nanoTime.getAsLong(),
-            unixMillis.getAsLong(),
+            clock.nanoTime(),
+            clock.unixMillis(),
             beat.getRunningTasks(),
             beat.getShuffleBytes(),
             beat.getAllocatedBytes(),
@@ -186,7 +188,7 @@ public final class ExecutorRegistry {
   public synchronized void exclude(String executorId, Duration duration) {
     Entry entry = executors.get(executorId);
     if (entry != null && entry.state() == ExecutorState.EXECUTOR_STATE_ALIVE) {
-      executors.put(executorId, entry.withExclusion(unixMillis.getAsLong() + duration.toMillis()));
+      executors.put(executorId, entry.withExclusion(clock.unixMillis() + duration.toMillis()));
     }
   }
 
@@ -196,7 +198,7 @@ public final class ExecutorRegistry {
    * served by an executor that failed before than by none.
    */
   public synchronized List<ExecutorInfo> schedulable() {
-    long now = unixMillis.getAsLong();
+    long now = clock.unixMillis();
     List<ExecutorStatus> ready = list(false).stream().filter(s -> !s.getNotReady()).toList();
     List<ExecutorStatus> included =
         ready.stream().filter(s -> s.getExcludedUntilUnixMillis() <= now).toList();
@@ -225,7 +227,7 @@ public final class ExecutorRegistry {
    * @return the executors marked lost by this call
    */
   public synchronized List<ExecutorInfo> expire() {
-    long now = nanoTime.getAsLong();
+    long now = clock.nanoTime();
     List<ExecutorInfo> lost = new ArrayList<>();
     for (Map.Entry<String, Entry> e : executors.entrySet()) {
       Entry entry = e.getValue();

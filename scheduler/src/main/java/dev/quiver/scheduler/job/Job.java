@@ -7,6 +7,7 @@ import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.StageSpec;
+import dev.quiver.scheduler.time.SchedulerClock;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,9 +40,9 @@ final class Job {
   boolean dataRemoved;
 
   /** Monotonic and wall-clock times of submission, and wall-clock time of the end (0 until). */
-  final long submittedAtNanos = System.nanoTime();
+  final long submittedAtNanos;
 
-  final long submittedAtMillis = System.currentTimeMillis();
+  final long submittedAtMillis;
   long finishedAtMillis;
 
   /** The client's submission id ("" when none), for answering a repeated submission. */
@@ -50,8 +51,16 @@ final class Job {
   /** The secret that calls on the job and reads of its shuffle output must carry. */
   final ByteString capability;
 
-  Job(String id, long seq, JobSpec spec, String submissionId, ByteString capability) {
+  Job(
+      String id,
+      long seq,
+      JobSpec spec,
+      String submissionId,
+      ByteString capability,
+      SchedulerClock clock) {
     this.id = id;
+    this.submittedAtNanos = clock.nanoTime();
+    this.submittedAtMillis = clock.unixMillis();
     this.capability = capability;
     this.seq = seq;
     this.spec = spec;

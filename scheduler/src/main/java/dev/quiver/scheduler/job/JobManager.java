@@ -16,6 +16,7 @@ import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.config.Speculation;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
+import dev.quiver.scheduler.time.SchedulerClock;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -57,6 +58,7 @@ public final class JobManager implements AutoCloseable {
   static final int HISTORY = 100;
 
   private final ExecutorRegistry registry;
+  private final SchedulerClock clock;
   private final SchedulerConfig config;
   private final JobMetrics metrics;
   private final ExecutorCalls calls;
@@ -80,7 +82,10 @@ public final class JobManager implements AutoCloseable {
   private long eventSeq;
   private String lastPicked = "";
 
-  /** A job manager placing tasks on the executors of {@code registry}; call {@link #start}. */
+  /**
+   * A job manager placing tasks on the executors of {@code registry}, timing jobs on the registry's
+   * clock; call {@link #start}.
+   */
   public JobManager(ExecutorRegistry registry, SchedulerConfig config) {
     this(registry, config, JobMetrics.unexposed());
   }
@@ -100,6 +105,7 @@ public final class JobManager implements AutoCloseable {
       JobMetrics metrics,
       GrpcTransport transport) {
     this.registry = registry;
+    this.clock = registry.clock();
     this.config = config;
     this.metrics = metrics;
     this.calls = new ExecutorCalls(RPC_DEADLINE_MILLIS, config, transport);
@@ -107,7 +113,10 @@ public final class JobManager implements AutoCloseable {
     this.recovery = new Recovery(this, registry, config, metrics, calls, status);
   }
 
-  /** Starts the periodic checks (executor wait, finished job retention). */
+  /**
+   * Starts the periodic checks (executor wait, finished job retention, unreachable executors),
+   * which read the registry's clock ({@link ExecutorRegistry#clock}).
+   */
   public void start() {
     long period = Math.max(10, Math.min(250, config.noExecutorTimeout().toMillis() / 5));
     loop.every(period, this::tick);
@@ -173,7 +182,7 @@ public final class JobManager implements AutoCloseable {
             return new Submitted(known, job.capability);
           }
           String id = String.format("job-%d-%016x", ++jobSeq, random.nextLong());
-          Job job = new Job(id, jobSeq, spec, submissionId, JobCapabilities.newCapability());
+          Job job = new Job(id, jobSeq, spec, submissionId, JobCapabilities.newCapability(), clock);
           jobs.put(id, job);
           capabilities.put(id, job.capability);
           if (!submissionId.isEmpty()) {
@@ -257,7 +266,7 @@ public final class JobManager implements AutoCloseable {
         () -> {
           Job job = jobs.get(jobId);
           if (job != null) {
-            return Optional.of(JobSnapshots.detail(job, System.nanoTime()));
+            return Optional.of(JobSnapshots.detail(job, clock.nanoTime()));
           }
           return history.stream().filter(d -> d.summary().id().equals(jobId)).findFirst();
         });
@@ -464,8 +473,17 @@ public final class JobManager implements AutoCloseable {
     return why.isEmpty() ? NO_EXECUTORS : "no executor can take tasks: " + why;
   }
 
+  /** Runs the periodic checks now, on the loop (tests call it after advancing the clock). */
+  void checkTimers() {
+    loop.call(
+        () -> {
+          tick();
+          return null;
+        });
+  }
+
   private void tick() {
-    long now = System.nanoTime();
+    long now = clock.nanoTime();
     recovery.expireUnreachable(now);
     schedule();
     for (Job job : List.copyOf(jobs.values())) {
@@ -519,7 +537,7 @@ public final class JobManager implements AutoCloseable {
       if (ready.isEmpty() || !usable.isEmpty()) {
         job.waitingSinceNanos = -1;
       } else if (job.waitingSinceNanos < 0) {
-        job.waitingSinceNanos = System.nanoTime();
+        job.waitingSinceNanos = clock.nanoTime();
         LOG.warn("{} is waiting: {}", job.describe(), noUsableExecutors());
       }
       for (TaskRun task : ready) {
@@ -657,7 +675,7 @@ public final class JobManager implements AutoCloseable {
     if (!policy.enabled()) {
       return;
     }
-    long now = System.nanoTime();
+    long now = clock.nanoTime();
     for (Job job : List.copyOf(jobs.values())) {
       if (job.terminal()) {
         continue;
@@ -701,7 +719,7 @@ public final class JobManager implements AutoCloseable {
     Job job = task.stage.job;
     int number = task.launches++;
     TaskRun.Attempt attempt =
-        new TaskRun.Attempt(number, target, ++eventSeq, System.nanoTime(), speculative);
+        new TaskRun.Attempt(number, target, ++eventSeq, clock.nanoTime(), speculative);
     task.running.add(attempt);
     task.phase = TaskRun.Phase.RUNNING;
     if (number > 0 && !speculative) {
@@ -766,7 +784,7 @@ public final class JobManager implements AutoCloseable {
       set.remove(task);
     }
     status.changed(task.stage.job);
-    long ran = System.nanoTime() - attempt.launchedNanos();
+    long ran = clock.nanoTime() - attempt.launchedNanos();
     metrics.taskEnded(state, ran);
     if (attempt.number() != task.attempt) {
       return;
@@ -849,7 +867,7 @@ public final class JobManager implements AutoCloseable {
         task.attempt = attempt.number();
         task.executor = attempt.executor();
         task.successSeq = ++eventSeq;
-        task.succeededAfterNanos = System.nanoTime() - attempt.launchedNanos();
+        task.succeededAfterNanos = clock.nanoTime() - attempt.launchedNanos();
         task.launchedAtNanos = attempt.launchedNanos();
         task.ranNanos = task.succeededAfterNanos;
         task.summarize(TaskState.TASK_STATE_SUCCEEDED, report.getMetrics(), attempt.speculative());
@@ -901,8 +919,8 @@ public final class JobManager implements AutoCloseable {
   private void finish(Job job, JobState state, ErrorInfo error) {
     job.state = state;
     job.error = error;
-    job.finishedAtNanos = System.nanoTime();
-    job.finishedAtMillis = System.currentTimeMillis();
+    job.finishedAtNanos = clock.nanoTime();
+    job.finishedAtMillis = clock.unixMillis();
     metrics.jobFinished(state, job.finishedAtNanos - job.submittedAtNanos);
     job.waitingSinceNanos = -1;
     status.changed(job);

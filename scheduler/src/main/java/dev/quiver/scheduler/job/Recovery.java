@@ -106,7 +106,7 @@ final class Recovery {
     switch (refusal.getCode()) {
       case UNAVAILABLE -> {
         LOG.warn("{}; treating the executor as lost", what);
-        unreachable.put(target.getExecutorId(), System.nanoTime());
+        unreachable.put(target.getExecutorId(), registry.clock().nanoTime());
         registry.markLost(target.getExecutorId());
         executorLost(target.getExecutorId(), "LaunchTask could not reach it");
       }

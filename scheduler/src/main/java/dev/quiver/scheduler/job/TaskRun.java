@@ -25,7 +25,7 @@ final class TaskRun {
    *
    * @param number the attempt number (the executor's TaskId.attempt)
    * @param launchSeq event sequence number of the launch
-   * @param launchedNanos when it was launched (System.nanoTime)
+   * @param launchedNanos when it was launched (the scheduler clock's nanoTime)
    * @param speculative whether it is a copy racing a slow attempt
    */
   record Attempt(

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.ExecutorState;
 import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.scheduler.time.SchedulerClock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class ExecutorRegistryTest {
   private final AtomicLong nanos = new AtomicLong(1_000);
   private final AtomicLong millis = new AtomicLong(1_700_000_000_000L);
   private final ExecutorRegistry registry =
-      new ExecutorRegistry(Duration.ofSeconds(10), nanos::get, millis::get);
+      new ExecutorRegistry(Duration.ofSeconds(10), SchedulerClock.of(nanos::get, millis::get));
 
   private static ExecutorInfo executor(String id, int port) {
     return ExecutorInfo.newBuilder()

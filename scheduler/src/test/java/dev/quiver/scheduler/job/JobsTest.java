@@ -29,6 +29,7 @@ import dev.quiver.scheduler.SchedulerServer;
 import dev.quiver.scheduler.config.Exclusion;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
+import dev.quiver.scheduler.time.SchedulerClock;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -45,6 +46,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -64,14 +66,20 @@ class JobsTest {
   /** The real scheduler services without sockets; a test may switch to TCP before starting. */
   private GrpcTransport transport = new InProcessTransport();
 
+  /**
+   * The scheduler's monotonic clock, which moves only when a test moves it: no executor is lost
+   * because a loaded machine delayed its heartbeats, so every loss in these tests is the one the
+   * test caused (a killed executor, noticed by its broken channel or a failed call), and the job
+   * manager's timers fire exactly when a test says.
+   */
+  private final AtomicLong nanos = new AtomicLong();
+
   private SchedulerServer server;
   private SchedulerGrpc.SchedulerBlockingStub stub;
 
   private void startScheduler(SchedulerConfig config) throws Exception {
-    // The registry's clock stands still: no executor is lost because a loaded machine delayed its
-    // heartbeats, so every loss in these tests is the one the test caused (a killed executor,
-    // noticed by its broken channel or a failed call).
-    ExecutorRegistry registry = new ExecutorRegistry(TIMEOUT, () -> 0L, System::currentTimeMillis);
+    ExecutorRegistry registry =
+        new ExecutorRegistry(TIMEOUT, SchedulerClock.of(nanos::get, System::currentTimeMillis));
     server =
         SchedulerServer.start(
             config.withPort(0).withHeartbeat(INTERVAL, TIMEOUT), transport, registry);
@@ -564,21 +572,26 @@ class JobsTest {
     assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
   }
 
+  /** Forgotten exactly when the retention time has passed on the scheduler's clock. */
   @Test
   void finishedJobsAreForgottenAfterTheRetentionTime() throws Exception {
-    startScheduler(SchedulerConfig.defaults().withFinishedJobRetention(Duration.ofMillis(200)));
+    Duration retention = Duration.ofMinutes(10);
+    startScheduler(SchedulerConfig.defaults().withFinishedJobRetention(retention));
     executor("exec-a", 2);
+    nanos.set(1_000);
     String id = submit(twoStages());
     assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
-    waitFor(
-        () -> {
-          try {
-            server.jobs().status(id);
-            return false;
-          } catch (StatusRuntimeException e) {
-            return e.getStatus().getCode() == Status.Code.NOT_FOUND;
-          }
-        });
+    JobManager jobs = server.jobs();
+    nanos.addAndGet(retention.toNanos() - 1);
+    jobs.checkTimers();
+    assertThat(jobs.status(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(executors.get(0).removedJobs).doesNotContain(id);
+
+    nanos.addAndGet(1);
+    jobs.checkTimers();
+    assertThat(statusError(() -> jobs.status(id)).getStatus().getCode())
+        .isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(jobs.job(id)).as("kept in the history").isPresent();
     // The client never released it: the executor is told to drop its data anyway.
     waitFor(() -> executors.get(0).removedJobs.contains(id));
   }
@@ -870,15 +883,26 @@ class JobsTest {
             org.assertj.core.groups.Tuple.tuple(1, 1));
   }
 
+  /** Fails exactly when the configured wait has passed on the scheduler's clock, naming it. */
   @Test
   void withoutExecutorsAJobFailsAfterTheConfiguredWait() throws Exception {
-    startScheduler(SchedulerConfig.defaults().withNoExecutorTimeout(Duration.ofMillis(300)));
-    long start = System.nanoTime();
-    JobStatusUpdate done = await(submit(twoStages()));
-    long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    Duration wait = Duration.ofMinutes(5);
+    startScheduler(SchedulerConfig.defaults().withNoExecutorTimeout(wait));
+    nanos.set(1_000);
+    String id = submit(twoStages());
+    JobManager jobs = server.jobs();
+    nanos.addAndGet(wait.toNanos() - 1);
+    jobs.checkTimers();
+    assertThat(jobs.status(id).getState()).isEqualTo(JobState.JOB_STATE_QUEUED);
+
+    nanos.addAndGet(1);
+    jobs.checkTimers();
+    JobStatusUpdate done = jobs.status(id);
     assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_FAILED);
-    assertThat(done.getError()).contains("no executors are registered with the scheduler");
-    assertThat(waitedMillis).isBetween(250L, 10_000L);
+    assertThat(done.getError())
+        .contains("no executors are registered with the scheduler")
+        .contains("waited 300000 ms");
+    assertThat(await(id)).isEqualTo(done);
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.proto.TaskState;
+import dev.quiver.scheduler.time.SchedulerClock;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -161,7 +162,9 @@ class PlacementTest {
             .addStages(stage(2, 2))
             .addStages(stage(3, 2, 1, 2))
             .build();
-    Job job = new Job("job-1-00", 1, spec, "", ByteString.copyFromUtf8("capability"));
+    Job job =
+        new Job(
+            "job-1-00", 1, spec, "", ByteString.copyFromUtf8("capability"), SchedulerClock.SYSTEM);
     List<TaskRun> one = job.stages.get(1).tasks;
     List<TaskRun> two = job.stages.get(2).tasks;
     succeeded(one.get(0), A, 100);
@@ -194,7 +197,9 @@ class PlacementTest {
             .addStages(stage(1, 2))
             .addStages(stage(2, 1, 1))
             .build();
-    Job job = new Job("job-2-00", 2, spec, "", ByteString.copyFromUtf8("capability"));
+    Job job =
+        new Job(
+            "job-2-00", 2, spec, "", ByteString.copyFromUtf8("capability"), SchedulerClock.SYSTEM);
     succeeded(job.stages.get(1).tasks.get(0), A, 10);
     succeeded(job.stages.get(1).tasks.get(1), C, 900);
     TaskRun consumer = job.stages.get(2).tasks.get(0);
