@@ -12,6 +12,7 @@ import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.security.TlsDiagnosis;
 import dev.quiver.distributed.shuffle.FlightShuffleClient;
+import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.executor.shuffle.LocalFirstShuffleClient;
@@ -22,6 +23,7 @@ import dev.quiver.executor.task.TaskManager;
 import dev.quiver.server.http.HttpEndpoint;
 import dev.quiver.server.http.ServerMetrics;
 import io.grpc.ManagedChannel;
+import io.grpc.ServerBuilder;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
@@ -89,7 +91,7 @@ public final class ExecutorServer implements AutoCloseable {
   private final FlightShuffleClient shuffleClient;
   private final StatusReporter reporter;
   private final TaskManager tasks;
-  private final FlightServer flight;
+  private final Serving flight;
 
   /**
    * Runs the Flight server's calls on daemon threads: Flight's own default pool is not daemon, and
@@ -111,8 +113,64 @@ public final class ExecutorServer implements AutoCloseable {
   private volatile long intervalMillis = INITIAL_INTERVAL_MILLIS;
   private volatile boolean closed;
 
+  /** The server of the Flight and control services, on Flight's Netty or a transport's. */
+  private interface Serving {
+    void start() throws IOException;
+
+    /** The port it listens on, or -1 on a transport without ports. */
+    int port();
+
+    void close() throws InterruptedException;
+  }
+
+  /** Flight's own server (Netty): what processes run. */
+  private static Serving serving(FlightServer server) {
+    return new Serving() {
+      @Override
+      public void start() throws IOException {
+        server.start();
+      }
+
+      @Override
+      public int port() {
+        return server.getPort();
+      }
+
+      @Override
+      public void close() throws InterruptedException {
+        server.close();
+      }
+    };
+  }
+
+  /** A server a transport built (in-process in tests), with the Flight service added. */
+  private static Serving serving(io.grpc.Server server) {
+    return new Serving() {
+      @Override
+      public void start() throws IOException {
+        server.start();
+      }
+
+      @Override
+      public int port() {
+        return server.getPort();
+      }
+
+      @Override
+      public void close() throws InterruptedException {
+        server.shutdown();
+        if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+          server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+      }
+    };
+  }
+
   private ExecutorServer(
-      ExecutorConfig config, BufferAllocator parent, StageDecoderFactory decoders)
+      ExecutorConfig config,
+      BufferAllocator parent,
+      StageDecoderFactory decoders,
+      GrpcTransport transport)
       throws IOException {
     this.config = config;
     Files.createDirectories(config.workDir());
@@ -132,7 +190,7 @@ public final class ExecutorServer implements AutoCloseable {
     ManagedChannel c = null;
     StatusReporter r = null;
     TaskManager t = null;
-    FlightServer f = null;
+    Serving f = null;
     WorkDirProbe p = null;
     try {
       x = Extensions.load(config.extensionJars(), ExecutorServer.class.getClassLoader());
@@ -144,10 +202,10 @@ public final class ExecutorServer implements AutoCloseable {
               config.shuffleMemoryBytes(),
               diskLimit,
               taskSpillBytes::get);
-      sc = FlightShuffleClient.create(allocator, config.security());
+      sc = FlightShuffleClient.create(allocator, config.security(), transport);
       c =
-          GrpcSecurity.channelBuilder(
-                  config.schedulerHost(), config.schedulerPort(), config.security())
+          transport
+              .channelBuilder(config.schedulerHost(), config.schedulerPort(), config.security())
               .build();
       r =
           new StatusReporter(
@@ -187,24 +245,39 @@ public final class ExecutorServer implements AutoCloseable {
                   GrpcSecurity.clusterOnlyInterceptor(
                       config.security(), "ExecutorControl (launching tasks, removing job data)"))
               : strict;
-      f =
-          FlightSecurity.secure(
-                  FlightServer.builder(
-                      allocator,
-                      FlightSecurity.serverLocation(
-                          config.host(), config.port(), config.security()),
-                      new ShuffleFlightProducer(
-                          s, allocator, config.executorId(), config.shuffleCompression())),
-                  config.security())
-              .executor(flightCalls)
-              // Flight's default (2 GiB) would let one call hold that much memory.
-              .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
-              .setMaxHeaderListSize(WireProtocol.MAX_HEADER_LIST_BYTES)
-              .transportHint(
-                  "grpc.builderConsumer",
-                  (Consumer<NettyServerBuilder>)
-                      builder -> GrpcSecurity.permitKeepalive(builder).addService(controlService))
-              .build();
+      ShuffleFlightProducer producer =
+          new ShuffleFlightProducer(s, allocator, config.executorId(), config.shuffleCompression());
+      if (transport == GrpcTransport.NETTY) {
+        f =
+            serving(
+                FlightSecurity.secure(
+                        FlightServer.builder(
+                            allocator,
+                            FlightSecurity.serverLocation(
+                                config.host(), config.port(), config.security()),
+                            producer),
+                        config.security())
+                    .executor(flightCalls)
+                    // Flight's default (2 GiB) would let one call hold that much memory.
+                    .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
+                    .setMaxHeaderListSize(WireProtocol.MAX_HEADER_LIST_BYTES)
+                    .transportHint(
+                        "grpc.builderConsumer",
+                        (Consumer<NettyServerBuilder>)
+                            builder ->
+                                GrpcSecurity.permitKeepalive(builder).addService(controlService))
+                    .build());
+      } else {
+        ServerBuilder<?> builder =
+            transport
+                .serverBuilder(config.host(), config.port(), config.security())
+                .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
+                .maxInboundMetadataSize(WireProtocol.MAX_HEADER_LIST_BYTES)
+                .addService(controlService);
+        FlightSecurity.addFlightService(
+            builder, allocator, producer, flightCalls, config.security());
+        f = serving(builder.build());
+      }
     } catch (IOException | RuntimeException e) {
       if (t != null) {
         t.close();
@@ -275,9 +348,35 @@ public final class ExecutorServer implements AutoCloseable {
   public static ExecutorServer start(
       ExecutorConfig config, BufferAllocator parent, StageDecoderFactory decoders)
       throws IOException {
-    ExecutorServer server = new ExecutorServer(config, parent, decoders);
+    return start(config, parent, decoders, GrpcTransport.NETTY);
+  }
+
+  /**
+   * As {@link #start(ExecutorConfig, BufferAllocator, StageDecoderFactory)}, serving and calling
+   * the scheduler and other executors over {@code transport} ({@link GrpcTransport#NETTY} in
+   * processes, an in-process one in unit tests, where the executor is named by its host and
+   * advertises the configured port, which must then be set).
+   */
+  public static ExecutorServer start(
+      ExecutorConfig config,
+      BufferAllocator parent,
+      StageDecoderFactory decoders,
+      GrpcTransport transport)
+      throws IOException {
+    ExecutorServer server = new ExecutorServer(config, parent, decoders, transport);
     try {
       server.flight.start();
+      if (server.port() <= 0) {
+        throw new IllegalArgumentException(
+            "executor "
+                + config.executorId()
+                + " on "
+                + transport
+                + ", which has no ports, needs a port to advertise: configure one (1-65535)");
+      }
+    } catch (IllegalArgumentException e) {
+      server.close();
+      throw e;
     } catch (IOException e) {
       server.close();
       throw new IOException(
@@ -346,7 +445,7 @@ public final class ExecutorServer implements AutoCloseable {
     return ExecutorInfo.newBuilder()
         .setExecutorId(config.executorId())
         .setHost(config.advertisedHost())
-        .setFlightPort(flight.getPort())
+        .setFlightPort(port())
         .setHttpPort(http == null ? 0 : http.port())
         .setCores(config.cores())
         .setMemoryBytes(config.memoryBytes())
@@ -595,9 +694,13 @@ public final class ExecutorServer implements AutoCloseable {
     return http == null ? -1 : http.port();
   }
 
-  /** The Flight (and control) port (the real one when configured with port 0). */
+  /**
+   * The Flight (and control) port (the real one when configured with port 0; the configured one on
+   * a transport without ports).
+   */
   public int port() {
-    return flight.getPort();
+    int port = flight.port();
+    return port < 0 ? config.port() : port;
   }
 
   /** The shuffle output this executor holds. */

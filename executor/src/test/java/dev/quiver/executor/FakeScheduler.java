@@ -9,20 +9,21 @@ import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskStatusReport;
 import dev.quiver.distributed.proto.TaskStatusResponse;
+import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.transport.GrpcTransport;
 import io.grpc.Server;
 import io.grpc.Status;
-import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A scheduler stand-in on loopback: accepts registrations, records heartbeats' running task counts
- * and every task status report; can refuse the next reports with UNAVAILABLE.
+ * A scheduler stand-in on loopback TCP or the in-process transport: accepts registrations, records
+ * heartbeats' running task counts and every task status report; can refuse the next reports with
+ * UNAVAILABLE.
  */
 final class FakeScheduler extends SchedulerGrpc.SchedulerImplBase implements AutoCloseable {
 
@@ -32,16 +33,35 @@ final class FakeScheduler extends SchedulerGrpc.SchedulerImplBase implements Aut
   private final AtomicInteger refuseReports = new AtomicInteger();
   private final AtomicInteger refusedReports = new AtomicInteger();
 
+  /** The host and the (made-up) port of a fake scheduler on the in-process transport. */
+  static final String IN_PROCESS_HOST = "scheduler";
+
+  private static final int IN_PROCESS_PORT = 1;
+
+  private final boolean tcp;
+
+  /** A fake scheduler on loopback TCP. */
   FakeScheduler() throws IOException {
+    this(GrpcTransport.NETTY);
+  }
+
+  /** A fake scheduler on {@code transport}: 127.0.0.1 and a free port over TCP. */
+  FakeScheduler(GrpcTransport transport) throws IOException {
+    tcp = transport == GrpcTransport.NETTY;
     server =
-        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        transport
+            .serverBuilder(tcp ? "127.0.0.1" : IN_PROCESS_HOST, 0, SecurityConfig.none())
             .addService(this)
             .build()
             .start();
   }
 
+  String host() {
+    return tcp ? "127.0.0.1" : IN_PROCESS_HOST;
+  }
+
   int port() {
-    return server.getPort();
+    return tcp ? server.getPort() : IN_PROCESS_PORT;
   }
 
   /** Refuses the next {@code n} reports with UNAVAILABLE, as a restarting scheduler would. */

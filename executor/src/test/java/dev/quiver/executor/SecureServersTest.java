@@ -15,12 +15,16 @@ import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.security.TestCertificates;
+import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import dev.quiver.scheduler.SchedulerServer;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.ServerBuilder;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -196,9 +200,71 @@ class SecureServersTest {
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
   }
 
+  /**
+   * An executor whose server a transport built (as unit tests' in-process one is) instead of Flight
+   * keeps Flight's checks: this transport's server serves TLS but checks no token itself, so only
+   * the Flight service's token middleware refuses DoGet without the token, and the control
+   * service's own interceptor refuses control calls.
+   */
+  @Test
+  void anExecutorOnAServerATransportBuiltNeedsTheTokenToo() throws Exception {
+    SecurityConfig tlsOnly = certs.node(null);
+    GrpcTransport noTokenCheck =
+        new GrpcTransport() {
+          @Override
+          public ServerBuilder<?> serverBuilder(String host, int port, SecurityConfig security) {
+            return GrpcTransport.NETTY.serverBuilder(host, port, tlsOnly);
+          }
+
+          @Override
+          public ManagedChannelBuilder<?> channelBuilder(
+              String host, int port, SecurityConfig security) {
+            return GrpcTransport.NETTY.channelBuilder(host, port, security);
+          }
+        };
+    int noScheduler;
+    try (ServerSocket free = new ServerSocket(0)) {
+      noScheduler = free.getLocalPort();
+    }
+    // It keeps trying to register with a scheduler that is not there, and so stays out of the
+    // other tests' scheduler.
+    ExecutorConfig config =
+        ExecutorConfig.defaults("127.0.0.1", noScheduler, dir.resolve("exec-transport"))
+            .withExecutorId("exec-transport")
+            .withPort(0)
+            .withResources(1, 64L << 20)
+            .withSecurity(certs.node(TOKEN));
+    try (ExecutorServer other =
+        ExecutorServer.start(config, allocator, extensionLoader -> NO_PLANS, noTokenCheck)) {
+      try (VectorSchemaRoot batch = TestBatches.batch(allocator, 0, 50)) {
+        other.shuffleStore().grant(partition.getJobId(), TestBatches.CAPABILITY);
+        other.shuffleStore().append(partition, batch);
+      }
+      other.shuffleStore().complete(partition, TestBatches.SCHEMA);
+      assertThat(doGet(other.port(), certs.client(TOKEN))).isEqualTo(50);
+      assertThat(removeNothing(other.port(), certs.node(TOKEN))).isZero();
+      for (SecurityConfig bad : List.of(certs.client(null), certs.client(WRONG))) {
+        assertThatThrownBy(() -> doGet(other.port(), bad))
+            .isInstanceOfSatisfying(
+                FlightRuntimeException.class,
+                e -> {
+                  assertThat(e.status().code()).isEqualTo(FlightStatusCode.UNAUTHENTICATED);
+                  assertThat(e.getMessage()).doesNotContain(TOKEN).doesNotContain(WRONG);
+                });
+        assertThatThrownBy(() -> removeNothing(other.port(), bad))
+            .isInstanceOfSatisfying(
+                StatusRuntimeException.class,
+                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
+      }
+    }
+  }
+
   private long doGet(SecurityConfig security) throws Exception {
-    try (FlightClient client =
-            FlightSecurity.connect(allocator, "127.0.0.1", executor.port(), security);
+    return doGet(executor.port(), security);
+  }
+
+  private long doGet(int port, SecurityConfig security) throws Exception {
+    try (FlightClient client = FlightSecurity.connect(allocator, "127.0.0.1", port, security);
         FlightStream stream =
             client.getStream(ShuffleTickets.encode(partition, TestBatches.CAPABILITY))) {
       long rows = 0;
@@ -210,8 +276,11 @@ class SecureServersTest {
   }
 
   private int removeNothing(SecurityConfig security) throws InterruptedException {
-    ManagedChannel channel =
-        GrpcSecurity.channelBuilder("127.0.0.1", executor.port(), security).build();
+    return removeNothing(executor.port(), security);
+  }
+
+  private int removeNothing(int port, SecurityConfig security) throws InterruptedException {
+    ManagedChannel channel = GrpcSecurity.channelBuilder("127.0.0.1", port, security).build();
     try {
       return ExecutorControlGrpc.newBlockingStub(channel)
           .withDeadlineAfter(20, TimeUnit.SECONDS)

@@ -27,13 +27,15 @@ import dev.quiver.distributed.proto.RemoveJobDataRequest;
 import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskStatusReport;
+import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
+import dev.quiver.distributed.transport.GrpcTransport;
+import dev.quiver.distributed.transport.InProcessTransport;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,8 +51,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightGrpcUtils;
 import org.apache.arrow.flight.FlightStream;
-import org.apache.arrow.flight.Location;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -68,6 +70,15 @@ class TaskExecutionTest {
   private final BufferAllocator allocator = new RootAllocator();
   private final TestPlans plans = new TestPlans();
   private final List<AutoCloseable> closeLast = new ArrayList<>();
+
+  /** The executor's host on the in-process transport, and the port it advertises. */
+  private static final String HOST = "exec-t-host";
+
+  private static final int PORT = 7001;
+
+  /** The executor and its fake scheduler talk without sockets. */
+  private final GrpcTransport transport = new InProcessTransport();
+
   private FakeScheduler scheduler;
   private ExecutorServer executor;
   private ManagedChannel channel;
@@ -78,15 +89,17 @@ class TaskExecutionTest {
   }
 
   private void start(int cores, UnaryOperator<ExecutorConfig> adjust) throws Exception {
-    scheduler = new FakeScheduler();
+    scheduler = new FakeScheduler(transport);
     ExecutorConfig config =
         adjust.apply(
-            ExecutorConfig.defaults("127.0.0.1", scheduler.port(), workDir.resolve("exec"))
+            ExecutorConfig.defaults(scheduler.host(), scheduler.port(), workDir.resolve("exec"))
                 .withExecutorId("exec-t")
-                .withPort(0)
+                .withHosts(HOST, HOST)
+                .withPort(PORT)
                 .withResources(cores, 256L << 20));
-    executor = ExecutorServer.start(config, allocator, plans);
-    channel = NettyChannelBuilder.forAddress("127.0.0.1", executor.port()).usePlaintext().build();
+    executor = ExecutorServer.start(config, allocator, extensionLoader -> plans, transport);
+    assertThat(executor.port()).isEqualTo(PORT);
+    channel = transport.channelBuilder(HOST, PORT, SecurityConfig.none()).build();
     control = ExecutorControlGrpc.newBlockingStub(channel);
   }
 
@@ -133,8 +146,8 @@ class TaskExecutionTest {
   private List<long[]> read(String job, int stage, int task, int partition) throws Exception {
     List<long[]> rows = new ArrayList<>();
     try (FlightClient client =
-            FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", executor.port()))
-                .build();
+            FlightGrpcUtils.createFlightClient(
+                allocator, transport.channelBuilder(HOST, PORT, SecurityConfig.none()).build());
         FlightStream stream =
             client.getStream(
                 ShuffleTickets.encode(
@@ -173,6 +186,15 @@ class TaskExecutionTest {
       Hashing.hashRows(List.of(v), 1, hash);
       return Hashing.partition(hash[0], partitions);
     }
+  }
+
+  /** In-process, an executor is named by its host and must be given a port to advertise. */
+  @Test
+  void onATransportWithoutPortsAnExecutorNeedsAPortToAdvertise() throws Exception {
+    assertThatThrownBy(() -> start(1, c -> c.withPort(0)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("exec-t")
+        .hasMessageContaining("needs a port to advertise");
   }
 
   @Test
@@ -262,8 +284,7 @@ class TaskExecutionTest {
       scheduler.awaitReport(id, TaskState.TASK_STATE_SUCCEEDED);
       for (int p = 0; p < partitions; p++) {
         outputs.add(
-            new ShuffleLocation("job-3", 1, t, p, "exec-t", "127.0.0.1", executor.port())
-                .toProto());
+            new ShuffleLocation("job-3", 1, t, p, "exec-t", HOST, executor.port()).toProto());
       }
     }
     long rows = 0;
@@ -314,7 +335,7 @@ class TaskExecutionTest {
                 List.of()));
     TaskId id = task("job-14", 2, 0, 0);
     PartitionLocation gone =
-        new ShuffleLocation("job-14", 1, 0, 0, "exec-t", "127.0.0.1", executor.port()).toProto();
+        new ShuffleLocation("job-14", 1, 0, 0, "exec-t", HOST, executor.port()).toProto();
     control().launchTask(launch(id, "consume", 1).addInputs(gone).build());
     TaskStatusReport report = scheduler.awaitReport(id, TaskState.TASK_STATE_FAILED);
     assertThat(report.getError().getKind()).isEqualTo("ShuffleFetchException");

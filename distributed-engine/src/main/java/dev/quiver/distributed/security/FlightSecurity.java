@@ -1,16 +1,31 @@
 package dev.quiver.distributed.security;
 
 import dev.quiver.binding.errors.QuiverException;
+import io.grpc.ServerBuilder;
+import io.grpc.ServerInterceptors;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallInfo;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightConstants;
 import org.apache.arrow.flight.FlightGrpcUtils;
+import org.apache.arrow.flight.FlightProducer;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.FlightServerMiddleware;
 import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.ServerHeaderMiddleware;
+import org.apache.arrow.flight.auth.ServerAuthHandler;
+import org.apache.arrow.flight.auth.ServerAuthInterceptor;
+import org.apache.arrow.flight.auth2.Auth2Constants;
+import org.apache.arrow.flight.auth2.CallHeaderAuthenticator;
+import org.apache.arrow.flight.auth2.ServerCallHeaderAuthMiddleware;
+import org.apache.arrow.flight.grpc.ServerBackpressureThresholdInterceptor;
+import org.apache.arrow.flight.grpc.ServerInterceptorAdapter;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +72,48 @@ public final class FlightSecurity {
       builder.middleware(TOKEN_KEY, (info, headers, context) -> check(tokens, info, headers));
     }
     return builder;
+  }
+
+  /** Flight's outbound backpressure threshold, as {@link FlightServer.Builder} sets it. */
+  private static final int BACKPRESSURE_THRESHOLD_BYTES = 10 * 1024 * 1024;
+
+  /**
+   * Adds the Flight service of {@code producer} to a gRPC server {@code builder} that something
+   * other than Flight built (an in-process one in tests), wired as {@link FlightServer.Builder}
+   * wires it on Netty: calls run on {@code executor}, Flight's 10 MiB outbound backpressure
+   * threshold, no Flight auth handler, and over every service of the server Flight's own server
+   * middleware (call headers, header authentication that accepts all) after {@link #secure}'s token
+   * check when the config has a token. TLS and message limits are the builder's.
+   */
+  public static void addFlightService(
+      ServerBuilder<?> builder,
+      BufferAllocator allocator,
+      FlightProducer producer,
+      ExecutorService executor,
+      SecurityConfig security) {
+    List<ServerInterceptorAdapter.KeyFactory<?>> middleware = new ArrayList<>();
+    if (security.hasToken()) {
+      Tokens tokens = security.acceptedTokens();
+      middleware.add(
+          new ServerInterceptorAdapter.KeyFactory<>(
+              TOKEN_KEY, (info, headers, context) -> check(tokens, info, headers)));
+    }
+    middleware.add(
+        new ServerInterceptorAdapter.KeyFactory<>(
+            FlightServerMiddleware.Key.of(Auth2Constants.AUTHORIZATION_HEADER),
+            new ServerCallHeaderAuthMiddleware.Factory(CallHeaderAuthenticator.NO_OP)));
+    middleware.add(
+        new ServerInterceptorAdapter.KeyFactory<>(
+            FlightConstants.HEADER_KEY, new ServerHeaderMiddleware.Factory()));
+    builder
+        .executor(executor)
+        .addService(
+            ServerInterceptors.intercept(
+                FlightGrpcUtils.createFlightService(
+                    allocator, producer, ServerAuthHandler.NO_OP, executor),
+                new ServerBackpressureThresholdInterceptor(BACKPRESSURE_THRESHOLD_BYTES),
+                new ServerAuthInterceptor(ServerAuthHandler.NO_OP)))
+        .intercept(new ServerInterceptorAdapter(middleware));
   }
 
   private static TokenMiddleware check(Tokens tokens, CallInfo info, CallHeaders headers) {

@@ -7,11 +7,13 @@ import dev.quiver.distributed.security.AccessDeniedException;
 import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.security.TlsDiagnosis;
+import dev.quiver.distributed.transport.GrpcTransport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightGrpcUtils;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStatusCode;
 import org.apache.arrow.flight.FlightStream;
@@ -61,6 +63,28 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
     return new FlightShuffleClient(
         parent,
         (alloc, host, port) -> FlightSecurity.connect(alloc, host, port, security),
+        security.clientTls());
+  }
+
+  /**
+   * A client connecting over {@code transport} (an in-process one in tests), with {@code
+   * security}'s TLS and token as {@link #create(BufferAllocator, SecurityConfig)} has them on
+   * Netty.
+   */
+  public static FlightShuffleClient create(
+      BufferAllocator parent, SecurityConfig security, GrpcTransport transport) {
+    if (transport == GrpcTransport.NETTY) {
+      return create(parent, security);
+    }
+    return new FlightShuffleClient(
+        parent,
+        (alloc, host, port) ->
+            FlightGrpcUtils.createFlightClient(
+                alloc,
+                transport
+                    .channelBuilder(host, port, security)
+                    .maxInboundMessageSize(Integer.MAX_VALUE)
+                    .build()),
         security.clientTls());
   }
 
