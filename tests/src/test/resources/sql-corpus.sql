@@ -1147,3 +1147,10 @@ FROM orders WHERE o_orderkey < 40;
 -- name: cast_aggregate_to_decimal_to_varchar
 SELECT l_orderkey, CAST(CAST(MAX(l_linenumber) AS DECIMAL(20, 2)) AS VARCHAR) AS m, CAST(CAST(MIN(l_quantity) AS DECIMAL(20, 3)) AS VARCHAR) AS q
 FROM lineitem WHERE l_orderkey < 100 GROUP BY l_orderkey;
+-- A window call on the left of IN ran over a correlated subquery's rows (random query generator,
+-- seed 20261204 query 99875) or was left unplanned below a join (58014).
+-- name: window_call_on_the_left_of_correlated_in
+SELECT n_nationkey, ROW_NUMBER() OVER (ORDER BY n_nationkey) IN (SELECT r_regionkey * 5 FROM region r WHERE r.r_regionkey = n.n_regionkey) AS hit
+FROM nation n;
+-- name: window_call_on_the_left_of_uncorrelated_in
+SELECT n_nationkey, MIN(n_nationkey) OVER (PARTITION BY n_regionkey) IN (SELECT r_regionkey FROM region) AS hit FROM nation;

@@ -466,7 +466,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * joins and aggregates.
    */
   public RelNode removeSubQueries(RelNode rel) {
-    rel = ConstantSubQueries.apply(GroupKeyCorrelations.apply(rel));
+    rel = ConstantSubQueries.apply(GroupKeyCorrelations.apply(WindowsBeforeSubQueries.apply(rel)));
     rel = ExistsToSemiJoin.apply(rel);
     trace("converted", rel);
     HepProgram program =

@@ -684,4 +684,29 @@ class EndToEndTest {
       }
     }
   }
+
+  @Test
+  void aWindowCallOnTheLeftOfInRunsOverTheQuerysRows() {
+    // Calcite's subquery removal moved ROW_NUMBER() OVER (...) into the correlated subquery's
+    // condition, where it ran over the subquery's rows ("ROW_NUMBER is not supported for argument
+    // types []"), and left MIN(a) OVER () in a projection below a join that nothing planned as a
+    // window. Random query generator, seed 20261204 queries 58014, 87184, 99875. Answers from
+    // DuckDB.
+    ctx.sql("create table w (a int, d int)");
+    ctx.sql("insert into w values (1, 1), (2, 1), (3, 2), (4, null)");
+    ctx.sql("create table u (y int, d int)");
+    ctx.sql("insert into u values (1, 1), (2, 2), (3, 2), (4, 3)");
+    assertThat(
+            rows(
+                "select a, row_number() over (order by a) in (select y from u where u.d = w.d)"
+                    + " from w order by a"))
+        .containsExactly("1|true", "2|false", "3|true", "4|false");
+    assertThat(rows("select a, min(a) over () in (select y from u) from w order by a"))
+        .containsExactly("1|true", "2|true", "3|true", "4|true");
+    assertThat(
+            rows(
+                "select a, (select max(y) from u where u.d = w.d) + rank() over (order by a desc)"
+                    + " from w order by a"))
+        .containsExactly("1|5", "2|4", "3|5", "4|null");
+  }
 }
