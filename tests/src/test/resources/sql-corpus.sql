@@ -1154,3 +1154,8 @@ SELECT n_nationkey, ROW_NUMBER() OVER (ORDER BY n_nationkey) IN (SELECT r_region
 FROM nation n;
 -- name: window_call_on_the_left_of_uncorrelated_in
 SELECT n_nationkey, MIN(n_nationkey) OVER (PARTITION BY n_regionkey) IN (SELECT r_regionkey FROM region) AS hit FROM nation;
+-- A subquery over two group keys under HAVING read the second key at the first key's position
+-- (seed 20261204 query 78538 and others).
+-- name: subquery_over_two_group_keys_under_having
+SELECT n_regionkey, n_nationkey, (SELECT COUNT(*) FROM customer c WHERE c.c_nationkey = n.n_nationkey AND MOD(c.c_custkey, 5) = n.n_regionkey) AS cnt
+FROM nation n GROUP BY n_regionkey, n_nationkey HAVING COUNT(*) > 0;

@@ -8,6 +8,7 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalProject;
@@ -47,14 +48,24 @@ final class GroupKeyCorrelations {
             Set<CorrelationId> variables = visited.getVariablesSet();
             if (variables.isEmpty()
                 || !(visited instanceof LogicalProject || visited instanceof LogicalFilter)
-                || !(visited.getInput(0) instanceof Aggregate)) {
+                || !(underHaving(visited.getInput(0)) instanceof Aggregate aggregate)) {
               return visited;
             }
-            Aggregate aggregate = (Aggregate) visited.getInput(0);
             RexBuilder rex = visited.getCluster().getRexBuilder();
             return visited.accept(new InSubQueries(variables, aggregate, rex));
           }
         });
+  }
+
+  /**
+   * The node under the filters of a HAVING clause: a select list over {@code GROUP BY ... HAVING}
+   * reads the filter's row, which is the aggregate's.
+   */
+  private static RelNode underHaving(RelNode input) {
+    while (input instanceof Filter filter) {
+      input = filter.getInput();
+    }
+    return input;
   }
 
   /** Applies the pass to the queries of subqueries too. */

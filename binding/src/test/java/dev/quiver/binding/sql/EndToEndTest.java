@@ -709,4 +709,30 @@ class EndToEndTest {
                     + " from w order by a"))
         .containsExactly("1|5", "2|4", "3|5", "4|null");
   }
+
+  @Test
+  void aSubqueryOverTwoGroupKeysReadsBothUnderHaving() {
+    // A select list over GROUP BY k, v HAVING ... whose subquery refers to both keys: Calcite maps
+    // only the first key's reference to the aggregate's column, and GroupKeyCorrelations mapped the
+    // other only when the aggregate was directly below (no HAVING), so g.v read column 0, k: every
+    // count was 0 (a silent wrong answer; with keys of other types, "Cannot compare DATE with
+    // INTEGER"). Random query generator, seed 20261204 queries 78538, 36930, 39298, 52702, 51313,
+    // 51825. Answers from DuckDB.
+    ctx.sql("create table g (v int, k int, x int)");
+    ctx.sql("insert into g values (10, 1, 5), (20, 2, 6), (10, 1, 7), (30, 3, 8)");
+    ctx.sql("create table h (a int, b int)");
+    ctx.sql("insert into h values (1, 10), (1, 10), (2, 10), (3, 30), (10, 1)");
+    String subquery = "(select count(*) from h where h.a = g.k and h.b = g.v)";
+    assertThat(
+            rows(
+                "select k, v, "
+                    + subquery
+                    + " from g group by k, v having count(*) > 0 order by k"))
+        .containsExactly("1|10|2", "2|20|0", "3|30|1");
+    assertThat(
+            rows("select k, v, " + subquery + " from g group by k, v having sum(x) > 6 order by k"))
+        .containsExactly("1|10|2", "3|30|1");
+    assertThat(rows("select k, v from g group by k, v having " + subquery + " > 0 order by k"))
+        .containsExactly("1|10", "3|30");
+  }
 }
