@@ -1159,3 +1159,8 @@ SELECT n_nationkey, MIN(n_nationkey) OVER (PARTITION BY n_regionkey) IN (SELECT 
 -- name: subquery_over_two_group_keys_under_having
 SELECT n_regionkey, n_nationkey, (SELECT COUNT(*) FROM customer c WHERE c.c_nationkey = n.n_nationkey AND MOD(c.c_custkey, 5) = n.n_regionkey) AS cnt
 FROM nation n GROUP BY n_regionkey, n_nationkey HAVING COUNT(*) > 0;
+-- A GROUP BY over at most one row was dropped under its subquery's references (seed 20261204
+-- query 88811).
+-- name: subquery_over_group_keys_of_at_most_one_row
+SELECT n_nationkey, (SELECT COUNT(*) FROM customer c WHERE c.c_nationkey = n.n_nationkey AND MOD(c.c_custkey, 5) = n.n_regionkey) AS cnt
+FROM (SELECT * FROM nation ORDER BY n_name LIMIT 1) n GROUP BY n_regionkey, n_nationkey;

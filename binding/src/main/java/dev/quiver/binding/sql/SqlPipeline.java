@@ -438,8 +438,12 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             // read its columns at the offsets of the join before the trimming projection (the
             // wrong column, or a failed decorrelation). The optimizer pushes them down later
             // (JOIN_PUSH_EXPRESSIONS). No simplification while converting: TextCasts must see the
-            // casts to text as written before Calcite's simplifier drops an inner cast.
-            .addRelBuilderConfigTransform(c -> c.withPushJoinCondition(false).withSimplify(false));
+            // casts to text as written before Calcite's simplifier drops an inner cast. Keep every
+            // GROUP BY: the builder drops one over an input of at most one row, but a subquery's
+            // references to the group keys are already numbered by the aggregate's row, so they
+            // then read other columns of the input (a wrong answer).
+            .addRelBuilderConfigTransform(
+                c -> c.withPushJoinCondition(false).withSimplify(false).withAggregateUnique(true));
     SqlToRelConverter converter =
         new SqlToRelConverter(
             this, v.validator(), catalogReader, cluster, StandardConvertletTable.INSTANCE, config);

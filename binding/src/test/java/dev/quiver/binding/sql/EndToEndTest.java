@@ -735,4 +735,26 @@ class EndToEndTest {
     assertThat(rows("select k, v from g group by k, v having " + subquery + " > 0 order by k"))
         .containsExactly("1|10", "3|30");
   }
+
+  @Test
+  void aGroupByOverAtMostOneRowKeepsItsKeysForSubqueries() {
+    // Calcite's RelBuilder drops a GROUP BY whose input has at most one row (LIMIT 1, or a filter
+    // that is always false), but the subquery's references to the group keys were numbered by the
+    // aggregate's row, so g.v read column 1 of the input, k (counts 0 and 1 instead of 2 and 3).
+    // Random query generator, seed 20261204 query 88811. Answers from DuckDB.
+    ctx.sql("create table g (v int, k int, x int)");
+    ctx.sql("insert into g values (10, 1, 5), (20, 2, 6), (10, 1, 7), (30, 3, 8)");
+    ctx.sql("create table h (a int, b int)");
+    ctx.sql("insert into h values (1, 10), (1, 10), (2, 10), (3, 30), (10, 1)");
+    String oneRow = " from (select * from g order by x limit 1) g group by k, v";
+    assertThat(rows("select k, v, (select count(*) from h where h.a = g.k and h.b = g.v)" + oneRow))
+        .containsExactly("1|10|2");
+    assertThat(rows("select (select count(*) from h where h.b = g.v)" + oneRow))
+        .containsExactly("3");
+    assertThat(
+            rows(
+                "select exists (select 1 from h where h.b = g.v) from g where (1 = 2) is null"
+                    + " group by k, v"))
+        .isEmpty();
+  }
 }
