@@ -1164,3 +1164,11 @@ FROM nation n GROUP BY n_regionkey, n_nationkey HAVING COUNT(*) > 0;
 -- name: subquery_over_group_keys_of_at_most_one_row
 SELECT n_nationkey, (SELECT COUNT(*) FROM customer c WHERE c.c_nationkey = n.n_nationkey AND MOD(c.c_custkey, 5) = n.n_regionkey) AS cnt
 FROM (SELECT * FROM nation ORDER BY n_name LIMIT 1) n GROUP BY n_regionkey, n_nationkey;
+-- Two correlated subqueries in one select list: the second became a plain join (seed 20261204
+-- query 29413 and others).
+-- name: two_correlated_scalar_subqueries_in_one_select_list
+SELECT c_custkey, (SELECT MAX(o_totalprice) FROM orders o WHERE o.o_custkey = c.c_custkey) AS top, (SELECT n_name FROM nation n WHERE n.n_nationkey = c.c_nationkey) AS nation
+FROM customer c WHERE c_custkey < 200;
+-- name: correlated_exists_and_scalar_subquery_in_one_select_list
+SELECT n_nationkey, EXISTS (SELECT 1 FROM supplier s WHERE s.s_nationkey = n.n_nationkey AND s_acctbal > 9000) AS rich, (SELECT r_name FROM region r WHERE r.r_regionkey = n.n_regionkey) AS region
+FROM nation n;

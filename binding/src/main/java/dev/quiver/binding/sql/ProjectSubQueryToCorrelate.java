@@ -53,7 +53,15 @@ final class ProjectSubQueryToCorrelate extends SubQueryRemoveRule {
             return other.equals(subQuery) ? replacement : other;
           }
         };
-    builder.project(replace.apply(project.getProjects()), project.getRowType().getFieldNames());
+    // The projection keeps its variables: its other subqueries still use them. Without them the
+    // next subquery, correlated by the same variable, became a plain join and the decorrelator
+    // joined its rows to every outer row (SELECT (SELECT MIN(..) WHERE s.k = o.m), (SELECT v
+    // WHERE t.id = o.i) FROM o gave each row of o once per row of t).
+    builder.project(
+        replace.apply(project.getProjects()),
+        project.getRowType().getFieldNames(),
+        false,
+        project.getVariablesSet());
     call.transformTo(builder.build());
   }
 }

@@ -757,4 +757,28 @@ class EndToEndTest {
                     + " group by k, v"))
         .isEmpty();
   }
+
+  @Test
+  void twoCorrelatedSubqueriesInOneSelectListEachMatchTheirOwnRow() {
+    // After the first subquery of a select list became a correlate, the projection holding the
+    // second lost its correlation variable, so the second became a plain join: every row of o was
+    // returned once per row of t (9 rows instead of 3). Random query generator, seed 20261204
+    // queries 29413, 21513, 26245, 32436 and 16 others. Answers from DuckDB.
+    ctx.sql("create table o (id int, m int, i int)");
+    ctx.sql("insert into o values (1, 10, 100), (2, 20, 200), (3, 30, 300)");
+    ctx.sql("create table s (k int, d int)");
+    ctx.sql("insert into s values (10, 5), (10, 6), (20, 7)");
+    ctx.sql("create table t (id int, v int)");
+    ctx.sql("insert into t values (100, 1), (200, 2), (400, 4)");
+    assertThat(
+            rows(
+                "select id, (select min(d) from s where s.k = o.m),"
+                    + " (select v from t where t.id = o.i) from o order by id"))
+        .containsExactly("1|5|1", "2|7|2", "3|null|null");
+    assertThat(
+            rows(
+                "select id, (select v from t where t.id = o.i),"
+                    + " (select count(*) from s where s.k = o.m) from o order by id"))
+        .containsExactly("1|1|2", "2|2|1", "3|null|0");
+  }
 }
