@@ -1172,3 +1172,7 @@ FROM customer c WHERE c_custkey < 200;
 -- name: correlated_exists_and_scalar_subquery_in_one_select_list
 SELECT n_nationkey, EXISTS (SELECT 1 FROM supplier s WHERE s.s_nationkey = n.n_nationkey AND s_acctbal > 9000) AS rich, (SELECT r_name FROM region r WHERE r.r_regionkey = n.n_regionkey) AS region
 FROM nation n;
+-- ROUND of a decimal has the scale it rounds to (seed 20261204 queries 20434, 63175).
+-- name: round_decimal_to_fewer_digits_as_text
+SELECT o_orderkey, CAST(ROUND(o_totalprice, 1) AS VARCHAR) AS r1, CAST(ROUND(o_totalprice) AS VARCHAR) AS r0, ROUND(o_totalprice, -2) AS r100
+FROM orders WHERE o_orderkey < 100;

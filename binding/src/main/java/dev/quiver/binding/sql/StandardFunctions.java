@@ -3,6 +3,8 @@ package dev.quiver.binding.sql;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -12,6 +14,9 @@ import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.fun.SqlLeadLagAggFunction;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlNameMatcher;
 
 /** Calcite's standard operators, with corrections where their typing is wrong. */
@@ -37,6 +42,44 @@ final class StandardFunctions {
               || binding.getOperandType(2).isNullable();
       return binding.getTypeFactory().createTypeWithNullability(type, nullable);
     }
+  }
+
+  /**
+   * ROUND of a decimal typed with the scale it rounds to, as DuckDB and PostgreSQL give it: {@code
+   * ROUND(DECIMAL(p, s), d)} is {@code DECIMAL(p, max(d, 0))} for a literal {@code d < s} (and for
+   * no {@code d}). Calcite keeps the argument's type, so {@code CAST(ROUND(2.55, 1) AS VARCHAR)}
+   * was '2.60' instead of '2.6'. {@code p} digits still hold the rounded value: it loses at least
+   * one fractional digit and gains at most one integer digit.
+   */
+  private static final SqlOperator ROUND =
+      new SqlFunction(
+          "ROUND",
+          SqlKind.OTHER_FUNCTION,
+          StandardFunctions::roundType,
+          null,
+          OperandTypes.NUMERIC_OPTIONAL_INTEGER,
+          SqlFunctionCategory.NUMERIC);
+
+  private static RelDataType roundType(SqlOperatorBinding binding) {
+    RelDataType arg = binding.getOperandType(0);
+    if (arg.getSqlTypeName() == SqlTypeName.DECIMAL) {
+      Integer digits =
+          binding.getOperandCount() == 1
+              ? Integer.valueOf(0)
+              : binding.isOperandLiteral(1, false)
+                  ? binding.getOperandLiteralValue(1, Integer.class)
+                  : null;
+      if (digits != null && digits < arg.getScale()) {
+        RelDataTypeFactory types = binding.getTypeFactory();
+        RelDataType rounded =
+            types.createSqlType(SqlTypeName.DECIMAL, arg.getPrecision(), Math.max(digits, 0));
+        boolean nullable =
+            arg.isNullable()
+                || (binding.getOperandCount() > 1 && binding.getOperandType(1).isNullable());
+        return types.createTypeWithNullability(rounded, nullable);
+      }
+    }
+    return ReturnTypes.ARG0_NULLABLE.inferReturnType(binding);
   }
 
   private static final SqlOperator LAG = new LeadLag(SqlKind.LAG);
@@ -72,6 +115,9 @@ final class StandardFunctions {
     }
     if (op == SqlStdOperatorTable.PERCENTILE_DISC) {
       return QuiverFunctions.PERCENTILE_DISC;
+    }
+    if (op == SqlStdOperatorTable.ROUND) {
+      return ROUND;
     }
     return op == SqlStdOperatorTable.LAG ? LAG : op == SqlStdOperatorTable.LEAD ? LEAD : op;
   }

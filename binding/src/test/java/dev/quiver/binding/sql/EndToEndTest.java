@@ -781,4 +781,21 @@ class EndToEndTest {
                     + " (select count(*) from s where s.k = o.m) from o order by id"))
         .containsExactly("1|1|2", "2|2|1", "3|null|0");
   }
+
+  @Test
+  void roundOfADecimalHasTheScaleItRoundsTo() {
+    // Calcite typed ROUND(DECIMAL(p, s), d) as DECIMAL(p, s): CAST(ROUND(2.55, 1) AS VARCHAR) was
+    // '2.60' instead of '2.6', and ROUND of 99.99 as DECIMAL(4, 2) to one digit overflowed (100.00
+    // does not fit). DuckDB and PostgreSQL give the scale d. Random query generator, seed 20261204
+    // queries 20434, 63175, 73600 (and set operations whose column type followed, 10689, 52006).
+    // Answers from DuckDB.
+    ctx.sql("create table r (m decimal(10, 2), q decimal(4, 2))");
+    ctx.sql("insert into r values (2.55, 99.99), (-2.50, -0.05), (123.45, null)");
+    assertThat(
+            rows(
+                "select cast(round(m, 1) as varchar), cast(round(m) as varchar),"
+                    + " cast(round(m, 3) as varchar), cast(round(m, -1) as varchar),"
+                    + " cast(round(q, 1) as varchar) from r order by m"))
+        .containsExactly("-2.5|-3|-2.50|0|-0.1", "2.6|3|2.55|0|100.0", "123.5|123|123.45|120|null");
+  }
 }
