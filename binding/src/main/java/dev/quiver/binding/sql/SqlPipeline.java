@@ -651,7 +651,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             SqlToRelConverter.config()
                 .withExpand(false)
                 .withDecorrelationEnabled(true)
-                .withInSubQueryThreshold(Integer.MAX_VALUE));
+                .withInSubQueryThreshold(Integer.MAX_VALUE)
+                // As for a query (toRel): a view's GROUP BY over at most one row is kept.
+                .addRelBuilderConfigTransform(c -> c.withAggregateUnique(true)));
     RelRoot root = converter.convertQuery(v.node(), false, true);
     return RelRoot.of(root.project(), root.kind);
   }
