@@ -1176,3 +1176,8 @@ FROM nation n;
 -- name: round_decimal_to_fewer_digits_as_text
 SELECT o_orderkey, CAST(ROUND(o_totalprice, 1) AS VARCHAR) AS r1, CAST(ROUND(o_totalprice) AS VARCHAR) AS r0, ROUND(o_totalprice, -2) AS r100
 FROM orders WHERE o_orderkey < 100;
+-- A comparison of COALESCE was folded to TRUE for rows where it is NULL (seed 20261204 query
+-- 81847).
+-- name: coalesce_not_between_an_empty_range
+SELECT COUNT(*) FROM customer c LEFT JOIN orders o ON o.o_custkey = c.c_custkey AND o.o_orderkey < 100
+WHERE COALESCE(o.o_orderpriority, o.o_clerk) NOT BETWEEN 'b' AND '';

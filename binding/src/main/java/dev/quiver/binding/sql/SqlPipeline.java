@@ -455,7 +455,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     } catch (RuntimeException e) {
       throw ValidationErrors.translate(e, v.node(), catalog, this);
     }
-    RelNode rel = TextCasts.apply(root.project());
+    RelNode rel = NullabilityCasts.apply(TextCasts.apply(root.project()));
     RelNode out = removeSubQueries(rel);
     // The decorrelator names a scalar subquery's column EXPR$n whatever its alias was.
     List<String> names = rel.getRowType().getFieldNames();
