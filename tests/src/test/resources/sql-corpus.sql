@@ -1181,3 +1181,11 @@ FROM orders WHERE o_orderkey < 100;
 -- name: coalesce_not_between_an_empty_range
 SELECT COUNT(*) FROM customer c LEFT JOIN orders o ON o.o_custkey = c.c_custkey AND o.o_orderkey < 100
 WHERE COALESCE(o.o_orderpriority, o.o_clerk) NOT BETWEEN 'b' AND '';
+-- A GROUP BY of a constant column over no rows gave one row when a subquery was in the select list
+-- (seed 20261204 query 69701).
+-- name: group_by_constant_column_over_no_rows_with_subquery
+SELECT c0, (SELECT COUNT(*) FROM orders o WHERE o.o_orderdate = a.c0) AS n, COUNT(*) AS c
+FROM (SELECT DATE '1995-01-02' AS c0, n_nationkey FROM nation) a WHERE n_nationkey > 100 GROUP BY c0;
+-- name: group_by_constant_column_with_subquery
+SELECT c0, (SELECT COUNT(*) FROM orders o WHERE o.o_orderdate = a.c0) AS n, COUNT(*) AS c
+FROM (SELECT DATE '1995-01-02' AS c0, n_nationkey FROM nation) a WHERE n_nationkey > 10 GROUP BY c0;

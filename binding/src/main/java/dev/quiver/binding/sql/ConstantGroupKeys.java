@@ -3,6 +3,7 @@ package dev.quiver.binding.sql;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
@@ -11,10 +12,10 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.CorrelationId;
-import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.logical.LogicalAggregate;
-import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.tools.RelBuilder;
 
@@ -28,7 +29,10 @@ import org.apache.calcite.tools.RelBuilder;
  * and its decorrelator, when it walks such an uncorrelated subtree of a query that is correlated
  * elsewhere, drops constant group keys (expecting correlation keys to take their place): the
  * aggregate became {@code GROUP BY ()}, which returns a row even over an empty input, so {@code
- * HAVING NOT EXISTS (SELECT 1 FROM t WHERE false)} removed every row. Run before the decorrelator.
+ * HAVING NOT EXISTS (SELECT 1 FROM t WHERE false)} removed every row. The same happened to a
+ * query's own GROUP BY of a constant column ({@code SELECT c, (SELECT ...), COUNT(*) FROM (SELECT
+ * DATE '2020-01-02' AS c FROM t) WHERE false GROUP BY c} gave one row) when a subquery elsewhere
+ * made the decorrelator walk it. Run before the decorrelator.
  */
 final class ConstantGroupKeys extends RelShuttleImpl {
   private final RelBuilder builder;
@@ -44,16 +48,18 @@ final class ConstantGroupKeys extends RelShuttleImpl {
   @Override
   public RelNode visit(LogicalAggregate aggregate) {
     RelNode visited = super.visit(aggregate);
-    if (!(visited instanceof Aggregate agg) || !qualifies(agg)) {
+    if (!(visited instanceof Aggregate agg)
+        || agg.getGroupType() != Aggregate.Group.SIMPLE
+        || agg.getGroupSet().isEmpty()
+        || !freeVariables(agg).isEmpty()) {
       return visited;
     }
-    Project input = (Project) agg.getInput();
-    List<RexNode> constants = new ArrayList<>();
-    for (int key : agg.getGroupSet()) {
-      constants.add(input.getProjects().get(key));
+    List<RexNode> constants = constantKeys(agg);
+    if (constants == null) {
+      return visited;
     }
     List<AggregateCall> calls = agg.getAggCallList();
-    builder.push(input);
+    builder.push(agg.getInput());
     List<RelBuilder.AggCall> newCalls = new ArrayList<>();
     for (AggregateCall call : calls) {
       newCalls.add(builder.aggregateCall(call));
@@ -77,18 +83,24 @@ final class ConstantGroupKeys extends RelShuttleImpl {
     return rewritten.getRowType().equalsSansFieldNames(agg.getRowType()) ? rewritten : agg;
   }
 
-  private static boolean qualifies(Aggregate agg) {
-    if (agg.getGroupType() != Aggregate.Group.SIMPLE
-        || agg.getGroupSet().isEmpty()
-        || !(agg.getInput() instanceof Project input)) {
-      return false;
-    }
+  /**
+   * The constant value of every group key, or null if a key is not constant: a literal in the
+   * projection below, also under filters and further projections ({@code SELECT DATE '2020-01-02'
+   * AS c0, x FROM t) WHERE x > 5 GROUP BY c0}), as Calcite's predicate metadata finds them.
+   */
+  private static List<RexNode> constantKeys(Aggregate agg) {
+    RelNode input = agg.getInput();
+    Map<RexNode, RexNode> constantMap =
+        input.getCluster().getMetadataQuery().getPulledUpPredicates(input).constantMap;
+    List<RexNode> constants = new ArrayList<>();
     for (int key : agg.getGroupSet()) {
-      if (!(input.getProjects().get(key) instanceof RexLiteral)) {
-        return false;
+      RexNode constant = constantMap.get(RexInputRef.of(key, input.getRowType()));
+      if (constant == null || !RexUtil.isConstant(constant)) {
+        return null;
       }
+      constants.add(constant);
     }
-    return freeVariables(agg).isEmpty();
+    return constants;
   }
 
   /**

@@ -813,4 +813,27 @@ class EndToEndTest {
     assertThat(rows("select i, coalesce(a, b) < 'b' or coalesce(a, b) > '' from cz order by i"))
         .containsExactly("1|true", "2|null", "3|true", "4|true");
   }
+
+  @Test
+  void aGroupByOfAConstantColumnOverNoRowsHasNoRows() {
+    // A subquery in the select list made Calcite's decorrelator walk the query's own aggregate,
+    // and it dropped the constant group key: GROUP BY () gave one row over an empty input.
+    // ConstantGroupKeys kept the key only when the constant was in the projection right below
+    // the aggregate, not under a WHERE. Random query generator, seed 20261204 queries 69701,
+    // 42696, 36176, 63135. Answers from DuckDB.
+    ctx.sql("create table e (d date, x int)");
+    ctx.sql("insert into e values (date '2020-01-02', 1), (date '2020-01-03', 2)");
+    String select = "select c0, (select count(*) from e where e.d = a.c0), count(*) from ";
+    assertThat(
+            rows(
+                select
+                    + "(select date '2020-01-02' as c0 from e) a where 'c' like 'a_' group by c0"))
+        .isEmpty();
+    assertThat(
+            rows(select + "(select date '2020-01-02' as c0, x from e) a where x > 5 group by c0"))
+        .isEmpty();
+    assertThat(
+            rows(select + "(select date '2020-01-02' as c0, x from e) a where x > 1 group by c0"))
+        .containsExactly("2020-01-02|1|1");
+  }
 }
