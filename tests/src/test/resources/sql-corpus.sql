@@ -1189,3 +1189,9 @@ FROM (SELECT DATE '1995-01-02' AS c0, n_nationkey FROM nation) a WHERE n_nationk
 -- name: group_by_constant_column_with_subquery
 SELECT c0, (SELECT COUNT(*) FROM orders o WHERE o.o_orderdate = a.c0) AS n, COUNT(*) AS c
 FROM (SELECT DATE '1995-01-02' AS c0, n_nationkey FROM nation) a WHERE n_nationkey > 10 GROUP BY c0;
+-- A FULL or RIGHT join binds more tightly than the comma before it (seed 20261204 query 76518).
+-- name: comma_then_right_join
+SELECT r_regionkey, n_name, s_suppkey FROM region r, nation n RIGHT JOIN supplier s ON s.s_nationkey = n.n_nationkey AND n.n_regionkey = 0
+WHERE s_suppkey < 20;
+-- name: comma_then_full_join_over_an_empty_table
+SELECT COUNT(*) FROM (SELECT * FROM region WHERE r_regionkey > 10) r, nation n FULL JOIN supplier s ON s.s_nationkey = n.n_nationkey;

@@ -193,6 +193,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     }
     SqlShape.check(statement);
     GroupByAll.expand(statement, AGGREGATE_NAMES::contains);
+    CommaJoins.regroup(statement);
     SqlNode named = ColumnNames.name(statement);
     StructFieldReferences.rewrite(named);
     return named;

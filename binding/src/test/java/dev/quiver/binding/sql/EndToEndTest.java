@@ -836,4 +836,22 @@ class EndToEndTest {
             rows(select + "(select date '2020-01-02' as c0, x from e) a where x > 1 group by c0"))
         .containsExactly("2020-01-02|1|1");
   }
+
+  @Test
+  void aFullOrRightJoinBindsMoreTightlyThanTheCommaBeforeIt() {
+    // Calcite read FROM a, b FULL JOIN c ON ... as (a, b) FULL JOIN c, which keeps c's rows even
+    // when a is empty; the standard, PostgreSQL and DuckDB read a, (b FULL JOIN c). Random query
+    // generator, seed 20261204 query 76518. Answers from DuckDB.
+    ctx.sql("create table ca (x int)");
+    ctx.sql("create table cb (k int)");
+    ctx.sql("create table cc (k int)");
+    ctx.sql("insert into cb values (1), (2)");
+    ctx.sql("insert into cc values (2), (3)");
+    assertThat(rows("select cc.k from ca, cb full join cc on cb.k = cc.k")).isEmpty();
+    ctx.sql("insert into ca values (10), (20)");
+    assertThat(rows("select x, cb.k, cc.k from ca, cb right join cc on cb.k = cc.k order by x, 3"))
+        .containsExactly("10|2|2", "10|null|3", "20|2|2", "20|null|3");
+    assertThat(rows("select count(*) from ca, cb full join cc on cb.k = cc.k"))
+        .containsExactly("6");
+  }
 }
