@@ -1,5 +1,6 @@
 package dev.quiver.binding.sql;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.calcite.plan.RelOptRuleCall;
@@ -7,11 +8,8 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.rules.SubQueryRemoveRule;
-import org.apache.calcite.rex.LogicVisitor;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
-import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.tools.RelBuilder;
 
 /**
@@ -25,6 +23,12 @@ import org.apache.calcite.tools.RelBuilder;
  * query's variable, which then stood for an {@code s} row: the decorrelator failed on the
  * mismatched fields or, where the types happened to line up, would have read the wrong row. The
  * filter rule already keeps only its own variables; this one does the same for projections.
+ *
+ * <p>It also rewrites the innermost subquery first ({@link SubQueryOrder}) and keeps the
+ * projection's variables for the subqueries still left: Calcite's rule rebuilt the projection
+ * without them, so in {@code SELECT (SELECT MAX(v) FROM t), (SELECT w FROM s WHERE s.k = o.k) FROM
+ * o} the second subquery lost its correlation (a {@code $cor} left in the plan) and two correlated
+ * scalar subqueries gave every {@code s} row for every {@code o} row.
  */
 final class ProjectSubQueryToCorrelate extends SubQueryRemoveRule {
   static final ProjectSubQueryToCorrelate INSTANCE = new ProjectSubQueryToCorrelate();
@@ -37,31 +41,25 @@ final class ProjectSubQueryToCorrelate extends SubQueryRemoveRule {
   public void onMatch(RelOptRuleCall call) {
     Project project = call.rel(0);
     RelBuilder builder = call.builder();
-    RexSubQuery subQuery =
-        Objects.requireNonNull(RexUtil.SubQueryFinder.find(project.getProjects()));
+    List<RexNode> exprs = project.getProjects();
+    RexSubQuery subQuery = Objects.requireNonNull(SubQueryOrder.innermost(exprs));
     RelOptUtil.Logic logic =
-        LogicVisitor.find(RelOptUtil.Logic.TRUE_FALSE_UNKNOWN, project.getProjects(), subQuery);
+        SubQueryOrder.logic(RelOptUtil.Logic.TRUE_FALSE_UNKNOWN, exprs, subQuery);
     builder.push(project.getInput());
     int fieldCount = builder.peek().getRowType().getFieldCount();
     Set<CorrelationId> variables = RelOptUtil.getVariablesUsed(subQuery.rel);
     variables.retainAll(project.getVariablesSet());
     RexNode replacement = apply(subQuery, variables, logic, builder, 1, fieldCount, 0);
-    RexShuttle replace =
-        new RexShuttle() {
-          @Override
-          public RexNode visitSubQuery(RexSubQuery other) {
-            return other.equals(subQuery) ? replacement : other;
-          }
-        };
-    // The projection keeps its variables: its other subqueries still use them. Without them the
-    // next subquery, correlated by the same variable, became a plain join and the decorrelator
-    // joined its rows to every outer row (SELECT (SELECT MIN(..) WHERE s.k = o.m), (SELECT v
-    // WHERE t.id = o.i) FROM o gave each row of o once per row of t).
+    List<RexNode> rewritten = SubQueryOrder.replace(exprs, subQuery, replacement);
+    // The projection keeps the variables its other subqueries use: without them the next
+    // correlated subquery of the list was joined uncorrelated and the decorrelator joined its rows
+    // to every outer row (SELECT (SELECT MIN(..) WHERE s.k = o.m), (SELECT v WHERE t.id = o.i)
+    // FROM o gave each row of o once per row of t), or a $cor was left in the plan.
     builder.project(
-        replace.apply(project.getProjects()),
+        rewritten,
         project.getRowType().getFieldNames(),
         false,
-        project.getVariablesSet());
+        SubQueryOrder.stillUsed(rewritten, project.getVariablesSet()));
     call.transformTo(builder.build());
   }
 }

@@ -478,7 +478,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
         HepProgram.builder()
             .addRuleCollection(
                 List.of(
-                    CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
+                    FilterSubQueryToCorrelate.INSTANCE,
                     ProjectSubQueryToCorrelate.INSTANCE,
                     CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
             .build();
