@@ -471,7 +471,10 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * joins and aggregates.
    */
   public RelNode removeSubQueries(RelNode rel) {
-    rel = ConstantSubQueries.apply(GroupKeyCorrelations.apply(WindowsBeforeSubQueries.apply(rel)));
+    rel =
+        ConstantSubQueries.apply(
+            GroupKeyCorrelations.apply(
+                HavingCorrelations.apply(WindowsBeforeSubQueries.apply(rel))));
     rel = ExistsToSemiJoin.apply(rel);
     trace("converted", rel);
     HepProgram program =

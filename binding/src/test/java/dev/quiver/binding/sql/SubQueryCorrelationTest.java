@@ -105,4 +105,29 @@ class SubQueryCorrelationTest {
                     + " o.j) from o order by 1"))
         .containsExactly("1|3|true", "2|3|false", "3|3|true", "4|3|false", "null|3|null");
   }
+
+  @Test
+  void aSubqueryInHavingIsCorrelatedByTheHavingFilter() {
+    // The converter declares a HAVING subquery's variable on the projection above the filter (or,
+    // with a correlated subquery in the select list, nowhere), so the EXISTS was joined
+    // uncorrelated: a $cor left in the plan (queries 15323, 91718 and other HAVING queries), or
+    // each group four times.
+    assertThat(
+            rows(
+                "select g from o group by g having count(*) > (select count(*) from u where w >"
+                    + " 100) and not (not exists (select 1 from s where s.d = o.g)) order by 1"))
+        .containsExactly("1", "2", "3");
+    assertThat(
+            rows(
+                "select g from o group by g having max(j) > (select min(w) from u) / 10 and"
+                    + " (exists (select 1 from s where s.k = o.g and s.v > 15)) is not true"
+                    + " order by 1"))
+        .containsExactly("3");
+    assertThat(
+            rows(
+                "select g, (select count(*) from s where s.d = o.g) from o group by g having"
+                    + " (select max(w) from u) > 0 and not (not exists (select 1 from s where"
+                    + " s.k = o.g)) order by 1"))
+        .containsExactly("1|2", "2|1", "3|1");
+  }
 }
