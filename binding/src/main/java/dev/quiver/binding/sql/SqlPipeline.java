@@ -496,7 +496,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             UnusedCorrelations.apply(
                 NullableCorrelations.strip(
                     RelDecorrelator.decorrelateQuery(
-                        CorrelatedFilters.apply(NullableCorrelations.mark(out)), relBuilder()))));
+                        DeepCorrelatedAggregates.apply(
+                            CorrelatedFilters.apply(NullableCorrelations.mark(out))),
+                        relBuilder()))));
     trace("decorrelated", decorrelated);
     return decorrelated;
   }

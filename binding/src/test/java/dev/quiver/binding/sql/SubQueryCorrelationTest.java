@@ -130,4 +130,28 @@ class SubQueryCorrelationTest {
                     + " s.k = o.g)) order by 1"))
         .containsExactly("1|2", "2|1", "3|1");
   }
+
+  @Test
+  void aScalarAggregateCorrelatedBelowItsFilterIsDecorrelatedWhole() {
+    // Calcite's scalar-aggregate rule turned the top filter's correlation into a join condition
+    // and left the derived table's w.j behind, unbound (queries 88349, 96609, 30446).
+    assertThat(
+            rows(
+                "select w.k, (select coalesce(min(x.v), -1) from (select * from s where s.k <>"
+                    + " w.j) x join u on x.v = u.w where x.d = w.g) from (select k, j, g from o"
+                    + " order by k limit 1) w"))
+        .containsExactly("1|10");
+    assertThat(
+            rows(
+                "select w.k from (select k, j, g from o order by k limit 1) w where w.k <"
+                    + " (select coalesce(sum(x.v), 0) from (select * from s where s.k <> w.j) x"
+                    + " join u on x.v = u.w where x.d = w.g)"))
+        .containsExactly("1");
+    assertThat(
+            rows(
+                "select w.k, (select coalesce(min(x.v), -1) from (select * from s where s.k <>"
+                    + " w.j) x join u on x.v = u.w where x.d = w.g) from (select k, j, g from o"
+                    + " order by k desc nulls last limit 1) w"))
+        .containsExactly("4|-1");
+  }
 }
