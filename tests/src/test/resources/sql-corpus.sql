@@ -718,6 +718,26 @@ SELECT n.n_nationkey, n.n_nationkey IN (SELECT (SELECT COUNT(*) FROM supplier s 
 -- name: subquery_in_a_subquerys_select_list_referring_to_the_outermost_query
 -- (Calcite correlated it by the outermost query's variable over the middle query's rows.)
 SELECT r.r_regionkey, (SELECT MAX((SELECT COUNT(*) FROM nation n2 WHERE n2.n_regionkey = r.r_regionkey)) FROM nation n WHERE n.n_nationkey < 5) AS c FROM region r;
+-- name: correlated_scalar_subquery_on_the_left_of_in
+-- (The IN was rewritten first: the scalar subquery landed in a join condition without its variable.)
+SELECT n_nationkey, (SELECT MIN(s_acctbal) FROM supplier s WHERE s.s_nationkey = n.n_nationkey) IN (SELECT MAX(s2.s_acctbal) FROM supplier s2 WHERE s2.s_suppkey % 2 = n.n_nationkey % 2 GROUP BY s2.s_nationkey) AS lowest_is_a_max FROM nation n;
+-- name: correlated_count_on_the_left_of_in_in_where
+SELECT n_nationkey FROM nation n WHERE (SELECT COUNT(*) FROM supplier s WHERE s.s_nationkey = n.n_nationkey) IN (SELECT r_regionkey + 3 FROM region) ORDER BY n_nationkey;
+-- name: uncorrelated_and_correlated_subqueries_in_one_select_list
+-- (After the first subquery the projection lost its variables: the second one was joined uncorrelated.)
+SELECT n_nationkey, (SELECT COUNT(*) FROM region) AS regions, (SELECT COUNT(*) FROM supplier s WHERE s.s_nationkey = n.n_nationkey) AS suppliers FROM nation n;
+-- name: two_correlated_scalar_subqueries_in_one_select_list
+-- (Every region row was joined to every nation: 125 rows instead of 25.)
+SELECT n_nationkey, (SELECT COUNT(*) FROM supplier s WHERE s.s_nationkey = n.n_nationkey) AS suppliers, (SELECT r_name FROM region r WHERE r.r_regionkey = n.n_regionkey) AS region FROM nation n;
+-- name: having_with_an_uncorrelated_and_a_correlated_subquery
+-- (The converter declared the HAVING subquery's variable on the projection above the filter.)
+SELECT c_nationkey FROM customer GROUP BY c_nationkey HAVING COUNT(*) > (SELECT COUNT(*) FROM region) AND NOT (NOT EXISTS (SELECT 1 FROM supplier s WHERE s.s_nationkey = customer.c_nationkey AND s.s_acctbal > 5000));
+-- name: having_subquery_beside_a_correlated_select_list_subquery
+-- (The HAVING subquery's variable was declared nowhere: each group came back once per group.)
+SELECT c_nationkey, (SELECT COUNT(*) FROM supplier s WHERE s.s_nationkey = customer.c_nationkey) AS suppliers FROM customer GROUP BY c_nationkey HAVING (SELECT MAX(r_regionkey) FROM region) > 0 AND NOT (NOT EXISTS (SELECT 1 FROM supplier s WHERE s.s_nationkey = customer.c_nationkey AND s.s_acctbal > 5000));
+-- name: coalesced_scalar_aggregate_correlated_below_its_filter
+-- (Calcite's scalar-aggregate rule kept only the top filter's correlation: the derived table's was left unbound.)
+SELECT w.n_nationkey, (SELECT COALESCE(MIN(x.s_suppkey), -1) FROM (SELECT * FROM supplier WHERE s_suppkey % 5 <> w.n_regionkey) x JOIN region r ON x.s_nationkey % 5 = r.r_regionkey WHERE x.s_nationkey = w.n_nationkey) AS first_supplier FROM (SELECT n_nationkey, n_regionkey FROM nation ORDER BY n_nationkey DESC LIMIT 1) w;
 -- name: correlated_filter_over_a_join_with_a_correlated_left_side
 -- (The decorrelator read the filter's column from its position before the left side gained a correlation column.)
 SELECT n.n_nationkey, (SELECT COUNT(*) FROM (SELECT * FROM supplier WHERE s_nationkey <> n.n_regionkey) x JOIN partsupp ps ON x.s_suppkey = ps.ps_suppkey WHERE ps.ps_availqty % 25 = n.n_nationkey) AS c FROM nation n;
