@@ -726,7 +726,7 @@ SELECT n_nationkey FROM nation n WHERE (SELECT COUNT(*) FROM supplier s WHERE s.
 -- name: uncorrelated_and_correlated_subqueries_in_one_select_list
 -- (After the first subquery the projection lost its variables: the second one was joined uncorrelated.)
 SELECT n_nationkey, (SELECT COUNT(*) FROM region) AS regions, (SELECT COUNT(*) FROM supplier s WHERE s.s_nationkey = n.n_nationkey) AS suppliers FROM nation n;
--- name: two_correlated_scalar_subqueries_in_one_select_list
+-- name: two_correlated_scalar_subqueries_over_nation_in_one_select_list
 -- (Every region row was joined to every nation: 125 rows instead of 25.)
 SELECT n_nationkey, (SELECT COUNT(*) FROM supplier s WHERE s.s_nationkey = n.n_nationkey) AS suppliers, (SELECT r_name FROM region r WHERE r.r_regionkey = n.n_regionkey) AS region FROM nation n;
 -- name: having_with_an_uncorrelated_and_a_correlated_subquery
