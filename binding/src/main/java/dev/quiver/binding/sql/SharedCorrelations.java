@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.CorrelationId;
@@ -15,13 +16,19 @@ import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexFieldAccess;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
 
 /**
  * Makes every use of a correlation field that a subtree below also uses read it from that subtree,
@@ -46,7 +53,8 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  * column its input projects ({@code $cor.f} there, which the decorrelator maps to the subtree's
  * copy), and gives such a join the condition {@code left.f IS NOT DISTINCT FROM right.f}. Both are
  * no-ops for the correlated plan ({@code $cor.f} equals itself), so the rows cannot change; only
- * the decorrelated plan gains the links it lacked.
+ * the decorrelated plan gains the links it lacked. A filter left without a correlation variable is
+ * marked so that the decorrelator keeps it above those columns ({@link #strip} removes the mark).
  */
 final class SharedCorrelations {
   private SharedCorrelations() {}
@@ -146,10 +154,58 @@ final class SharedCorrelations {
     }
     int width = filter.getInput().getRowType().getFieldCount();
     RelNode input = withColumns(filter.getInput(), shared);
-    RelNode rewritten =
-        filter.copy(
-            filter.getTraitSet(), input, readFromColumns(filter.getCondition(), shared, width));
+    RexNode condition = readFromColumns(filter.getCondition(), shared, width);
+    if (!RexUtil.containsCorrelation(condition)) {
+      condition =
+          filter
+              .getCluster()
+              .getRexBuilder()
+              .makeCall(STAYS_ABOVE_COLUMNS, condition, shared.get(0));
+    }
+    RelNode rewritten = filter.copy(filter.getTraitSet(), input, condition);
     return RelOptUtil.createProject(rewritten, IntStream.range(0, width).boxed().toList());
+  }
+
+  /**
+   * {@code $STAYS_ABOVE_COLUMNS(condition, $cor.f)} is {@code condition}; it keeps a filter that
+   * {@link #filter} made read every correlation field from columns above the projection of those
+   * columns. Before decorrelating, Calcite's decorrelator pushes every filter without a correlation
+   * variable below the projection under it, which would put {@code $cor.f} back into the condition;
+   * it then moves an expression of correlation fields only ({@code IS NULL($cor.f)}, which IS NOT
+   * DISTINCT FROM becomes) to the correlate's left side as a field of its own, and a field the
+   * subtree below does not carry is read from a generator of all outer values without being equated
+   * with the subtree's {@code f}: {@code x IN (SELECT i FROM (SELECT * FROM s WHERE s.k = o.n)
+   * WHERE o.n IS NOT DISTINCT FROM i2)} was NULL instead of FALSE for a NULL {@code o.n}. The
+   * correlation variable in the call keeps the filter where it is; {@link #strip} removes the call
+   * after decorrelation.
+   */
+  private static final SqlFunction STAYS_ABOVE_COLUMNS =
+      new SqlFunction(
+          "$STAYS_ABOVE_COLUMNS",
+          SqlKind.OTHER_FUNCTION,
+          ReturnTypes.ARG0,
+          null,
+          OperandTypes.ANY_ANY,
+          SqlFunctionCategory.SYSTEM);
+
+  /** {@code rel} without the calls {@link #filter} added. */
+  static RelNode strip(RelNode rel) {
+    RexShuttle unwrap =
+        new RexShuttle() {
+          @Override
+          public RexNode visitCall(RexCall call) {
+            return call.getOperator() == STAYS_ABOVE_COLUMNS
+                ? call.getOperands().get(0).accept(this)
+                : super.visitCall(call);
+          }
+        };
+    return rel.accept(
+        new RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            return super.visit(other).accept(unwrap);
+          }
+        });
   }
 
   private static RelNode project(LogicalProject project) {

@@ -494,11 +494,12 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     RelNode decorrelated =
         CorrelatedScalarRows.apply(
             UnusedCorrelations.apply(
-                NullableCorrelations.strip(
-                    RelDecorrelator.decorrelateQuery(
-                        DeepCorrelatedAggregates.apply(
-                            CorrelatedFilters.apply(NullableCorrelations.mark(out))),
-                        relBuilder()))));
+                SharedCorrelations.strip(
+                    NullableCorrelations.strip(
+                        RelDecorrelator.decorrelateQuery(
+                            DeepCorrelatedAggregates.apply(
+                                CorrelatedFilters.apply(NullableCorrelations.mark(out))),
+                            relBuilder())))));
     trace("decorrelated", decorrelated);
     return decorrelated;
   }

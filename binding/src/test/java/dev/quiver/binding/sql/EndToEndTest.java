@@ -466,6 +466,49 @@ class EndToEndTest {
   }
 
   @Test
+  void aNullCorrelationValueComparedAboveAnEqualityOnItFindsNoRows() {
+    // The derived table equates s.id with o.k, the filter above compares o.k again with IS NOT
+    // DISTINCT FROM. Calcite's decorrelator moved IS NULL(o.k) out as an outer field of its own
+    // and read it from every outer row's values without the link to s.id = o.k, so an outer row
+    // with a NULL k saw every row of s whose j is NULL instead of none: IN answered unknown
+    // instead of FALSE, the count was 3 instead of 0, EXISTS was TRUE (random query generator,
+    // seed 20261204 query 62171). Answers from DuckDB.
+    for (int[] shape : new int[][] {{1, 1}, {3, 2}, {8, 1}, {8, 8192}}) {
+      try (SessionContext c =
+          new SessionContext(
+              new SessionConfig().withTargetPartitions(shape[0]).withBatchSize(shape[1]))) {
+        c.sql("create table o (k int, m int)");
+        c.sql("insert into o values (1, 10), (2, 20), (null, 30), (3, 40), (4, null)");
+        c.sql("create table s (id int, i int, j int)");
+        c.sql(
+            "insert into s values (1, 10, 1), (1, 11, null), (2, 20, 5), (2, 21, 2),"
+                + " (null, 30, null), (3, 99, null), (4, 7, 4), (5, null, null)");
+        String x = " from (select * from s where s.id = o.k) x where o.k is not distinct from x.j";
+        String shapeName = "partitions " + shape[0] + ", batch size " + shape[1];
+        assertThat(
+                rows(c.sql("select k, m in (select x.i" + x + ") from o order by k nulls first")))
+            .as(shapeName)
+            .containsExactly("null|false", "1|true", "2|false", "3|false", "4|null");
+        assertThat(
+                rows(c.sql("select k, (select count(*)" + x + ") from o order by k nulls first")))
+            .as(shapeName)
+            .containsExactly("null|0", "1|1", "2|1", "3|0", "4|1");
+        assertThat(rows(c.sql("select k from o where exists (select 1" + x + ") order by k")))
+            .as(shapeName)
+            .containsExactly("1", "2", "4");
+        assertThat(
+                rows(
+                    c.sql(
+                        "select k, (select max(x.i) from (select * from s where s.id = o.k) x"
+                            + " where coalesce(o.k, 0) = coalesce(x.j, 0)) from o"
+                            + " order by k nulls first")))
+            .as(shapeName)
+            .containsExactly("null|null", "1|10", "2|21", "3|null", "4|7");
+      }
+    }
+  }
+
+  @Test
   void anOuterJoinOfDerivedTablesCorrelatedByDifferentColumnsKeepsBothCorrelations() {
     // The decorrelator gave the preserved side of the outer join a generator of the right side's
     // correlation column and forgot the column the side itself was correlated by: every outer row
