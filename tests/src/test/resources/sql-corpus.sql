@@ -1215,3 +1215,13 @@ SELECT r_regionkey, n_name, s_suppkey FROM region r, nation n RIGHT JOIN supplie
 WHERE s_suppkey < 20;
 -- name: comma_then_full_join_over_an_empty_table
 SELECT COUNT(*) FROM (SELECT * FROM region WHERE r_regionkey > 10) r, nation n FULL JOIN supplier s ON s.s_nationkey = n.n_nationkey;
+-- A NULL correlation value compared with IS NOT DISTINCT FROM above a derived table that equates
+-- a column with it: the decorrelator read IS NULL(c.nk) from every customer's values without the
+-- link to s_nationkey = c.nk, so a NULL nk found the suppliers whose key is a multiple of 4
+-- (seed 20261204 query 62171).
+-- name: null_correlation_value_compared_above_an_equality_on_it
+SELECT c.c_custkey, (SELECT COUNT(*) FROM (SELECT * FROM supplier s WHERE s.s_nationkey = c.nk) x WHERE c.nk IS NOT DISTINCT FROM NULLIF(x.s_suppkey % 4, 0)) AS n
+FROM (SELECT c_custkey, NULLIF(c_nationkey, 3) AS nk FROM customer WHERE c_custkey < 100) c;
+-- name: in_with_a_null_correlation_value_compared_above_an_equality_on_it
+SELECT c.c_custkey, c.c_custkey % 40 IN (SELECT x.s_suppkey FROM (SELECT * FROM supplier s WHERE s.s_nationkey = c.nk) x WHERE c.nk IS NOT DISTINCT FROM NULLIF(x.s_suppkey % 4, 0)) AS hit
+FROM (SELECT c_custkey, NULLIF(c_nationkey, 3) AS nk FROM customer WHERE c_custkey < 100) c;
