@@ -1225,3 +1225,8 @@ FROM (SELECT c_custkey, NULLIF(c_nationkey, 3) AS nk FROM customer WHERE c_custk
 -- name: in_with_a_null_correlation_value_compared_above_an_equality_on_it
 SELECT c.c_custkey, c.c_custkey % 40 IN (SELECT x.s_suppkey FROM (SELECT * FROM supplier s WHERE s.s_nationkey = c.nk) x WHERE c.nk IS NOT DISTINCT FROM NULLIF(x.s_suppkey % 4, 0)) AS hit
 FROM (SELECT c_custkey, NULLIF(c_nationkey, 3) AS nk FROM customer WHERE c_custkey < 100) c;
+-- A correlated subquery in a select list over a derived table read other columns of the table
+-- below it (Calcite merged the projections while converting).
+-- name: subquery_over_a_derived_table_column_beside_it
+SELECT c.c_custkey, c.nk, (SELECT COUNT(*) FROM supplier x WHERE x.s_nationkey = c.nk) AS n
+FROM (SELECT c_custkey, NULLIF(c_nationkey, 3) AS nk FROM customer) c WHERE c.c_custkey < 100;

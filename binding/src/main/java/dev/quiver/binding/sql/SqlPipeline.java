@@ -442,9 +442,16 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             // casts to text as written before Calcite's simplifier drops an inner cast. Keep every
             // GROUP BY: the builder drops one over an input of at most one row, but a subquery's
             // references to the group keys are already numbered by the aggregate's row, so they
-            // then read other columns of the input (a wrong answer).
+            // then read other columns of the input (a wrong answer). Never merge a projection into
+            // the one below it (bloat -1): merged into a derived table's projection, a select
+            // list's correlated subquery kept a variable that described the derived table's
+            // columns, so it read other columns (wrong values, or an index out of bounds).
             .addRelBuilderConfigTransform(
-                c -> c.withPushJoinCondition(false).withSimplify(false).withAggregateUnique(true));
+                c ->
+                    c.withPushJoinCondition(false)
+                        .withSimplify(false)
+                        .withAggregateUnique(true)
+                        .withBloat(-1));
     SqlToRelConverter converter =
         new SqlToRelConverter(
             this, v.validator(), catalogReader, cluster, StandardConvertletTable.INSTANCE, config);
@@ -659,8 +666,8 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
                 .withExpand(false)
                 .withDecorrelationEnabled(true)
                 .withInSubQueryThreshold(Integer.MAX_VALUE)
-                // As for a query (toRel): a view's GROUP BY over at most one row is kept.
-                .addRelBuilderConfigTransform(c -> c.withAggregateUnique(true)));
+                // As for a query (toRel): every GROUP BY kept, projections not merged.
+                .addRelBuilderConfigTransform(c -> c.withAggregateUnique(true).withBloat(-1)));
     RelRoot root = converter.convertQuery(v.node(), false, true);
     return RelRoot.of(root.project(), root.kind);
   }

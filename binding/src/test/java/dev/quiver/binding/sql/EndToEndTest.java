@@ -897,4 +897,30 @@ class EndToEndTest {
     assertThat(rows("select count(*) from ca, cb full join cc on cb.k = cc.k"))
         .containsExactly("6");
   }
+
+  @Test
+  void aSubqueryOverADerivedTableColumnReadsThatColumn() {
+    // Calcite's converter merged the select list (holding a correlated subquery) into the derived
+    // table's projection while the subquery's variable still described the derived table's
+    // columns: c.nk read other columns of cu (wrong values, "Index 6 out of bounds", or an
+    // internal error). Found by a helper while fixing seed 20261204 query 62171. Answers from
+    // DuckDB.
+    ctx.sql("create table cu (ck int, name varchar, addr varchar, nk int, phone varchar)");
+    ctx.sql(
+        "insert into cu values (1, 'a', 'x', 1, 'p'), (2, 'b', 'y', 3, 'q'), (3, 'c', 'z', 2, 'r')");
+    ctx.sql("create table su (sk int, snk int)");
+    ctx.sql("insert into su values (10, 1), (11, 1), (12, 2)");
+    String subquery = ", (select count(*) from su x where x.snk = c.nk) from ";
+    assertThat(
+            rows(
+                "select c.ck, c.nk"
+                    + subquery
+                    + "(select ck, nullif(nk, 3) as nk from cu) c order by 1"))
+        .containsExactly("1|1|2", "2|null|0", "3|2|1");
+    assertThat(rows("select c.ck, c.nk" + subquery + "(select ck, nk from cu) c order by 1"))
+        .containsExactly("1|1|2", "2|3|0", "3|2|1");
+    assertThat(
+            rows("select c.ck, c.nk" + subquery + "(select ck, nk + 0 as nk from cu) c order by 1"))
+        .containsExactly("1|1|2", "2|3|0", "3|2|1");
+  }
 }
