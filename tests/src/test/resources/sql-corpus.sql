@@ -1230,3 +1230,21 @@ FROM (SELECT c_custkey, NULLIF(c_nationkey, 3) AS nk FROM customer WHERE c_custk
 -- name: subquery_over_a_derived_table_column_beside_it
 SELECT c.c_custkey, c.nk, (SELECT COUNT(*) FROM supplier x WHERE x.s_nationkey = c.nk) AS n
 FROM (SELECT c_custkey, NULLIF(c_nationkey, 3) AS nk FROM customer) c WHERE c.c_custkey < 100;
+-- An always-false HAVING under a select list's subquery over group keys: the converter replaced the
+-- aggregate by an empty VALUES and the subquery read columns past its end (an internal error, or a
+-- hash join over keys of different types; seed 20261204 query 51313).
+-- name: always_false_having_under_a_subquery_over_group_keys
+SELECT n_name, NOT EXISTS (SELECT * FROM supplier s WHERE s.s_nationkey = n.n_nationkey AND s.s_name = n.n_name) AS none
+FROM nation n GROUP BY n_name, n_nationkey HAVING (SUM(n_regionkey) IS NOT NULL) IS NULL;
+-- name: having_under_a_subquery_over_group_keys
+SELECT n_name, NOT EXISTS (SELECT * FROM supplier s WHERE s.s_nationkey = n.n_nationkey AND s.s_acctbal > 9000) AS none
+FROM nation n GROUP BY n_name, n_nationkey HAVING SUM(n_regionkey) > 1;
+-- DISTINCT over a set operation with an EXISTS filter in a branch: Calcite compiled the EXISTS to
+-- compare the branches' predicates and failed (seed 20261204 queries 11439, 22737, 78387, 56218,
+-- 66525, 70705).
+-- name: distinct_over_intersect_with_an_exists_filter
+SELECT DISTINCT k FROM (SELECT n_regionkey AS k FROM nation WHERE EXISTS (SELECT 1 FROM region r WHERE r.r_regionkey > 2)
+INTERSECT SELECT r_regionkey FROM region WHERE r_regionkey < 4) t;
+-- name: distinct_over_except_with_a_correlated_exists_filter
+SELECT DISTINCT k FROM (SELECT n_regionkey AS k FROM nation n WHERE n_nationkey > 3 AND EXISTS (SELECT 1 FROM supplier s WHERE s.s_nationkey = n.n_nationkey)
+EXCEPT SELECT r_regionkey FROM region WHERE r_regionkey = 1) t;

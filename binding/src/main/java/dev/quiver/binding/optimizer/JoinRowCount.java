@@ -2,7 +2,6 @@ package dev.quiver.binding.optimizer;
 
 import dev.quiver.binding.logical.ProviderTable;
 import dev.quiver.binding.logical.QuiverScan;
-import java.util.List;
 import org.apache.calcite.plan.hep.HepRelVertex;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
@@ -10,12 +9,7 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.metadata.BuiltInMetadata;
-import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
-import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMdRowCount;
-import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -29,15 +23,7 @@ import org.apache.calcite.rex.RexNode;
  * reordering into huge intermediate results.
  */
 public final class JoinRowCount extends RelMdRowCount {
-  /** Quiver's metadata: this estimate first, then Calcite's defaults. */
-  public static final RelMetadataProvider PROVIDER =
-      ChainedRelMetadataProvider.of(
-          List.of(
-              ReflectiveRelMetadataProvider.reflectiveSource(
-                  new JoinRowCount(), BuiltInMetadata.RowCount.Handler.class),
-              DefaultRelMetadataProvider.INSTANCE));
-
-  private JoinRowCount() {}
+  JoinRowCount() {}
 
   /** Estimate for joins; Calcite's when the foreign-key rule does not apply. */
   @Override

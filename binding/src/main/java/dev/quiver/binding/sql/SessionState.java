@@ -5,7 +5,7 @@ import dev.quiver.binding.errors.QueryTooComplexException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.LogicalPlan;
 import dev.quiver.binding.logical.RelLogicalPlan;
-import dev.quiver.binding.optimizer.JoinRowCount;
+import dev.quiver.binding.optimizer.QuiverMetadata;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
 import dev.quiver.binding.planner.ConstantFolder;
@@ -172,9 +172,9 @@ public final class SessionState implements AutoCloseable {
     checkOpen();
     // Calcite keeps the metadata handlers in a thread-local; install ours on this thread.
     RelOptCluster cluster = pipeline.cluster();
-    if (cluster.getMetadataProvider() != JoinRowCount.PROVIDER
+    if (cluster.getMetadataProvider() != QuiverMetadata.PROVIDER
         || !metadataThreads.contains(Thread.currentThread())) {
-      cluster.setMetadataProvider(JoinRowCount.PROVIDER);
+      cluster.setMetadataProvider(QuiverMetadata.PROVIDER);
       cluster.invalidateMetadataQuery();
       metadataThreads.add(Thread.currentThread());
     }

@@ -34,6 +34,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlFunction;
@@ -478,6 +479,17 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * joins and aggregates.
    */
   public RelNode removeSubQueries(RelNode rel) {
+    // A HAVING that is always false makes the converter replace the aggregate by an empty VALUES
+    // of the aggregate's row, while the select list's correlated subqueries still describe the
+    // row before grouping (GroupKeyCorrelations maps it through the aggregate, now gone): they
+    // read columns past the end. Nothing over an empty input has rows, so prune it first.
+    rel =
+        hep(
+            rel,
+            HepProgram.builder()
+                .addRuleCollection(
+                    List.of(PruneEmptyRules.PROJECT_INSTANCE, PruneEmptyRules.FILTER_INSTANCE))
+                .build());
     rel =
         ConstantSubQueries.apply(
             GroupKeyCorrelations.apply(
