@@ -1248,3 +1248,11 @@ INTERSECT SELECT r_regionkey FROM region WHERE r_regionkey < 4) t;
 -- name: distinct_over_except_with_a_correlated_exists_filter
 SELECT DISTINCT k FROM (SELECT n_regionkey AS k FROM nation n WHERE n_nationkey > 3 AND EXISTS (SELECT 1 FROM supplier s WHERE s.s_nationkey = n.n_nationkey)
 EXCEPT SELECT r_regionkey FROM region WHERE r_regionkey = 1) t;
+-- A correlated subquery whose filter is always false, correlated through a cast: the decorrelator
+-- lost the correlation and left a correlate (seed 20261204 queries 30536, 57594).
+-- name: not_in_a_correlated_subquery_with_an_always_false_filter
+SELECT n_nationkey FROM nation n WHERE n_regionkey NOT IN (SELECT CAST(r_regionkey AS DOUBLE) FROM region r WHERE r.r_regionkey = CAST(n.n_nationkey AS DECIMAL(10, 2)) AND 1 = 0);
+-- name: scalar_in_a_correlated_subquery_with_an_always_false_filter
+SELECT n_nationkey FROM nation n WHERE NOT ((SELECT s_suppkey FROM supplier s WHERE s.s_suppkey = n.n_nationkey) IN (SELECT CAST(r_regionkey AS DOUBLE) FROM region r WHERE r.r_regionkey = CAST(n.n_regionkey AS DECIMAL(10, 2)) AND r.r_name <> r.r_name));
+-- name: count_of_a_correlated_subquery_with_an_always_false_filter
+SELECT n_nationkey FROM nation n WHERE (SELECT s_suppkey FROM supplier s WHERE s.s_suppkey = n.n_nationkey) IS NULL OR (SELECT COUNT(*) FROM region r WHERE r.r_regionkey = CAST(n.n_regionkey AS DECIMAL(10, 2)) AND 1 = 0) = 0;

@@ -32,6 +32,7 @@ import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.PruneEmptyRules;
@@ -510,6 +511,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
         SharedCorrelations.apply(
             NestedCorrelations.apply(ConstantGroupKeys.apply(hep.findBestExp(), relBuilder())));
     trace("subqueries as correlates", out);
+    if (containsCorrelate(out)) {
+      out = EmptySubQueries.apply(out);
+    }
     RelNode decorrelated =
         CorrelatedScalarRows.apply(
             UnusedCorrelations.apply(
@@ -521,6 +525,18 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
                             relBuilder())))));
     trace("decorrelated", decorrelated);
     return decorrelated;
+  }
+
+  private static boolean containsCorrelate(RelNode rel) {
+    if (rel instanceof Correlate) {
+      return true;
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (containsCorrelate(input)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The logical optimizer: folding, push-downs, rewrites, join ordering, column pruning. */

@@ -921,6 +921,34 @@ class EndToEndTest {
   }
 
   @Test
+  void aCorrelatedSubqueryWhoseFilterIsAlwaysFalsePlans() {
+    // Calcite's decorrelator folded the always-false filter to an empty VALUES, lost the
+    // correlation (compared through a cast) it would have made join keys of, and left a correlate
+    // Quiver cannot run. Random query generator, seed 20261204 queries 30536 and 57594. Answers
+    // from DuckDB.
+    ctx.sql("create table hg (x double, a int, b varchar, m decimal(10, 2))");
+    ctx.sql("insert into hg values (1.5, 1, 'p', 10), (null, 2, 'q', 20), (2.5, 1, 'p', 10)");
+    ctx.sql("create table hs (id int, b varchar, f double)");
+    ctx.sql("insert into hs values (10, 'p', 1.0), (30, 'q', 2.0)");
+    assertThat(
+            rows("select a from hg where a not in (select f from hs where hs.id = hg.m and 1 = 0)"))
+        .containsExactlyInAnyOrder("1", "1", "2");
+    assertThat(
+            rows("select a, a in (select f from hs where hs.id = hg.m and hs.b <> hs.b) from hg"))
+        .containsExactlyInAnyOrder("1|false", "1|false", "2|false");
+    assertThat(
+            rows(
+                "select a from hg where not ((select id from hs where hs.id = hg.a) in (select f"
+                    + " from hs where hs.id = hg.m and 1 = 0))"))
+        .containsExactlyInAnyOrder("1", "1", "2");
+    assertThat(
+            rows(
+                "select a from hg where (select id from hs where hs.id = hg.a) is null or (select"
+                    + " count(*) from hs where hs.id = hg.m and 1 = 0) = 0"))
+        .containsExactlyInAnyOrder("1", "1", "2");
+  }
+
+  @Test
   void aFullOrRightJoinBindsMoreTightlyThanTheCommaBeforeIt() {
     // Calcite read FROM a, b FULL JOIN c ON ... as (a, b) FULL JOIN c, which keeps c's rows even
     // when a is empty; the standard, PostgreSQL and DuckDB read a, (b FULL JOIN c). Random query
