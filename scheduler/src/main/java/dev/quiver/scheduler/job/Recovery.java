@@ -23,14 +23,17 @@ import org.slf4j.LoggerFactory;
  * What the scheduler does when something goes wrong: a failed or refused attempt is retried
  * elsewhere or fails its job, lost shuffle output is computed again and its readers re-queued, a
  * lost executor's running attempts are re-queued and its finished output re-run, and an executor
- * whose attempts keep failing gets no tasks for a while. Job loop only; the jobs and their attempts
- * belong to {@link JobManager}.
+ * whose attempts keep failing gets no tasks for a while. Job loop only; the jobs belong to {@link
+ * JobRegistry} and their attempts to {@link Attempts}.
  */
 final class Recovery {
 
   private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
 
-  private final JobManager manager;
+  private final JobRegistry jobs;
+  private final Attempts attempts;
+  private final JobTermination termination;
+  private final Runnable schedule;
   private final ExecutorRegistry registry;
   private final SchedulerConfig config;
   private final JobMetrics metrics;
@@ -44,13 +47,19 @@ final class Recovery {
   private final Map<String, Long> unreachable = new HashMap<>();
 
   Recovery(
-      JobManager manager,
+      JobRegistry jobs,
+      Attempts attempts,
+      JobTermination termination,
+      Runnable schedule,
       ExecutorRegistry registry,
       SchedulerConfig config,
       JobMetrics metrics,
       ExecutorCalls calls,
       StatusPublisher status) {
-    this.manager = manager;
+    this.jobs = jobs;
+    this.attempts = attempts;
+    this.termination = termination;
+    this.schedule = schedule;
     this.registry = registry;
     this.config = config;
     this.metrics = metrics;
@@ -115,14 +124,12 @@ final class Recovery {
           UNIMPLEMENTED,
           PERMISSION_DENIED,
           UNAUTHENTICATED -> {
-        manager.endAttempt(
-            task, attempt, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
-        manager.fail(
+        attempts.end(task, attempt, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
+        termination.fail(
             job, ErrorInfo.newBuilder().setKind("QuiverException").setMessage(what).build());
       }
       default -> {
-        manager.endAttempt(
-            task, attempt, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
+        attempts.end(task, attempt, TaskState.TASK_STATE_FAILED, TaskMetrics.getDefaultInstance());
         failed(
             task,
             attempt,
@@ -133,7 +140,7 @@ final class Recovery {
                 .build());
       }
     }
-    manager.schedule();
+    schedule.run();
   }
 
   /**
@@ -170,7 +177,8 @@ final class Recovery {
     missing.ifPresent(p -> producerOutputLost(task, attempt, p));
     if (!missing.isPresent() && !TaskFailures.isTransient(error)) {
       LOG.info("{}: {} with {}: failing the job", job.describe(), where, error.getKind());
-      manager.fail(job, error.toBuilder().setMessage(where + ": " + error.getMessage()).build());
+      termination.fail(
+          job, error.toBuilder().setMessage(where + ": " + error.getMessage()).build());
       return;
     }
     task.failedOn.add(executorId);
@@ -187,7 +195,7 @@ final class Recovery {
     task.failures++;
     if (task.failures >= config.maxTaskAttempts()) {
       LOG.info("{}: {} for the {} time: failing the job", job.describe(), where, task.failures);
-      manager.fail(
+      termination.fail(
           job,
           error.toBuilder()
               .setMessage(
@@ -242,11 +250,11 @@ final class Recovery {
       Map<String, List<TaskId>> batch = new LinkedHashMap<>();
       for (TaskRun t : stage.tasks) {
         if (t.phase == TaskRun.Phase.RUNNING) {
-          manager.cancelAttempts(t, batch);
+          attempts.cancel(t, batch);
           cancelled++;
         }
       }
-      manager.sendCancels(job, batch, "its input is being computed again");
+      attempts.sendCancels(job, batch, "its input is being computed again");
       if (cancelled > 0) {
         LOG.info(
             "{}: re-queued {} running tasks of stage {}: part of their input is being computed"
@@ -265,7 +273,7 @@ final class Recovery {
   void executorLost(String executorId, String why) {
     metrics.executorLost();
     calls.forget(executorId);
-    Set<TaskRun> tasks = manager.removeRunning(executorId);
+    Set<TaskRun> tasks = attempts.removeRunning(executorId);
     int requeued = tasks == null ? 0 : tasks.size();
     int rerun = 0;
     if (tasks != null) {
@@ -275,13 +283,13 @@ final class Recovery {
           continue;
         }
         t.failedOn.add(executorId);
-        manager.endAttempt(t, a, TaskState.TASK_STATE_FAILED, t.summary.getMetrics());
+        attempts.end(t, a, TaskState.TASK_STATE_FAILED, t.summary.getMetrics());
         if (t.running.isEmpty()) {
           t.phase = TaskRun.Phase.WAITING;
         }
       }
     }
-    for (Job job : manager.liveJobs()) {
+    for (Job job : jobs.live()) {
       if (job.terminal()) {
         continue;
       }
@@ -298,7 +306,7 @@ final class Recovery {
         }
       }
     }
-    for (Job job : List.copyOf(manager.liveJobs())) {
+    for (Job job : List.copyOf(jobs.live())) {
       cancelReadersOfIncompleteInputs(job);
     }
     if (requeued + rerun == 0) {
