@@ -4,6 +4,7 @@ import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.spi.ExecutorLauncher;
 import dev.quiver.distributed.spi.RunningServer;
+import dev.quiver.distributed.transport.GrpcTransport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +29,15 @@ public final class EmbeddedExecutorLauncher implements ExecutorLauncher {
     static final BufferAllocator ALLOCATOR = new RootAllocator();
   }
 
+  /**
+   * The port an executor advertises on a transport other than TCP ({@link GrpcTransport#NETTY}):
+   * such a transport (gRPC's in-process one in unit tests) names servers by host alone, so each
+   * executor's host is its id and the port is only a placeholder.
+   */
+  static final int PORT_OFF_TCP = 1;
+
   private final ExecutorServer.StageDecoderFactory decoders;
+  private final GrpcTransport transport;
 
   /** A launcher whose executors decode plans with the executor jar's plan codec. */
   public EmbeddedExecutorLauncher() {
@@ -42,7 +51,17 @@ public final class EmbeddedExecutorLauncher implements ExecutorLauncher {
 
   /** A launcher whose executors build their decoder with {@code decoders}. */
   public EmbeddedExecutorLauncher(ExecutorServer.StageDecoderFactory decoders) {
+    this(decoders, GrpcTransport.NETTY);
+  }
+
+  /**
+   * A launcher whose executors build their decoder with {@code decoders} and serve and call over
+   * {@code transport}; off TCP each executor is reached at its id and {@link #PORT_OFF_TCP}.
+   */
+  public EmbeddedExecutorLauncher(
+      ExecutorServer.StageDecoderFactory decoders, GrpcTransport transport) {
     this.decoders = decoders;
+    this.transport = transport;
   }
 
   /** The process-wide allocator embedded executors allocate from. */
@@ -78,14 +97,18 @@ public final class EmbeddedExecutorLauncher implements ExecutorLauncher {
           "scheduler target must be HOST:PORT, got '" + schedulerTarget + "'");
     }
     boolean createdWorkDir = !Files.exists(workDir);
+    String id = "embedded-" + UUID.randomUUID().toString().substring(0, 8);
     ExecutorConfig config =
         ExecutorConfig.defaults(schedulerTarget.substring(0, colon), port, workDir)
-            .withExecutorId("embedded-" + UUID.randomUUID().toString().substring(0, 8))
+            .withExecutorId(id)
             .withPort(0)
             .withResources(cores, memoryBytes)
             .withSecurity(security)
             .withHttpPort(serveHttp ? 0 : ExecutorConfig.NO_HTTP);
-    ExecutorServer server = ExecutorServer.start(config, Root.ALLOCATOR, decoders);
+    if (transport != GrpcTransport.NETTY) {
+      config = config.withHosts(id, id).withPort(PORT_OFF_TCP);
+    }
+    ExecutorServer server = ExecutorServer.start(config, Root.ALLOCATOR, decoders, transport);
     String target = config.host() + ":" + server.port();
     return new RunningServer() {
       @Override

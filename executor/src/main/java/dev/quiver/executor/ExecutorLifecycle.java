@@ -1,5 +1,6 @@
 package dev.quiver.executor;
 
+import dev.quiver.distributed.transport.GrpcTransport;
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -10,13 +11,24 @@ import org.apache.arrow.memory.RootAllocator;
  */
 public final class ExecutorLifecycle implements AutoCloseable {
   private final ExecutorConfig config;
+  private final GrpcTransport transport;
   private BufferAllocator allocator;
   private ExecutorServer server;
   private boolean closed;
 
   /** A lifecycle for an executor with {@code config}; nothing starts yet. */
   public ExecutorLifecycle(ExecutorConfig config) {
+    this(config, GrpcTransport.NETTY);
+  }
+
+  /**
+   * A lifecycle for an executor with {@code config} serving and calling over {@code transport} (see
+   * {@link ExecutorServer#start(ExecutorConfig, BufferAllocator,
+   * ExecutorServer.StageDecoderFactory, GrpcTransport)}); nothing starts yet.
+   */
+  public ExecutorLifecycle(ExecutorConfig config, GrpcTransport transport) {
     this.config = config;
+    this.transport = transport;
   }
 
   /** Starts the executor (once) and returns its server. */
@@ -27,7 +39,7 @@ public final class ExecutorLifecycle implements AutoCloseable {
     if (server == null) {
       allocator = new RootAllocator();
       try {
-        server = ExecutorServer.start(config, allocator, ExecutorMain::stageDecoder);
+        server = ExecutorServer.start(config, allocator, ExecutorMain::stageDecoder, transport);
       } catch (IOException | RuntimeException e) {
         allocator.close();
         allocator = null;

@@ -3,6 +3,7 @@ package dev.quiver.executor;
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
+import dev.quiver.distributed.transport.GrpcTransport;
 
 /**
  * Guice wiring of an executor process: its configuration and the {@link ExecutorLifecycle} that
@@ -11,10 +12,17 @@ import com.google.inject.Singleton;
  */
 public final class ExecutorModule extends AbstractModule {
   private final ExecutorConfig config;
+  private final GrpcTransport transport;
 
-  /** Wires an executor with {@code config}. */
+  /** Wires an executor with {@code config}, serving and calling over TCP. */
   public ExecutorModule(ExecutorConfig config) {
+    this(config, GrpcTransport.NETTY);
+  }
+
+  /** Wires an executor with {@code config} on {@code transport} (in-process in unit tests). */
+  public ExecutorModule(ExecutorConfig config, GrpcTransport transport) {
     this.config = config;
+    this.transport = transport;
   }
 
   @Provides
@@ -25,6 +33,6 @@ public final class ExecutorModule extends AbstractModule {
   @Provides
   @Singleton
   ExecutorLifecycle lifecycle(ExecutorConfig config) {
-    return new ExecutorLifecycle(config);
+    return new ExecutorLifecycle(config, transport);
   }
 }

@@ -10,10 +10,12 @@ import dev.quiver.distributed.proto.LaunchTaskRequest;
 import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskStatusReport;
+import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.spi.ExecutorLauncher;
 import dev.quiver.distributed.spi.RunningServer;
+import dev.quiver.distributed.transport.GrpcTransport;
+import dev.quiver.distributed.transport.InProcessTransport;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.NettyChannelBuilder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The launcher the embedded cluster finds: the one {@link ServiceLoader} gives runs over TCP, as
+ * the cluster's executors do; the rest runs on gRPC's in-process transport.
+ */
 @Timeout(60)
 class EmbeddedExecutorLauncherTest {
 
@@ -44,7 +50,7 @@ class EmbeddedExecutorLauncherTest {
                 .get(0)
                 .start("127.0.0.1:" + scheduler.port(), tmp.resolve("w"), 1, 64L << 20)) {
       TaskId id = TaskId.newBuilder().setJobId("j").setStageId(1).build();
-      launch(executor, id, "anything");
+      launch(GrpcTransport.NETTY, executor, id, "anything");
       TaskStatusReport report = scheduler.awaitReport(id, TaskState.TASK_STATE_FAILED);
       assertThat(report.getError().getKind()).isEqualTo("PlanCodecException");
       assertThat(report.getError().getMessage()).containsIgnoringCase("plan");
@@ -56,17 +62,23 @@ class EmbeddedExecutorLauncherTest {
   void startsARegisteredExecutorThatRunsTasksAndCleansUpOnClose() throws Exception {
     TestPlans plans = new TestPlans().add("scan", TestPlans.scan(1, 10, Partitioning.single()));
     Path workDir = tmp.resolve("executor-1");
-    try (FakeScheduler scheduler = new FakeScheduler()) {
+    GrpcTransport transport = new InProcessTransport();
+    try (FakeScheduler scheduler = new FakeScheduler(transport)) {
       RunningServer executor =
-          new EmbeddedExecutorLauncher(plans)
-              .start("127.0.0.1:" + scheduler.port(), workDir, 2, 64L << 20);
+          new EmbeddedExecutorLauncher(extensionLoader -> plans, transport)
+              .start(scheduler.host() + ":" + scheduler.port(), workDir, 2, 64L << 20);
       try {
         assertThat(executor.id()).startsWith("embedded-");
-        assertThat(executor.target()).startsWith("127.0.0.1:");
+        // Off TCP an executor is named by its id.
+        assertThat(executor.target())
+            .isEqualTo(executor.id() + ":" + EmbeddedExecutorLauncher.PORT_OFF_TCP);
         TaskId id = TaskId.newBuilder().setJobId("j").setStageId(1).build();
-        launch(executor, id, "scan");
+        launch(transport, executor, id, "scan");
         TaskStatusReport report = scheduler.awaitReport(id, TaskState.TASK_STATE_SUCCEEDED);
         assertThat(report.getExecutorId()).isEqualTo(executor.id());
+        assertThat(scheduler.registered())
+            .extracting(i -> i.getExecutorId() + "@" + i.getHost() + ":" + i.getFlightPort())
+            .contains(executor.id() + "@" + executor.target());
         assertThat(report.getMetrics().getOutputRows()).isEqualTo(10);
         assertThat(EmbeddedExecutorLauncher.rootAllocator().getAllocatedMemory()).isPositive();
       } finally {
@@ -85,11 +97,12 @@ class EmbeddedExecutorLauncherTest {
         .hasMessageContaining("HOST:PORT");
   }
 
-  private static void launch(RunningServer executor, TaskId id, String plan) throws Exception {
+  private static void launch(
+      GrpcTransport transport, RunningServer executor, TaskId id, String plan) throws Exception {
     String[] hostPort = executor.target().split(":");
     ManagedChannel channel =
-        NettyChannelBuilder.forAddress(hostPort[0], Integer.parseInt(hostPort[1]))
-            .usePlaintext()
+        transport
+            .channelBuilder(hostPort[0], Integer.parseInt(hostPort[1]), SecurityConfig.none())
             .build();
     try {
       ExecutorControlGrpc.newBlockingStub(channel)

@@ -1,5 +1,6 @@
 package dev.quiver.executor;
 
+import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.HeartbeatRequest;
 import dev.quiver.distributed.proto.HeartbeatResponse;
 import dev.quiver.distributed.proto.RegisterRequest;
@@ -29,6 +30,7 @@ final class FakeScheduler extends SchedulerGrpc.SchedulerImplBase implements Aut
 
   private final Server server;
   private final List<TaskStatusReport> reports = new ArrayList<>();
+  private final List<ExecutorInfo> registered = new ArrayList<>();
   private final List<Integer> runningTasks = new ArrayList<>();
   private final AtomicInteger refuseReports = new AtomicInteger();
   private final AtomicInteger refusedReports = new AtomicInteger();
@@ -75,6 +77,9 @@ final class FakeScheduler extends SchedulerGrpc.SchedulerImplBase implements Aut
 
   @Override
   public void register(RegisterRequest request, StreamObserver<RegisterResponse> out) {
+    synchronized (this) {
+      registered.add(request.getExecutor());
+    }
     out.onNext(
         RegisterResponse.newBuilder()
             .setProtocolVersion(request.getProtocolVersion())
@@ -106,6 +111,11 @@ final class FakeScheduler extends SchedulerGrpc.SchedulerImplBase implements Aut
     }
     out.onNext(TaskStatusResponse.getDefaultInstance());
     out.onCompleted();
+  }
+
+  /** The executors as each registration so far described them. */
+  synchronized List<ExecutorInfo> registered() {
+    return List.copyOf(registered);
   }
 
   /** Every report received so far. */
