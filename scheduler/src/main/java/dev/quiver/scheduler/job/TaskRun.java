@@ -152,6 +152,12 @@ final class TaskRun {
     return "stage " + stage.id() + " task " + index + " (attempt " + attempt + ")";
   }
 
+  /** The job, stage and task, for test failures. */
+  @Override
+  public String toString() {
+    return stage.job.id + " " + describe();
+  }
+
   String describe(Attempt a) {
     return "stage "
         + stage.id()
