@@ -33,7 +33,10 @@ final class Recovery {
   private final JobRegistry jobs;
   private final Attempts attempts;
   private final JobTermination termination;
+
+  /** Runs the scheduling pass (a refused launch may leave a task to place elsewhere). */
   private final Runnable schedule;
+
   private final ExecutorRegistry registry;
   private final SchedulerConfig config;
   private final JobMetrics metrics;
