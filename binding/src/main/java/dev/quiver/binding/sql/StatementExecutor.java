@@ -1,0 +1,679 @@
+package dev.quiver.binding.sql;
+
+import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.datasource.CsvOptions;
+import dev.quiver.binding.datasource.CsvTable;
+import dev.quiver.binding.datasource.FileWriters;
+import dev.quiver.binding.datasource.MemoryTable;
+import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.errors.ConstraintViolationException;
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownColumnException;
+import dev.quiver.binding.errors.UnknownTableException;
+import dev.quiver.binding.logical.TypeMapping;
+import dev.quiver.binding.statement.Statement;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalValues;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSetOption;
+import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.tools.RelBuilder;
+
+/**
+ * Runs one parsed {@link Statement} of a session: queries become lazy DataFrames; DDL (CREATE/DROP
+ * TABLE and VIEW, CREATE EXTERNAL TABLE), COPY, INSERT, UPDATE, DELETE ({@link TableWrites}) and
+ * SET run at once; DESCRIBE, SHOW COLUMNS and SHOW TABLES are queries over the catalog ({@link
+ * InformationSchema}).
+ */
+final class StatementExecutor {
+  private final SessionState session;
+
+  StatementExecutor(SessionState session) {
+    this.session = session;
+  }
+
+  /** Runs {@code statement}, or plans it when it is a query. */
+  DataFrame execute(Statement statement) {
+    if (statement instanceof Statement.SetOption set) {
+      session.config().set(set.key(), set.value());
+      return empty();
+    }
+    if (statement instanceof Statement.CreateExternalTable create) {
+      return createExternal(create);
+    }
+    if (statement instanceof Statement.CreateView create) {
+      return createView(create);
+    }
+    if (statement instanceof Statement.CreateTableAs create) {
+      return createTableAs(create);
+    }
+    if (statement instanceof Statement.CreateTable create) {
+      return createTable(create);
+    }
+    if (statement instanceof Statement.Drop drop) {
+      return drop(drop);
+    }
+    if (statement instanceof Statement.Explain explain) {
+      return explain(explain);
+    }
+    if (statement instanceof Statement.Copy copy) {
+      return copy(copy);
+    }
+    if (statement instanceof Statement.ShowTables) {
+      return catalogQuery(InformationSchema.showTablesSql(session.catalog()));
+    }
+    if (statement instanceof Statement.Describe describe) {
+      String name = describe.name();
+      if (!exists(name)) {
+        throw new UnknownTableException(name, Suggestions.closest(name, session.catalog().names()));
+      }
+      return catalogQuery(InformationSchema.describeSql(session.catalog(), name));
+    }
+    Statement.SqlText sql = ((Statement.Other) statement).sql();
+    return session.planning(() -> statement(sql));
+  }
+
+  private DataFrame statement(Statement.SqlText sql) {
+    SqlPipeline pipeline = session.pipeline();
+    SqlNode node = pipeline.parse(sql.text(), sql.line(), sql.column());
+    if (node instanceof SqlInsert insert) {
+      return insert(insert);
+    }
+    if (node instanceof SqlUpdate update) {
+      return countFrame(new TableWrites(session).update(update));
+    }
+    if (node instanceof SqlDelete delete) {
+      return countFrame(new TableWrites(session).delete(delete));
+    }
+    if (node instanceof SqlExplain explain) {
+      DataFrameImpl df = new DataFrameImpl(session, pipeline.toRel(explain.getExplicandum()));
+      return explainFrame(df, false);
+    }
+    if (node instanceof SqlSetOption set) {
+      if (set.getValue() == null) {
+        throw new QuiverException("RESET is not supported; SET the option to its default value");
+      }
+      session
+          .config()
+          .set(String.join(".", set.getName().names), unquote(set.getValue().toString()));
+      return emptyUnlocked();
+    }
+    if (node.getKind().belongsTo(SqlKind.QUERY)) {
+      return new DataFrameImpl(session, pipeline.toRel(node));
+    }
+    throw new QuiverException(
+        "Statement "
+            + node.getKind()
+            + " is not supported; Quiver runs queries, INSERT, UPDATE, DELETE, SET, "
+            + "CREATE/DROP TABLE and VIEW, CREATE EXTERNAL TABLE, DESCRIBE and SHOW TABLES");
+  }
+
+  private DataFrame explain(Statement.Explain explain) {
+    DataFrameImpl df = session.planning(() -> plan(explain.query()));
+    return explainFrame(df, explain.analyze());
+  }
+
+  /** Plans the query {@code sql}, parsed where it stands in the user's text. */
+  private DataFrameImpl plan(Statement.SqlText sql) {
+    SqlNode q = session.pipeline().parse(sql.text(), sql.line(), sql.column());
+    return new DataFrameImpl(session, session.pipeline().toRel(q));
+  }
+
+  private DataFrame explainFrame(DataFrameImpl df, boolean analyze) {
+    String text = df.explain(analyze);
+    int split = text.indexOf("Physical plan:\n");
+    RelBuilder b = session.pipeline().relBuilder();
+    RelNode values =
+        b.values(
+                new String[] {"plan_type", "plan"},
+                "logical_plan",
+                text.substring("Logical plan:\n".length(), split),
+                "physical_plan",
+                text.substring(split + "Physical plan:\n".length()))
+            .build();
+    return new DataFrameImpl(session, values);
+  }
+
+  // ---- DDL ----------------------------------------------------------------------------------
+
+  private DataFrame createExternal(Statement.CreateExternalTable create) {
+    String name = create.name();
+    String format = create.format();
+    String path = create.location();
+    if (exists(name)) {
+      if (create.ifNotExists()) {
+        return empty();
+      }
+      throw alreadyExists(name);
+    }
+    Map<String, String> options = create.options();
+    if (!options.isEmpty() && !format.equals("CSV")) {
+      throw new QuiverException(
+          "CREATE EXTERNAL TABLE "
+              + name
+              + ": OPTIONS are for CSV tables; "
+              + format
+              + " has none");
+    }
+    boolean declared = !create.columns().isEmpty();
+    TableProvider provider =
+        switch (format) {
+          case "PARQUET" -> ParquetTable.open(path, session.config());
+          case "CSV" -> {
+            CsvOptions csv = CsvOptions.fromSettings(options);
+            if (declared) {
+              // Declared columns type the CSV columns of those names; the rest are inferred.
+              for (Field f : session.planning(() -> columns(create.columns())).getFields()) {
+                csv = csv.withColumnType(f.getName(), f.getType());
+              }
+            }
+            yield CsvTable.open(path, null, csv, session.config());
+          }
+          default ->
+              throw new QuiverException(
+                  "CREATE EXTERNAL TABLE "
+                      + name
+                      + ": format "
+                      + format
+                      + " is not supported; use PARQUET or CSV");
+        };
+    if (declared) {
+      Schema schema = columns(create.columns());
+      List<String> actual = provider.schema().getFields().stream().map(Field::getName).toList();
+      for (Field f : schema.getFields()) {
+        if (actual.stream().noneMatch(a -> a.equalsIgnoreCase(f.getName()))) {
+          throw new UnknownColumnException(f.getName(), Suggestions.closest(f.getName(), actual));
+        }
+      }
+    }
+    session.catalog().putTable(new Catalog.TableEntry(name, provider, true));
+    return empty();
+  }
+
+  private DataFrame createTable(Statement.CreateTable create) {
+    String name = create.name();
+    if (exists(name) && !create.orReplace()) {
+      if (create.ifNotExists()) {
+        return empty();
+      }
+      throw alreadyExists(name);
+    }
+    TableDefinitions.Definition def =
+        session.planning(
+            () ->
+                TableDefinitions.parse(name, create.elements(), this::sqlType, this::checkDefault));
+    MemoryTable table =
+        new MemoryTable(def.schema(), List.of(), session.tableAllocator(), def.constraints());
+    replaceTable(name, table);
+    return empty();
+  }
+
+  /** Checks that DEFAULT {@code expression} of {@code column} is a constant of a fitting type. */
+  private String checkDefault(String column, RelDataType type, String expression) {
+    SqlPipeline p = session.pipeline();
+    RelDataType given;
+    try {
+      given = p.validate(p.parse("SELECT " + expression)).rowType().getFieldList().get(0).getType();
+    } catch (QuiverException e) {
+      throw new QueryTypeException(
+          "DEFAULT "
+              + expression
+              + " of column "
+              + column
+              + " is not a constant expression: "
+              + e.getMessage(),
+          e);
+    }
+    if (!SqlTypeUtil.canCastFrom(type, given, true)) {
+      throw new QueryTypeException(
+          "DEFAULT " + expression + " of column " + column + " is " + given + ", not " + type);
+    }
+    return expression;
+  }
+
+  /**
+   * The value DEFAULT stands for in {@code column} of {@code table}: its DEFAULT expression, or
+   * NULL.
+   */
+  static SqlNode defaultValue(
+      SessionState session, MemoryTable table, String column, SqlParserPos pos) {
+    String text = table.constraints().defaults().get(column);
+    if (text == null) {
+      return SqlLiteral.createNull(pos);
+    }
+    SqlNode select = session.pipeline().parse("SELECT " + text);
+    SqlNode item = ((SqlSelect) select).getSelectList().get(0);
+    return item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
+  }
+
+  private DataFrame catalogQuery(String sql) {
+    return session.planning(
+        () -> new DataFrameImpl(session, session.pipeline().toRel(session.pipeline().parse(sql))));
+  }
+
+  private DataFrame createTableAs(Statement.CreateTableAs create) {
+    String name = create.name();
+    if (exists(name) && !create.orReplace()) {
+      if (create.ifNotExists()) {
+        return empty();
+      }
+      throw alreadyExists(name);
+    }
+    DataFrameImpl df = session.planning(() -> plan(create.query()));
+    Schema schema = df.schema();
+    List<VectorSchemaRoot> batches = df.collect();
+    MemoryTable table;
+    long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+    try {
+      table = new MemoryTable(schema, batches, session.tableAllocator());
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    replaceTable(name, table);
+    return countFrame(rows);
+  }
+
+  private void replaceTable(String name, MemoryTable table) {
+    Object old = session.catalog().putTable(new Catalog.TableEntry(name, table, true));
+    Catalog.closeIfOwned(old);
+  }
+
+  private DataFrame createView(Statement.CreateView create) {
+    String name = create.name();
+    if (exists(name) && !create.orReplace()) {
+      throw alreadyExists(name);
+    }
+    Statement.SqlText query = create.query();
+    List<String> cols = create.columns();
+    Catalog.ViewEntry view =
+        session.planning(
+            () -> {
+              SqlPipeline p = session.pipeline();
+              SqlNode q = p.parse(query.text(), query.line(), query.column());
+              RelDataType rowType = p.validate(q).rowType();
+              String sql = query.text();
+              if (!cols.isEmpty()) {
+                if (cols.size() != rowType.getFieldCount()) {
+                  throw new QuiverException(
+                      "CREATE VIEW "
+                          + name
+                          + " names "
+                          + cols.size()
+                          + " columns but its query returns "
+                          + rowType.getFieldCount());
+                }
+                List<String> quoted = cols.stream().map(StatementExecutor::quote).toList();
+                sql =
+                    "SELECT * FROM ("
+                        + query.text()
+                        + "\n) AS "
+                        + quote(name)
+                        + " ("
+                        + String.join(", ", quoted)
+                        + ")";
+                rowType = p.validate(p.parse(sql)).rowType();
+              }
+              return new Catalog.ViewEntry(name, sql, null, rowType);
+            });
+    Catalog.closeIfOwned(session.catalog().putView(view));
+    return empty();
+  }
+
+  private DataFrame drop(Statement.Drop drop) {
+    String name = drop.name();
+    boolean view = drop.view();
+    Catalog catalog = session.catalog();
+    boolean present = view ? catalog.view(name) != null : catalog.table(name) != null;
+    if (!present) {
+      if (drop.ifExists()) {
+        return empty();
+      }
+      if (view ? catalog.table(name) != null : catalog.view(name) != null) {
+        throw new QuiverException(
+            "'"
+                + name
+                + "' is a "
+                + (view ? "table" : "view")
+                + "; use DROP "
+                + (view ? "TABLE" : "VIEW"));
+      }
+      throw new UnknownTableException(name, Suggestions.closest(name, catalog.names()));
+    }
+    Catalog.closeIfOwned(catalog.remove(name));
+    return empty();
+  }
+
+  private boolean exists(String name) {
+    return session.catalog().table(name) != null || session.catalog().view(name) != null;
+  }
+
+  private static QuiverException alreadyExists(String name) {
+    return new QuiverException(
+        "Table or view '"
+            + name
+            + "' already exists; DROP it first, or use CREATE OR REPLACE / IF NOT EXISTS");
+  }
+
+  /** CREATE EXTERNAL TABLE's declared columns as an Arrow schema. */
+  private Schema columns(List<Statement.ColumnType> columns) {
+    List<Field> fields = new ArrayList<>();
+    for (Statement.ColumnType c : columns) {
+      boolean nullable = !c.notNull();
+      RelDataType type = sqlType(c.name(), c.type(), nullable);
+      fields.add(
+          new Field(c.name(), new FieldType(nullable, TypeMapping.toArrow(type), null), null));
+    }
+    return new Schema(fields);
+  }
+
+  private RelDataType sqlType(String column, String typeText, boolean nullable) {
+    String t = typeText.replaceAll("(?i)^(TEXT|STRING)$", "VARCHAR");
+    try {
+      SqlNode cast =
+          SqlParser.create("CAST(NULL AS " + t + ")", SqlPipeline.PARSER_CONFIG).parseExpression();
+      SqlDataTypeSpec spec = (SqlDataTypeSpec) ((SqlBasicCall) cast).operand(1);
+      return session.pipeline().deriveType(spec, nullable);
+    } catch (org.apache.calcite.sql.parser.SqlParseException | RuntimeException e) {
+      throw new QueryTypeException(
+          "Unknown type '"
+              + typeText
+              + "' for column "
+              + column
+              + "; use BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL(p, s), VARCHAR, DATE or TIMESTAMP",
+          e);
+    }
+  }
+
+  // ---- INSERT -------------------------------------------------------------------------------
+
+  private DataFrame insert(SqlInsert insert) {
+    SqlPipeline p = session.pipeline();
+    List<String> names = ((SqlIdentifier) insert.getTargetTable()).names;
+    String name = names.get(names.size() - 1);
+    Catalog.TableEntry entry = session.catalog().table(name);
+    if (entry == null) {
+      throw new UnknownTableException(name, Suggestions.closest(name, session.catalog().names()));
+    }
+    if (!(entry.provider() instanceof MemoryTable table)) {
+      throw new QuiverException(
+          "INSERT INTO "
+              + name
+              + " is not possible: only memory tables (CREATE TABLE) accept inserts");
+    }
+    RelDataType tableType = TypeMapping.toRelRowType(table.schema(), p.typeFactory());
+    List<RelDataTypeField> tableFields = tableType.getFieldList();
+    List<Integer> targets = new ArrayList<>();
+    SqlNodeList columnList = insert.getTargetColumnList();
+    if (columnList == null) {
+      for (int i = 0; i < tableFields.size(); i++) {
+        targets.add(i);
+      }
+    } else {
+      for (SqlNode c : columnList) {
+        String col = ((SqlIdentifier) c).getSimple();
+        RelDataTypeField f = tableType.getField(col, false, false);
+        if (f == null) {
+          throw new UnknownColumnException(
+              col, Suggestions.closest(col, tableType.getFieldNames()));
+        }
+        targets.add(f.getIndex());
+      }
+    }
+    SqlNode sourceNode = insert.getSource();
+    SqlParserPos pos = insert.getParserPosition();
+    if (sourceNode.getKind() == SqlKind.VALUES) {
+      // VALUES (1, DEFAULT): the column's DEFAULT expression, or NULL.
+      for (SqlNode row : ((SqlBasicCall) sourceNode).getOperandList()) {
+        if (row instanceof SqlBasicCall r && r.getKind() == SqlKind.ROW) {
+          for (int i = 0; i < r.operandCount() && i < targets.size(); i++) {
+            if (r.operand(i).getKind() == SqlKind.DEFAULT) {
+              r.setOperand(
+                  i, defaultValue(session, table, tableFields.get(targets.get(i)).getName(), pos));
+            }
+          }
+        }
+      }
+    }
+    // Columns the INSERT leaves out take their DEFAULT expressions.
+    List<SqlNode> defaultItems = new ArrayList<>();
+    for (RelDataTypeField tf : tableFields) {
+      if (!targets.contains(tf.getIndex())
+          && table.constraints().defaults().containsKey(tf.getName())) {
+        defaultItems.add(
+            SqlStdOperatorTable.AS.createCall(
+                pos,
+                defaultValue(session, table, tf.getName(), pos),
+                new SqlIdentifier("quiver$default" + defaultItems.size(), pos)));
+        targets.add(tf.getIndex());
+      }
+    }
+    if (!defaultItems.isEmpty()) {
+      List<SqlNode> items = new ArrayList<>();
+      items.add(SqlIdentifier.star(pos));
+      items.addAll(defaultItems);
+      sourceNode =
+          new SqlSelect(
+              pos,
+              null,
+              new SqlNodeList(items, pos),
+              SqlStdOperatorTable.AS.createCall(
+                  pos, sourceNode, new SqlIdentifier("quiver$source", pos)),
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null);
+    }
+    RelNode source = p.toRel(sourceNode);
+    List<RelDataTypeField> sourceFields = source.getRowType().getFieldList();
+    if (sourceFields.size() != targets.size()) {
+      throw new QueryTypeException(
+          "INSERT INTO "
+              + name
+              + " names "
+              + targets.size()
+              + " columns but the query returns "
+              + sourceFields.size());
+    }
+    RexBuilder rex = p.cluster().getRexBuilder();
+    RelBuilder b = p.relBuilder().push(source);
+    List<RexNode> exprs = new ArrayList<>();
+    for (RelDataTypeField tf : tableFields) {
+      int at = targets.indexOf(tf.getIndex());
+      RelDataType nullable = p.typeFactory().createTypeWithNullability(tf.getType(), true);
+      if (at < 0) {
+        if (!tf.getType().isNullable()) {
+          throw new ConstraintViolationException(
+              "INSERT INTO "
+                  + name
+                  + ": NULL in column "
+                  + tf.getName()
+                  + ", which is NOT NULL and has no DEFAULT; give it a value",
+              name,
+              tf.getName(),
+              "NULL");
+        }
+        exprs.add(rex.makeNullLiteral(nullable));
+        continue;
+      }
+      RelDataType from = sourceFields.get(at).getType();
+      if (!SqlTypeUtil.canCastFrom(tf.getType(), from, true)) {
+        throw new QueryTypeException(
+            "INSERT INTO "
+                + name
+                + ": cannot store "
+                + from
+                + " in column "
+                + tf.getName()
+                + " of type "
+                + tf.getType());
+      }
+      // NOT NULL is checked on the values (MemoryTable.insert), naming the column.
+      exprs.add(rex.makeCast(nullable, b.field(at), true, false));
+    }
+    RelNode converted = b.project(exprs, tableType.getFieldNames(), true).build();
+    DataFrameImpl df = new DataFrameImpl(session, converted);
+    table.writeLock().lock();
+    try {
+      // Execution re-enters the session lock from this thread; the lock is reentrant.
+      List<VectorSchemaRoot> batches = df.collect();
+      long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+      try {
+        table.insert("INSERT INTO " + name, name, batches);
+      } finally {
+        batches.forEach(VectorSchemaRoot::close);
+      }
+      return countFrame(rows);
+    } finally {
+      table.writeLock().unlock();
+    }
+  }
+
+  // ---- COPY ---------------------------------------------------------------------------------
+
+  /**
+   * {@code COPY (query) TO 'path' (FORMAT PARQUET | CSV [, DELIMITER ';'] [, HEADER false])} and
+   * {@code COPY table TO ...}: runs the query (on the cluster for a distributed session) and writes
+   * its rows as one file at {@code path}, a local path or {@code s3://bucket/key}, replacing it;
+   * the format comes from FORMAT or the file's extension. Returns the rows written.
+   */
+  private DataFrame copy(Statement.Copy copy) {
+    String path = copy.path();
+    Map<String, String> options = new LinkedHashMap<>(copy.options());
+    String lower = path.toLowerCase(Locale.ROOT);
+    String format =
+        options.containsKey("format")
+            ? options.remove("format").toLowerCase(Locale.ROOT)
+            : lower.endsWith(".parquet")
+                ? "parquet"
+                : lower.endsWith(".csv") || lower.endsWith(".tsv") ? "csv" : null;
+    if (format == null) {
+      throw new QuiverException(
+          "COPY ... TO '" + path + "': name the format, (FORMAT PARQUET) or (FORMAT CSV)");
+    }
+    DataFrame df = execute(copy.query());
+    long rows;
+    try (ArrowReader reader = df.executeStream()) {
+      switch (format) {
+        case "parquet" -> {
+          if (!options.isEmpty()) {
+            throw new QuiverException(
+                "COPY ... (FORMAT PARQUET) takes no other options, got "
+                    + String.join(", ", options.keySet()));
+          }
+          rows = FileWriters.writeParquetFile(reader, path, session.config(), session.allocator());
+        }
+        case "csv" -> {
+          char delimiter = ',';
+          boolean header = true;
+          for (Map.Entry<String, String> e : options.entrySet()) {
+            switch (e.getKey()) {
+              case "delimiter", "delim", "sep" -> {
+                String d = e.getValue().equals("\\t") ? "\t" : e.getValue();
+                if (d.length() != 1) {
+                  throw new QuiverException(
+                      "COPY: DELIMITER must be one character, got '" + d + "'");
+                }
+                delimiter = d.charAt(0);
+              }
+              case "header" ->
+                  header = !e.getValue().equalsIgnoreCase("false") && !e.getValue().equals("0");
+              default ->
+                  throw new QuiverException(
+                      "COPY ... (FORMAT CSV): unknown option "
+                          + e.getKey()
+                          + "; use DELIMITER and HEADER");
+            }
+          }
+          rows = FileWriters.writeCsvFile(reader, path, session.config(), delimiter, header);
+        }
+        default ->
+            throw new QuiverException(
+                "COPY ... TO: unknown FORMAT " + format + "; use PARQUET or CSV");
+      }
+    } catch (IOException e) {
+      throw new QuiverException("COPY to " + path + " failed: " + e.getMessage(), e);
+    }
+    return countFrame(rows);
+  }
+
+  // ---- results and helpers ------------------------------------------------------------------
+
+  /** One row, one BIGINT column {@code count}: the rows a statement wrote. */
+  private DataFrame countFrame(long rows) {
+    return session.planning(
+        () -> {
+          SqlPipeline p = session.pipeline();
+          RelDataType bigint = p.typeFactory().createSqlType(SqlTypeName.BIGINT);
+          RelDataType rowType = p.typeFactory().createStructType(List.of(bigint), List.of("count"));
+          RexLiteral count =
+              p.cluster().getRexBuilder().makeExactLiteral(BigDecimal.valueOf(rows), bigint);
+          return new DataFrameImpl(
+              session, p.relBuilder().values(List.of(List.of(count)), rowType).build());
+        });
+  }
+
+  private DataFrame empty() {
+    return session.planning(this::emptyUnlocked);
+  }
+
+  private DataFrame emptyUnlocked() {
+    SqlPipeline p = session.pipeline();
+    RelDataType none = p.typeFactory().createStructType(List.of(), List.of());
+    return new DataFrameImpl(session, LogicalValues.createEmpty(p.cluster(), none));
+  }
+
+  private static String quote(String name) {
+    return "\"" + name.replace("\"", "\"\"") + "\"";
+  }
+
+  /** The value a SET through Calcite's grammar gives: its text, a literal's quotes removed. */
+  private static String unquote(String value) {
+    String v = value.strip();
+    if (v.length() >= 2
+        && ((v.startsWith("'") && v.endsWith("'")) || (v.startsWith("\"") && v.endsWith("\"")))) {
+      return v.substring(1, v.length() - 1);
+    }
+    return v;
+  }
+}

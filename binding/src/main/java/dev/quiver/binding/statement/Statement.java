@@ -1,0 +1,78 @@
+package dev.quiver.binding.statement;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One parsed statement. Names are as the catalog keys them: unquoted names lower-cased, quoted
+ * names as typed. Queries a statement embeds stay text ({@link SqlText}) for Calcite's parser.
+ */
+public sealed interface Statement {
+  /**
+   * A piece of the user's SQL text and where it starts in the statement, so that Calcite's errors
+   * point into the text the user typed.
+   */
+  record SqlText(String text, int line, int column) {}
+
+  /** A column of CREATE EXTERNAL TABLE's list: {@code name TYPE [NOT NULL | NULL]}. */
+  record ColumnType(String name, String type, boolean notNull) {}
+
+  /** {@code SET key = value} or {@code SET key TO value}. */
+  record SetOption(String key, String value) implements Statement {}
+
+  /**
+   * {@code CREATE EXTERNAL TABLE [IF NOT EXISTS] name [(columns)] STORED AS format LOCATION 'path'
+   * [OPTIONS ('key' 'value', key = 'value', ...)]}; {@code columns} is empty when not given.
+   */
+  record CreateExternalTable(
+      String name,
+      boolean ifNotExists,
+      List<ColumnType> columns,
+      String format,
+      String location,
+      Map<String, String> options)
+      implements Statement {}
+
+  /** {@code CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name AS query}. */
+  record CreateTableAs(String name, boolean orReplace, boolean ifNotExists, SqlText query)
+      implements Statement {}
+
+  /**
+   * {@code CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name (elements)}; {@code elements} is the text
+   * between the parentheses: column definitions and table constraints.
+   */
+  record CreateTable(String name, boolean orReplace, boolean ifNotExists, String elements)
+      implements Statement {}
+
+  /**
+   * {@code CREATE [OR REPLACE] VIEW name [(columns)] AS query}; {@code columns} is empty when not
+   * given.
+   */
+  record CreateView(String name, boolean orReplace, List<String> columns, SqlText query)
+      implements Statement {}
+
+  /** {@code DROP TABLE|VIEW [IF EXISTS] name}. */
+  record Drop(boolean view, String name, boolean ifExists) implements Statement {}
+
+  /** {@code SHOW TABLES}. */
+  record ShowTables() implements Statement {}
+
+  /** {@code DESCRIBE [TABLE] name}, {@code DESC name}, {@code SHOW COLUMNS FROM|IN name}. */
+  record Describe(String name) implements Statement {}
+
+  /** {@code EXPLAIN [ANALYZE] query} ({@code EXPLAIN PLAN FOR} is Calcite's, a {@link Other}). */
+  record Explain(boolean analyze, SqlText query) implements Statement {}
+
+  /**
+   * {@code COPY (query) TO 'path' [WITH] [(option [value], ...)]} or {@code COPY table TO ...};
+   * {@code query} is a query ({@link Other}), EXPLAIN, DESCRIBE or SHOW TABLES (COPY table reads
+   * {@code SELECT * FROM table}); option names lower-cased, in order; an option without a value is
+   * {@code "true"}.
+   */
+  record Copy(Statement query, String path, Map<String, String> options) implements Statement {}
+
+  /**
+   * Any other statement, for Calcite's grammar: a query, INSERT, UPDATE, DELETE, EXPLAIN PLAN FOR.
+   */
+  record Other(SqlText sql) implements Statement {}
+}

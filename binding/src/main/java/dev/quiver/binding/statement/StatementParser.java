@@ -1,0 +1,546 @@
+package dev.quiver.binding.statement;
+
+import dev.quiver.binding.errors.SqlParseException;
+import dev.quiver.binding.statement.SqlTokens.Kind;
+import dev.quiver.binding.statement.SqlTokens.Token;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A recursive-descent parser for the statements Quiver runs itself (see {@link Statement}); any
+ * other statement becomes {@link Statement.Other} for Calcite's parser. Malformed statements throw
+ * {@link SqlParseException} naming what was expected, what was found, and the line and column.
+ *
+ * <p>Calcite's Babel grammar lacks CREATE EXTERNAL TABLE, COPY, OPTIONS lists and DuckDB's SET and
+ * DESCRIBE forms; extending it means generating a parser at build time (FMPP and JavaCC over
+ * Calcite's templates), which the offline build cannot fetch. These statements are small, so a
+ * parser over {@link SqlTokens} reads them, and hands each query they embed to Calcite as text with
+ * its position.
+ */
+public final class StatementParser {
+  private final SqlTokens tokens;
+  private final String text;
+  private final int start;
+  private final int end;
+
+  private StatementParser(String text, int start, int end) {
+    this.tokens = new SqlTokens(text, start, end);
+    this.text = text;
+    this.start = start;
+    this.end = end;
+  }
+
+  /** Parses one statement (trailing semicolons allowed). */
+  public static Statement parse(String sql) {
+    return new StatementParser(sql, 0, endOfStatement(sql)).statement(true);
+  }
+
+  /**
+   * The first word of {@code sql} in upper case, after blanks and comments; empty when the
+   * statement does not start with a word.
+   */
+  public static String leadingWord(String sql) {
+    try {
+      Token t = new SqlTokens(sql, 0, sql.length()).peek();
+      return t.kind() == Kind.WORD ? t.upper() : "";
+    } catch (SqlParseException e) {
+      return "";
+    }
+  }
+
+  /** The offset after the statement's text: trailing blanks and semicolons dropped. */
+  private static int endOfStatement(String sql) {
+    int e = sql.length();
+    while (e > 0 && (Character.isWhitespace(sql.charAt(e - 1)) || sql.charAt(e - 1) == ';')) {
+      e--;
+    }
+    return e;
+  }
+
+  private Statement statement(boolean topLevel) {
+    Token first = tokens.peek();
+    if (first.kind() == Kind.WORD) {
+      switch (first.upper()) {
+        case "SET":
+          if (topLevel) {
+            return set();
+          }
+          break;
+        case "CREATE":
+          if (topLevel) {
+            return create();
+          }
+          break;
+        case "DROP":
+          if (topLevel) {
+            return drop();
+          }
+          break;
+        case "COPY":
+          if (topLevel) {
+            return copy();
+          }
+          break;
+        case "SHOW":
+          return show();
+        case "DESCRIBE", "DESC":
+          return describe();
+        case "EXPLAIN":
+          return explain();
+        default:
+          return other();
+      }
+      throw tokens.error(
+          first.start(), "COPY (query) takes a query, not " + first.upper() + " ...");
+    }
+    return other();
+  }
+
+  // ---- SET ----------------------------------------------------------------------------------
+
+  private Statement set() {
+    tokens.next();
+    StringBuilder key = new StringBuilder(namePart("a setting name after SET"));
+    while (tokens.peek().isSymbol('.')) {
+      tokens.next();
+      key.append('.').append(namePart("a setting name after '" + key + ".'"));
+    }
+    Token t = tokens.next();
+    if (!t.isSymbol('=') && !t.isWord("TO")) {
+      throw expected("= or TO after SET " + key, t);
+    }
+    List<Token> value = new ArrayList<>();
+    while (tokens.peek().kind() != Kind.END) {
+      value.add(tokens.next());
+    }
+    if (value.isEmpty()) {
+      throw expected("a value after SET " + key + " " + t.text(), tokens.peek());
+    }
+    return new Statement.SetOption(key.toString(), raw(value));
+  }
+
+  /** One part of a dotted setting name: a word as typed or a quoted name. */
+  private String namePart(String what) {
+    Token t = tokens.next();
+    if (t.kind() == Kind.WORD) {
+      return t.text();
+    }
+    if (t.kind() == Kind.QUOTED_NAME && t.text().length() > 2) {
+      return t.unquoted();
+    }
+    throw expected(what, t);
+  }
+
+  /** A single literal or quoted name as its value; several tokens as the text they span. */
+  private String raw(List<Token> value) {
+    if (value.size() == 1) {
+      return value.get(0).unquoted();
+    }
+    return text.substring(value.get(0).start(), value.get(value.size() - 1).end());
+  }
+
+  // ---- CREATE -------------------------------------------------------------------------------
+
+  private Statement create() {
+    tokens.next();
+    boolean orReplace = false;
+    if (tokens.peek().isWord("OR")) {
+      tokens.next();
+      expectWord("REPLACE", "after CREATE OR");
+      orReplace = true;
+    }
+    Token t = tokens.next();
+    if (t.isWord("TABLE")) {
+      return createTable(orReplace);
+    }
+    if (t.isWord("VIEW")) {
+      return createView(orReplace);
+    }
+    if (t.isWord("EXTERNAL") && !orReplace) {
+      expectWord("TABLE", "after CREATE EXTERNAL");
+      return createExternal();
+    }
+    throw expected(
+        orReplace
+            ? "TABLE or VIEW after CREATE OR REPLACE"
+            : "TABLE, VIEW or EXTERNAL TABLE after CREATE",
+        t);
+  }
+
+  private Statement createTable(boolean orReplace) {
+    boolean ifNotExists = ifNotExists();
+    String name = name("a table name after CREATE TABLE");
+    Token t = tokens.peek();
+    if (t.isWord("AS")) {
+      tokens.next();
+      return new Statement.CreateTableAs(
+          name, orReplace, ifNotExists, rest("a query after CREATE TABLE " + name + " AS"));
+    }
+    if (t.isSymbol('(')) {
+      int open = tokens.next().end();
+      int close = closingParenthesis(open);
+      expectEnd("after the column list of CREATE TABLE " + name);
+      return new Statement.CreateTable(name, orReplace, ifNotExists, text.substring(open, close));
+    }
+    throw expected("AS query or (column definitions) after CREATE TABLE " + name, t);
+  }
+
+  private Statement createView(boolean orReplace) {
+    String name = name("a view name after CREATE VIEW");
+    List<String> columns = new ArrayList<>();
+    if (tokens.peek().isSymbol('(')) {
+      tokens.next();
+      do {
+        columns.add(name("a column name in the column list of view " + name));
+      } while (comma());
+      expectSymbol(')', "after the column list of view " + name);
+    }
+    expectWord("AS", "before the query of CREATE VIEW " + name);
+    return new Statement.CreateView(
+        name, orReplace, List.copyOf(columns), rest("a query after CREATE VIEW " + name + " AS"));
+  }
+
+  private Statement createExternal() {
+    boolean ifNotExists = ifNotExists();
+    String name = name("a table name after CREATE EXTERNAL TABLE");
+    List<Statement.ColumnType> columns = new ArrayList<>();
+    if (tokens.peek().isSymbol('(')) {
+      tokens.next();
+      do {
+        columns.add(columnType(name));
+      } while (comma());
+      expectSymbol(')', "after the column list of CREATE EXTERNAL TABLE " + name);
+    }
+    expectWord("STORED", "AS format after CREATE EXTERNAL TABLE " + name);
+    expectWord("AS", "after STORED");
+    Token format = tokens.next();
+    if (format.kind() != Kind.WORD) {
+      throw expected("a format (PARQUET or CSV) after STORED AS", format);
+    }
+    expectWord("LOCATION", "'path' after STORED AS " + format.text());
+    String location = string("a quoted path after LOCATION");
+    Map<String, String> options = new LinkedHashMap<>();
+    if (tokens.peek().isWord("OPTIONS")) {
+      tokens.next();
+      externalOptions(options);
+    }
+    expectEnd("after CREATE EXTERNAL TABLE " + name + " ... LOCATION '" + location + "'");
+    return new Statement.CreateExternalTable(
+        name,
+        ifNotExists,
+        List.copyOf(columns),
+        format.upper(),
+        location,
+        Collections.unmodifiableMap(options));
+  }
+
+  /** {@code name TYPE [NOT NULL | NULL]}, ending before a top-level comma or parenthesis. */
+  private Statement.ColumnType columnType(String table) {
+    String column = name("a column name in the column list of " + table);
+    List<Token> type = new ArrayList<>();
+    int depth = 0;
+    while (true) {
+      Token t = tokens.peek();
+      if (t.kind() == Kind.END || (depth == 0 && (t.isSymbol(',') || t.isSymbol(')')))) {
+        break;
+      }
+      if (t.isSymbol('(')) {
+        depth++;
+      } else if (t.isSymbol(')')) {
+        depth--;
+      }
+      type.add(tokens.next());
+    }
+    boolean notNull = false;
+    if (!type.isEmpty() && type.get(type.size() - 1).isWord("NULL")) {
+      type.remove(type.size() - 1);
+      if (!type.isEmpty() && type.get(type.size() - 1).isWord("NOT")) {
+        type.remove(type.size() - 1);
+        notNull = true;
+      }
+    }
+    if (type.isEmpty()) {
+      throw expected("a type for column " + column, tokens.peek());
+    }
+    return new Statement.ColumnType(
+        column, text.substring(type.get(0).start(), type.get(type.size() - 1).end()), notNull);
+  }
+
+  /** {@code ('key' 'value', key = 'value', ...)}; DataFusion's {@code format.} prefix dropped. */
+  private void externalOptions(Map<String, String> options) {
+    expectSymbol('(', "after OPTIONS");
+    while (!tokens.peek().isSymbol(')')) {
+      Token k = tokens.next();
+      String key;
+      if (k.kind() == Kind.STRING) {
+        key = k.unquoted();
+      } else if (k.kind() == Kind.WORD) {
+        StringBuilder dotted = new StringBuilder(k.text());
+        while (tokens.peek().isSymbol('.')) {
+          tokens.next();
+          dotted.append('.').append(namePart("an option name after '" + dotted + ".'"));
+        }
+        key = dotted.toString();
+      } else {
+        throw expected("an option name ('delimiter' ';', 'header' 'false', ...) in OPTIONS", k);
+      }
+      if (tokens.peek().isSymbol('=')) {
+        tokens.next();
+      }
+      String value = string("a quoted value for option " + key);
+      if (key.toLowerCase(Locale.ROOT).startsWith("format.")) {
+        key = key.substring("format.".length());
+      }
+      options.put(key, value);
+      if (!comma()) {
+        break;
+      }
+    }
+    expectSymbol(')', "after the OPTIONS list");
+  }
+
+  // ---- DROP, SHOW, DESCRIBE, EXPLAIN ---------------------------------------------------------
+
+  private Statement drop() {
+    tokens.next();
+    Token kind = tokens.next();
+    if (!kind.isWord("TABLE") && !kind.isWord("VIEW")) {
+      throw expected("TABLE or VIEW after DROP", kind);
+    }
+    boolean ifExists = false;
+    if (tokens.peek().isWord("IF")) {
+      tokens.next();
+      expectWord("EXISTS", "after DROP " + kind.upper() + " IF");
+      ifExists = true;
+    }
+    String name = name("a name after DROP " + kind.upper());
+    expectEnd("after DROP " + kind.upper() + " " + name);
+    return new Statement.Drop(kind.isWord("VIEW"), name, ifExists);
+  }
+
+  private Statement show() {
+    tokens.next();
+    Token t = tokens.next();
+    if (t.isWord("TABLES")) {
+      expectEnd("after SHOW TABLES");
+      return new Statement.ShowTables();
+    }
+    if (t.isWord("COLUMNS")) {
+      Token from = tokens.next();
+      if (!from.isWord("FROM") && !from.isWord("IN")) {
+        throw expected("FROM or IN after SHOW COLUMNS", from);
+      }
+      String name = name("a table name after SHOW COLUMNS " + from.upper());
+      expectEnd("after SHOW COLUMNS " + from.upper() + " " + name);
+      return new Statement.Describe(name);
+    }
+    throw expected("TABLES or COLUMNS after SHOW", t);
+  }
+
+  private Statement describe() {
+    Token keyword = tokens.next();
+    // DESCRIBE TABLE t, or DESCRIBE table: a table named "table".
+    if (tokens.peek().isWord("TABLE")) {
+      Token table = tokens.next();
+      if (tokens.peek().kind() == Kind.END) {
+        return new Statement.Describe(table.text().toLowerCase(Locale.ROOT));
+      }
+    }
+    String name = name("a table name after " + keyword.upper());
+    expectEnd("after " + keyword.upper() + " " + name);
+    return new Statement.Describe(name);
+  }
+
+  private Statement explain() {
+    tokens.next();
+    if (tokens.peek().isWord("PLAN")) {
+      return other();
+    }
+    boolean analyze = false;
+    if (tokens.peek().isWord("ANALYZE")) {
+      tokens.next();
+      analyze = true;
+    }
+    return new Statement.Explain(
+        analyze, rest("a query after EXPLAIN" + (analyze ? " ANALYZE" : "")));
+  }
+
+  // ---- COPY ---------------------------------------------------------------------------------
+
+  private Statement copy() {
+    tokens.next();
+    Token t = tokens.peek();
+    Statement query;
+    if (t.isSymbol('(')) {
+      int open = tokens.next().end();
+      int close = closingParenthesis(open);
+      StatementParser inner = new StatementParser(text, open, close);
+      if (inner.tokens.peek().kind() == Kind.END) {
+        throw inner.expected("a query in COPY (...)", inner.tokens.peek());
+      }
+      query = inner.statement(false);
+    } else if (t.kind() == Kind.WORD || t.kind() == Kind.QUOTED_NAME) {
+      name("a table name after COPY");
+      query = new Statement.Other(new Statement.SqlText("SELECT * FROM " + t.text(), 1, 1));
+    } else {
+      throw expected("(query) or a table name after COPY", t);
+    }
+    expectWord("TO", "'path' after COPY " + (t.isSymbol('(') ? "(query)" : t.text()));
+    String path = string("a quoted path after COPY ... TO");
+    Map<String, String> options = new LinkedHashMap<>();
+    boolean with = tokens.peek().isWord("WITH");
+    if (with) {
+      tokens.next();
+    }
+    if (with || tokens.peek().isSymbol('(')) {
+      expectSymbol('(', "for the options of COPY ... TO '" + path + "'");
+      copyOptions(options);
+    }
+    expectEnd("after COPY ... TO '" + path + "'" + (options.isEmpty() ? "" : " (options)"));
+    return new Statement.Copy(query, path, Collections.unmodifiableMap(options));
+  }
+
+  /** {@code name [value], ...)}: names lower-cased; a missing value is "true". */
+  private void copyOptions(Map<String, String> options) {
+    while (true) {
+      Token k = tokens.peek();
+      if (k.isSymbol(')')) {
+        break;
+      }
+      if (k.isSymbol(',')) {
+        tokens.next();
+        continue;
+      }
+      tokens.next();
+      if (k.kind() != Kind.WORD && k.kind() != Kind.STRING) {
+        throw expected("an option name (FORMAT, DELIMITER, HEADER) in COPY's options", k);
+      }
+      List<Token> value = new ArrayList<>();
+      int depth = 0;
+      while (true) {
+        Token t = tokens.peek();
+        if (t.kind() == Kind.END || (depth == 0 && (t.isSymbol(',') || t.isSymbol(')')))) {
+          break;
+        }
+        if (t.isSymbol('(')) {
+          depth++;
+        } else if (t.isSymbol(')')) {
+          depth--;
+        }
+        value.add(tokens.next());
+      }
+      options.put(k.unquoted().toLowerCase(Locale.ROOT), value.isEmpty() ? "true" : raw(value));
+    }
+    expectSymbol(')', "after COPY's options");
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  /** The rest of the statement, for Calcite: an embedded query. */
+  private Statement.SqlText rest(String what) {
+    Token t = tokens.peek();
+    if (t.kind() == Kind.END) {
+      throw expected(what, t);
+    }
+    return sqlText(t.start());
+  }
+
+  /** The whole statement, for Calcite. */
+  private Statement other() {
+    return new Statement.Other(sqlText(start));
+  }
+
+  private Statement.SqlText sqlText(int from) {
+    return new Statement.SqlText(
+        text.substring(from, end), SqlTokens.line(text, from), SqlTokens.column(text, from));
+  }
+
+  /**
+   * Consumes up to and including the parenthesis closing the one that ends at {@code open}; returns
+   * the closing one's offset.
+   */
+  private int closingParenthesis(int open) {
+    int depth = 1;
+    while (true) {
+      Token t = tokens.next();
+      if (t.kind() == Kind.END) {
+        throw tokens.error(open - 1, "this ( has no closing )");
+      }
+      if (t.isSymbol('(')) {
+        depth++;
+      } else if (t.isSymbol(')') && --depth == 0) {
+        return t.start();
+      }
+    }
+  }
+
+  private boolean ifNotExists() {
+    if (!tokens.peek().isWord("IF")) {
+      return false;
+    }
+    tokens.next();
+    expectWord("NOT", "after IF");
+    expectWord("EXISTS", "after IF NOT");
+    return true;
+  }
+
+  /** A name as the catalog keys it: unquoted lower-cased, quoted as typed. */
+  private String name(String what) {
+    Token t = tokens.next();
+    if (t.kind() == Kind.WORD) {
+      return t.text().toLowerCase(Locale.ROOT);
+    }
+    if (t.kind() == Kind.QUOTED_NAME && t.text().length() > 2) {
+      return t.unquoted();
+    }
+    throw expected(what, t);
+  }
+
+  private String string(String what) {
+    Token t = tokens.next();
+    if (t.kind() != Kind.STRING) {
+      throw expected(what, t);
+    }
+    return t.unquoted();
+  }
+
+  private boolean comma() {
+    if (tokens.peek().isSymbol(',')) {
+      tokens.next();
+      return true;
+    }
+    return false;
+  }
+
+  private void expectWord(String word, String context) {
+    Token t = tokens.next();
+    if (!t.isWord(word)) {
+      throw expected(word + " " + context, t);
+    }
+  }
+
+  private void expectSymbol(char c, String context) {
+    Token t = tokens.next();
+    if (!t.isSymbol(c)) {
+      throw expected("'" + c + "' " + context, t);
+    }
+  }
+
+  private void expectEnd(String context) {
+    while (tokens.peek().isSymbol(';')) {
+      tokens.next();
+    }
+    Token t = tokens.peek();
+    if (t.kind() != Kind.END) {
+      throw expected("the end of the statement " + context, t);
+    }
+  }
+
+  private SqlParseException expected(String what, Token found) {
+    return tokens.error(found.start(), "expected " + what + ", found " + found.describe());
+  }
+}
