@@ -1,0 +1,202 @@
+package dev.quiver.binding.statement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.binding.errors.SqlParseException;
+import dev.quiver.binding.statement.Statement.ColumnType;
+import dev.quiver.binding.statement.Statement.SqlText;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The statement grammar on its own: each form parses to its typed statement, quotes, comments and
+ * nested parentheses stay where they belong, embedded queries keep their position in the user's
+ * text, and each malformed form is a {@link SqlParseException} naming what was expected and where.
+ */
+class StatementParserTest {
+  private static Statement parse(String sql) {
+    return StatementParser.parse(sql);
+  }
+
+  @Test
+  void setTakesEqualsOrToAndALiteralOrRawValue() {
+    assertThat(parse("SET quiver.execution.spill_directory TO '/tmp/a b'"))
+        .isEqualTo(new Statement.SetOption("quiver.execution.spill_directory", "/tmp/a b"));
+    assertThat(parse("set x.y = 'it''s' -- a comment"))
+        .isEqualTo(new Statement.SetOption("x.y", "it's"));
+    assertThat(parse("SET quiver.execution.batch_size=8192;"))
+        .isEqualTo(new Statement.SetOption("quiver.execution.batch_size", "8192"));
+    assertThat(parse("SET \"a b\".c = 64MB")).isEqualTo(new Statement.SetOption("a b.c", "64MB"));
+  }
+
+  @Test
+  void createExternalTableReadsColumnsFormatLocationAndOptions() {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("delimiter", ";");
+    options.put("header", "false");
+    options.put("quote", ")");
+    assertThat(
+            parse(
+                "CREATE EXTERNAL TABLE IF NOT EXISTS \"My Data\" (\n"
+                    + "  id INT NOT NULL, price DECIMAL(10, 2), \"a,b)\" VARCHAR NULL)\n"
+                    + "STORED AS csv LOCATION 'it''s.csv'\n"
+                    + "OPTIONS ('format.delimiter' ';', header = 'false', /* ) */ 'quote' ')',)"))
+        .isEqualTo(
+            new Statement.CreateExternalTable(
+                "My Data",
+                true,
+                List.of(
+                    new ColumnType("id", "INT", true),
+                    new ColumnType("price", "DECIMAL(10, 2)", false),
+                    new ColumnType("a,b)", "VARCHAR", false)),
+                "CSV",
+                "it's.csv",
+                options));
+    assertThat(parse("create external table t stored as PARQUET location 's3://b/k/'"))
+        .isEqualTo(
+            new Statement.CreateExternalTable(
+                "t", false, List.of(), "PARQUET", "s3://b/k/", Map.of()));
+  }
+
+  @Test
+  void createTableKeepsItsElementsAndQueryText() {
+    assertThat(parse("CREATE TABLE T (a DECIMAL(10, 2) DEFAULT 0, b VARCHAR DEFAULT ')');"))
+        .isEqualTo(
+            new Statement.CreateTable(
+                "t", false, false, "a DECIMAL(10, 2) DEFAULT 0, b VARCHAR DEFAULT ')'"));
+    assertThat(parse("CREATE OR REPLACE TABLE IF NOT EXISTS \"x y\" AS\n  SELECT 1 AS one"))
+        .isEqualTo(
+            new Statement.CreateTableAs("x y", true, true, new SqlText("SELECT 1 AS one", 2, 3)));
+    assertThat(parse("CREATE TABLE t AS(SELECT 1)"))
+        .isEqualTo(
+            new Statement.CreateTableAs("t", false, false, new SqlText("(SELECT 1)", 1, 18)));
+  }
+
+  @Test
+  void createViewNamesItsColumns() {
+    assertThat(parse("CREATE OR REPLACE VIEW v (\"total (usd)\", N) AS SELECT 1, 2"))
+        .isEqualTo(
+            new Statement.CreateView(
+                "v", true, List.of("total (usd)", "n"), new SqlText("SELECT 1, 2", 1, 48)));
+    assertThat(parse("CREATE VIEW v AS /* why */ SELECT 1"))
+        .isEqualTo(new Statement.CreateView("v", false, List.of(), new SqlText("SELECT 1", 1, 28)));
+  }
+
+  @Test
+  void dropShowDescribeAndExplain() {
+    assertThat(parse("DROP VIEW IF EXISTS \"x y\" -- gone"))
+        .isEqualTo(new Statement.Drop(true, "x y", true));
+    assertThat(parse("drop table T")).isEqualTo(new Statement.Drop(false, "t", false));
+    assertThat(parse("SHOW TABLES;")).isEqualTo(new Statement.ShowTables());
+    assertThat(parse("SHOW COLUMNS IN T")).isEqualTo(new Statement.Describe("t"));
+    assertThat(parse("DESC TABLE \"Mixed Case\"")).isEqualTo(new Statement.Describe("Mixed Case"));
+    assertThat(parse("DESCRIBE table")).isEqualTo(new Statement.Describe("table"));
+    assertThat(parse("EXPLAIN ANALYZE\n SELECT 1"))
+        .isEqualTo(new Statement.Explain(true, new SqlText("SELECT 1", 2, 2)));
+    assertThat(parse("EXPLAIN PLAN FOR SELECT 1"))
+        .isEqualTo(new Statement.Other(new SqlText("EXPLAIN PLAN FOR SELECT 1", 1, 1)));
+  }
+
+  @Test
+  void copyFindsItsQueryPastQuotesCommentsAndParentheses() {
+    String query = "SELECT ')' AS p, (1) AS q /* ) TO 'x' */ FROM t";
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("format", "csv");
+    options.put("delimiter", ")");
+    options.put("header", "true");
+    assertThat(parse("COPY (" + query + ") TO 'o.csv' WITH (FORMAT csv, DELIMITER ')', HEADER)"))
+        .isEqualTo(
+            new Statement.Copy(new Statement.Other(new SqlText(query, 1, 7)), "o.csv", options));
+    assertThat(parse("COPY \"my t\" TO 'x.parquet' -- done"))
+        .isEqualTo(
+            new Statement.Copy(
+                new Statement.Other(new SqlText("SELECT * FROM \"my t\"", 1, 1)),
+                "x.parquet",
+                Map.of()));
+    assertThat(parse("COPY (SHOW TABLES) TO 'x.csv'"))
+        .isEqualTo(new Statement.Copy(new Statement.ShowTables(), "x.csv", Map.of()));
+  }
+
+  @Test
+  void everyOtherStatementIsLeftToCalcite() {
+    assertThat(parse("  SELECT 1;; "))
+        .isEqualTo(new Statement.Other(new SqlText("  SELECT 1", 1, 1)));
+    assertThat(parse("INSERT INTO t VALUES (')')"))
+        .isEqualTo(new Statement.Other(new SqlText("INSERT INTO t VALUES (')')", 1, 1)));
+    assertThat(StatementParser.leadingWord("/* c */ -- d\n insert into t")).isEqualTo("INSERT");
+    assertThat(StatementParser.leadingWord("(SELECT 1)")).isEmpty();
+    assertThat(StatementParser.leadingWord("/* unterminated")).isEmpty();
+  }
+
+  @Test
+  void malformedStatementsNameWhatWasExpectedAndWhere() {
+    assertError("SET x", "expected = or TO after SET x, found the end of the statement", 1, 6);
+    assertError("SET x =", "expected a value after SET x =", 1, 8);
+    assertError("SET x = 'abc", "unterminated string literal", 1, 9);
+    assertError(
+        "CREATE INDEX i ON t (a)", "expected TABLE, VIEW or EXTERNAL TABLE after CREATE", 1, 8);
+    assertError(
+        "CREATE TABLE t", "expected AS query or (column definitions) after CREATE TABLE t", 1, 15);
+    assertError("CREATE TABLE t (a INT", "this ( has no closing )", 1, 16);
+    assertError("CREATE TABLE t (a INT) x", "expected the end of the statement", 1, 24);
+    assertError("CREATE VIEW v (a, ) AS SELECT 1, 2", "expected a column name", 1, 19);
+    assertError("CREATE VIEW v SELECT 1", "expected AS before the query of CREATE VIEW v", 1, 15);
+    assertError("CREATE VIEW v AS", "expected a query after CREATE VIEW v AS", 1, 17);
+    assertError(
+        "CREATE EXTERNAL TABLE x\n  STORED AS CSV\n  LOCATON 'f'",
+        "expected LOCATION 'path' after STORED AS CSV, found 'LOCATON'",
+        3,
+        3);
+    assertError(
+        "CREATE EXTERNAL TABLE x (a) STORED AS CSV LOCATION 'f'",
+        "expected a type for column a",
+        1,
+        27);
+    assertError(
+        "CREATE EXTERNAL TABLE x STORED AS CSV LOCATION f",
+        "expected a quoted path after LOCATION",
+        1,
+        48);
+    assertError(
+        "CREATE EXTERNAL TABLE x STORED AS CSV LOCATION 'f' OPTIONS ('delimiter' 5)",
+        "expected a quoted value for option delimiter, found '5'",
+        1,
+        73);
+    assertError(
+        "CREATE EXTERNAL TABLE x STORED AS CSV LOCATION 'f' OPTIONS ('a' 'b' 'c' 'd')",
+        "expected ')' after the OPTIONS list",
+        1,
+        69);
+    assertError("DROP INDEX i", "expected TABLE or VIEW after DROP", 1, 6);
+    assertError("DROP TABLE", "expected a name after DROP TABLE", 1, 11);
+    assertError("DROP TABLE a b", "expected the end of the statement after DROP TABLE a", 1, 14);
+    assertError("DROP TABLE \"\"", "expected a name after DROP TABLE", 1, 12);
+    assertError("SHOW FUNCTIONS", "expected TABLES or COLUMNS after SHOW", 1, 6);
+    assertError("SHOW COLUMNS t", "expected FROM or IN after SHOW COLUMNS", 1, 14);
+    assertError("DESCRIBE", "expected a table name after DESCRIBE", 1, 9);
+    assertError("EXPLAIN ANALYZE", "expected a query after EXPLAIN ANALYZE", 1, 16);
+    assertError("COPY (SELECT 1 TO 'x.csv'", "this ( has no closing )", 1, 6);
+    assertError("COPY () TO 'x.csv'", "expected a query in COPY (...)", 1, 7);
+    assertError("COPY t 'x.csv'", "expected TO 'path' after COPY t", 1, 8);
+    assertError("COPY (SELECT 1) TO x.csv", "expected a quoted path after COPY ... TO", 1, 20);
+    assertError(
+        "COPY (SELECT 1) TO 'x.csv' WITH FORMAT CSV", "expected '(' for the options", 1, 33);
+    assertError("COPY (SELECT 1) TO 'x' (FORMAT CSV", "expected ')' after COPY's options", 1, 35);
+    assertError("COPY (DROP TABLE t) TO 'x.csv'", "COPY (query) takes a query, not DROP", 1, 7);
+    assertError("DROP TABLE t /* open", "unterminated comment", 1, 14);
+  }
+
+  private static void assertError(String sql, String message, int line, int column) {
+    assertThatThrownBy(() -> parse(sql))
+        .isInstanceOfSatisfying(
+            SqlParseException.class,
+            e -> {
+              assertThat(e.getMessage()).contains(message);
+              assertThat(e.line()).as("line of %s", sql).isEqualTo(line);
+              assertThat(e.column()).as("column of %s", sql).isEqualTo(column);
+            });
+  }
+}
