@@ -408,7 +408,7 @@ public final class StatementParser {
   private void copyOptions(Map<String, String> options) {
     while (true) {
       Token k = tokens.peek();
-      if (k.isSymbol(')')) {
+      if (k.isSymbol(')') || k.kind() == Kind.END) {
         break;
       }
       if (k.isSymbol(',')) {
