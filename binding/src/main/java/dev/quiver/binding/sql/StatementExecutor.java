@@ -7,7 +7,6 @@ import dev.quiver.binding.datasource.FileWriters;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetTable;
 import dev.quiver.binding.datasource.TableProvider;
-import dev.quiver.binding.errors.ConstraintViolationException;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.Suggestions;
@@ -30,27 +29,17 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalValues;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
-import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlBasicCall;
-import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlExplain;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlNodeList;
-import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSetOption;
 import org.apache.calcite.sql.SqlUpdate;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.RelBuilder;
@@ -113,7 +102,7 @@ final class StatementExecutor {
     SqlPipeline pipeline = session.pipeline();
     SqlNode node = pipeline.parse(sql.text(), sql.line(), sql.column());
     if (node instanceof SqlInsert insert) {
-      return insert(insert);
+      return countFrame(new TableWrites(session).insert(insert));
     }
     if (node instanceof SqlUpdate update) {
       return countFrame(new TableWrites(session).update(update));
@@ -267,21 +256,6 @@ final class StatementExecutor {
     return expression;
   }
 
-  /**
-   * The value DEFAULT stands for in {@code column} of {@code table}: its DEFAULT expression, or
-   * NULL.
-   */
-  static SqlNode defaultValue(
-      SessionState session, MemoryTable table, String column, SqlParserPos pos) {
-    String text = table.constraints().defaults().get(column);
-    if (text == null) {
-      return SqlLiteral.createNull(pos);
-    }
-    SqlNode select = session.pipeline().parse("SELECT " + text);
-    SqlNode item = ((SqlSelect) select).getSelectList().get(0);
-    return item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
-  }
-
   private DataFrame catalogQuery(String sql) {
     return session.planning(
         () -> new DataFrameImpl(session, session.pipeline().toRel(session.pipeline().parse(sql))));
@@ -417,155 +391,6 @@ final class StatementExecutor {
               + column
               + "; use BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL(p, s), VARCHAR, DATE or TIMESTAMP",
           e);
-    }
-  }
-
-  // ---- INSERT -------------------------------------------------------------------------------
-
-  private DataFrame insert(SqlInsert insert) {
-    SqlPipeline p = session.pipeline();
-    List<String> names = ((SqlIdentifier) insert.getTargetTable()).names;
-    String name = names.get(names.size() - 1);
-    Catalog.TableEntry entry = session.catalog().table(name);
-    if (entry == null) {
-      throw new UnknownTableException(name, Suggestions.closest(name, session.catalog().names()));
-    }
-    if (!(entry.provider() instanceof MemoryTable table)) {
-      throw new QuiverException(
-          "INSERT INTO "
-              + name
-              + " is not possible: only memory tables (CREATE TABLE) accept inserts");
-    }
-    RelDataType tableType = TypeMapping.toRelRowType(table.schema(), p.typeFactory());
-    List<RelDataTypeField> tableFields = tableType.getFieldList();
-    List<Integer> targets = new ArrayList<>();
-    SqlNodeList columnList = insert.getTargetColumnList();
-    if (columnList == null) {
-      for (int i = 0; i < tableFields.size(); i++) {
-        targets.add(i);
-      }
-    } else {
-      for (SqlNode c : columnList) {
-        String col = ((SqlIdentifier) c).getSimple();
-        RelDataTypeField f = tableType.getField(col, false, false);
-        if (f == null) {
-          throw new UnknownColumnException(
-              col, Suggestions.closest(col, tableType.getFieldNames()));
-        }
-        targets.add(f.getIndex());
-      }
-    }
-    SqlNode sourceNode = insert.getSource();
-    SqlParserPos pos = insert.getParserPosition();
-    if (sourceNode.getKind() == SqlKind.VALUES) {
-      // VALUES (1, DEFAULT): the column's DEFAULT expression, or NULL.
-      for (SqlNode row : ((SqlBasicCall) sourceNode).getOperandList()) {
-        if (row instanceof SqlBasicCall r && r.getKind() == SqlKind.ROW) {
-          for (int i = 0; i < r.operandCount() && i < targets.size(); i++) {
-            if (r.operand(i).getKind() == SqlKind.DEFAULT) {
-              r.setOperand(
-                  i, defaultValue(session, table, tableFields.get(targets.get(i)).getName(), pos));
-            }
-          }
-        }
-      }
-    }
-    // Columns the INSERT leaves out take their DEFAULT expressions.
-    List<SqlNode> defaultItems = new ArrayList<>();
-    for (RelDataTypeField tf : tableFields) {
-      if (!targets.contains(tf.getIndex())
-          && table.constraints().defaults().containsKey(tf.getName())) {
-        defaultItems.add(
-            SqlStdOperatorTable.AS.createCall(
-                pos,
-                defaultValue(session, table, tf.getName(), pos),
-                new SqlIdentifier("quiver$default" + defaultItems.size(), pos)));
-        targets.add(tf.getIndex());
-      }
-    }
-    if (!defaultItems.isEmpty()) {
-      List<SqlNode> items = new ArrayList<>();
-      items.add(SqlIdentifier.star(pos));
-      items.addAll(defaultItems);
-      sourceNode =
-          new SqlSelect(
-              pos,
-              null,
-              new SqlNodeList(items, pos),
-              SqlStdOperatorTable.AS.createCall(
-                  pos, sourceNode, new SqlIdentifier("quiver$source", pos)),
-              null,
-              null,
-              null,
-              null,
-              null,
-              null,
-              null,
-              null,
-              null);
-    }
-    RelNode source = p.toRel(sourceNode);
-    List<RelDataTypeField> sourceFields = source.getRowType().getFieldList();
-    if (sourceFields.size() != targets.size()) {
-      throw new QueryTypeException(
-          "INSERT INTO "
-              + name
-              + " names "
-              + targets.size()
-              + " columns but the query returns "
-              + sourceFields.size());
-    }
-    RexBuilder rex = p.cluster().getRexBuilder();
-    RelBuilder b = p.relBuilder().push(source);
-    List<RexNode> exprs = new ArrayList<>();
-    for (RelDataTypeField tf : tableFields) {
-      int at = targets.indexOf(tf.getIndex());
-      RelDataType nullable = p.typeFactory().createTypeWithNullability(tf.getType(), true);
-      if (at < 0) {
-        if (!tf.getType().isNullable()) {
-          throw new ConstraintViolationException(
-              "INSERT INTO "
-                  + name
-                  + ": NULL in column "
-                  + tf.getName()
-                  + ", which is NOT NULL and has no DEFAULT; give it a value",
-              name,
-              tf.getName(),
-              "NULL");
-        }
-        exprs.add(rex.makeNullLiteral(nullable));
-        continue;
-      }
-      RelDataType from = sourceFields.get(at).getType();
-      if (!SqlTypeUtil.canCastFrom(tf.getType(), from, true)) {
-        throw new QueryTypeException(
-            "INSERT INTO "
-                + name
-                + ": cannot store "
-                + from
-                + " in column "
-                + tf.getName()
-                + " of type "
-                + tf.getType());
-      }
-      // NOT NULL is checked on the values (MemoryTable.insert), naming the column.
-      exprs.add(rex.makeCast(nullable, b.field(at), true, false));
-    }
-    RelNode converted = b.project(exprs, tableType.getFieldNames(), true).build();
-    DataFrameImpl df = new DataFrameImpl(session, converted);
-    table.writeLock().lock();
-    try {
-      // Execution re-enters the session lock from this thread; the lock is reentrant.
-      List<VectorSchemaRoot> batches = df.collect();
-      long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
-      try {
-        table.insert("INSERT INTO " + name, name, batches);
-      } finally {
-        batches.forEach(VectorSchemaRoot::close);
-      }
-      return countFrame(rows);
-    } finally {
-      table.writeLock().unlock();
     }
   }
 
