@@ -9,7 +9,15 @@ public class UnknownColumnException extends QuiverException {
 
   /** Creates the error, listing the closest existing names as suggestions. */
   public UnknownColumnException(String column, List<String> suggestions) {
-    super("Column '" + column + "' not found" + Suggestions.format(suggestions));
+    this(column, "", suggestions);
+  }
+
+  /**
+   * Creates the error with {@code where} said after "not found" (e.g. " in table 'o'; 'l' has a
+   * column 'k' but is not in scope there"), then the suggestions.
+   */
+  public UnknownColumnException(String column, String where, List<String> suggestions) {
+    super("Column '" + column + "' not found" + where + Suggestions.format(suggestions));
     this.column = column;
   }
 

@@ -22,7 +22,8 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 final class ValidationErrors {
   private static final Pattern OBJECT = Pattern.compile("Object '([^']+)' not found");
   private static final Pattern TABLE = Pattern.compile("Table '([^']+)' not found");
-  private static final Pattern COLUMN = Pattern.compile("Column '([^']+)' not found");
+  private static final Pattern COLUMN =
+      Pattern.compile("Column '([^']+)' not found(?: in table '([^']+)')?");
   private static final Pattern IDENT = Pattern.compile("Unknown identifier '([^']+)'");
   private static final Pattern FUNCTION =
       Pattern.compile("No match found for function signature ([^(]+)\\(");
@@ -47,8 +48,7 @@ final class ValidationErrors {
       return new UnknownTableException(name, Suggestions.closest(name, catalog.names()));
     }
     if ((m = COLUMN.matcher(msg)).find() || (m = IDENT.matcher(msg)).find()) {
-      String name = m.group(1);
-      return new UnknownColumnException(name, Suggestions.closest(name, columnsOf(query, catalog)));
+      return unknownColumn(m.group(1), m.groupCount() > 1 ? m.group(2) : null, query, catalog);
     }
     if ((m = FUNCTION.matcher(msg)).find()) {
       String name = m.group(1).trim().toLowerCase(Locale.ROOT);
@@ -81,8 +81,51 @@ final class ValidationErrors {
     return "";
   }
 
+  /**
+   * Says where the column was looked for and, when a table of the query has a column of exactly
+   * that name, that this table is not in scope there (rather than suggesting the same name back).
+   */
+  private static UnknownColumnException unknownColumn(
+      String name, String table, SqlNode query, Catalog catalog) {
+    StringBuilder where = new StringBuilder();
+    if (table != null) {
+      where.append(" in table '").append(table).append("'");
+    }
+    List<String> owners = new ArrayList<>();
+    for (String t : tablesOf(query, catalog)) {
+      if (catalog.columns(t).stream().anyMatch(c -> c.equalsIgnoreCase(name))) {
+        owners.add("'" + t + "'");
+      }
+    }
+    if (!owners.isEmpty()) {
+      where
+          .append("; ")
+          .append(String.join(", ", owners))
+          .append(owners.size() == 1 ? " has" : " have")
+          .append(" a column '")
+          .append(name)
+          .append("' but ")
+          .append(owners.size() == 1 ? "is" : "are")
+          .append(" not in scope there");
+    }
+    List<String> suggestions =
+        Suggestions.closest(
+            name,
+            columnsOf(query, catalog).stream().filter(c -> !c.equalsIgnoreCase(name)).toList());
+    return new UnknownColumnException(name, where.toString(), suggestions);
+  }
+
   /** Columns of every table or view the query mentions (or of all tables, if none). */
   private static List<String> columnsOf(SqlNode query, Catalog catalog) {
+    Set<String> cols = new LinkedHashSet<>();
+    for (String t : tablesOf(query, catalog)) {
+      cols.addAll(catalog.columns(t));
+    }
+    return new ArrayList<>(cols);
+  }
+
+  /** Every table or view the query mentions (or all tables, if none). */
+  private static Set<String> tablesOf(SqlNode query, Catalog catalog) {
     Set<String> tables = new LinkedHashSet<>();
     if (query != null) {
       query.accept(
@@ -101,10 +144,6 @@ final class ValidationErrors {
     if (tables.isEmpty()) {
       tables.addAll(catalog.names());
     }
-    Set<String> cols = new LinkedHashSet<>();
-    for (String t : tables) {
-      cols.addAll(catalog.columns(t));
-    }
-    return new ArrayList<>(cols);
+    return tables;
   }
 }

@@ -85,6 +85,26 @@ class SqlErrorsTest {
   }
 
   @Test
+  void aColumnOfATableOutOfScopeIsNamedAsSuchNotSuggestedBack() {
+    // The hint used to suggest the very name that was not found ("Column 'n_name' not found;
+    // did you mean 'n_name'?") when another table of the query had it.
+    assertThatThrownBy(() -> ctx.sql("select r.n_name from region r, nation n"))
+        .isInstanceOfSatisfying(
+            UnknownColumnException.class,
+            e ->
+                assertThat(e.getMessage())
+                    .startsWith(
+                        "Column 'n_name' not found in table 'r'; 'nation' has a column 'n_name'"
+                            + " but is not in scope there")
+                    .doesNotContain("did you mean 'n_name'"));
+    assertThatThrownBy(
+            () -> ctx.sql("select n_name from region where exists (select 1 from nation)"))
+        .isInstanceOfSatisfying(
+            UnknownColumnException.class,
+            e -> assertThat(e.getMessage()).contains("'nation' has a column 'n_name'"));
+  }
+
+  @Test
   void unknownFunctionSuggestsBuiltIns() {
     assertThatThrownBy(() -> ctx.sql("select uper(n_name) from nation"))
         .isInstanceOfSatisfying(
