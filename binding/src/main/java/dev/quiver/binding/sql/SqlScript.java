@@ -22,6 +22,22 @@ public final class SqlScript {
     return out;
   }
 
+  /**
+   * {@code text}, one statement, without the semicolons that end it and the comments after them, so
+   * that {@code SET x = 1; -- note} reads the value 1 and a query ending so parses; what comes
+   * before the statement is kept, so that positions in it stay those of {@code text}.
+   */
+  public static String withoutTerminators(String text) {
+    List<Integer> ends = terminators(text);
+    int end = text.length();
+    for (int i = ends.size() - 1;
+        i >= 0 && onlyComments(text.substring(ends.get(i) + 1, end));
+        i--) {
+      end = ends.get(i);
+    }
+    return text.substring(0, end);
+  }
+
   private static void add(List<String> out, String statement) {
     if (!onlyComments(statement)) {
       out.add(statement.strip());

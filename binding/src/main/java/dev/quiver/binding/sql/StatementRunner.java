@@ -69,7 +69,7 @@ public final class StatementRunner {
       return last;
     }
     try {
-      return runOne(sql);
+      return runOne(SqlScript.withoutTerminators(sql));
     } finally {
       session.pipeline().dropFileTables();
     }

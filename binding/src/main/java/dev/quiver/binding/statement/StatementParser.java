@@ -114,12 +114,13 @@ public final class StatementParser {
       throw expected("= or TO after SET " + key, t);
     }
     List<Token> value = new ArrayList<>();
-    while (tokens.peek().kind() != Kind.END) {
+    while (tokens.peek().kind() != Kind.END && !tokens.peek().isSymbol(';')) {
       value.add(tokens.next());
     }
     if (value.isEmpty()) {
       throw expected("a value after SET " + key + " " + t.text(), tokens.peek());
     }
+    expectEnd("after the value of SET " + key);
     return new Statement.SetOption(key.toString(), raw(value));
   }
 

@@ -119,6 +119,17 @@ class StatementSyntaxTest {
   }
 
   @Test
+  void aStatementEndingInASemicolonAndACommentRunsAsWithout() {
+    ctx.sql("SET quiver.execution.spill_directory = '/tmp/q'; -- where spills go");
+    assertThat(ctx.config().get(SessionConfig.SPILL_DIRECTORY)).isEqualTo("/tmp/q");
+    assertThat(rows("CREATE TABLE u AS SELECT id FROM t; -- a copy")).containsExactly("3");
+    assertThat(rows("SELECT COUNT(*) FROM u;; /* all of it */")).containsExactly("3");
+    ctx.sql("CREATE VIEW w AS SELECT id FROM u WHERE id > 1; -- the later ones");
+    assertThat(rows("EXPLAIN SELECT * FROM w; -- a plan")).hasSize(2);
+    assertThat(rows("SELECT COUNT(*) FROM w")).containsExactly("2");
+  }
+
+  @Test
   void malformedStatementsAreParseErrorsWithTheirPosition() {
     assertThatThrownBy(() -> ctx.sql("CREATE EXTERNAL TABLE x\nSTORED AS CSV"))
         .isInstanceOfSatisfying(

@@ -121,6 +121,13 @@ class StatementParserTest {
   }
 
   @Test
+  void aSemicolonEndsASetValue() {
+    assertThat(parse("SET quiver.execution.batch_size = 8192; -- smaller batches"))
+        .isEqualTo(new Statement.SetOption("quiver.execution.batch_size", "8192"));
+    assertThat(parse("SET x TO 'a b'; /* why */")).isEqualTo(new Statement.SetOption("x", "a b"));
+  }
+
+  @Test
   void everyOtherStatementIsLeftToCalcite() {
     assertThat(parse("  SELECT 1;; "))
         .isEqualTo(new Statement.Other(new SqlText("  SELECT 1", 1, 1)));
