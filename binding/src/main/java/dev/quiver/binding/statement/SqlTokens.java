@@ -62,6 +62,7 @@ final class SqlTokens {
   private final int end;
   private int at;
   private Token peeked;
+  private Token second;
 
   /** A scanner over {@code text[start, end)}. */
   SqlTokens(String text, int start, int end) {
@@ -83,10 +84,20 @@ final class SqlTokens {
     return peeked;
   }
 
+  /** The token after the next one, without consuming either. */
+  Token peekSecond() {
+    peek();
+    if (second == null) {
+      second = scan();
+    }
+    return second;
+  }
+
   /** Consumes and returns the next token. */
   Token next() {
     Token t = peek();
-    peeked = null;
+    peeked = second;
+    second = null;
     return t;
   }
 

@@ -209,7 +209,11 @@ public final class StatementParser {
     boolean ifNotExists = ifNotExists();
     String name = name("a table name after CREATE EXTERNAL TABLE");
     List<Statement.ColumnType> columns = new ArrayList<>();
-    if (tokens.peek().isSymbol('(')) {
+    if (tokens.peek().isSymbol('(') && tokens.peekSecond().isSymbol(')')) {
+      // An empty list declares no columns, as no list does.
+      tokens.next();
+      tokens.next();
+    } else if (tokens.peek().isSymbol('(')) {
       tokens.next();
       do {
         columns.add(columnType(name));
@@ -312,11 +316,11 @@ public final class StatementParser {
     if (!kind.isWord("TABLE") && !kind.isWord("VIEW")) {
       throw expected("TABLE or VIEW after DROP", kind);
     }
-    boolean ifExists = false;
-    if (tokens.peek().isWord("IF")) {
+    // DROP TABLE if: a table named "if".
+    boolean ifExists = tokens.peek().isWord("IF") && tokens.peekSecond().isWord("EXISTS");
+    if (ifExists) {
       tokens.next();
-      expectWord("EXISTS", "after DROP " + kind.upper() + " IF");
-      ifExists = true;
+      tokens.next();
     }
     String name = name("a name after DROP " + kind.upper());
     expectEnd("after DROP " + kind.upper() + " " + name);
@@ -479,12 +483,13 @@ public final class StatementParser {
     }
   }
 
+  /** {@code IF NOT EXISTS}; {@code IF} alone is a name ({@code CREATE TABLE if (a INT)}). */
   private boolean ifNotExists() {
-    if (!tokens.peek().isWord("IF")) {
+    if (!tokens.peek().isWord("IF") || !tokens.peekSecond().isWord("NOT")) {
       return false;
     }
     tokens.next();
-    expectWord("NOT", "after IF");
+    tokens.next();
     expectWord("EXISTS", "after IF NOT");
     return true;
   }

@@ -128,6 +128,25 @@ class StatementParserTest {
   }
 
   @Test
+  void ifIsANameWhenNoNotOrExistsFollows() {
+    assertThat(parse("CREATE TABLE if (a INT)"))
+        .isEqualTo(new Statement.CreateTable("if", false, false, "a INT"));
+    assertThat(parse("CREATE TABLE IF NOT EXISTS if AS SELECT 1"))
+        .isEqualTo(new Statement.CreateTableAs("if", false, true, new SqlText("SELECT 1", 1, 34)));
+    assertThat(parse("CREATE EXTERNAL TABLE If STORED AS CSV LOCATION 'f'"))
+        .isEqualTo(new Statement.CreateExternalTable("if", false, List.of(), "CSV", "f", Map.of()));
+    assertThat(parse("DROP TABLE if")).isEqualTo(new Statement.Drop(false, "if", false));
+    assertThat(parse("DROP VIEW IF EXISTS if")).isEqualTo(new Statement.Drop(true, "if", true));
+  }
+
+  @Test
+  void anEmptyExternalColumnListDeclaresNoColumns() {
+    assertThat(parse("CREATE EXTERNAL TABLE t () STORED AS PARQUET LOCATION 'f'"))
+        .isEqualTo(
+            new Statement.CreateExternalTable("t", false, List.of(), "PARQUET", "f", Map.of()));
+  }
+
+  @Test
   void everyOtherStatementIsLeftToCalcite() {
     assertThat(parse("  SELECT 1;; "))
         .isEqualTo(new Statement.Other(new SqlText("  SELECT 1", 1, 1)));
