@@ -52,6 +52,21 @@ final class SqlTokens {
       return kind == Kind.END ? "the end of the statement" : "'" + text + "'";
     }
 
+    /**
+     * How an error message shows this token without its text: for tokens that may be a secret's
+     * value (SET quiver.s3.secret_access_key 'k' without its =).
+     */
+    String describeKind() {
+      return switch (kind) {
+        case WORD -> "a word";
+        case QUOTED_NAME -> "a quoted name";
+        case STRING -> "a string literal";
+        case NUMBER -> "a number";
+        case SYMBOL -> "a symbol";
+        case END -> "the end of the statement";
+      };
+    }
+
     /** The word in upper case, for dispatch; other tokens as they are. */
     String upper() {
       return text.toUpperCase(Locale.ROOT);

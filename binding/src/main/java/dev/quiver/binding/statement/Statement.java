@@ -17,8 +17,16 @@ public sealed interface Statement {
   /** A column of CREATE EXTERNAL TABLE's list: {@code name TYPE [NOT NULL | NULL]}. */
   record ColumnType(String name, String type, boolean notNull) {}
 
-  /** {@code SET key = value} or {@code SET key TO value}. */
-  record SetOption(String key, String value) implements Statement {}
+  /**
+   * {@code SET key = value} or {@code SET key TO value} (also after {@code ALTER SESSION|SYSTEM});
+   * {@link #toString} hides the value, which may be a secret.
+   */
+  record SetOption(String key, String value) implements Statement {
+    @Override
+    public String toString() {
+      return "SetOption[key=" + key + ", value=***]";
+    }
+  }
 
   /**
    * {@code CREATE EXTERNAL TABLE [IF NOT EXISTS] name [(columns)] STORED AS format LOCATION 'path'
@@ -65,9 +73,9 @@ public sealed interface Statement {
 
   /**
    * {@code COPY (query) TO 'path' [WITH] [(option [value], ...)]} or {@code COPY table TO ...};
-   * {@code query} is a query ({@link Other}), EXPLAIN, DESCRIBE or SHOW TABLES (COPY table reads
-   * {@code SELECT * FROM table}); option names lower-cased, in order; an option without a value is
-   * {@code "true"}.
+   * {@code query} is a query ({@link Other}: never INSERT, UPDATE or DELETE), EXPLAIN, DESCRIBE or
+   * SHOW (COPY table reads {@code SELECT * FROM table}); option names lower-cased, in order; an
+   * option without a value is {@code "true"}.
    */
   record Copy(Statement query, String path, Map<String, String> options) implements Statement {}
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A recursive-descent parser for the statements Quiver runs itself (see {@link Statement}); any
@@ -22,10 +23,35 @@ import java.util.Map;
  * its position.
  */
 public final class StatementParser {
+  /**
+   * Leading words of statements that change data or settings: not queries, so never the {@code
+   * (query)} of COPY, which would run them and copy nothing.
+   */
+  private static final Set<String> NOT_QUERIES =
+      Set.of(
+          "SET",
+          "RESET",
+          "CREATE",
+          "DROP",
+          "ALTER",
+          "COPY",
+          "INSERT",
+          "UPSERT",
+          "UPDATE",
+          "DELETE",
+          "MERGE",
+          "TRUNCATE");
+
   private final SqlTokens tokens;
   private final String text;
   private final int start;
   private final int end;
+
+  /**
+   * Whether errors show found tokens by kind only, not their text: in SET and OPTIONS, where a
+   * token may be a secret's value.
+   */
+  private boolean hideTokens;
 
   private StatementParser(String text, int start, int end) {
     this.tokens = new SqlTokens(text, start, end);
@@ -34,9 +60,19 @@ public final class StatementParser {
     this.end = end;
   }
 
-  /** Parses one statement (trailing semicolons allowed). */
+  /**
+   * Parses one statement (trailing semicolons allowed).
+   *
+   * @throws SqlParseException for a malformed statement, or text with no statement (empty, blank or
+   *     only comments)
+   */
   public static Statement parse(String sql) {
-    return new StatementParser(sql, 0, endOfStatement(sql)).statement(true);
+    StatementParser parser = new StatementParser(sql, 0, endOfStatement(sql));
+    Token first = parser.tokens.peek();
+    if (first.kind() == Kind.END) {
+      throw parser.tokens.error(0, "no statement to run: the text is empty or holds only comments");
+    }
+    return parser.statement(true);
   }
 
   /**
@@ -61,49 +97,44 @@ public final class StatementParser {
     return e;
   }
 
+  /**
+   * One statement; {@code topLevel} false for COPY's {@code (query)}, which takes a query, EXPLAIN,
+   * DESCRIBE or SHOW, and never a statement that changes data or settings.
+   */
   private Statement statement(boolean topLevel) {
     Token first = tokens.peek();
-    if (first.kind() == Kind.WORD) {
-      switch (first.upper()) {
-        case "SET":
-          if (topLevel) {
-            return set();
-          }
-          break;
-        case "CREATE":
-          if (topLevel) {
-            return create();
-          }
-          break;
-        case "DROP":
-          if (topLevel) {
-            return drop();
-          }
-          break;
-        case "COPY":
-          if (topLevel) {
-            return copy();
-          }
-          break;
-        case "SHOW":
-          return show();
-        case "DESCRIBE", "DESC":
-          return describe();
-        case "EXPLAIN":
-          return explain();
-        default:
-          return other();
-      }
-      throw tokens.error(
-          first.start(), "COPY (query) takes a query, not " + first.upper() + " ...");
+    if (first.kind() != Kind.WORD) {
+      return other();
     }
-    return other();
+    String word = first.upper();
+    if (!topLevel && NOT_QUERIES.contains(word)) {
+      throw tokens.error(
+          first.start(),
+          "COPY (...) takes a query, EXPLAIN, DESCRIBE or SHOW TABLES, not "
+              + word
+              + ": it would run "
+              + word
+              + " and copy no rows; run it on its own");
+    }
+    return switch (word) {
+      case "SET" -> set();
+      case "ALTER" -> alter();
+      case "CREATE" -> create();
+      case "DROP" -> drop();
+      case "COPY" -> copy();
+      case "SHOW" -> show();
+      case "DESCRIBE", "DESC" -> describe();
+      case "EXPLAIN" -> explain();
+      default -> other();
+    };
   }
 
   // ---- SET ----------------------------------------------------------------------------------
 
   private Statement set() {
     tokens.next();
+    // Missing its =, the value is the token an error would show.
+    hideTokens = true;
     StringBuilder key = new StringBuilder(namePart("a setting name after SET"));
     while (tokens.peek().isSymbol('.')) {
       tokens.next();
@@ -122,6 +153,20 @@ public final class StatementParser {
     }
     expectEnd("after the value of SET " + key);
     return new Statement.SetOption(key.toString(), raw(value));
+  }
+
+  /**
+   * {@code ALTER SESSION|SYSTEM SET key = value}: SET, read here so that its errors hide the value
+   * as SET's do (Calcite's echo the token they stop at); any other ALTER is Calcite's.
+   */
+  private Statement alter() {
+    Token scope = tokens.peekSecond();
+    if (!scope.isWord("SESSION") && !scope.isWord("SYSTEM")) {
+      return other();
+    }
+    tokens.next();
+    tokens.next();
+    return tokens.peek().isWord("SET") ? set() : other();
   }
 
   /** One part of a dotted setting name: a word as typed or a quoted name. */
@@ -278,6 +323,8 @@ public final class StatementParser {
   /** {@code ('key' 'value', key = 'value', ...)}; DataFusion's {@code format.} prefix dropped. */
   private void externalOptions(Map<String, String> options) {
     expectSymbol('(', "after OPTIONS");
+    // Options may carry credentials ('secret_access_key' '...').
+    hideTokens = true;
     while (!tokens.peek().isSymbol(')')) {
       Token k = tokens.next();
       String key;
@@ -547,6 +594,8 @@ public final class StatementParser {
   }
 
   private SqlParseException expected(String what, Token found) {
-    return tokens.error(found.start(), "expected " + what + ", found " + found.describe());
+    return tokens.error(
+        found.start(),
+        "expected " + what + ", found " + (hideTokens ? found.describeKind() : found.describe()));
   }
 }

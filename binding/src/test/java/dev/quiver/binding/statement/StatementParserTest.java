@@ -188,7 +188,7 @@ class StatementParserTest {
         48);
     assertError(
         "CREATE EXTERNAL TABLE x STORED AS CSV LOCATION 'f' OPTIONS ('delimiter' 5)",
-        "expected a quoted value for option delimiter, found '5'",
+        "expected a quoted value for option delimiter, found a number",
         1,
         73);
     assertError(
@@ -211,8 +211,94 @@ class StatementParserTest {
     assertError(
         "COPY (SELECT 1) TO 'x.csv' WITH FORMAT CSV", "expected '(' for the options", 1, 33);
     assertError("COPY (SELECT 1) TO 'x' (FORMAT CSV", "expected ')' after COPY's options", 1, 35);
-    assertError("COPY (DROP TABLE t) TO 'x.csv'", "COPY (query) takes a query, not DROP", 1, 7);
+    assertError(
+        "COPY (DROP TABLE t) TO 'x.csv'",
+        "COPY (...) takes a query, EXPLAIN, DESCRIBE or SHOW TABLES, not DROP",
+        1,
+        7);
     assertError("DROP TABLE t /* open", "unterminated comment", 1, 14);
+  }
+
+  @Test
+  void errorsOfSetAndOptionsNeverShowAValue() {
+    // Without its =, the secret is the token found where = or TO was expected.
+    assertError(
+        "SET quiver.s3.secret_access_key 'hunter2'",
+        "expected = or TO after SET quiver.s3.secret_access_key, found a string literal",
+        1,
+        33);
+    assertError("SET quiver.s3.secret_access_key hunter2", "found a word", 1, 33);
+    assertError(
+        "ALTER SESSION SET quiver.s3.secret_access_key 'hunter2'",
+        "expected = or TO after SET quiver.s3.secret_access_key, found a string literal",
+        1,
+        47);
+    assertError("SET quiver.s3.secret_access_key\n  \"hunter2\"", "found a quoted name", 2, 3);
+    assertError("SET quiver.s3.secret_access_key 12345", "found a number", 1, 33);
+    assertError(
+        "CREATE EXTERNAL TABLE x STORED AS CSV LOCATION 'f' OPTIONS ('secret_access_key' hunter2)",
+        "expected a quoted value for option secret_access_key, found a word",
+        1,
+        81);
+    assertError(
+        "CREATE EXTERNAL TABLE x STORED AS CSV LOCATION 'f'\n" + "OPTIONS ('a' 'b' 'hunter2' 'c')",
+        "expected ')' after the OPTIONS list, found a string literal",
+        2,
+        18);
+    for (String sql :
+        List.of(
+            "SET quiver.s3.secret_access_key 'hunter2'",
+            "SET quiver.s3.secret_access_key hunter2",
+            "SET quiver.s3.secret_access_key\n  \"hunter2\"",
+            "CREATE EXTERNAL TABLE x STORED AS CSV LOCATION 'f' OPTIONS ('k' hunter2)",
+            "CREATE EXTERNAL TABLE x STORED AS CSV LOCATION 'f' OPTIONS ('a' 'b' 'hunter2')")) {
+      assertThatThrownBy(() -> parse(sql))
+          .as(sql)
+          .isInstanceOf(SqlParseException.class)
+          .message()
+          .doesNotContain("hunter2");
+    }
+    assertThat(parse("SET quiver.s3.secret_access_key = 'hunter2'").toString())
+        .contains("quiver.s3.secret_access_key")
+        .doesNotContain("hunter2");
+  }
+
+  @Test
+  void alterSessionSetIsSet() {
+    assertThat(parse("alter session set quiver.execution.batch_size = 100"))
+        .isEqualTo(new Statement.SetOption("quiver.execution.batch_size", "100"));
+    assertThat(parse("ALTER SYSTEM SET a.b TO 'x'")).isEqualTo(new Statement.SetOption("a.b", "x"));
+    assertThat(parse("ALTER SESSION RESET a.b"))
+        .isEqualTo(new Statement.Other(new SqlText("ALTER SESSION RESET a.b", 1, 1)));
+    assertThat(parse("ALTER TABLE t ADD c INT"))
+        .isEqualTo(new Statement.Other(new SqlText("ALTER TABLE t ADD c INT", 1, 1)));
+  }
+
+  @Test
+  void textWithNoStatementIsAnError() {
+    assertError("", "no statement to run: the text is empty or holds only comments", 1, 1);
+    assertError("  \n\t ", "no statement to run", 1, 1);
+    assertError("-- only a comment", "no statement to run", 1, 1);
+    assertError("/* a */ -- b\n ;; ", "no statement to run", 1, 1);
+  }
+
+  @Test
+  void copyTakesNoStatementThatChangesData() {
+    for (String word : List.of("INSERT INTO t VALUES (1)", "UPDATE t SET a = 1", "DELETE FROM t")) {
+      String sql = "COPY (\n  /* c */ " + word + ") TO 'x.csv'";
+      String kind = word.substring(0, word.indexOf(' '));
+      assertError(
+          sql,
+          "COPY (...) takes a query, EXPLAIN, DESCRIBE or SHOW TABLES, not "
+              + kind
+              + ": it would run "
+              + kind
+              + " and copy no rows",
+          2,
+          11);
+    }
+    assertError("copy (merge into t using s on true) to 'x.csv'", "not MERGE", 1, 7);
+    assertError("COPY (COPY t TO 'y.csv') TO 'x.csv'", "not COPY", 1, 7);
   }
 
   private static void assertError(String sql, String message, int line, int column) {
