@@ -2,6 +2,7 @@ package dev.quiver.binding.sql;
 
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.UnboundParametersException;
 import dev.quiver.binding.logical.TypeMapping;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -16,6 +17,9 @@ import java.util.HexFormat;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * The {@code ?} parameters of a statement: where they stand in its text, and the SQL literal that
@@ -54,6 +58,27 @@ final class SqlParameters {
       }
     }
     return out;
+  }
+
+  /**
+   * Checks that the parsed statement {@code node} has no {@code ?} left: one run without its values
+   * would otherwise fail deep in planning.
+   *
+   * @throws UnboundParametersException naming how many parameters need values
+   */
+  static void requireBound(SqlNode node) {
+    int[] count = {0};
+    node.accept(
+        new SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(SqlDynamicParam param) {
+            count[0]++;
+            return null;
+          }
+        });
+    if (count[0] > 0) {
+      throw new UnboundParametersException(count[0]);
+    }
   }
 
   /** {@code sql} with each placeholder replaced by the literal of its value. */

@@ -9,6 +9,7 @@ import dev.quiver.binding.datasource.ParquetTable;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.SqlParseException;
 import dev.quiver.binding.errors.Suggestions;
 import dev.quiver.binding.errors.UnknownColumnException;
 import dev.quiver.binding.errors.UnknownTableException;
@@ -95,12 +96,27 @@ final class StatementExecutor {
       return catalogQuery(InformationSchema.describeSql(session.catalog(), name));
     }
     Statement.SqlText sql = ((Statement.Other) statement).sql();
-    return session.planning(() -> statement(sql));
+    return session.planning(() -> statement(sql, false));
   }
 
-  private DataFrame statement(Statement.SqlText sql) {
+  /**
+   * Runs or plans the Calcite statement {@code sql}; {@code copied} when it is COPY's {@code
+   * (query)}, which must not change data.
+   */
+  private DataFrame statement(Statement.SqlText sql, boolean copied) {
     SqlPipeline pipeline = session.pipeline();
-    SqlNode node = pipeline.parse(sql.text(), sql.line(), sql.column());
+    SqlNode node = parse(sql);
+    if (copied && !(node instanceof SqlExplain) && !node.getKind().belongsTo(SqlKind.QUERY)) {
+      // StatementParser refuses INSERT, UPDATE and DELETE by their leading word; this also
+      // catches them however written.
+      throw new SqlParseException(
+          "SQL parse error: COPY (...) takes a query, EXPLAIN, DESCRIBE or SHOW TABLES, not "
+              + node.getKind()
+              + ": it would run it and copy no rows; run it on its own",
+          sql.line(),
+          sql.column(),
+          null);
+    }
     if (node instanceof SqlInsert insert) {
       return countFrame(new TableWrites(session).insert(insert));
     }
@@ -140,8 +156,19 @@ final class StatementExecutor {
 
   /** Plans the query {@code sql}, parsed where it stands in the user's text. */
   private DataFrameImpl plan(Statement.SqlText sql) {
-    SqlNode q = session.pipeline().parse(sql.text(), sql.line(), sql.column());
-    return new DataFrameImpl(session, session.pipeline().toRel(q));
+    return new DataFrameImpl(session, session.pipeline().toRel(parse(sql)));
+  }
+
+  /**
+   * Parses {@code sql} where it stands in the user's text.
+   *
+   * @throws dev.quiver.binding.errors.UnboundParametersException when it has {@code ?} parameters:
+   *     they are bound (replaced by literals) before a statement gets here
+   */
+  private SqlNode parse(Statement.SqlText sql) {
+    SqlNode node = session.pipeline().parse(sql.text(), sql.line(), sql.column());
+    SqlParameters.requireBound(node);
+    return node;
   }
 
   private DataFrame explainFrame(DataFrameImpl df, boolean analyze) {
@@ -299,7 +326,7 @@ final class StatementExecutor {
         session.planning(
             () -> {
               SqlPipeline p = session.pipeline();
-              SqlNode q = p.parse(query.text(), query.line(), query.column());
+              SqlNode q = parse(query);
               RelDataType rowType = p.validate(q).rowType();
               String sql = query.text();
               if (!cols.isEmpty()) {
@@ -416,7 +443,10 @@ final class StatementExecutor {
       throw new QuiverException(
           "COPY ... TO '" + path + "': name the format, (FORMAT PARQUET) or (FORMAT CSV)");
     }
-    DataFrame df = execute(copy.query());
+    DataFrame df =
+        copy.query() instanceof Statement.Other other
+            ? session.planning(() -> statement(other.sql(), true))
+            : execute(copy.query());
     long rows;
     try (ArrowReader reader = df.executeStream()) {
       switch (format) {

@@ -10,8 +10,10 @@ import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.SqlParseException;
+import dev.quiver.binding.errors.UnboundParametersException;
 import dev.quiver.binding.errors.UnknownColumnException;
 import dev.quiver.binding.errors.UnknownFunctionException;
+import dev.quiver.binding.errors.UnknownSettingException;
 import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.physical.ExecutionPlan;
 import java.util.List;
@@ -212,6 +214,115 @@ class SqlErrorsTest {
     } finally {
       batches.forEach(VectorSchemaRoot::close);
     }
+  }
+
+  /** Runs {@code sql} to its end, closing what it returns. */
+  private void run(String sql) {
+    ctx.sql(sql).collect().forEach(VectorSchemaRoot::close);
+  }
+
+  /** No path of SET echoes the value: it may be a secret (the rule: never in errors or logs). */
+  @Test
+  void aSecretSetWronglyNeverReachesTheError() {
+    assertThatThrownBy(() -> run("SET quiver.s3.secret_access_key 'hunter2'"))
+        .isInstanceOf(SqlParseException.class)
+        .hasMessageContaining("expected = or TO after SET quiver.s3.secret_access_key")
+        .message()
+        .doesNotContain("hunter2");
+    assertThatThrownBy(() -> run("set quiver.s3.secret_access_key\n  hunter2;"))
+        .isInstanceOf(SqlParseException.class)
+        .message()
+        .doesNotContain("hunter2");
+    assertThatThrownBy(() -> run("SET quiver.s3.secret_acces_key = 'hunter2'"))
+        .isInstanceOf(UnknownSettingException.class)
+        .hasMessageContaining("quiver.s3.secret_access_key")
+        .message()
+        .doesNotContain("hunter2");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "CREATE EXTERNAL TABLE x STORED AS CSV LOCATION 'x.csv'"
+                        + " OPTIONS ('secret_access_key' hunter2)"))
+        .isInstanceOf(SqlParseException.class)
+        .message()
+        .doesNotContain("hunter2");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "CREATE EXTERNAL TABLE x STORED AS PARQUET LOCATION 'x.parquet'"
+                        + " OPTIONS ('secret_access_key' 'hunter2')"))
+        .isInstanceOf(QuiverException.class)
+        .message()
+        .doesNotContain("hunter2");
+    // Calcite's ALTER SESSION SET: its own errors echo the token they stop at.
+    assertThatThrownBy(() -> run("ALTER SESSION SET quiver.s3.secret_access_key 'hunter2'"))
+        .isInstanceOf(SqlParseException.class)
+        .message()
+        .doesNotContain("hunter2");
+    run("ALTER SESSION SET quiver.execution.batch_size = 100");
+    assertThat(ctx.config().get("quiver.execution.batch_size")).isEqualTo("100");
+    run("SET quiver.s3.secret_access_key = 'hunter2'");
+    assertThat(ctx.config().get("quiver.s3.secret_access_key")).isEqualTo("hunter2");
+  }
+
+  /** As in PostgreSQL and DuckDB, text with no statement is a clear error, not an internal one. */
+  @Test
+  void textWithNoStatementIsAParseError() {
+    for (String sql : List.of("", "   ", "\n\t\n", "-- a comment", "/* a */ -- b\n", ";", " ; ;")) {
+      assertThatThrownBy(() -> run(sql))
+          .as("'%s'", sql)
+          .isInstanceOf(SqlParseException.class)
+          .hasMessageContaining("no statement to run: the text is empty or holds only comments")
+          .message()
+          .doesNotContain("out of bounds");
+    }
+    // A statement with its comments still runs.
+    assertThat(ctx.sql("-- the answer\nSELECT 40 + 2; -- done").collect())
+        .singleElement()
+        .satisfies(
+            b -> {
+              assertThat(b.getVector(0).getObject(0)).isEqualTo(42);
+              b.close();
+            });
+  }
+
+  /** A ? left without a value is named as such, not as a planner failure. */
+  @Test
+  void aParameterWithoutAValueIsNamed() {
+    assertThatThrownBy(() -> run("SELECT n_name FROM nation WHERE n_nationkey = ?"))
+        .isInstanceOfSatisfying(
+            UnboundParametersException.class, e -> assertThat(e.count()).isEqualTo(1))
+        .hasMessageContaining("The statement has 1 parameter (?) but no values for them")
+        .message()
+        .doesNotContain("DYNAMIC_PARAM");
+    for (String sql :
+        List.of(
+            "SELECT n_name FROM nation WHERE n_nationkey BETWEEN ? AND ?",
+            "EXPLAIN SELECT n_name FROM nation WHERE n_nationkey BETWEEN ? AND ?",
+            "CREATE TABLE c AS SELECT n_name FROM nation WHERE n_nationkey BETWEEN ? AND ?",
+            "CREATE VIEW v AS SELECT n_name FROM nation WHERE n_nationkey BETWEEN ? AND ?",
+            "CREATE TABLE t2 (a INT, b INT); INSERT INTO t2 VALUES (?, ?)")) {
+      assertThatThrownBy(() -> run(sql))
+          .as(sql)
+          .isInstanceOf(UnboundParametersException.class)
+          .hasMessageContaining("The statement has 2 parameters (?)");
+    }
+    assertThat(ctx.sql("SELECT count(*) FROM t2").collect())
+        .singleElement()
+        .satisfies(
+            b -> {
+              assertThat(b.getVector(0).getObject(0)).isEqualTo(0L);
+              b.close();
+            });
+    // Bound, the same statement runs.
+    run("INSERT INTO t2 VALUES (1, 10), (2, 20)");
+    assertThat(ctx.sql("SELECT b FROM t2 WHERE a = ?", List.of(2)).collect())
+        .singleElement()
+        .satisfies(
+            b -> {
+              assertThat(b.getVector(0).getObject(0)).isEqualTo(20);
+              b.close();
+            });
   }
 
   /** An internal check failing inside the planner reaches the caller as a typed error. */
