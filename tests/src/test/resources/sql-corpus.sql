@@ -1256,3 +1256,45 @@ SELECT n_nationkey FROM nation n WHERE n_regionkey NOT IN (SELECT CAST(r_regionk
 SELECT n_nationkey FROM nation n WHERE NOT ((SELECT s_suppkey FROM supplier s WHERE s.s_suppkey = n.n_nationkey) IN (SELECT CAST(r_regionkey AS DOUBLE) FROM region r WHERE r.r_regionkey = CAST(n.n_regionkey AS DECIMAL(10, 2)) AND r.r_name <> r.r_name));
 -- name: count_of_a_correlated_subquery_with_an_always_false_filter
 SELECT n_nationkey FROM nation n WHERE (SELECT s_suppkey FROM supplier s WHERE s.s_suppkey = n.n_nationkey) IS NULL OR (SELECT COUNT(*) FROM region r WHERE r.r_regionkey = CAST(n.n_regionkey AS DECIMAL(10, 2)) AND 1 = 0) = 0;
+-- INTERSECT ALL and EXCEPT ALL (multiset semantics: min(m, n) and max(m - n, 0) copies of a row
+-- occurring m times on the left and n times on the right) could not be planned (issue 13; 92 of
+-- 10,000 generated queries).
+-- name: intersect_all_fewer_copies_on_the_left
+SELECT n_regionkey FROM nation INTERSECT ALL SELECT s_nationkey % 5 FROM supplier;
+-- name: intersect_all_fewer_copies_on_the_right
+SELECT s_nationkey % 5 AS k FROM supplier INTERSECT ALL SELECT n_regionkey FROM nation;
+-- name: intersect_all_two_columns_with_nulls
+SELECT NULLIF(o_orderstatus, 'F') AS s, o_orderpriority FROM orders WHERE o_orderkey < 3000
+INTERSECT ALL SELECT NULLIF(o_orderstatus, 'O'), o_orderpriority FROM orders WHERE o_custkey % 3 = 0;
+-- name: intersect_all_decimals_and_strings
+SELECT l_quantity, l_shipmode FROM lineitem WHERE l_orderkey < 2000
+INTERSECT ALL SELECT l_quantity, l_shipmode FROM lineitem WHERE l_suppkey % 4 = 1;
+-- name: intersect_all_dates
+SELECT o_orderdate FROM orders WHERE o_orderkey < 20000 INTERSECT ALL SELECT o_orderdate FROM orders WHERE o_custkey % 2 = 0;
+-- name: except_all_keeps_the_surplus
+SELECT c_nationkey FROM customer EXCEPT ALL SELECT s_nationkey FROM supplier;
+-- name: except_all_with_more_copies_on_the_right
+SELECT n_regionkey FROM nation EXCEPT ALL SELECT s_nationkey % 5 FROM supplier WHERE s_suppkey < 60;
+-- name: except_all_two_columns_with_nulls
+SELECT NULLIF(o_orderstatus, 'F') AS s, NULLIF(o_orderpriority, '1-URGENT') AS p FROM orders WHERE o_orderkey < 3000
+EXCEPT ALL SELECT NULLIF(o_orderstatus, 'O'), NULLIF(o_orderpriority, '5-LOW') FROM orders WHERE o_custkey % 3 = 0;
+-- name: except_all_strings
+SELECT p_brand FROM part EXCEPT ALL SELECT p_brand FROM part WHERE p_size > 5;
+-- name: intersect_all_of_three
+SELECT l_linenumber, l_returnflag FROM lineitem WHERE l_orderkey < 500
+INTERSECT ALL SELECT l_linenumber, l_returnflag FROM lineitem WHERE l_suppkey < 30
+INTERSECT ALL SELECT l_linenumber, l_returnflag FROM lineitem WHERE l_partkey % 7 = 0;
+-- Three inputs fold from the left, ((A - B) - C): not m - max(nB, nC) copies.
+-- name: except_all_of_three
+SELECT l_linenumber FROM lineitem WHERE l_orderkey < 500
+EXCEPT ALL SELECT l_linenumber FROM lineitem WHERE l_orderkey < 200
+EXCEPT ALL SELECT l_linenumber FROM lineitem WHERE l_orderkey BETWEEN 150 AND 300;
+-- name: intersect_all_and_except_all_mixed_with_union_all
+SELECT k, COUNT(*) AS n FROM (
+(SELECT n_regionkey AS k FROM nation EXCEPT ALL SELECT r_regionkey FROM region)
+UNION ALL (SELECT s_nationkey % 5 FROM supplier INTERSECT ALL SELECT c_nationkey % 5 FROM customer WHERE c_custkey < 60)
+UNION ALL SELECT NULLIF(r_regionkey, 2) FROM region) t GROUP BY k;
+-- name: except_all_under_order_by_and_limit
+SELECT o_orderpriority, o_orderstatus FROM orders WHERE o_orderkey < 4000
+EXCEPT ALL SELECT o_orderpriority, o_orderstatus FROM orders WHERE o_totalprice > 150000
+ORDER BY o_orderpriority DESC, o_orderstatus LIMIT 25;

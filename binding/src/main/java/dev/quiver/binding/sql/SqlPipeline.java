@@ -549,7 +549,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     cluster.invalidateMetadataQuery();
     RelNode r =
         hep(
-            pullFactors(rel),
+            pullFactors(AllSetOperations.apply(rel, relBuilder())),
             HepProgram.builder()
                 .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
                 .addRuleCollection(

@@ -149,6 +149,92 @@ class EndToEndTest {
     assertThat(rows("select id from dept except select dept from emp")).containsExactly("3");
   }
 
+  /**
+   * Multisets with duplicates and NULL rows on both sides: (1, a) occurs 3 / 1 / 2 times in sa / sb
+   * / sc (m > n), (2, b) 1 / 2 / 1 (m < n), (NULL, n) 2 / 2 / 0 (m = n), (NULL, NULL) 2 / 3 / 1,
+   * (3, c) 2 / 0 / 1 and (4, d) 0 / 1 / 0. The answers are min(m, n) and max(m - n, 0) copies,
+   * computed by hand and checked against DuckDB.
+   */
+  private void multisets() {
+    ctx.sql("create table sa (x int, y varchar)");
+    ctx.sql("create table sb (x int, y varchar)");
+    ctx.sql("create table sc (x int, y varchar)");
+    ctx.sql(
+        "insert into sa values (1, 'a'), (null, 'n'), (1, 'a'), (2, 'b'), (null, null), (3, 'c'),"
+            + " (1, 'a'), (null, null), (3, 'c'), (null, 'n')");
+    ctx.sql(
+        "insert into sb values (null, null), (1, 'a'), (2, 'b'), (null, 'n'), (null, null),"
+            + " (2, 'b'), (4, 'd'), (null, 'n'), (null, null)");
+    ctx.sql("insert into sc values (1, 'a'), (null, null), (2, 'b'), (1, 'a'), (3, 'c')");
+  }
+
+  @Test
+  void intersectAllKeepsTheSmallerCount() {
+    multisets();
+    assertThat(
+            rows(
+                "select * from sa intersect all select * from sb"
+                    + " order by x nulls last, y nulls last"))
+        .containsExactly("1|a", "2|b", "null|n", "null|n", "null|null", "null|null");
+    assertThat(rows("select count(*) from (select x from sa intersect all select x from sb)"))
+        .containsExactly("6");
+    // A NOT NULL column against a nullable one of the same type.
+    assertThat(rows("select id from dept intersect all select dept from emp order by 1"))
+        .containsExactly("1", "2");
+  }
+
+  @Test
+  void exceptAllKeepsTheSurplus() {
+    multisets();
+    assertThat(
+            rows(
+                "select * from sa except all select * from sb"
+                    + " order by x nulls last, y nulls last"))
+        .containsExactly("1|a", "1|a", "3|c", "3|c");
+    assertThat(
+            rows(
+                "select * from sb except all select * from sa"
+                    + " order by x nulls last, y nulls last"))
+        .containsExactly("2|b", "4|d", "null|null");
+    assertThat(rows("select dept from emp except all select id from dept order by 1 nulls last"))
+        .containsExactly("1", "1", "1", "2", "2", "2", "4", "null");
+  }
+
+  @Test
+  void threeInputsFoldFromTheLeft() {
+    multisets();
+    assertThat(
+            rows(
+                "select * from sa intersect all select * from sb intersect all select * from sc"
+                    + " order by x nulls last, y nulls last"))
+        .containsExactly("1|a", "2|b", "null|null");
+    // ((sa - sb) - sc): (1, a) keeps 3 - 1 - 2 = 0 copies (not 3 - max(1, 2) = 1), (3, c) 2 - 1.
+    assertThat(
+            rows(
+                "select * from sa except all select * from sb except all select * from sc"
+                    + " order by x nulls last, y nulls last"))
+        .containsExactly("3|c");
+  }
+
+  @Test
+  void allSetOperationsMixWithUnionAllOrderAndLimit() {
+    multisets();
+    assertThat(
+            rows(
+                "(select * from sa except all select * from sb) union all"
+                    + " (select * from sc intersect all select * from sb)"
+                    + " order by x nulls last, y nulls last"))
+        .containsExactly("1|a", "1|a", "1|a", "2|b", "3|c", "3|c", "null|null");
+    assertThat(rows("select * from sa except all select * from sb order by x desc, y limit 3"))
+        .containsExactly("3|c", "3|c", "1|a");
+    // INTERSECT binds tighter than UNION: sa.x UNION ALL (sb.x INTERSECT ALL sc.x).
+    assertThat(
+            rows(
+                "select x, count(*) from (select x from sa union all select x from sb"
+                    + " intersect all select x from sc) group by x order by x nulls last"))
+        .containsExactly("1|4", "2|2", "3|2", "null|5");
+  }
+
   @Test
   void windowFunctions() {
     assertThat(

@@ -70,6 +70,18 @@ class LogicalPlanTest {
   }
 
   @Test
+  void intersectAndExceptAllNumberTheCopiesOfEachRow() {
+    String plan =
+        plan(
+            "select n_regionkey from nation intersect all select s_nationkey from supplier "
+                + "except all select c_nationkey from customer");
+    assertThat(plan)
+        .doesNotContain("LogicalIntersect")
+        .doesNotContain("LogicalMinus")
+        .contains("ROW_NUMBER()");
+  }
+
+  @Test
   void decimalDivisionAndAverageAreDouble() {
     var schema =
         ctx.sql(
