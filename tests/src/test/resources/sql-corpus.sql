@@ -1265,7 +1265,7 @@ SELECT n_regionkey FROM nation INTERSECT ALL SELECT s_nationkey % 5 FROM supplie
 SELECT s_nationkey % 5 AS k FROM supplier INTERSECT ALL SELECT n_regionkey FROM nation;
 -- name: intersect_all_two_columns_with_nulls
 SELECT NULLIF(o_orderstatus, 'F') AS s, o_orderpriority FROM orders WHERE o_orderkey < 3000
-INTERSECT ALL SELECT NULLIF(o_orderstatus, 'O'), o_orderpriority FROM orders WHERE o_custkey % 3 = 0;
+INTERSECT ALL SELECT NULLIF(o_orderstatus, 'O'), o_orderpriority FROM orders WHERE o_totalprice > 100000;
 -- name: intersect_all_decimals_and_strings
 SELECT l_quantity, l_shipmode FROM lineitem WHERE l_orderkey < 2000
 INTERSECT ALL SELECT l_quantity, l_shipmode FROM lineitem WHERE l_suppkey % 4 = 1;
@@ -1274,10 +1274,10 @@ SELECT o_orderdate FROM orders WHERE o_orderkey < 20000 INTERSECT ALL SELECT o_o
 -- name: except_all_keeps_the_surplus
 SELECT c_nationkey FROM customer EXCEPT ALL SELECT s_nationkey FROM supplier;
 -- name: except_all_with_more_copies_on_the_right
-SELECT n_regionkey FROM nation EXCEPT ALL SELECT s_nationkey % 5 FROM supplier WHERE s_suppkey < 60;
+SELECT n_regionkey FROM nation EXCEPT ALL SELECT s_nationkey % 5 FROM supplier WHERE s_suppkey < 25;
 -- name: except_all_two_columns_with_nulls
 SELECT NULLIF(o_orderstatus, 'F') AS s, NULLIF(o_orderpriority, '1-URGENT') AS p FROM orders WHERE o_orderkey < 3000
-EXCEPT ALL SELECT NULLIF(o_orderstatus, 'O'), NULLIF(o_orderpriority, '5-LOW') FROM orders WHERE o_custkey % 3 = 0;
+EXCEPT ALL SELECT NULLIF(o_orderstatus, 'O'), NULLIF(o_orderpriority, '5-LOW') FROM orders WHERE o_totalprice > 100000;
 -- name: except_all_strings
 SELECT p_brand FROM part EXCEPT ALL SELECT p_brand FROM part WHERE p_size > 5;
 -- name: intersect_all_of_three
@@ -1296,5 +1296,5 @@ UNION ALL (SELECT s_nationkey % 5 FROM supplier INTERSECT ALL SELECT c_nationkey
 UNION ALL SELECT NULLIF(r_regionkey, 2) FROM region) t GROUP BY k;
 -- name: except_all_under_order_by_and_limit
 SELECT o_orderpriority, o_orderstatus FROM orders WHERE o_orderkey < 4000
-EXCEPT ALL SELECT o_orderpriority, o_orderstatus FROM orders WHERE o_totalprice > 150000
+EXCEPT ALL SELECT o_orderpriority, o_orderstatus FROM orders WHERE o_orderkey < 2500
 ORDER BY o_orderpriority DESC, o_orderstatus LIMIT 25;

@@ -198,6 +198,12 @@ class EndToEndTest {
         .containsExactly("2|b", "4|d", "null|null");
     assertThat(rows("select dept from emp except all select id from dept order by 1 nulls last"))
         .containsExactly("1", "1", "1", "2", "2", "2", "4", "null");
+    // INTEGER NOT NULL against a nullable BIGINT.
+    assertThat(
+            rows(
+                "select id from dept except all select cast(dept as bigint) from emp"
+                    + " where dept = 1 order by 1"))
+        .containsExactly("2", "3");
   }
 
   @Test

@@ -57,8 +57,6 @@ import java.util.regex.Pattern;
  *       correlated by IS DISTINCT FROM with an outer NULL ({@code EXISTS (SELECT * FROM s WHERE s.m
  *       IS DISTINCT FROM o.m)} is false for o.m NULL although s has non-NULL m; DuckDB 2.0 answers
  *       it right). Such correlations are not generated for EXISTS.
- *   <li>INTERSECT ALL and EXCEPT ALL are not supported by Quiver; they are generated rarely and
- *       counted as unsupported.
  * </ol>
  */
 final class QueryGenerator {
