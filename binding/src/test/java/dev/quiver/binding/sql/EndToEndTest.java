@@ -178,6 +178,12 @@ class EndToEndTest {
         .containsExactly("1|a", "2|b", "null|n", "null|n", "null|null", "null|null");
     assertThat(rows("select count(*) from (select x from sa intersect all select x from sb)"))
         .containsExactly("6");
+    // A column twice: both copies are partition keys.
+    assertThat(
+            rows(
+                "select x, y, count(*) from (select x, x as y from sa intersect all"
+                    + " select x, x from sb) group by x, y order by x nulls last"))
+        .containsExactly("1|1|1", "2|2|1", "null|null|4");
     // A NOT NULL column against a nullable one of the same type.
     assertThat(rows("select id from dept intersect all select dept from emp order by 1"))
         .containsExactly("1", "2");
