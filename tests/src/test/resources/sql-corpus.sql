@@ -1298,3 +1298,19 @@ UNION ALL SELECT NULLIF(r_regionkey, 2) FROM region) t GROUP BY k;
 SELECT o_orderpriority, o_orderstatus FROM orders WHERE o_orderkey < 4000
 EXCEPT ALL SELECT o_orderpriority, o_orderstatus FROM orders WHERE o_orderkey < 2500
 ORDER BY o_orderpriority DESC, o_orderstatus LIMIT 25;
+-- A group key that the simplifier folds to a constant, over no rows, with a correlated subquery:
+-- the decorrelator dropped the key and GROUP BY () gave one row (seed 20261208 queries 17019,
+-- 42292, 53568, 57696, 90440, 94534).
+-- name: group_key_folding_to_null_over_no_rows_with_subquery
+SELECT c0, (SELECT COUNT(*) FROM region r WHERE NULLIF(r.r_regionkey, 99) = w.c0) AS n
+FROM (SELECT DISTINCT n_regionkey + CAST(NULL AS INTEGER) AS c0 FROM nation WHERE n_nationkey > 100) w;
+-- name: group_key_folding_to_true_over_no_rows_with_exists
+SELECT * FROM (SELECT DISTINCT (n_regionkey IS NOT DISTINCT FROM n_regionkey) AS c0 FROM nation WHERE n_nationkey > 100) w
+WHERE EXISTS (SELECT 1 FROM region r WHERE w.c0 = (r.r_regionkey > 0));
+-- name: group_key_folding_to_null_with_subquery
+SELECT c0, (SELECT COUNT(*) FROM region r WHERE NULLIF(r.r_regionkey, 99) = w.c0) AS n
+FROM (SELECT DISTINCT n_regionkey + CAST(NULL AS INTEGER) AS c0 FROM nation WHERE n_nationkey > 10) w;
+-- name: group_keys_from_the_empty_side_of_a_left_join_with_subquery
+SELECT w.*, (SELECT MIN(r_name) FROM region r WHERE w.c0 IS DISTINCT FROM r.r_regionkey) AS m
+FROM (SELECT a5.c1, a5.c0, COUNT(*) AS n FROM nation a1 LEFT JOIN (SELECT n_regionkey AS c0, MAX(n_name) AS c1 FROM nation WHERE 4 < -3.5 GROUP BY n_regionkey) a5 ON a1.n_nationkey IS NOT NULL
+WHERE a1.n_nationkey > 100 GROUP BY a5.c1, a5.c0) w;

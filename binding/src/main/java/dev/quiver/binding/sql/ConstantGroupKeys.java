@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
@@ -12,9 +13,13 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.tools.RelBuilder;
@@ -95,12 +100,29 @@ final class ConstantGroupKeys extends RelShuttleImpl {
     List<RexNode> constants = new ArrayList<>();
     for (int key : agg.getGroupSet()) {
       RexNode constant = constantMap.get(RexInputRef.of(key, input.getRowType()));
+      if (constant == null && input instanceof Project project) {
+        constant =
+            simplifiedConstant(
+                project.getCluster().getRexBuilder(), project.getProjects().get(key));
+      }
       if (constant == null || !RexUtil.isConstant(constant)) {
         return null;
       }
       constants.add(constant);
     }
     return constants;
+  }
+
+  /**
+   * A projected key that Calcite's simplifier folds to a literal ({@code a + CAST(NULL AS INT)},
+   * {@code a IS NOT DISTINCT FROM a}), as the decorrelator's own simplification later does before
+   * it drops the key; null if it does not fold.
+   */
+  private static RexNode simplifiedConstant(RexBuilder rexBuilder, RexNode expr) {
+    RexNode simplified =
+        new RexSimplify(rexBuilder, RelOptPredicateList.EMPTY, RexUtil.EXECUTOR)
+            .simplifyPreservingType(expr);
+    return simplified instanceof RexLiteral ? simplified : null;
   }
 
   /**

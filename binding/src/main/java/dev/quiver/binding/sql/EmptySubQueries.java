@@ -6,6 +6,7 @@ import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.logical.LogicalValues;
 import org.apache.calcite.rel.rules.PruneEmptyRules;
@@ -26,6 +27,9 @@ final class EmptySubQueries {
   private EmptySubQueries() {}
 
   static RelNode apply(RelNode rel) {
+    if (!containsCorrelate(rel)) {
+      return rel;
+    }
     RelNode marked =
         rel.accept(
             new RelHomogeneousShuttle() {
@@ -59,6 +63,18 @@ final class EmptySubQueries {
     // A correlate whose subquery became an aggregate over nothing (COUNT(*) of an empty filter)
     // no longer uses its variable; left as a correlate it stops the decorrelator.
     return UnusedCorrelations.apply(hep.findBestExp());
+  }
+
+  private static boolean containsCorrelate(RelNode rel) {
+    if (rel instanceof Correlate) {
+      return true;
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (containsCorrelate(input)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean alwaysFalse(Filter filter) {

@@ -32,7 +32,6 @@ import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
-import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.PruneEmptyRules;
@@ -489,7 +488,11 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             rel,
             HepProgram.builder()
                 .addRuleCollection(
-                    List.of(PruneEmptyRules.PROJECT_INSTANCE, PruneEmptyRules.FILTER_INSTANCE))
+                    List.of(
+                        PruneEmptyRules.PROJECT_INSTANCE,
+                        PruneEmptyRules.FILTER_INSTANCE,
+                        PruneEmptyRules.JOIN_LEFT_INSTANCE,
+                        PruneEmptyRules.JOIN_RIGHT_INSTANCE))
                 .build());
     rel =
         ConstantSubQueries.apply(
@@ -509,11 +512,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     hep.setRoot(rel);
     RelNode out =
         SharedCorrelations.apply(
-            NestedCorrelations.apply(ConstantGroupKeys.apply(hep.findBestExp(), relBuilder())));
+            NestedCorrelations.apply(
+                ConstantGroupKeys.apply(EmptySubQueries.apply(hep.findBestExp()), relBuilder())));
     trace("subqueries as correlates", out);
-    if (containsCorrelate(out)) {
-      out = EmptySubQueries.apply(out);
-    }
     RelNode decorrelated =
         CorrelatedScalarRows.apply(
             UnusedCorrelations.apply(
@@ -525,18 +526,6 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
                             relBuilder())))));
     trace("decorrelated", decorrelated);
     return decorrelated;
-  }
-
-  private static boolean containsCorrelate(RelNode rel) {
-    if (rel instanceof Correlate) {
-      return true;
-    }
-    for (RelNode input : rel.getInputs()) {
-      if (containsCorrelate(input)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The logical optimizer: folding, push-downs, rewrites, join ordering, column pruning. */
