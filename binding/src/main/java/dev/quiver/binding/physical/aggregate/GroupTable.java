@@ -29,6 +29,9 @@ final class GroupTable {
   private int[] groupHash = new int[16];
   private int size;
   private int[] hashes = new int[0];
+  // probeGeneric's per-row flags (a candidate group found by hash; its key differs), reused.
+  private boolean[] candidate = new boolean[0];
+  private boolean[] differs = new boolean[0];
 
   GroupTable(List<Field> keyFields) {
     cols = new KeyColumn[keyFields.size()];
@@ -176,40 +179,79 @@ final class GroupTable {
     }
   }
 
+  /**
+   * Several key columns (or one not handled above): each row first takes the first group whose
+   * stored hash equals its own, or a new group; then each key column checks every row's candidate
+   * in one loop of its own (no per-row virtual call, which for several column types is a
+   * megamorphic call per row and column); the rare rows whose candidate differs in some column (a
+   * 32-bit hash collision) continue probing past it one at a time.
+   */
   private void probeGeneric(int rows, boolean[] mask, int[] out, int[] h) {
+    if (candidate.length < rows) {
+      candidate = new boolean[Math.max(rows, 1024)];
+      differs = new boolean[candidate.length];
+    }
     for (int i = 0; i < rows; i++) {
       if (mask != null && !mask[i]) {
         out[i] = -1;
+        candidate[i] = false;
         continue;
       }
       int hash = h[i];
       int m = slots.length - 1;
       int s = hash & m;
-      int g;
-      outer:
       while (true) {
         long e = slots[s];
         if (e == 0) {
-          g = insert(i, hash);
+          out[i] = insert(i, hash);
+          candidate[i] = false;
           break;
         }
-        g = (int) e - 1;
         if ((int) (e >>> 32) == hash) {
-          boolean eq = true;
-          for (KeyColumn c : cols) {
-            if (!c.equalsRow(g, i)) {
-              eq = false;
-              break;
-            }
-          }
-          if (eq) {
-            break outer;
-          }
+          out[i] = (int) e - 1;
+          candidate[i] = true;
+          break;
         }
         s = (s + 1) & m;
       }
-      out[i] = g;
     }
+    // A row that created its group matches it; every other row checks its candidate column by
+    // column, and the rare mismatch probes again with the full key.
+    Arrays.fill(differs, 0, rows, false);
+    for (KeyColumn c : cols) {
+      c.verify(out, candidate, differs, rows);
+    }
+    for (int i = 0; i < rows; i++) {
+      if (differs[i]) {
+        out[i] = probeOne(i, h[i], out[i]);
+      }
+    }
+  }
+
+  /** Full-key probe of row {@code row}, skipping group {@code notThis} (known to differ). */
+  private int probeOne(int row, int hash, int notThis) {
+    int m = slots.length - 1;
+    int s = hash & m;
+    while (true) {
+      long e = slots[s];
+      if (e == 0) {
+        return insert(row, hash);
+      }
+      int g = (int) e - 1;
+      if (g != notThis && (int) (e >>> 32) == hash && equalsRow(g, row)) {
+        return g;
+      }
+      s = (s + 1) & m;
+    }
+  }
+
+  private boolean equalsRow(int g, int row) {
+    for (KeyColumn c : cols) {
+      if (!c.equalsRow(g, row)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Appends batch row {@code row} as a new group and returns its id. */
@@ -310,6 +352,18 @@ final class GroupTable {
 
     abstract boolean equalsRow(int g, int row);
 
+    /**
+     * Sets {@code differs[i]} for each row {@code i} with a {@code candidate} whose group {@code
+     * groups[i]} holds a different key in this column.
+     */
+    void verify(int[] groups, boolean[] candidate, boolean[] differs, int rows) {
+      for (int i = 0; i < rows; i++) {
+        if (candidate[i] && !equalsRow(groups[i], i)) {
+          differs[i] = true;
+        }
+      }
+    }
+
     abstract void append(int g, int row);
 
     abstract FieldVector emit(int[] gids, int n, BufferAllocator allocator);
@@ -367,6 +421,20 @@ final class GroupTable {
     @Override
     boolean equalsRow(int g, int row) {
       return vals[g] == bv[row] && nulls[g] == bn[row];
+    }
+
+    @Override
+    void verify(int[] groups, boolean[] candidate, boolean[] differs, int rows) {
+      long[] v = vals;
+      boolean[] n = nulls;
+      for (int i = 0; i < rows; i++) {
+        if (candidate[i]) {
+          int g = groups[i];
+          if (v[g] != bv[i] || n[g] != bn[i]) {
+            differs[i] = true;
+          }
+        }
+      }
     }
 
     @Override
@@ -453,6 +521,18 @@ final class GroupTable {
     @Override
     boolean equalsRow(int g, int row) {
       return lo[g] == blo[row] && hi[g] == bhi[row] && nulls[g] == bn[row];
+    }
+
+    @Override
+    void verify(int[] groups, boolean[] candidate, boolean[] differs, int rows) {
+      for (int i = 0; i < rows; i++) {
+        if (candidate[i]) {
+          int g = groups[i];
+          if (lo[g] != blo[i] || hi[g] != bhi[i] || nulls[g] != bn[i]) {
+            differs[i] = true;
+          }
+        }
+      }
     }
 
     @Override

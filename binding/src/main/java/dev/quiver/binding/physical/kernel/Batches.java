@@ -179,9 +179,7 @@ public final class Batches {
     }
     long dv = Raw.address(validity, (pos + n + 7L) >>> 3);
     if (source.getNullCount() == 0) {
-      for (int i = 0; i < n; i++) {
-        Raw.setBit(dv, pos + i);
-      }
+      Raw.setBits(dv, pos, n);
       return;
     }
     long sv = Raw.address(source.getValidityBuffer(), (n + 7L) >>> 3);

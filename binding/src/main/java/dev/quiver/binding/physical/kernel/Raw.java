@@ -72,6 +72,26 @@ public final class Raw {
     MemoryUtil.putByte(a, (byte) (MemoryUtil.getByte(a) | (1 << (i & 7))));
   }
 
+  /**
+   * Sets bits {@code [from, from + n)} of the bitmap at {@code address}: whole bytes at once, so
+   * marking a run of valid rows costs a byte fill instead of a read-modify-write per row.
+   */
+  public static void setBits(long address, int from, int n) {
+    int end = from + n;
+    int i = from;
+    while (i < end && (i & 7) != 0) {
+      setBit(address, i++);
+    }
+    int wholeBytes = (end - i) >>> 3;
+    if (wholeBytes > 0) {
+      MemoryUtil.setMemory(address + (i >>> 3), wholeBytes, (byte) -1);
+      i += wholeBytes << 3;
+    }
+    while (i < end) {
+      setBit(address, i++);
+    }
+  }
+
   /** Copies {@code length} bytes of {@code src} from {@code offset} to {@code address}. */
   public static void copy(byte[] src, int offset, long address, int length) {
     if (length > 0) {

@@ -10,6 +10,7 @@ import dev.quiver.binding.physical.kernel.BatchCoalescer;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.kernel.Raw;
 import dev.quiver.binding.physical.kernel.Take;
+import dev.quiver.binding.physical.kernel.TakeRuns;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,6 +104,9 @@ public final class FilterExec extends BaseExecutionPlan {
           }
           if (selected == rows) {
             return Batches.transfer(owned, context.allocator());
+          }
+          if (TakeRuns.worthIt(selected, TakeRuns.runs(selection, selected))) {
+            return TakeRuns.take(owned, selection, selected, context.allocator());
           }
           return Take.take(owned, selection, selected, context.allocator());
         }
