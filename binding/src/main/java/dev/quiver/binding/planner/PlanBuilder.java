@@ -42,6 +42,7 @@ import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -128,8 +129,33 @@ final class PlanBuilder {
   private ExecutionPlan project(Project p) {
     ExecutionPlan input = plan(p.getInput());
     RelDataType inType = p.getInput().getRowType();
+    List<RexNode> projects = p.getProjects();
+    List<RexNode> shared = CommonSubexpressions.find(projects);
+    if (!shared.isEmpty()) {
+      // Evaluate each repeated computation once, below, beside the input's columns (passed
+      // through without a copy); the projection above reads it as a column.
+      int width = inType.getFieldCount();
+      List<PhysicalExpr> below = new ArrayList<>();
+      RelDataTypeFactory.Builder type = p.getCluster().getTypeFactory().builder();
+      type.addAll(inType.getFieldList());
+      for (int i = 0; i < width; i++) {
+        below.add(translate(rexBuilder.makeInputRef(inType, i), inType));
+      }
+      for (int i = 0; i < shared.size(); i++) {
+        below.add(translate(shared.get(i), inType));
+        type.add("$common" + i, shared.get(i).getType());
+      }
+      RelDataType belowType = type.uniquify().build();
+      input = new ProjectionExec(input, below, belowType.getFieldNames());
+      List<RexNode> rewritten = new ArrayList<>(projects.size());
+      for (RexNode e : projects) {
+        rewritten.add(CommonSubexpressions.replace(rexBuilder, e, shared, width));
+      }
+      projects = rewritten;
+      inType = belowType;
+    }
     List<PhysicalExpr> exprs = new ArrayList<>();
-    for (RexNode e : p.getProjects()) {
+    for (RexNode e : projects) {
       exprs.add(translate(e, inType));
     }
     return new ProjectionExec(input, exprs, p.getRowType().getFieldNames());

@@ -52,6 +52,35 @@ class EndToEndTest {
     ctx.close();
   }
 
+  @Test
+  void aRepeatedComputationGivesTheSameAnswersAndAGuardedOneRaisesNothing() {
+    // salary * (1 - id) repeats, so it is computed once below the projection; the division is
+    // repeated too but only under its CASE, where id = 5 would divide by zero if hoisted.
+    List<String> shared =
+        rows(
+            "select dept, sum(salary * (1 - id)), sum(salary * (1 - id) * (1 + id)),"
+                + " sum(case when id <> 5 then salary / (id - 5) end),"
+                + " max(case when id <> 5 then salary / (id - 5) + 1 end) from emp group by dept"
+                + " order by dept");
+    List<String> alone = new ArrayList<>();
+    List<String> a = rows("select sum(salary * (1 - id)) from emp group by dept order by dept");
+    List<String> b =
+        rows("select sum(salary * (1 - id) * (1 + id)) from emp group by dept order by dept");
+    List<String> c =
+        rows(
+            "select sum(case when id <> 5 then salary / (id - 5) end) from emp group by dept"
+                + " order by dept");
+    List<String> d =
+        rows(
+            "select max(case when id <> 5 then salary / (id - 5) + 1 end) from emp group by"
+                + " dept order by dept");
+    List<String> keys = rows("select dept from emp group by dept order by dept");
+    for (int i = 0; i < keys.size(); i++) {
+      alone.add(String.join("|", keys.get(i), a.get(i), b.get(i), c.get(i), d.get(i)));
+    }
+    assertThat(shared).isEqualTo(alone).hasSize(4);
+  }
+
   /** Runs a query and returns its rows as strings, closing the batches. */
   private List<String> rows(String sql) {
     return rows(ctx.sql(sql));

@@ -72,6 +72,24 @@ class PhysicalPlanTest {
   }
 
   @Test
+  void aComputationTwoOutputsRepeatIsEvaluatedOnceBelowThem() {
+    // TPC-H Q1: l_extendedprice * (1 - l_discount) is a sum of its own and a factor of another.
+    String sql =
+        "select l_returnflag, sum(l_extendedprice * (1 - l_discount)) as a,"
+            + " sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) as b,"
+            + " sum(case when l_quantity <> 0 then l_tax / l_quantity end) as c,"
+            + " max(case when l_quantity <> 0 then l_tax / l_quantity + 1 end) as d"
+            + " from lineitem group by l_returnflag";
+    String text = ctx.sql(sql).explain();
+    assertThat(text).containsOnlyOnce("(1 - l_discount");
+    assertThat(text).contains("$common0");
+    // The guarded division stays inside its CASE: hoisting it would divide every row.
+    assertThat(text).doesNotContain("$common1");
+    List<ProjectionExec> projections = all(capture.last(), ProjectionExec.class);
+    assertThat(projections).hasSizeGreaterThanOrEqualTo(2);
+  }
+
+  @Test
   void columnRestrictionsImpliedByEveryBranchOfAnOrReachTheScans() {
     // TPC-H Q7's nation pair: each nation scan gets n_name IN ('FRANCE', 'GERMANY') while the
     // pairing itself stays on the join.
