@@ -150,6 +150,8 @@ class PhysicalPlanTest {
 
   @Test
   void largeJoinsRepartitionBothSidesOnTheKeys() {
+    // orders' 1.5 million rows are over this threshold (the default collects up to 2 million).
+    ctx.sql("SET quiver.optimizer.hash_join_collect_build_threshold_rows = 1000000");
     ExecutionPlan p =
         plan("select o_orderdate, l_quantity from orders join lineitem on o_orderkey = l_orderkey");
     HashJoinExec join = all(p, HashJoinExec.class).get(0);
