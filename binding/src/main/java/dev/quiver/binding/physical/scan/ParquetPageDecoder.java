@@ -2,6 +2,9 @@ package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.physical.kernel.Raw;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Set;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -14,6 +17,10 @@ import org.apache.parquet.format.Encoding;
  * into Arrow buffers with plain loops: the fast path of {@link ParquetRowGroupReader} for the
  * encodings nearly every writer uses (PLAIN and dictionary values, RLE definition levels).
  * parquet-java's column reader costs several calls per value; this costs a few array accesses.
+ *
+ * <p>Rows are copied in runs of defined rows (a whole page when it has no nulls, recognised from
+ * its levels' single RLE run): validity bits are set a byte at a time, dictionary values gathered
+ * in one loop per target, and PLAIN values already in the vector's layout copied in bulk.
  */
 final class ParquetPageDecoder {
   /** Encodings (of values and levels) this decoder reads. */
@@ -37,13 +44,27 @@ final class ParquetPageDecoder {
     BYTES
   }
 
+  private static final boolean NATIVE_LITTLE_ENDIAN =
+      ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+  private static final VarHandle INT_LE =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG_BE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  /** Eight bytes moved verbatim between a byte[] and an Arrow buffer (both in native order). */
+  private static final VarHandle LONG_NATIVE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
   private final ParquetColumnPages pages;
   private final Layout layout;
   private final Target target;
   private final int typeLength;
   private final boolean optional;
 
-  // The dictionary, decoded once per chunk (dictionarySize -1 when the chunk has none).
+  // The dictionary, decoded once per chunk (dictionarySize -1 when the chunk has none): ints for
+  // an INT32 target, longs (already widened or sign-extended) for the 8- and 16-byte targets.
   private boolean dictionaryLoaded;
   private int dictionarySize = -1;
   private int[] dictInts;
@@ -52,17 +73,26 @@ final class ParquetPageDecoder {
   private int[] dictOffsets;
 
   // The current page, decoded whole: definition levels, then either dictionary ids or plain
-  // values; pageRow counts rows consumed, pageValue non-null values consumed.
+  // values; pageRow counts rows consumed, pageValue non-null values consumed. allDefined says
+  // every row has a value (then defined[] is not filled); otherwise defined[i] is 1 or 0.
   private int pageRows;
   private int pageRow;
   private int pageValue;
+  private boolean allDefined;
   private byte[] defined = new byte[0];
   private int[] levelBuffer = new int[0];
   private boolean dictionaryPage;
   private int[] ids = new int[0];
   private byte[] plain;
   private int plainStart;
-  private int[] plainOffsets = new int[0]; // BYTES in a plain page: start of value i, then end
+  private int plainEnd;
+  private int plainCursor; // BYTES in a plain page: the next value's length prefix
+
+  // The string vector being filled by readBytes: its data buffer grows as values arrive.
+  private BaseVariableWidthVector strings;
+  private long stringData;
+  private long stringCapacity;
+  private long bytesPerRow = 16; // the last batch's average, to size the next batch's buffer
 
   private ParquetPageDecoder(
       ParquetColumnPages pages, Layout layout, Target target, int typeLength, boolean optional) {
@@ -90,7 +120,14 @@ final class ParquetPageDecoder {
     if (layout == Layout.BIG_ENDIAN && (typeLength < 1 || typeLength > 8)) {
       return null;
     }
-    return new ParquetPageDecoder(pages, layout, target, typeLength, optional);
+    boolean fits =
+        switch (target) {
+          case INT32, UINT32_AS_INT64 -> layout == Layout.INT;
+          case INT64 -> layout == Layout.LONG;
+          case DECIMAL -> layout != Layout.BYTES;
+          case BYTES -> layout == Layout.BYTES;
+        };
+    return fits ? new ParquetPageDecoder(pages, layout, target, typeLength, optional) : null;
   }
 
   /** Writes the next {@code rows} values into {@code vector} (allocated for them) at 0. */
@@ -106,24 +143,29 @@ final class ParquetPageDecoder {
     while (done < rows) {
       ensurePage();
       int n = Math.min(rows - done, pageRows - pageRow);
-      for (int i = 0; i < n; i++) {
-        if (optional && defined[pageRow + i] == 0) {
-          continue;
-        }
-        int row = done + i;
-        Raw.setBit(validity, row);
-        int at = pageValue++;
-        switch (target) {
-          case INT32 -> Raw.putInt(data + row * 4L, intValue(at));
-          case INT64 -> Raw.putLong(data + row * 8L, longValue(at));
-          case UINT32_AS_INT64 ->
-              Raw.putLong(data + row * 8L, Integer.toUnsignedLong(intValue(at)));
-          case DECIMAL -> {
-            long x = layout == Layout.INT ? intValue(at) : longValue(at);
-            Raw.putLong(data + row * 16L, x);
-            Raw.putLong(data + row * 16L + 8, x >> 63);
+      if (allDefined) {
+        setBits(validity, done, n);
+        putValues(data, done, pageValue, n);
+        pageValue += n;
+      } else {
+        // Nulls are the exception: copy each run of defined rows with the bulk loops.
+        byte[] d = defined;
+        int base = pageRow;
+        int i = 0;
+        while (i < n) {
+          while (i < n && d[base + i] == 0) {
+            i++;
           }
-          default -> throw new IllegalStateException("unexpected target " + target);
+          int from = i;
+          while (i < n && d[base + i] != 0) {
+            i++;
+          }
+          int run = i - from;
+          if (run > 0) {
+            setBits(validity, done + from, run);
+            putValues(data, done + from, pageValue, run);
+            pageValue += run;
+          }
         }
       }
       pageRow += n;
@@ -140,93 +182,238 @@ final class ParquetPageDecoder {
     };
   }
 
-  private int intValue(int at) {
+  /**
+   * Writes {@code n} consecutive values of the current page, from value {@code at}, into rows
+   * {@code row..row+n} of the fixed-width buffer at {@code data}: one tight loop per target and
+   * encoding, a bulk copy for PLAIN values already in the vector's layout.
+   */
+  private void putValues(long data, int row, int at, int n) {
     if (dictionaryPage) {
-      return dictInts[ids[at]];
+      int[] id = ids;
+      switch (target) {
+        case INT32 -> {
+          int[] dict = dictInts;
+          long p = data + row * 4L;
+          for (int i = 0; i < n; i++) {
+            Raw.putInt(p + i * 4L, dict[id[at + i]]);
+          }
+        }
+        case INT64, UINT32_AS_INT64 -> {
+          long[] dict = dictLongs;
+          long p = data + row * 8L;
+          for (int i = 0; i < n; i++) {
+            Raw.putLong(p + i * 8L, dict[id[at + i]]);
+          }
+        }
+        case DECIMAL -> {
+          long[] dict = dictLongs;
+          long p = data + row * 16L;
+          for (int i = 0; i < n; i++) {
+            long x = dict[id[at + i]];
+            Raw.putLong(p + i * 16L, x);
+            Raw.putLong(p + i * 16L + 8, x >> 63);
+          }
+        }
+        case BYTES -> throw new IllegalStateException("strings are read by readBytes");
+      }
+      return;
     }
-    int p = plainStart + at * 4;
-    return (plain[p] & 0xFF)
-        | (plain[p + 1] & 0xFF) << 8
-        | (plain[p + 2] & 0xFF) << 16
-        | (plain[p + 3] & 0xFF) << 24;
+    byte[] b = plain;
+    switch (target) {
+      case INT32 -> {
+        int from = plainStart + at * 4;
+        long p = data + row * 4L;
+        if (NATIVE_LITTLE_ENDIAN) {
+          Raw.copy(b, from, p, n * 4);
+        } else {
+          for (int i = 0; i < n; i++) {
+            Raw.putInt(p + i * 4L, (int) INT_LE.get(b, from + i * 4));
+          }
+        }
+      }
+      case INT64 -> {
+        int from = plainStart + at * 8;
+        long p = data + row * 8L;
+        if (NATIVE_LITTLE_ENDIAN) {
+          Raw.copy(b, from, p, n * 8);
+        } else {
+          for (int i = 0; i < n; i++) {
+            Raw.putLong(p + i * 8L, (long) LONG_LE.get(b, from + i * 8));
+          }
+        }
+      }
+      case UINT32_AS_INT64 -> {
+        int from = plainStart + at * 4;
+        long p = data + row * 8L;
+        for (int i = 0; i < n; i++) {
+          Raw.putLong(p + i * 8L, Integer.toUnsignedLong((int) INT_LE.get(b, from + i * 4)));
+        }
+      }
+      case DECIMAL -> {
+        long p = data + row * 16L;
+        switch (layout) {
+          case INT -> {
+            int from = plainStart + at * 4;
+            for (int i = 0; i < n; i++) {
+              long x = (int) INT_LE.get(b, from + i * 4);
+              Raw.putLong(p + i * 16L, x);
+              Raw.putLong(p + i * 16L + 8, x >> 63);
+            }
+          }
+          case LONG -> {
+            int from = plainStart + at * 8;
+            for (int i = 0; i < n; i++) {
+              long x = (long) LONG_LE.get(b, from + i * 8);
+              Raw.putLong(p + i * 16L, x);
+              Raw.putLong(p + i * 16L + 8, x >> 63);
+            }
+          }
+          case BIG_ENDIAN -> {
+            int w = typeLength;
+            int from = plainStart + at * w;
+            for (int i = 0; i < n; i++) {
+              long x = bigEndian(b, from + i * w, w);
+              Raw.putLong(p + i * 16L, x);
+              Raw.putLong(p + i * 16L + 8, x >> 63);
+            }
+          }
+          case BYTES -> throw new IllegalStateException("a decimal is not stored as strings here");
+        }
+      }
+      case BYTES -> throw new IllegalStateException("strings are read by readBytes");
+    }
   }
 
-  private long longValue(int at) {
-    if (dictionaryPage) {
-      return dictLongs[ids[at]];
+  /** Sets bits {@code from..from+count} of the bitmap at {@code address}: whole bytes at once. */
+  static void setBits(long address, int from, int count) {
+    int i = from;
+    int end = from + count;
+    while (i < end && (i & 7) != 0) {
+      Raw.setBit(address, i++);
     }
-    if (layout == Layout.BIG_ENDIAN) {
-      return bigEndian(plain, plainStart + at * typeLength, typeLength);
+    for (; i + 64 <= end; i += 64) {
+      Raw.putLong(address + (i >>> 3), -1L);
     }
-    return littleEndianLong(plain, plainStart + at * 8);
+    for (; i + 8 <= end; i += 8) {
+      Raw.putByte(address + (i >>> 3), (byte) -1);
+    }
+    while (i < end) {
+      Raw.setBit(address, i++);
+    }
   }
-
-  private byte[][] rowSources = new byte[0][];
-  private int[] rowStarts = new int[0];
-  private int[] rowEnds = new int[0];
 
   private void readBytes(BaseVariableWidthVector v, int rows) throws IOException {
-    // Values may span pages: gather (array, start, end) per row first, then size the buffer once.
-    if (rowSources.length < rows) {
-      rowSources = new byte[rows][];
-      rowStarts = new int[rows];
-      rowEnds = new int[rows];
-    }
-    byte[][] src = rowSources;
-    int[] start = rowStarts;
-    int[] end = rowEnds;
-    Arrays.fill(src, 0, rows, null);
-    long total = 0;
-    int done = 0;
-    while (done < rows) {
-      ensurePage();
-      int n = Math.min(rows - done, pageRows - pageRow);
-      for (int i = 0; i < n; i++) {
-        if (optional && defined[pageRow + i] == 0) {
-          continue;
-        }
-        int row = done + i;
-        int at = pageValue++;
-        if (dictionaryPage) {
-          int id = ids[at];
-          src[row] = dictBytes;
-          start[row] = dictOffsets[id] + 4;
-          end[row] = dictOffsets[id + 1];
-        } else {
-          src[row] = plain;
-          start[row] = plainOffsets[at] + 4;
-          end[row] = plainOffsets[at + 1];
-        }
-        total += end[row] - start[row];
-      }
-      pageRow += n;
-      done += n;
-    }
-    v.allocateNew(Math.max(total, 1), rows);
+    // One pass: values are copied as they are decoded, and the data buffer grows when needed
+    // (sized from the previous batch, so it rarely does).
+    v.allocateNew(Math.min(rows * bytesPerRow + 64, 1L << 26), rows);
+    strings = v;
+    stringCapacity = v.getDataBuffer().capacity();
+    stringData = Raw.address(v.getDataBuffer(), stringCapacity);
     long offsets = Raw.address(v.getOffsetBuffer(), (rows + 1) * 4L);
-    long data = Raw.address(v.getDataBuffer(), Math.max(total, 1));
     long validity = Raw.address(v.getValidityBuffer(), (rows + 7) / 8);
-    int pos = 0;
+    long pos = 0;
     Raw.putInt(offsets, 0);
-    for (int row = 0; row < rows; row++) {
-      byte[] from = src[row];
-      if (from != null) {
-        Raw.setBit(validity, row);
-        int at = start[row];
-        int len = end[row] - at;
-        // Codes and flags are a few bytes: a loop beats a bulk copy's per-call cost.
-        if (len <= 16) {
-          for (int k = 0; k < len; k++) {
-            Raw.putByte(data + pos + k, from[at + k]);
-          }
+    int done = 0;
+    try {
+      while (done < rows) {
+        ensurePage();
+        int n = Math.min(rows - done, pageRows - pageRow);
+        if (allDefined) {
+          setBits(validity, done, n);
+          pos = putStrings(offsets, done, n, pos);
         } else {
-          Raw.copy(from, at, data + pos, len);
+          byte[] d = defined;
+          int base = pageRow;
+          int i = 0;
+          while (i < n) {
+            while (i < n && d[base + i] == 0) {
+              Raw.putInt(offsets + (done + i + 1) * 4L, (int) pos);
+              i++;
+            }
+            int from = i;
+            while (i < n && d[base + i] != 0) {
+              i++;
+            }
+            if (i > from) {
+              setBits(validity, done + from, i - from);
+              pos = putStrings(offsets, done + from, i - from, pos);
+            }
+          }
         }
-        pos += len;
+        pageRow += n;
+        done += n;
       }
-      Raw.putInt(offsets + (row + 1) * 4L, pos);
+    } finally {
+      strings = null;
     }
     v.setLastSet(rows - 1);
+    bytesPerRow = Math.min(1 << 20, pos / Math.max(rows, 1) + 1);
+  }
+
+  /**
+   * Appends {@code n} consecutive values of the current page to the string vector at byte {@code
+   * pos}, setting the offsets of rows {@code row..row+n}; returns the new end.
+   */
+  private long putStrings(long offsets, int row, int n, long pos) throws IOException {
+    if (dictionaryPage) {
+      byte[] b = dictBytes;
+      int[] off = dictOffsets;
+      int[] id = ids;
+      int at = pageValue;
+      for (int i = 0; i < n; i++) {
+        int k = id[at + i];
+        int start = off[k] + 4;
+        int len = off[k + 1] - start;
+        pos = putString(b, start, len, pos);
+        Raw.putInt(offsets + (row + i + 1) * 4L, (int) pos);
+      }
+      pageValue = at + n;
+      return pos;
+    }
+    byte[] b = plain;
+    int p = plainCursor;
+    int end = plainEnd;
+    for (int i = 0; i < n; i++) {
+      checkLength(end, p, 4);
+      int len = (int) INT_LE.get(b, p);
+      checkLength(end, p + 4L, len);
+      pos = putString(b, p + 4, len, pos);
+      p += 4 + len;
+      Raw.putInt(offsets + (row + i + 1) * 4L, (int) pos);
+    }
+    plainCursor = p;
+    pageValue += n;
+    return pos;
+  }
+
+  /** Copies one value to byte {@code pos} of the string vector's data; returns its end. */
+  private long putString(byte[] b, int start, int len, long pos) throws IOException {
+    // 8 bytes of slack let short values go as whole words whose tail the next value overwrites.
+    if (pos + len + 8 > stringCapacity) {
+      growStrings(pos + len + 8);
+    }
+    long to = stringData + pos;
+    if (len <= 64 && start + len + 8 <= b.length) {
+      for (int k = 0; k < len; k += 8) {
+        Raw.putLong(to + k, (long) LONG_NATIVE.get(b, start + k));
+      }
+    } else if (len <= 64) {
+      for (int k = 0; k < len; k++) {
+        Raw.putByte(to + k, b[start + k]);
+      }
+    } else {
+      Raw.copy(b, start, to, len);
+    }
+    return pos + len;
+  }
+
+  private void growStrings(long needed) throws IOException {
+    if (needed > Integer.MAX_VALUE) {
+      throw new IOException("a batch's strings exceed 2 GiB; use a smaller batch size");
+    }
+    strings.reallocDataBuffer(Math.max(needed, stringCapacity * 2));
+    stringCapacity = strings.getDataBuffer().capacity();
+    stringData = Raw.address(strings.getDataBuffer(), stringCapacity);
   }
 
   /** Loads the next page when the current one is used up. */
@@ -262,19 +449,39 @@ final class ParquetPageDecoder {
     switch (layout) {
       case INT -> {
         checkLength(end, at, (long) n * 4);
-        dictInts = new int[n];
-        for (int i = 0; i < n; i++) {
-          dictInts[i] = (int) littleEndianInt(b, at + i * 4);
+        if (target == Target.INT32) {
+          int[] dict = new int[n];
+          for (int i = 0; i < n; i++) {
+            dict[i] = (int) INT_LE.get(b, at + i * 4);
+          }
+          dictInts = dict;
+        } else {
+          // Widened once here rather than once per value.
+          boolean unsigned = target == Target.UINT32_AS_INT64;
+          long[] dict = new long[n];
+          for (int i = 0; i < n; i++) {
+            int x = (int) INT_LE.get(b, at + i * 4);
+            dict[i] = unsigned ? Integer.toUnsignedLong(x) : x;
+          }
+          dictLongs = dict;
         }
       }
-      case LONG, BIG_ENDIAN -> {
-        int w = layout == Layout.LONG ? 8 : typeLength;
-        checkLength(end, at, (long) n * w);
-        dictLongs = new long[n];
+      case LONG -> {
+        checkLength(end, at, (long) n * 8);
+        long[] dict = new long[n];
         for (int i = 0; i < n; i++) {
-          int p = at + i * w;
-          dictLongs[i] = layout == Layout.LONG ? littleEndianLong(b, p) : bigEndian(b, p, w);
+          dict[i] = (long) LONG_LE.get(b, at + i * 8);
         }
+        dictLongs = dict;
+      }
+      case BIG_ENDIAN -> {
+        int w = typeLength;
+        checkLength(end, at, (long) n * w);
+        long[] dict = new long[n];
+        for (int i = 0; i < n; i++) {
+          dict[i] = bigEndian(b, at + i * w, w);
+        }
+        dictLongs = dict;
       }
       case BYTES -> {
         dictOffsets = byteOffsets(b, at, end, n, new int[n + 1]);
@@ -286,6 +493,9 @@ final class ParquetPageDecoder {
 
   private void loadPage(ParquetColumnPages.RawPage page) throws IOException {
     int rows = page.rows();
+    if (rows < 0) {
+      throw new IOException("a page has " + rows + " values");
+    }
     byte[] levels = null;
     int levelsStart = 0;
     int levelsEnd = 0;
@@ -295,7 +505,7 @@ final class ParquetPageDecoder {
     if (optional && page.levels() == null) {
       // V1: the definition levels come first, after their 4-byte length.
       checkLength(valuesEnd, valuesStart, 4);
-      int len = (int) littleEndianInt(values, valuesStart);
+      int len = (int) INT_LE.get(values, valuesStart);
       checkLength(valuesEnd, valuesStart + 4L, len);
       levels = values;
       levelsStart = valuesStart + 4;
@@ -307,21 +517,11 @@ final class ParquetPageDecoder {
       levelsEnd = page.levels().end();
     }
     Encoding encoding = page.valueEncoding();
-    if (defined.length < rows) {
-      defined = new byte[rows];
-    }
     int nonNull = rows;
-    if (optional) {
-      if (levelBuffer.length < rows) {
-        levelBuffer = new int[rows];
-      }
-      int[] lv = levelBuffer;
-      decodeHybrid(levels, levelsStart, levelsEnd, 1, lv, rows);
-      nonNull = 0;
-      for (int i = 0; i < rows; i++) {
-        defined[i] = (byte) lv[i];
-        nonNull += lv[i];
-      }
+    allDefined = true;
+    if (optional && !oneRunOfOnes(levels, levelsStart, levelsEnd, rows)) {
+      nonNull = decodeLevels(levels, levelsStart, levelsEnd, rows);
+      allDefined = nonNull == rows;
     }
     dictionaryPage = encoding == Encoding.RLE_DICTIONARY || encoding == Encoding.PLAIN_DICTIONARY;
     if (nonNull == 0) {
@@ -331,7 +531,6 @@ final class ParquetPageDecoder {
       if (dictionarySize < 0) {
         throw new IOException("a dictionary-encoded page has no dictionary page");
       }
-      int dictSize = dictionarySize;
       checkLength(valuesEnd, valuesStart, 1);
       int bitWidth = values[valuesStart] & 0xFF;
       if (bitWidth > 32) {
@@ -341,24 +540,17 @@ final class ParquetPageDecoder {
         ids = new int[nonNull];
       }
       decodeHybrid(values, valuesStart + 1, valuesEnd, bitWidth, ids, nonNull);
-      for (int i = 0; i < nonNull; i++) {
-        if (ids[i] < 0 || ids[i] >= dictSize) {
-          throw new IOException("dictionary id " + ids[i] + " is outside the dictionary");
-        }
-      }
+      checkIds(ids, nonNull, dictionarySize);
     } else if (encoding == Encoding.PLAIN) {
       plain = values;
       plainStart = valuesStart;
+      plainEnd = valuesEnd;
+      plainCursor = valuesStart;
       switch (layout) {
         case INT -> checkLength(valuesEnd, valuesStart, (long) nonNull * 4);
         case LONG -> checkLength(valuesEnd, valuesStart, (long) nonNull * 8);
         case BIG_ENDIAN -> checkLength(valuesEnd, valuesStart, (long) nonNull * typeLength);
-        case BYTES -> {
-          if (plainOffsets.length < nonNull + 1) {
-            plainOffsets = new int[nonNull + 1];
-          }
-          byteOffsets(values, valuesStart, valuesEnd, nonNull, plainOffsets);
-        }
+        case BYTES -> {} // each value's length is checked as it is read
       }
     } else {
       throw new IOException("page encoding " + encoding + " is not supported");
@@ -369,6 +561,73 @@ final class ParquetPageDecoder {
   }
 
   /**
+   * Whether the definition levels are a single RLE run of 1s covering all {@code rows}: what every
+   * writer emits for a page without nulls, recognised without decoding a level per row.
+   */
+  private static boolean oneRunOfOnes(byte[] b, int pos, int end, int rows) {
+    long header = 0;
+    int shift = 0;
+    while (true) {
+      if (pos >= end || shift > 28) {
+        return false;
+      }
+      int x = b[pos++] & 0xFF;
+      header |= (long) (x & 0x7F) << shift;
+      if ((x & 0x80) == 0) {
+        break;
+      }
+      shift += 7;
+    }
+    return (header & 1) == 0 && (header >>> 1) >= rows && pos < end && b[pos] == 1;
+  }
+
+  /** Decodes a page's definition levels into {@link #defined}; returns how many are 1. */
+  private int decodeLevels(byte[] b, int pos, int end, int rows) throws IOException {
+    if (levelBuffer.length < rows) {
+      levelBuffer = new int[rows];
+      defined = new byte[rows];
+    }
+    int[] lv = levelBuffer;
+    byte[] d = defined;
+    decodeHybrid(b, pos, end, 1, lv, rows);
+    int nonNull = 0;
+    int any = 0;
+    for (int i = 0; i < rows; i++) {
+      int x = lv[i];
+      any |= x;
+      d[i] = (byte) x;
+      nonNull += x;
+    }
+    if ((any & ~1) != 0) {
+      throw new IOException("a definition level is over the column's maximum of 1");
+    }
+    return nonNull;
+  }
+
+  /**
+   * Fails when an id lies outside the dictionary: one branch-free reduction (the largest id as an
+   * unsigned number) over the page, not a branch per value.
+   */
+  static void checkIds(int[] ids, int count, int dictionarySize) throws IOException {
+    int max = Integer.MIN_VALUE;
+    for (int i = 0; i < count; i++) {
+      max = Math.max(max, ids[i] ^ Integer.MIN_VALUE);
+    }
+    if (count > 0 && Integer.compareUnsigned(max ^ Integer.MIN_VALUE, dictionarySize) >= 0) {
+      for (int i = 0; i < count; i++) {
+        if (ids[i] < 0 || ids[i] >= dictionarySize) {
+          throw new IOException(
+              "dictionary id "
+                  + Integer.toUnsignedString(ids[i])
+                  + " is outside the dictionary of "
+                  + dictionarySize
+                  + " values");
+        }
+      }
+    }
+  }
+
+  /**
    * Positions of {@code n} length-prefixed byte strings from {@code at}: value i's length prefix is
    * at out[i], so its bytes run from out[i] + 4 to out[i + 1].
    */
@@ -376,8 +635,8 @@ final class ParquetPageDecoder {
     int p = at;
     for (int i = 0; i < n; i++) {
       checkLength(end, p, 4);
-      int len = (int) littleEndianInt(b, p);
-      checkLength(end, p + 4, len);
+      int len = (int) INT_LE.get(b, p);
+      checkLength(end, p + 4L, len);
       out[i] = p;
       p += 4 + len;
     }
@@ -398,7 +657,9 @@ final class ParquetPageDecoder {
       long header = 0;
       int shift = 0;
       while (true) {
-        checkLength(end, pos, 1);
+        if (pos >= end) {
+          throw new IOException("a page is shorter than its values need");
+        }
         int x = b[pos++] & 0xFF;
         header |= (long) (x & 0x7F) << shift;
         if ((x & 0x80) == 0) {
@@ -417,7 +678,7 @@ final class ParquetPageDecoder {
           value |= (b[pos + k] & 0xFF) << (8 * k);
         }
         pos += valueBytes;
-        java.util.Arrays.fill(out, n, n + run, value);
+        Arrays.fill(out, n, n + run, value);
         n += run;
       } else {
         long values = (header >>> 1) * 8;
@@ -426,7 +687,12 @@ final class ParquetPageDecoder {
         int take = (int) Math.min(values, count - n);
         if (bitWidth > 0 && pos + bytes <= end) {
           // The whole run is present: each value is one unaligned 8-byte read, a shift and a mask.
-          for (int k = 0; k < take; k++) {
+          // Values whose 8-byte word lies inside the page go through a loop without a bounds
+          // branch (the JIT unrolls it); only the last few need the zero-extended tail word.
+          int room = end - pos - 8;
+          int fast = room < 0 ? 0 : (int) Math.min(take, ((long) room * 8 + 7) / bitWidth + 1);
+          unpack(b, pos, bitWidth, mask, out, n, fast);
+          for (int k = fast; k < take; k++) {
             long bit = (long) k * bitWidth;
             int at = pos + (int) (bit >>> 3);
             long word = at + 8 <= end ? (long) LONG_LE.get(b, at) : tailWord(b, at, end);
@@ -458,9 +724,29 @@ final class ParquetPageDecoder {
     }
   }
 
-  private static final java.lang.invoke.VarHandle LONG_LE =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  /**
+   * Unpacks {@code count} values of {@code bitWidth} bits from {@code pos} into {@code out} from
+   * {@code n}; the caller guarantees 8 readable bytes at each value's first byte. Widths up to 8
+   * take a group of 8 values from one word.
+   */
+  private static void unpack(
+      byte[] b, int pos, int bitWidth, long mask, int[] out, int n, int count) {
+    int k = 0;
+    if (bitWidth <= 8) {
+      // A group of 8 values is bitWidth <= 8 bytes: one load, eight shifts.
+      for (; k + 8 <= count; k += 8) {
+        long word = (long) LONG_LE.get(b, pos + (k >>> 3) * bitWidth);
+        for (int j = 0; j < 8; j++) {
+          out[n + k + j] = (int) ((word >>> (j * bitWidth)) & mask);
+        }
+      }
+    }
+    for (; k < count; k++) {
+      long bit = (long) k * bitWidth;
+      long word = (long) LONG_LE.get(b, pos + (int) (bit >>> 3));
+      out[n + k] = (int) ((word >>> (bit & 7)) & mask);
+    }
+  }
 
   /** The little-endian bytes from {@code at} to {@code end} (fewer than 8), zero-extended. */
   private static long tailWord(byte[] b, int at, int end) {
@@ -477,19 +763,15 @@ final class ParquetPageDecoder {
     }
   }
 
-  private static long littleEndianInt(byte[] b, int p) {
-    return (b[p] & 0xFF)
-        | (b[p + 1] & 0xFF) << 8
-        | (b[p + 2] & 0xFF) << 16
-        | (long) (b[p + 3] & 0xFF) << 24;
-  }
-
-  private static long littleEndianLong(byte[] b, int p) {
-    return (littleEndianInt(b, p) & 0xFFFFFFFFL) | littleEndianInt(b, p + 4) << 32;
-  }
-
-  /** The big-endian two's-complement integer in {@code length} (1 to 8) bytes at {@code p}. */
-  private static long bigEndian(byte[] b, int p, int length) {
+  /**
+   * The big-endian two's-complement integer in {@code length} (1 to 8) bytes at {@code p}: one
+   * 8-byte load and an arithmetic shift (which extends the sign) where the array has 8 bytes there,
+   * the byte loop only at its very end.
+   */
+  static long bigEndian(byte[] b, int p, int length) {
+    if (p + 8 <= b.length) {
+      return (long) LONG_BE.get(b, p) >> (64 - 8 * length);
+    }
     long x = b[p]; // the sign extends from the first byte
     for (int k = 1; k < length; k++) {
       x = (x << 8) | (b[p + k] & 0xFF);
