@@ -10,6 +10,8 @@ import java.util.Set;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.parquet.column.values.bitpacking.BytePacker;
+import org.apache.parquet.column.values.bitpacking.Packer;
 import org.apache.parquet.format.Encoding;
 
 /**
@@ -56,6 +58,15 @@ final class ParquetPageDecoder {
   /** Eight bytes moved verbatim between a byte[] and an Arrow buffer (both in native order). */
   private static final VarHandle LONG_NATIVE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
+  /** Bit unpackers by width (0 to 32), little-endian as the hybrid encoding packs its groups. */
+  private static final BytePacker[] PACKERS = new BytePacker[33];
+
+  static {
+    for (int w = 0; w <= 32; w++) {
+      PACKERS[w] = Packer.LITTLE_ENDIAN.newBytePacker(w);
+    }
+  }
 
   private final ParquetColumnPages pages;
   private final Layout layout;
@@ -686,17 +697,22 @@ final class ParquetPageDecoder {
         // The last group of a page may be cut short of its declared size.
         int take = (int) Math.min(values, count - n);
         if (bitWidth > 0 && pos + bytes <= end) {
-          // The whole run is present: each value is one unaligned 8-byte read, a shift and a mask.
-          // Values whose 8-byte word lies inside the page go through a loop without a bounds
-          // branch (the JIT unrolls it); only the last few need the zero-extended tail word.
-          int room = end - pos - 8;
-          int fast = room < 0 ? 0 : (int) Math.min(take, ((long) room * 8 + 7) / bitWidth + 1);
-          unpack(b, pos, bitWidth, mask, out, n, fast);
-          for (int k = fast; k < take; k++) {
-            long bit = (long) k * bitWidth;
-            int at = pos + (int) (bit >>> 3);
-            long word = at + 8 <= end ? (long) LONG_LE.get(b, at) : tailWord(b, at, end);
-            out[n + k] = (int) ((word >>> (bit & 7)) & mask);
+          // The whole run is present: parquet-java's packers, generated per width, unpack each
+          // group of 8 (32 at a time where possible) with fixed shifts; a partial last group goes
+          // through a scratch group.
+          BytePacker packer = PACKERS[bitWidth];
+          int k = 0;
+          int at = pos;
+          for (; k + 32 <= take; k += 32, at += 4 * bitWidth) {
+            packer.unpack32Values(b, at, out, n + k);
+          }
+          for (; k + 8 <= take; k += 8, at += bitWidth) {
+            packer.unpack8Values(b, at, out, n + k);
+          }
+          if (k < take) {
+            int[] group = new int[8];
+            packer.unpack8Values(b, at, group, 0);
+            System.arraycopy(group, 0, out, n + k, take - k);
           }
           n += take;
           pos += (int) bytes;
@@ -722,39 +738,6 @@ final class ParquetPageDecoder {
         pos = (int) Math.min((long) end, pos + bytes);
       }
     }
-  }
-
-  /**
-   * Unpacks {@code count} values of {@code bitWidth} bits from {@code pos} into {@code out} from
-   * {@code n}; the caller guarantees 8 readable bytes at each value's first byte. Widths up to 8
-   * take a group of 8 values from one word.
-   */
-  private static void unpack(
-      byte[] b, int pos, int bitWidth, long mask, int[] out, int n, int count) {
-    int k = 0;
-    if (bitWidth <= 8) {
-      // A group of 8 values is bitWidth <= 8 bytes: one load, eight shifts.
-      for (; k + 8 <= count; k += 8) {
-        long word = (long) LONG_LE.get(b, pos + (k >>> 3) * bitWidth);
-        for (int j = 0; j < 8; j++) {
-          out[n + k + j] = (int) ((word >>> (j * bitWidth)) & mask);
-        }
-      }
-    }
-    for (; k < count; k++) {
-      long bit = (long) k * bitWidth;
-      long word = (long) LONG_LE.get(b, pos + (int) (bit >>> 3));
-      out[n + k] = (int) ((word >>> (bit & 7)) & mask);
-    }
-  }
-
-  /** The little-endian bytes from {@code at} to {@code end} (fewer than 8), zero-extended. */
-  private static long tailWord(byte[] b, int at, int end) {
-    long word = 0;
-    for (int i = end - 1; i >= at; i--) {
-      word = (word << 8) | (b[i] & 0xFF);
-    }
-    return word;
   }
 
   private static void checkLength(int limit, long at, long length) throws IOException {
