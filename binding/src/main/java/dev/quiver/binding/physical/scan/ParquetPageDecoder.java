@@ -616,15 +616,18 @@ final class ParquetPageDecoder {
   }
 
   /**
-   * Fails when an id lies outside the dictionary: one branch-free reduction (the largest id as an
-   * unsigned number) over the page, not a branch per value.
+   * Fails when an id lies outside the dictionary: one branch-free OR reduction over the page (the
+   * sign bit of {@code id | (size - 1 - id)} is set exactly when id is negative or at least size),
+   * not a branch per value.
    */
   static void checkIds(int[] ids, int count, int dictionarySize) throws IOException {
-    int max = Integer.MIN_VALUE;
+    int last = dictionarySize - 1;
+    int bad = 0;
     for (int i = 0; i < count; i++) {
-      max = Math.max(max, ids[i] ^ Integer.MIN_VALUE);
+      int id = ids[i];
+      bad |= id | (last - id);
     }
-    if (count > 0 && Integer.compareUnsigned(max ^ Integer.MIN_VALUE, dictionarySize) >= 0) {
+    if (bad < 0) {
       for (int i = 0; i < count; i++) {
         if (ids[i] < 0 || ids[i] >= dictionarySize) {
           throw new IOException(

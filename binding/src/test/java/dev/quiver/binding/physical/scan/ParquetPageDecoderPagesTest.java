@@ -1,6 +1,7 @@
 package dev.quiver.binding.physical.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
@@ -581,6 +582,27 @@ class ParquetPageDecoderPagesTest {
     // Ids that fit read normally through the same builder.
     byte[] ok = chunkWithIds(2, new int[] {2, 1, 0, 2});
     assertThat(decode(INT64, ok, true, 4, 3)).containsExactly(30L, 20L, 10L, 30L);
+  }
+
+  @Test
+  void idChecksCatchEveryOutOfRangeIdAndNothingElse() {
+    int[] sizes = {0, 1, 2, 3, 22_000, Integer.MAX_VALUE};
+    int[] probes = {0, 1, 2, 3, 21_999, 22_000, Integer.MAX_VALUE - 1, Integer.MAX_VALUE, -1, -2};
+    for (int size : sizes) {
+      for (int id : probes) {
+        int[] ids = {0, id, 0};
+        boolean valid = id >= 0 && id < size && size > 0;
+        if (valid) {
+          assertThatCode(() -> ParquetPageDecoder.checkIds(ids, 3, size))
+              .doesNotThrowAnyException();
+        } else {
+          assertThatThrownBy(() -> ParquetPageDecoder.checkIds(ids, 3, size))
+              .as("id %d of %d", id, size)
+              .isInstanceOf(IOException.class)
+              .hasMessageContaining("outside the dictionary");
+        }
+      }
+    }
   }
 
   @Test
