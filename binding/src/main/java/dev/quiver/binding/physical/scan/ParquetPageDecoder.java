@@ -4,6 +4,7 @@ import dev.quiver.binding.physical.kernel.Raw;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Set;
@@ -462,9 +463,7 @@ final class ParquetPageDecoder {
         checkLength(end, at, (long) n * 4);
         if (target == Target.INT32) {
           int[] dict = new int[n];
-          for (int i = 0; i < n; i++) {
-            dict[i] = (int) INT_LE.get(b, at + i * 4);
-          }
+          ByteBuffer.wrap(b, at, n * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(dict);
           dictInts = dict;
         } else {
           // Widened once here rather than once per value.
@@ -480,9 +479,8 @@ final class ParquetPageDecoder {
       case LONG -> {
         checkLength(end, at, (long) n * 8);
         long[] dict = new long[n];
-        for (int i = 0; i < n; i++) {
-          dict[i] = (long) LONG_LE.get(b, at + i * 8);
-        }
+        // One bulk (intrinsic) copy, byte-swapped only on a big-endian machine.
+        ByteBuffer.wrap(b, at, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(dict);
         dictLongs = dict;
       }
       case BIG_ENDIAN -> {
