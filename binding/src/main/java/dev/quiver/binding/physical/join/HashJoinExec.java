@@ -451,7 +451,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
       rows += b.getRowCount();
     }
     long copy = batches.size() > 1 ? reservation.size() : 0;
-    long table = JoinHashTable.estimateBytes(rows, buildKeys().size());
+    long table = JoinHashTable.estimateBytes(rows, buildKeys());
     boolean reserved =
         lastLevel
             ? reservation.tryGrowWithHeadroom(copy + table)
@@ -473,9 +473,13 @@ public final class HashJoinExec extends BaseExecutionPlan {
       batches.clear();
     }
     try {
-      reservation.resize(Batches.sizeInBytes(batch) + table);
+      long batchBytes = Batches.sizeInBytes(batch);
+      reservation.resize(batchBytes + table);
       JoinKeys k = JoinKeys.extract(batch, buildKeys(), context.allocator());
-      return new BuildSide(batch, new JoinHashTable(k, nullEqualsNull), reservation);
+      JoinHashTable hashed = new JoinHashTable(k, nullEqualsNull);
+      // Exact now: string keys' bytes were unknown before extraction.
+      reservation.resize(batchBytes + hashed.heapBytes());
+      return new BuildSide(batch, hashed, reservation);
     } catch (RuntimeException e) {
       batch.close();
       throw e;

@@ -1,43 +1,128 @@
 package dev.quiver.binding.physical.join;
 
-import java.util.Arrays;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import java.util.List;
 
 /**
- * Hash table over the build side's keys: bucket heads and per-row next links in int arrays, so a
- * bucket's rows form a chain in ascending row order. Read-only once built, hence safe to probe from
- * several threads.
+ * Hash table over the build side's keys, laid out bucket by bucket: {@code offsets[b]..offsets[b +
+ * 1]} is bucket {@code b}'s run in {@code rowIds} (build rows in ascending order) and, beside it,
+ * in {@code runWords} (fixed-width keys as 64-bit words, a slot's words adjacent) or {@code
+ * runHashes} (the full hashes of string keys). A probe reads one offsets pair and one short
+ * contiguous run instead of chasing a linked chain through rows scattered over the build side,
+ * which is what made probing large build sides (orders, partsupp) cache-miss bound. Read-only once
+ * built, hence safe to probe from several threads.
  */
 final class JoinHashTable {
   private final JoinKeys keys;
   private final boolean nullEqualsNull;
-  private final int[] heads;
-  private final int[] next;
   private final int shift;
+  private final int[] offsets;
+  private final int[] rowIds;
+
+  /**
+   * The key words of run slot i at {@code [i * width, (i + 1) * width)}, or null when a build key
+   * is null or a string (see {@link JoinKeys#words}).
+   */
+  private final long[] runWords;
+
+  private final int width;
+
+  /** Full hashes per run slot when {@link #runWords} is null, so a mismatch rarely reads keys. */
+  private final int[] runHashes;
 
   JoinHashTable(JoinKeys keys, boolean nullEqualsNull) {
     this.keys = keys;
     this.nullEqualsNull = nullEqualsNull;
     int rows = keys.rows();
-    int bits = Math.max(4, 32 - Integer.numberOfLeadingZeros(Math.max(1, rows * 2 - 1)));
-    bits = Math.min(bits, 30);
+    int bits = bucketBits(rows);
     this.shift = 32 - bits;
-    this.heads = new int[1 << bits];
-    Arrays.fill(heads, -1);
-    this.next = new int[rows];
-    for (int r = rows - 1; r >= 0; r--) {
-      if (!nullEqualsNull && keys.hasNull(r)) {
+    int buckets = 1 << bits;
+    // Count rows per bucket into offsets[b + 1], prefix-sum, then place rows in row order.
+    int[] offs = new int[buckets + 1];
+    boolean skipNulls = !nullEqualsNull && keys.anyNull();
+    for (int r = 0; r < rows; r++) {
+      if (!skipNulls || !keys.hasNull(r)) {
+        offs[bucket(keys.hash(r)) + 1]++;
+      }
+    }
+    for (int b = 0; b < buckets; b++) {
+      offs[b + 1] += offs[b];
+    }
+    int stored = offs[buckets];
+    int[] ids = new int[stored];
+    long[][] words = keys.words();
+    if (words != null && (long) stored * words.length > Integer.MAX_VALUE - 8) {
+      words = null; // too many words for one array: compare through the hashes and keys
+    }
+    int w = words != null ? words.length : 0;
+    long[] kv = words != null ? new long[stored * w] : null;
+    int[] hv = words == null ? new int[stored] : null;
+    // offs[b] serves as bucket b's write cursor and ends at bucket b + 1's start; shifted back
+    // below.
+    for (int r = 0; r < rows; r++) {
+      if (skipNulls && keys.hasNull(r)) {
         continue;
       }
-      int b = bucket(keys.hash(r));
-      next[r] = heads[b];
-      heads[b] = r;
+      int slot = offs[bucket(keys.hash(r))]++;
+      ids[slot] = r;
+      if (w == 1) {
+        kv[slot] = words[0][r];
+      } else if (kv != null) {
+        for (int k = 0; k < w; k++) {
+          kv[slot * w + k] = words[k][r];
+        }
+      } else {
+        hv[slot] = keys.hash(r);
+      }
     }
+    for (int b = buckets; b > 0; b--) {
+      offs[b] = offs[b - 1];
+    }
+    offs[0] = 0;
+    this.offsets = offs;
+    this.rowIds = ids;
+    this.runWords = kv;
+    this.width = w;
+    this.runHashes = hv;
   }
 
-  /** Heap bytes the table's arrays take, for memory accounting. */
-  static long estimateBytes(int rows, int keyCount) {
-    long buckets = Long.highestOneBit(Math.max(16L, rows * 2L - 1)) * 2;
-    return buckets * 4 + rows * (4L + 4 + 9L * keyCount);
+  /** Buckets as a power of two: about one per build row (runs average under two rows). */
+  private static int bucketBits(int rows) {
+    int bits = 32 - Integer.numberOfLeadingZeros(Math.max(1, rows - 1));
+    return Math.min(Math.max(bits, 4), 30);
+  }
+
+  /**
+   * Heap bytes the table and the build keys it holds will take, for memory accounting and the spill
+   * decision before building: the offsets and, per row, the row id, the extracted keys' hash and
+   * null flag, and per key its extracted values, null flag and run copy (17 bytes a 64-bit word; a
+   * decimal has two) or, for a string key, its offset, run hash and null flag. A string key's bytes
+   * are unknown until extracted; {@link #heapBytes} counts them once built.
+   */
+  static long estimateBytes(int rows, List<PhysicalExpr> keys) {
+    long buckets = 1L << bucketBits(rows);
+    long perRow = 4L + 4 + 1;
+    for (PhysicalExpr k : keys) {
+      perRow +=
+          switch (k.dataType().getTypeID()) {
+            case Decimal -> 2 * 17;
+            case Utf8, Binary -> 4 + 4 + 1;
+            default -> 17;
+          };
+    }
+    return (buckets + 1) * 4 + rows * perRow;
+  }
+
+  /** Heap bytes the built table and its build keys take. */
+  long heapBytes() {
+    long bytes = 4L * offsets.length + 4L * rowIds.length + keys.heapBytes();
+    if (runWords != null) {
+      bytes += 8L * runWords.length;
+    }
+    if (runHashes != null) {
+      bytes += 4L * runHashes.length;
+    }
+    return bytes;
   }
 
   private int bucket(int hash) {
@@ -48,110 +133,209 @@ final class JoinHashTable {
     return keys;
   }
 
-  /** Whether probe row {@code p} has at least one build row with equal keys. */
-  boolean anyMatch(JoinKeys probe, int p) {
-    if (!nullEqualsNull && probe.hasNull(p)) {
+  /** The probe's key words when they can be compared with the run words, else null. */
+  private long[][] comparableWords(JoinKeys probe) {
+    long[][] pw = probe.words();
+    return runWords != null && pw != null && pw.length == width ? pw : null;
+  }
+
+  /** Whether run slot {@code i} holds a build row whose keys equal probe row {@code p}'s. */
+  private boolean matches(int i, int h, JoinKeys probe, int p) {
+    if (runHashes != null && runHashes[i] != h) {
       return false;
     }
-    int h = probe.hash(p);
-    for (int b = heads[bucket(h)]; b >= 0; b = next[b]) {
-      if (keys.hash(b) == h && keys.equal(b, probe, p)) {
-        return true;
+    return keys.equal(rowIds[i], probe, p);
+  }
+
+  /** Whether run slot {@code i}'s words equal probe row {@code p}'s. */
+  private boolean wordsEqual(int i, long[][] pw, int p) {
+    int base = i * width;
+    for (int k = 0; k < width; k++) {
+      if (runWords[base + k] != pw[k][p]) {
+        return false;
       }
     }
-    return false;
+    return true;
   }
 
   /** Sets {@code out[p]} to whether probe row {@code p} has a build row with equal keys. */
   void anyMatches(JoinKeys probe, boolean[] out) {
     int rows = probe.rows();
-    long[] bl = keys.singleLong();
-    long[] pl = probe.singleLong();
-    if (bl == null || pl == null) {
+    // Look up every row's run first: independent loads the CPU overlaps, where a per-row
+    // lookup-then-compare would wait on each cache miss in turn.
+    int[] starts = new int[rows];
+    int[] ends = new int[rows];
+    runs(probe, starts, ends);
+    long[][] pw = comparableWords(probe);
+    if (pw != null && width == 1) {
+      long[] kv = runWords;
+      long[] pl = pw[0];
       for (int p = 0; p < rows; p++) {
-        out[p] = anyMatch(probe, p);
-      }
-      return;
-    }
-    // One integer key (the common case): compare values along the chain, no per-row dispatch.
-    for (int p = 0; p < rows; p++) {
-      boolean found = false;
-      if (nullEqualsNull || !probe.hasNull(p)) {
+        boolean found = false;
         long v = pl[p];
-        for (int b = heads[bucket(probe.hash(p))]; b >= 0; b = next[b]) {
-          if (bl[b] == v) {
+        for (int i = starts[p], e = ends[p]; i < e; i++) {
+          if (kv[i] == v) {
             found = true;
             break;
           }
         }
+        out[p] = found;
+      }
+      return;
+    }
+    for (int p = 0; p < rows; p++) {
+      boolean found = false;
+      int h = probe.hash(p);
+      for (int i = starts[p], e = ends[p]; i < e && !found; i++) {
+        found = pw != null ? wordsEqual(i, pw, p) : matches(i, h, probe, p);
       }
       out[p] = found;
+    }
+  }
+
+  /** Each probe row's run [starts[p], ends[p]); empty for rows with a null key that match none. */
+  private void runs(JoinKeys probe, int[] starts, int[] ends) {
+    int rows = probe.rows();
+    int[] offs = offsets;
+    for (int p = 0; p < rows; p++) {
+      int b = bucket(probe.hash(p));
+      starts[p] = offs[b];
+      ends[p] = offs[b + 1];
+    }
+    if (!nullEqualsNull && probe.anyNull()) {
+      for (int p = 0; p < rows; p++) {
+        if (probe.hasNull(p)) {
+          ends[p] = starts[p];
+        }
+      }
     }
   }
 
   /** Resumable enumeration of (build row, probe row) pairs with equal keys for one probe batch. */
   final class Probe {
     private final JoinKeys probe;
+    private final int[] starts;
+    private final int[] ends;
+    private final long[][] probeWords;
+
+    /** The next probe row to look at, and the next slot of its run. */
     private int row;
-    private int chain = -1;
+
+    private int slot;
 
     Probe(JoinKeys probe) {
       this.probe = probe;
+      int rows = probe.rows();
+      this.starts = new int[rows];
+      this.ends = new int[rows];
+      runs(probe, starts, ends);
+      this.probeWords = comparableWords(probe);
+      this.slot = rows > 0 ? starts[0] : 0;
     }
 
     boolean done() {
-      return row >= probe.rows() && chain < 0;
+      return row >= probe.rows();
     }
 
     /** Fills up to {@code cap} pairs into the arrays; returns how many. */
     int fill(int[] buildOut, int[] probeOut, int cap) {
-      int n = 0;
+      if (probeWords == null) {
+        return fillGeneric(buildOut, probeOut, cap);
+      }
+      return switch (width) {
+        case 1 -> fillOneWord(probeWords[0], buildOut, probeOut, cap);
+        case 2 -> fillTwoWords(probeWords[0], probeWords[1], buildOut, probeOut, cap);
+        default -> fillGeneric(buildOut, probeOut, cap);
+      };
+    }
+
+    /** One integer-like key: the common case, compared in a tight loop. */
+    private int fillOneWord(long[] pl, int[] buildOut, int[] probeOut, int cap) {
+      long[] kv = runWords;
+      int[] ids = rowIds;
       int rows = probe.rows();
-      long[] bl = keys.singleLong();
-      long[] pl = probe.singleLong();
-      boolean fast = bl != null && pl != null;
-      while (n < cap) {
-        if (chain < 0) {
-          if (row >= rows) {
-            break;
-          }
-          int p = row;
-          if (!nullEqualsNull && probe.hasNull(p)) {
-            row++;
-            continue;
-          }
-          chain = heads[bucket(probe.hash(p))];
-          if (chain < 0) {
-            row++;
-            continue;
+      int n = 0;
+      int p = row;
+      int i = slot;
+      while (p < rows) {
+        long v = pl[p];
+        for (int e = ends[p]; i < e; i++) {
+          if (kv[i] == v) {
+            if (n == cap) {
+              row = p;
+              slot = i;
+              return n;
+            }
+            buildOut[n] = ids[i];
+            probeOut[n++] = p;
           }
         }
-        int p = row;
-        int h = probe.hash(p);
-        int b = chain;
-        if (fast) {
-          long v = pl[p];
-          while (b >= 0 && n < cap) {
-            if (bl[b] == v) {
-              buildOut[n] = b;
-              probeOut[n++] = p;
-            }
-            b = next[b];
-          }
-        } else {
-          while (b >= 0 && n < cap) {
-            if (keys.hash(b) == h && keys.equal(b, probe, p)) {
-              buildOut[n] = b;
-              probeOut[n++] = p;
-            }
-            b = next[b];
-          }
-        }
-        chain = b;
-        if (b < 0) {
-          row++;
+        if (++p < rows) {
+          i = starts[p];
         }
       }
+      row = p;
+      return n;
+    }
+
+    /** Two integer-like keys (or one decimal), as in partsupp's (partkey, suppkey). */
+    private int fillTwoWords(long[] pa, long[] pb, int[] buildOut, int[] probeOut, int cap) {
+      long[] kv = runWords;
+      int[] ids = rowIds;
+      int rows = probe.rows();
+      int n = 0;
+      int p = row;
+      int i = slot;
+      while (p < rows) {
+        long a = pa[p];
+        long b = pb[p];
+        for (int e = ends[p]; i < e; i++) {
+          if (kv[2 * i] == a && kv[2 * i + 1] == b) {
+            if (n == cap) {
+              row = p;
+              slot = i;
+              return n;
+            }
+            buildOut[n] = ids[i];
+            probeOut[n++] = p;
+          }
+        }
+        if (++p < rows) {
+          i = starts[p];
+        }
+      }
+      row = p;
+      return n;
+    }
+
+    private int fillGeneric(int[] buildOut, int[] probeOut, int cap) {
+      long[][] pw = probeWords;
+      int[] ids = rowIds;
+      int rows = probe.rows();
+      int n = 0;
+      int p = row;
+      int i = slot;
+      while (p < rows) {
+        int e = ends[p];
+        if (i < e) {
+          int h = probe.hash(p);
+          for (; i < e; i++) {
+            if (pw != null ? wordsEqual(i, pw, p) : matches(i, h, probe, p)) {
+              if (n == cap) {
+                row = p;
+                slot = i;
+                return n;
+              }
+              buildOut[n] = ids[i];
+              probeOut[n++] = p;
+            }
+          }
+        }
+        if (++p < rows) {
+          i = starts[p];
+        }
+      }
+      row = p;
       return n;
     }
   }

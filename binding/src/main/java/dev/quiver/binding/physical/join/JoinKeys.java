@@ -27,7 +27,7 @@ final class JoinKeys {
   private final int rows;
   private final boolean[] rowHasNull;
   private final int[] hashes;
-  private final long[] singleLong;
+  private final long[][] words;
 
   private JoinKeys(Col[] cols, int rows) {
     this.cols = cols;
@@ -49,8 +49,33 @@ final class JoinKeys {
     for (Col c : cols) {
       c.hashInto(hashes);
     }
-    this.singleLong =
-        cols.length == 1 && cols[0] instanceof LongCol lc && lc.nulls == null ? lc.values : null;
+    this.words = anyNull == null ? words(cols) : null;
+  }
+
+  /** The columns' values as 64-bit words (a decimal gives two), or null if a key is not fixed. */
+  private static long[][] words(Col[] cols) {
+    int n = 0;
+    for (Col c : cols) {
+      if (c instanceof LongCol) {
+        n++;
+      } else if (c instanceof DecimalCol) {
+        n += 2;
+      } else {
+        return null;
+      }
+    }
+    long[][] out = new long[n][];
+    int w = 0;
+    for (Col c : cols) {
+      if (c instanceof LongCol lc) {
+        out[w++] = lc.values;
+      } else {
+        DecimalCol dc = (DecimalCol) c;
+        out[w++] = dc.lo;
+        out[w++] = dc.hi;
+      }
+    }
+    return out;
   }
 
   /** Evaluates {@code exprs} over {@code batch} and extracts the keys. */
@@ -123,9 +148,27 @@ final class JoinKeys {
     return rowHasNull != null && rowHasNull[row];
   }
 
-  /** The key values when there is one non-null integer-like key, for the fast probe path. */
-  long[] singleLong() {
-    return singleLong;
+  /** Heap bytes of the extracted keys and their hashes. */
+  long heapBytes() {
+    long bytes = 4L * rows + (rowHasNull != null ? rows : 0);
+    for (Col c : cols) {
+      bytes += (c.nulls != null ? rows : 0) + c.valueBytes();
+    }
+    return bytes;
+  }
+
+  /** Whether any row has a null key. */
+  boolean anyNull() {
+    return rowHasNull != null;
+  }
+
+  /**
+   * The keys as 64-bit words, one array per word (an integer-like key gives one, a decimal two),
+   * when no key is null and none is a string; else null. Rows are equal iff all their words are,
+   * which lets the hash table compare keys without per-column dispatch.
+   */
+  long[][] words() {
+    return words;
   }
 
   /** Whether row {@code a} here equals row {@code b} of {@code other}; null equals null. */
@@ -163,6 +206,8 @@ final class JoinKeys {
     abstract boolean eq(int a, Col other, int b);
 
     abstract int valueHash(int row);
+
+    abstract long valueBytes();
 
     void hashInto(int[] out) {
       for (int i = 0; i < out.length; i++) {
@@ -295,6 +340,23 @@ final class JoinKeys {
     int valueHash(int row) {
       return mix(values[row]);
     }
+
+    @Override
+    long valueBytes() {
+      return 8L * values.length;
+    }
+
+    @Override
+    void hashInto(int[] out) {
+      if (nulls != null) {
+        super.hashInto(out);
+        return;
+      }
+      long[] v = values;
+      for (int i = 0; i < out.length; i++) {
+        out[i] = out[i] * 31 + mix(v[i]);
+      }
+    }
   }
 
   private static final class DecimalCol extends Col {
@@ -317,6 +379,11 @@ final class JoinKeys {
     int valueHash(int row) {
       return mix(lo[row] * 31 + hi[row]);
     }
+
+    @Override
+    long valueBytes() {
+      return 16L * lo.length;
+    }
   }
 
   private static final class BytesCol extends Col {
@@ -334,6 +401,11 @@ final class JoinKeys {
       BytesCol o = (BytesCol) other;
       return Arrays.equals(
           bytes, offsets[a], offsets[a + 1], o.bytes, o.offsets[b], o.offsets[b + 1]);
+    }
+
+    @Override
+    long valueBytes() {
+      return bytes.length + 4L * offsets.length;
     }
 
     @Override

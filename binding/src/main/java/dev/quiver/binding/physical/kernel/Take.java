@@ -2,6 +2,7 @@ package dev.quiver.binding.physical.kernel;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -65,54 +66,101 @@ public final class Take {
     }
     long sd = Raw.address(src.getDataBuffer(), (long) limit * width);
     long dd = Raw.address(dst.getDataBuffer(), (long) count * width);
-    long sv = srcHasNulls ? Raw.address(src.getValidityBuffer(), (limit + 7) >>> 3) : 0;
-    long dv = Raw.address(dst.getValidityBuffer(), (count + 7) >>> 3);
-    for (int i = 0; i < count; i++) {
-      int j = indices[i];
-      if (j >= limit) {
-        throw outOfRange(j, limit);
-      }
-      if (j >= 0 && (!srcHasNulls || Raw.bit(sv, j))) {
-        Raw.setBit(dv, i);
-      }
-    }
-    // Indices are in range now.
+    // One pass per width over the indices: check each before reading, copy, note any asking for a
+    // null.
+    int min = 0;
     switch (width) {
       case 8 -> {
         for (int i = 0; i < count; i++) {
           int j = indices[i];
+          if (j >= limit) {
+            throw outOfRange(j, limit);
+          }
           if (j >= 0) {
             Raw.putLong(dd + (long) i * 8, Raw.getLong(sd + (long) j * 8));
+          } else {
+            min = j;
           }
         }
       }
       case 4 -> {
         for (int i = 0; i < count; i++) {
           int j = indices[i];
+          if (j >= limit) {
+            throw outOfRange(j, limit);
+          }
           if (j >= 0) {
             Raw.putInt(dd + (long) i * 4, Raw.getInt(sd + (long) j * 4));
+          } else {
+            min = j;
           }
         }
       }
       case 16 -> {
         for (int i = 0; i < count; i++) {
           int j = indices[i];
+          if (j >= limit) {
+            throw outOfRange(j, limit);
+          }
           if (j >= 0) {
             Raw.putLong(dd + (long) i * 16, Raw.getLong(sd + (long) j * 16));
             Raw.putLong(dd + (long) i * 16 + 8, Raw.getLong(sd + (long) j * 16 + 8));
+          } else {
+            min = j;
           }
         }
       }
       default -> {
         for (int i = 0; i < count; i++) {
           int j = indices[i];
+          if (j >= limit) {
+            throw outOfRange(j, limit);
+          }
           if (j >= 0) {
             Raw.copy(sd + (long) j * width, dd + (long) i * width, width);
+          } else {
+            min = j;
           }
         }
       }
     }
+    // Indices are in range now.
+    gatherValidity(src, srcHasNulls, limit, indices, count, min >= 0, dst.getValidityBuffer());
     dst.setValueCount(count);
+  }
+
+  /**
+   * Sets validity bit i of the target for each row whose index is non-negative and valid in the
+   * source; word-wise when the source has no nulls and no index asks for a null.
+   */
+  private static void gatherValidity(
+      FieldVector src,
+      boolean srcHasNulls,
+      int limit,
+      int[] indices,
+      int count,
+      boolean noNegative,
+      ArrowBuf validity) {
+    long dv = Raw.address(validity, (count + 7) >>> 3);
+    if (!srcHasNulls) {
+      if (noNegative) {
+        Raw.setBits(dv, 0, count);
+      } else {
+        for (int i = 0; i < count; i++) {
+          if (indices[i] >= 0) {
+            Raw.setBit(dv, i);
+          }
+        }
+      }
+      return;
+    }
+    long sv = Raw.address(src.getValidityBuffer(), (limit + 7) >>> 3);
+    for (int i = 0; i < count; i++) {
+      int j = indices[i];
+      if (j >= 0 && Raw.bit(sv, j)) {
+        Raw.setBit(dv, i);
+      }
+    }
   }
 
   private static IndexOutOfBoundsException outOfRange(int index, int rows) {
@@ -155,12 +203,15 @@ public final class Take {
     long sdCapacity = src.getDataBuffer().capacity();
     int maxIndex = -1;
     long bytes = 0;
+    boolean noNegative = true;
     for (int i = 0; i < count; i++) {
       int j = indices[i];
       if (j >= limit) {
         throw outOfRange(j, limit);
       }
-      if (j >= 0) {
+      if (j < 0) {
+        noNegative = false;
+      } else {
         int start = Raw.getInt(so + (long) j * 4);
         int end = Raw.getInt(so + (long) (j + 1) * 4);
         if (start < 0 || end < start || end > sdCapacity) {
@@ -191,11 +242,14 @@ public final class Take {
         int len = Raw.getInt(so + (long) (j + 1) * 4) - start;
         Raw.copy(sd + start, dd + pos, len);
         pos += len;
-        if (!srcHasNulls || Raw.bit(sv, j)) {
+        if (srcHasNulls ? Raw.bit(sv, j) : !noNegative) {
           Raw.setBit(dv, i);
         }
       }
       Raw.putInt(doff + (long) (i + 1) * 4, pos);
+    }
+    if (!srcHasNulls && noNegative) {
+      Raw.setBits(dv, 0, count);
     }
     dst.setLastSet(count - 1);
     dst.setValueCount(count);
