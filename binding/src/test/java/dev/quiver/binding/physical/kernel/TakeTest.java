@@ -107,4 +107,89 @@ class TakeTest {
       assertThat(Hashing.partition(h[0], 4)).isBetween(0, 3);
     }
   }
+
+  /**
+   * Widths 2, 4, 8, 16 and strings, sources with and without nulls, index lists with and without
+   * padding (-1) and of lengths around the validity word boundaries.
+   */
+  @Test
+  void gathersEachWidthAndValidityAroundWordBoundaries() {
+    java.util.Random rnd = new java.util.Random(3);
+    int rows = 300;
+    for (boolean nulls : new boolean[] {false, true}) {
+      try (org.apache.arrow.vector.SmallIntVector shorts =
+              new org.apache.arrow.vector.SmallIntVector("h", allocator);
+          org.apache.arrow.vector.IntVector ints =
+              new org.apache.arrow.vector.IntVector("i", allocator);
+          BigIntVector longs = new BigIntVector("l", allocator);
+          DecimalVector decimals = new DecimalVector("d", allocator, 20, 0);
+          VarCharVector strings = new VarCharVector("s", allocator)) {
+        List<FieldVector> vectors = List.of(shorts, ints, longs, decimals, strings);
+        vectors.forEach(v -> v.setInitialCapacity(rows));
+        vectors.forEach(FieldVector::allocateNew);
+        for (int r = 0; r < rows; r++) {
+          if (nulls && r % 5 == 1) {
+            continue; // left null
+          }
+          shorts.set(r, (short) r);
+          ints.set(r, r * 3);
+          longs.set(r, r * 1_000_000_007L);
+          decimals.set(r, BigDecimal.valueOf(-r));
+          strings.setSafe(r, ("v" + r).getBytes(StandardCharsets.UTF_8));
+        }
+        vectors.forEach(v -> v.setValueCount(rows));
+        for (int count : new int[] {0, 1, 7, 8, 9, 63, 64, 65, 130, 300}) {
+          for (boolean padded : new boolean[] {false, true}) {
+            int[] idx = new int[count];
+            for (int i = 0; i < count; i++) {
+              idx[i] = padded && rnd.nextInt(4) == 0 ? -1 : rnd.nextInt(rows);
+            }
+            for (FieldVector v : vectors) {
+              try (FieldVector out = Take.take(v, idx, count, allocator)) {
+                assertThat(out.getValueCount()).isEqualTo(count);
+                for (int i = 0; i < count; i++) {
+                  Object want = idx[i] < 0 ? null : v.getObject(idx[i]);
+                  assertThat(out.getObject(i))
+                      .as("%s row %d of %d (nulls=%s)", v.getName(), i, count, nulls)
+                      .isEqualTo(want);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** Concatenation sets runs of validity bits starting mid-byte and crossing 64-bit words. */
+  @Test
+  void concatenatesValidityAtUnalignedPositions() {
+    int[] sizes = {3, 70, 200, 129, 5, 64};
+    List<VectorSchemaRoot> parts = new java.util.ArrayList<>();
+    List<Boolean> expected = new java.util.ArrayList<>();
+    try {
+      for (int p = 0; p < sizes.length; p++) {
+        BigIntVector v = new BigIntVector("l", allocator);
+        v.allocateNew(sizes[p]);
+        for (int r = 0; r < sizes[p]; r++) {
+          boolean isNull = p % 2 == 1 && r % 3 == 0;
+          if (!isNull) {
+            v.set(r, r);
+          }
+          expected.add(isNull);
+        }
+        v.setValueCount(sizes[p]);
+        parts.add(new VectorSchemaRoot(List.<FieldVector>of(v)));
+      }
+      try (VectorSchemaRoot all = Batches.concat(parts.get(0).getSchema(), parts, allocator)) {
+        FieldVector v = all.getVector(0);
+        assertThat(v.getValueCount()).isEqualTo(expected.size());
+        for (int i = 0; i < expected.size(); i++) {
+          assertThat(v.isNull(i)).as("row %d", i).isEqualTo(expected.get(i));
+        }
+      }
+    } finally {
+      parts.forEach(VectorSchemaRoot::close);
+    }
+  }
 }
