@@ -4,19 +4,24 @@ import dev.quiver.binding.physical.expr.PhysicalExpr;
 import java.util.List;
 
 /**
- * Hash table over the build side's keys, laid out bucket by bucket: {@code offsets[b]..offsets[b +
- * 1]} is bucket {@code b}'s run in {@code rowIds} (build rows in ascending order) and, beside it,
- * in {@code runWords} (fixed-width keys as 64-bit words, a slot's words adjacent) or {@code
- * runHashes} (the full hashes of string keys). A probe reads one offsets pair and one short
- * contiguous run instead of chasing a linked chain through rows scattered over the build side,
- * which is what made probing large build sides (orders, partsupp) cache-miss bound. Read-only once
- * built, hence safe to probe from several threads.
+ * Hash table over the build side's keys, laid out bucket by bucket. {@code entries[b]} holds bucket
+ * {@code b}'s start in the upper 32 bits (its end is the next entry's start) and in the lower 32 a
+ * tag mask: bit {@code hash >>> 27} of each of its rows, so most probes of a key the bucket lacks
+ * stop at the entry. The run {@code [start, end)} indexes {@code rowIds} (build rows in ascending
+ * order) and, beside it, {@code runWords} (fixed-width keys as 64-bit words, a slot's words
+ * adjacent) or {@code runHashes} (the full hashes of string keys). A probe thus reads one entry
+ * pair and one short contiguous run instead of chasing a linked chain through rows scattered over
+ * the build side, which made probing large build sides (orders, partsupp) cache-miss bound.
+ * Read-only once built, hence safe to probe from several threads.
  */
 final class JoinHashTable {
+  private static final long HIGH = 0xFFFFFFFF00000000L;
+  private static final long LOW = 0xFFFFFFFFL;
+
   private final JoinKeys keys;
   private final boolean nullEqualsNull;
   private final int shift;
-  private final int[] offsets;
+  private final long[] entries;
   private final int[] rowIds;
 
   /**
@@ -37,18 +42,23 @@ final class JoinHashTable {
     int bits = bucketBits(rows);
     this.shift = 32 - bits;
     int buckets = 1 << bits;
-    // Count rows per bucket into offsets[b + 1], prefix-sum, then place rows in row order.
-    int[] offs = new int[buckets + 1];
+    // Count rows per bucket into the upper half of entries[b + 1] and tag entries[b]; prefix-sum
+    // the counts into ends; place rows last to first, decrementing the ends to the starts; then
+    // shift each start down to its own bucket's entry.
+    long[] ent = new long[buckets + 1];
     boolean skipNulls = !nullEqualsNull && keys.anyNull();
     for (int r = 0; r < rows; r++) {
       if (!skipNulls || !keys.hasNull(r)) {
-        offs[bucket(keys.hash(r)) + 1]++;
+        int h = keys.hash(r);
+        int b = bucket(h);
+        ent[b + 1] += 1L << 32;
+        ent[b] |= tag(h);
       }
     }
     for (int b = 0; b < buckets; b++) {
-      offs[b + 1] += offs[b];
+      ent[b + 1] += ent[b] & HIGH;
     }
-    int stored = offs[buckets];
+    int stored = (int) (ent[buckets] >>> 32);
     int[] ids = new int[stored];
     long[][] words = keys.words();
     if (words != null && (long) stored * words.length > Integer.MAX_VALUE - 8) {
@@ -57,13 +67,13 @@ final class JoinHashTable {
     int w = words != null ? words.length : 0;
     long[] kv = words != null ? new long[stored * w] : null;
     int[] hv = words == null ? new int[stored] : null;
-    // offs[b] serves as bucket b's write cursor and ends at bucket b + 1's start; shifted back
-    // below.
-    for (int r = 0; r < rows; r++) {
+    for (int r = rows - 1; r >= 0; r--) {
       if (skipNulls && keys.hasNull(r)) {
         continue;
       }
-      int slot = offs[bucket(keys.hash(r))]++;
+      int b = bucket(keys.hash(r)) + 1;
+      ent[b] -= 1L << 32;
+      int slot = (int) (ent[b] >>> 32);
       ids[slot] = r;
       if (w == 1) {
         kv[slot] = words[0][r];
@@ -75,15 +85,19 @@ final class JoinHashTable {
         hv[slot] = keys.hash(r);
       }
     }
-    for (int b = buckets; b > 0; b--) {
-      offs[b] = offs[b - 1];
+    for (int b = 0; b < buckets; b++) {
+      ent[b] = (ent[b + 1] & HIGH) | (ent[b] & LOW);
     }
-    offs[0] = 0;
-    this.offsets = offs;
+    ent[buckets] = (long) stored << 32;
+    this.entries = ent;
     this.rowIds = ids;
     this.runWords = kv;
     this.width = w;
     this.runHashes = hv;
+  }
+
+  private static long tag(int hash) {
+    return 1L << (hash >>> 27);
   }
 
   /** Buckets as a power of two: about one per build row (runs average under two rows). */
@@ -94,10 +108,10 @@ final class JoinHashTable {
 
   /**
    * Heap bytes the table and the build keys it holds will take, for memory accounting and the spill
-   * decision before building: the offsets and, per row, the row id, the extracted keys' hash and
-   * null flag, and per key its extracted values, null flag and run copy (17 bytes a 64-bit word; a
-   * decimal has two) or, for a string key, its offset, run hash and null flag. A string key's bytes
-   * are unknown until extracted; {@link #heapBytes} counts them once built.
+   * decision before building: the bucket entries and, per row, the row id, the extracted keys' hash
+   * and null flag, and per key its extracted values, null flag and run copy (17 bytes a 64-bit
+   * word; a decimal has two) or, for a string key, its offset, run hash and null flag. A string
+   * key's bytes are unknown until extracted; {@link #heapBytes} counts them once built.
    */
   static long estimateBytes(int rows, List<PhysicalExpr> keys) {
     long buckets = 1L << bucketBits(rows);
@@ -110,12 +124,12 @@ final class JoinHashTable {
             default -> 17;
           };
     }
-    return (buckets + 1) * 4 + rows * perRow;
+    return (buckets + 1) * 8 + rows * perRow;
   }
 
   /** Heap bytes the built table and its build keys take. */
   long heapBytes() {
-    long bytes = 4L * offsets.length + 4L * rowIds.length + keys.heapBytes();
+    long bytes = 8L * entries.length + 4L * rowIds.length + keys.heapBytes();
     if (runWords != null) {
       bytes += 8L * runWords.length;
     }
@@ -193,14 +207,20 @@ final class JoinHashTable {
     }
   }
 
-  /** Each probe row's run [starts[p], ends[p]); empty for rows with a null key that match none. */
+  /**
+   * Each probe row's run [starts[p], ends[p]); empty when its bucket has no row with its tag, and
+   * for rows with a null key that match none.
+   */
   private void runs(JoinKeys probe, int[] starts, int[] ends) {
     int rows = probe.rows();
-    int[] offs = offsets;
+    long[] ent = entries;
     for (int p = 0; p < rows; p++) {
-      int b = bucket(probe.hash(p));
-      starts[p] = offs[b];
-      ends[p] = offs[b + 1];
+      int h = probe.hash(p);
+      int b = bucket(h);
+      long e = ent[b];
+      int start = (int) (e >>> 32);
+      starts[p] = start;
+      ends[p] = (e & tag(h)) != 0 ? (int) (ent[b + 1] >>> 32) : start;
     }
     if (!nullEqualsNull && probe.anyNull()) {
       for (int p = 0; p < rows; p++) {
