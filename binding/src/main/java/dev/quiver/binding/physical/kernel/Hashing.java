@@ -63,23 +63,7 @@ public final class Hashing {
         out[i] = out[i] * 31 + h;
       }
     } else if (v instanceof BaseFixedWidthVector fixed) {
-      ArrowBuf data = fixed.getDataBuffer();
-      int width = fixed.getTypeWidth();
-      for (int i = 0; i < rows; i++) {
-        int h;
-        if (hasNulls && BitVectorHelper.get(validity, i) == 0) {
-          h = NULL_HASH;
-        } else if (width == 8) {
-          h = hashLong(data.getLong((long) i * 8));
-        } else if (width == 4) {
-          h = hashLong(data.getInt((long) i * 4));
-        } else if (width == 16) {
-          h = hashLong(data.getLong((long) i * 16) * 31 + data.getLong((long) i * 16 + 8));
-        } else {
-          h = hashBytes(data, (long) i * width, width);
-        }
-        out[i] = out[i] * 31 + h;
-      }
+      combineFixed(fixed, rows, hasNulls, out);
     } else if (v instanceof BaseVariableWidthVector var) {
       ArrowBuf data = var.getDataBuffer();
       ArrowBuf offsets = var.getOffsetBuffer();
@@ -99,6 +83,53 @@ public final class Hashing {
         out[i] = out[i] * 31 + (v.isNull(i) ? NULL_HASH : v.hashCode(i));
       }
     }
+  }
+
+  /**
+   * Fixed-width values: without nulls, one loop per common width reading memory unchecked after one
+   * range check; with nulls, a loop that tests each row's validity.
+   */
+  private static void combineFixed(BaseFixedWidthVector v, int rows, boolean hasNulls, int[] out) {
+    int width = v.getTypeWidth();
+    if (rows == 0) {
+      return;
+    }
+    long data = Raw.address(v.getDataBuffer(), (long) rows * width);
+    if (hasNulls) {
+      long validity = Raw.address(v.getValidityBuffer(), (rows + 7) >>> 3);
+      for (int i = 0; i < rows; i++) {
+        int h = Raw.bit(validity, i) ? fixedHash(v, data, i, width) : NULL_HASH;
+        out[i] = out[i] * 31 + h;
+      }
+      return;
+    }
+    switch (width) {
+      case 8 -> {
+        for (int i = 0; i < rows; i++) {
+          out[i] = out[i] * 31 + hashLong(Raw.getLong(data + i * 8L));
+        }
+      }
+      case 4 -> {
+        for (int i = 0; i < rows; i++) {
+          out[i] = out[i] * 31 + hashLong(Raw.getInt(data + i * 4L));
+        }
+      }
+      default -> {
+        for (int i = 0; i < rows; i++) {
+          out[i] = out[i] * 31 + fixedHash(v, data, i, width);
+        }
+      }
+    }
+  }
+
+  /** Hash of fixed-width row {@code i} of {@code v}, whose data starts at {@code data}. */
+  private static int fixedHash(BaseFixedWidthVector v, long data, int i, int width) {
+    return switch (width) {
+      case 8 -> hashLong(Raw.getLong(data + i * 8L));
+      case 4 -> hashLong(Raw.getInt(data + i * 4L));
+      case 16 -> hashLong(Raw.getLong(data + i * 16L) * 31 + Raw.getLong(data + i * 16L + 8));
+      default -> hashBytes(v.getDataBuffer(), (long) i * width, width);
+    };
   }
 
   /** Hash of one 64-bit value (also used for 32-bit values widened, so int and long keys agree). */
