@@ -268,11 +268,15 @@ public final class HashJoinExec extends BaseExecutionPlan {
     final MemoryReservation reservation;
     final List<SpillFile> spilled;
 
+    /** Which columns of {@code batch} have nulls, counted once for all the probes' gathers. */
+    final boolean[] columnsWithNulls;
+
     BuildSide(VectorSchemaRoot batch, JoinHashTable table, MemoryReservation reservation) {
       this.batch = batch;
       this.table = table;
       this.reservation = reservation;
       this.spilled = null;
+      this.columnsWithNulls = JoinSupport.columnsWithNulls(batch);
     }
 
     BuildSide(List<SpillFile> spilled) {
@@ -280,6 +284,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
       this.table = null;
       this.reservation = null;
       this.spilled = spilled;
+      this.columnsWithNulls = null;
     }
 
     @Override
@@ -878,7 +883,15 @@ public final class HashJoinExec extends BaseExecutionPlan {
     private void emitPairs(int n) {
       VectorSchemaRoot out =
           JoinSupport.gatherPairs(
-              schema(), build.batch, buildIdx, probeBatch, probeIdx, n, allocator);
+              schema(),
+              build.batch,
+              build.columnsWithNulls,
+              buildIdx,
+              probeBatch,
+              null,
+              probeIdx,
+              n,
+              allocator);
       boolean[] keep = null;
       if (residualFilter != null) {
         try {
@@ -912,7 +925,15 @@ public final class HashJoinExec extends BaseExecutionPlan {
       }
       try (VectorSchemaRoot candidates =
           JoinSupport.gatherPairs(
-              filterSchema, build.batch, buildIdx, probeBatch, probeIdx, n, allocator)) {
+              filterSchema,
+              build.batch,
+              build.columnsWithNulls,
+              buildIdx,
+              probeBatch,
+              null,
+              probeIdx,
+              n,
+              allocator)) {
         boolean[] keep = JoinSupport.evaluateFilter(residualFilter, candidates, allocator);
         for (int i = 0; i < n; i++) {
           if (keep[i]) {
@@ -926,7 +947,15 @@ public final class HashJoinExec extends BaseExecutionPlan {
     private void markSemiCandidates(int n) {
       try (VectorSchemaRoot candidates =
           JoinSupport.gatherPairs(
-              filterSchema, probeBatch, probeIdx, build.batch, buildIdx, n, allocator)) {
+              filterSchema,
+              probeBatch,
+              null,
+              probeIdx,
+              build.batch,
+              build.columnsWithNulls,
+              buildIdx,
+              n,
+              allocator)) {
         boolean[] keep = JoinSupport.evaluateFilter(residualFilter, candidates, allocator);
         for (int i = 0; i < n; i++) {
           if (keep[i]) {

@@ -100,9 +100,12 @@ final class JoinHashTable {
     return 1L << (hash >>> 27);
   }
 
-  /** Buckets as a power of two: about one per build row (runs average under two rows). */
+  /**
+   * Buckets as a power of two, between half as many as build rows and as many: runs average one to
+   * two rows, which share a cache line, and the entries stay small enough to stay cached longer.
+   */
   private static int bucketBits(int rows) {
-    int bits = 32 - Integer.numberOfLeadingZeros(Math.max(1, rows - 1));
+    int bits = 31 - Integer.numberOfLeadingZeros(Math.max(1, rows - 1));
     return Math.min(Math.max(bits, 4), 30);
   }
 

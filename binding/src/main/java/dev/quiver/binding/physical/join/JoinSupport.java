@@ -84,15 +84,41 @@ final class JoinSupport {
       int[] ri,
       int n,
       BufferAllocator allocator) {
+    return gatherPairs(schema, left, null, li, right, null, ri, n, allocator);
+  }
+
+  /**
+   * As {@link #gatherPairs(Schema, VectorSchemaRoot, int[], VectorSchemaRoot, int[], int,
+   * BufferAllocator)} with, per side, which columns may have nulls ({@link #columnsWithNulls}), or
+   * null to count them: a build side gathered batch after batch counts them once.
+   */
+  static VectorSchemaRoot gatherPairs(
+      Schema schema,
+      VectorSchemaRoot left,
+      boolean[] leftNulls,
+      int[] li,
+      VectorSchemaRoot right,
+      boolean[] rightNulls,
+      int[] ri,
+      int n,
+      BufferAllocator allocator) {
     List<FieldVector> out = new ArrayList<>(schema.getFields().size());
     try {
       int c = 0;
-      for (FieldVector v : left.getFieldVectors()) {
-        out.add(retype(Take.take(v, li, n, allocator), schema.getFields().get(c++), allocator));
+      List<FieldVector> lv = left.getFieldVectors();
+      for (int i = 0; i < lv.size(); i++) {
+        FieldVector v = lv.get(i);
+        boolean nulls = leftNulls != null ? leftNulls[i] : v.getNullCount() > 0;
+        FieldVector taken = Take.take(v, nulls, li, n, allocator);
+        out.add(retype(taken, schema.getFields().get(c++), allocator));
       }
       if (right != null) {
-        for (FieldVector v : right.getFieldVectors()) {
-          out.add(retype(Take.take(v, ri, n, allocator), schema.getFields().get(c++), allocator));
+        List<FieldVector> rv = right.getFieldVectors();
+        for (int i = 0; i < rv.size(); i++) {
+          FieldVector v = rv.get(i);
+          boolean nulls = rightNulls != null ? rightNulls[i] : v.getNullCount() > 0;
+          FieldVector taken = Take.take(v, nulls, ri, n, allocator);
+          out.add(retype(taken, schema.getFields().get(c++), allocator));
         }
       }
     } catch (RuntimeException e) {
@@ -100,6 +126,16 @@ final class JoinSupport {
       throw e;
     }
     return new VectorSchemaRoot(schema, out, n);
+  }
+
+  /** Whether each column of {@code batch} has a null, for gathering from it repeatedly. */
+  static boolean[] columnsWithNulls(VectorSchemaRoot batch) {
+    List<FieldVector> vectors = batch.getFieldVectors();
+    boolean[] out = new boolean[vectors.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = vectors.get(i).getNullCount() > 0;
+    }
+    return out;
   }
 
   /** Gives a vector the field of the output schema (nullability) without copying data. */

@@ -36,14 +36,29 @@ public final class Take {
   /** Returns a new vector holding {@code source[indices[i]]} for i in [0, count). */
   public static FieldVector take(
       FieldVector source, int[] indices, int count, BufferAllocator allocator) {
+    return take(source, source.getNullCount() > 0, indices, count, allocator);
+  }
+
+  /**
+   * As {@link #take(FieldVector, int[], int, BufferAllocator)} for a caller that knows whether
+   * {@code source} has nulls ({@code sourceHasNulls} may be true when it has none, never false when
+   * it has some): counting them scans the whole validity buffer, which costs more than the gather
+   * when few rows are taken from a large vector, such as a join's build side.
+   */
+  public static FieldVector take(
+      FieldVector source,
+      boolean sourceHasNulls,
+      int[] indices,
+      int count,
+      BufferAllocator allocator) {
     FieldVector target = source.getField().createVector(allocator);
     try {
       if (source instanceof BitVector src) {
         takeBits(src, (BitVector) target, indices, count);
       } else if (source instanceof BaseFixedWidthVector src) {
-        takeFixed(src, (BaseFixedWidthVector) target, indices, count);
+        takeFixed(src, sourceHasNulls, (BaseFixedWidthVector) target, indices, count);
       } else if (source instanceof BaseVariableWidthVector src) {
-        takeVariable(src, (BaseVariableWidthVector) target, indices, count);
+        takeVariable(src, sourceHasNulls, (BaseVariableWidthVector) target, indices, count);
       } else {
         takeGeneric(source, target, indices, count);
       }
@@ -55,10 +70,13 @@ public final class Take {
   }
 
   private static void takeFixed(
-      BaseFixedWidthVector src, BaseFixedWidthVector dst, int[] indices, int count) {
+      BaseFixedWidthVector src,
+      boolean srcHasNulls,
+      BaseFixedWidthVector dst,
+      int[] indices,
+      int count) {
     dst.allocateNew(Math.max(count, 1));
     int width = src.getTypeWidth();
-    boolean srcHasNulls = src.getNullCount() > 0;
     // Rows the buffers can hold (not the value count, which callers may leave unset).
     int limit = (int) Math.min(Integer.MAX_VALUE, src.getDataBuffer().capacity() / width);
     if (srcHasNulls) {
@@ -195,7 +213,11 @@ public final class Take {
   }
 
   private static void takeVariable(
-      BaseVariableWidthVector src, BaseVariableWidthVector dst, int[] indices, int count) {
+      BaseVariableWidthVector src,
+      boolean srcHasNulls,
+      BaseVariableWidthVector dst,
+      int[] indices,
+      int count) {
     // Rows the offsets can describe (not the value count, which callers may leave unset).
     int limit =
         (int) Math.max(0, Math.min(Integer.MAX_VALUE, src.getOffsetBuffer().capacity() / 4 - 1));
@@ -227,7 +249,6 @@ public final class Take {
           "batch too large for a 32-bit offset string vector: " + bytes);
     }
     dst.allocateNew(Math.max(bytes, 1), Math.max(count, 1));
-    boolean srcHasNulls = src.getNullCount() > 0;
     long sd = src.getDataBuffer().memoryAddress();
     long sv = srcHasNulls ? Raw.address(src.getValidityBuffer(), (maxIndex + 8) >>> 3) : 0;
     long dd = Raw.address(dst.getDataBuffer(), bytes);

@@ -145,13 +145,17 @@ class TakeTest {
               idx[i] = padded && rnd.nextInt(4) == 0 ? -1 : rnd.nextInt(rows);
             }
             for (FieldVector v : vectors) {
-              try (FieldVector out = Take.take(v, idx, count, allocator)) {
-                assertThat(out.getValueCount()).isEqualTo(count);
-                for (int i = 0; i < count; i++) {
-                  Object want = idx[i] < 0 ? null : v.getObject(idx[i]);
-                  assertThat(out.getObject(i))
-                      .as("%s row %d of %d (nulls=%s)", v.getName(), i, count, nulls)
-                      .isEqualTo(want);
+              // Counting the nulls, and told there may be some (a caller's cached flag).
+              try (FieldVector counted = Take.take(v, idx, count, allocator);
+                  FieldVector told = Take.take(v, true, idx, count, allocator)) {
+                for (FieldVector out : List.of(counted, told)) {
+                  assertThat(out.getValueCount()).isEqualTo(count);
+                  for (int i = 0; i < count; i++) {
+                    Object want = idx[i] < 0 ? null : v.getObject(idx[i]);
+                    assertThat(out.getObject(i))
+                        .as("%s row %d of %d (nulls=%s)", v.getName(), i, count, nulls)
+                        .isEqualTo(want);
+                  }
                 }
               }
             }
