@@ -59,10 +59,14 @@ final class ConstantGroupKeys extends RelShuttleImpl {
         || !freeVariables(agg).isEmpty()) {
       return visited;
     }
-    List<RexNode> constants = constantKeys(agg);
-    if (constants == null) {
+    List<RexNode> perKey = constantKeys(agg);
+    if (perKey.stream().allMatch(java.util.Objects::isNull)) {
       return visited;
     }
+    if (perKey.contains(null)) {
+      return withoutConstantKeys(agg, perKey);
+    }
+    List<RexNode> constants = perKey;
     List<AggregateCall> calls = agg.getAggCallList();
     builder.push(agg.getInput());
     List<RelBuilder.AggCall> newCalls = new ArrayList<>();
@@ -89,7 +93,44 @@ final class ConstantGroupKeys extends RelShuttleImpl {
   }
 
   /**
-   * The constant value of every group key, or null if a key is not constant: a literal in the
+   * Groups by the keys that are not constant and puts the constant ones back in a projection, in
+   * their places. Calcite's decorrelator drops constant keys itself but put them back out of order
+   * ({@code SELECT DISTINCT 1, 'A', s FROM t} became (1, s, 'A') when a subquery elsewhere in the
+   * query made it walk this aggregate), so a UNION ALL matched 'A' with the other branch's column.
+   */
+  private RelNode withoutConstantKeys(Aggregate agg, List<RexNode> perKey) {
+    List<Integer> kept = new ArrayList<>();
+    int position = 0;
+    for (int key : agg.getGroupSet()) {
+      if (perKey.get(position++) == null) {
+        kept.add(key);
+      }
+    }
+    List<AggregateCall> calls = agg.getAggCallList();
+    builder.push(agg.getInput());
+    List<RelBuilder.AggCall> newCalls = new ArrayList<>();
+    for (AggregateCall call : calls) {
+      newCalls.add(builder.aggregateCall(call));
+    }
+    builder.aggregate(builder.groupKey(org.apache.calcite.util.ImmutableBitSet.of(kept)), newCalls);
+    List<RexNode> out = new ArrayList<>();
+    int field = 0;
+    for (RexNode constant : perKey) {
+      out.add(constant != null ? constant : builder.field(field++));
+    }
+    for (int i = 0; i < calls.size(); i++) {
+      out.add(builder.field(kept.size() + i));
+    }
+    builder.project(out, agg.getRowType().getFieldNames(), true);
+    if (!builder.peek().getRowType().equalsSansFieldNames(agg.getRowType())) {
+      builder.convert(agg.getRowType(), false);
+    }
+    RelNode rewritten = builder.build();
+    return rewritten.getRowType().equalsSansFieldNames(agg.getRowType()) ? rewritten : agg;
+  }
+
+  /**
+   * The constant value of each group key, null for a key that is not constant: a literal in the
    * projection below, also under filters and further projections ({@code SELECT DATE '2020-01-02'
    * AS c0, x FROM t) WHERE x > 5 GROUP BY c0}), as Calcite's predicate metadata finds them.
    */
@@ -105,10 +146,7 @@ final class ConstantGroupKeys extends RelShuttleImpl {
             simplifiedConstant(
                 project.getCluster().getRexBuilder(), project.getProjects().get(key));
       }
-      if (constant == null || !RexUtil.isConstant(constant)) {
-        return null;
-      }
-      constants.add(constant);
+      constants.add(constant != null && RexUtil.isConstant(constant) ? constant : null);
     }
     return constants;
   }

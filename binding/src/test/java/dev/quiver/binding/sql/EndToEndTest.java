@@ -81,6 +81,20 @@ class EndToEndTest {
     assertThat(shared).isEqualTo(alone).hasSize(4);
   }
 
+  @Test
+  void constantGroupKeysKeepTheirPlacesWhenASubqueryElsewhereIsDecorrelated() {
+    // FuzzLongTest seed 20261214 query 11226: the decorrelator, walking the DISTINCT branch
+    // because the other branch has a correlated subquery, put 'A' after name, so UNION ALL
+    // paired 'A' with the other branch's last column (1|ann|A instead of 1|A|ann).
+    List<String> rows =
+        rows(
+            "select distinct 1 as c0, 'A' as c1, name as c2 from emp where id = 1 union all"
+                + " select 2, name, name from emp e where salary >= (select max(salary) from emp x"
+                + " where x.dept = e.dept) order by 1, 2");
+    assertThat(rows).first().isEqualTo("1|A|ann");
+    assertThat(rows).hasSize(4).allMatch(r -> r.equals("1|A|ann") || r.startsWith("2|"));
+  }
+
   /** Runs a query and returns its rows as strings, closing the batches. */
   private List<String> rows(String sql) {
     return rows(ctx.sql(sql));
