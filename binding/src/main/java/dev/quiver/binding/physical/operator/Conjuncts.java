@@ -1,0 +1,74 @@
+package dev.quiver.binding.physical.operator;
+
+import dev.quiver.binding.physical.expr.InListExpr;
+import dev.quiver.binding.physical.expr.LikeExpr;
+import dev.quiver.binding.physical.expr.LogicalExpr;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.expr.ScalarFunctionExpr;
+import dev.quiver.binding.physical.expr.StringFunctionExpr;
+import dev.quiver.binding.physical.expr.UdfExpr;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/** The conjuncts of a filter predicate, in the order a filter evaluates them. */
+final class Conjuncts {
+  private Conjuncts() {}
+
+  /**
+   * The top-level conjuncts of {@code predicate} (nested ANDs flattened), cheapest first by a rough
+   * per-row cost; conjuncts of equal cost keep their written order.
+   */
+  static List<PhysicalExpr> inEvaluationOrder(PhysicalExpr predicate) {
+    List<PhysicalExpr> out = new ArrayList<>();
+    flatten(predicate, out);
+    out.sort(Comparator.comparingInt(Conjuncts::cost));
+    return List.copyOf(out);
+  }
+
+  private static void flatten(PhysicalExpr e, List<PhysicalExpr> out) {
+    if (e instanceof LogicalExpr l && l.op() == LogicalExpr.Op.AND) {
+      for (PhysicalExpr operand : l.operands()) {
+        flatten(operand, out);
+      }
+    } else {
+      out.add(e);
+    }
+  }
+
+  /**
+   * Relative cost per row: pattern matching and function calls cost most, anything over strings
+   * more than fixed-width arithmetic and comparisons.
+   */
+  static int cost(PhysicalExpr e) {
+    int own;
+    if (e instanceof LikeExpr || e instanceof UdfExpr) {
+      own = 16;
+    } else if (e instanceof StringFunctionExpr || e instanceof ScalarFunctionExpr) {
+      own = 8;
+    } else if (e instanceof InListExpr || overStrings(e)) {
+      own = 4;
+    } else {
+      own = 1;
+    }
+    int total = own;
+    for (PhysicalExpr child : e.children()) {
+      total += cost(child);
+    }
+    return total;
+  }
+
+  private static boolean overStrings(PhysicalExpr e) {
+    for (PhysicalExpr child : e.children()) {
+      ArrowType t = child.dataType();
+      if (t instanceof ArrowType.Utf8
+          || t instanceof ArrowType.LargeUtf8
+          || t instanceof ArrowType.Binary
+          || t instanceof ArrowType.LargeBinary) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
