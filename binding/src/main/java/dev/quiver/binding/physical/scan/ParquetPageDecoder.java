@@ -83,6 +83,13 @@ final class ParquetPageDecoder {
   private long[] dictLongs;
   private byte[] dictBytes;
   private int[] dictOffsets;
+  // A string dictionary whose values are at most SHORT_WORDS * 8 bytes long, as little-endian
+  // words (dictWords[k * dictWordCount + w]) with their lengths: each value is then copied as
+  // whole words with no per-value bounds arithmetic. dictWordCount is 0 for longer values.
+  private static final int SHORT_WORDS = 3;
+  private long[] dictWords;
+  private int[] dictLengths;
+  private int dictWordCount;
 
   // The current page, decoded whole: definition levels, then either dictionary ids or plain
   // values; pageRow counts rows consumed, pageValue non-null values consumed. allDefined says
@@ -367,6 +374,9 @@ final class ParquetPageDecoder {
    * pos}, setting the offsets of rows {@code row..row+n}; returns the new end.
    */
   private long putStrings(long offsets, int row, int n, long pos) throws IOException {
+    if (dictionaryPage && dictWordCount > 0) {
+      return putShortStrings(offsets, row, n, pos);
+    }
     if (dictionaryPage) {
       byte[] b = dictBytes;
       int[] off = dictOffsets;
@@ -395,6 +405,51 @@ final class ParquetPageDecoder {
     }
     plainCursor = p;
     pageValue += n;
+    return pos;
+  }
+
+  /**
+   * {@link #putStrings} for a dictionary of short values: each is written as its whole words, the
+   * next value overwriting the zero padding, after one capacity check for the run.
+   */
+  private long putShortStrings(long offsets, int row, int n, long pos) throws IOException {
+    int words = dictWordCount;
+    long need = pos + (long) n * words * 8 + 8;
+    if (need > stringCapacity) {
+      growStrings(need);
+    }
+    long data = stringData;
+    long[] w = dictWords;
+    int[] lengths = dictLengths;
+    int[] id = ids;
+    int at = pageValue;
+    long out = offsets + (row + 1) * 4L;
+    if (words == 1) {
+      for (int i = 0; i < n; i++) {
+        int k = id[at + i];
+        Raw.putLong(data + pos, w[k]);
+        pos += lengths[k];
+        Raw.putInt(out + i * 4L, (int) pos);
+      }
+    } else if (words == 2) {
+      for (int i = 0; i < n; i++) {
+        int k = id[at + i];
+        Raw.putLong(data + pos, w[2 * k]);
+        Raw.putLong(data + pos + 8, w[2 * k + 1]);
+        pos += lengths[k];
+        Raw.putInt(out + i * 4L, (int) pos);
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        int k = id[at + i];
+        for (int j = 0; j < words; j++) {
+          Raw.putLong(data + pos + j * 8L, w[k * words + j]);
+        }
+        pos += lengths[k];
+        Raw.putInt(out + i * 4L, (int) pos);
+      }
+    }
+    pageValue = at + n;
     return pos;
   }
 
@@ -441,6 +496,33 @@ final class ParquetPageDecoder {
       }
       loadPage(page);
     }
+  }
+
+  /** Fills dictWords/dictLengths when every one of the {@code n} dictionary values is short. */
+  private void shortWords(int n) {
+    int longest = 0;
+    for (int k = 0; k < n; k++) {
+      longest = Math.max(longest, dictOffsets[k + 1] - dictOffsets[k] - 4);
+    }
+    int words = (longest + 7) >>> 3;
+    dictWordCount = 0;
+    if (n == 0 || words > SHORT_WORDS) {
+      return;
+    }
+    words = Math.max(words, 1);
+    long[] w = new long[n * words];
+    int[] lengths = new int[n];
+    for (int k = 0; k < n; k++) {
+      int start = dictOffsets[k] + 4;
+      int len = dictOffsets[k + 1] - start;
+      lengths[k] = len;
+      for (int j = 0; j < len; j++) {
+        w[k * words + (j >>> 3)] |= (dictBytes[start + j] & 0xFFL) << ((j & 7) * 8);
+      }
+    }
+    dictWords = w;
+    dictLengths = lengths;
+    dictWordCount = words;
   }
 
   private void loadDictionary() throws IOException {
@@ -495,6 +577,7 @@ final class ParquetPageDecoder {
       case BYTES -> {
         dictOffsets = byteOffsets(b, at, end, n, new int[n + 1]);
         dictBytes = b;
+        shortWords(n);
       }
     }
     dictionarySize = n;

@@ -152,8 +152,12 @@ class ParquetPageDecoderPagesTest {
             yield bits == 64 ? x : x >> (64 - bits); // the full signed range of the width
           }
           case BYTES -> {
-            // Empty, short (word copies), longer than 64 bytes (bulk copies), some non-ASCII.
-            int len = r.nextInt(10) == 0 ? 65 + r.nextInt(60) : r.nextInt(24);
+            // Empty, short (word copies), longer than 64 bytes (bulk copies), some non-ASCII; a
+            // positive typeLength bounds the length instead (dictionaries of short values only).
+            int len =
+                s.typeLength() > 0
+                    ? r.nextInt(s.typeLength() + 1)
+                    : r.nextInt(10) == 0 ? 65 + r.nextInt(60) : r.nextInt(24);
             StringBuilder b = new StringBuilder();
             for (int i = 0; i < len; i++) {
               b.append(i % 17 == 5 ? 'é' : (char) ('a' + r.nextInt(26)));
@@ -515,6 +519,25 @@ class ParquetPageDecoderPagesTest {
     for (Shape s : shapes()) {
       check(s, pages(s, r, SIZES, MIXED_NULLS, allPlain, false), true);
       check(s, pages(s, r, SIZES, MIXED_NULLS, allDict, false), true);
+    }
+  }
+
+  @Test
+  void dictionariesOfShortStringsAreCopiedAsWholeWords() throws IOException {
+    // Dictionaries whose longest value fits 1, 2 or 3 words take the word-copy path; 25 bytes and
+    // up take the general one. Every length from 0 to the bound occurs, with NULLs and then PLAIN.
+    Random r = new Random(6);
+    for (int longest : new int[] {1, 7, 8, 9, 16, 17, 24, 25}) {
+      Shape s =
+          new Shape(
+              ParquetPageDecoder.Layout.BYTES,
+              ParquetPageDecoder.Target.BYTES,
+              PrimitiveTypeName.BINARY,
+              longest);
+      check(s, pages(s, r, SIZES, MIXED_NULLS, DICT_THEN_PLAIN, false), true);
+      Nulls[] none = new Nulls[SIZES.length];
+      Arrays.fill(none, Nulls.NONE);
+      check(s, pages(s, r, SIZES, none, DICT_THEN_PLAIN, false), false);
     }
   }
 
