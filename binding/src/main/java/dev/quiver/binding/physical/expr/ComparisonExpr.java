@@ -443,26 +443,7 @@ public record ComparisonExpr(Op op, PhysicalExpr left, PhysicalExpr right) imple
     ArrowBuf lo = l.vector.getOffsetBuffer();
     ArrowBuf ld = l.vector.getDataBuffer();
     if (r.isScalar()) {
-      byte[] s = ((String) r.value).getBytes(StandardCharsets.UTF_8);
-      for (int i = 0; i < n; i++) {
-        if (!Bits.valid(lv, i)) {
-          continue;
-        }
-        int start = lo.getInt(i * 4L);
-        int end = lo.getInt(i * 4L + 4);
-        boolean t;
-        if (op == Op.EQ) {
-          t =
-              end - start == s.length
-                  && ByteFunctionHelpers.compare(ld, start, end, s, 0, s.length) == 0;
-        } else {
-          t = test(op, ByteFunctionHelpers.compare(ld, start, end, s, 0, s.length));
-        }
-        if (t) {
-          Bits.set(w, i);
-        }
-      }
-      return w;
+      return againstConstant(l, ((String) r.value).getBytes(StandardCharsets.UTF_8), lv, op, w, n);
     }
     long[] valid = Bits.and(lv, r.validity());
     ArrowBuf ro = r.vector.getOffsetBuffer();
@@ -486,6 +467,88 @@ public record ComparisonExpr(Op op, PhysicalExpr left, PhysicalExpr right) imple
       }
     }
     return w;
+  }
+
+  /**
+   * A string column against a constant, over raw memory: equality checks the length first and then
+   * the bytes a word at a time; an ordering compares unsigned words (big-endian order) up to the
+   * first difference, then the lengths.
+   */
+  private static long[] againstConstant(Operand l, byte[] s, long[] lv, Op op, long[] w, int n) {
+    if (n == 0) {
+      return w;
+    }
+    long offsets = Raw.address(l.vector.getOffsetBuffer(), (n + 1) * 4L);
+    long data = Raw.address(l.vector.getDataBuffer(), Raw.getInt(offsets + n * 4L));
+    int len = s.length;
+    long[] words = new long[len >>> 3];
+    for (int k = 0; k < words.length; k++) {
+      words[k] = bigEndianWord(s, k * 8);
+    }
+    boolean equality = op == Op.EQ || op == Op.NE;
+    boolean wantEqual = op == Op.EQ;
+    for (int i = 0; i < n; i++) {
+      if (!Bits.valid(lv, i)) {
+        continue;
+      }
+      int start = Raw.getInt(offsets + i * 4L);
+      int vlen = Raw.getInt(offsets + i * 4L + 4) - start;
+      boolean t;
+      if (equality) {
+        t = (vlen == len && equalBytes(data + start, s, words)) == wantEqual;
+      } else {
+        t = test(op, compareBytes(data + start, vlen, s, words));
+      }
+      if (t) {
+        Bits.set(w, i);
+      }
+    }
+    return w;
+  }
+
+  /** The 8 bytes of {@code s} from {@code at} as one big-endian (unsigned-comparable) word. */
+  private static long bigEndianWord(byte[] s, int at) {
+    long x = 0;
+    for (int k = 0; k < 8; k++) {
+      x = (x << 8) | (s[at + k] & 0xFF);
+    }
+    return x;
+  }
+
+  /** Whether the {@code s.length} bytes at {@code address} equal {@code s}. */
+  private static boolean equalBytes(long address, byte[] s, long[] words) {
+    int k = 0;
+    for (; k < words.length; k++) {
+      if (Long.reverseBytes(Raw.getLong(address + k * 8L)) != words[k]) {
+        return false;
+      }
+    }
+    for (int b = k * 8; b < s.length; b++) {
+      if (Raw.getByte(address + b) != s[b]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Unsigned lexicographic comparison of {@code len} bytes at {@code address} with {@code s}. */
+  private static int compareBytes(long address, int len, byte[] s, long[] words) {
+    int common = Math.min(len, s.length);
+    int k = 0;
+    for (; (k + 1) * 8 <= common; k++) {
+      long a = Long.reverseBytes(Raw.getLong(address + k * 8L));
+      if (a != words[k]) {
+        return Long.compareUnsigned(a, words[k]);
+      }
+    }
+    for (int b = k * 8; b < common; b++) {
+      int x = Raw.getByte(address + b) & 0xFF;
+      int y = s[b] & 0xFF;
+      if (x != y) {
+        return x < y ? -1 : 1;
+      }
+    }
+    return Integer.compare(len, s.length);
   }
 
   @Override

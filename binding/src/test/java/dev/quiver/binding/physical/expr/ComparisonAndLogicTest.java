@@ -55,6 +55,61 @@ class ComparisonAndLogicTest extends ExprTestSupport {
   }
 
   @Test
+  void stringColumnsAgainstConstantsMatchJavasUnsignedByteOrder() {
+    // Lengths around the 8-byte words the comparison reads, equal prefixes, bytes above 0x7F.
+    java.util.Random r = new java.util.Random(7);
+    String alphabet = "ab\u00e9z";
+    List<String> pool = new java.util.ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      StringBuilder b = new StringBuilder();
+      int len = r.nextInt(20);
+      for (int k = 0; k < len; k++) {
+        b.append(alphabet.charAt(r.nextInt(alphabet.length())));
+      }
+      pool.add(b.toString());
+    }
+    Object[] values = new Object[pool.size() + 1];
+    for (int i = 0; i < pool.size(); i++) {
+      values[i] = pool.get(i);
+    }
+    VectorSchemaRoot b = batch(col("s", UTF8, values)); // the last row is NULL
+    List<String> constants =
+        List.of(
+            "",
+            "a",
+            "ab",
+            "abababab",
+            "abababa",
+            "ababababa",
+            "z\u00e9",
+            pool.get(3),
+            pool.get(3) + "a",
+            "\u00e9\u00e9\u00e9\u00e9\u00e9");
+    for (String c : constants) {
+      byte[] cb = c.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      for (ComparisonExpr.Op op : ComparisonExpr.Op.values()) {
+        List<Object> want = new java.util.ArrayList<>();
+        for (String v : pool) {
+          int cmp =
+              java.util.Arrays.compareUnsigned(
+                  v.getBytes(java.nio.charset.StandardCharsets.UTF_8), cb);
+          want.add(
+              switch (op) {
+                case EQ -> cmp == 0;
+                case NE -> cmp != 0;
+                case LT -> cmp < 0;
+                case LE -> cmp <= 0;
+                case GT -> cmp > 0;
+                case GE -> cmp >= 0;
+              });
+        }
+        want.add(null);
+        assertThat(cmp(op, column(b, 0), lit(c, UTF8), b)).as("s %s '%s'", op, c).isEqualTo(want);
+      }
+    }
+  }
+
+  @Test
   void decimalsOfDifferentScalesCompareByValue() {
     VectorSchemaRoot b =
         batch(
