@@ -2,9 +2,11 @@ package dev.quiver.binding.physical.expr;
 
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.physical.kernel.Raw;
 import java.math.BigInteger;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -223,6 +225,12 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
       int precision,
       BufferAllocator allocator,
       boolean toInt) {
+    if (!toInt && (op == Op.ADD || op == Op.SUBTRACT || op == Op.MULTIPLY)) {
+      FieldVector fused = decimalFused(l, r, valid, n, scale, precision, allocator);
+      if (fused != null) {
+        return fused;
+      }
+    }
     boolean aligned = op == Op.ADD || op == Op.SUBTRACT || op == Op.MODULO;
     int common = Math.max(Kernels.scaleOf(l.type), Kernels.scaleOf(r.type));
     Operand.DecimalData a = l.decimals(aligned ? common : 0);
@@ -248,6 +256,108 @@ public record ArithmeticExpr(Op op, PhysicalExpr left, PhysicalExpr right, Arrow
       return Kernels.writeInts(ints, valid, dataType, n, allocator, this);
     }
     return Kernels.writeDecimals(small, big, valid, dataType, n, allocator);
+  }
+
+  /**
+   * ADD, SUBTRACT or MULTIPLY of 64-bit decimals (DECIMAL vectors or constants) in one pass from
+   * the input buffers to the output's, for the common case where no rescaling of the result is
+   * needed: {@code l_extendedprice * (1 - l_discount)}. Returns null, having allocated nothing that
+   * survives, when a valid row does not fit 64 bits, overflows or exceeds the precision; the
+   * general path then computes (or reports) it exactly.
+   */
+  private FieldVector decimalFused(
+      Operand l, Operand r, long[] valid, int n, int scale, int precision, BufferAllocator a) {
+    int sl = Kernels.scaleOf(l.type);
+    int sr = Kernels.scaleOf(r.type);
+    boolean multiply = op == Op.MULTIPLY;
+    int common = Math.max(sl, sr);
+    if (scale != (multiply ? sl + sr : common) || scale > 18 || n == 0) {
+      return null;
+    }
+    if (l.isScalar() && r.isScalar()) {
+      return null;
+    }
+    if (!(l.isScalar() || l.vector instanceof DecimalVector)
+        || !(r.isScalar() || r.vector instanceof DecimalVector)) {
+      return null;
+    }
+    long fl = multiply ? 1 : Decimals.POW10[common - sl];
+    long fr = multiply ? 1 : Decimals.POW10[common - sr];
+    long cl = 0;
+    long cr = 0;
+    try {
+      if (l.isScalar()) {
+        BigInteger u = l.unscaledScalar(sl);
+        if (u.bitLength() >= 64) {
+          return null;
+        }
+        cl = Math.multiplyExact(u.longValue(), fl);
+      }
+      if (r.isScalar()) {
+        BigInteger u = r.unscaledScalar(sr);
+        if (u.bitLength() >= 64) {
+          return null;
+        }
+        cr = Math.multiplyExact(u.longValue(), fr);
+      }
+    } catch (ArithmeticException e) {
+      return null;
+    }
+    long la = l.isScalar() ? 0 : Raw.address(l.vector.getDataBuffer(), n * 16L);
+    long ra = r.isScalar() ? 0 : Raw.address(r.vector.getDataBuffer(), n * 16L);
+    long bound = precision >= 19 ? Long.MAX_VALUE : Decimals.POW10[precision];
+    FieldVector out = Vectors.allocate(dataType, n, a);
+    try {
+      long oa = Raw.address(out.getDataBuffer(), n * 16L);
+      for (int i = 0; i < n; i++) {
+        long x = cl;
+        long y = cr;
+        boolean fits = true;
+        if (la != 0) {
+          x = Raw.getLong(la + i * 16L);
+          fits = Raw.getLong(la + i * 16L + 8) == x >> 63;
+        }
+        if (ra != 0) {
+          y = Raw.getLong(ra + i * 16L);
+          fits &= Raw.getLong(ra + i * 16L + 8) == y >> 63;
+        }
+        long res;
+        if (!Bits.valid(valid, i)) {
+          res = 0;
+        } else {
+          if (!fits) {
+            out.close();
+            return null;
+          }
+          if (multiply) {
+            res = Math.multiplyExact(x, y);
+          } else {
+            if (la != 0 && fl != 1) {
+              x = Math.multiplyExact(x, fl);
+            }
+            if (ra != 0 && fr != 1) {
+              y = Math.multiplyExact(y, fr);
+            }
+            res = op == Op.ADD ? Math.addExact(x, y) : Math.subtractExact(x, y);
+          }
+          if (res >= bound || res <= -bound) {
+            out.close();
+            return null;
+          }
+        }
+        Raw.putLong(oa + i * 16L, res);
+        Raw.putLong(oa + i * 16L + 8, res >> 63);
+      }
+      Bits.storeValidity(valid, out, n);
+      out.setValueCount(n);
+      return out;
+    } catch (ArithmeticException e) {
+      out.close();
+      return null;
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
   }
 
   /** Long-only path; null when any row needs the exact slow path (overflow, zero divisor). */

@@ -270,7 +270,7 @@ final class Operand implements AutoCloseable {
     }
   }
 
-  private BigInteger unscaledScalar(int scale) {
+  BigInteger unscaledScalar(int scale) {
     BigDecimal d =
         value instanceof BigDecimal b
             ? b

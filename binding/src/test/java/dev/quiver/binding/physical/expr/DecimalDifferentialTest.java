@@ -91,4 +91,58 @@ class DecimalDifferentialTest extends ExprTestSupport {
       }
     }
   }
+
+  @Test
+  void constantsOnEitherSideAndEveryOperatorMatchBigDecimal() {
+    // 1 - l_discount, l_extendedprice * (1 - l_discount), x + 0.5: a constant on either side.
+    Random r = new Random(43);
+    int n = 500;
+    for (int digits : new int[] {6, 15, 18}) {
+      Object[] a = new Object[n];
+      for (int i = 0; i < n; i++) {
+        a[i] = random(r, digits, 2);
+      }
+      ArrowType ta = decimal(digits, 2);
+      VectorSchemaRoot batch = batch(col("a", ta, a));
+      BigDecimal c = new BigDecimal("1.5");
+      LiteralExpr lc = lit(c, decimal(2, 1));
+      LiteralExpr one = lit(1L, INT);
+      ArrowType wide = decimal(Math.min(38, digits + 3), 2);
+      ArrowType prod = decimal(Math.min(38, digits + 2), 3);
+      List<Object> oneMinus =
+          eval(new ArithmeticExpr(ArithmeticExpr.Op.SUBTRACT, one, column(batch, 0), wide), batch);
+      List<Object> minusOne =
+          eval(new ArithmeticExpr(ArithmeticExpr.Op.SUBTRACT, column(batch, 0), one, wide), batch);
+      List<Object> plusC =
+          eval(new ArithmeticExpr(ArithmeticExpr.Op.ADD, lc, column(batch, 0), wide), batch);
+      List<Object> timesC =
+          eval(new ArithmeticExpr(ArithmeticExpr.Op.MULTIPLY, column(batch, 0), lc, prod), batch);
+      for (int i = 0; i < n; i++) {
+        BigDecimal x = (BigDecimal) a[i];
+        if (x == null) {
+          assertThat(oneMinus.get(i)).isNull();
+          assertThat(timesC.get(i)).isNull();
+          continue;
+        }
+        assertThat(oneMinus.get(i)).isEqualTo(BigDecimal.ONE.subtract(x).setScale(2));
+        assertThat(minusOne.get(i)).isEqualTo(x.subtract(BigDecimal.ONE).setScale(2));
+        assertThat(plusC.get(i)).isEqualTo(x.add(c).setScale(2));
+        assertThat(timesC.get(i)).isEqualTo(x.multiply(c).setScale(3));
+      }
+    }
+  }
+
+  @Test
+  void aResultBeyondItsPrecisionStillFailsAsOverflow() {
+    VectorSchemaRoot batch =
+        batch(col("a", decimal(4, 2), new BigDecimal("99.99"), new BigDecimal("1.00")));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                eval(
+                    new ArithmeticExpr(
+                        ArithmeticExpr.Op.ADD, column(batch, 0), column(batch, 0), decimal(4, 2)),
+                    batch))
+        .isInstanceOf(dev.quiver.binding.errors.QuiverException.class)
+        .hasMessageContaining("DECIMAL(4, 2)");
+  }
 }
