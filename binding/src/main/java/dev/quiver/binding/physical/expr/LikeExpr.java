@@ -72,6 +72,8 @@ public record LikeExpr(
   /** A parsed pattern: either %-separated byte segments or a regular expression. */
   static final class Matcher {
     final byte[][] segments;
+    // The segments as Latin-1 strings (one char per byte), for matching a whole batch at once.
+    final String[] latin1;
     final boolean anchoredStart;
     final boolean anchoredEnd;
     final Pattern regex;
@@ -80,6 +82,7 @@ public record LikeExpr(
       if (similar) {
         regex = Pattern.compile(similarRegex(pattern, escape), Pattern.DOTALL);
         segments = null;
+        latin1 = null;
         anchoredStart = true;
         anchoredEnd = true;
         return;
@@ -136,11 +139,14 @@ public record LikeExpr(
                 | (caseInsensitive ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
         regex = Pattern.compile(regexText.toString(), flags);
         segments = null;
+        latin1 = null;
       } else {
         regex = null;
         segments = new byte[segs.size()][];
+        latin1 = new String[segs.size()];
         for (int k = 0; k < segs.size(); k++) {
           segments[k] = segs.get(k).getBytes(StandardCharsets.UTF_8);
+          latin1[k] = new String(segments[k], StandardCharsets.ISO_8859_1);
         }
       }
       anchoredStart = !startsWithPercent;
@@ -248,6 +254,48 @@ public record LikeExpr(
       return true;
     }
 
+    /**
+     * Matches chars [start, end) of {@code all}, a batch's bytes as one Latin-1 string, without the
+     * regular expression. A middle segment is found with {@link String#indexOf(String, int)} (a
+     * vectorised intrinsic); since rows come in order, {@code next[s]} keeps the first occurrence
+     * of segment s at or after {@code from[s]}, and a row starting before it reuses it instead of
+     * searching again, so a rare segment is searched for once per batch, not per row.
+     */
+    boolean matches(String all, int start, int end, int[] next, int[] from) {
+      int k = latin1.length;
+      int len = end - start;
+      if (k == 1) {
+        return len == segments[0].length && all.startsWith(latin1[0], start);
+      }
+      String head = latin1[0];
+      String tail = latin1[k - 1];
+      if (len < head.length() + tail.length()
+          || !all.startsWith(head, start)
+          || !all.startsWith(tail, end - tail.length())) {
+        return false;
+      }
+      int pos = start + head.length();
+      int stop = end - tail.length();
+      for (int s = 1; s < k - 1; s++) {
+        String seg = latin1[s];
+        int at;
+        if (seg.isEmpty()) {
+          at = pos;
+        } else if (from[s] <= pos && (next[s] < 0 || next[s] >= pos)) {
+          at = next[s]; // no occurrence in [from[s], next[s]), so none in [pos, next[s])
+        } else {
+          at = all.indexOf(seg, pos);
+          from[s] = pos;
+          next[s] = at;
+        }
+        if (at < 0 || at + seg.length() > stop) {
+          return false;
+        }
+        pos = at + seg.length();
+      }
+      return true;
+    }
+
     private static boolean regionEquals(byte[] bytes, int from, byte[] seg) {
       for (int j = 0; j < seg.length; j++) {
         if (bytes[from + j] != seg[j]) {
@@ -291,6 +339,12 @@ public record LikeExpr(
       long[] w = new long[Bits.words(n)];
       ArrowBuf offsets = c.vector.getOffsetBuffer();
       ArrowBuf data = c.vector.getDataBuffer();
+      if (p.isScalar() && n > 0) {
+        Matcher whole = new Matcher((String) p.value, escape, caseInsensitive, similar);
+        if (whole.regex == null) {
+          return matchBatch(whole, offsets, data, valid, w, n, allocator);
+        }
+      }
       byte[] buf = new byte[64];
       Matcher fixed =
           p.isScalar() ? new Matcher((String) p.value, escape, caseInsensitive, similar) : null;
@@ -319,6 +373,35 @@ public record LikeExpr(
       }
       return BoolWords.write(w, valid, n, allocator);
     }
+  }
+
+  /** Matches every row of a batch against a pattern without a regular expression. */
+  private FieldVector matchBatch(
+      Matcher m,
+      ArrowBuf offsets,
+      ArrowBuf data,
+      long[] valid,
+      long[] w,
+      int n,
+      BufferAllocator allocator) {
+    int first = offsets.getInt(0);
+    int last = offsets.getInt((long) n * 4);
+    byte[] bytes = new byte[last - first];
+    data.getBytes(first, bytes, 0, bytes.length);
+    // One char per byte: byte-wise matching of the UTF-8 text, with String's intrinsics.
+    String all = new String(bytes, StandardCharsets.ISO_8859_1);
+    int[] next = new int[m.latin1.length];
+    int[] from = new int[m.latin1.length];
+    java.util.Arrays.fill(from, Integer.MAX_VALUE);
+    int start = 0;
+    for (int i = 0; i < n; i++) {
+      int end = offsets.getInt((i + 1) * 4L) - first;
+      if (Bits.valid(valid, i) && m.matches(all, start, end, next, from) != negated) {
+        Bits.set(w, i);
+      }
+      start = end;
+    }
+    return BoolWords.write(w, valid, n, allocator);
   }
 
   @Override

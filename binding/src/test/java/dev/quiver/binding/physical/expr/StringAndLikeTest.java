@@ -39,6 +39,61 @@ class StringAndLikeTest extends ExprTestSupport {
   }
 
   @Test
+  void literalPatternsOverABatchMatchTheRegularExpressionRowByRow() {
+    // The batch matcher reuses a segment's next occurrence across rows: random rows over a small
+    // alphabet (so segments recur, overlap and straddle row ends) and multi-byte characters,
+    // checked against java.util.regex on each row.
+    java.util.Random r = new java.util.Random(11);
+    String alphabet = "aab\u00e9\u20ac";
+    int n = 3000;
+    Object[] values = new Object[n];
+    for (int i = 0; i < n; i++) {
+      if (r.nextInt(20) == 0) {
+        continue; // NULL
+      }
+      StringBuilder v = new StringBuilder();
+      int len = r.nextInt(12);
+      for (int k = 0; k < len; k++) {
+        v.append(alphabet.charAt(r.nextInt(alphabet.length())));
+      }
+      values[i] = v.toString();
+    }
+    VectorSchemaRoot b = batch(col("s", UTF8, values));
+    List<String> patterns =
+        List.of(
+            "%aa%aa%",
+            "%ab%",
+            "a%b",
+            "%\u00e9a%",
+            "%b%%b%",
+            "aa",
+            "",
+            "%",
+            "%%",
+            "b%\u20ac%",
+            "%\u20ac",
+            "%a%b%a%b%",
+            "%ba\u00e9%");
+    for (String pattern : patterns) {
+      java.util.regex.Pattern regex =
+          java.util.regex.Pattern.compile(
+              java.util.Arrays.stream(pattern.split("%", -1))
+                  .map(java.util.regex.Pattern::quote)
+                  .collect(java.util.stream.Collectors.joining(".*")),
+              java.util.regex.Pattern.DOTALL);
+      for (boolean negated : new boolean[] {false, true}) {
+        List<Object> want = new java.util.ArrayList<>();
+        for (Object v : values) {
+          want.add(v == null ? null : regex.matcher((String) v).matches() != negated);
+        }
+        assertThat(like(b, pattern, null, false, negated))
+            .as("%s LIKE '%s'", negated ? "NOT" : "", pattern)
+            .isEqualTo(want);
+      }
+    }
+  }
+
+  @Test
   void underscoreEscapeAndIlike() {
     VectorSchemaRoot b = batch(col("s", UTF8, "a%b", "axb", "ab", "ÄBC", null));
     assertThat(like(b, "a_b", null, false, false)).isEqualTo(list(true, true, false, false, null));
