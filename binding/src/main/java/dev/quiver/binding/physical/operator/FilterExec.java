@@ -77,6 +77,8 @@ public final class FilterExec extends BaseExecutionPlan {
     BatchStream in = input.execute(partition, context);
     return new BatchStream() {
       private int[] selection = new int[0];
+      // Conjuncts in the order this stream evaluates them, re-ranked from what it measures.
+      private final ConjunctOrder order = new ConjunctOrder(conjuncts.size());
       // A selective predicate leaves small batches; merge them to full-size ones.
       private final BatchCoalescer coalescer =
           new BatchCoalescer(context.batchSize(), context.allocator());
@@ -144,18 +146,24 @@ public final class FilterExec extends BaseExecutionPlan {
         VectorSchemaRoot current = batch;
         int selected = -1; // -1: every row of current
         try {
-          for (int c = 0; c < conjuncts.size(); c++) {
+          int[] sequence = order.sequence();
+          for (int k = 0; k < sequence.length; k++) {
+            int c = sequence[k];
             int rows = current.getRowCount();
+            int before = selected < 0 ? rows : selected;
+            long started = System.nanoTime();
             try (FieldVector mask = conjuncts.get(c).evaluate(current, context.allocator())) {
               selected =
                   selected < 0
                       ? select((BitVector) mask, rows)
                       : refine((BitVector) mask, selected);
             }
+            order.record(c, before, selected, System.nanoTime() - started);
             if (selected == 0) {
+              order.batchDone();
               return null;
             }
-            boolean last = c == conjuncts.size() - 1;
+            boolean last = k == sequence.length - 1;
             if (!last && selected < rows && selected * 2 <= rows) {
               VectorSchemaRoot smaller = take(current, selected);
               if (current != batch) {
@@ -165,6 +173,7 @@ public final class FilterExec extends BaseExecutionPlan {
               selected = -1;
             }
           }
+          order.batchDone();
           if (selected < 0 || selected == current.getRowCount()) {
             return Batches.transfer(current, context.allocator());
           }
