@@ -87,6 +87,7 @@ final class ParquetPageDecoder {
   // words (dictWords[k * dictWordCount + w]) with their lengths: each value is then copied as
   // whole words with no per-value bounds arithmetic. dictWordCount is 0 for longer values.
   private static final int SHORT_WORDS = 3;
+  private static final int SHORT_DICTIONARY_VALUES = 1 << 16;
   private long[] dictWords;
   private int[] dictLengths;
   private int dictWordCount;
@@ -498,26 +499,46 @@ final class ParquetPageDecoder {
     }
   }
 
-  /** Fills dictWords/dictLengths when every one of the {@code n} dictionary values is short. */
+  /**
+   * Fills dictWords/dictLengths when every one of the {@code n} dictionary values is short and the
+   * dictionary is small (a large one holds mostly distinct values, each copied about once).
+   */
   private void shortWords(int n) {
+    dictWordCount = 0;
+    if (n == 0 || n > SHORT_DICTIONARY_VALUES) {
+      return;
+    }
     int longest = 0;
     for (int k = 0; k < n; k++) {
       longest = Math.max(longest, dictOffsets[k + 1] - dictOffsets[k] - 4);
     }
-    int words = (longest + 7) >>> 3;
-    dictWordCount = 0;
-    if (n == 0 || words > SHORT_WORDS) {
+    int words = Math.max((longest + 7) >>> 3, 1);
+    if (words > SHORT_WORDS) {
       return;
     }
-    words = Math.max(words, 1);
+    byte[] b = dictBytes;
     long[] w = new long[n * words];
     int[] lengths = new int[n];
     for (int k = 0; k < n; k++) {
       int start = dictOffsets[k] + 4;
       int len = dictOffsets[k + 1] - start;
       lengths[k] = len;
-      for (int j = 0; j < len; j++) {
-        w[k * words + (j >>> 3)] |= (dictBytes[start + j] & 0xFFL) << ((j & 7) * 8);
+      for (int j = 0; j < words && j * 8 < len; j++) {
+        int at = start + j * 8;
+        int take = Math.min(8, len - j * 8);
+        long word;
+        if (at + 8 <= b.length) {
+          word = (long) LONG_LE.get(b, at);
+          if (take < 8) {
+            word &= (1L << (take * 8)) - 1;
+          }
+        } else {
+          word = 0;
+          for (int q = 0; q < take; q++) {
+            word |= (b[at + q] & 0xFFL) << (q * 8);
+          }
+        }
+        w[k * words + j] = word;
       }
     }
     dictWords = w;
