@@ -87,7 +87,7 @@ final class ParquetPageDecoder {
   // words (dictWords[k * dictWordCount + w]) with their lengths: each value is then copied as
   // whole words with no per-value bounds arithmetic. dictWordCount is 0 for longer values.
   private static final int SHORT_WORDS = 3;
-  private static final int SHORT_DICTIONARY_VALUES = 1 << 16;
+  private static final int SHORT_DICTIONARY_VALUES = 1 << 12;
   private long[] dictWords;
   private int[] dictLengths;
   private int dictWordCount;
