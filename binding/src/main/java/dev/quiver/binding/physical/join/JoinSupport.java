@@ -276,10 +276,11 @@ final class JoinSupport {
   static int[] rowsWhere(boolean[] flags, boolean wanted) {
     int[] idx = new int[flags.length];
     int k = 0;
+    // Branch-free: every row is written, and the count moves past it only when it qualifies (an
+    // unpredictable branch per row cost more than the write).
     for (int i = 0; i < flags.length; i++) {
-      if (flags[i] == wanted) {
-        idx[k++] = i;
-      }
+      idx[k] = i;
+      k += flags[i] == wanted ? 1 : 0;
     }
     return Arrays.copyOf(idx, k);
   }
@@ -288,10 +289,10 @@ final class JoinSupport {
   static int[] rowsWhere(long[] bits, int count, boolean wanted) {
     int[] idx = new int[count];
     int k = 0;
+    long flip = wanted ? 0 : -1L;
     for (int i = 0; i < count; i++) {
-      if (getBit(bits, i) == wanted) {
-        idx[k++] = i;
-      }
+      idx[k] = i;
+      k += (int) (((bits[i >>> 6] ^ flip) >>> i) & 1L);
     }
     return Arrays.copyOf(idx, k);
   }
