@@ -17,6 +17,8 @@ public final class QuiverMetadata {
                   new JoinRowCount(), BuiltInMetadata.RowCount.Handler.class),
               ReflectiveRelMetadataProvider.reflectiveSource(
                   new SubQueryFreePredicates(), BuiltInMetadata.Predicates.Handler.class),
+              ReflectiveRelMetadataProvider.reflectiveSource(
+                  new PatternSelectivity(), BuiltInMetadata.Selectivity.Handler.class),
               DefaultRelMetadataProvider.INSTANCE));
 
   private QuiverMetadata() {}
