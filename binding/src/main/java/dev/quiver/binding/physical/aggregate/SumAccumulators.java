@@ -309,13 +309,38 @@ final class SumAccumulators {
 
     private void fold(FieldVector v, int[] gids, int rows, boolean[] use, long[] n) {
       long data = Raw.address(((BaseFixedWidthVector) v).getDataBuffer(), rows * 16L);
-      for (int i = 0; i < rows; i++) {
+      int from = use == null && n == null && big == null ? foldFast(data, gids, rows) : 0;
+      for (int i = from; i < rows; i++) {
         if (n != null ? n[i] > 0 : use == null || use[i]) {
           int g = gids[i];
           add(g, Raw.getLong(data + i * 16L), Raw.getLong(data + i * 16L + 8));
           counts[g] += n != null ? n[i] : 1;
         }
       }
+    }
+
+    /**
+     * Adds every row to its group's long sum while all values and sums fit 64 bits (no row masked,
+     * no group moved to a BigInteger yet): two loads, an add and an overflow test per row. Returns
+     * the first row it could not add (rows when it added them all), which the general loop
+     * continues from.
+     */
+    private int foldFast(long data, int[] gids, int rows) {
+      long[] s = sums;
+      long[] c = counts;
+      for (int i = 0; i < rows; i++) {
+        long lo = Raw.getLong(data + i * 16L);
+        long hi = Raw.getLong(data + i * 16L + 8);
+        int g = gids[i];
+        long a = s[g];
+        long r = a + lo;
+        if (hi != (lo >> 63) || ((a ^ r) & (lo ^ r)) < 0) {
+          return i;
+        }
+        s[g] = r;
+        c[g]++;
+      }
+      return rows;
     }
 
     @Override
