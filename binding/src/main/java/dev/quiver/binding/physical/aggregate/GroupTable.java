@@ -18,6 +18,14 @@ import org.apache.arrow.vector.types.pojo.Field;
  * Open-addressing hash table from group-key rows to dense group ids 0..size-1. Keys are held column
  * by column in primitive arrays; a batch is probed a column at a time for hashing and with inlined
  * loops for one or two integer keys and for one string key.
+ *
+ * <p>When every key column is narrow (see {@link KeyPacker}) a second index maps each group's
+ * packed key to its id: a row whose key packs finds an existing group by one long comparison,
+ * without loading, hashing or comparing the key columns. Only rows with a new key, or a key too
+ * wide to pack, take the column-hash path, which inserts the group into the packed index too when
+ * its key packs (a key that does not pack can equal no packed row, so its group is found by column
+ * hash only). The stored hash is always the column hash: spilled runs are sorted and merged by it,
+ * so it must not depend on how a group was found.
  */
 final class GroupTable {
   private static final int NULL_HASH = 0x2f0b3a49;
@@ -31,13 +39,32 @@ final class GroupTable {
   private int[] hashes = new int[0];
   // probeGeneric's per-row flags (a candidate group found by hash; its key differs), reused.
   private boolean[] candidate = new boolean[0];
+  // Always all false between calls: probeGeneric clears the entries it sets.
   private boolean[] differs = new boolean[0];
+
+  // The packed-key index, when the key columns pack (packer != null): pairs (packed key, group id
+  // + 1) in open addressing, id 0 = empty, holding exactly the groups whose key packs; this batch's
+  // packed keys, the rows still to place by column hash, and the ids found for them.
+  private final KeyPacker packer;
+  private final KeyPacker.Scratch packScratch = new KeyPacker.Scratch();
+  private long[] packedSlots = new long[128];
+  private int packedCount;
+  private long[] rowPacked = new long[0];
+  private boolean[] pending = new boolean[0];
+  private int[] pendingOut = new int[0];
 
   GroupTable(List<Field> keyFields) {
     cols = new KeyColumn[keyFields.size()];
     for (int i = 0; i < cols.length; i++) {
       cols[i] = KeyColumn.of(keyFields.get(i));
     }
+    // One integer column already probes by its value; packing would only add work.
+    packer = cols.length == 1 && cols[0] instanceof LongKeys ? null : KeyPacker.of(keyFields);
+  }
+
+  /** Whether rows are looked up by packed key (for tests). */
+  boolean packsKeys() {
+    return packer != null;
   }
 
   /** Number of groups. */
@@ -55,6 +82,25 @@ final class GroupTable {
    * {@code mask} entry is false are skipped and get -1.
    */
   void findOrInsert(List<FieldVector> keys, int rows, boolean[] mask, int[] out) {
+    if (packer != null) {
+      probePacked(keys, rows, mask, out);
+      return;
+    }
+    int[] h = hashRows(keys, rows);
+    if (cols.length == 0) {
+      if (size == 0) {
+        insert(0, 0);
+      }
+      for (int i = 0; i < rows; i++) {
+        out[i] = mask == null || mask[i] ? 0 : -1;
+      }
+      return;
+    }
+    probe(rows, mask, out, h);
+  }
+
+  /** Loads the key columns and computes every row's (mixed) column hash. */
+  private int[] hashRows(List<FieldVector> keys, int rows) {
     if (hashes.length < rows) {
       hashes = new int[Math.max(rows, 1024)];
     }
@@ -67,15 +113,11 @@ final class GroupTable {
     for (int i = 0; i < rows; i++) {
       h[i] = mix(h[i]);
     }
-    if (cols.length == 0) {
-      if (size == 0) {
-        insert(0, 0);
-      }
-      for (int i = 0; i < rows; i++) {
-        out[i] = mask == null || mask[i] ? 0 : -1;
-      }
-      return;
-    }
+    return h;
+  }
+
+  /** Column-hash probe of the rows {@code mask} selects (all when null). */
+  private void probe(int rows, boolean[] mask, int[] out, int[] h) {
     if (cols.length == 1 && cols[0] instanceof LongKeys k) {
       probeLong(k, rows, mask, out, h);
     } else if (cols.length == 2
@@ -87,6 +129,97 @@ final class GroupTable {
     } else {
       probeGeneric(rows, mask, out, h);
     }
+  }
+
+  /**
+   * Finds each packed row's group in the packed index; the remaining rows (new keys, keys that do
+   * not pack) then take the column-hash probe, which inserts their groups.
+   */
+  private void probePacked(List<FieldVector> keys, int rows, boolean[] mask, int[] out) {
+    if (rowPacked.length < rows) {
+      rowPacked = new long[Math.max(rows, 1024)];
+      pending = new boolean[rowPacked.length];
+      pendingOut = new int[rowPacked.length];
+    }
+    long[] p = rowPacked;
+    packer.pack(keys, rows, packScratch, p);
+    boolean[] rest = pending;
+    int misses = 0;
+    for (int i = 0; i < rows; i++) {
+      int g = -1;
+      if (mask == null || mask[i]) {
+        long k = p[i];
+        g = k == KeyPacker.UNPACKABLE ? -1 : findPacked(k);
+        if (g < 0) {
+          misses++;
+        }
+        rest[i] = g < 0;
+      } else {
+        rest[i] = false;
+      }
+      out[i] = g;
+    }
+    if (misses == 0) {
+      return;
+    }
+    int[] h = hashRows(keys, rows);
+    probe(rows, rest, pendingOut, h);
+    for (int i = 0; i < rows; i++) {
+      if (rest[i]) {
+        out[i] = pendingOut[i];
+      }
+    }
+  }
+
+  /** The group whose packed key is {@code k}, or -1. */
+  private int findPacked(long k) {
+    long[] t = packedSlots;
+    int m = (t.length >> 1) - 1;
+    int s = packedSlot(k) & m;
+    while (true) {
+      long id = t[2 * s + 1];
+      if (id == 0) {
+        return -1;
+      }
+      if (t[2 * s] == k) {
+        return (int) id - 1;
+      }
+      s = (s + 1) & m;
+    }
+  }
+
+  private static int packedSlot(long k) {
+    return (int) ((k * 0x9E3779B97F4A7C15L) >>> 32);
+  }
+
+  private void placePacked(long[] t, long k, int g) {
+    int m = (t.length >> 1) - 1;
+    int s = packedSlot(k) & m;
+    while (t[2 * s + 1] != 0) {
+      s = (s + 1) & m;
+    }
+    t[2 * s] = k;
+    t[2 * s + 1] = g + 1L;
+  }
+
+  /** Indexes new group {@code g} (inserted from batch row {@code row}) by its packed key. */
+  private void insertPacked(int g, int row) {
+    long k = rowPacked[row];
+    if (k == KeyPacker.UNPACKABLE) {
+      return;
+    }
+    packedCount++;
+    if (packedCount * 2 > packedSlots.length >> 1) {
+      long[] old = packedSlots;
+      long[] t = new long[old.length * 2];
+      for (int s = 0; s < old.length; s += 2) {
+        if (old[s + 1] != 0) {
+          placePacked(t, old[s], (int) old[s + 1] - 1);
+        }
+      }
+      packedSlots = t;
+    }
+    placePacked(packedSlots, k, g);
   }
 
   private void probeLong(LongKeys k, int rows, boolean[] mask, int[] out, int[] h) {
@@ -217,12 +350,12 @@ final class GroupTable {
     }
     // A row that created its group matches it; every other row checks its candidate column by
     // column, and the rare mismatch probes again with the full key.
-    Arrays.fill(differs, 0, rows, false);
     for (KeyColumn c : cols) {
       c.verify(out, candidate, differs, rows);
     }
     for (int i = 0; i < rows; i++) {
       if (differs[i]) {
+        differs[i] = false;
         out[i] = probeOne(i, h[i], out[i]);
       }
     }
@@ -264,6 +397,9 @@ final class GroupTable {
     for (KeyColumn c : cols) {
       c.append(g, row);
     }
+    if (packer != null) {
+      insertPacked(g, row);
+    }
     size++;
     if (cols.length > 0) {
       if (size * 2 > slots.length) {
@@ -304,6 +440,9 @@ final class GroupTable {
   /** Heap bytes held, for memory accounting. */
   long estimatedBytes() {
     long b = (long) slots.length * 8 + (long) groupHash.length * 4 + (long) hashes.length * 4;
+    if (packer != null) {
+      b += (long) packedSlots.length * 8 + (long) rowPacked.length * 13;
+    }
     for (KeyColumn c : cols) {
       b += c.bytes();
     }
@@ -315,6 +454,8 @@ final class GroupTable {
     slots = new long[64];
     groupHash = new int[16];
     size = 0;
+    packedSlots = new long[128];
+    packedCount = 0;
     for (KeyColumn c : cols) {
       c.reset();
     }
