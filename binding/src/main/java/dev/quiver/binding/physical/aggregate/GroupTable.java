@@ -29,6 +29,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  */
 final class GroupTable {
   private static final int NULL_HASH = 0x2f0b3a49;
+  // Packed-index slots to start with: roomy, so a handful of groups rarely collide (a collision
+  // among few groups costs a mispredicted branch on a large share of the rows).
+  private static final int PACKED_INITIAL = 256;
 
   private final KeyColumn[] cols;
   // Each slot packs (hash << 32) | (group id + 1), 0 = empty: a probe compares hashes without
@@ -47,7 +50,8 @@ final class GroupTable {
   // packed keys, the rows still to place by column hash, and the ids found for them.
   private final KeyPacker packer;
   private final KeyPacker.Scratch packScratch = new KeyPacker.Scratch();
-  private long[] packedSlots = new long[128];
+  private long[] packedSlots = new long[2 * PACKED_INITIAL];
+  private int packedShift = 64 - Integer.numberOfTrailingZeros(PACKED_INITIAL);
   private int packedCount;
   private long[] rowPacked = new long[0];
   private boolean[] pending = new boolean[0];
@@ -175,7 +179,7 @@ final class GroupTable {
   private int findPacked(long k) {
     long[] t = packedSlots;
     int m = (t.length >> 1) - 1;
-    int s = packedSlot(k) & m;
+    int s = packedSlot(k, packedShift);
     while (true) {
       long id = t[2 * s + 1];
       if (id == 0) {
@@ -188,13 +192,14 @@ final class GroupTable {
     }
   }
 
-  private static int packedSlot(long k) {
-    return (int) ((k * 0x9E3779B97F4A7C15L) >>> 32);
+  /** Fibonacci hashing: the top bits of the product, as many as the index has slot bits. */
+  private static int packedSlot(long k, int shift) {
+    return (int) ((k * 0x9E3779B97F4A7C15L) >>> shift);
   }
 
-  private void placePacked(long[] t, long k, int g) {
+  private static void placePacked(long[] t, int shift, long k, int g) {
     int m = (t.length >> 1) - 1;
-    int s = packedSlot(k) & m;
+    int s = packedSlot(k, shift);
     while (t[2 * s + 1] != 0) {
       s = (s + 1) & m;
     }
@@ -212,14 +217,15 @@ final class GroupTable {
     if (packedCount * 2 > packedSlots.length >> 1) {
       long[] old = packedSlots;
       long[] t = new long[old.length * 2];
+      packedShift--;
       for (int s = 0; s < old.length; s += 2) {
         if (old[s + 1] != 0) {
-          placePacked(t, old[s], (int) old[s + 1] - 1);
+          placePacked(t, packedShift, old[s], (int) old[s + 1] - 1);
         }
       }
       packedSlots = t;
     }
-    placePacked(packedSlots, k, g);
+    placePacked(packedSlots, packedShift, k, g);
   }
 
   private void probeLong(LongKeys k, int rows, boolean[] mask, int[] out, int[] h) {
@@ -454,7 +460,8 @@ final class GroupTable {
     slots = new long[64];
     groupHash = new int[16];
     size = 0;
-    packedSlots = new long[128];
+    packedSlots = new long[2 * PACKED_INITIAL];
+    packedShift = 64 - Integer.numberOfTrailingZeros(PACKED_INITIAL);
     packedCount = 0;
     for (KeyColumn c : cols) {
       c.reset();

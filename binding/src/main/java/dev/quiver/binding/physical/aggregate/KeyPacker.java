@@ -2,8 +2,10 @@ package dev.quiver.binding.physical.aggregate;
 
 import dev.quiver.binding.physical.expr.Vectors;
 import dev.quiver.binding.physical.kernel.Raw;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.DateUnit;
@@ -35,6 +37,7 @@ final class KeyPacker {
   private static final int MAX_STRING_BYTES = 6; // what a 3-bit code (NULL, lengths 0..6) covers
   private static final int STRING_CODE_BITS = 3;
   private static final int MIN_INT_BITS = 8;
+  private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
   private final Slot[] slots;
 
@@ -134,18 +137,13 @@ final class KeyPacker {
 
   /**
    * Sets {@code out[i]} to the packed key of row {@code i}, or {@link #UNPACKABLE} when some column
-   * of it does not fit its slot; returns the number of packed rows.
+   * of it does not fit its slot.
    */
-  int pack(List<FieldVector> keys, int rows, Scratch scratch, long[] out) {
+  void pack(List<FieldVector> keys, int rows, Scratch scratch, long[] out) {
     Arrays.fill(out, 0, rows, 0L);
     for (int c = 0; c < slots.length; c++) {
       slots[c].pack(keys.get(c), rows, scratch, out);
     }
-    int packed = 0;
-    for (int i = 0; i < rows; i++) {
-      packed += out[i] != UNPACKABLE ? 1 : 0;
-    }
-    return packed;
   }
 
   /** Reusable per-batch buffers. */
@@ -220,7 +218,10 @@ final class KeyPacker {
       long off = Raw.address(var.getOffsetBuffer(), (rows + 1L) * 4);
       int first = Raw.getInt(off);
       int last = Raw.getInt(off + rows * 4L);
-      long data = Raw.address(var.getDataBuffer(), last);
+      ArrowBuf dataBuf = var.getDataBuffer();
+      long data = Raw.address(dataBuf, last);
+      // Rows starting at or before this read their bytes as one (masked) long.
+      long wholeLongs = LITTLE_ENDIAN ? Math.min(dataBuf.capacity(), Integer.MAX_VALUE) - 8 : -1;
       int start = first;
       for (int i = 0; i < rows; i++) {
         int end = Raw.getInt(off + (i + 1) * 4L);
@@ -234,9 +235,14 @@ final class KeyPacker {
           out[i] = UNPACKABLE;
           continue;
         }
-        long bytes = 0;
-        for (int k = 0; k < len; k++) {
-          bytes |= (Raw.getByte(data + s + k) & 0xFFL) << (8 * k);
+        long bytes;
+        if (s <= wholeLongs) {
+          bytes = len == 0 ? 0 : Raw.getLong(data + s) & (-1L >>> (64 - 8 * len));
+        } else {
+          bytes = 0;
+          for (int k = 0; k < len; k++) {
+            bytes |= (Raw.getByte(data + s + k) & 0xFFL) << (8 * k);
+          }
         }
         out[i] |= ((bytes << STRING_CODE_BITS) | (len + 1)) << shift;
       }
