@@ -24,14 +24,16 @@ import org.apache.arrow.vector.types.pojo.Field;
  * without loading, hashing or comparing the key columns. Only rows with a new key, or a key too
  * wide to pack, take the column-hash path, which inserts the group into the packed index too when
  * its key packs (a key that does not pack can equal no packed row, so its group is found by column
- * hash only). The stored hash is always the column hash: spilled runs are sorted and merged by it,
- * so it must not depend on how a group was found.
+ * hash only). A single integer key column is looked up the same way by its value. The stored hash
+ * is always the column hash: spilled runs are sorted and merged by it, so it must not depend on how
+ * a group was found.
  */
 final class GroupTable {
   private static final int NULL_HASH = 0x2f0b3a49;
   // Packed-index slots to start with: roomy, so a handful of groups rarely collide (a collision
   // among few groups costs a mispredicted branch on a large share of the rows).
   private static final int PACKED_INITIAL = 256;
+  private static final int HASH_SEED = 17;
 
   private final KeyColumn[] cols;
   // Each slot packs (hash << 32) | (group id + 1), 0 = empty: a probe compares hashes without
@@ -45,25 +47,30 @@ final class GroupTable {
   // Always all false between calls: probeGeneric clears the entries it sets.
   private boolean[] differs = new boolean[0];
 
-  // The packed-key index, when the key columns pack (packer != null): pairs (packed key, group id
-  // + 1) in open addressing, id 0 = empty, holding exactly the groups whose key packs; this batch's
-  // packed keys, the rows still to place by column hash, and the ids found for them.
+  // When the key columns pack (packer != null): the index of the groups whose key packs; this
+  // batch's packed keys, the rows still to place by column hash, and the ids found for them.
   private final KeyPacker packer;
   private final KeyPacker.Scratch packScratch = new KeyPacker.Scratch();
-  private long[] packedSlots = new long[2 * PACKED_INITIAL];
-  private int packedShift = 64 - Integer.numberOfTrailingZeros(PACKED_INITIAL);
-  private int packedCount;
+  private final LongGroupIndex packedIndex;
   private long[] rowPacked = new long[0];
   private boolean[] pending = new boolean[0];
   private int[] pendingOut = new int[0];
+
+  // A single integer key column: the non-null values' groups, and the NULL key's group or -1.
+  private final boolean longKey;
+  private final LongGroupIndex valueIndex;
+  private int nullGroup = -1;
 
   GroupTable(List<Field> keyFields) {
     cols = new KeyColumn[keyFields.size()];
     for (int i = 0; i < cols.length; i++) {
       cols[i] = KeyColumn.of(keyFields.get(i));
     }
-    // One integer column already probes by its value; packing would only add work.
-    packer = cols.length == 1 && cols[0] instanceof LongKeys ? null : KeyPacker.of(keyFields);
+    // One integer column is indexed by its value (the null group aside); packing would add nothing.
+    longKey = cols.length == 1 && cols[0] instanceof LongKeys;
+    valueIndex = longKey ? new LongGroupIndex(64) : null;
+    packer = longKey ? null : KeyPacker.of(keyFields);
+    packedIndex = packer == null ? null : new LongGroupIndex(PACKED_INITIAL);
   }
 
   /** Whether rows are looked up by packed key (for tests). */
@@ -90,6 +97,12 @@ final class GroupTable {
       probePacked(keys, rows, mask, out);
       return;
     }
+    if (longKey) {
+      LongKeys k = (LongKeys) cols[0];
+      k.load(keys.get(0), rows);
+      probeLong(k, rows, mask, out);
+      return;
+    }
     int[] h = hashRows(keys, rows);
     if (cols.length == 0) {
       if (size == 0) {
@@ -109,7 +122,7 @@ final class GroupTable {
       hashes = new int[Math.max(rows, 1024)];
     }
     int[] h = hashes;
-    Arrays.fill(h, 0, rows, 17);
+    Arrays.fill(h, 0, rows, HASH_SEED);
     for (int c = 0; c < cols.length; c++) {
       cols[c].load(keys.get(c), rows);
       cols[c].hash(rows, h);
@@ -122,11 +135,7 @@ final class GroupTable {
 
   /** Column-hash probe of the rows {@code mask} selects (all when null). */
   private void probe(int rows, boolean[] mask, int[] out, int[] h) {
-    if (cols.length == 1 && cols[0] instanceof LongKeys k) {
-      probeLong(k, rows, mask, out, h);
-    } else if (cols.length == 2
-        && cols[0] instanceof LongKeys k0
-        && cols[1] instanceof LongKeys k1) {
+    if (cols.length == 2 && cols[0] instanceof LongKeys k0 && cols[1] instanceof LongKeys k1) {
       probeLong2(k0, k1, rows, mask, out, h);
     } else if (cols.length == 1 && cols[0] instanceof BytesKeys k) {
       probeBytes(k, rows, mask, out, h);
@@ -153,7 +162,7 @@ final class GroupTable {
       int g = -1;
       if (mask == null || mask[i]) {
         long k = p[i];
-        g = k == KeyPacker.UNPACKABLE ? -1 : findPacked(k);
+        g = k == KeyPacker.UNPACKABLE ? -1 : packedIndex.find(k);
         if (g < 0) {
           misses++;
         }
@@ -175,60 +184,11 @@ final class GroupTable {
     }
   }
 
-  /** The group whose packed key is {@code k}, or -1. */
-  private int findPacked(long k) {
-    long[] t = packedSlots;
-    int m = (t.length >> 1) - 1;
-    int s = packedSlot(k, packedShift);
-    while (true) {
-      long id = t[2 * s + 1];
-      if (id == 0) {
-        return -1;
-      }
-      if (t[2 * s] == k) {
-        return (int) id - 1;
-      }
-      s = (s + 1) & m;
-    }
-  }
-
-  /** Fibonacci hashing: the top bits of the product, as many as the index has slot bits. */
-  private static int packedSlot(long k, int shift) {
-    return (int) ((k * 0x9E3779B97F4A7C15L) >>> shift);
-  }
-
-  private static void placePacked(long[] t, int shift, long k, int g) {
-    int m = (t.length >> 1) - 1;
-    int s = packedSlot(k, shift);
-    while (t[2 * s + 1] != 0) {
-      s = (s + 1) & m;
-    }
-    t[2 * s] = k;
-    t[2 * s + 1] = g + 1L;
-  }
-
-  /** Indexes new group {@code g} (inserted from batch row {@code row}) by its packed key. */
-  private void insertPacked(int g, int row) {
-    long k = rowPacked[row];
-    if (k == KeyPacker.UNPACKABLE) {
-      return;
-    }
-    packedCount++;
-    if (packedCount * 2 > packedSlots.length >> 1) {
-      long[] old = packedSlots;
-      long[] t = new long[old.length * 2];
-      packedShift--;
-      for (int s = 0; s < old.length; s += 2) {
-        if (old[s + 1] != 0) {
-          placePacked(t, packedShift, old[s], (int) old[s + 1] - 1);
-        }
-      }
-      packedSlots = t;
-    }
-    placePacked(packedSlots, packedShift, k, g);
-  }
-
-  private void probeLong(LongKeys k, int rows, boolean[] mask, int[] out, int[] h) {
+  /**
+   * One integer key: each row's group by its value in {@link #valueIndex}; the column hash is
+   * computed only for the rows that insert a group.
+   */
+  private void probeLong(LongKeys k, int rows, boolean[] mask, int[] out) {
     long[] bv = k.bv;
     boolean[] bn = k.bn;
     for (int i = 0; i < rows; i++) {
@@ -236,23 +196,15 @@ final class GroupTable {
         out[i] = -1;
         continue;
       }
-      int hash = h[i];
-      long v = bv[i];
-      boolean isNull = bn[i];
-      int m = slots.length - 1;
-      int s = hash & m;
       int g;
-      while (true) {
-        long e = slots[s];
-        if (e == 0) {
-          g = insert(i, hash);
-          break;
+      if (bn[i]) {
+        g = nullGroup >= 0 ? nullGroup : (nullGroup = insert(i, mix(HASH_SEED * 31 + NULL_HASH)));
+      } else {
+        long v = bv[i];
+        g = valueIndex.find(v);
+        if (g < 0) {
+          g = insert(i, mix(HASH_SEED * 31 + Hashing.hashLong(v)));
         }
-        g = (int) e - 1;
-        if ((int) (e >>> 32) == hash && k.vals[g] == v && k.nulls[g] == isNull) {
-          break;
-        }
-        s = (s + 1) & m;
       }
       out[i] = g;
     }
@@ -403,10 +355,17 @@ final class GroupTable {
     for (KeyColumn c : cols) {
       c.append(g, row);
     }
-    if (packer != null) {
-      insertPacked(g, row);
-    }
     size++;
+    if (longKey) {
+      LongKeys k = (LongKeys) cols[0];
+      if (!k.bn[row]) {
+        valueIndex.put(k.bv[row], g);
+      }
+      return g;
+    }
+    if (packer != null && rowPacked[row] != KeyPacker.UNPACKABLE) {
+      packedIndex.put(rowPacked[row], g);
+    }
     if (cols.length > 0) {
       if (size * 2 > slots.length) {
         rehash(slots.length * 2);
@@ -447,7 +406,10 @@ final class GroupTable {
   long estimatedBytes() {
     long b = (long) slots.length * 8 + (long) groupHash.length * 4 + (long) hashes.length * 4;
     if (packer != null) {
-      b += (long) packedSlots.length * 8 + (long) rowPacked.length * 13;
+      b += packedIndex.bytes() + (long) rowPacked.length * 13;
+    }
+    if (valueIndex != null) {
+      b += valueIndex.bytes();
     }
     for (KeyColumn c : cols) {
       b += c.bytes();
@@ -460,9 +422,13 @@ final class GroupTable {
     slots = new long[64];
     groupHash = new int[16];
     size = 0;
-    packedSlots = new long[2 * PACKED_INITIAL];
-    packedShift = 64 - Integer.numberOfTrailingZeros(PACKED_INITIAL);
-    packedCount = 0;
+    if (packedIndex != null) {
+      packedIndex.reset();
+    }
+    if (valueIndex != null) {
+      valueIndex.reset();
+    }
+    nullGroup = -1;
     for (KeyColumn c : cols) {
       c.reset();
     }

@@ -2,6 +2,7 @@ package dev.quiver.binding.physical.aggregate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.binding.physical.kernel.Hashing;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -394,5 +395,44 @@ class GroupTableTest {
     for (Map.Entry<List<Object>, Integer> e : ids.entrySet()) {
       assertThat(emitted.get(e.getValue())).isEqualTo(e.getKey());
     }
+  }
+
+  /**
+   * One integer key is looked up by value, yet each group keeps the column hash every other path
+   * stores (spill runs are sorted and merged by it): the same hash as the key column gives within a
+   * two-column key's computation, seeded alike.
+   */
+  @Test
+  void singleIntegerKeysKeepTheColumnHash() {
+    Field l = new Field("l", FieldType.nullable(new ArrowType.Int(64, true)), null);
+    GroupTable table = new GroupTable(List.of(l));
+    assertThat(table.packsKeys()).isFalse();
+    List<List<Object>> keys = new ArrayList<>();
+    Random random = new Random(3);
+    for (int i = 0; i < 5000; i++) {
+      keys.add(java.util.Arrays.asList(random.nextInt(50) == 0 ? null : random.nextLong() % 3000));
+    }
+    Map<Object, Integer> ids = new HashMap<>();
+    for (int from = 0; from < keys.size(); from += 1000) {
+      List<List<Object>> batch = keys.subList(from, from + 1000);
+      int[] out = findOrInsert(table, List.of(l), batch, null);
+      for (int i = 0; i < out.length; i++) {
+        Integer known = ids.putIfAbsent(batch.get(i).get(0), out[i]);
+        assertThat(known == null ? out[i] : known).isEqualTo(out[i]);
+      }
+    }
+    assertThat(table.size()).isEqualTo(ids.size());
+    for (Map.Entry<Object, Integer> e : ids.entrySet()) {
+      int column =
+          e.getKey() == null ? 0x2f0b3a49 : Hashing.hashLong((Long) e.getKey()); // NULL_HASH
+      assertThat(table.hashOf(e.getValue())).isEqualTo(GroupTable.mix(17 * 31 + column));
+    }
+    assertEmittedKeys(
+        table,
+        List.of(l),
+        ids.entrySet().stream()
+            .collect(
+                java.util.stream.Collectors.toMap(
+                    e -> java.util.Arrays.asList(e.getKey()), Map.Entry::getValue)));
   }
 }
