@@ -186,11 +186,15 @@ final class GroupTable {
 
   /**
    * One integer key: each row's group by its value in {@link #valueIndex}; the column hash is
-   * computed only for the rows that insert a group.
+   * computed only for the rows that insert a group. A row repeating the previous row's value takes
+   * its group without a probe (input clustered by the key, such as line items by order, repeats
+   * most values).
    */
   private void probeLong(LongKeys k, int rows, boolean[] mask, int[] out) {
     long[] bv = k.bv;
     boolean[] bn = k.bn;
+    long prevValue = 0;
+    int prevGroup = -1; // the group of the last non-null row, -1 before one
     for (int i = 0; i < rows; i++) {
       if (mask != null && !mask[i]) {
         out[i] = -1;
@@ -199,12 +203,16 @@ final class GroupTable {
       int g;
       if (bn[i]) {
         g = nullGroup >= 0 ? nullGroup : (nullGroup = insert(i, mix(HASH_SEED * 31 + NULL_HASH)));
+      } else if (prevGroup >= 0 && bv[i] == prevValue) {
+        g = prevGroup;
       } else {
         long v = bv[i];
         g = valueIndex.find(v);
         if (g < 0) {
           g = insert(i, mix(HASH_SEED * 31 + Hashing.hashLong(v)));
         }
+        prevValue = v;
+        prevGroup = g;
       }
       out[i] = g;
     }

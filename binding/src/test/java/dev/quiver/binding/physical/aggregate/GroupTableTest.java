@@ -399,8 +399,7 @@ class GroupTableTest {
 
   /**
    * One integer key is looked up by value, yet each group keeps the column hash every other path
-   * stores (spill runs are sorted and merged by it): the same hash as the key column gives within a
-   * two-column key's computation, seeded alike.
+   * stores (spill runs are sorted and merged by it), through runs of a repeated value.
    */
   @Test
   void singleIntegerKeysKeepTheColumnHash() {
@@ -409,8 +408,12 @@ class GroupTableTest {
     assertThat(table.packsKeys()).isFalse();
     List<List<Object>> keys = new ArrayList<>();
     Random random = new Random(3);
-    for (int i = 0; i < 5000; i++) {
-      keys.add(java.util.Arrays.asList(random.nextInt(50) == 0 ? null : random.nextLong() % 3000));
+    while (keys.size() < 5000) {
+      // Runs of one value (clustered input) between NULLs and scattered values.
+      Long v = random.nextInt(50) == 0 ? null : random.nextLong() % 3000;
+      for (int r = random.nextInt(4); r >= 0 && keys.size() < 5000; r--) {
+        keys.add(java.util.Arrays.asList(v));
+      }
     }
     Map<Object, Integer> ids = new HashMap<>();
     for (int from = 0; from < keys.size(); from += 1000) {
