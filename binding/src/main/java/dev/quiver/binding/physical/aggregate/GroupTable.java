@@ -34,6 +34,7 @@ final class GroupTable {
   // among few groups costs a mispredicted branch on a large share of the rows).
   private static final int PACKED_INITIAL = 256;
   private static final int HASH_SEED = 17;
+  private static final int STOP_PACKING_GROUPS = 4096;
 
   private final KeyColumn[] cols;
   // Each slot packs (hash << 32) | (group id + 1), 0 = empty: a probe compares hashes without
@@ -50,6 +51,9 @@ final class GroupTable {
   // When the key columns pack (packer != null): the index of the groups whose key packs; this
   // batch's packed keys, the rows still to place by column hash, and the ids found for them.
   private final KeyPacker packer;
+  // False once packing stopped paying (see probePacked), until reset(); every group is always
+  // in the column-hash slots too, so the index may be dropped at any time.
+  private boolean packing;
   private final KeyPacker.Scratch packScratch = new KeyPacker.Scratch();
   private final LongGroupIndex packedIndex;
   private long[] rowPacked = new long[0];
@@ -71,11 +75,12 @@ final class GroupTable {
     valueIndex = longKey ? new LongGroupIndex(64) : null;
     packer = longKey ? null : KeyPacker.of(keyFields);
     packedIndex = packer == null ? null : new LongGroupIndex(PACKED_INITIAL);
+    packing = packer != null;
   }
 
   /** Whether rows are looked up by packed key (for tests). */
   boolean packsKeys() {
-    return packer != null;
+    return packing;
   }
 
   /** Number of groups. */
@@ -93,7 +98,7 @@ final class GroupTable {
    * {@code mask} entry is false are skipped and get -1.
    */
   void findOrInsert(List<FieldVector> keys, int rows, boolean[] mask, int[] out) {
-    if (packer != null) {
+    if (packing) {
       probePacked(keys, rows, mask, out);
       return;
     }
@@ -174,6 +179,12 @@ final class GroupTable {
     }
     if (misses == 0) {
       return;
+    }
+    if (rows >= 1024 && misses > rows - rows / 8 && size >= STOP_PACKING_GROUPS) {
+      // Nearly every row is new or does not pack, and the table is large: the packed index
+      // costs a cache miss per row on top of the column-hash path's, so stop maintaining it.
+      packing = false;
+      packedIndex.reset();
     }
     int[] h = hashRows(keys, rows);
     probe(rows, rest, pendingOut, h);
@@ -371,7 +382,7 @@ final class GroupTable {
       }
       return g;
     }
-    if (packer != null && rowPacked[row] != KeyPacker.UNPACKABLE) {
+    if (packing && rowPacked[row] != KeyPacker.UNPACKABLE) {
       packedIndex.put(rowPacked[row], g);
     }
     if (cols.length > 0) {
@@ -433,6 +444,7 @@ final class GroupTable {
     if (packedIndex != null) {
       packedIndex.reset();
     }
+    packing = packer != null;
     if (valueIndex != null) {
       valueIndex.reset();
     }

@@ -438,4 +438,41 @@ class GroupTableTest {
                 java.util.stream.Collectors.toMap(
                     e -> java.util.Arrays.asList(e.getKey()), Map.Entry::getValue)));
   }
+
+  /**
+   * A large table whose batches are nearly all new keys stops packing; the groups it packed stay
+   * found through the column hashes, and a reset packs again.
+   */
+  @Test
+  void packingStopsForManyNewKeysAndGroupsStayTheSame() {
+    Field n = new Field("n", FieldType.nullable(new ArrowType.Int(32, true)), null);
+    List<Field> fields = List.of(n, STR_A);
+    GroupTable table = new GroupTable(fields);
+    Map<List<Object>, Integer> ids = new HashMap<>();
+    Random random = new Random(9);
+    int next = 0;
+    for (int round = 0; round < 12; round++) {
+      List<List<Object>> keys = new ArrayList<>();
+      for (int i = 0; i < 2048; i++) {
+        // Fresh keys for eight rounds (the table passes 4096 groups), then mostly repeats.
+        int x = round < 8 ? next++ : random.nextInt(next + 100);
+        keys.add(java.util.Arrays.asList(x % 29 == 0 ? null : x, "s" + (x % 3)));
+      }
+      int[] out = findOrInsert(table, fields, keys, null);
+      for (int i = 0; i < out.length; i++) {
+        Integer known = ids.putIfAbsent(keys.get(i), out[i]);
+        assertThat(known == null ? out[i] : known).as("key %s", keys.get(i)).isEqualTo(out[i]);
+      }
+      if (round == 1) {
+        assertThat(table.packsKeys()).isTrue();
+      }
+    }
+    assertThat(table.packsKeys()).isFalse();
+    assertThat(table.size()).isEqualTo(ids.size());
+    assertEmittedKeys(table, fields, ids);
+    table.reset();
+    assertThat(table.packsKeys()).isTrue();
+    int[] out = findOrInsert(table, fields, List.of(List.of(1, "s1"), List.of(1, "s1")), null);
+    assertThat(out).containsExactly(0, 0);
+  }
 }
