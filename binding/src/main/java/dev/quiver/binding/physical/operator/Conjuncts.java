@@ -37,26 +37,41 @@ final class Conjuncts {
     }
   }
 
+  /** Whether {@code e} costs enough per row that the rows reaching it are worth compacting. */
+  static boolean costly(PhysicalExpr e) {
+    if (own(e) >= 4) {
+      return true;
+    }
+    for (PhysicalExpr child : e.children()) {
+      if (costly(child)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * Relative cost per row: pattern matching and function calls cost most, anything over strings
    * more than fixed-width arithmetic and comparisons.
    */
   static int cost(PhysicalExpr e) {
-    int own;
-    if (e instanceof LikeExpr || e instanceof UdfExpr) {
-      own = 16;
-    } else if (e instanceof StringFunctionExpr || e instanceof ScalarFunctionExpr) {
-      own = 8;
-    } else if (e instanceof InListExpr || overStrings(e)) {
-      own = 4;
-    } else {
-      own = 1;
-    }
-    int total = own;
+    int total = own(e);
     for (PhysicalExpr child : e.children()) {
       total += cost(child);
     }
     return total;
+  }
+
+  /** The cost of {@code e}'s own operation, without its operands. */
+  private static int own(PhysicalExpr e) {
+    if (e instanceof LikeExpr || e instanceof UdfExpr) {
+      return 16;
+    } else if (e instanceof StringFunctionExpr || e instanceof ScalarFunctionExpr) {
+      return 8;
+    } else if (e instanceof InListExpr || overStrings(e)) {
+      return 4;
+    }
+    return 1;
   }
 
   private static boolean overStrings(PhysicalExpr e) {

@@ -26,19 +26,24 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Keeps the rows for which a boolean predicate is true (null counts as false).
  *
- * <p>A conjunction is evaluated a conjunct at a time, cheapest first: each one only decides the
- * rows the earlier ones kept, and once a conjunct drops at least half of a batch, the kept rows are
- * copied to a smaller batch for the rest ({@code p_size = 15 AND p_type LIKE '%BRASS'} runs the
- * LIKE on 2% of the rows). Should a conjunct raise an error on a row an earlier one dropped, or
- * that a later one in the written order would have, the batch is evaluated again with the whole
- * predicate, whose AND evaluates its operands in the written order and retries a failing one on the
- * rows still undecided: the conjunct order never changes which queries fail.
+ * <p>A conjunction is evaluated a conjunct at a time, their true rows ANDed as bit words. The first
+ * batches go cheapest first by a static estimate ({@link Conjuncts}); then each stream orders the
+ * conjuncts by what it measured, time per row over the fraction of rows dropped ({@link
+ * ConjunctOrder}). Once a quarter of the batch or less is left and a costly conjunct (LIKE, a
+ * function call, a string test) is still to come, the kept rows are copied to a smaller batch for
+ * the rest: {@code p_size = 15 AND p_type LIKE '%BRASS'} runs the LIKE on 2% of the rows, while a
+ * date range stays word-wise on the whole batch. Should a conjunct raise an error (on a row an
+ * earlier one dropped, say), the batch is evaluated again with the whole predicate, whose AND
+ * evaluates its operands in the written order and retries a failing one on the rows still
+ * undecided: the conjunct order never changes which queries fail.
  */
 public final class FilterExec extends BaseExecutionPlan {
   private final ExecutionPlan input;
   private final PhysicalExpr predicate;
   // The top-level conjuncts of the predicate, in evaluation order (cheapest first, stable).
   private final List<PhysicalExpr> conjuncts;
+  // Whether each conjunct is costly enough per row to be worth compacting the batch for.
+  private final boolean[] costly;
 
   /** Creates the operator; the predicate must be boolean. */
   public FilterExec(ExecutionPlan input, PhysicalExpr predicate) {
@@ -50,6 +55,10 @@ public final class FilterExec extends BaseExecutionPlan {
     this.input = input;
     this.predicate = predicate;
     this.conjuncts = Conjuncts.inEvaluationOrder(predicate);
+    this.costly = new boolean[conjuncts.size()];
+    for (int c = 0; c < costly.length; c++) {
+      costly[c] = Conjuncts.costly(conjuncts.get(c));
+    }
   }
 
   /** The input plan. */
@@ -138,51 +147,120 @@ public final class FilterExec extends BaseExecutionPlan {
       }
 
       /**
-       * Evaluates the conjuncts in order, each on the rows the earlier ones kept: as a selection of
-       * the current batch, which is compacted to its selected rows when a conjunct drops at least
-       * half of it. Leaves {@code batch} open.
+       * Evaluates the conjuncts in order, ANDing their true rows as bit words over the current
+       * batch. Once the kept rows are a quarter of the batch or fewer and a costly conjunct (LIKE,
+       * a function, a string test) is still to come, the batch is compacted to them, so the costly
+       * ones see only those rows; cheap tests (a date range) stay word-wise on the whole batch,
+       * where copying the rows would cost more than the tests. Leaves {@code batch} open.
        */
       private VectorSchemaRoot byConjunct(VectorSchemaRoot batch) {
         VectorSchemaRoot current = batch;
-        int selected = -1; // -1: every row of current
+        long[] keep = null; // null: every row of current
+        int kept = current.getRowCount();
         try {
           int[] sequence = order.sequence();
           for (int k = 0; k < sequence.length; k++) {
             int c = sequence[k];
             int rows = current.getRowCount();
-            int before = selected < 0 ? rows : selected;
+            int before = kept;
             long started = System.nanoTime();
             try (FieldVector mask = conjuncts.get(c).evaluate(current, context.allocator())) {
-              selected =
-                  selected < 0
-                      ? select((BitVector) mask, rows)
-                      : refine((BitVector) mask, selected);
+              keep = andTrue((BitVector) mask, rows, keep);
             }
-            order.record(c, before, selected, System.nanoTime() - started);
-            if (selected == 0) {
+            kept = count(keep);
+            order.record(c, before, kept, System.nanoTime() - started);
+            if (kept == 0) {
               order.batchDone();
               return null;
             }
-            boolean last = k == sequence.length - 1;
-            if (!last && selected < rows && selected * 2 <= rows) {
-              VectorSchemaRoot smaller = take(current, selected);
+            if (kept * 4 <= rows && costlyAfter(sequence, k)) {
+              int n = selectWords(keep, rows);
+              VectorSchemaRoot smaller = take(current, n);
               if (current != batch) {
                 current.close();
               }
               current = smaller;
-              selected = -1;
+              keep = null;
             }
           }
           order.batchDone();
-          if (selected < 0 || selected == current.getRowCount()) {
+          if (keep == null || kept == current.getRowCount()) {
             return Batches.transfer(current, context.allocator());
           }
-          return take(current, selected);
+          return take(current, selectWords(keep, current.getRowCount()));
         } finally {
           if (current != batch) {
             current.close();
           }
         }
+      }
+
+      /** Whether a conjunct after position {@code k} of {@code sequence} is costly. */
+      private boolean costlyAfter(int[] sequence, int k) {
+        for (int j = k + 1; j < sequence.length; j++) {
+          if (costly[sequence[j]]) {
+            return true;
+          }
+        }
+        return false;
+      }
+
+      /** {@code keep} (null: all rows) AND the rows {@code mask} holds true, as new words. */
+      private long[] andTrue(BitVector mask, int rows, long[] keep) {
+        int words = (rows + 63) >>> 6;
+        int bytes = (rows + 7) >>> 3;
+        long data = Raw.address(mask.getDataBuffer(), bytes);
+        boolean hasNulls = mask.getNullCount() > 0;
+        long validity = hasNulls ? Raw.address(mask.getValidityBuffer(), bytes) : 0;
+        long[] out = keep != null ? keep : new long[words];
+        for (int j = 0; j < words; j++) {
+          long w = word(data, j, bytes);
+          if (hasNulls) {
+            w &= word(validity, j, bytes);
+          }
+          out[j] = keep != null ? out[j] & w : w;
+        }
+        if ((rows & 63) != 0) {
+          out[words - 1] &= (1L << (rows & 63)) - 1;
+        }
+        return out;
+      }
+
+      /** Bits {@code 64 j .. 64 j + 63} of the bitmap at {@code address} of {@code bytes} bytes. */
+      private static long word(long address, int j, int bytes) {
+        int at = j << 3;
+        if (at + 8 <= bytes) {
+          return Raw.getLong(address + at);
+        }
+        long w = 0;
+        for (int b = at; b < bytes; b++) {
+          w |= (Raw.getByte(address + b) & 0xFFL) << ((b - at) << 3);
+        }
+        return w;
+      }
+
+      private static int count(long[] keep) {
+        int n = 0;
+        for (long w : keep) {
+          n += Long.bitCount(w);
+        }
+        return n;
+      }
+
+      /** Fills {@code selection} with the rows set in {@code keep}; returns how many. */
+      private int selectWords(long[] keep, int rows) {
+        if (selection.length < rows) {
+          selection = new int[rows];
+        }
+        int n = 0;
+        for (int j = 0; j < keep.length; j++) {
+          long w = keep[j];
+          while (w != 0) {
+            selection[n++] = (j << 6) + Long.numberOfTrailingZeros(w);
+            w &= w - 1;
+          }
+        }
+        return n;
       }
 
       /** Rows {@code selection[0..selected)} of {@code batch}, as a new batch. */
@@ -194,26 +272,6 @@ public final class FilterExec extends BaseExecutionPlan {
           return TakeRuns.take(batch, selection, selected, context.allocator());
         }
         return Take.take(batch, selection, selected, context.allocator());
-      }
-
-      /** Keeps the rows of {@code selection[0..selected)} that {@code mask} holds true. */
-      private int refine(BitVector mask, int selected) {
-        int rows = mask.getValueCount();
-        boolean hasNulls = mask.getNullCount() > 0;
-        int bytes = (rows + 7) >>> 3;
-        long data = Raw.address(mask.getDataBuffer(), bytes);
-        long validity = hasNulls ? Raw.address(mask.getValidityBuffer(), bytes) : 0;
-        int n = 0;
-        for (int i = 0; i < selected; i++) {
-          int row = selection[i];
-          int bits = Raw.getByte(data + (row >>> 3));
-          if (hasNulls) {
-            bits &= Raw.getByte(validity + (row >>> 3));
-          }
-          selection[n] = row;
-          n += (bits >>> (row & 7)) & 1;
-        }
-        return n;
       }
 
       private int select(BitVector mask, int rows) {
