@@ -7,6 +7,7 @@ import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.optimizer.BottomUp;
 import dev.quiver.binding.optimizer.ColumnRestrictions;
 import dev.quiver.binding.optimizer.ExistsToSemiJoin;
+import dev.quiver.binding.optimizer.NarrowingTrimmer;
 import dev.quiver.binding.optimizer.ScanPushDown;
 import dev.quiver.binding.optimizer.SemiJoinReduction;
 import dev.quiver.binding.udf.ScalarUdf;
@@ -58,7 +59,6 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.RelDecorrelator;
-import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
@@ -577,7 +577,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
                 .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
                 .build());
     trace("pushed down, joins ordered", r);
-    r = new RelFieldTrimmer(null, relBuilder()).trim(r);
+    r = NarrowingTrimmer.apply(r, relBuilder());
     trace("trimmed", r);
     cluster.invalidateMetadataQuery();
     r =
