@@ -47,6 +47,18 @@ class LogicalPlanTest {
   }
 
   @Test
+  void filterConditionsAndJoinKeysDoNotTravelAboveTheirNodes() {
+    String plan =
+        plan(
+            "select o_orderpriority, l_quantity from orders join lineitem on o_orderkey ="
+                + " l_orderkey where l_commitdate < l_receiptdate");
+    // The dates stop at the filter: the join reads only the key and the quantity.
+    assertThat(plan)
+        .containsPattern(
+            "LogicalProject\\(l_orderkey=\\[\\$0\\], l_quantity=\\[\\$1\\]\\)\n\\s+LogicalFilter");
+  }
+
+  @Test
   void constantsAreFolded() {
     String plan = plan(Tpch.Q1);
     assertThat(plan).contains("1998-09-02").doesNotContain("INTERVAL");
