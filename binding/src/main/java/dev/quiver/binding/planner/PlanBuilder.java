@@ -10,6 +10,7 @@ import dev.quiver.binding.logical.RelLogicalPlan;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.SortField;
+import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.operator.EmptyExec;
 import dev.quiver.binding.physical.operator.FilterExec;
@@ -27,6 +28,7 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelFieldCollation;
@@ -44,6 +46,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
@@ -127,6 +130,10 @@ final class PlanBuilder {
   }
 
   private ExecutionPlan project(Project p) {
+    ExecutionPlan fused = filterProjection(p);
+    if (fused != null) {
+      return fused;
+    }
     ExecutionPlan input = plan(p.getInput());
     RelDataType inType = p.getInput().getRowType();
     List<RexNode> projects = p.getProjects();
@@ -159,6 +166,43 @@ final class PlanBuilder {
       exprs.add(translate(e, inType));
     }
     return new ProjectionExec(input, exprs, p.getRowType().getFieldNames());
+  }
+
+  /**
+   * A projection of some of a filter's columns, each once and as they are, becomes the filter's own
+   * projection: the columns only its condition reads are then not copied with the kept rows.
+   * Returns null for any other projection.
+   */
+  private ExecutionPlan filterProjection(Project p) {
+    if (!(p.getInput() instanceof Filter f)) {
+      return null;
+    }
+    int width = f.getRowType().getFieldCount();
+    List<RexNode> projects = p.getProjects();
+    if (projects.isEmpty() || projects.size() >= width) {
+      return null;
+    }
+    int[] columns = new int[projects.size()];
+    boolean[] seen = new boolean[width];
+    for (int i = 0; i < columns.length; i++) {
+      if (!(projects.get(i) instanceof RexInputRef ref) || seen[ref.getIndex()]) {
+        return null;
+      }
+      seen[ref.getIndex()] = true;
+      columns[i] = ref.getIndex();
+    }
+    ExecutionPlan filtered =
+        new FilterExec(
+            plan(f.getInput()), translate(f.getCondition(), f.getInput().getRowType()), columns);
+    List<String> names = p.getRowType().getFieldNames();
+    List<Field> fields = filtered.schema().getFields();
+    List<PhysicalExpr> renamed = new ArrayList<>(columns.length);
+    boolean sameNames = true;
+    for (int i = 0; i < columns.length; i++) {
+      sameNames &= names.get(i).equals(fields.get(i).getName());
+      renamed.add(ColumnExpr.of(i, fields.get(i)));
+    }
+    return sameNames ? filtered : new ProjectionExec(filtered, renamed, names);
   }
 
   private ExecutionPlan values(Values v) {

@@ -110,6 +110,36 @@ class FilterConjunctsTest {
     }
   }
 
+  @ParameterizedTest
+  @CsvSource({"1, 7", "3, 1024"})
+  void aFilterEmitsOnlyTheColumnsReadAboveItInTheirOrder(int partitions, int batchSize) {
+    try (SessionContext ctx = context(partitions, batchSize)) {
+      // x and y are only read by the condition: the filter emits s and id, renamed above.
+      String sql = "select s as label, id from t where y = 1 and x > 2 and s like 's%'";
+      assertThat(ctx.sql(sql).explain()).contains("projection=[s, id]");
+      List<String> want = new ArrayList<>();
+      for (int i = 0; i < ROWS; i++) {
+        if (y(i) == 1 && x(i) != null && x(i) > 2 && s(i) != null && s(i).startsWith("s")) {
+          want.add(s(i) + "/" + i);
+        }
+      }
+      List<String> got = new ArrayList<>();
+      List<VectorSchemaRoot> batches = ctx.sql(sql + " order by id").collect();
+      try {
+        for (VectorSchemaRoot b : batches) {
+          assertThat(b.getSchema().getFields()).hasSize(2);
+          assertThat(b.getSchema().getFields().get(0).getName()).isEqualTo("label");
+          for (int r = 0; r < b.getRowCount(); r++) {
+            got.add(b.getVector(0).getObject(r) + "/" + b.getVector(1).getObject(r));
+          }
+        }
+      } finally {
+        batches.forEach(VectorSchemaRoot::close);
+      }
+      assertThat(got).isEqualTo(want);
+    }
+  }
+
   private static void check(SessionContext ctx, String where, IntPredicate expected) {
     List<Integer> want = new ArrayList<>();
     for (int i = 0; i < ROWS; i++) {

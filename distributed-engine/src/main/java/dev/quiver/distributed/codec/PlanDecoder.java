@@ -38,6 +38,7 @@ import dev.quiver.distributed.proto.AggregateModeSpec;
 import dev.quiver.distributed.proto.CsvScanExecNode;
 import dev.quiver.distributed.proto.ExtensionExecNode;
 import dev.quiver.distributed.proto.FileGroup;
+import dev.quiver.distributed.proto.FilterExecNode;
 import dev.quiver.distributed.proto.HashAggregateExecNode;
 import dev.quiver.distributed.proto.HashJoinExecNode;
 import dev.quiver.distributed.proto.JoinPartitionModeSpec;
@@ -112,8 +113,14 @@ final class PlanDecoder {
         yield new ProjectionExec(
             node(p.getInput()), exprs.exprs(p.getExprsList()), List.copyOf(p.getNamesList()));
       }
-      case FILTER ->
-          new FilterExec(node(n.getFilter().getInput()), exprs.expr(n.getFilter().getPredicate()));
+      case FILTER -> {
+        FilterExecNode f = n.getFilter();
+        int[] projection =
+            f.getProjectionCount() == 0
+                ? null
+                : f.getProjectionList().stream().mapToInt(Integer::intValue).toArray();
+        yield new FilterExec(node(f.getInput()), exprs.expr(f.getPredicate()), projection);
+      }
       case LIMIT ->
           new LimitExec(
               node(n.getLimit().getInput()), n.getLimit().getOffset(), n.getLimit().getFetch());

@@ -114,8 +114,15 @@ final class PlanEncoder {
               .addAllExprs(exprs(p.exprs()))
               .addAllNames(p.names()));
     } else if (plan instanceof FilterExec p) {
-      b.setFilter(
-          FilterExecNode.newBuilder().setInput(node(p.input())).setPredicate(expr(p.predicate())));
+      FilterExecNode.Builder f =
+          FilterExecNode.newBuilder().setInput(node(p.input())).setPredicate(expr(p.predicate()));
+      int[] projection = p.projection();
+      if (projection != null) {
+        for (int c : projection) {
+          f.addProjection(c);
+        }
+      }
+      b.setFilter(f);
     } else if (plan instanceof LimitExec p) {
       b.setLimit(
           LimitExecNode.newBuilder()

@@ -19,6 +19,7 @@ import dev.quiver.binding.physical.expr.DateArithmeticExpr;
 import dev.quiver.binding.physical.expr.DateTruncExpr;
 import dev.quiver.binding.physical.expr.ExtractExpr;
 import dev.quiver.binding.physical.expr.IsTruthExpr;
+import dev.quiver.binding.physical.expr.LiteralExpr;
 import dev.quiver.binding.physical.expr.LogicalExpr;
 import dev.quiver.binding.physical.expr.MathExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
@@ -145,6 +146,41 @@ class PlanCodecTest {
             .isEqualTo(Partitioning.hash(List.of(id), 5));
       }
     }
+  }
+
+  @Test
+  void aFiltersProjectionTravelsAndABadOneIsRefused() {
+    ExecutionPlan scan = rt.physicalPlan("select id, name from t");
+    ColumnExpr id = new ColumnExpr(0, "id", BIGINT, true);
+    PhysicalExpr above2 = new ComparisonExpr(ComparisonExpr.Op.GT, id, new LiteralExpr(2L, BIGINT));
+    FilterExec filter = new FilterExec(scan, above2, new int[] {1});
+    rt.checkPlan(filter);
+    assertThat(rt.execute(filter)).containsExactlyInAnyOrder("null", "d", "e");
+
+    byte[] bytes = rt.codec.encodeStage(new StagePlan(filter, Partitioning.single()));
+    StagePlanNode stage;
+    try {
+      stage = StagePlanNode.parseFrom(bytes);
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new AssertionError(e);
+    }
+    assertThat(stage.getRoot().getFilter().getProjectionList()).containsExactly(1);
+    byte[] outOfRange =
+        stage.toBuilder()
+            .setRoot(
+                stage.getRoot().toBuilder()
+                    .setFilter(stage.getRoot().getFilter().toBuilder().setProjection(0, 7)))
+            .build()
+            .toByteArray();
+    BufferAllocator child = rt.session.allocator().newChildAllocator("bad", 0, Long.MAX_VALUE);
+    assertThatThrownBy(
+            () ->
+                rt.codec.decode(
+                    outOfRange, new DecodeContext(child, List.of(), null, n -> Optional.empty())))
+        .isInstanceOf(PlanCodecException.class)
+        .hasMessageContaining("filter projection must list distinct input columns");
+    assertThat(child.getAllocatedMemory()).isZero();
+    child.close();
   }
 
   @Test

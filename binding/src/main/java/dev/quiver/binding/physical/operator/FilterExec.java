@@ -8,6 +8,7 @@ import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.BatchCoalescer;
 import dev.quiver.binding.physical.kernel.Batches;
@@ -16,11 +17,13 @@ import dev.quiver.binding.physical.kernel.Take;
 import dev.quiver.binding.physical.kernel.TakeRuns;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -36,6 +39,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * earlier one dropped, say), the batch is evaluated again with the whole predicate, whose AND
  * evaluates its operands in the written order and retries a failing one on the rows still
  * undecided: the conjunct order never changes which queries fail.
+ *
+ * <p>With a projection, only the listed input columns are emitted: a condition's columns that
+ * nothing above reads are neither copied with the kept rows nor passed on.
  */
 public final class FilterExec extends BaseExecutionPlan {
   private final ExecutionPlan input;
@@ -44,16 +50,27 @@ public final class FilterExec extends BaseExecutionPlan {
   private final List<PhysicalExpr> conjuncts;
   // Whether each conjunct is costly enough per row to be worth compacting the batch for.
   private final boolean[] costly;
+  // The input columns emitted, in order; null: all of them.
+  private final int[] projection;
 
   /** Creates the operator; the predicate must be boolean. */
   public FilterExec(ExecutionPlan input, PhysicalExpr predicate) {
-    super(input.schema(), List.of(input));
+    this(input, predicate, null);
+  }
+
+  /**
+   * Creates the operator emitting only the input columns {@code projection} lists (distinct, in
+   * that order; null for all of them); the predicate must be boolean.
+   */
+  public FilterExec(ExecutionPlan input, PhysicalExpr predicate, int[] projection) {
+    super(projected(input.schema(), projection), List.of(input));
     if (!(predicate.dataType() instanceof ArrowType.Bool)) {
       throw new IllegalArgumentException(
           "filter predicate must be BOOLEAN, got " + predicate.dataType());
     }
     this.input = input;
     this.predicate = predicate;
+    this.projection = projection == null ? null : projection.clone();
     this.conjuncts = Conjuncts.inEvaluationOrder(predicate);
     this.costly = new boolean[conjuncts.size()];
     for (int c = 0; c < costly.length; c++) {
@@ -71,14 +88,57 @@ public final class FilterExec extends BaseExecutionPlan {
     return predicate;
   }
 
+  /** The input columns emitted, in order, or null when all of them are. */
+  public int[] projection() {
+    return projection == null ? null : projection.clone();
+  }
+
+  private static Schema projected(Schema in, int[] projection) {
+    if (projection == null) {
+      return in;
+    }
+    List<Field> fields = new ArrayList<>(projection.length);
+    boolean[] seen = new boolean[in.getFields().size()];
+    for (int c : projection) {
+      if (c < 0 || c >= seen.length || seen[c]) {
+        throw new IllegalArgumentException(
+            "filter projection must list distinct input columns, got "
+                + Arrays.toString(projection));
+      }
+      seen[c] = true;
+      fields.add(in.getFields().get(c));
+    }
+    return new Schema(fields);
+  }
+
+  /** Hash partitioning on input columns survives when every key column is emitted. */
   @Override
   public Partitioning outputPartitioning() {
-    return input.outputPartitioning();
+    Partitioning in = input.outputPartitioning();
+    if (projection == null || in.kind() != Partitioning.Kind.HASH) {
+      return in;
+    }
+    List<PhysicalExpr> mapped = new ArrayList<>();
+    for (PhysicalExpr key : in.hashExprs()) {
+      int found = -1;
+      if (key instanceof ColumnExpr col) {
+        for (int i = 0; i < projection.length && found < 0; i++) {
+          if (projection[i] == col.index()) {
+            found = i;
+          }
+        }
+      }
+      if (found < 0) {
+        return Partitioning.unknown(in.partitionCount());
+      }
+      mapped.add(ColumnExpr.of(found, schema().getFields().get(found)));
+    }
+    return Partitioning.hash(mapped, in.partitionCount());
   }
 
   @Override
   public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-    return new FilterExec(children.get(0), predicate);
+    return new FilterExec(children.get(0), predicate, projection);
   }
 
   @Override
@@ -142,8 +202,8 @@ public final class FilterExec extends BaseExecutionPlan {
           selected = select((BitVector) mask, rows);
         }
         return selected == rows
-            ? Batches.transfer(batch, context.allocator())
-            : take(batch, selected);
+            ? Batches.transfer(emitted(batch), context.allocator())
+            : take(emitted(batch), selected);
       }
 
       /**
@@ -185,14 +245,31 @@ public final class FilterExec extends BaseExecutionPlan {
           }
           order.batchDone();
           if (keep == null || kept == current.getRowCount()) {
-            return Batches.transfer(current, context.allocator());
+            return Batches.transfer(emitted(current), context.allocator());
           }
-          return take(current, selectWords(keep, current.getRowCount()));
+          int n = selectWords(keep, current.getRowCount());
+          return take(emitted(current), n);
         } finally {
           if (current != batch) {
             current.close();
           }
         }
+      }
+
+      /**
+       * The emitted columns of {@code batch}, as a view that shares its vectors (the caller closes
+       * {@code batch}, never the view).
+       */
+      private VectorSchemaRoot emitted(VectorSchemaRoot batch) {
+        if (projection == null) {
+          return batch;
+        }
+        List<FieldVector> vectors = new ArrayList<>(projection.length);
+        for (int c : projection) {
+          vectors.add(batch.getVector(c));
+        }
+        return new VectorSchemaRoot(
+            FilterExec.this.schema().getFields(), vectors, batch.getRowCount());
       }
 
       /** Whether a conjunct after position {@code k} of {@code sequence} is costly. */
@@ -313,6 +390,13 @@ public final class FilterExec extends BaseExecutionPlan {
 
   @Override
   public String displayDetails() {
-    return "predicate=" + predicate;
+    if (projection == null) {
+      return "predicate=" + predicate;
+    }
+    List<String> names = new ArrayList<>(projection.length);
+    for (Field f : schema().getFields()) {
+      names.add(f.getName());
+    }
+    return "predicate=" + predicate + ", projection=[" + String.join(", ", names) + "]";
   }
 }
