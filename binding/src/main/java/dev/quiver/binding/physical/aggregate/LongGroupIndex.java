@@ -2,9 +2,8 @@ package dev.quiver.binding.physical.aggregate;
 
 /**
  * Open-addressing map from a long key to a group id, each key stored next to its id so that a probe
- * touches one cache line: {@link GroupTable}'s index of packed keys, and of the values of a single
- * integer key column. Slots come from Fibonacci hashing of the key itself, so growing never needs
- * the groups' column hashes.
+ * touches one cache line: {@link GroupTable}'s index of packed keys. Slots come from Fibonacci
+ * hashing of the key itself, so growing never needs the groups' column hashes.
  */
 final class LongGroupIndex {
   private static final long FIBONACCI = 0x9E3779B97F4A7C15L;

@@ -398,8 +398,9 @@ class GroupTableTest {
   }
 
   /**
-   * One integer key is looked up by value, yet each group keeps the column hash every other path
-   * stores (spill runs are sorted and merged by it), through runs of a repeated value.
+   * One integer key skips the probe for a repeated value, yet each group keeps the column hash
+   * every other path stores (spill runs are sorted and merged by it), through runs of a repeated
+   * value.
    */
   @Test
   void singleIntegerKeysKeepTheColumnHash() {
