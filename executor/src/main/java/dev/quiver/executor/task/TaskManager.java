@@ -548,12 +548,13 @@ public final class TaskManager implements AutoCloseable {
       // A retry replaces whatever an earlier attempt of the task wrote here.
       store.removeTask(id.getJobId(), id.getStageId(), id.getTaskId());
       String safeName = safeName();
+      // Created by the first operator that spills (most tasks never do): making and deleting a
+      // directory for every task costs milliseconds of file system work on a short task's path.
       Path spillDir = resources.spillRoot().resolve(safeName);
       BufferAllocator allocator;
       try {
-        Files.createDirectories(spillDir);
         allocator = resources.allocator().newChildAllocator(name, 0, resources.memoryBytes());
-      } catch (IOException | RuntimeException e) {
+      } catch (RuntimeException e) {
         LOG.error("{} could not start", name, e);
         return report(
             TaskState.TASK_STATE_FAILED,
