@@ -207,9 +207,7 @@ public final class ExecutorServer implements AutoCloseable {
           transport
               .channelBuilder(config.schedulerHost(), config.schedulerPort(), config.security())
               .build();
-      r =
-          new StatusReporter(
-              SchedulerGrpc.newBlockingStub(c), REPORT_ATTEMPTS, REPORT_BACKOFF_MILLIS);
+      r = new StatusReporter(SchedulerGrpc.newStub(c), REPORT_ATTEMPTS, REPORT_BACKOFF_MILLIS);
       Files.createDirectories(config.workDir());
       Path spillRoot = Files.createTempDirectory(config.workDir(), "tasks-");
       p = new WorkDirProbe(List.of(spillRoot, s.spillDirectory()));

@@ -2,8 +2,9 @@ package dev.quiver.executor.task;
 
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.TaskStatusReport;
+import dev.quiver.distributed.proto.TaskStatusResponse;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -12,8 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends task status reports to the scheduler from one background thread, retrying with backoff
- * while the scheduler is briefly unreachable, so a task's slot is free as soon as it has ended.
+ * Sends task status reports to the scheduler, retrying with backoff while the scheduler is briefly
+ * unreachable, so a task's slot is free as soon as it has ended. A report leaves on the thread that
+ * ends the task (an asynchronous call: handing it to another thread first would add a thread
+ * wake-up to every stage's critical path); retries wait on one background thread.
  */
 public final class StatusReporter implements AutoCloseable {
 
@@ -21,10 +24,17 @@ public final class StatusReporter implements AutoCloseable {
 
   private static final long CALL_DEADLINE_MILLIS = 10_000;
 
-  private final SchedulerGrpc.SchedulerBlockingStub scheduler;
+  private static final long CLOSE_WAIT_MILLIS = 5_000;
+
+  private final SchedulerGrpc.SchedulerStub scheduler;
   private final int maxAttempts;
   private final long firstBackoffMillis;
-  private final ScheduledExecutorService thread;
+  private final ScheduledExecutorService retries;
+
+  /** Reports sent or waiting for a retry and not yet answered (guarded by this). */
+  private int unanswered;
+
+  private boolean closed;
 
   /**
    * Creates a reporter.
@@ -34,11 +44,11 @@ public final class StatusReporter implements AutoCloseable {
    * @param firstBackoffMillis wait before the first retry; doubled for each further one
    */
   public StatusReporter(
-      SchedulerGrpc.SchedulerBlockingStub scheduler, int maxAttempts, long firstBackoffMillis) {
+      SchedulerGrpc.SchedulerStub scheduler, int maxAttempts, long firstBackoffMillis) {
     this.scheduler = scheduler;
     this.maxAttempts = maxAttempts;
     this.firstBackoffMillis = firstBackoffMillis;
-    this.thread =
+    this.retries =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
               Thread t = new Thread(r, "quiver-executor-task-reports");
@@ -47,49 +57,82 @@ public final class StatusReporter implements AutoCloseable {
             });
   }
 
-  /** Queues {@code report}; returns at once. */
+  /** Sends {@code report}; returns at once. */
   public void report(TaskStatusReport report) {
-    schedule(report, 1, 0);
-  }
-
-  private void schedule(TaskStatusReport report, int attempt, long delayMillis) {
-    try {
-      thread.schedule(() -> send(report, attempt), delayMillis, TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException e) {
-      LOG.warn(
-          "executor is stopping; the {} report of {} is not sent",
-          report.getState(),
-          describe(report));
+    synchronized (this) {
+      if (closed) {
+        LOG.warn(
+            "executor is stopping; the {} report of {} is not sent",
+            report.getState(),
+            describe(report));
+        return;
+      }
+      unanswered++;
     }
+    send(report, 1);
   }
 
   private void send(TaskStatusReport report, int attempt) {
     try {
       scheduler
           .withDeadlineAfter(CALL_DEADLINE_MILLIS, TimeUnit.MILLISECONDS)
-          .reportTaskStatus(report);
-      LOG.debug("reported {} {}", describe(report), report.getState());
-    } catch (StatusRuntimeException e) {
-      if (isTransient(e.getStatus()) && attempt < maxAttempts) {
-        long backoff = firstBackoffMillis << Math.min(attempt - 1, 16);
-        LOG.info(
-            "reporting {} {} failed ({}); retry {} of {} in {} ms",
-            describe(report),
-            report.getState(),
-            e.getStatus().getCode(),
-            attempt,
-            maxAttempts - 1,
-            backoff);
-        schedule(report, attempt + 1, backoff);
-      } else {
-        LOG.error(
-            "could not report {} {} to the scheduler after {} attempts: {}",
-            describe(report),
-            report.getState(),
-            attempt,
-            e.getStatus());
-      }
+          .reportTaskStatus(
+              report,
+              new StreamObserver<>() {
+                @Override
+                public void onNext(TaskStatusResponse value) {}
+
+                @Override
+                public void onError(Throwable t) {
+                  failed(report, attempt, Status.fromThrowable(t));
+                }
+
+                @Override
+                public void onCompleted() {
+                  LOG.debug("reported {} {}", describe(report), report.getState());
+                  answered();
+                }
+              });
+    } catch (RuntimeException e) {
+      // The channel is shut down: the executor is stopping.
+      failed(report, attempt, Status.fromThrowable(e));
     }
+  }
+
+  private void failed(TaskStatusReport report, int attempt, Status status) {
+    if (isTransient(status) && attempt < maxAttempts) {
+      long backoff = firstBackoffMillis << Math.min(attempt - 1, 16);
+      LOG.info(
+          "reporting {} {} failed ({}); retry {} of {} in {} ms",
+          describe(report),
+          report.getState(),
+          status.getCode(),
+          attempt,
+          maxAttempts - 1,
+          backoff);
+      try {
+        retries.schedule(() -> send(report, attempt + 1), backoff, TimeUnit.MILLISECONDS);
+        return;
+      } catch (RejectedExecutionException e) {
+        LOG.warn(
+            "executor is stopping; the {} report of {} is not sent",
+            report.getState(),
+            describe(report));
+      }
+    } else {
+      LOG.error(
+          "could not report {} {} to the scheduler after {} attempts: {}",
+          describe(report),
+          report.getState(),
+          attempt,
+          status);
+    }
+    answered();
+  }
+
+  private synchronized void answered() {
+    unanswered--;
+    notifyAll();
   }
 
   private static boolean isTransient(Status status) {
@@ -110,17 +153,30 @@ public final class StatusReporter implements AutoCloseable {
         + r.getTask().getAttempt();
   }
 
-  /** Sends the queued reports (waiting at most 5 s for them), then stops. */
+  /**
+   * Waits at most 5 s for the reports sent (and their retries) to be answered, then stops; reports
+   * made afterwards are not sent.
+   */
   @Override
   public void close() {
-    thread.shutdown();
-    try {
-      if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
-        thread.shutdownNow();
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
+    synchronized (this) {
+      closed = true;
+      try {
+        while (unanswered > 0) {
+          long left = deadline - System.nanoTime();
+          if (left <= 0) {
+            LOG.warn(
+                "{} task status reports were still unanswered when the executor stopped",
+                unanswered);
+            break;
+          }
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
-    } catch (InterruptedException e) {
-      thread.shutdownNow();
-      Thread.currentThread().interrupt();
     }
+    retries.shutdownNow();
   }
 }
