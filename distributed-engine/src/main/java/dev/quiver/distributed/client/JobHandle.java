@@ -336,7 +336,10 @@ public final class JobHandle implements AutoCloseable {
     Context.current().fork().run(call);
   }
 
-  /** Cancels the job if it is still running, then releases its data on the executors. */
+  /**
+   * Cancels the job if it is still running, then asks the scheduler to release its data on the
+   * executors (without waiting for the answer).
+   */
   @Override
   public synchronized void close() {
     if (closed) {
@@ -352,9 +355,15 @@ public final class JobHandle implements AutoCloseable {
     if (!finished) {
       cancelQuietly();
     }
+    // The release is not waited for: the executors delete the job's data after it in any case.
     try {
-      outsideCallerCancellation(() -> scheduler.release(jobId, capability));
-    } catch (QuiverException e) {
+      outsideCallerCancellation(
+          () ->
+              scheduler.releaseLater(
+                  jobId,
+                  capability,
+                  e -> LOG.warn("releasing job {} failed: {}", jobId, e.getMessage())));
+    } catch (RuntimeException e) {
       LOG.warn("releasing job {} failed: {}", jobId, e.getMessage());
     }
   }

@@ -9,6 +9,7 @@ import dev.quiver.distributed.proto.JobStatusRequest;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.ListExecutorsRequest;
 import dev.quiver.distributed.proto.ReleaseJobRequest;
+import dev.quiver.distributed.proto.ReleaseJobResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.SubmitJobRequest;
 import dev.quiver.distributed.proto.SubmitJobResponse;
@@ -22,15 +23,22 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /** A client's connection to the scheduler: executors, job submission, status, cancel, release. */
 public final class SchedulerClient implements AutoCloseable {
   private static final long CALL_TIMEOUT_SECONDS = 30;
 
+  /** Longest {@link #close()} waits for releases still under way. */
+  private static final long RELEASE_WAIT_MILLIS = 5_000;
+
   private final ClusterConfig config;
   private final ManagedChannel channel;
   private final SchedulerGrpc.SchedulerBlockingStub blocking;
   private final SchedulerGrpc.SchedulerStub async;
+
+  /** Releases sent and not yet answered (guarded by this). */
+  private int releasing;
 
   /** Connects (lazily) to the scheduler in {@code config}, with its TLS and token settings. */
   public SchedulerClient(ClusterConfig config) {
@@ -172,6 +180,48 @@ public final class SchedulerClient implements AutoCloseable {
     }
   }
 
+  /**
+   * As {@link #release}, without waiting for the scheduler's answer: a query's end does not wait a
+   * round trip for it. {@code failed} gets the error of a release that failed; {@link #close()}
+   * waits (up to 5 s) for the releases still under way.
+   */
+  public void releaseLater(String jobId, ByteString capability, Consumer<QuiverException> failed) {
+    synchronized (this) {
+      releasing++;
+    }
+    try {
+      async
+          .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+          .releaseJob(
+              ReleaseJobRequest.newBuilder().setJobId(jobId).setJobCapability(capability).build(),
+              new StreamObserver<ReleaseJobResponse>() {
+                @Override
+                public void onNext(ReleaseJobResponse value) {}
+
+                @Override
+                public void onError(Throwable t) {
+                  released();
+                  failed.accept(
+                      failure(
+                          "release job " + jobId, Status.fromThrowable(t).asRuntimeException()));
+                }
+
+                @Override
+                public void onCompleted() {
+                  released();
+                }
+              });
+    } catch (RuntimeException e) {
+      released();
+      throw e;
+    }
+  }
+
+  private synchronized void released() {
+    releasing--;
+    notifyAll();
+  }
+
   private QuiverException failure(String what, StatusRuntimeException e) {
     Status status = e.getStatus();
     String description = status.getDescription();
@@ -201,8 +251,19 @@ public final class SchedulerClient implements AutoCloseable {
         : new QuiverException(message, e);
   }
 
+  /** Waits (up to 5 s) for releases still under way, then closes the connection. */
   @Override
   public void close() {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RELEASE_WAIT_MILLIS);
+    synchronized (this) {
+      try {
+        while (releasing > 0 && deadline - System.nanoTime() > 0) {
+          TimeUnit.NANOSECONDS.timedWait(this, deadline - System.nanoTime());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     channel.shutdownNow();
     try {
       channel.awaitTermination(5, TimeUnit.SECONDS);
