@@ -614,6 +614,32 @@ class TaskExecutionTest {
   }
 
   @Test
+  void aTaskThatDoesNotSpillMakesNoSpillDirectory() throws Exception {
+    // Making and deleting a directory for every task cost milliseconds per stage: the spilling
+    // operators make it when they first spill (see operatorSpillsAreReportedAndTheirFilesDeleted).
+    start(1);
+    TestPlans.Concurrency c = new TestPlans.Concurrency();
+    plans.add(
+        "endless",
+        ctx ->
+            new DecodedStage(
+                new StagePlan(
+                    new TestPlans.GeneratorExec(1, Long.MAX_VALUE, 100, 2, c),
+                    Partitioning.single()),
+                List.of()));
+    TaskId id = task("job-14", 1, 0, 0);
+    control().launchTask(launch(id, "endless", 1).build());
+    await("the task runs", () -> c.started.get() == 1);
+    try (Stream<Path> dirs = Files.walk(workDir.resolve("exec"))) {
+      assertThat(dirs.filter(Files::isDirectory).map(Path::getFileName).map(Path::toString))
+          .as("directories of the running task")
+          .noneMatch(name -> name.contains("job-14"));
+    }
+    control().cancelTasks(CancelTasksRequest.newBuilder().addTasks(id).build());
+    scheduler.awaitReport(id, TaskState.TASK_STATE_CANCELLED);
+  }
+
+  @Test
   void operatorSpillsAreReportedAndTheirFilesDeleted() throws Exception {
     start(1);
     TestPlans.Concurrency c = new TestPlans.Concurrency();
