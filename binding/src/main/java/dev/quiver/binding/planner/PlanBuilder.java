@@ -3,6 +3,7 @@ package dev.quiver.binding.planner;
 import static dev.quiver.binding.planner.PhysicalPlans.column;
 import static dev.quiver.binding.planner.PhysicalPlans.single;
 
+import dev.quiver.binding.dataframe.JoinType;
 import dev.quiver.binding.datasource.ScanRequest;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.QuiverScan;
@@ -12,6 +13,7 @@ import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.SortField;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.join.HashJoinExec;
 import dev.quiver.binding.physical.operator.EmptyExec;
 import dev.quiver.binding.physical.operator.FilterExec;
 import dev.quiver.binding.physical.operator.LimitExec;
@@ -135,6 +137,10 @@ final class PlanBuilder {
       return fused;
     }
     ExecutionPlan input = plan(p.getInput());
+    ExecutionPlan joined = joinProjection(p, input);
+    if (joined != null) {
+      return joined;
+    }
     RelDataType inType = p.getInput().getRowType();
     List<RexNode> projects = p.getProjects();
     List<RexNode> shared = CommonSubexpressions.find(projects);
@@ -169,16 +175,58 @@ final class PlanBuilder {
   }
 
   /**
-   * A projection of some of a filter's columns, each once and as they are, becomes the filter's own
-   * projection: the columns only its condition reads are then not copied with the kept rows.
-   * Returns null for any other projection.
+   * A projection of some of an INNER hash join's columns without a residual filter, each once and
+   * as they are, becomes the join's own projection: the matched rows' other columns (the keys,
+   * mostly) are then never gathered. {@code input} is the join as planned, possibly under the
+   * projection that restores its column order after building on the right. Returns null for any
+   * other projection.
    */
-  private ExecutionPlan filterProjection(Project p) {
-    if (!(p.getInput() instanceof Filter f)) {
+  private ExecutionPlan joinProjection(Project p, ExecutionPlan input) {
+    if (!(p.getInput() instanceof Join)) {
       return null;
     }
-    int width = f.getRowType().getFieldCount();
-    List<RexNode> projects = p.getProjects();
+    int[] columns = plainColumns(p.getProjects(), p.getInput().getRowType().getFieldCount());
+    if (columns == null) {
+      return null;
+    }
+    HashJoinExec join;
+    if (input instanceof HashJoinExec h) {
+      join = h;
+    } else if (input instanceof ProjectionExec swap
+        && swap.input() instanceof HashJoinExec h
+        && swap.exprs().stream().allMatch(e -> e instanceof ColumnExpr)) {
+      join = h;
+      for (int i = 0; i < columns.length; i++) {
+        columns[i] = ((ColumnExpr) swap.exprs().get(columns[i])).index();
+      }
+    } else {
+      return null;
+    }
+    if (join.joinType() != JoinType.INNER
+        || join.residualFilter() != null
+        || join.projection() != null) {
+      return null;
+    }
+    ExecutionPlan narrowed =
+        new HashJoinExec(
+            join.left(),
+            join.right(),
+            join.leftKeys(),
+            join.rightKeys(),
+            join.joinType(),
+            null,
+            join.mode(),
+            join.nullEqualsNull(),
+            join.semiBuildsLeft(),
+            columns);
+    return renamed(narrowed, p.getRowType().getFieldNames());
+  }
+
+  /**
+   * The input columns of {@code projects} when each is a plain column, used once, and they are
+   * fewer than {@code width}; else null.
+   */
+  private static int[] plainColumns(List<RexNode> projects, int width) {
     if (projects.isEmpty() || projects.size() >= width) {
       return null;
     }
@@ -191,18 +239,40 @@ final class PlanBuilder {
       seen[ref.getIndex()] = true;
       columns[i] = ref.getIndex();
     }
+    return columns;
+  }
+
+  /**
+   * {@code plan} with its columns named {@code names}, through a projection only if they differ.
+   */
+  private static ExecutionPlan renamed(ExecutionPlan plan, List<String> names) {
+    List<Field> fields = plan.schema().getFields();
+    List<PhysicalExpr> exprs = new ArrayList<>(fields.size());
+    boolean sameNames = true;
+    for (int i = 0; i < fields.size(); i++) {
+      sameNames &= names.get(i).equals(fields.get(i).getName());
+      exprs.add(ColumnExpr.of(i, fields.get(i)));
+    }
+    return sameNames ? plan : new ProjectionExec(plan, exprs, names);
+  }
+
+  /**
+   * A projection of some of a filter's columns, each once and as they are, becomes the filter's own
+   * projection: the columns only its condition reads are then not copied with the kept rows.
+   * Returns null for any other projection.
+   */
+  private ExecutionPlan filterProjection(Project p) {
+    if (!(p.getInput() instanceof Filter f)) {
+      return null;
+    }
+    int[] columns = plainColumns(p.getProjects(), f.getRowType().getFieldCount());
+    if (columns == null) {
+      return null;
+    }
     ExecutionPlan filtered =
         new FilterExec(
             plan(f.getInput()), translate(f.getCondition(), f.getInput().getRowType()), columns);
-    List<String> names = p.getRowType().getFieldNames();
-    List<Field> fields = filtered.schema().getFields();
-    List<PhysicalExpr> renamed = new ArrayList<>(columns.length);
-    boolean sameNames = true;
-    for (int i = 0; i < columns.length; i++) {
-      sameNames &= names.get(i).equals(fields.get(i).getName());
-      renamed.add(ColumnExpr.of(i, fields.get(i)));
-    }
-    return sameNames ? filtered : new ProjectionExec(filtered, renamed, names);
+    return renamed(filtered, p.getRowType().getFieldNames());
   }
 
   private ExecutionPlan values(Values v) {

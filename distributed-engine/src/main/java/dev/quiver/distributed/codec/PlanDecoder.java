@@ -308,7 +308,10 @@ final class PlanDecoder {
         EnumMapping.fromNumber(
             JoinPartitionModeSpec.getDescriptor(), j.getModeValue(), PartitionMode.class),
         j.getNullEqualsNull(),
-        j.getSemiBuildsLeft());
+        j.getSemiBuildsLeft(),
+        j.getProjectionCount() == 0
+            ? null
+            : j.getProjectionList().stream().mapToInt(Integer::intValue).toArray());
   }
 
   private List<SortField> sortFields(List<SortFieldSpec> specs) {

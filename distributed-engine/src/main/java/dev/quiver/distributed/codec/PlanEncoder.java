@@ -177,6 +177,12 @@ final class PlanEncoder {
       if (p.residualFilter() != null) {
         j.setResidualFilter(expr(p.residualFilter()));
       }
+      int[] projection = p.projection();
+      if (projection != null) {
+        for (int c : projection) {
+          j.addProjection(c);
+        }
+      }
       b.setHashJoin(j);
     } else if (plan instanceof NestedLoopJoinExec p) {
       NestedLoopJoinExecNode.Builder j =

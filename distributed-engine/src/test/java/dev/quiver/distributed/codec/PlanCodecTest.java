@@ -29,6 +29,7 @@ import dev.quiver.binding.physical.operator.FilterExec;
 import dev.quiver.binding.physical.operator.LocalLimitExec;
 import dev.quiver.binding.physical.window.WindowFrame;
 import dev.quiver.binding.physical.window.WindowFunction;
+import dev.quiver.binding.planner.PlanFormatter;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.proto.AggregateFunctionSpec;
 import dev.quiver.distributed.proto.AggregateModeSpec;
@@ -181,6 +182,15 @@ class PlanCodecTest {
         .hasMessageContaining("filter projection must list distinct input columns");
     assertThat(child.getAllocatedMemory()).isZero();
     child.close();
+  }
+
+  @Test
+  void anInnerJoinsProjectionTravels() {
+    ExecutionPlan plan =
+        rt.physicalPlan("select b.name, a.id from t a join t b on a.id = b.id where a.id > 1");
+    assertThat(PlanFormatter.format(plan, false)).contains("projection=[");
+    rt.checkPlan(plan);
+    assertThat(rt.execute(plan)).containsExactlyInAnyOrder("b|2", "null|3", "d|4", "e|5");
   }
 
   @Test

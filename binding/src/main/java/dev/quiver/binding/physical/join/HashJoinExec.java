@@ -8,6 +8,7 @@ import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.MemoryReservation;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.sort.PartitionPuller;
@@ -58,6 +59,8 @@ public final class HashJoinExec extends BaseExecutionPlan {
   private final boolean buildLeft;
   private final boolean semiBuildsLeft;
   private final Schema filterSchema;
+  // INNER without a filter: the left ++ right columns emitted, in order; null: all of them.
+  private final int[] projection;
   private final SharedBuild.Registry<BuildSide> shared = new SharedBuild.Registry<>();
 
   /** Creates the operator; {@code residualFilter} may be null. */
@@ -87,7 +90,46 @@ public final class HashJoinExec extends BaseExecutionPlan {
       PartitionMode mode,
       boolean nullEqualsNull,
       boolean semiBuildsLeft) {
-    super(JoinSupport.outputSchema(left.schema(), right.schema(), joinType), List.of(left, right));
+    this(
+        left,
+        right,
+        leftKeys,
+        rightKeys,
+        joinType,
+        residualFilter,
+        mode,
+        nullEqualsNull,
+        semiBuildsLeft,
+        null);
+  }
+
+  /**
+   * Creates an INNER join without a residual filter that emits only the columns {@code projection}
+   * lists (distinct indexes into left ++ right, in that order; null for all of them): the matched
+   * rows' other columns, such as the keys nothing above reads, are never gathered.
+   */
+  public HashJoinExec(
+      ExecutionPlan left,
+      ExecutionPlan right,
+      List<PhysicalExpr> leftKeys,
+      List<PhysicalExpr> rightKeys,
+      JoinType joinType,
+      PhysicalExpr residualFilter,
+      PartitionMode mode,
+      boolean nullEqualsNull,
+      boolean semiBuildsLeft,
+      int[] projection) {
+    super(
+        JoinSupport.projected(
+            JoinSupport.outputSchema(left.schema(), right.schema(), joinType), projection),
+        List.of(left, right));
+    if (projection != null && (joinType != JoinType.INNER || residualFilter != null)) {
+      throw new IllegalArgumentException(
+          "Only an INNER hash join without a residual filter emits a projection, got "
+              + joinType
+              + (residualFilter != null ? " with a filter" : ""));
+    }
+    this.projection = projection == null ? null : projection.clone();
     JoinKeys.checkCompatible(leftKeys, rightKeys, "Hash join");
     if (mode == PartitionMode.PARTITIONED && left.partitionCount() != right.partitionCount()) {
       throw new IllegalArgumentException(
@@ -153,6 +195,11 @@ public final class HashJoinExec extends BaseExecutionPlan {
     return nullEqualsNull;
   }
 
+  /** The left ++ right columns emitted, in order, or null when all of them are. */
+  public int[] projection() {
+    return projection == null ? null : projection.clone();
+  }
+
   /** Whether this SEMI or ANTI join builds on its left input and marks the rows matched. */
   public boolean semiBuildsLeft() {
     return semiBuildsLeft;
@@ -175,6 +222,30 @@ public final class HashJoinExec extends BaseExecutionPlan {
 
   @Override
   public Partitioning outputPartitioning() {
+    Partitioning all = unprojectedPartitioning();
+    if (projection == null || all.kind() != Partitioning.Kind.HASH) {
+      return all;
+    }
+    // Hash partitioning survives when every key column is emitted.
+    List<PhysicalExpr> mapped = new ArrayList<>();
+    for (PhysicalExpr key : all.hashExprs()) {
+      int found = -1;
+      if (key instanceof ColumnExpr col) {
+        for (int i = 0; i < projection.length && found < 0; i++) {
+          if (projection[i] == col.index()) {
+            found = i;
+          }
+        }
+      }
+      if (found < 0) {
+        return Partitioning.unknown(all.partitionCount());
+      }
+      mapped.add(ColumnExpr.of(found, schema().getFields().get(found)));
+    }
+    return Partitioning.hash(mapped, all.partitionCount());
+  }
+
+  private Partitioning unprojectedPartitioning() {
     int n = probePlan().partitionCount();
     int leftWidth = left.schema().getFields().size();
     if (mode == PartitionMode.PARTITIONED) {
@@ -219,7 +290,8 @@ public final class HashJoinExec extends BaseExecutionPlan {
         residualFilter,
         mode,
         nullEqualsNull,
-        semiBuildsLeft);
+        semiBuildsLeft,
+        projection);
   }
 
   @Override
@@ -236,7 +308,12 @@ public final class HashJoinExec extends BaseExecutionPlan {
         + on
         + (residualFilter != null ? ", filter=" + residualFilter : "")
         + (nullEqualsNull ? ", null_equals_null=true" : "")
-        + (semiBuildsLeft ? ", build=left" : "");
+        + (semiBuildsLeft ? ", build=left" : "")
+        + (projection != null
+            ? ", projection=["
+                + String.join(", ", schema().getFields().stream().map(f -> f.getName()).toList())
+                + "]"
+            : "");
   }
 
   private String consumer(int partition) {
@@ -891,7 +968,8 @@ public final class HashJoinExec extends BaseExecutionPlan {
               null,
               probeIdx,
               n,
-              allocator);
+              allocator,
+              projection);
       boolean[] keep = null;
       if (residualFilter != null) {
         try {

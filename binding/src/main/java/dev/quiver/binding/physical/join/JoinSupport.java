@@ -47,6 +47,25 @@ final class JoinSupport {
     return new Schema(fields);
   }
 
+  /** The fields of {@code schema} that {@code projection} lists (all when null). */
+  static Schema projected(Schema schema, int[] projection) {
+    if (projection == null) {
+      return schema;
+    }
+    List<Field> fields = new ArrayList<>(projection.length);
+    boolean[] seen = new boolean[schema.getFields().size()];
+    for (int c : projection) {
+      if (c < 0 || c >= seen.length || seen[c]) {
+        throw new IllegalArgumentException(
+            "join projection must list distinct output columns, got "
+                + java.util.Arrays.toString(projection));
+      }
+      seen[c] = true;
+      fields.add(schema.getFields().get(c));
+    }
+    return new Schema(fields);
+  }
+
   /** Schema a join filter sees: left ++ right columns. */
   static Schema filterSchema(Schema left, Schema right) {
     List<Field> fields = new ArrayList<>(left.getFields());
@@ -102,6 +121,44 @@ final class JoinSupport {
       int[] ri,
       int n,
       BufferAllocator allocator) {
+    return gatherPairs(schema, left, leftNulls, li, right, rightNulls, ri, n, allocator, null);
+  }
+
+  /**
+   * As above, gathering only the left ++ right columns {@code projection} lists into {@code schema}
+   * (all of them when null).
+   */
+  static VectorSchemaRoot gatherPairs(
+      Schema schema,
+      VectorSchemaRoot left,
+      boolean[] leftNulls,
+      int[] li,
+      VectorSchemaRoot right,
+      boolean[] rightNulls,
+      int[] ri,
+      int n,
+      BufferAllocator allocator,
+      int[] projection) {
+    if (projection != null) {
+      List<FieldVector> out = new ArrayList<>(projection.length);
+      try {
+        int leftWidth = left.getFieldVectors().size();
+        for (int c = 0; c < projection.length; c++) {
+          int col = projection[c];
+          boolean fromLeft = col < leftWidth;
+          FieldVector v = fromLeft ? left.getVector(col) : right.getVector(col - leftWidth);
+          boolean[] nullsOf = fromLeft ? leftNulls : rightNulls;
+          int i = fromLeft ? col : col - leftWidth;
+          boolean nulls = nullsOf != null ? nullsOf[i] : v.getNullCount() > 0;
+          FieldVector taken = Take.take(v, nulls, fromLeft ? li : ri, n, allocator);
+          out.add(retype(taken, schema.getFields().get(c), allocator));
+        }
+      } catch (RuntimeException e) {
+        out.forEach(FieldVector::close);
+        throw e;
+      }
+      return new VectorSchemaRoot(schema, out, n);
+    }
     List<FieldVector> out = new ArrayList<>(schema.getFields().size());
     try {
       int c = 0;

@@ -242,6 +242,96 @@ class JoinExecTest {
     return out.stream();
   }
 
+  /**
+   * An INNER join's projection emits exactly the listed columns of the rows the whole join emits,
+   * in memory and spilling, with keys that are NULL or match many rows.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(PartitionMode.class)
+  void anInnerJoinsProjectionEmitsTheListedColumnsOfEveryMatch(PartitionMode mode)
+      throws Exception {
+    Random rnd = new Random(mode.ordinal() + 41);
+    List<Object[]> l = manyKeyRows(rnd, 1500, true);
+    List<Object[]> r = manyKeyRows(rnd, 1800, false);
+    boolean partitioned = mode == PartitionMode.PARTITIONED;
+    int[] lk = {0};
+    List<PhysicalExpr> leftKeys = List.of(col(LEFT, 0));
+    List<PhysicalExpr> rightKeys = List.of(col(RIGHT, 0));
+    int width = LEFT.getFields().size();
+    // A right column, then a left one; both keys dropped.
+    int[] projection = {width + 2, 1};
+    java.util.function.Function<int[], HashJoinExec> join =
+        columns -> {
+          // Fresh sources: a memory source runs each partition once.
+          Random split = new Random(3);
+          return new HashJoinExec(
+              source(LEFT, l, partitioned ? 3 : 2, partitioned ? lk : null, split),
+              source(RIGHT, r, 3, partitioned ? lk : null, split),
+              leftKeys,
+              rightKeys,
+              JoinType.INNER,
+              null,
+              mode,
+              false,
+              false,
+              columns);
+        };
+    HashJoinExec some = join.apply(projection);
+    HashJoinExec all = join.apply(null);
+    assertThat(some.schema().getFields())
+        .containsExactly(all.schema().getFields().get(width + 2), all.schema().getFields().get(1));
+    assertThat(some.displayDetails()).contains("projection=[rb, ls]");
+    for (int run = 0; run < 3; run++) {
+      TaskContext c =
+          run == 0 ? ctx(29) : spillCtx(24 << 10, run == 1 ? 29 : 1024, run == 1 ? 2 : 16);
+      List<String> expected =
+          TestData.collect(join.apply(null), c).stream()
+              .map(row -> java.util.Arrays.asList(row.get(width + 2), row.get(1)).toString())
+              .sorted()
+              .toList();
+      assertThat(expected).isNotEmpty();
+      TaskContext c2 =
+          run == 0 ? ctx(29) : spillCtx(24 << 10, run == 1 ? 29 : 1024, run == 1 ? 2 : 16);
+      HashJoinExec projected = join.apply(projection);
+      assertThat(sortedStrings(TestData.collect(projected, c2))).isEqualTo(expected);
+      if (run > 0) {
+        assertThat(projected.metrics().spilledBytes()).isPositive();
+      }
+    }
+    ExecutionPlan left = some.left();
+    ExecutionPlan right = some.right();
+    // Only an INNER join without a residual filter projects.
+    assertThatThrownBy(
+            () ->
+                new HashJoinExec(
+                    left,
+                    right,
+                    leftKeys,
+                    rightKeys,
+                    JoinType.LEFT,
+                    null,
+                    mode,
+                    false,
+                    false,
+                    projection))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () ->
+                new HashJoinExec(
+                    left,
+                    right,
+                    leftKeys,
+                    rightKeys,
+                    JoinType.INNER,
+                    null,
+                    mode,
+                    false,
+                    false,
+                    new int[] {1, 1}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("distinct");
+  }
+
   @ParameterizedTest(name = "{0} {1} multiKey={2} filter={3} nullEqualsNull={4} semiBuildsLeft={5}")
   @MethodSource("cases")
   void hashJoinMatchesReference(
