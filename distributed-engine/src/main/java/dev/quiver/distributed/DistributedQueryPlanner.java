@@ -7,6 +7,7 @@ import dev.quiver.binding.physical.scan.FileScanExec;
 import dev.quiver.binding.planner.DefaultQueryPlanner;
 import dev.quiver.binding.planner.PlanningContext;
 import dev.quiver.binding.planner.QueryPlanner;
+import dev.quiver.binding.settings.BindingSettings;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.decorators.QueryScope;
 import dev.quiver.distributed.client.ClusterRuntime;
@@ -64,6 +65,11 @@ public final class DistributedQueryPlanner implements QueryPlanner {
   }
 
   @Override
+  public boolean runsInOneProcess(SessionConfig config) {
+    return !DistributedSettings.enabled(config) && inner.runsInOneProcess(config);
+  }
+
+  @Override
   public ExecutionPlan createPhysicalPlan(LogicalPlan plan, PlanningContext context) {
     SessionConfig config = context.config().copy();
     if (!DistributedSettings.enabled(config)) {
@@ -73,6 +79,9 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     if (broadcast != null) {
       config.set(DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS, broadcast);
     }
+    // Each task marks its own copy of a broadcast build side: marks merged across partitions
+    // would be incomplete (a build row matched only in another task's partition).
+    config.set(BindingSettings.SHARED_JOIN_MARKS.key(), "false");
     // A bad value fails here, typed, rather than in every task or when the job runs.
     ShuffleCompression.of(config);
     DistributedSettings.schedulerWait(config.options());

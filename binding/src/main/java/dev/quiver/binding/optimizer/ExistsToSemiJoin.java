@@ -29,23 +29,32 @@ import org.apache.calcite.sql.SqlKind;
  * subquery with a distinct copy of the whole outer query and joins that back, which computes the
  * outer query again for every EXISTS (TPC-H Q21 scanned lineitem seven times).
  *
- * <p>Only the plain shape is rewritten: a top-level conjunct of a filter over joins (a single-table
- * outer query is cheap to compute twice) whose subquery is projections over one filter, correlated
- * to that filter's own input only in that filter's conditions. Anything else is left to the
- * decorrelator. Both forms keep exactly the same rows: EXISTS holds when some row of {@code s}
- * makes the conditions true, which is what a semi join keeps; NOT EXISTS is never unknown, and an
- * anti join keeps the rows with no such match.
+ * <p>Only the plain shape is rewritten: a top-level conjunct of a filter whose subquery is
+ * projections over one filter, correlated to that filter's own input only in that filter's
+ * conditions. Anything else is left to the decorrelator. A filter over a single table is rewritten
+ * only when the plan runs in one process: there the join builds on the smaller outer rows and marks
+ * them from every partition of the subquery's table (TPC-H Q4, Q22), where the decorrelator's plan
+ * semi-joins that table with the outer keys, aggregates its distinct keys and joins them back; a
+ * distributed plan cannot share the marks and keeps the decorrelator's plan, whose exchanges carry
+ * the few distinct keys. Both forms keep exactly the same rows: EXISTS holds when some row of
+ * {@code s} makes the conditions true, which is what a semi join keeps; NOT EXISTS is never
+ * unknown, and an anti join keeps the rows with no such match.
  */
 public final class ExistsToSemiJoin extends RelShuttleImpl {
   private final RexBuilder rex;
+  private final boolean singleTableOuter;
 
-  private ExistsToSemiJoin(RexBuilder rex) {
+  private ExistsToSemiJoin(RexBuilder rex, boolean singleTableOuter) {
     this.rex = rex;
+    this.singleTableOuter = singleTableOuter;
   }
 
-  /** {@code rel} with every rewritable EXISTS / NOT EXISTS conjunct turned into a join. */
-  public static RelNode apply(RelNode rel) {
-    return rel.accept(new ExistsToSemiJoin(rel.getCluster().getRexBuilder()));
+  /**
+   * {@code rel} with every rewritable EXISTS / NOT EXISTS conjunct turned into a join; over a
+   * single table only when {@code singleTableOuter} (the plan runs in one process).
+   */
+  public static RelNode apply(RelNode rel, boolean singleTableOuter) {
+    return rel.accept(new ExistsToSemiJoin(rel.getCluster().getRexBuilder(), singleTableOuter));
   }
 
   @Override
@@ -55,10 +64,10 @@ public final class ExistsToSemiJoin extends RelShuttleImpl {
       return visited;
     }
     RelNode input = f.getInput();
-    if (!containsJoin(input)) {
+    if (!singleTableOuter && !containsJoin(input)) {
       // Recomputing a single-table outer query is cheap, and the decorrelator's plan (distinct
-      // subquery keys joined to it) then builds on the smaller side; a semi join would build on
-      // the subquery's whole table (TPC-H Q4 got slower).
+      // subquery keys joined to it) then builds on the smaller side; without shared marks a semi
+      // join would build on the subquery's whole table (TPC-H Q4 got slower).
       return f;
     }
     List<RexNode> kept = new ArrayList<>();

@@ -41,6 +41,7 @@ final class JoinPlanner {
   private final RexBuilder rexBuilder;
   private final int partitions;
   private final long collectThreshold;
+  private final boolean sharedJoinMarks;
   private final RelMetadataQuery mq;
 
   JoinPlanner(PlanBuilder builder) {
@@ -48,6 +49,7 @@ final class JoinPlanner {
     this.rexBuilder = builder.rexBuilder;
     this.partitions = builder.partitions;
     this.collectThreshold = builder.collectThreshold;
+    this.sharedJoinMarks = builder.sharedJoinMarks;
     this.mq = builder.mq;
   }
 
@@ -135,6 +137,23 @@ final class JoinPlanner {
       return new ProjectionExec(joined, exprs, j.getRowType().getFieldNames());
     }
     boolean semi = type == JoinType.SEMI || type == JoinType.ANTI;
+    if (semi && sharedJoinMarks && lRows < rRows && lRows <= collectThreshold) {
+      // In one process a SEMI/ANTI join gathers its smaller left input once and every partition
+      // of the right marks the rows it matches; the last to finish emits the marked (SEMI) or
+      // unmarked (ANTI) ones. Neither side is repartitioned (TPC-H Q21's lineitem was, twice).
+      PhysicalExpr filter = residual == null ? null : builder.translate(residual, concat);
+      ExecutionPlan gathered = single(left);
+      return new HashJoinExec(
+          gathered,
+          right,
+          columns(gathered, lk),
+          columns(right, rk),
+          type,
+          filter,
+          PartitionMode.COLLECT_BUILD,
+          nullEqualsNull,
+          true);
+    }
     // A SEMI/ANTI join hashes the smaller left input and marks its rows as a right input too
     // large to gather streams past.
     boolean semiBuildsLeft = semi && rRows > collectThreshold && lRows < rRows;

@@ -64,6 +64,10 @@ final class PlanBuilder {
   private final SessionConfig config;
   final int partitions;
   final long collectThreshold;
+
+  /** Whether SEMI/ANTI joins may share marks of a gathered left input across partitions. */
+  final boolean sharedJoinMarks;
+
   final RexBuilder rexBuilder;
   final RelMetadataQuery mq;
   private final AggregatePlanner aggregates;
@@ -75,6 +79,7 @@ final class PlanBuilder {
     this.config = config;
     this.partitions = config.targetPartitions();
     this.collectThreshold = config.get(BindingSettings.COLLECT_BUILD_THRESHOLD_ROWS);
+    this.sharedJoinMarks = config.get(BindingSettings.SHARED_JOIN_MARKS);
     this.rexBuilder = plan.rel().getCluster().getRexBuilder();
     this.mq = plan.rel().getCluster().getMetadataQuery();
     this.aggregates = new AggregatePlanner(this);

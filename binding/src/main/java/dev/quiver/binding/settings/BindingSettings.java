@@ -61,6 +61,19 @@ public final class BindingSettings implements SettingsProvider {
           "A hash join whose build side is estimated at no more rows than this collects it once"
               + " for all partitions instead of hash-partitioning both sides.");
 
+  /**
+   * Whether a SEMI or ANTI join may gather its smaller left input once for all partitions and merge
+   * the partitions' matches of it, which needs every partition in one process.
+   */
+  public static final Setting<Boolean> SHARED_JOIN_MARKS =
+      Setting.bool(
+          "quiver.optimizer.shared_join_marks",
+          true,
+          "A SEMI or ANTI join (EXISTS, IN) whose left input is the smaller gathers that input once"
+              + " and marks the rows every partition of the right input matches; the partitions"
+              + " must run in one process. A distributed planner turns this off for the plans it"
+              + " ships.");
+
   /** Whether Parquet files are read with Quiver's own row-group reader. */
   public static final Setting<Boolean> PARQUET_ROW_GROUP_READER =
       Setting.bool(
@@ -133,6 +146,7 @@ public final class BindingSettings implements SettingsProvider {
         SPILL_DIRECTORY,
         JOIN_SPILL_PARTITIONS,
         COLLECT_BUILD_THRESHOLD_ROWS,
+        SHARED_JOIN_MARKS,
         PARQUET_ROW_GROUP_READER,
         DIVISION_BY_ZERO,
         S3_ENDPOINT,

@@ -105,7 +105,9 @@ public final class SessionState implements AutoCloseable {
             catalog,
             typeFactory,
             cluster,
-            () -> "null".equals(config.get(BindingSettings.DIVISION_BY_ZERO)));
+            () -> "null".equals(config.get(BindingSettings.DIVISION_BY_ZERO)),
+            () ->
+                config.get(BindingSettings.SHARED_JOIN_MARKS) && planner.runsInOneProcess(config));
     this.pipeline.readFilesWith(this::config);
   }
 

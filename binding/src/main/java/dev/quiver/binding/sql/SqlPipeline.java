@@ -106,6 +106,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   private final RelOptCluster cluster;
   private final CalciteCatalogReader catalogReader;
   private final java.util.function.BooleanSupplier nullOnDivisionByZero;
+  private final java.util.function.BooleanSupplier sharedJoinMarks;
   private FileTables fileTables;
 
   /**
@@ -126,19 +127,23 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
 
   /** Creates the pipeline over a session's catalog and cluster. */
   public SqlPipeline(Catalog catalog, JavaTypeFactory typeFactory, RelOptCluster cluster) {
-    this(catalog, typeFactory, cluster, () -> false);
+    this(catalog, typeFactory, cluster, () -> false, () -> true);
   }
 
   /**
    * Creates the pipeline over a session's catalog and cluster; {@code nullOnDivisionByZero} tells,
-   * per statement, whether a zero divisor gives NULL rather than an error.
+   * per statement, whether a zero divisor gives NULL rather than an error, and {@code
+   * sharedJoinMarks} whether the statement's plan will run in one process (see {@link
+   * dev.quiver.binding.settings.BindingSettings#SHARED_JOIN_MARKS}).
    */
   public SqlPipeline(
       Catalog catalog,
       JavaTypeFactory typeFactory,
       RelOptCluster cluster,
-      java.util.function.BooleanSupplier nullOnDivisionByZero) {
+      java.util.function.BooleanSupplier nullOnDivisionByZero,
+      java.util.function.BooleanSupplier sharedJoinMarks) {
     this.nullOnDivisionByZero = nullOnDivisionByZero;
+    this.sharedJoinMarks = sharedJoinMarks;
     this.catalog = catalog;
     this.typeFactory = typeFactory;
     this.cluster = cluster;
@@ -498,7 +503,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
         ConstantSubQueries.apply(
             GroupKeyCorrelations.apply(
                 HavingCorrelations.apply(WindowsBeforeSubQueries.apply(rel))));
-    rel = ExistsToSemiJoin.apply(rel);
+    rel = ExistsToSemiJoin.apply(rel, sharedJoinMarks.getAsBoolean());
     trace("converted", rel);
     HepProgram program =
         HepProgram.builder()

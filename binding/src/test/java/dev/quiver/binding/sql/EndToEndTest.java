@@ -650,6 +650,47 @@ class EndToEndTest {
   }
 
   @Test
+  void existsOverOneTableKeepsItsRowsWhenTheOuterRowsAreMarked() {
+    // In one process a single-table [NOT] EXISTS is a SEMI/ANTI join that gathers the smaller
+    // outer table once and marks the rows any partition of the subquery's table matches (TPC-H
+    // Q4, Q22); without shared marks (a distributed plan) the decorrelator's plan stays. NULL keys
+    // match nothing: NOT EXISTS keeps their rows, EXISTS drops them. Both plans, every shape.
+    for (int[] shape : new int[][] {{1, 1}, {3, 2}, {4, 7}, {8, 8192}}) {
+      for (boolean marks : new boolean[] {true, false}) {
+        try (SessionContext c =
+            new SessionContext(
+                new SessionConfig().withTargetPartitions(shape[0]).withBatchSize(shape[1]))) {
+          c.sql("set quiver.optimizer.shared_join_marks = " + marks);
+          c.sql("create table o (k int, m int)");
+          c.sql("insert into o values (1, 10), (2, 20), (null, 30), (3, 40), (4, null), (2, 21)");
+          c.sql("create table s (k int, v int)");
+          StringBuilder values = new StringBuilder("(1, 1), (1, 2), (2, null), (null, 5), (3, -1)");
+          for (int k = 5; k < 25; k++) {
+            values.append(", (").append(k).append(", ").append(k % 2).append(")");
+          }
+          c.sql("insert into s values " + values);
+          String shapeName = "partitions " + shape[0] + ", batch size " + shape[1] + ", " + marks;
+          String positive = "(select * from s where s.k = o.k and s.v > 0)";
+          String any = "(select 1 from s where s.k = o.k)";
+          String order = " order by m nulls last";
+          String exists = "select k, m from o where exists " + positive + order;
+          assertThat(rows(c.sql(exists))).as(shapeName).containsExactly("1|10");
+          assertThat(c.sql(exists).explain().contains("build=left")).as(shapeName).isEqualTo(marks);
+          assertThat(rows(c.sql("select k, m from o where not exists " + positive + order)))
+              .as(shapeName)
+              .containsExactly("2|20", "2|21", "null|30", "3|40", "4|null");
+          assertThat(rows(c.sql("select k, m from o where not exists " + any + order)))
+              .as(shapeName)
+              .containsExactly("null|30", "4|null");
+          assertThat(rows(c.sql("select k, m from o where exists " + any + order)))
+              .as(shapeName)
+              .containsExactly("1|10", "2|20", "2|21", "3|40");
+        }
+      }
+    }
+  }
+
+  @Test
   void anOuterJoinOfDerivedTablesCorrelatedByDifferentColumnsKeepsBothCorrelations() {
     // The decorrelator gave the preserved side of the outer join a generator of the right side's
     // correlation column and forgot the column the side itself was correlated by: every outer row

@@ -4,6 +4,8 @@ import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
+import dev.quiver.binding.physical.join.HashJoinExec;
+import dev.quiver.binding.physical.join.PartitionMode;
 import dev.quiver.binding.physical.operator.LimitExec;
 import dev.quiver.binding.physical.operator.LocalLimitExec;
 import dev.quiver.binding.physical.sort.SortPreservingMergeExec;
@@ -60,6 +62,17 @@ public final class StagePlanner {
   }
 
   private ExecutionPlan cut(ExecutionPlan node) {
+    if (node instanceof HashJoinExec join
+        && join.mode() == PartitionMode.COLLECT_BUILD
+        && join.semiBuildsLeft()
+        && join.right().partitionCount() > 1) {
+      // Its partitions merge their marks of the gathered left input in memory; tasks in other
+      // processes cannot (the binding plans it only with quiver.optimizer.shared_join_marks on).
+      throw new IllegalStateException(
+          "A SEMI/ANTI join sharing marks of its gathered left input across partitions cannot be"
+              + " distributed: "
+              + join.name());
+    }
     if (node instanceof LimitExec limit
         && limit.fetch() >= 0
         && limit.input() instanceof CoalescePartitionsExec coalesce

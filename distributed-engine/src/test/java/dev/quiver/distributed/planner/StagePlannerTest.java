@@ -1,6 +1,7 @@
 package dev.quiver.distributed.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.binding.Extension;
 import dev.quiver.binding.SessionContext;
@@ -84,6 +85,23 @@ class StagePlannerTest {
     StageGraph g = stages("SELECT t.k, v, w FROM t JOIN u ON t.k = u.k");
     assertThat(g.stages().stream().map(Stage::boundary)).contains(Boundary.BROADCAST);
     assertConsistent(g);
+  }
+
+  @Test
+  void aSemiJoinSharingMarksAcrossPartitionsIsRefusedAndNotPlannedWithoutThem() {
+    ctx.sql("SET quiver.optimizer.hash_join_collect_build_threshold_rows = 1000000");
+    // u's 3 rows are fewer than the union's 8: in one process the semi join gathers u once and
+    // every partition of the union marks the rows it matches, which tasks cannot share.
+    String sql =
+        "SELECT k FROM u WHERE EXISTS (SELECT 1 FROM (SELECT k FROM t UNION ALL SELECT k FROM t)"
+            + " x WHERE x.k = u.k)";
+    assertThat(ctx.sql(sql).explain()).contains("build=left");
+    assertThatThrownBy(() -> StagePlanner.plan(captured.get()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("cannot be distributed");
+    ctx.sql("SET quiver.optimizer.shared_join_marks = false");
+    assertThat(ctx.sql(sql).explain()).doesNotContain("build=left");
+    assertConsistent(stages(sql));
   }
 
   @Test
