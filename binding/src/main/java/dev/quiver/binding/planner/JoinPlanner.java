@@ -42,6 +42,7 @@ final class JoinPlanner {
   private final int partitions;
   private final long collectThreshold;
   private final boolean sharedJoinMarks;
+  private final long memoryLimit;
   private final RelMetadataQuery mq;
 
   JoinPlanner(PlanBuilder builder) {
@@ -50,6 +51,7 @@ final class JoinPlanner {
     this.partitions = builder.partitions;
     this.collectThreshold = builder.collectThreshold;
     this.sharedJoinMarks = builder.sharedJoinMarks;
+    this.memoryLimit = builder.memoryLimit;
     this.mq = builder.mq;
   }
 
@@ -137,7 +139,11 @@ final class JoinPlanner {
       return new ProjectionExec(joined, exprs, j.getRowType().getFieldNames());
     }
     boolean semi = type == JoinType.SEMI || type == JoinType.ANTI;
-    if (semi && sharedJoinMarks && lRows < rRows && lRows <= collectThreshold) {
+    if (semi
+        && sharedJoinMarks
+        && lRows < rRows
+        && lRows <= collectThreshold
+        && fitsWithoutSpilling(l, lRows)) {
       // In one process a SEMI/ANTI join gathers its smaller left input once and every partition
       // of the right marks the rows it matches; the last to finish emits the marked (SEMI) or
       // unmarked (ANTI) ones. Neither side is repartitioned (TPC-H Q21's lineitem was, twice).
@@ -247,6 +253,21 @@ final class JoinPlanner {
             return new RexInputRef(i < nl ? i + nr : i - nl, ref.getType());
           }
         });
+  }
+
+  /**
+   * Whether {@code rel}'s rows, gathered and hashed, fit in a quarter of the query's spill budget
+   * (a third of its memory limit): a build whose matches are merged across partitions cannot spill,
+   * so a join that may not fit takes a plan that can.
+   */
+  private boolean fitsWithoutSpilling(RelNode rel, double rows) {
+    if (memoryLimit == Long.MAX_VALUE) {
+      return true;
+    }
+    Double size = mq.getAverageRowSize(rel);
+    // Beside the row itself, the hash table keeps about 40 bytes a row (id, hash, key copies).
+    double bytes = rows * ((size == null ? 64 : size) + 40);
+    return bytes <= memoryLimit / 3.0 / 4;
   }
 
   private double rows(RelNode rel) {

@@ -68,6 +68,9 @@ final class PlanBuilder {
   /** Whether SEMI/ANTI joins may share marks of a gathered left input across partitions. */
   final boolean sharedJoinMarks;
 
+  /** The query's memory limit in bytes, {@code Long.MAX_VALUE} when unbounded. */
+  final long memoryLimit;
+
   final RexBuilder rexBuilder;
   final RelMetadataQuery mq;
   private final AggregatePlanner aggregates;
@@ -80,6 +83,7 @@ final class PlanBuilder {
     this.partitions = config.targetPartitions();
     this.collectThreshold = config.get(BindingSettings.COLLECT_BUILD_THRESHOLD_ROWS);
     this.sharedJoinMarks = config.get(BindingSettings.SHARED_JOIN_MARKS);
+    this.memoryLimit = config.memoryLimit();
     this.rexBuilder = plan.rel().getCluster().getRexBuilder();
     this.mq = plan.rel().getCluster().getMetadataQuery();
     this.aggregates = new AggregatePlanner(this);

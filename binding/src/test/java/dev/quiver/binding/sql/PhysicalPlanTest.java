@@ -14,6 +14,7 @@ import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
 import dev.quiver.binding.physical.join.HashJoinExec;
 import dev.quiver.binding.physical.join.NestedLoopJoinExec;
+import dev.quiver.binding.physical.join.PartitionMode;
 import dev.quiver.binding.physical.operator.LimitExec;
 import dev.quiver.binding.physical.operator.ProjectionExec;
 import dev.quiver.binding.physical.operator.UnionExec;
@@ -131,6 +132,31 @@ class PhysicalPlanTest {
         .filteredOn(j -> j.joinType() != JoinType.INNER)
         .hasSize(2)
         .allMatch(HashJoinExec::semiBuildsLeft);
+  }
+
+  @Test
+  void existsOverOneTableMarksTheGatheredOuterRowsUnlessTheyMightNotFitInMemory() {
+    // TPC-H Q4's shape: in one process the semi join gathers the filtered orders once and marks
+    // those lineitem matches; lineitem is neither aggregated nor repartitioned.
+    String q4 =
+        "select o_orderpriority, count(*) from orders where o_orderdate >= date '1993-07-01'"
+            + " and o_orderdate < date '1993-10-01' and exists (select * from lineitem"
+            + " where l_orderkey = o_orderkey and l_commitdate < l_receiptdate)"
+            + " group by o_orderpriority";
+    ExecutionPlan p = plan(q4);
+    assertThat(all(p, HashJoinExec.class))
+        .singleElement()
+        .satisfies(j -> assertThat(j.joinType()).isEqualTo(JoinType.SEMI))
+        .satisfies(j -> assertThat(j.semiBuildsLeft()).isTrue())
+        .satisfies(j -> assertThat(j.mode()).isEqualTo(PartitionMode.COLLECT_BUILD));
+    assertThat(all(p, RepartitionExec.class))
+        .filteredOn(r -> r.outputPartitioning().kind() == Partitioning.Kind.HASH)
+        .hasSize(1); // the aggregate's
+    // Gathered rows whose marks merge in memory cannot spill: under a memory limit they might not
+    // fit in, the join takes a plan that can.
+    ctx.sql("SET quiver.execution.memory_limit = 67108864");
+    assertThat(all(plan(q4), HashJoinExec.class))
+        .noneMatch(j -> j.semiBuildsLeft() && j.mode() == PartitionMode.COLLECT_BUILD);
   }
 
   @Test
