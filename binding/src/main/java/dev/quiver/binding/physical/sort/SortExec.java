@@ -220,7 +220,14 @@ public final class SortExec extends BaseExecutionPlan {
       buffered.clear();
       bufferedRows = 0;
       try {
-        int[] perm = SortKeys.extract(all, order, allocator).sortedPermutation();
+        SortKeys keys = SortKeys.extract(all, order, allocator);
+        int rows = all.getRowCount();
+        // A fetch far below the buffer (a top-k) keeps its best rows in a heap instead of sorting
+        // them all.
+        int[] perm =
+            fetch >= 0 && fetch <= rows / 8
+                ? keys.topPermutation((int) fetch)
+                : keys.sortedPermutation();
         int count = fetch >= 0 ? (int) Math.min(perm.length, fetch) : perm.length;
         return new SortedRunStream(all, perm, count, batchSize, allocator);
       } catch (RuntimeException e) {

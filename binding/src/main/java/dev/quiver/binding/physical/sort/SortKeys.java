@@ -95,6 +95,74 @@ public final class SortKeys {
     return IntSorter.sortedPermutation(rows, comparator());
   }
 
+  /**
+   * The first {@code k} entries of {@link #sortedPermutation()}, ties in row order as there, found
+   * with a bounded heap of the best {@code k} rows: once it is full a row costs about one
+   * comparison with the worst kept, where sorting every row costs about log2(rows) (a top-k's
+   * buffer is mostly rows that never make it).
+   */
+  public int[] topPermutation(int k) {
+    if (k >= rows) {
+      return sortedPermutation();
+    }
+    if (k <= 0) {
+      return new int[0];
+    }
+    IntComparator keys = comparator();
+    IntComparator total =
+        (a, b) -> {
+          int c = keys.compare(a, b);
+          return c != 0 ? c : Integer.compare(a, b);
+        };
+    // A max-heap under the total order: heap[0] is the worst row kept.
+    int[] heap = new int[k];
+    for (int r = 0; r < k; r++) {
+      heap[r] = r;
+      siftUp(heap, r, total);
+    }
+    for (int r = k; r < rows; r++) {
+      if (total.compare(r, heap[0]) < 0) {
+        heap[0] = r;
+        siftDown(heap, k, total);
+      }
+    }
+    IntSorter.sort(heap, k, total);
+    return heap;
+  }
+
+  private static void siftUp(int[] heap, int i, IntComparator cmp) {
+    int v = heap[i];
+    while (i > 0) {
+      int parent = (i - 1) >>> 1;
+      if (cmp.compare(heap[parent], v) >= 0) {
+        break;
+      }
+      heap[i] = heap[parent];
+      i = parent;
+    }
+    heap[i] = v;
+  }
+
+  private static void siftDown(int[] heap, int size, IntComparator cmp) {
+    int v = heap[0];
+    int i = 0;
+    while (true) {
+      int child = 2 * i + 1;
+      if (child >= size) {
+        break;
+      }
+      if (child + 1 < size && cmp.compare(heap[child + 1], heap[child]) > 0) {
+        child++;
+      }
+      if (cmp.compare(heap[child], v) <= 0) {
+        break;
+      }
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = v;
+  }
+
   /** One key column; nulls are placed before or after all values regardless of direction. */
   private abstract static class KeyColumn {
     final boolean ascending;

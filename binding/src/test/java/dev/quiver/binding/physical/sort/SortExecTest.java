@@ -214,6 +214,51 @@ class SortExecTest {
     assertThat(actual).isEqualTo(expected);
   }
 
+  /**
+   * A top-k's heap keeps exactly the stable sort's first k rows, ties in row order, for a single
+   * key of each kind (the sorted-by-normalized-key path) and several keys, with nulls.
+   */
+  @Test
+  void topPermutationIsTheSortedPermutationsPrefix() {
+    Random rnd = new Random(19);
+    Schema schema =
+        new Schema(
+            List.of(
+                field("a", INT),
+                field("s", UTF8),
+                field("d", TestData.decimal(2)),
+                field("x", DOUBLE)));
+    List<Object[]> rows = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      rows.add(
+          new Object[] {
+            rnd.nextInt(9) == 0 ? null : rnd.nextInt(40),
+            rnd.nextInt(9) == 0 ? null : "s" + rnd.nextInt(25),
+            rnd.nextInt(9) == 0 ? null : java.math.BigDecimal.valueOf(rnd.nextInt(60), 2),
+            rnd.nextInt(9) == 0 ? null : (double) rnd.nextInt(50)
+          });
+    }
+    List<List<SortField>> orders = new ArrayList<>();
+    for (int c = 0; c < 4; c++) {
+      for (boolean asc : new boolean[] {true, false}) {
+        orders.add(List.of(key(schema, c, asc, !asc)));
+      }
+    }
+    orders.add(List.of(key(schema, 0, true, false), key(schema, 1, false, true)));
+    orders.add(List.of(key(schema, 2, false, false), key(schema, 3, true, true)));
+    try (VectorSchemaRoot batch = TestData.batch(schema, query, rows)) {
+      for (List<SortField> order : orders) {
+        SortKeys keys = SortKeys.extract(batch, order, query);
+        int[] sorted = keys.sortedPermutation();
+        for (int k : new int[] {0, 1, 2, 7, 100, 2999, 3000, 3005}) {
+          assertThat(keys.topPermutation(k))
+              .as("%s, k=%d", order, k)
+              .containsExactly(Arrays.copyOf(sorted, Math.min(k, sorted.length)));
+        }
+      }
+    }
+  }
+
   @Test
   void multiKeySortAndTopK() {
     Random rnd = new Random(7);
