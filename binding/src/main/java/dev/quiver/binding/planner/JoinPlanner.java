@@ -9,13 +9,18 @@ import dev.quiver.binding.dataframe.JoinType;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.SortField;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.join.HashJoinExec;
+import dev.quiver.binding.physical.join.MarkMergeExec;
 import dev.quiver.binding.physical.join.NestedLoopJoinExec;
 import dev.quiver.binding.physical.join.PartitionMode;
 import dev.quiver.binding.physical.operator.ProjectionExec;
+import dev.quiver.binding.physical.sort.SortExec;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Join;
@@ -42,6 +47,7 @@ final class JoinPlanner {
   private final int partitions;
   private final long collectThreshold;
   private final boolean sharedJoinMarks;
+  private final boolean mergedJoinMarks;
   private final long memoryLimit;
   private final RelMetadataQuery mq;
 
@@ -51,6 +57,7 @@ final class JoinPlanner {
     this.partitions = builder.partitions;
     this.collectThreshold = builder.collectThreshold;
     this.sharedJoinMarks = builder.sharedJoinMarks;
+    this.mergedJoinMarks = builder.mergedJoinMarks;
     this.memoryLimit = builder.memoryLimit;
     this.mq = builder.mq;
   }
@@ -139,11 +146,30 @@ final class JoinPlanner {
       return new ProjectionExec(joined, exprs, j.getRowType().getFieldNames());
     }
     boolean semi = type == JoinType.SEMI || type == JoinType.ANTI;
-    if (semi
-        && sharedJoinMarks
-        && lRows < rRows
-        && lRows <= collectThreshold
-        && fitsWithoutSpilling(l, lRows)) {
+    boolean smallLeft =
+        semi && lRows < rRows && lRows <= collectThreshold && fitsWithoutSpilling(l, lRows);
+    if (smallLeft
+        && !sharedJoinMarks
+        && mergedJoinMarks
+        && right.partitionCount() > 1
+        && ordersCanonically(left.schema())) {
+      // Where partitions cannot share marks (on a cluster, each is a task of its own), every
+      // partition of the right marks its own copy of the gathered left input and one merge
+      // combines the marks, which row by row refer to the same left rows: the gathered input is
+      // sorted on all its columns, an order every copy has whatever order its rows arrived in.
+      PhysicalExpr filter = residual == null ? null : builder.translate(residual, concat);
+      ExecutionPlan gathered = single(left);
+      List<SortField> all = new ArrayList<>();
+      for (int i = 0; i < gathered.schema().getFields().size(); i++) {
+        all.add(new SortField(column(gathered, i), true, true));
+      }
+      ExecutionPlan sorted = new SortExec(gathered, all, -1, false);
+      return new MarkMergeExec(
+          HashJoinExec.emittingMarks(
+              sorted, right, columns(sorted, lk), columns(right, rk), type, filter, nullEqualsNull),
+          type);
+    }
+    if (smallLeft && sharedJoinMarks) {
       // In one process a SEMI/ANTI join gathers its smaller left input once and every partition
       // of the right marks the rows it matches; the last to finish emits the marked (SEMI) or
       // unmarked (ANTI) ones. Neither side is repartitioned (TPC-H Q21's lineitem was, twice).
@@ -222,6 +248,23 @@ final class JoinPlanner {
         PartitionMode.PARTITIONED,
         nullEqualsNull,
         semiBuildsLeft);
+  }
+
+  /**
+   * Whether sorting on all of {@code schema}'s columns puts equal rows, and only those, next to
+   * each other in one order: not with floating-point columns, whose -0.0 and 0.0 sort as equal but
+   * can be told apart.
+   */
+  private static boolean ordersCanonically(Schema schema) {
+    for (Field f : schema.getFields()) {
+      switch (f.getType().getTypeID()) {
+        case Int, Decimal, Utf8, Binary, Bool, Date, Timestamp, Time, Null -> {}
+        default -> {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private static JoinType joinType(JoinRelType t) {

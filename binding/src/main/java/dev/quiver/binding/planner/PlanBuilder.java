@@ -68,6 +68,8 @@ final class PlanBuilder {
   /** Whether SEMI/ANTI joins may share marks of a gathered left input across partitions. */
   final boolean sharedJoinMarks;
 
+  final boolean mergedJoinMarks;
+
   /** The query's memory limit in bytes, {@code Long.MAX_VALUE} when unbounded. */
   final long memoryLimit;
 
@@ -83,6 +85,7 @@ final class PlanBuilder {
     this.partitions = config.targetPartitions();
     this.collectThreshold = config.get(BindingSettings.COLLECT_BUILD_THRESHOLD_ROWS);
     this.sharedJoinMarks = config.get(BindingSettings.SHARED_JOIN_MARKS);
+    this.mergedJoinMarks = config.get(BindingSettings.MERGED_JOIN_MARKS);
     this.memoryLimit = config.memoryLimit();
     this.rexBuilder = plan.rel().getCluster().getRexBuilder();
     this.mq = plan.rel().getCluster().getMetadataQuery();

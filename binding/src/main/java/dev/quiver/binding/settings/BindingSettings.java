@@ -74,6 +74,20 @@ public final class BindingSettings implements SettingsProvider {
               + " must run in one process. A distributed planner turns this off for the plans it"
               + " ships.");
 
+  /**
+   * Whether a SEMI or ANTI join may gather its smaller left input into every partition, have each
+   * partition mark it against its share of the right input, and merge the marks afterwards: what a
+   * distributed plan does where {@link #SHARED_JOIN_MARKS} needs one process.
+   */
+  public static final Setting<Boolean> MERGED_JOIN_MARKS =
+      Setting.bool(
+          "quiver.optimizer.merged_join_marks",
+          true,
+          "Where shared_join_marks cannot apply (a distributed plan), a SEMI or ANTI join whose"
+              + " left input is the smaller sends that input, sorted, to every partition of the"
+              + " right input; each marks the rows it matches and one task merges the marks,"
+              + " instead of repartitioning the right input.");
+
   /** Whether Parquet files are read with Quiver's own row-group reader. */
   public static final Setting<Boolean> PARQUET_ROW_GROUP_READER =
       Setting.bool(
@@ -147,6 +161,7 @@ public final class BindingSettings implements SettingsProvider {
         JOIN_SPILL_PARTITIONS,
         COLLECT_BUILD_THRESHOLD_ROWS,
         SHARED_JOIN_MARKS,
+        MERGED_JOIN_MARKS,
         PARQUET_ROW_GROUP_READER,
         DIVISION_BY_ZERO,
         S3_ENDPOINT,

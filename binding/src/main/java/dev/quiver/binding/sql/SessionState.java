@@ -107,7 +107,8 @@ public final class SessionState implements AutoCloseable {
             cluster,
             () -> "null".equals(config.get(BindingSettings.DIVISION_BY_ZERO)),
             () ->
-                config.get(BindingSettings.SHARED_JOIN_MARKS) && planner.runsInOneProcess(config));
+                (config.get(BindingSettings.SHARED_JOIN_MARKS) && planner.runsInOneProcess(config))
+                    || config.get(BindingSettings.MERGED_JOIN_MARKS));
     this.pipeline.readFilesWith(this::config);
   }
 

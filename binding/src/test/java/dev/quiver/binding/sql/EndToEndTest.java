@@ -651,40 +651,62 @@ class EndToEndTest {
 
   @Test
   void existsOverOneTableKeepsItsRowsWhenTheOuterRowsAreMarked() {
-    // In one process a single-table [NOT] EXISTS is a SEMI/ANTI join that gathers the smaller
-    // outer table once and marks the rows any partition of the subquery's table matches (TPC-H
-    // Q4, Q22); without shared marks (a distributed plan) the decorrelator's plan stays. NULL keys
-    // match nothing: NOT EXISTS keeps their rows, EXISTS drops them. Both plans, every shape.
+    // A single-table [NOT] EXISTS is a SEMI/ANTI join that gathers the smaller outer table and
+    // marks the rows the subquery's table matches (TPC-H Q4, Q22): in one process every partition
+    // marks one shared copy ("shared"); otherwise each partition marks its own sorted copy and a
+    // merge combines the marks ("merged", what a cluster runs); with neither, the decorrelator's
+    // plan stays. NULL keys match nothing: NOT EXISTS keeps their rows, EXISTS drops them. Equal
+    // outer rows (1, 10, 'a') appear twice and must both survive the merge. Every plan, every
+    // shape.
     for (int[] shape : new int[][] {{1, 1}, {3, 2}, {4, 7}, {8, 8192}}) {
-      for (boolean marks : new boolean[] {true, false}) {
+      for (String plan : new String[] {"shared", "merged", "neither"}) {
         try (SessionContext c =
             new SessionContext(
                 new SessionConfig().withTargetPartitions(shape[0]).withBatchSize(shape[1]))) {
-          c.sql("set quiver.optimizer.shared_join_marks = " + marks);
-          c.sql("create table o (k int, m int)");
-          c.sql("insert into o values (1, 10), (2, 20), (null, 30), (3, 40), (4, null), (2, 21)");
+          c.sql("set quiver.optimizer.shared_join_marks = " + plan.equals("shared"));
+          c.sql("set quiver.optimizer.merged_join_marks = " + plan.equals("merged"));
+          c.sql("create table o (k int, m int, t varchar)");
+          c.sql(
+              "insert into o values (1, 10, 'a'), (2, 20, null), (null, 30, 'c'), (3, 40, 'd'),"
+                  + " (4, null, 'e'), (2, 21, 'b'), (1, 10, 'a')");
           c.sql("create table s (k int, v int)");
           StringBuilder values = new StringBuilder("(1, 1), (1, 2), (2, null), (null, 5), (3, -1)");
           for (int k = 5; k < 25; k++) {
             values.append(", (").append(k).append(", ").append(k % 2).append(")");
           }
           c.sql("insert into s values " + values);
-          String shapeName = "partitions " + shape[0] + ", batch size " + shape[1] + ", " + marks;
+          String shapeName = "partitions " + shape[0] + ", batch size " + shape[1] + ", " + plan;
           String positive = "(select * from s where s.k = o.k and s.v > 0)";
           String any = "(select 1 from s where s.k = o.k)";
           String order = " order by m nulls last";
-          String exists = "select k, m from o where exists " + positive + order;
-          assertThat(rows(c.sql(exists))).as(shapeName).containsExactly("1|10");
-          assertThat(c.sql(exists).explain().contains("build=left")).as(shapeName).isEqualTo(marks);
-          assertThat(rows(c.sql("select k, m from o where not exists " + positive + order)))
+          String exists = "select k, m, t from o where exists " + positive + order;
+          assertThat(rows(c.sql(exists))).as(shapeName).containsExactly("1|10|a", "1|10|a");
+          String explained = c.sql(exists).explain();
+          assertThat(explained.contains("build=left"))
               .as(shapeName)
-              .containsExactly("2|20", "2|21", "null|30", "3|40", "4|null");
-          assertThat(rows(c.sql("select k, m from o where not exists " + any + order)))
+              .isEqualTo(plan.equals("shared") || (plan.equals("merged") && shape[0] > 1));
+          assertThat(explained.contains("MarkMergeExec"))
               .as(shapeName)
-              .containsExactly("null|30", "4|null");
-          assertThat(rows(c.sql("select k, m from o where exists " + any + order)))
+              .isEqualTo(plan.equals("merged") && shape[0] > 1);
+          assertThat(rows(c.sql("select k, m, t from o where not exists " + positive + order)))
               .as(shapeName)
-              .containsExactly("1|10", "2|20", "2|21", "3|40");
+              .containsExactly("2|20|null", "2|21|b", "null|30|c", "3|40|d", "4|null|e");
+          assertThat(rows(c.sql("select k, m, t from o where not exists " + any + order)))
+              .as(shapeName)
+              .containsExactly("null|30|c", "4|null|e");
+          assertThat(rows(c.sql("select k, m, t from o where exists " + any + order)))
+              .as(shapeName)
+              .containsExactly("1|10|a", "1|10|a", "2|20|null", "2|21|b", "3|40|d");
+          // A floating-point outer column has no canonical order (-0.0 sorts as 0.0): no merge.
+          c.sql("create table od (k int, d double)");
+          c.sql("insert into od values (1, -0.0), (1, 0.0), (3, 1.5), (null, 2.5)");
+          String doubles =
+              "select k, 1 / d from od where not exists (select 1 from s where s.k = od.k and"
+                  + " s.v > 0) order by 2";
+          assertThat(c.sql(doubles).explain()).as(shapeName).doesNotContain("MarkMergeExec");
+          assertThat(rows(c.sql(doubles)))
+              .as(shapeName)
+              .containsExactly("null|0.4", "3|0.6666666666666666");
         }
       }
     }

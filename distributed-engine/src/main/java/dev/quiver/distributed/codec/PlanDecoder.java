@@ -12,6 +12,7 @@ import dev.quiver.binding.physical.aggregate.HashAggregateExec;
 import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
 import dev.quiver.binding.physical.join.HashJoinExec;
+import dev.quiver.binding.physical.join.MarkMergeExec;
 import dev.quiver.binding.physical.join.NestedLoopJoinExec;
 import dev.quiver.binding.physical.join.PartitionMode;
 import dev.quiver.binding.physical.operator.EmptyExec;
@@ -145,6 +146,13 @@ final class PlanDecoder {
               partitioning(n.getRepartition().getPartitioning()));
       case HASH_AGGREGATE -> hashAggregate(n.getHashAggregate());
       case HASH_JOIN -> hashJoin(n.getHashJoin());
+      case MARK_MERGE ->
+          new MarkMergeExec(
+              node(n.getMarkMerge().getInput()),
+              EnumMapping.fromNumber(
+                  JoinTypeSpec.getDescriptor(),
+                  n.getMarkMerge().getJoinTypeValue(),
+                  JoinType.class));
       case NESTED_LOOP_JOIN -> {
         NestedLoopJoinExecNode j = n.getNestedLoopJoin();
         yield new NestedLoopJoinExec(
@@ -298,6 +306,18 @@ final class PlanDecoder {
   }
 
   private ExecutionPlan hashJoin(HashJoinExecNode j) {
+    JoinType type =
+        EnumMapping.fromNumber(JoinTypeSpec.getDescriptor(), j.getJoinTypeValue(), JoinType.class);
+    if (j.getEmitsMarks()) {
+      return HashJoinExec.emittingMarks(
+          node(j.getLeft()),
+          node(j.getRight()),
+          exprs.exprs(j.getLeftKeysList()),
+          exprs.exprs(j.getRightKeysList()),
+          type,
+          j.hasResidualFilter() ? exprs.expr(j.getResidualFilter()) : null,
+          j.getNullEqualsNull());
+    }
     return new HashJoinExec(
         node(j.getLeft()),
         node(j.getRight()),

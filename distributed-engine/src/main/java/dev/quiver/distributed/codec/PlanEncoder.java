@@ -10,6 +10,7 @@ import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.join.HashJoinExec;
+import dev.quiver.binding.physical.join.MarkMergeExec;
 import dev.quiver.binding.physical.join.NestedLoopJoinExec;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.operator.EmptyExec;
@@ -44,6 +45,7 @@ import dev.quiver.distributed.proto.JoinPartitionModeSpec;
 import dev.quiver.distributed.proto.JoinTypeSpec;
 import dev.quiver.distributed.proto.LimitExecNode;
 import dev.quiver.distributed.proto.LocalLimitExecNode;
+import dev.quiver.distributed.proto.MarkMergeExecNode;
 import dev.quiver.distributed.proto.MemoryScanChunk;
 import dev.quiver.distributed.proto.MemoryScanExecNode;
 import dev.quiver.distributed.proto.MemoryScanPartition;
@@ -173,7 +175,8 @@ final class PlanEncoder {
               .setJoinTypeValue(EnumMapping.toNumber(JoinTypeSpec.getDescriptor(), p.joinType()))
               .setModeValue(EnumMapping.toNumber(JoinPartitionModeSpec.getDescriptor(), p.mode()))
               .setNullEqualsNull(p.nullEqualsNull())
-              .setSemiBuildsLeft(p.semiBuildsLeft());
+              .setSemiBuildsLeft(p.semiBuildsLeft())
+              .setEmitsMarks(p.emitsMarks());
       if (p.residualFilter() != null) {
         j.setResidualFilter(expr(p.residualFilter()));
       }
@@ -184,6 +187,11 @@ final class PlanEncoder {
         }
       }
       b.setHashJoin(j);
+    } else if (plan instanceof MarkMergeExec p) {
+      b.setMarkMerge(
+          MarkMergeExecNode.newBuilder()
+              .setInput(node(p.input()))
+              .setJoinTypeValue(EnumMapping.toNumber(JoinTypeSpec.getDescriptor(), p.joinType())));
     } else if (plan instanceof NestedLoopJoinExec p) {
       NestedLoopJoinExecNode.Builder j =
           NestedLoopJoinExecNode.newBuilder()

@@ -5,6 +5,7 @@ import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
 import dev.quiver.binding.physical.join.HashJoinExec;
+import dev.quiver.binding.physical.join.MarkMergeExec;
 import dev.quiver.binding.physical.join.PartitionMode;
 import dev.quiver.binding.physical.operator.LimitExec;
 import dev.quiver.binding.physical.operator.LocalLimitExec;
@@ -20,11 +21,11 @@ import java.util.Optional;
  * <p>The binding's planner already placed every point where rows must move between partitions: a
  * {@link RepartitionExec} (hash or round-robin) becomes a shuffle, a {@link CoalescePartitionsExec}
  * a gather (or, when the stage above runs several tasks, a broadcast of a join's build side), and
- * the input of a {@link SortPreservingMergeExec} a gather that keeps each producer's sorted run
- * apart. Below each cut is a producer stage; in its consumer the cut becomes a {@link
- * ShuffleReaderExec}. What remains on top becomes the final stage, whose outputs the client reads.
- * Aggregations arrive already split into partial and final around the hash repartition, so the
- * split falls on a stage boundary.
+ * the input of a {@link SortPreservingMergeExec} (or {@link MarkMergeExec}) a gather that keeps
+ * each producer's sorted run (or marks) apart. Below each cut is a producer stage; in its consumer
+ * the cut becomes a {@link ShuffleReaderExec}. What remains on top becomes the final stage, whose
+ * outputs the client reads. Aggregations arrive already split into partial and final around the
+ * hash repartition, so the split falls on a stage boundary.
  */
 public final class StagePlanner {
   private final List<Stage> stages = new ArrayList<>();
@@ -50,7 +51,8 @@ public final class StagePlanner {
   private static boolean hasExchange(ExecutionPlan plan) {
     if (plan instanceof RepartitionExec
         || plan instanceof CoalescePartitionsExec
-        || plan instanceof SortPreservingMergeExec) {
+        || plan instanceof SortPreservingMergeExec
+        || plan instanceof MarkMergeExec) {
       return true;
     }
     for (ExecutionPlan child : plan.children()) {
@@ -65,6 +67,7 @@ public final class StagePlanner {
     if (node instanceof HashJoinExec join
         && join.mode() == PartitionMode.COLLECT_BUILD
         && join.semiBuildsLeft()
+        && !join.emitsMarks()
         && join.right().partitionCount() > 1) {
       // Its partitions merge their marks of the gathered left input in memory; tasks in other
       // processes cannot (the binding plans it only with quiver.optimizer.shared_join_marks on).
@@ -103,7 +106,9 @@ public final class StagePlanner {
     if (node instanceof CoalescePartitionsExec && children.get(0).partitionCount() > 1) {
       return node.withNewChildren(List.of(gather(children.get(0))));
     }
-    if (node instanceof SortPreservingMergeExec && children.get(0).partitionCount() > 1) {
+    if ((node instanceof SortPreservingMergeExec || node instanceof MarkMergeExec)
+        && children.get(0).partitionCount() > 1) {
+      // Both read each producer's output on its own (a sorted run; one partition's marks).
       return node.withNewChildren(List.of(gather(children.get(0))));
     }
     return node.children().isEmpty() ? node : node.withNewChildren(children);

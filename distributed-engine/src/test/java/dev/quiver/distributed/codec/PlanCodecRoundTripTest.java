@@ -18,6 +18,7 @@ import dev.quiver.binding.physical.operator.ProjectionExec;
 import dev.quiver.binding.physical.scan.ParquetScanExec;
 import dev.quiver.binding.physical.scan.ParquetSplit;
 import dev.quiver.binding.planner.DefaultQueryPlanner;
+import dev.quiver.binding.settings.BindingSettings;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.proto.PhysicalExprNode;
 import dev.quiver.distributed.proto.PhysicalPlanNode;
@@ -388,6 +389,10 @@ class PlanCodecRoundTripTest {
     // With no collect threshold every equi-join repartitions both sides.
     rt.session.config().set(DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS, "0");
     JOINS.forEach(q -> rt.check(q.sql(), q.ordered()));
+    // As a cluster plans them: EXISTS marks the outer rows per partition and merges the marks.
+    rt.session.config().set(DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS, "1000000");
+    rt.session.config().set(BindingSettings.SHARED_JOIN_MARKS.key(), "false");
+    JOINS.forEach(q -> rt.check(q.sql(), q.ordered()));
   }
 
   @Test
@@ -481,6 +486,15 @@ class PlanCodecRoundTripTest {
       }
     }
     collectKinds(StagePlanNode.parseFrom(rt.checkPlan(rewrittenAwayExpressions())), seen);
+    // Merged join marks are what a cluster plans instead of marks shared in one process.
+    rt.session.config().set(BindingSettings.SHARED_JOIN_MARKS.key(), "false");
+    for (Query q : JOINS) {
+      byte[] bytes =
+          rt.codec.encodeStage(
+              new StagePlan(
+                  rt.physicalPlan(q.sql()), dev.quiver.binding.physical.Partitioning.single()));
+      collectKinds(StagePlanNode.parseFrom(bytes), seen);
+    }
     Set<String> expected = new TreeSet<>();
     for (PhysicalPlanNode.NodeCase c : EnumSet.allOf(PhysicalPlanNode.NodeCase.class)) {
       expected.add("node " + c);

@@ -100,8 +100,37 @@ class StagePlannerTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("cannot be distributed");
     ctx.sql("SET quiver.optimizer.shared_join_marks = false");
+    ctx.sql("SET quiver.optimizer.merged_join_marks = false");
     assertThat(ctx.sql(sql).explain()).doesNotContain("build=left");
     assertConsistent(stages(sql));
+  }
+
+  @Test
+  void aSemiJoinMergingMarksMarksInTheRightsTasksAndMergesEachTasksMarks() {
+    ctx.sql("SET quiver.optimizer.hash_join_collect_build_threshold_rows = 1000000");
+    ctx.sql("SET quiver.optimizer.shared_join_marks = false");
+    String sql =
+        "SELECT k FROM u WHERE NOT EXISTS (SELECT 1 FROM (SELECT k FROM t UNION ALL SELECT k FROM"
+            + " t) x WHERE x.k = u.k)";
+    assertThat(ctx.sql(sql).explain()).contains("emit=marks").contains("MarkMergeExec");
+    StageGraph g = stages(sql);
+    // The marking join runs in the right input's tasks, each writing its own marks, which the
+    // merge reads producer by producer (not as one interleaved stream).
+    Stage marking =
+        g.stages().stream()
+            .filter(s -> s.root().displayDetails().contains("emit=marks"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(marking.taskCount()).isGreaterThan(1);
+    assertThat(marking.boundary()).isEqualTo(Boundary.GATHER);
+    ExecutionPlan merge = g.finalStage().root();
+    while (!(merge instanceof dev.quiver.binding.physical.join.MarkMergeExec)) {
+      merge = merge.children().get(0);
+    }
+    ShuffleReaderExec reader = (ShuffleReaderExec) merge.children().get(0);
+    assertThat(reader.stageId()).isEqualTo(marking.id());
+    assertThat(reader.partitionCount()).isEqualTo(marking.taskCount());
+    assertConsistent(g);
   }
 
   @Test

@@ -58,6 +58,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
   private final boolean nullEqualsNull;
   private final boolean buildLeft;
   private final boolean semiBuildsLeft;
+  private final boolean emitsMarks;
   private final Schema filterSchema;
   // INNER without a filter: the left ++ right columns emitted, in order; null: all of them.
   private final int[] projection;
@@ -119,10 +120,73 @@ public final class HashJoinExec extends BaseExecutionPlan {
       boolean nullEqualsNull,
       boolean semiBuildsLeft,
       int[] projection) {
+    this(
+        left,
+        right,
+        leftKeys,
+        rightKeys,
+        joinType,
+        residualFilter,
+        mode,
+        nullEqualsNull,
+        semiBuildsLeft,
+        projection,
+        false);
+  }
+
+  /**
+   * Creates a SEMI or ANTI join that builds on its gathered left input and, instead of the rows it
+   * keeps, emits from every output partition all the build rows in their input order with a
+   * trailing {@link #MARK_COLUMN} saying whether that partition's right rows matched them. A {@link
+   * MarkMergeExec} above combines the partitions' marks; unlike the marks of {@code semiBuildsLeft}
+   * alone, these need no partition to share memory with another.
+   */
+  public static HashJoinExec emittingMarks(
+      ExecutionPlan gatheredLeft,
+      ExecutionPlan right,
+      List<PhysicalExpr> leftKeys,
+      List<PhysicalExpr> rightKeys,
+      JoinType joinType,
+      PhysicalExpr residualFilter,
+      boolean nullEqualsNull) {
+    return new HashJoinExec(
+        gatheredLeft,
+        right,
+        leftKeys,
+        rightKeys,
+        joinType,
+        residualFilter,
+        PartitionMode.COLLECT_BUILD,
+        nullEqualsNull,
+        true,
+        null,
+        true);
+  }
+
+  private HashJoinExec(
+      ExecutionPlan left,
+      ExecutionPlan right,
+      List<PhysicalExpr> leftKeys,
+      List<PhysicalExpr> rightKeys,
+      JoinType joinType,
+      PhysicalExpr residualFilter,
+      PartitionMode mode,
+      boolean nullEqualsNull,
+      boolean semiBuildsLeft,
+      int[] projection,
+      boolean emitsMarks) {
     super(
-        JoinSupport.projected(
-            JoinSupport.outputSchema(left.schema(), right.schema(), joinType), projection),
+        emitsMarks
+            ? JoinSupport.withMarkColumn(left.schema())
+            : JoinSupport.projected(
+                JoinSupport.outputSchema(left.schema(), right.schema(), joinType), projection),
         List.of(left, right));
+    if (emitsMarks
+        && (!semiBuildsLeft || mode != PartitionMode.COLLECT_BUILD || left.partitionCount() != 1)) {
+      throw new IllegalArgumentException(
+          "Only a SEMI or ANTI join collecting its single-partition left input emits marks");
+    }
+    this.emitsMarks = emitsMarks;
     if (projection != null && (joinType != JoinType.INNER || residualFilter != null)) {
       throw new IllegalArgumentException(
           "Only an INNER hash join without a residual filter emits a projection, got "
@@ -204,6 +268,16 @@ public final class HashJoinExec extends BaseExecutionPlan {
   public boolean semiBuildsLeft() {
     return semiBuildsLeft;
   }
+
+  /**
+   * Whether every partition emits all build rows with its own marks (see {@link #emittingMarks}).
+   */
+  public boolean emitsMarks() {
+    return emitsMarks;
+  }
+
+  /** The name of the boolean column a join {@link #emitsMarks() emitting marks} appends. */
+  public static final String MARK_COLUMN = "$mark";
 
   /**
    * Whether build rows' matches are tracked: they decide which build rows are emitted at the end.
@@ -291,7 +365,8 @@ public final class HashJoinExec extends BaseExecutionPlan {
         mode,
         nullEqualsNull,
         semiBuildsLeft,
-        projection);
+        projection,
+        emitsMarks);
   }
 
   @Override
@@ -309,6 +384,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
         + (residualFilter != null ? ", filter=" + residualFilter : "")
         + (nullEqualsNull ? ", null_equals_null=true" : "")
         + (semiBuildsLeft ? ", build=left" : "")
+        + (emitsMarks ? ", emit=marks" : "")
         + (projection != null
             ? ", projection=["
                 + String.join(", ", schema().getFields().stream().map(f -> f.getName()).toList())
@@ -1066,6 +1142,10 @@ public final class HashJoinExec extends BaseExecutionPlan {
         return;
       }
       long[] matched = buildMatched;
+      if (emitsMarks) {
+        emitMarks(build.batch, matched);
+        return;
+      }
       if (sharedPass) {
         if (!sharedBuild.finish(buildMatched)) {
           return;
@@ -1080,6 +1160,15 @@ public final class HashJoinExec extends BaseExecutionPlan {
       int[] idx = JoinSupport.rowsWhere(matched, build.batch.getRowCount(), false);
       try (VectorSchemaRoot emptyRight = Batches.empty(right.schema(), allocator)) {
         emitPadded(build.batch, idx, emptyRight, null);
+      }
+    }
+
+    /** Emits every build row, in order, with this partition's mark. */
+    private void emitMarks(VectorSchemaRoot rows, long[] matched) {
+      int count = rows.getRowCount();
+      for (int off = 0; off < count; off += batchSize) {
+        int n = Math.min(batchSize, count - off);
+        addReady(JoinSupport.sliceWithMarks(schema(), rows, off, n, matched, allocator));
       }
     }
 

@@ -48,6 +48,58 @@ final class JoinSupport {
   }
 
   /** The fields of {@code schema} that {@code projection} lists (all when null). */
+  /** {@code left}'s fields followed by the non-null boolean mark a join emitting marks adds. */
+  static Schema withMarkColumn(Schema left) {
+    List<Field> fields = new ArrayList<>(left.getFields());
+    fields.add(
+        new Field(
+            HashJoinExec.MARK_COLUMN,
+            FieldType.notNullable(org.apache.arrow.vector.types.pojo.ArrowType.Bool.INSTANCE),
+            null));
+    return new Schema(fields);
+  }
+
+  /**
+   * Rows {@code [offset, offset + count)} of {@code rows} with their bits of {@code marks} (null:
+   * none set) as a last boolean column, in {@code schema} (see {@link #withMarkColumn}).
+   */
+  static VectorSchemaRoot sliceWithMarks(
+      Schema schema,
+      VectorSchemaRoot rows,
+      int offset,
+      int count,
+      long[] marks,
+      BufferAllocator allocator) {
+    int[] idx = new int[count];
+    for (int i = 0; i < count; i++) {
+      idx[i] = offset + i;
+    }
+    List<FieldVector> vectors = new ArrayList<>(schema.getFields().size());
+    try (VectorSchemaRoot taken = Take.take(rows, idx, count, allocator)) {
+      for (FieldVector v : taken.getFieldVectors()) {
+        TransferPair t = v.getTransferPair(allocator);
+        t.transfer();
+        vectors.add((FieldVector) t.getTo());
+      }
+    }
+    Field markField = schema.getFields().get(schema.getFields().size() - 1);
+    BitVector mark = (BitVector) markField.createVector(allocator);
+    vectors.add(mark);
+    try {
+      mark.allocateNew(count);
+      for (int i = 0; i < count; i++) {
+        int row = offset + i;
+        mark.set(i, marks != null && ((marks[row >>> 6] >>> row) & 1L) != 0 ? 1 : 0);
+      }
+      mark.setValueCount(count);
+    } catch (RuntimeException e) {
+      Batches.closeAll(new ArrayList<AutoCloseable>(vectors));
+      throw e;
+    }
+    VectorSchemaRoot out = new VectorSchemaRoot(schema.getFields(), vectors, count);
+    return out;
+  }
+
   static Schema projected(Schema schema, int[] projection) {
     if (projection == null) {
       return schema;
