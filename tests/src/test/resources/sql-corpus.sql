@@ -624,6 +624,15 @@ SELECT COUNT(*) FROM lineitem l1 WHERE EXISTS (SELECT 1 FROM lineitem l2 WHERE l
 SELECT COUNT(DISTINCT l1.l_orderkey * 10 + l1.l_linenumber) FROM lineitem l1 JOIN lineitem l2 ON l2.l_orderkey = l1.l_orderkey AND l2.l_suppkey <> l1.l_suppkey AND l2.l_linenumber > l1.l_linenumber;
 -- name: exists_over_join_becomes_semi_join
 SELECT n_name, COUNT(*) FROM supplier s JOIN nation n ON s.s_nationkey = n.n_nationkey WHERE n.n_regionkey = 1 AND EXISTS (SELECT 1 FROM partsupp ps WHERE ps.ps_suppkey = s.s_suppkey AND ps.ps_availqty > 9990) GROUP BY n_name;
+-- A SEMI/ANTI join over a small outer input marks it per partition (per task on a cluster) and
+-- merges the marks, row by row of the outer input sorted on all its columns: equal outer rows
+-- (many here), NULL keys and strings must all come through the merge.
+-- name: exists_marks_merged_over_equal_outer_rows
+SELECT o_orderpriority, o_orderstatus FROM orders o WHERE o_orderkey < 3000 AND EXISTS (SELECT 1 FROM lineitem l WHERE l.l_orderkey = o.o_orderkey AND l.l_commitdate < l.l_receiptdate);
+-- name: not_exists_marks_merged_with_null_keys
+SELECT x.k, x.s FROM (SELECT CASE WHEN c_custkey % 7 = 0 THEN NULL ELSE c_custkey % 50 END AS k, SUBSTRING(c_mktsegment, 1, 3) AS s FROM customer) x WHERE NOT EXISTS (SELECT 1 FROM lineitem l WHERE l.l_suppkey = x.k AND l.l_quantity > 49);
+-- name: exists_marks_merged_with_residual_filter
+SELECT x.k, x.s FROM (SELECT CASE WHEN c_custkey % 7 = 0 THEN NULL ELSE c_custkey % 50 END AS k, SUBSTRING(c_mktsegment, 1, 3) AS s FROM customer) x WHERE EXISTS (SELECT 1 FROM lineitem l WHERE l.l_suppkey = x.k AND l.l_linenumber <> x.k % 7 AND l.l_quantity > 48);
 -- name: not_exists_over_join_becomes_anti_join
 SELECT COUNT(*), SUM(o_totalprice) FROM orders o JOIN customer c ON o.o_custkey = c.c_custkey WHERE c.c_mktsegment = 'MACHINERY' AND NOT EXISTS (SELECT 1 FROM lineitem l WHERE l.l_orderkey = o.o_orderkey AND l.l_returnflag = 'R' AND l.l_suppkey <> c.c_nationkey);
 -- name: exists_and_not_exists_over_join_with_nullable_correlation
