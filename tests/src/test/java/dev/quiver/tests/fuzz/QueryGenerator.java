@@ -56,7 +56,11 @@ import java.util.regex.Pattern;
  *       is false; see the corpus entry exists_correlated_with_inequality), and when it is
  *       correlated by IS DISTINCT FROM with an outer NULL ({@code EXISTS (SELECT * FROM s WHERE s.m
  *       IS DISTINCT FROM o.m)} is false for o.m NULL although s has non-NULL m; DuckDB 2.0 answers
- *       it right). Such correlations are not generated for EXISTS.
+ *       it right). Such correlations are not generated for EXISTS. It also answers an EXISTS it
+ *       runs as a mark join (in a select list, under OR) wrongly when a correlated {@code <>}
+ *       compares a NULL outer value ({@code SELECT NOT EXISTS (SELECT * FROM s WHERE s.id = o.i AND
+ *       o.f <> s.f) FROM o} is false where o.f is NULL; seed 20261224 query 1130): the outer side
+ *       of a correlated {@code <>} in EXISTS is wrapped in COALESCE with a literal.
  * </ol>
  */
 final class QueryGenerator {
@@ -1103,10 +1107,17 @@ final class QueryGenerator {
         }
         range |= isRange;
         unequal |= isUnequal;
+        // DuckDB 1.4.4 is wrong when an EXISTS it runs as a mark join (outside a top-level WHERE
+        // conjunct) compares a NULL outer value with <> (see the class comment): the outer side
+        // is made non-NULL, keeping the correlated <> that marking joins check row by row.
+        String outerSql =
+            exists && op.equals("<>")
+                ? "COALESCE(" + o.sql() + ", " + literal(o.type()) + ")"
+                : o.sql();
         conjuncts.add(
             r.nextBoolean()
-                ? in.sql() + " " + op + " " + o.sql()
-                : o.sql() + " " + flip(op) + " " + in.sql());
+                ? in.sql() + " " + op + " " + outerSql
+                : outerSql + " " + flip(op) + " " + in.sql());
       }
     }
     if (r.nextBoolean() || conjuncts.isEmpty() && r.nextBoolean()) {

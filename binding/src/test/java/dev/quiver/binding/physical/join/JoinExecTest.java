@@ -332,6 +332,87 @@ class JoinExecTest {
         .hasMessageContaining("distinct");
   }
 
+  static Stream<Arguments> markCases() {
+    List<Arguments> out = new ArrayList<>();
+    for (JoinType type : new JoinType[] {JoinType.SEMI, JoinType.ANTI}) {
+      for (boolean multiKey : new boolean[] {false, true}) {
+        for (boolean filter : new boolean[] {false, true}) {
+          for (boolean nullEq : new boolean[] {false, true}) {
+            out.add(Arguments.of(type, multiKey, filter, nullEq));
+          }
+        }
+      }
+    }
+    return out.stream();
+  }
+
+  /**
+   * Marks emitted per partition and merged keep the rows a SEMI (ANTI) join keeps: every partition
+   * of the right input marks its own copy of the left input, sorted on all columns so that the
+   * copies agree row by row (the left rows repeat: 300 rows over 12 keys, 4 strings, 100 values).
+   */
+  @ParameterizedTest(name = "{0} multiKey={1} filter={2} nullEqualsNull={3}")
+  @MethodSource("markCases")
+  void marksMergedAcrossPartitionsMatchReference(
+      JoinType type, boolean multiKey, boolean filter, boolean nullEq) throws Exception {
+    Random rnd = new Random(type.ordinal() * 7 + (multiKey ? 1 : 0) + (filter ? 2 : 0));
+    List<Object[]> l = rows(rnd, 300, true);
+    l.addAll(l.subList(0, 40)); // exact duplicates too
+    List<Object[]> r = rows(rnd, 400, false);
+    int[] keys = multiKey ? new int[] {0, 1} : new int[] {0};
+    List<PhysicalExpr> leftKeys = new ArrayList<>();
+    List<PhysicalExpr> rightKeys = new ArrayList<>();
+    for (int k : keys) {
+      leftKeys.add(col(LEFT, k));
+      rightKeys.add(col(RIGHT, k));
+    }
+    ExecutionPlan gathered =
+        new dev.quiver.binding.physical.exchange.CoalescePartitionsExec(
+            source(LEFT, l, 3, null, rnd));
+    List<dev.quiver.binding.physical.SortField> all = new ArrayList<>();
+    for (int i = 0; i < LEFT.getFields().size(); i++) {
+      all.add(new dev.quiver.binding.physical.SortField(col(LEFT, i), true, true));
+    }
+    ExecutionPlan sorted = new dev.quiver.binding.physical.sort.SortExec(gathered, all, -1, false);
+    HashJoinExec marking =
+        HashJoinExec.emittingMarks(
+            sorted,
+            source(RIGHT, r, 5, null, rnd),
+            leftKeys,
+            rightKeys,
+            type,
+            filter ? FILTER : null,
+            nullEq);
+    assertThat(marking.schema().getFields()).hasSize(4);
+    assertThat(marking.partitionCount()).isEqualTo(5);
+    MarkMergeExec merge = new MarkMergeExec(marking, type);
+    List<String> expected = reference(l, r, keys, keys, type, filter ? LESS : null, nullEq, 3, 3);
+    assertThat(sortedStrings(TestData.collect(merge, ctx(37)))).isEqualTo(expected);
+    assertThat(sortedStrings(TestData.collect(merge, ctx(1)))).isEqualTo(expected);
+    // Every partition lists all the left rows, each with its own mark.
+    List<List<Object>> marks = TestData.collect(marking, ctx(64));
+    assertThat(marks).hasSize(5 * l.size());
+  }
+
+  @Test
+  void marksOfPartitionsListingDifferentRowsAreRefused() {
+    Schema marked =
+        new Schema(List.of(field("k", INT), field(HashJoinExec.MARK_COLUMN, TestData.BOOL)));
+    List<List<VectorSchemaRoot>> partitions = new ArrayList<>();
+    partitions.add(
+        List.of(TestData.batch(marked, root, List.<Object[]>of(new Object[] {1, true}))));
+    partitions.add(
+        List.of(
+            TestData.batch(
+                marked,
+                root,
+                List.<Object[]>of(new Object[] {1, false}, new Object[] {2, false}))));
+    MemorySourceExec src = new MemorySourceExec(marked, partitions);
+    sources.add(src);
+    assertThatThrownBy(() -> TestData.collect(new MarkMergeExec(src, JoinType.SEMI), ctx(8)))
+        .hasMessageContaining("must see the same build input");
+  }
+
   @ParameterizedTest(name = "{0} {1} multiKey={2} filter={3} nullEqualsNull={4} semiBuildsLeft={5}")
   @MethodSource("cases")
   void hashJoinMatchesReference(
