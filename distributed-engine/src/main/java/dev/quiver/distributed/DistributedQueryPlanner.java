@@ -79,8 +79,9 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     if (broadcast != null) {
       config.set(DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS, broadcast);
     }
-    // Each task marks its own copy of a broadcast build side: marks merged across partitions
-    // would be incomplete (a build row matched only in another task's partition).
+    // Partitions that share one process's marks of a gathered build side would each see only
+    // their own task's: a SEMI/ANTI join marks per task and merges the marks instead
+    // (quiver.optimizer.merged_join_marks, MarkMergeExec).
     config.set(BindingSettings.SHARED_JOIN_MARKS.key(), "false");
     // A bad value fails here, typed, rather than in every task or when the job runs.
     ShuffleCompression.of(config);
