@@ -12,6 +12,7 @@ public final class OperatorMetrics {
   private final LongAdder spillCount = new LongAdder();
   private final LongAdder spilledBytes = new LongAdder();
   private final LongAdder fetchedBytes = new LongAdder();
+  private final LongAdder ruledOutRows = new LongAdder();
 
   /** Records one produced batch. */
   public void recordBatch(long rows) {
@@ -33,6 +34,16 @@ public final class OperatorMetrics {
   /** Records {@code bytes} read from files or object stores (scans). */
   public void recordFetched(long bytes) {
     fetchedBytes.add(bytes);
+  }
+
+  /** Records input rows dropped before processing because they cannot contribute (joins). */
+  public void recordRuledOut(long rows) {
+    ruledOutRows.add(rows);
+  }
+
+  /** Input rows dropped early so far (a hash join's probe rows its key bitmap ruled out). */
+  public long ruledOutRows() {
+    return ruledOutRows.sum();
   }
 
   /** Bytes read from files or object stores so far. */
@@ -73,6 +84,9 @@ public final class OperatorMetrics {
     m.put("elapsed_ms", elapsedNanos() / 1_000_000);
     if (fetchedBytes() > 0) {
       m.put("fetched_bytes", fetchedBytes());
+    }
+    if (ruledOutRows() > 0) {
+      m.put("ruled_out_rows", ruledOutRows());
     }
     if (spillCount() > 0) {
       m.put("spill_count", spillCount());

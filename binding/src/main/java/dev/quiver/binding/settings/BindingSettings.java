@@ -50,6 +50,15 @@ public final class BindingSettings implements SettingsProvider {
           "Spill files a hash join splits each input into when its build side does not fit the"
               + " memory pool (a partition still too large splits again).");
 
+  /** Whether a hash join drops probe rows whose key its build side's bitmap rules out. */
+  public static final Setting<Boolean> JOIN_KEY_BITMAP =
+      Setting.bool(
+          "quiver.execution.join_key_bitmap",
+          true,
+          "A hash join whose build side has an integer key of narrow range sets a bit per key"
+              + " value and drops probe rows whose key misses it before hashing them (INNER, SEMI"
+              + " and joins keeping unmatched build rows).");
+
   /** Largest estimated build side (rows) for which a hash join gathers it whole. */
   public static final Setting<Long> COLLECT_BUILD_THRESHOLD_ROWS =
       Setting.longInteger(
@@ -159,6 +168,7 @@ public final class BindingSettings implements SettingsProvider {
         MEMORY_LIMIT,
         SPILL_DIRECTORY,
         JOIN_SPILL_PARTITIONS,
+        JOIN_KEY_BITMAP,
         COLLECT_BUILD_THRESHOLD_ROWS,
         SHARED_JOIN_MARKS,
         MERGED_JOIN_MARKS,

@@ -286,6 +286,14 @@ public final class HashJoinExec extends BaseExecutionPlan {
     return buildLeft && (semiBuildsLeft || JoinSupport.emitsUnmatchedLeft(joinType));
   }
 
+  /**
+   * Whether a probe row without a partner adds nothing to the output: it is neither emitted (as
+   * RIGHT, FULL and probe-side ANTI joins do) nor needed for a mark.
+   */
+  private boolean dropsUnmatchedProbeRows() {
+    return buildLeft ? !JoinSupport.emitsUnmatchedRight(joinType) : joinType == JoinType.SEMI;
+  }
+
   private ExecutionPlan buildPlan() {
     return buildLeft ? left : right;
   }
@@ -424,9 +432,17 @@ public final class HashJoinExec extends BaseExecutionPlan {
     /** Which columns of {@code batch} have nulls, counted once for all the probes' gathers. */
     final boolean[] columnsWithNulls;
 
-    BuildSide(VectorSchemaRoot batch, JoinHashTable table, MemoryReservation reservation) {
+    /** Rules out probe rows before they are hashed, or null (see {@link KeyBitmap}). */
+    final KeyBitmap keyBitmap;
+
+    BuildSide(
+        VectorSchemaRoot batch,
+        JoinHashTable table,
+        KeyBitmap keyBitmap,
+        MemoryReservation reservation) {
       this.batch = batch;
       this.table = table;
+      this.keyBitmap = keyBitmap;
       this.reservation = reservation;
       this.spilled = null;
       this.columnsWithNulls = JoinSupport.columnsWithNulls(batch);
@@ -435,6 +451,7 @@ public final class HashJoinExec extends BaseExecutionPlan {
     BuildSide(List<SpillFile> spilled) {
       this.batch = null;
       this.table = null;
+      this.keyBitmap = null;
       this.reservation = null;
       this.spilled = spilled;
       this.columnsWithNulls = null;
@@ -637,7 +654,14 @@ public final class HashJoinExec extends BaseExecutionPlan {
       JoinHashTable hashed = new JoinHashTable(k, nullEqualsNull);
       // Exact now: string keys' bytes were unknown before extraction.
       reservation.resize(batchBytes + hashed.heapBytes());
-      return new BuildSide(batch, hashed, reservation);
+      KeyBitmap bitmap =
+          dropsUnmatchedProbeRows() && context.config().get(BindingSettings.JOIN_KEY_BITMAP)
+              ? KeyBitmap.of(k, probeKeys())
+              : null;
+      if (bitmap != null && !reservation.tryGrow(bitmap.heapBytes())) {
+        bitmap = null; // an optimization only: not worth spilling or failing for
+      }
+      return new BuildSide(batch, hashed, bitmap, reservation);
     } catch (RuntimeException e) {
       batch.close();
       throw e;
@@ -702,6 +726,9 @@ public final class HashJoinExec extends BaseExecutionPlan {
     }
   }
 
+  /** Probe rows tested before a key bitmap that lets 80% of them through is given up. */
+  private static final long BITMAP_TRIAL_ROWS = 1 << 16;
+
   private final class HashJoinStream extends JoinOutputStream {
     private final int partition;
     private final TaskContext context;
@@ -738,6 +765,13 @@ public final class HashJoinExec extends BaseExecutionPlan {
     private JoinKeys probeKeys;
     private JoinHashTable.Probe probe;
     private boolean[] probeMatched;
+
+    /** Whether to test probe rows against the build's key bitmap: until it proves not to pay. */
+    private boolean bitmapPays = true;
+
+    private long bitmapTested;
+    private long bitmapKept;
+    private boolean[] bitmapKeep = new boolean[0];
 
     HashJoinStream(int partition, TaskContext context, SharedBuild<BuildSide> sharedBuild) {
       super(context);
@@ -786,6 +820,12 @@ public final class HashJoinExec extends BaseExecutionPlan {
           b.close();
           return;
         }
+        if (bitmapPays && build.keyBitmap != null) {
+          b = withoutRuledOutRows(b);
+          if (b == null) {
+            return;
+          }
+        }
         probeBatch = b;
         probeKeys = JoinKeys.extract(b, probeKeys(), allocator);
         boolean needPairs = buildLeft || residualFilter != null;
@@ -810,6 +850,39 @@ public final class HashJoinExec extends BaseExecutionPlan {
         return;
       }
       finishProbeBatch();
+    }
+
+    /**
+     * The rows of probe batch {@code b} the build's key bitmap does not rule out, or null when it
+     * rules out all ({@code b} is then closed). Most rows passing keep the batch whole: the probe
+     * rejects the few others more cheaply than a copy. When most rows keep passing, the test stops.
+     */
+    private VectorSchemaRoot withoutRuledOutRows(VectorSchemaRoot b) {
+      int rows = b.getRowCount();
+      if (bitmapKeep.length < rows) {
+        bitmapKeep = new boolean[rows];
+      }
+      int kept;
+      try {
+        kept = build.keyBitmap.mayMatch(b, probeKeys(), nullEqualsNull, allocator, bitmapKeep);
+      } catch (RuntimeException e) {
+        b.close();
+        throw e;
+      }
+      bitmapTested += rows;
+      bitmapKept += kept;
+      metrics().recordRuledOut(rows - kept);
+      if (bitmapTested >= BITMAP_TRIAL_ROWS && bitmapKept * 5 > bitmapTested * 4) {
+        bitmapPays = false;
+      }
+      if (kept == 0) {
+        b.close();
+        return null;
+      }
+      if (kept * 4 > rows * 3) {
+        return b;
+      }
+      return JoinSupport.select(b, bitmapKeep, allocator);
     }
 
     /** Builds (or spills) the build side; a spilled one also spills the probe input. */

@@ -171,6 +171,20 @@ final class JoinKeys {
     return words;
   }
 
+  /**
+   * Key {@code k}'s values as integers when it is an integer-like column (integers, dates, times,
+   * timestamps: not floating point), else null; rows where {@link #isNull} holds carry no value.
+   */
+  long[] integerValues(int k) {
+    return cols[k] instanceof LongCol lc && lc.integer ? lc.values : null;
+  }
+
+  /** Whether key {@code k} of row {@code row} is null. */
+  boolean isNull(int k, int row) {
+    boolean[] n = cols[k].nulls;
+    return n != null && n[row];
+  }
+
   /** Whether row {@code a} here equals row {@code b} of {@code other}; null equals null. */
   boolean equal(int a, JoinKeys other, int b) {
     for (int k = 0; k < cols.length; k++) {
@@ -315,7 +329,7 @@ final class JoinKeys {
                 }
               }
             }
-            return new LongCol(nulls, vals);
+            return new LongCol(nulls, vals, true);
           }
         default:
           throw new QueryTypeException("Join keys of type " + type + " are not supported");
@@ -326,9 +340,17 @@ final class JoinKeys {
   private static final class LongCol extends Col {
     final long[] values;
 
+    /** Whether the values are the column's integers (not a float's or a boolean's encoding). */
+    final boolean integer;
+
     LongCol(boolean[] nulls, long[] values) {
+      this(nulls, values, false);
+    }
+
+    LongCol(boolean[] nulls, long[] values, boolean integer) {
       super(nulls);
       this.values = values;
+      this.integer = integer;
     }
 
     @Override

@@ -572,6 +572,111 @@ class JoinExecTest {
             reference(l, r, new int[] {0}, new int[] {0}, JoinType.FULL, null, false, 3, 3).size());
   }
 
+  /**
+   * One side's keys take a few values spread over a wide range, the other's most values of it: a
+   * hash join building on the sparse side rules out most probe rows by its key bitmap, and every
+   * join type still gives the reference's rows, with the bitmap and without.
+   */
+  @ParameterizedTest(name = "{0} {1} multiKey={2} filter={3} nullEqualsNull={4} semiBuildsLeft={5}")
+  @MethodSource("cases")
+  void keyBitmapRulesOutOnlyProbeRowsWithoutPartner(
+      JoinType type,
+      PartitionMode mode,
+      boolean multiKey,
+      boolean filter,
+      boolean nullEq,
+      boolean semiBuildsLeft)
+      throws Exception {
+    for (boolean sparseLeft : new boolean[] {true, false}) {
+      Random rnd = new Random(type.ordinal() * 131 + mode.ordinal() * 7 + (sparseLeft ? 1 : 0));
+      long[] sparse = {-5, 3, 40, 41, 900};
+      List<Object[]> l = rows(rnd, 300, true);
+      List<Object[]> r = rows(rnd, 400, false);
+      for (Object[] row : sparseLeft ? l : r) {
+        if (row[0] != null) {
+          long k = sparse[rnd.nextInt(sparse.length)];
+          row[0] = sparseLeft ? (Object) k : (Object) (int) k;
+        }
+      }
+      for (Object[] row : sparseLeft ? r : l) {
+        if (row[0] != null) {
+          int k = rnd.nextInt(1000) - 10;
+          row[0] = sparseLeft ? (Object) k : (Object) (long) k;
+        }
+      }
+      // With two keys the string comes first: the bitmap covers the second.
+      int[] keys = multiKey ? new int[] {1, 0} : new int[] {0};
+      boolean partitioned = mode == PartitionMode.PARTITIONED;
+      ExecutionPlan left = source(LEFT, l, partitioned ? 4 : 3, partitioned ? keys : null, rnd);
+      ExecutionPlan right = source(RIGHT, r, partitioned ? 4 : 2, partitioned ? keys : null, rnd);
+      List<PhysicalExpr> leftKeys = new ArrayList<>();
+      List<PhysicalExpr> rightKeys = new ArrayList<>();
+      for (int k : keys) {
+        leftKeys.add(col(LEFT, k));
+        rightKeys.add(col(RIGHT, k));
+      }
+      List<String> expected = reference(l, r, keys, keys, type, filter ? LESS : null, nullEq, 3, 3);
+      boolean semi = type == JoinType.SEMI || type == JoinType.ANTI;
+      boolean buildLeft = !semi || semiBuildsLeft;
+      boolean dropsUnmatchedProbe =
+          buildLeft ? type != JoinType.RIGHT && type != JoinType.FULL : type == JoinType.SEMI;
+      boolean sparseBuild = buildLeft == sparseLeft;
+      for (boolean bitmap : new boolean[] {true, false}) {
+        for (int batchSize : new int[] {37, 3}) {
+          HashJoinExec join =
+              new HashJoinExec(
+                  left,
+                  right,
+                  leftKeys,
+                  rightKeys,
+                  type,
+                  filter ? FILTER : null,
+                  mode,
+                  nullEq,
+                  semiBuildsLeft);
+          TaskContext ctx = ctx(batchSize);
+          ctx.config().set(BindingSettings.JOIN_KEY_BITMAP.key(), Boolean.toString(bitmap));
+          assertThat(sortedStrings(collectConcurrently(join, ctx)))
+              .as("sparseLeft=%s bitmap=%s batchSize=%s", sparseLeft, bitmap, batchSize)
+              .isEqualTo(expected);
+          if (!bitmap || !dropsUnmatchedProbe) {
+            assertThat(join.metrics().ruledOutRows())
+                .as("sparseLeft=%s bitmap=%s", sparseLeft, bitmap)
+                .isZero();
+          } else if (sparseBuild) {
+            assertThat(join.metrics().ruledOutRows()).as("sparseLeft=%s", sparseLeft).isPositive();
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void keyBitmapSkipsKeysOfWideRangeOrNotIntegers() {
+    try (VectorSchemaRoot wide =
+            TestData.batch(
+                LEFT,
+                root,
+                List.of(
+                    new Object[] {0L, "a", 1},
+                    new Object[] {Long.MAX_VALUE, "b", 2},
+                    new Object[] {null, "c", 3}));
+        VectorSchemaRoot huge =
+            TestData.batch(
+                LEFT, root, List.of(new Object[] {0L, "a", 1}, new Object[] {1L << 40, "b", 2}))) {
+      for (VectorSchemaRoot b : List.of(wide, huge)) {
+        JoinKeys keys = JoinKeys.extract(b, List.of(col(LEFT, 0)), query);
+        assertThat(KeyBitmap.of(keys, List.of(col(RIGHT, 0)))).isNull();
+      }
+      JoinKeys strings = JoinKeys.extract(wide, List.of(col(LEFT, 1)), query);
+      assertThat(KeyBitmap.of(strings, List.of(col(RIGHT, 1)))).isNull();
+      JoinKeys both = JoinKeys.extract(wide, List.of(col(LEFT, 1), col(LEFT, 2)), query);
+      KeyBitmap onSecond = KeyBitmap.of(both, List.of(col(RIGHT, 1), col(RIGHT, 2)));
+      assertThat(onSecond).isNotNull();
+      assertThat(onSecond.heapBytes()).isEqualTo(8);
+    }
+  }
+
   @Test
   void decimalDateAndStringKeys() {
     Schema ls =
