@@ -207,7 +207,13 @@ public final class LocalObjectStore implements ObjectStore {
 
     @Override
     public byte[] read(long offset, int length) {
-      ByteBuffer buf = ByteBuffer.allocate(length);
+      byte[] bytes = new byte[length];
+      readFully(ByteBuffer.wrap(bytes), offset, length);
+      return bytes;
+    }
+
+    /** Fills {@code buf} (its remaining {@code length} bytes) from byte {@code offset} on. */
+    private void readFully(ByteBuffer buf, long offset, int length) {
       long pos = offset;
       try {
         while (buf.hasRemaining()) {
@@ -233,7 +239,6 @@ public final class LocalObjectStore implements ObjectStore {
       }
       fetched += length;
       ObjectStores.countFetched(length);
-      return buf.array();
     }
 
     @Override
@@ -241,6 +246,25 @@ public final class LocalObjectStore implements ObjectStore {
       List<Slice> out = new ArrayList<>(ranges.size());
       for (Range r : ranges) {
         out.add(new Slice(read(r.offset(), r.length()), 0, r.length()));
+      }
+      return out;
+    }
+
+    @Override
+    public List<Slice> readRanges(List<Range> ranges, byte[][] buffers) {
+      List<Slice> out = new ArrayList<>(ranges.size());
+      for (int i = 0; i < ranges.size(); i++) {
+        Range r = ranges.get(i);
+        byte[] b = i < buffers.length ? buffers[i] : null;
+        if (b == null || b.length < r.length()) {
+          // An eighth to spare, so that the next row group's slightly larger chunk fits too.
+          b = new byte[(int) Math.min(Integer.MAX_VALUE - 8, r.length() + (r.length() >>> 3))];
+          if (i < buffers.length) {
+            buffers[i] = b;
+          }
+        }
+        readFully(ByteBuffer.wrap(b, 0, r.length()), r.offset(), r.length());
+        out.add(new Slice(b, 0, r.length()));
       }
       return out;
     }

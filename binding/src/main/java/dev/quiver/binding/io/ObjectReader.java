@@ -33,6 +33,16 @@ public interface ObjectReader extends AutoCloseable {
    */
   List<Slice> readRanges(List<Range> ranges);
 
+  /**
+   * As {@link #readRanges(List)}, but a store may read range {@code i} into {@code buffers[i]},
+   * replacing a missing or too small array with a larger one it stores back. A caller done with the
+   * previous call's bytes passes the same buffers again and so skips allocating (and zeroing) new
+   * arrays: a scan reads every row group's column chunks this way. The default ignores the buffers.
+   */
+  default List<Slice> readRanges(List<Range> ranges, byte[][] buffers) {
+    return readRanges(ranges);
+  }
+
   /** Bytes this reader has fetched so far. */
   long fetchedBytes();
 

@@ -195,6 +195,41 @@ class ObjectStoreTablesTest {
     assertThat(store.isEmpty("s3://data/mpu-aborted")).isTrue();
   }
 
+  @Test
+  void localRangesAreReadIntoTheCallersBuffersWhenLargeEnough() throws IOException {
+    byte[] data = new byte[1 << 16];
+    new Random(11).nextBytes(data);
+    Path file = tmp.resolve("ranges.bin");
+    Files.write(file, data);
+    String uri = file.toString();
+    try (ObjectReader in = ObjectStores.forLocation(uri, config).open(uri, -1)) {
+      byte[] reused = new byte[5000];
+      byte[][] buffers = {reused, null};
+      List<ObjectReader.Slice> first =
+          in.readRanges(
+              List.of(new ObjectReader.Range(100, 4000), new ObjectReader.Range(9000, 300)),
+              buffers);
+      assertThat(first.get(0).data()).isSameAs(reused);
+      assertSlice(first.get(0), data, 100, 4000);
+      assertSlice(first.get(1), data, 9000, 300);
+      assertThat(buffers[1]).isSameAs(first.get(1).data()).hasSizeGreaterThanOrEqualTo(300);
+      // The next call overwrites the same arrays; one too small for its range is replaced.
+      List<ObjectReader.Slice> second =
+          in.readRanges(
+              List.of(new ObjectReader.Range(20_000, 4900), new ObjectReader.Range(40_000, 6000)),
+              buffers);
+      assertThat(second.get(0).data()).isSameAs(reused);
+      assertSlice(second.get(0), data, 20_000, 4900);
+      assertSlice(second.get(1), data, 40_000, 6000);
+      assertThat(buffers[1]).isSameAs(second.get(1).data());
+      assertThat(in.fetchedBytes()).isEqualTo(4000 + 300 + 4900 + 6000);
+      assertThatThrownBy(
+              () -> in.readRanges(List.of(new ObjectReader.Range(data.length - 10, 20)), buffers))
+          .isInstanceOf(ObjectStoreException.class)
+          .hasMessageContaining("truncated");
+    }
+  }
+
   private static void assertSlice(ObjectReader.Slice s, byte[] data, int offset, int length) {
     assertThat(s.length()).isEqualTo(length);
     for (int i = 0; i < length; i++) {

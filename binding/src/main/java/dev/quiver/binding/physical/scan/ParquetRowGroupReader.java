@@ -92,6 +92,9 @@ final class ParquetRowGroupReader implements AutoCloseable {
   private ColumnReaderImpl[] readers;
   private ParquetPageDecoder[] decoders;
 
+  /** Column chunk arrays reused from row group to row group (see ObjectReader#readRanges). */
+  private byte[][] chunkBuffers;
+
   ParquetRowGroupReader(
       ObjectStore store, ParquetSplit split, Schema out, BufferAllocator allocator, int batchSize) {
     this.split = split;
@@ -361,7 +364,11 @@ final class ParquetRowGroupReader implements AutoCloseable {
       }
       ranges.add(new ObjectReader.Range(start, (int) length));
     }
-    List<ObjectReader.Slice> chunks = file.readRanges(ranges);
+    // The previous row group's decoders are done with their chunks: read into the same arrays.
+    if (chunkBuffers == null) {
+      chunkBuffers = new byte[columns.size()][];
+    }
+    List<ObjectReader.Slice> chunks = file.readRanges(ranges, chunkBuffers);
     for (int c = 0; c < columns.size(); c++) {
       Column col = columns.get(c);
       ColumnMetaData meta = group.getColumns().get(col.leaf()).getMeta_data();
