@@ -114,13 +114,34 @@ final class ParquetPageDecoder {
   private long stringCapacity;
   private long bytesPerRow = 16; // the last batch's average, to size the next batch's buffer
 
+  private final Scratch scratch;
+
+  /**
+   * Per-page arrays that one column's decoders hand on from row group to row group: a row-group
+   * reader opens a new decoder per chunk, and each used to grow its own arrays from nothing.
+   */
+  static final class Scratch {
+    private int[] ids = new int[0];
+    private int[] levelBuffer = new int[0];
+    private byte[] defined = new byte[0];
+  }
+
   private ParquetPageDecoder(
-      ParquetColumnPages pages, Layout layout, Target target, int typeLength, boolean optional) {
+      ParquetColumnPages pages,
+      Layout layout,
+      Target target,
+      int typeLength,
+      boolean optional,
+      Scratch scratch) {
     this.pages = pages;
     this.layout = layout;
     this.target = target;
     this.typeLength = typeLength;
     this.optional = optional;
+    this.scratch = scratch;
+    this.ids = scratch.ids;
+    this.levelBuffer = scratch.levelBuffer;
+    this.defined = scratch.defined;
   }
 
   /**
@@ -134,6 +155,21 @@ final class ParquetPageDecoder {
       Target target,
       int typeLength,
       boolean optional) {
+    return of(pages, encodings, layout, target, typeLength, optional, new Scratch());
+  }
+
+  /**
+   * As {@link #of(ParquetColumnPages, java.util.List, Layout, Target, int, boolean)}, reusing the
+   * arrays of {@code scratch}, which no other live decoder may use.
+   */
+  static ParquetPageDecoder of(
+      ParquetColumnPages pages,
+      java.util.List<Encoding> encodings,
+      Layout layout,
+      Target target,
+      int typeLength,
+      boolean optional,
+      Scratch scratch) {
     if (layout == null || target == null || !ENCODINGS.containsAll(encodings)) {
       return null;
     }
@@ -147,7 +183,9 @@ final class ParquetPageDecoder {
           case DECIMAL -> layout != Layout.BYTES;
           case BYTES -> layout == Layout.BYTES;
         };
-    return fits ? new ParquetPageDecoder(pages, layout, target, typeLength, optional) : null;
+    return fits
+        ? new ParquetPageDecoder(pages, layout, target, typeLength, optional, scratch)
+        : null;
   }
 
   /** Writes the next {@code rows} values into {@code vector} (allocated for them) at 0. */
@@ -651,6 +689,7 @@ final class ParquetPageDecoder {
       }
       if (ids.length < nonNull) {
         ids = new int[nonNull];
+        scratch.ids = ids;
       }
       decodeHybrid(values, valuesStart + 1, valuesEnd, bitWidth, ids, nonNull);
       checkIds(ids, nonNull, dictionarySize);
@@ -699,6 +738,8 @@ final class ParquetPageDecoder {
     if (levelBuffer.length < rows) {
       levelBuffer = new int[rows];
       defined = new byte[rows];
+      scratch.levelBuffer = levelBuffer;
+      scratch.defined = defined;
     }
     int[] lv = levelBuffer;
     byte[] d = defined;

@@ -95,6 +95,9 @@ final class ParquetRowGroupReader implements AutoCloseable {
   /** Column chunk arrays reused from row group to row group (see ObjectReader#readRanges). */
   private byte[][] chunkBuffers;
 
+  /** Each column's decoder arrays, handed from one row group's decoder to the next. */
+  private ParquetPageDecoder.Scratch[] decoderScratch;
+
   ParquetRowGroupReader(
       ObjectStore store, ParquetSplit split, Schema out, BufferAllocator allocator, int batchSize) {
     this.split = split;
@@ -367,6 +370,10 @@ final class ParquetRowGroupReader implements AutoCloseable {
     // The previous row group's decoders are done with their chunks: read into the same arrays.
     if (chunkBuffers == null) {
       chunkBuffers = new byte[columns.size()][];
+      decoderScratch = new ParquetPageDecoder.Scratch[columns.size()];
+      for (int c = 0; c < columns.size(); c++) {
+        decoderScratch[c] = new ParquetPageDecoder.Scratch();
+      }
     }
     List<ObjectReader.Slice> chunks = file.readRanges(ranges, chunkBuffers);
     for (int c = 0; c < columns.size(); c++) {
@@ -389,7 +396,8 @@ final class ParquetRowGroupReader implements AutoCloseable {
               layout(col),
               target(col.kind()),
               col.element().getType_length(),
-              descriptor.getMaxDefinitionLevel() > 0);
+              descriptor.getMaxDefinitionLevel() > 0,
+              decoderScratch[c]);
       if (decoders[c] == null) {
         readers[c] = new ColumnReaderImpl(descriptor, pages, new PrimitiveConverter() {}, writer);
       }
