@@ -13,6 +13,7 @@ import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.security.TlsDiagnosis;
 import dev.quiver.distributed.shuffle.FlightShuffleClient;
 import dev.quiver.distributed.transport.GrpcTransport;
+import dev.quiver.distributed.transport.SameProcessServers;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.executor.shuffle.LocalFirstShuffleClient;
@@ -92,6 +93,10 @@ public final class ExecutorServer implements AutoCloseable {
   private final StatusReporter reporter;
   private final TaskManager tasks;
   private final Serving flight;
+  private final GrpcTransport transport;
+  // The control service, also served in-process for this process's scheduler (SameProcessServers).
+  private ServerServiceDefinition controlService;
+  private SameProcessServers.Mirror mirror;
 
   /**
    * Runs the Flight server's calls on daemon threads: Flight's own default pool is not daemon, and
@@ -173,6 +178,7 @@ public final class ExecutorServer implements AutoCloseable {
       GrpcTransport transport)
       throws IOException {
     this.config = config;
+    this.transport = transport;
     Files.createDirectories(config.workDir());
     this.diskLimit =
         config.diskLimitBytes() > 0 ? config.diskLimitBytes() : defaultDiskLimit(config);
@@ -236,7 +242,7 @@ public final class ExecutorServer implements AutoCloseable {
       // client tokens: only the cluster launches tasks and removes data.
       // Requests are parsed inside the call so unparsable ones get INVALID_ARGUMENT naming it.
       ServerServiceDefinition strict = StrictRequests.of(control.bindService());
-      ServerServiceDefinition controlService =
+      controlService =
           config.security().hasToken()
               ? ServerInterceptors.intercept(
                   strict,
@@ -371,6 +377,18 @@ public final class ExecutorServer implements AutoCloseable {
                 + " on "
                 + transport
                 + ", which has no ports, needs a port to advertise: configure one (1-65535)");
+      }
+      if (transport == GrpcTransport.NETTY) {
+        // Launching and cancelling only queue work: the scheduler's thread runs them. Removing a
+        // job's data deletes files, so it keeps to the executor's own threads.
+        server.mirror =
+            SameProcessServers.mirror(
+                List.of(config.host(), config.advertisedHost()),
+                server.port(),
+                config.security(),
+                List.of(server.controlService),
+                method -> !method.endsWith("/RemoveJobData"),
+                server.flightCalls);
       }
     } catch (IllegalArgumentException e) {
       server.close();
@@ -737,6 +755,9 @@ public final class ExecutorServer implements AutoCloseable {
       // Tasks stop first: they report their end and release their memory and output.
       tasks.close();
       reporter.close();
+      if (mirror != null) {
+        mirror.close();
+      }
       flight.close();
       flightCalls.shutdownNow();
       schedulerChannel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

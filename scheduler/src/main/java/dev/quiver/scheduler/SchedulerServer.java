@@ -2,6 +2,7 @@ package dev.quiver.scheduler;
 
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.transport.GrpcTransport;
+import dev.quiver.distributed.transport.SameProcessServers;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.config.SchedulerConfig;
@@ -15,6 +16,7 @@ import dev.quiver.scheduler.job.JobViews;
 import dev.quiver.server.http.HttpEndpoint;
 import dev.quiver.server.http.ServerMetrics;
 import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -39,6 +41,9 @@ public final class SchedulerServer implements AutoCloseable {
   private final PrometheusRegistry metrics;
   private HttpEndpoint http;
   private volatile boolean closing;
+  private final GrpcTransport transport;
+  private final ServerServiceDefinition service;
+  private SameProcessServers.Mirror mirror;
 
   private SchedulerServer(
       SchedulerConfig config, GrpcTransport transport, ExecutorRegistry registry) {
@@ -50,13 +55,14 @@ public final class SchedulerServer implements AutoCloseable {
             ? new PrometheusRegistry()
             : ServerMetrics.newRegistry();
     this.jobs = new JobManager(registry, config, new JobMetrics(metrics), transport);
+    this.transport = transport;
+    this.service = StrictRequests.of(new SchedulerService(registry, config, jobs).bindService());
     this.server =
         transport
             .serverBuilder(config.host(), config.port(), config.security())
             .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
             .maxInboundMetadataSize(WireProtocol.MAX_HEADER_LIST_BYTES)
-            .addService(
-                StrictRequests.of(new SchedulerService(registry, config, jobs).bindService()))
+            .addService(service)
             .build();
     this.liveness =
         Executors.newSingleThreadScheduledExecutor(
@@ -103,6 +109,21 @@ public final class SchedulerServer implements AutoCloseable {
               + e.getMessage()
               + "; choose another --port or stop the process using it",
           e);
+    }
+    if (transport == GrpcTransport.NETTY) {
+      try {
+        s.mirror =
+            SameProcessServers.mirror(
+                List.of(config.host(), config.advertisedHost()),
+                s.port(),
+                config.security(),
+                List.of(s.service),
+                method -> true,
+                Runnable::run);
+      } catch (IOException | RuntimeException e) {
+        s.close();
+        throw e;
+      }
     }
     if (config.httpPort() != SchedulerConfig.NO_HTTP) {
       try {
@@ -241,6 +262,9 @@ public final class SchedulerServer implements AutoCloseable {
       http.close();
     }
     liveness.shutdownNow();
+    if (mirror != null) {
+      mirror.close();
+    }
     server.shutdown();
     jobs.close();
     try {

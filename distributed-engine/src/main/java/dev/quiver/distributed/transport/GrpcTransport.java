@@ -28,7 +28,8 @@ public interface GrpcTransport {
         @Override
         public ManagedChannelBuilder<?> channelBuilder(
             String host, int port, SecurityConfig security) {
-          return GrpcSecurity.channelBuilder(host, port, security);
+          ManagedChannelBuilder<?> local = SameProcessServers.channelBuilder(host, port, security);
+          return local != null ? local : GrpcSecurity.channelBuilder(host, port, security);
         }
 
         @Override

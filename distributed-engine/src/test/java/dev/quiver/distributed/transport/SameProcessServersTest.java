@@ -1,0 +1,151 @@
+package dev.quiver.distributed.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.testproto.EchoReply;
+import dev.quiver.distributed.testproto.EchoRequest;
+import dev.quiver.distributed.testproto.EchoServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class SameProcessServersTest {
+  // A port nothing listens on in these tests: the mirror alone answers there.
+  private static final int PORT = 1;
+
+  private final ExecutorService others =
+      Executors.newSingleThreadExecutor(r -> new Thread(r, "mirror-others"));
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    others.shutdownNow();
+    others.awaitTermination(5, TimeUnit.SECONDS);
+  }
+
+  /** Answers with the name of the thread its handler ran on. */
+  private static final class ThreadEcho extends EchoServiceGrpc.EchoServiceImplBase {
+    @Override
+    public void echo(EchoRequest request, StreamObserver<EchoReply> out) {
+      out.onNext(EchoReply.newBuilder().setText(Thread.currentThread().getName()).build());
+      out.onCompleted();
+    }
+  }
+
+  private static String call(String host, int port, SecurityConfig security) {
+    ManagedChannel channel = GrpcTransport.NETTY.channelBuilder(host, port, security).build();
+    try {
+      return EchoServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(10, TimeUnit.SECONDS)
+          .echo(EchoRequest.getDefaultInstance())
+          .getText();
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
+  void channelsOfThisProcessReachTheMirrorAndInlineCallsRunOnTheCallersThread() throws Exception {
+    SecurityConfig none = SecurityConfig.none();
+    try (SameProcessServers.Mirror m =
+        SameProcessServers.mirror(
+            List.of("127.0.0.1", "node-a"),
+            PORT,
+            none,
+            List.of(new ThreadEcho().bindService()),
+            method -> method.endsWith("/Echo"),
+            others)) {
+      assertThat(m).isNotNull();
+      assertThat(GrpcTransport.NETTY.channelBuilder("127.0.0.1", PORT, none))
+          .isInstanceOf(InProcessChannelBuilder.class);
+      // Both names the server goes by reach it; another port or host does not.
+      assertThat(call("127.0.0.1", PORT, none)).isEqualTo(Thread.currentThread().getName());
+      assertThat(call("node-a", PORT, none)).isEqualTo(Thread.currentThread().getName());
+      assertThat(SameProcessServers.channelBuilder("127.0.0.1", PORT + 1, none)).isNull();
+      assertThat(SameProcessServers.channelBuilder("node-b", PORT, none)).isNull();
+    }
+    // Withdrawn: the address is a TCP one again.
+    assertThat(SameProcessServers.channelBuilder("127.0.0.1", PORT, none)).isNull();
+    assertThat(GrpcTransport.NETTY.channelBuilder("127.0.0.1", PORT, none))
+        .isInstanceOf(NettyChannelBuilder.class);
+  }
+
+  @Test
+  void callsNotInlineRunOnTheGivenExecutor() throws Exception {
+    SecurityConfig none = SecurityConfig.none();
+    try (SameProcessServers.Mirror m =
+        SameProcessServers.mirror(
+            List.of("127.0.0.1"),
+            PORT,
+            none,
+            List.of(new ThreadEcho().bindService()),
+            method -> false,
+            others)) {
+      assertThat(call("127.0.0.1", PORT, none)).isEqualTo("mirror-others");
+    }
+  }
+
+  @Test
+  void securedServersAreNeverMirroredNorReachedInProcess() throws Exception {
+    SecurityConfig token = SecurityConfig.none().withToken("s3cret-token-value");
+    assertThat(
+            SameProcessServers.mirror(
+                List.of("127.0.0.1"),
+                PORT,
+                token,
+                List.of(new ThreadEcho().bindService()),
+                method -> true,
+                others))
+        .isNull();
+    try (SameProcessServers.Mirror m =
+        SameProcessServers.mirror(
+            List.of("127.0.0.1"),
+            PORT,
+            SecurityConfig.none(),
+            List.of(new ThreadEcho().bindService()),
+            method -> true,
+            others)) {
+      // A caller holding a token keeps to TCP, where the token is checked.
+      assertThat(SameProcessServers.channelBuilder("127.0.0.1", PORT, token)).isNull();
+    }
+  }
+
+  @Test
+  void aClosedMirrorIsUnavailableToChannelsMadeBefore() throws Exception {
+    SecurityConfig none = SecurityConfig.none();
+    SameProcessServers.Mirror m =
+        SameProcessServers.mirror(
+            List.of("127.0.0.1"),
+            PORT,
+            none,
+            List.of(new ThreadEcho().bindService()),
+            method -> true,
+            others);
+    ManagedChannel channel = GrpcTransport.NETTY.channelBuilder("127.0.0.1", PORT, none).build();
+    try {
+      m.close();
+      assertThatThrownBy(
+              () ->
+                  EchoServiceGrpc.newBlockingStub(channel)
+                      .withDeadlineAfter(10, TimeUnit.SECONDS)
+                      .echo(EchoRequest.getDefaultInstance()))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+}
