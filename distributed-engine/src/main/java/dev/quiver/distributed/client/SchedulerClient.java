@@ -14,8 +14,8 @@ import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.SubmitJobRequest;
 import dev.quiver.distributed.proto.SubmitJobResponse;
 import dev.quiver.distributed.security.AccessDeniedException;
-import dev.quiver.distributed.security.GrpcSecurity;
 import dev.quiver.distributed.security.TlsDiagnosis;
+import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.distributed.wire.WireProtocol;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -43,9 +43,10 @@ public final class SchedulerClient implements AutoCloseable {
   /** Connects (lazily) to the scheduler in {@code config}, with its TLS and token settings. */
   public SchedulerClient(ClusterConfig config) {
     this.config = config;
+    // An embedded cluster's scheduler is reached in-process (SameProcessServers).
     this.channel =
-        GrpcSecurity.channelBuilder(
-                config.schedulerHost(), config.schedulerPort(), config.security())
+        GrpcTransport.NETTY
+            .channelBuilder(config.schedulerHost(), config.schedulerPort(), config.security())
             .maxInboundMessageSize(64 << 20)
             .build();
     this.blocking = SchedulerGrpc.newBlockingStub(channel);

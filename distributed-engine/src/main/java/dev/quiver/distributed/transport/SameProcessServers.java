@@ -75,7 +75,10 @@ public final class SameProcessServers {
       return null;
     }
     List<String> keys = hosts.stream().distinct().map(h -> h + ":" + port).toList();
-    String name = "quiver-" + port + "-" + InProcessServerBuilder.generateName();
+    // Named after the address, not uniquely: a channel made to a server that then restarted at the
+    // same address finds the new one when it reconnects, as a TCP channel would (only one server
+    // can hold an address at a time).
+    String name = "quiver-same-process/" + keys.get(0);
     // The server's own executor runs every call's start (gRPC looks the method up there before
     // asking the supplier), so it is the caller's thread; the supplier moves the others off it.
     InProcessServerBuilder b = InProcessServerBuilder.forName(name).directExecutor();

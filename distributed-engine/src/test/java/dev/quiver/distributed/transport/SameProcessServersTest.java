@@ -148,4 +148,47 @@ class SameProcessServersTest {
       channel.shutdownNow();
     }
   }
+
+  @Test
+  void aChannelMadeBeforeAServerRestartedAtTheSameAddressReachesTheNewOne() throws Exception {
+    SecurityConfig none = SecurityConfig.none();
+    ManagedChannel channel;
+    try (SameProcessServers.Mirror first =
+        SameProcessServers.mirror(
+            List.of("127.0.0.1"),
+            PORT,
+            none,
+            List.of(new ThreadEcho().bindService()),
+            method -> true,
+            others)) {
+      channel = GrpcTransport.NETTY.channelBuilder("127.0.0.1", PORT, none).build();
+      EchoServiceGrpc.newBlockingStub(channel).echo(EchoRequest.getDefaultInstance());
+    }
+    try (SameProcessServers.Mirror second =
+        SameProcessServers.mirror(
+            List.of("127.0.0.1"),
+            PORT,
+            none,
+            List.of(new ThreadEcho().bindService()),
+            method -> false,
+            others)) {
+      // The answer comes from the second server: its calls run on the given executor.
+      EchoReply reply = null;
+      for (int attempt = 0; attempt < 50 && reply == null; attempt++) {
+        try {
+          reply =
+              EchoServiceGrpc.newBlockingStub(channel)
+                  .withWaitForReady()
+                  .withDeadlineAfter(10, TimeUnit.SECONDS)
+                  .echo(EchoRequest.getDefaultInstance());
+        } catch (StatusRuntimeException e) {
+          Thread.sleep(20);
+        }
+      }
+      assertThat(reply).isNotNull();
+      assertThat(reply.getText()).isEqualTo("mirror-others");
+    } finally {
+      channel.shutdownNow();
+    }
+  }
 }
