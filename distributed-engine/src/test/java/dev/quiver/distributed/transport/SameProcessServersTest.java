@@ -13,10 +13,12 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,6 +46,15 @@ class SameProcessServersTest {
     }
   }
 
+  /** A mirror of a {@link ThreadEcho} at 127.0.0.1:{@link #PORT} (and {@code more} hosts). */
+  private SameProcessServers.Mirror mirror(
+      SecurityConfig security, Predicate<String> inline, String... more) throws Exception {
+    List<String> hosts = new ArrayList<>(List.of("127.0.0.1"));
+    hosts.addAll(List.of(more));
+    return SameProcessServers.mirror(
+        hosts, PORT, security, List.of(new ThreadEcho().bindService()), inline, others);
+  }
+
   private static String call(String host, int port, SecurityConfig security) {
     ManagedChannel channel = GrpcTransport.NETTY.channelBuilder(host, port, security).build();
     try {
@@ -59,14 +70,7 @@ class SameProcessServersTest {
   @Test
   void channelsOfThisProcessReachTheMirrorAndInlineCallsRunOnTheCallersThread() throws Exception {
     SecurityConfig none = SecurityConfig.none();
-    try (SameProcessServers.Mirror m =
-        SameProcessServers.mirror(
-            List.of("127.0.0.1", "node-a"),
-            PORT,
-            none,
-            List.of(new ThreadEcho().bindService()),
-            method -> method.endsWith("/Echo"),
-            others)) {
+    try (SameProcessServers.Mirror m = mirror(none, method -> method.endsWith("/Echo"), "node-a")) {
       assertThat(m).isNotNull();
       assertThat(GrpcTransport.NETTY.channelBuilder("127.0.0.1", PORT, none))
           .isInstanceOf(InProcessChannelBuilder.class);
@@ -85,14 +89,7 @@ class SameProcessServersTest {
   @Test
   void callsNotInlineRunOnTheGivenExecutor() throws Exception {
     SecurityConfig none = SecurityConfig.none();
-    try (SameProcessServers.Mirror m =
-        SameProcessServers.mirror(
-            List.of("127.0.0.1"),
-            PORT,
-            none,
-            List.of(new ThreadEcho().bindService()),
-            method -> false,
-            others)) {
+    try (SameProcessServers.Mirror m = mirror(none, method -> false)) {
       assertThat(call("127.0.0.1", PORT, none)).isEqualTo("mirror-others");
     }
   }
@@ -100,23 +97,8 @@ class SameProcessServersTest {
   @Test
   void securedServersAreNeverMirroredNorReachedInProcess() throws Exception {
     SecurityConfig token = SecurityConfig.none().withToken("s3cret-token-value");
-    assertThat(
-            SameProcessServers.mirror(
-                List.of("127.0.0.1"),
-                PORT,
-                token,
-                List.of(new ThreadEcho().bindService()),
-                method -> true,
-                others))
-        .isNull();
-    try (SameProcessServers.Mirror m =
-        SameProcessServers.mirror(
-            List.of("127.0.0.1"),
-            PORT,
-            SecurityConfig.none(),
-            List.of(new ThreadEcho().bindService()),
-            method -> true,
-            others)) {
+    assertThat(mirror(token, method -> true)).isNull();
+    try (SameProcessServers.Mirror m = mirror(SecurityConfig.none(), method -> true)) {
       // A caller holding a token keeps to TCP, where the token is checked.
       assertThat(SameProcessServers.channelBuilder("127.0.0.1", PORT, token)).isNull();
     }
@@ -125,14 +107,7 @@ class SameProcessServersTest {
   @Test
   void aClosedMirrorIsUnavailableToChannelsMadeBefore() throws Exception {
     SecurityConfig none = SecurityConfig.none();
-    SameProcessServers.Mirror m =
-        SameProcessServers.mirror(
-            List.of("127.0.0.1"),
-            PORT,
-            none,
-            List.of(new ThreadEcho().bindService()),
-            method -> true,
-            others);
+    SameProcessServers.Mirror m = mirror(none, method -> true);
     ManagedChannel channel = GrpcTransport.NETTY.channelBuilder("127.0.0.1", PORT, none).build();
     try {
       m.close();
@@ -153,25 +128,11 @@ class SameProcessServersTest {
   void aChannelMadeBeforeAServerRestartedAtTheSameAddressReachesTheNewOne() throws Exception {
     SecurityConfig none = SecurityConfig.none();
     ManagedChannel channel;
-    try (SameProcessServers.Mirror first =
-        SameProcessServers.mirror(
-            List.of("127.0.0.1"),
-            PORT,
-            none,
-            List.of(new ThreadEcho().bindService()),
-            method -> true,
-            others)) {
+    try (SameProcessServers.Mirror first = mirror(none, method -> true)) {
       channel = GrpcTransport.NETTY.channelBuilder("127.0.0.1", PORT, none).build();
       EchoServiceGrpc.newBlockingStub(channel).echo(EchoRequest.getDefaultInstance());
     }
-    try (SameProcessServers.Mirror second =
-        SameProcessServers.mirror(
-            List.of("127.0.0.1"),
-            PORT,
-            none,
-            List.of(new ThreadEcho().bindService()),
-            method -> false,
-            others)) {
+    try (SameProcessServers.Mirror second = mirror(none, method -> false)) {
       // The answer comes from the second server: its calls run on the given executor.
       EchoReply reply = null;
       for (int attempt = 0; attempt < 50 && reply == null; attempt++) {
