@@ -93,7 +93,6 @@ public final class ExecutorServer implements AutoCloseable {
   private final StatusReporter reporter;
   private final TaskManager tasks;
   private final Serving flight;
-  private final GrpcTransport transport;
   // The control service, also served in-process for this process's scheduler (SameProcessServers).
   private ServerServiceDefinition controlService;
   private SameProcessServers.Mirror mirror;
@@ -178,7 +177,6 @@ public final class ExecutorServer implements AutoCloseable {
       GrpcTransport transport)
       throws IOException {
     this.config = config;
-    this.transport = transport;
     Files.createDirectories(config.workDir());
     this.diskLimit =
         config.diskLimitBytes() > 0 ? config.diskLimitBytes() : defaultDiskLimit(config);

@@ -41,7 +41,6 @@ public final class SchedulerServer implements AutoCloseable {
   private final PrometheusRegistry metrics;
   private HttpEndpoint http;
   private volatile boolean closing;
-  private final GrpcTransport transport;
   private final ServerServiceDefinition service;
   private SameProcessServers.Mirror mirror;
 
@@ -55,7 +54,6 @@ public final class SchedulerServer implements AutoCloseable {
             ? new PrometheusRegistry()
             : ServerMetrics.newRegistry();
     this.jobs = new JobManager(registry, config, new JobMetrics(metrics), transport);
-    this.transport = transport;
     this.service = StrictRequests.of(new SchedulerService(registry, config, jobs).bindService());
     this.server =
         transport
