@@ -2,6 +2,7 @@ package dev.quiver.distributed;
 
 import dev.quiver.binding.logical.LogicalPlan;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
 import dev.quiver.binding.physical.scan.FileScanExec;
 import dev.quiver.binding.planner.DefaultQueryPlanner;
@@ -12,6 +13,7 @@ import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.decorators.QueryScope;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.client.DistributedQueryExec;
+import dev.quiver.distributed.codec.StagePlan;
 import dev.quiver.distributed.planner.DistributedSettings;
 import dev.quiver.distributed.planner.Stage;
 import dev.quiver.distributed.planner.StageEncoder;
@@ -24,9 +26,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The distributed engine's query planner: plans with the wrapped (binding) planner for as many
@@ -100,7 +105,21 @@ public final class DistributedQueryPlanner implements QueryPlanner {
         local = inner.createPhysicalPlan(plan, with(context, config));
       }
     }
-    Optional<StageGraph> graph = StagePlanner.plan(local);
+    long maxShipped = maxShippedBytes(config);
+    // Each stage plan is encoded once: to find exchanges computing the same stage, then to ship it.
+    Map<ExecutionPlan, Encoded> encoded = new IdentityHashMap<>();
+    Function<StagePlan, byte[]> encode =
+        stage -> {
+          Encoded done = encoded.get(stage.root());
+          if (done != null && done.output().equals(stage.output())) {
+            return done.bytes();
+          }
+          byte[] stageBytes = encoder.encode(stage, maxShipped);
+          encoded.put(stage.root(), new Encoded(stage.output(), stageBytes));
+          return stageBytes;
+        };
+    Optional<StageGraph> graph =
+        StagePlanner.plan(local, DistributedSettings.reuseExchanges(config) ? encode : null);
     if (graph.isEmpty()) {
       return local;
     }
@@ -108,17 +127,24 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     String name = scope.map(QueryScope::text).orElse("query");
     return new DistributedQueryExec(
         graph.get(),
-        job(graph.get(), config, name),
+        job(graph.get(), config, name, encode),
         runtime,
         scope.map(QueryScope::sink).orElse(progress -> {}));
   }
 
+  /** A stage plan's root encoded for {@code output}. */
+  private record Encoded(Partitioning output, byte[] bytes) {}
+
   /** Longest job name sent: the scheduler keeps and shows it for every recent job. */
   static final int MAX_NAME_CHARS = 8_192;
 
-  private JobSpec job(StageGraph graph, SessionConfig config, String name) {
+  private long maxShippedBytes(SessionConfig config) {
     String limit = config.get(maxShippedBytesKey);
-    long maxShipped = limit == null ? defaultMaxShippedBytes : SessionConfig.parseBytes(limit);
+    return limit == null ? defaultMaxShippedBytes : SessionConfig.parseBytes(limit);
+  }
+
+  private JobSpec job(
+      StageGraph graph, SessionConfig config, String name, Function<StagePlan, byte[]> encode) {
     JobSpec.Builder job =
         JobSpec.newBuilder()
             .setName(
@@ -135,8 +161,7 @@ public final class DistributedQueryPlanner implements QueryPlanner {
               .setPartitioning(s.output().toString())
               .setBoundary(s.boundary().toString())
               .setPlanText(StageGraph.planText(s.root()))
-              .setPlan(
-                  com.google.protobuf.ByteString.copyFrom(encoder.encode(s.plan(), maxShipped)));
+              .setPlan(com.google.protobuf.ByteString.copyFrom(encode.apply(s.plan())));
       if (s.outputRowLimit() >= 0) {
         stage.setOutputRowLimit(s.outputRowLimit());
       }

@@ -41,6 +41,12 @@ public final class DistributedSettings implements SettingsProvider {
    */
   public static final String SCHEDULER_WAIT = "quiver.distributed.scheduler_wait";
 
+  /**
+   * Whether an exchange computing the same stage as an earlier one reads that stage's output
+   * instead of computing it again (a WITH query's view used twice).
+   */
+  public static final String REUSE_EXCHANGES = "quiver.distributed.reuse_exchanges";
+
   /** Default of {@link #SCHEDULER_WAIT}. */
   public static final Duration DEFAULT_SCHEDULER_WAIT = Duration.ofSeconds(60);
 
@@ -83,6 +89,14 @@ public final class DistributedSettings implements SettingsProvider {
           "How long a query waits for a scheduler that cannot be reached or restarted; a job the"
               + " restarted scheduler no longer knows is submitted again.");
 
+  /** {@link #REUSE_EXCHANGES}, typed. */
+  public static final Setting<Boolean> REUSE_EXCHANGES_SETTING =
+      Setting.bool(
+          REUSE_EXCHANGES,
+          true,
+          "An exchange computing the same rows as an earlier one in the query (a WITH query's view"
+              + " used twice) reads that stage's output instead of running it again.");
+
   /** {@link PlanCodec#MAX_SHIPPED_BYTES}, typed. */
   public static final Setting<Long> MAX_MEMORY_TABLE_BYTES_SETTING =
       Setting.bytes(
@@ -112,6 +126,7 @@ public final class DistributedSettings implements SettingsProvider {
         BROADCAST_THRESHOLD_ROWS_SETTING,
         MAX_TASKS_SETTING,
         SCHEDULER_WAIT_SETTING,
+        REUSE_EXCHANGES_SETTING,
         MAX_MEMORY_TABLE_BYTES_SETTING,
         SHUFFLE_COMPRESSION_SETTING);
   }
@@ -130,6 +145,11 @@ public final class DistributedSettings implements SettingsProvider {
   /** {@link #BYTES_PER_TASK} of {@code config}. */
   public static long bytesPerTask(SessionConfig config) {
     return config.get(BYTES_PER_TASK_SETTING);
+  }
+
+  /** {@link #REUSE_EXCHANGES} of {@code config}. */
+  public static boolean reuseExchanges(SessionConfig config) {
+    return config.get(REUSE_EXCHANGES_SETTING);
   }
 
   /** {@link #MAX_TASKS} of {@code config}, 0 when unset. */

@@ -1,8 +1,10 @@
 package dev.quiver.distributed.planner;
 
 import dev.quiver.binding.physical.ExecutionPlan;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -52,7 +54,7 @@ public record StageGraph(List<Stage> stages) {
     StringBuilder sb = new StringBuilder();
     Map<Integer, Stage> byId = new TreeMap<>();
     stages.forEach(s -> byId.put(s.id(), s));
-    append(sb, finalStage(), byId, extraByStage, 0);
+    append(sb, finalStage(), byId, extraByStage, new HashSet<>(), 0);
     return sb.toString();
   }
 
@@ -61,8 +63,14 @@ public record StageGraph(List<Stage> stages) {
       Stage stage,
       Map<Integer, Stage> byId,
       Map<Integer, String> extra,
+      Set<Integer> shown,
       int depth) {
     String pad = "  ".repeat(depth);
+    if (!shown.add(stage.id())) {
+      // A stage several consumers read (a reused exchange) is shown in full once.
+      sb.append(pad).append("Stage ").append(stage.id()).append(": reused, shown above\n");
+      return;
+    }
     sb.append(pad)
         .append("Stage ")
         .append(stage.id())
@@ -82,7 +90,7 @@ public record StageGraph(List<Stage> stages) {
     }
     appendPlan(sb, stage.root(), depth + 2);
     for (int input : stage.inputStageIds()) {
-      append(sb, byId.get(input), byId, extra, depth + 1);
+      append(sb, byId.get(input), byId, extra, shown, depth + 1);
     }
   }
 

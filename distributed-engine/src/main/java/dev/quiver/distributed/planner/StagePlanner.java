@@ -10,10 +10,15 @@ import dev.quiver.binding.physical.join.PartitionMode;
 import dev.quiver.binding.physical.operator.LimitExec;
 import dev.quiver.binding.physical.operator.LocalLimitExec;
 import dev.quiver.binding.physical.sort.SortPreservingMergeExec;
+import dev.quiver.distributed.codec.StagePlan;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Cuts a single-node physical plan into stages at its exchanges.
@@ -26,21 +31,42 @@ import java.util.Optional;
  * the cut becomes a {@link ShuffleReaderExec}. What remains on top becomes the final stage, whose
  * outputs the client reads. Aggregations arrive already split into partial and final around the
  * hash repartition, so the split falls on a stage boundary.
+ *
+ * <p>Given each stage plan's encoding, an exchange whose producer would encode to the same bytes as
+ * an earlier stage's reads that stage again instead of adding one (exchange reuse, as Spark's
+ * {@code ReuseExchange}): a WITH query's view read twice, as in TPC-H Q15, is computed once. A
+ * stage's output stays with its executors until the job ends, and reads leave it in place, so any
+ * number of consumers can read it. The bytes hold every operator, expression, file and input stage,
+ * so equal bytes are the same work; like the binding's planner, this takes functions (UDFs
+ * included) to be deterministic.
  */
 public final class StagePlanner {
   private final List<Stage> stages = new ArrayList<>();
+  private final Function<StagePlan, byte[]> encoding;
+  private final Map<ByteBuffer, Stage> stagesByEncoding = new HashMap<>();
 
-  private StagePlanner() {}
+  private StagePlanner(Function<StagePlan, byte[]> encoding) {
+    this.encoding = encoding;
+  }
 
   /**
    * Cuts {@code plan} into stages, or returns empty when it has nothing to distribute (one
-   * partition and no exchange).
+   * partition and no exchange). Every exchange gets a stage of its own.
    */
   public static Optional<StageGraph> plan(ExecutionPlan plan) {
+    return plan(plan, null);
+  }
+
+  /**
+   * As {@link #plan(ExecutionPlan)}, but an exchange whose stage plan {@code encoding} encodes to
+   * the same bytes as an earlier stage's reuses that stage; null encodes nothing and reuses none.
+   */
+  public static Optional<StageGraph> plan(
+      ExecutionPlan plan, Function<StagePlan, byte[]> encoding) {
     if (plan.partitionCount() == 1 && !hasExchange(plan)) {
       return Optional.empty();
     }
-    StagePlanner planner = new StagePlanner();
+    StagePlanner planner = new StagePlanner(encoding);
     ExecutionPlan top = planner.cut(plan);
     planner.stages.add(
         new Stage(
@@ -99,7 +125,7 @@ public final class StagePlanner {
           out.kind() == Partitioning.Kind.HASH
               ? Boundary.HASH_SHUFFLE
               : Boundary.ROUND_ROBIN_SHUFFLE;
-      Stage stage = addStage(input, out, kind);
+      Stage stage = stage(input, out, kind, -1);
       return ShuffleReaderExec.unresolved(
           stage.id(), input.schema(), out, ShuffleReaderExec.Mode.HASH, stage.taskCount());
     }
@@ -126,15 +152,7 @@ public final class StagePlanner {
 
   /** As {@link #gather(ExecutionPlan)}, for a consumer needing at most {@code rowLimit} rows. */
   private ExecutionPlan gather(ExecutionPlan input, long rowLimit) {
-    Stage stage =
-        new Stage(
-            stages.size() + 1,
-            input,
-            Partitioning.single(),
-            Boundary.GATHER,
-            readers(input),
-            rowLimit);
-    stages.add(stage);
+    Stage stage = stage(input, Partitioning.single(), Boundary.GATHER, rowLimit);
     int tasks = stage.taskCount();
     return ShuffleReaderExec.unresolved(
         stage.id(),
@@ -144,9 +162,25 @@ public final class StagePlanner {
         tasks);
   }
 
-  private Stage addStage(ExecutionPlan root, Partitioning output, Boundary boundary) {
-    Stage stage = new Stage(stages.size() + 1, root, output, boundary, readers(root));
+  /**
+   * The stage computing {@code root} split by {@code output}: an earlier one encoding to the same
+   * bytes, or a new one. A stage with a row limit is never shared: its tasks stop early for one
+   * consumer.
+   */
+  private Stage stage(ExecutionPlan root, Partitioning output, Boundary boundary, long rowLimit) {
+    ByteBuffer key = null;
+    if (encoding != null && rowLimit < 0) {
+      key = ByteBuffer.wrap(encoding.apply(new StagePlan(root, output)));
+      Stage earlier = stagesByEncoding.get(key);
+      if (earlier != null && earlier.boundary() == boundary) {
+        return earlier;
+      }
+    }
+    Stage stage = new Stage(stages.size() + 1, root, output, boundary, readers(root), rowLimit);
     stages.add(stage);
+    if (key != null) {
+      stagesByEncoding.putIfAbsent(key, stage);
+    }
     return stage;
   }
 

@@ -11,6 +11,7 @@ import dev.quiver.binding.physical.operator.LimitExec;
 import dev.quiver.binding.physical.operator.LocalLimitExec;
 import dev.quiver.binding.planner.QueryPlanner;
 import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import java.util.ArrayList;
 import java.util.List;
@@ -159,6 +160,49 @@ class StagePlannerTest {
     assertConsistent(g);
     StageGraph unlimited = stages("SELECT k, count(*) FROM t GROUP BY k");
     assertThat(unlimited.stages()).allSatisfy(s -> assertThat(s.outputRowLimit()).isEqualTo(-1));
+  }
+
+  private static final String VIEW_USED_TWICE =
+      "WITH r AS (SELECT k, sum(v) AS total FROM t GROUP BY k) "
+          + "SELECT k, total FROM r WHERE total = (SELECT max(total) FROM r) ORDER BY k";
+
+  @Test
+  void anExchangeComputingAnEarlierStagesRowsReadsThatStage() {
+    PlanCodec codec = new PlanCodec(PlanCodec.DEFAULT_MAX_SHIPPED_BYTES);
+    ctx.sql(VIEW_USED_TWICE).explain();
+    StageGraph separate = StagePlanner.plan(captured.get()).orElseThrow();
+    StageGraph reused = StagePlanner.plan(captured.get(), codec::encodeStage).orElseThrow();
+
+    // Without reuse the view's partial aggregate is a stage twice; with it, once, read twice.
+    assertThat(partialShuffles(separate)).hasSize(2);
+    List<Stage> shared = partialShuffles(reused);
+    assertThat(shared).hasSize(1);
+    assertThat(reused.consumers(shared.get(0).id())).hasSize(2);
+    assertThat(reused.stages()).hasSize(separate.stages().size() - 1);
+    assertConsistent(reused);
+    String text = reused.explain();
+    assertThat(text).contains("Stage " + shared.get(0).id() + ": reused, shown above");
+    assertThat(text.split("Stage " + shared.get(0).id() + ": tasks=", -1)).hasSize(2);
+  }
+
+  @Test
+  void exchangesOverDifferentRowsAreNotReused() {
+    PlanCodec codec = new PlanCodec(PlanCodec.DEFAULT_MAX_SHIPPED_BYTES);
+    ctx.sql(
+            "WITH a AS (SELECT k, sum(v) AS s FROM t GROUP BY k), "
+                + "b AS (SELECT k, sum(w) AS s FROM u GROUP BY k) "
+                + "SELECT a.k, a.s, b.s FROM a JOIN b ON a.k = b.k")
+        .explain();
+    StageGraph g = StagePlanner.plan(captured.get(), codec::encodeStage).orElseThrow();
+    assertThat(partialShuffles(g)).as(g.explain()).hasSize(2);
+    assertThat(g.stages()).allSatisfy(s -> assertThat(g.consumers(s.id())).hasSizeLessThan(2));
+  }
+
+  private static List<Stage> partialShuffles(StageGraph g) {
+    return g.stages().stream()
+        .filter(s -> s.boundary() == Boundary.HASH_SHUFFLE)
+        .filter(s -> s.root().toString().contains("PARTIAL"))
+        .toList();
   }
 
   @Test
