@@ -17,6 +17,7 @@ import dev.quiver.distributed.transport.SameProcessServers;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.executor.shuffle.LocalFirstShuffleClient;
+import dev.quiver.executor.shuffle.SameProcessStores;
 import dev.quiver.executor.shuffle.ShuffleFlightProducer;
 import dev.quiver.executor.shuffle.ShuffleStore;
 import dev.quiver.executor.task.StatusReporter;
@@ -96,6 +97,8 @@ public final class ExecutorServer implements AutoCloseable {
   // The control service, also served in-process for this process's scheduler (SameProcessServers).
   private ServerServiceDefinition controlService;
   private SameProcessServers.Mirror mirror;
+  // This executor's shuffle store, as read by the other executors of this process.
+  private SameProcessStores.Registration storeForPeers = () -> {};
 
   /**
    * Runs the Flight server's calls on daemon threads: Flight's own default pool is not daemon, and
@@ -225,7 +228,13 @@ public final class ExecutorServer implements AutoCloseable {
                   s,
                   new MeteredShuffleClient(
                       config.executorId(),
-                      new LocalFirstShuffleClient(config.executorId(), s, sc),
+                      new LocalFirstShuffleClient(
+                          config.executorId(),
+                          s,
+                          SameProcessServers.mirrors(config.security())
+                              ? SameProcessStores::find
+                              : id -> null,
+                          sc),
                       metrics),
                   decoder,
                   x::udf,
@@ -376,6 +385,8 @@ public final class ExecutorServer implements AutoCloseable {
                 + transport
                 + ", which has no ports, needs a port to advertise: configure one (1-65535)");
       }
+      server.storeForPeers =
+          SameProcessStores.register(config.executorId(), server.store, config.security());
       if (transport == GrpcTransport.NETTY) {
         // Launching and cancelling only queue work: the scheduler's thread runs them. Removing a
         // job's data deletes files, so it keeps to the executor's own threads.
@@ -748,6 +759,7 @@ public final class ExecutorServer implements AutoCloseable {
       http.close();
     }
     heartbeats.shutdownNow();
+    storeForPeers.close();
     try {
       heartbeats.awaitTermination(5, TimeUnit.SECONDS);
       // Tasks stop first: they report their end and release their memory and output.

@@ -3,6 +3,7 @@ package dev.quiver.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.ByteString;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.TaskContext;
@@ -142,6 +143,72 @@ class LocalFirstShuffleClientTest {
           .isInstanceOf(ShuffleFetchException.class)
           .hasMessageContaining("reader expects");
       assertThat(remoteCalls).isEmpty();
+    }
+  }
+
+  @Test
+  void partitionsOfAnotherExecutorInThisProcessAreReadFromItsStoreWithTheJobsCapability()
+      throws Exception {
+    ByteString capability = ByteString.copyFromUtf8("job-secret");
+    try (ShuffleStore mine = new ShuffleStore(allocator, workDir.resolve("mine"), 1 << 20);
+        ShuffleStore peer = new ShuffleStore(allocator, workDir.resolve("peer"), 1 << 20)) {
+      ShufflePartitionId id = ShuffleTickets.id("job", 1, 0, 0);
+      write(peer, id, 2);
+      peer.grant("job", capability);
+      LocalFirstShuffleClient client =
+          new LocalFirstShuffleClient(
+              "me", mine, executor -> executor.equals("peer") ? peer : null, remote);
+      ShuffleLocation theirs = at(id, "peer").withCapability(capability);
+      assertThat(readAll(client, theirs, TestBatches.SCHEMA))
+          .isEqualTo(TestBatches.expected(2, ROWS));
+      assertThat(remoteCalls).isEmpty();
+
+      // Without the job's capability, the read goes where a DoGet would be refused.
+      ShuffleLocation wrongSecret = theirs.withCapability(ByteString.copyFromUtf8("guess"));
+      assertThatThrownBy(() -> readAll(client, wrongSecret, TestBatches.SCHEMA))
+          .isInstanceOf(ShuffleFetchException.class)
+          .hasMessageContaining("remote");
+      // So does a partition the peer does not have, and any of an executor not in this process.
+      ShuffleLocation missing =
+          at(ShuffleTickets.id("job", 1, 5, 0), "peer").withCapability(capability);
+      assertThatThrownBy(() -> readAll(client, missing, TestBatches.SCHEMA))
+          .isInstanceOf(ShuffleFetchException.class)
+          .hasMessageContaining("remote");
+      ShuffleLocation elsewhere = at(id, "far").withCapability(capability);
+      assertThatThrownBy(() -> readAll(client, elsewhere, TestBatches.SCHEMA))
+          .isInstanceOf(ShuffleFetchException.class);
+      assertThat(remoteCalls).containsExactly(wrongSecret, missing, elsewhere);
+    }
+  }
+
+  @Test
+  void aPeerStoreThatClosedOrHasAnotherRootIsLeftToTheRemoteClient() throws Exception {
+    ByteString capability = ByteString.copyFromUtf8("job-secret");
+    ShufflePartitionId id = ShuffleTickets.id("job", 1, 0, 0);
+    try (ShuffleStore mine = new ShuffleStore(allocator, workDir.resolve("mine"), 1 << 20);
+        BufferAllocator otherRoot = new RootAllocator()) {
+      ShuffleStore closed = new ShuffleStore(allocator, workDir.resolve("closed"), 1 << 20);
+      write(closed, id, 1);
+      closed.grant("job", capability);
+      closed.close();
+      try (ShuffleStore foreign =
+          new ShuffleStore(otherRoot, workDir.resolve("foreign"), 1 << 20)) {
+        try (VectorSchemaRoot batch = TestBatches.batch(otherRoot, 0, ROWS)) {
+          foreign.append(id, batch);
+        }
+        foreign.complete(id, TestBatches.SCHEMA);
+        foreign.grant("job", capability);
+        LocalFirstShuffleClient client =
+            new LocalFirstShuffleClient(
+                "me", mine, executor -> executor.equals("closed") ? closed : foreign, remote);
+        ShuffleLocation gone = at(id, "closed").withCapability(capability);
+        ShuffleLocation otherJvmRoot = at(id, "foreign").withCapability(capability);
+        assertThatThrownBy(() -> readAll(client, gone, TestBatches.SCHEMA))
+            .isInstanceOf(ShuffleFetchException.class);
+        assertThatThrownBy(() -> readAll(client, otherJvmRoot, TestBatches.SCHEMA))
+            .isInstanceOf(ShuffleFetchException.class);
+        assertThat(remoteCalls).containsExactly(gone, otherJvmRoot);
+      }
     }
   }
 }

@@ -24,8 +24,8 @@ import java.util.function.Predicate;
  * call then runs its handler on the caller's thread instead of crossing two Netty event loops and a
  * gRPC worker thread each way: on two cores those thread wake-ups cost milliseconds per task launch
  * and per task report, on every stage's critical path. Only plaintext servers without a token are
- * mirrored (no TLS or token check is bypassed); Arrow Flight (shuffle data) always keeps its
- * socket.
+ * mirrored (no TLS or token check is bypassed). Shuffle data between such executors skips Arrow
+ * Flight altogether (the executor's {@code SameProcessStores}).
  */
 public final class SameProcessServers {
   private static final Map<String, String> NAMES = new ConcurrentHashMap<>();
@@ -71,7 +71,7 @@ public final class SameProcessServers {
       Predicate<String> inline,
       Executor others)
       throws IOException {
-    if (!plain(security)) {
+    if (!mirrors(security)) {
       return null;
     }
     List<String> keys = hosts.stream().distinct().map(h -> h + ":" + port).toList();
@@ -101,13 +101,14 @@ public final class SameProcessServers {
    */
   public static ManagedChannelBuilder<?> channelBuilder(
       String host, int port, SecurityConfig security) {
-    String name = plain(security) ? NAMES.get(host + ":" + port) : null;
+    String name = mirrors(security) ? NAMES.get(host + ":" + port) : null;
     // Answers are handled on gRPC's threads, as over TCP: a caller's callback never runs inside the
     // call that triggers it.
     return name == null ? null : InProcessChannelBuilder.forName(name);
   }
 
-  private static boolean plain(SecurityConfig security) {
+  /** Whether a server with {@code security} is reached in-process: plaintext without a token. */
+  public static boolean mirrors(SecurityConfig security) {
     return !security.serverTls() && !security.clientTls() && !security.hasToken();
   }
 }

@@ -8,32 +8,58 @@ import dev.quiver.distributed.shuffle.ShuffleLocation;
 import dev.quiver.distributed.shuffle.ShuffleSchemas;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Reads the partitions this executor holds straight from its own shuffle store and all others
- * through {@code remote} (Flight). Input written by a task of the same executor then skips IPC
- * encoding, gRPC and the loopback socket: batches kept in memory are handed over without a copy,
- * spilled ones are read from their files. As over Flight, a partition that is gone is a {@link
- * ShuffleFetchException}, so the scheduler re-runs its producer.
+ * Reads the partitions this executor holds straight from its own shuffle store, those of other
+ * executors in this process from their stores ({@code peers}, when the job's capability opens
+ * them), and all others through {@code remote} (Flight). Input written in this process then skips
+ * IPC encoding, gRPC and the loopback socket: batches kept in memory are handed over without a
+ * copy, spilled ones are read from their files. As over Flight, a partition of this executor that
+ * is gone is a {@link ShuffleFetchException}, so the scheduler re-runs its producer; a peer's
+ * partition that cannot be opened is left to {@code remote}, which fails or reads it as it would
+ * have.
  */
 public final class LocalFirstShuffleClient implements ShuffleClient {
   private final String executorId;
   private final ShuffleStore store;
+  private final Function<String, ShuffleStore> peers;
   private final ShuffleClient remote;
 
+  /**
+   * Reads this executor's own partitions locally and every other partition through {@code remote}.
+   */
   public LocalFirstShuffleClient(String executorId, ShuffleStore store, ShuffleClient remote) {
+    this(executorId, store, id -> null, remote);
+  }
+
+  /**
+   * As {@link #LocalFirstShuffleClient(String, ShuffleStore, ShuffleClient)}, and reads the
+   * partitions of the executors whose stores {@code peers} returns (null for the others) from those
+   * stores.
+   */
+  public LocalFirstShuffleClient(
+      String executorId,
+      ShuffleStore store,
+      Function<String, ShuffleStore> peers,
+      ShuffleClient remote) {
     this.executorId = executorId;
     this.store = store;
+    this.peers = peers;
     this.remote = remote;
   }
 
   @Override
   public BatchStream open(ShuffleLocation location, Schema schema, TaskContext context) {
     if (!executorId.equals(location.executorId())) {
-      return remote.open(location, schema, context);
+      Optional<PartitionReader> fromPeer = openPeer(location, context);
+      if (fromPeer.isEmpty()) {
+        return remote.open(location, schema, context);
+      }
+      return stream(fromPeer.get(), location, schema, context);
     }
     Optional<PartitionReader> opened = store.open(location.id(), context.allocator());
     if (opened.isEmpty()) {
@@ -44,7 +70,30 @@ public final class LocalFirstShuffleClient implements ShuffleClient {
               : "this executor no longer holds it",
           null);
     }
-    PartitionReader reader = opened.get();
+    return stream(opened.get(), location, schema, context);
+  }
+
+  /**
+   * The partition from the store of its executor when that runs in this process, shares this task's
+   * allocator root, and grants the location's capability (as its DoGet would); else empty.
+   */
+  private Optional<PartitionReader> openPeer(ShuffleLocation location, TaskContext context) {
+    ShuffleStore peer = peers.apply(location.executorId());
+    if (peer == null
+        || !peer.sharesRootWith(context.allocator())
+        || peer.access(location.jobId(), location.capability()) != ShuffleStore.Access.GRANTED) {
+      return Optional.empty();
+    }
+    try {
+      return peer.open(location.id(), context.allocator());
+    } catch (IllegalStateException e) {
+      // The peer closed (its executor stopped): Flight reports that as a fetch failure.
+      return Optional.empty();
+    }
+  }
+
+  private BatchStream stream(
+      PartitionReader reader, ShuffleLocation location, Schema schema, TaskContext context) {
     if (!ShuffleSchemas.sameColumnTypes(reader.schema(), schema)) {
       close(reader, location);
       throw new ShuffleFetchException(

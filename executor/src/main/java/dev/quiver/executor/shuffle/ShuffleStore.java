@@ -358,6 +358,14 @@ public final class ShuffleStore implements AutoCloseable {
     return JobCapabilities.matches(expected, presented) ? Access.GRANTED : Access.DENIED;
   }
 
+  /**
+   * Whether buffers of this store can be handed to vectors of {@code other} without a copy (Arrow
+   * shares buffers only between allocators of one root).
+   */
+  public boolean sharesRootWith(BufferAllocator other) {
+    return allocator.getRoot() == other.getRoot();
+  }
+
   /** Whether a partition exists but its task has not completed it yet. */
   public synchronized boolean isWriting(ShufflePartitionId id) {
     Partition p = partitions.get(id);
