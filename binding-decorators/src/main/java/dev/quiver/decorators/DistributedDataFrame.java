@@ -48,7 +48,7 @@ public final class DistributedDataFrame implements DataFrame {
 
   /**
    * The progress of the job this frame's latest (or running) execution submitted to the cluster:
-   * empty before one, and for queries with nothing to distribute. Safe to call from another thread
+   * empty before one, and for queries run in this process. Safe to call from another thread
    * while {@code collect()} or another execution runs, e.g. to draw a progress bar.
    */
   public Optional<JobProgress> progress() {
@@ -189,7 +189,7 @@ public final class DistributedDataFrame implements DataFrame {
     return analyze ? running(() -> inner.explain(true)) : inner.explain(false);
   }
 
-  /** The query's stage graph as Graphviz DOT, or empty when the query has nothing to distribute. */
+  /** The query's stage graph as Graphviz DOT, or empty when the query runs in this process. */
   public Optional<String> explainDot() {
     SessionConfig config = session.config().copy();
     ExecutionPlan physical =

@@ -37,7 +37,10 @@ import java.util.function.Function;
  * The distributed engine's query planner: plans with the wrapped (binding) planner for as many
  * partitions as the input deserves ({@link DistributedSettings#BYTES_PER_TASK}, capped by the
  * cluster's task slots), cuts the plan into stages and returns a {@link DistributedQueryExec} that
- * runs them on the cluster. A plan with nothing to distribute stays a local plan.
+ * runs them on the cluster. A plan of one task without exchanges runs on the cluster too (as one
+ * stage), so that the executors, not the client, read the data with their own credentials and every
+ * query shows in the jobs API, unless {@link DistributedSettings#LOCAL_SINGLE_TASK_PLANS} keeps it
+ * in this process.
  */
 public final class DistributedQueryPlanner implements QueryPlanner {
   private final QueryPlanner inner;
@@ -118,16 +121,16 @@ public final class DistributedQueryPlanner implements QueryPlanner {
           encoded.put(stage.root(), new Encoded(stage.output(), stageBytes));
           return stageBytes;
         };
-    Optional<StageGraph> graph =
-        StagePlanner.plan(local, DistributedSettings.reuseExchanges(config) ? encode : null);
-    if (graph.isEmpty()) {
+    if (StagePlanner.isSingleTask(local) && DistributedSettings.localSingleTaskPlans(config)) {
       return local;
     }
+    StageGraph graph =
+        StagePlanner.plan(local, DistributedSettings.reuseExchanges(config) ? encode : null);
     Optional<QueryScope> scope = QueryScope.current();
     String name = scope.map(QueryScope::text).orElse("query");
     return new DistributedQueryExec(
-        graph.get(),
-        job(graph.get(), config, name, encode),
+        graph,
+        job(graph, config, name, encode),
         runtime,
         scope.map(QueryScope::sink).orElse(progress -> {}));
   }

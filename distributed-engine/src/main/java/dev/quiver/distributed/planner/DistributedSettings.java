@@ -47,6 +47,12 @@ public final class DistributedSettings implements SettingsProvider {
    */
   public static final String REUSE_EXCHANGES = "quiver.distributed.reuse_exchanges";
 
+  /**
+   * Whether a plan of one task without exchanges runs in this process instead of as a job on the
+   * cluster.
+   */
+  public static final String LOCAL_SINGLE_TASK_PLANS = "quiver.distributed.local_single_task_plans";
+
   /** Default of {@link #SCHEDULER_WAIT}. */
   public static final Duration DEFAULT_SCHEDULER_WAIT = Duration.ofSeconds(60);
 
@@ -97,6 +103,15 @@ public final class DistributedSettings implements SettingsProvider {
           "An exchange computing the same rows as an earlier one in the query (a WITH query's view"
               + " used twice) reads that stage's output instead of running it again.");
 
+  /** {@link #LOCAL_SINGLE_TASK_PLANS}, typed. */
+  public static final Setting<Boolean> LOCAL_SINGLE_TASK_PLANS_SETTING =
+      Setting.bool(
+          LOCAL_SINGLE_TASK_PLANS,
+          false,
+          "A query planned as one task without exchanges runs in this process instead of on the"
+              + " executors (off: every query of a distributed session runs on the cluster, reads"
+              + " its data with the executors' credentials and shows in the jobs API).");
+
   /** {@link PlanCodec#MAX_SHIPPED_BYTES}, typed. */
   public static final Setting<Long> MAX_MEMORY_TABLE_BYTES_SETTING =
       Setting.bytes(
@@ -127,6 +142,7 @@ public final class DistributedSettings implements SettingsProvider {
         MAX_TASKS_SETTING,
         SCHEDULER_WAIT_SETTING,
         REUSE_EXCHANGES_SETTING,
+        LOCAL_SINGLE_TASK_PLANS_SETTING,
         MAX_MEMORY_TABLE_BYTES_SETTING,
         SHUFFLE_COMPRESSION_SETTING);
   }
@@ -150,6 +166,11 @@ public final class DistributedSettings implements SettingsProvider {
   /** {@link #REUSE_EXCHANGES} of {@code config}. */
   public static boolean reuseExchanges(SessionConfig config) {
     return config.get(REUSE_EXCHANGES_SETTING);
+  }
+
+  /** {@link #LOCAL_SINGLE_TASK_PLANS} of {@code config}. */
+  public static boolean localSingleTaskPlans(SessionConfig config) {
+    return config.get(LOCAL_SINGLE_TASK_PLANS_SETTING);
   }
 
   /** {@link #MAX_TASKS} of {@code config}, 0 when unset. */

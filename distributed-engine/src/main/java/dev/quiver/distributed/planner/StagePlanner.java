@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -50,10 +49,10 @@ public final class StagePlanner {
   }
 
   /**
-   * Cuts {@code plan} into stages, or returns empty when it has nothing to distribute (one
-   * partition and no exchange). Every exchange gets a stage of its own.
+   * Cuts {@code plan} into stages; every exchange gets a stage of its own. A plan of one partition
+   * without exchanges becomes one stage of one task.
    */
-  public static Optional<StageGraph> plan(ExecutionPlan plan) {
+  public static StageGraph plan(ExecutionPlan plan) {
     return plan(plan, null);
   }
 
@@ -61,17 +60,18 @@ public final class StagePlanner {
    * As {@link #plan(ExecutionPlan)}, but an exchange whose stage plan {@code encoding} encodes to
    * the same bytes as an earlier stage's reuses that stage; null encodes nothing and reuses none.
    */
-  public static Optional<StageGraph> plan(
-      ExecutionPlan plan, Function<StagePlan, byte[]> encoding) {
-    if (plan.partitionCount() == 1 && !hasExchange(plan)) {
-      return Optional.empty();
-    }
+  public static StageGraph plan(ExecutionPlan plan, Function<StagePlan, byte[]> encoding) {
     StagePlanner planner = new StagePlanner(encoding);
     ExecutionPlan top = planner.cut(plan);
     planner.stages.add(
         new Stage(
             planner.stages.size() + 1, top, Partitioning.single(), Boundary.RESULT, readers(top)));
-    return Optional.of(new StageGraph(planner.labelBroadcasts()));
+    return new StageGraph(planner.labelBroadcasts());
+  }
+
+  /** Whether {@code plan} runs as one task without exchanges: nothing in it needs a cluster. */
+  public static boolean isSingleTask(ExecutionPlan plan) {
+    return plan.partitionCount() == 1 && !hasExchange(plan);
   }
 
   private static boolean hasExchange(ExecutionPlan plan) {

@@ -52,7 +52,7 @@ class StagePlannerTest {
 
   private StageGraph stages(String sql) {
     ctx.sql(sql).explain();
-    return StagePlanner.plan(captured.get()).orElseThrow();
+    return StagePlanner.plan(captured.get());
   }
 
   @Test
@@ -135,9 +135,13 @@ class StagePlannerTest {
   }
 
   @Test
-  void singlePartitionPlanWithoutExchangesStaysLocal() {
+  void singlePartitionPlanWithoutExchangesIsOneStageOfOneTask() {
     ctx.sql("SELECT 1").explain();
-    assertThat(StagePlanner.plan(captured.get())).isEmpty();
+    assertThat(StagePlanner.isSingleTask(captured.get())).isTrue();
+    StageGraph g = StagePlanner.plan(captured.get());
+    assertThat(g.stages()).hasSize(1);
+    assertThat(g.finalStage().taskCount()).isEqualTo(1);
+    assertThat(g.finalStage().inputStageIds()).isEmpty();
   }
 
   /**
@@ -170,8 +174,8 @@ class StagePlannerTest {
   void anExchangeComputingAnEarlierStagesRowsReadsThatStage() {
     PlanCodec codec = new PlanCodec(PlanCodec.DEFAULT_MAX_SHIPPED_BYTES);
     ctx.sql(VIEW_USED_TWICE).explain();
-    StageGraph separate = StagePlanner.plan(captured.get()).orElseThrow();
-    StageGraph reused = StagePlanner.plan(captured.get(), codec::encodeStage).orElseThrow();
+    StageGraph separate = StagePlanner.plan(captured.get());
+    StageGraph reused = StagePlanner.plan(captured.get(), codec::encodeStage);
 
     // Without reuse the view's partial aggregate is a stage twice; with it, once, read twice.
     assertThat(partialShuffles(separate)).hasSize(2);
@@ -193,7 +197,7 @@ class StagePlannerTest {
                 + "b AS (SELECT k, sum(w) AS s FROM u GROUP BY k) "
                 + "SELECT a.k, a.s, b.s FROM a JOIN b ON a.k = b.k")
         .explain();
-    StageGraph g = StagePlanner.plan(captured.get(), codec::encodeStage).orElseThrow();
+    StageGraph g = StagePlanner.plan(captured.get(), codec::encodeStage);
     assertThat(partialShuffles(g)).as(g.explain()).hasSize(2);
     assertThat(g.stages()).allSatisfy(s -> assertThat(g.consumers(s.id())).hasSizeLessThan(2));
   }
