@@ -48,8 +48,8 @@ public final class DistributedDataFrame implements DataFrame {
 
   /**
    * The progress of the job this frame's latest (or running) execution submitted to the cluster:
-   * empty before one, and for queries run in this process. Safe to call from another thread
-   * while {@code collect()} or another execution runs, e.g. to draw a progress bar.
+   * empty before one, and for queries run in this process. Safe to call from another thread while
+   * {@code collect()} or another execution runs, e.g. to draw a progress bar.
    */
   public Optional<JobProgress> progress() {
     return Optional.ofNullable(progress);
