@@ -25,12 +25,11 @@ import dev.quiver.distributed.shuffle.ShuffleCompression;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -173,24 +172,37 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     return job.build();
   }
 
-  /** Bytes of the distinct files the plan's file scans read. */
+  /**
+   * Bytes of the distinct files the plan's file scans read, as listed when they were planned (so
+   * objects in a store count too); a file whose size was not listed counts its local size, if it is
+   * a local file, else nothing.
+   */
   static long inputBytes(ExecutionPlan plan) {
-    Set<String> files = new HashSet<>();
+    Map<String, Long> files = new HashMap<>();
     collectFiles(plan, files);
     long total = 0;
-    for (String f : files) {
+    for (Map.Entry<String, Long> f : files.entrySet()) {
+      if (f.getValue() >= 0) {
+        total += f.getValue();
+        continue;
+      }
       try {
-        total += Files.size(Path.of(f));
+        total += Files.size(Path.of(f.getKey()));
       } catch (IOException | RuntimeException e) {
-        // A missing file fails the scan itself with a clear error; it adds nothing here.
+        // Not a local file, or missing: a missing file fails the scan itself with a clear error.
       }
     }
     return total;
   }
 
-  private static void collectFiles(ExecutionPlan plan, Set<String> files) {
+  private static void collectFiles(ExecutionPlan plan, Map<String, Long> files) {
     if (plan instanceof FileScanExec scan) {
-      scan.partitionFiles().forEach(files::addAll);
+      Map<String, Long> listed = scan.listedFileBytes();
+      for (List<String> partition : scan.partitionFiles()) {
+        for (String file : partition) {
+          files.merge(file, listed.getOrDefault(file, -1L), Math::max);
+        }
+      }
     }
     for (ExecutionPlan child : plan.children()) {
       collectFiles(child, files);

@@ -164,6 +164,37 @@ class S3ListingsClusterTest {
     }
   }
 
+  /**
+   * Tasks are sized from the sizes the listing gave (quiver.distributed.bytes_per_task), not from
+   * local file sizes, which objects in a store do not have: a table of a few kilobytes is one task
+   * when a task may read a gigabyte (it was one per slot), and several when it may read a kilobyte.
+   */
+  @Test
+  void tasksAreSizedFromTheListedObjectSizes() {
+    ctx.registerParquet("sized", uri);
+    try {
+      String sql = "SELECT cat, count(*) FROM sized GROUP BY cat";
+      configure(5);
+      ctx.config().set(DistributedSettings.BYTES_PER_TASK, "1g");
+      jobs.clear();
+      SameRows.quiver(ctx, sql);
+      assertThat(maxTasksOfLastJob()).as("one task reads the whole small table").isEqualTo(1);
+      configure(5);
+      SameRows.quiver(ctx, sql);
+      assertThat(maxTasksOfLastJob()).as("1 KiB a task").isGreaterThan(1);
+    } finally {
+      ctx.deregisterTable("sized");
+    }
+  }
+
+  private int maxTasksOfLastJob() {
+    synchronized (jobs) {
+      JobStatusUpdate last = jobs.get(jobs.size() - 1);
+      jobs.clear();
+      return last.getStagesList().stream().mapToInt(s -> s.getTaskCount()).max().orElseThrow();
+    }
+  }
+
   @Test
   void objectReplacedAfterListingFailsTyped() throws Exception {
     Path a = tmp.resolve("a.parquet");

@@ -14,7 +14,9 @@ import dev.quiver.binding.physical.scan.FileSplits;
 import dev.quiver.binding.settings.SessionConfig;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -331,8 +333,10 @@ public final class CsvTable implements TableProvider {
   @Override
   public ExecutionPlan scan(ScanRequest request) {
     List<FileSplits.SizedFile> sized = new ArrayList<>();
+    Map<String, Long> listedBytes = new HashMap<>();
     for (StoredObject f : files) {
       sized.add(new FileSplits.SizedFile(f.location(), f.size()));
+      listedBytes.put(f.location(), f.size());
     }
     return new CsvScanExec(
         schema,
@@ -340,7 +344,8 @@ public final class CsvTable implements TableProvider {
         options.dialect(),
         request.projection(),
         request.limit(),
-        request.config().batchSize());
+        request.config().batchSize(),
+        listedBytes);
   }
 
   @Override

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
@@ -39,6 +40,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 public final class CsvScanExec extends FileScanExec {
   private final CsvDialect dialect;
+  private final Map<String, Long> listedFileBytes;
 
   /**
    * Creates the scan.
@@ -57,11 +59,31 @@ public final class CsvScanExec extends FileScanExec {
       int[] projection,
       OptionalLong limit,
       int batchSize) {
+    this(tableSchema, partitionFiles, dialect, projection, limit, batchSize, Map.of());
+  }
+
+  /**
+   * As above, knowing the listed size of each file ({@link #listedFileBytes()}; absent: unknown).
+   */
+  public CsvScanExec(
+      Schema tableSchema,
+      List<List<String>> partitionFiles,
+      CsvDialect dialect,
+      int[] projection,
+      OptionalLong limit,
+      int batchSize,
+      Map<String, Long> listedFileBytes) {
     super(tableSchema, partitionFiles, projection, limit, batchSize);
     for (Field f : schema().getFields()) {
       checkReadable(f);
     }
     this.dialect = dialect;
+    this.listedFileBytes = Map.copyOf(listedFileBytes);
+  }
+
+  @Override
+  public Map<String, Long> listedFileBytes() {
+    return listedFileBytes;
   }
 
   /** Throws when the CSV reader cannot produce {@code field}'s type. */

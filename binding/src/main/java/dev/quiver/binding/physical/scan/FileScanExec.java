@@ -4,6 +4,7 @@ import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -83,6 +84,13 @@ public abstract class FileScanExec extends BaseExecutionPlan {
         + schema().getFields().stream().map(Field::getName).toList()
         + (limit.isPresent() ? ", limit=" + limit.getAsLong() : "");
   }
+
+  /**
+   * The size in bytes of each file the scan reads, as listed when it was planned (a file whose size
+   * was not listed is absent). The distributed planner sizes its tasks from these, so that objects
+   * in a store are counted without a request for each.
+   */
+  public abstract Map<String, Long> listedFileBytes();
 
   /** Files read over all partitions. */
   public int fileCount() {

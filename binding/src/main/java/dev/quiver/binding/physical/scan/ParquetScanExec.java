@@ -12,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -199,6 +201,19 @@ public final class ParquetScanExec extends FileScanExec {
   /** What each partition reads: whole files or ranges of their row groups. */
   public List<List<ParquetSplit>> partitionSplits() {
     return partitionSplits;
+  }
+
+  @Override
+  public Map<String, Long> listedFileBytes() {
+    Map<String, Long> sizes = new LinkedHashMap<>();
+    for (List<ParquetSplit> partition : partitionSplits()) {
+      for (ParquetSplit split : partition) {
+        if (split.fileSize() >= 0) {
+          sizes.put(split.path(), split.fileSize());
+        }
+      }
+    }
+    return sizes;
   }
 
   /** Distinct files read over all partitions (a file split by row groups counts once). */
