@@ -14,11 +14,13 @@ import dev.quiver.decorators.QueryScope;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.client.DistributedQueryExec;
 import dev.quiver.distributed.codec.StagePlan;
+import dev.quiver.distributed.planner.AdaptiveShapes;
 import dev.quiver.distributed.planner.DistributedSettings;
 import dev.quiver.distributed.planner.Stage;
 import dev.quiver.distributed.planner.StageEncoder;
 import dev.quiver.distributed.planner.StageGraph;
 import dev.quiver.distributed.planner.StagePlanner;
+import dev.quiver.distributed.proto.AdaptiveSpec;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
@@ -167,9 +169,24 @@ public final class DistributedQueryPlanner implements QueryPlanner {
       if (s.outputRowLimit() >= 0) {
         stage.setOutputRowLimit(s.outputRowLimit());
       }
+      if (config.get(DistributedSettings.ADAPTIVE_SETTING)) {
+        AdaptiveShapes.of(s, graph).ifPresent(shape -> stage.setAdaptive(adaptive(shape, config)));
+      }
       job.addStages(stage);
     }
     return job.build();
+  }
+
+  /** What the scheduler may change in a stage of {@code shape}, with the session's thresholds. */
+  private static AdaptiveSpec adaptive(AdaptiveShapes.Shape shape, SessionConfig config) {
+    return AdaptiveSpec.newBuilder()
+        .addAllAlignedInputs(shape.aligned())
+        .addAllSplittableInputs(shape.splittable())
+        .setMinPartitionBytes(config.get(DistributedSettings.ADAPTIVE_MIN_PARTITION_BYTES_SETTING))
+        .setSkewFactor(config.get(DistributedSettings.ADAPTIVE_SKEW_FACTOR_SETTING))
+        .setSkewMinBytes(config.get(DistributedSettings.ADAPTIVE_SKEW_MIN_BYTES_SETTING))
+        .setBroadcastBytes(config.get(DistributedSettings.ADAPTIVE_BROADCAST_BYTES_SETTING))
+        .build();
   }
 
   /**

@@ -308,13 +308,18 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
     }
 
     private BatchStream open(Run from, int p) {
+      int finalTasks = 0;
       for (PartitionLocation l : from.status().getFinalOutputsList()) {
         ShuffleLocation location = ShuffleLocation.fromProto(l);
+        finalTasks = Math.max(finalTasks, location.taskId() + 1);
         if (location.taskId() == p && location.partition() == 0) {
           return location.empty()
               ? emptyStream(schema())
               : runtime.shuffle().open(location, schema(), execution.context);
         }
+      }
+      if (p >= finalTasks && finalTasks > 0) {
+        return emptyStream(schema()); // adaptive execution coalesced the final stage's partitions
       }
       throw new QuiverException(
           "Job " + from.handle().jobId() + " reported no output for final task " + p);
@@ -418,6 +423,7 @@ public final class DistributedQueryExec extends BaseExecutionPlan {
               + ", slowest task="
               + maxMillis
               + " ms"
+              + (s.getAdaptive().isEmpty() ? "" : "\nadaptive: " + s.getAdaptive())
               + tasks);
     }
     return out;

@@ -126,6 +126,11 @@ public final class JobHandle implements AutoCloseable {
     if (status == null) {
       return new JobProgress(jobId, "QUEUED", 0, stagesTotal, 0, tasksTotal, 0, 0, elapsedMillis);
     }
+    // Adaptive execution may run another number of tasks than planned: the status has the count.
+    tasksTotal = 0;
+    for (StageStatus s : status.getStagesList()) {
+      tasksTotal += s.getTaskCount();
+    }
     int stagesDone = 0;
     int tasksDone = 0;
     int running = 0;

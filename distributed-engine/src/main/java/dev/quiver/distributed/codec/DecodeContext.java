@@ -3,7 +3,9 @@ package dev.quiver.distributed.codec;
 import dev.quiver.binding.udf.ScalarUdf;
 import dev.quiver.distributed.shuffle.ShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
+import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
@@ -16,15 +18,31 @@ import org.apache.arrow.memory.BufferAllocator;
  * @param inputs where the outputs of the stage's input stages live (fills every shuffle reader)
  * @param shuffleClient fetches those outputs
  * @param udfs finds a UDF by name among those installed on this process
+ * @param inputTaskCounts how many tasks each input stage ran, by stage id (absent: as planned)
+ * @param inputSlices the part of each hash-shuffled input stage the task reads, by stage id
+ *     (absent: its own partition of every producer task)
  */
 public record DecodeContext(
     BufferAllocator allocator,
     List<ShuffleLocation> inputs,
     ShuffleClient shuffleClient,
-    Function<String, Optional<ScalarUdf>> udfs) {
+    Function<String, Optional<ScalarUdf>> udfs,
+    Map<Integer, Integer> inputTaskCounts,
+    Map<Integer, ShuffleReaderExec.Slice> inputSlices) {
 
   /** Validates and freezes the fields. */
   public DecodeContext {
     inputs = List.copyOf(inputs);
+    inputTaskCounts = Map.copyOf(inputTaskCounts);
+    inputSlices = Map.copyOf(inputSlices);
+  }
+
+  /** A context for a task that reads its own partition of inputs that ran as planned. */
+  public DecodeContext(
+      BufferAllocator allocator,
+      List<ShuffleLocation> inputs,
+      ShuffleClient shuffleClient,
+      Function<String, Optional<ScalarUdf>> udfs) {
+    this(allocator, inputs, shuffleClient, udfs, Map.of(), Map.of());
   }
 }

@@ -234,7 +234,11 @@ final class PlanDecoder {
                     r.getModeValue(),
                     ShuffleReaderExec.Mode.class),
                 r.getProducerTasks())
-            .withLocations(ctx.inputs(), ctx.shuffleClient());
+            .withInputs(
+                ctx.inputs(),
+                ctx.shuffleClient(),
+                ctx.inputTaskCounts().getOrDefault(r.getStageId(), -1),
+                ctx.inputSlices().get(r.getStageId()));
       }
       case EXTENSION -> extension(n.getExtension());
       case NODE_NOT_SET ->

@@ -53,6 +53,23 @@ public final class DistributedSettings implements SettingsProvider {
    */
   public static final String LOCAL_SINGLE_TASK_PLANS = "quiver.distributed.local_single_task_plans";
 
+  /** Whether the scheduler reshapes stages from their inputs' real sizes (adaptive execution). */
+  public static final String ADAPTIVE = "quiver.distributed.adaptive.enabled";
+
+  /** Adaptive execution coalesces adjacent shuffle partitions smaller than this. */
+  public static final String ADAPTIVE_MIN_PARTITION_BYTES =
+      "quiver.distributed.adaptive.min_partition_bytes";
+
+  /** A shuffle partition this many times its input's median is skewed. */
+  public static final String ADAPTIVE_SKEW_FACTOR = "quiver.distributed.adaptive.skew_factor";
+
+  /** A shuffle partition smaller than this is never split as skewed. */
+  public static final String ADAPTIVE_SKEW_MIN_BYTES = "quiver.distributed.adaptive.skew_min_bytes";
+
+  /** A join input that wrote at most this many bytes in all is read whole by every task. */
+  public static final String ADAPTIVE_BROADCAST_BYTES =
+      "quiver.distributed.adaptive.broadcast_bytes";
+
   /** Default of {@link #SCHEDULER_WAIT}. */
   public static final Duration DEFAULT_SCHEDULER_WAIT = Duration.ofSeconds(60);
 
@@ -112,6 +129,52 @@ public final class DistributedSettings implements SettingsProvider {
               + " executors (off: every query of a distributed session runs on the cluster, reads"
               + " its data with the executors' credentials and shows in the jobs API).");
 
+  /** {@link #ADAPTIVE}, typed. */
+  public static final Setting<Boolean> ADAPTIVE_SETTING =
+      Setting.bool(
+          ADAPTIVE,
+          true,
+          "Once a stage's inputs are complete, the scheduler reshapes its tasks from their real"
+              + " output sizes: tiny partitions coalesced, skewed ones split, a join whose other"
+              + " side turned out small read where its large side was written.");
+
+  /** {@link #ADAPTIVE_MIN_PARTITION_BYTES}, typed. */
+  public static final Setting<Long> ADAPTIVE_MIN_PARTITION_BYTES_SETTING =
+      Setting.bytes(
+          ADAPTIVE_MIN_PARTITION_BYTES,
+          0,
+          1L << 20,
+          "Adjacent shuffle partitions are coalesced into tasks reading about the larger of this"
+              + " and the stage's input over its planned tasks; 0 never coalesces.");
+
+  /** {@link #ADAPTIVE_SKEW_FACTOR}, typed. */
+  public static final Setting<Integer> ADAPTIVE_SKEW_FACTOR_SETTING =
+      Setting.integer(
+          ADAPTIVE_SKEW_FACTOR,
+          0,
+          4,
+          "A shuffle partition over this many times its input's median (and over"
+              + " quiver.distributed.adaptive.skew_min_bytes) is split among several tasks where"
+              + " the plan allows; 0 never splits.");
+
+  /** {@link #ADAPTIVE_SKEW_MIN_BYTES}, typed. */
+  public static final Setting<Long> ADAPTIVE_SKEW_MIN_BYTES_SETTING =
+      Setting.bytes(
+          ADAPTIVE_SKEW_MIN_BYTES,
+          0,
+          64L << 20,
+          "Shuffle partitions smaller than this are never split as skewed.");
+
+  /** {@link #ADAPTIVE_BROADCAST_BYTES}, typed. */
+  public static final Setting<Long> ADAPTIVE_BROADCAST_BYTES_SETTING =
+      Setting.bytes(
+          ADAPTIVE_BROADCAST_BYTES,
+          0,
+          8L << 20,
+          "A shuffled join whose one side wrote at most this much becomes a broadcast join at"
+              + " run time: every task reads that side whole and the other side where it was"
+              + " written; 0 never.");
+
   /** {@link PlanCodec#MAX_SHIPPED_BYTES}, typed. */
   public static final Setting<Long> MAX_MEMORY_TABLE_BYTES_SETTING =
       Setting.bytes(
@@ -143,6 +206,11 @@ public final class DistributedSettings implements SettingsProvider {
         SCHEDULER_WAIT_SETTING,
         REUSE_EXCHANGES_SETTING,
         LOCAL_SINGLE_TASK_PLANS_SETTING,
+        ADAPTIVE_SETTING,
+        ADAPTIVE_MIN_PARTITION_BYTES_SETTING,
+        ADAPTIVE_SKEW_FACTOR_SETTING,
+        ADAPTIVE_SKEW_MIN_BYTES_SETTING,
+        ADAPTIVE_BROADCAST_BYTES_SETTING,
         MAX_MEMORY_TABLE_BYTES_SETTING,
         SHUFFLE_COMPRESSION_SETTING);
   }

@@ -6,6 +6,7 @@ import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -22,7 +23,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * reads them all.
  *
  * <p>The planner creates the node without locations; the executor fills them in with {@link
- * #withLocations} from the task's launch request before running it.
+ * #withInputs} from the task's launch request before running it. Adaptive execution may have run
+ * the producer stage with another number of tasks than planned (the launch request says how many),
+ * and may give this task a {@link Slice} of a HASH input to read instead of its own partition: a
+ * range of partitions (coalesced), or a partition's output from some producer tasks only (a skewed
+ * partition split; a join's large side read where it was written).
  */
 public final class ShuffleReaderExec extends BaseExecutionPlan {
   /** How output partitions map to producer outputs. */
@@ -39,6 +44,35 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
   private final int producerTasks;
   private final List<ShuffleLocation> locations;
   private final ShuffleClient client;
+  private final int ranTasks;
+  private final Slice slice;
+
+  /**
+   * The part of a HASH input one task reads: output partitions [firstPartition, endPartition) of
+   * producer tasks [firstTask, endTask).
+   */
+  public record Slice(int firstPartition, int endPartition, int firstTask, int endTask) {
+    /** Validates the ranges. */
+    public Slice {
+      if (firstPartition < 0
+          || endPartition <= firstPartition
+          || firstTask < 0
+          || endTask <= firstTask) {
+        throw new IllegalArgumentException(
+            "empty or negative slice "
+                + describe(firstPartition, endPartition, firstTask, endTask));
+      }
+    }
+
+    private static String describe(int fp, int ep, int ft, int et) {
+      return "partitions [" + fp + ", " + ep + ") of tasks [" + ft + ", " + et + ")";
+    }
+
+    @Override
+    public String toString() {
+      return describe(firstPartition, endPartition, firstTask, endTask);
+    }
+  }
 
   /**
    * Creates a reader.
@@ -58,7 +92,23 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
       int producerTasks,
       List<ShuffleLocation> locations,
       ShuffleClient client) {
+    this(stageId, schema, partitioning, mode, producerTasks, locations, client, -1, null);
+  }
+
+  private ShuffleReaderExec(
+      int stageId,
+      Schema schema,
+      Partitioning partitioning,
+      Mode mode,
+      int producerTasks,
+      List<ShuffleLocation> locations,
+      ShuffleClient client,
+      int ranTasks,
+      Slice slice) {
     super(schema, List.of());
+    if (slice != null && mode != Mode.HASH) {
+      throw new IllegalArgumentException("only a HASH reader reads a slice: " + slice);
+    }
     if (mode == Mode.PER_TASK && partitioning.partitionCount() != producerTasks) {
       throw new IllegalArgumentException(
           "a per-task reader has one partition per producer task: "
@@ -72,6 +122,8 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
     this.producerTasks = producerTasks;
     this.locations = List.copyOf(locations);
     this.client = client;
+    this.ranTasks = ranTasks;
+    this.slice = slice;
   }
 
   /** An unresolved reader, as the stage planner creates it. */
@@ -83,13 +135,29 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
 
   /** A copy that reads from {@code newLocations} (only those of this stage are kept). */
   public ShuffleReaderExec withLocations(List<ShuffleLocation> newLocations, ShuffleClient with) {
+    return withInputs(newLocations, with, -1, null);
+  }
+
+  /**
+   * A copy that reads from {@code newLocations} (only those of this stage are kept), knowing that
+   * the producer stage ran {@code ranTasks} tasks (-1: as planned) and reading {@code slice} of it
+   * (null: this task's own partition).
+   */
+  public ShuffleReaderExec withInputs(
+      List<ShuffleLocation> newLocations, ShuffleClient with, int ranTasks, Slice slice) {
     List<ShuffleLocation> mine = new ArrayList<>();
     for (ShuffleLocation l : newLocations) {
       if (l.stageId() == stageId) {
         mine.add(l);
       }
     }
-    return new ShuffleReaderExec(stageId, schema(), partitioning, mode, producerTasks, mine, with);
+    return new ShuffleReaderExec(
+        stageId, schema(), partitioning, mode, producerTasks, mine, with, ranTasks, slice);
+  }
+
+  /** The slice of the producers' output this reader reads, or null (its own partition). */
+  public Slice slice() {
+    return slice;
   }
 
   /** The producer stage. */
@@ -135,20 +203,59 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
     return new ConcatStream(schema(), inputs, client, context);
   }
 
-  /** The producer outputs partition {@code partition} reads, one per producer task, in order. */
+  /** The producer outputs partition {@code partition} reads, by partition and producer task. */
   List<ShuffleLocation> inputsOf(int partition) {
+    int producers = ranTasks >= 0 ? ranTasks : producerTasks;
+    if (mode == Mode.PER_TASK) {
+      return perTaskInputs(partition, producers);
+    }
+    Slice read = slice != null ? slice : new Slice(partition, partition + 1, 0, producers);
     List<ShuffleLocation> out = new ArrayList<>();
     for (ShuffleLocation l : locations) {
-      boolean wanted =
-          mode == Mode.HASH
-              ? l.partition() == partition
-              : l.taskId() == partition && l.partition() == 0;
-      if (wanted) {
+      if (l.partition() >= read.firstPartition()
+          && l.partition() < read.endPartition()
+          && l.taskId() >= read.firstTask()
+          && l.taskId() < read.endTask()) {
         out.add(l);
       }
     }
-    out.sort(Comparator.comparingInt(ShuffleLocation::taskId));
-    int expected = mode == Mode.HASH ? producerTasks : 1;
+    out.sort(
+        Comparator.comparingInt(ShuffleLocation::partition)
+            .thenComparingInt(ShuffleLocation::taskId));
+    int expected =
+        (read.endPartition() - read.firstPartition()) * (read.endTask() - read.firstTask());
+    if (out.size() != expected) {
+      throw new QuiverException(
+          "stage "
+              + stageId
+              + " partition "
+              + partition
+              + " has "
+              + out.size()
+              + " input locations, expected "
+              + expected
+              + (slice == null ? "" : " (reading " + slice + ")"));
+    }
+    return out;
+  }
+
+  /**
+   * The outputs PER_TASK partition {@code partition} reads when the producer ran {@code producers}
+   * tasks: task {@code partition}'s, none when it ran fewer tasks than planned (coalesced), and
+   * every task {@code partition + k * producerTasks} when it ran more (the planner allows that only
+   * where a coalesce reads the partitions, in any order).
+   */
+  private List<ShuffleLocation> perTaskInputs(int partition, int producers) {
+    List<ShuffleLocation> out = new ArrayList<>();
+    int expected = 0;
+    for (int task = partition; task < producers; task += producerTasks) {
+      expected++;
+      for (ShuffleLocation l : locations) {
+        if (l.taskId() == task && l.partition() == 0) {
+          out.add(l);
+        }
+      }
+    }
     if (out.size() != expected) {
       throw new QuiverException(
           "stage "
@@ -160,6 +267,7 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
               + " input locations, expected "
               + expected);
     }
+    out.sort(Comparator.comparingInt(ShuffleLocation::taskId));
     return out;
   }
 
@@ -172,17 +280,25 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
         + ", producers="
         + producerTasks
         + ", partitioning="
-        + partitioning;
+        + partitioning
+        + (slice == null ? "" : ", reads " + slice);
   }
 
-  /** Reads the inputs one after the other. */
+  /**
+   * Reads the inputs one after the other, with the next few already open: their producers start
+   * sending (a remote one over the network) while the current input is read, so a task does not
+   * wait a round trip and a first batch per producer.
+   */
   private static final class ConcatStream implements BatchStream {
+    /** Inputs opened ahead of the one being read. */
+    static final int OPEN_AHEAD = 3;
+
     private final Schema schema;
     private final List<ShuffleLocation> inputs;
     private final ShuffleClient client;
     private final TaskContext context;
+    private final ArrayDeque<BatchStream> open = new ArrayDeque<>();
     private int next;
-    private BatchStream current;
 
     ConcatStream(
         Schema schema, List<ShuffleLocation> inputs, ShuffleClient client, TaskContext context) {
@@ -200,32 +316,47 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
     @Override
     public VectorSchemaRoot next() {
       while (true) {
+        openAhead();
+        BatchStream current = open.peekFirst();
         if (current == null) {
-          if (next == inputs.size()) {
-            return null;
-          }
-          ShuffleLocation input = inputs.get(next++);
-          if (input.empty()) {
-            continue; // a skipped producer task: no rows
-          }
-          current = client.open(input, schema, context);
+          return null;
         }
         VectorSchemaRoot batch = current.next();
         if (batch != null) {
           return batch;
         }
-        current.close();
-        current = null;
+        open.pollFirst().close();
+      }
+    }
+
+    /** Opens inputs until the one being read and {@link #OPEN_AHEAD} more are open. */
+    private void openAhead() {
+      while (open.size() <= OPEN_AHEAD && next < inputs.size()) {
+        ShuffleLocation input = inputs.get(next++);
+        if (!input.empty()) { // a skipped producer task has no rows
+          open.addLast(client.open(input, schema, context));
+        }
       }
     }
 
     @Override
     public void close() {
-      if (current != null) {
-        current.close();
-        current = null;
+      RuntimeException failure = null;
+      while (!open.isEmpty()) {
+        try {
+          open.pollFirst().close();
+        } catch (RuntimeException e) {
+          if (failure == null) {
+            failure = e;
+          } else {
+            failure.addSuppressed(e);
+          }
+        }
       }
       next = inputs.size();
+      if (failure != null) {
+        throw failure;
+      }
     }
   }
 }

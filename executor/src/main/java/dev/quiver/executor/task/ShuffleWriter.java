@@ -10,6 +10,7 @@ import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import dev.quiver.executor.shuffle.ShuffleStore;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -35,6 +36,8 @@ public final class ShuffleWriter {
   private long nextRoundRobin;
   private long rows;
   private long bytes;
+  private final long[] partitionRows;
+  private final long[] partitionBytes;
   private boolean finished;
 
   /**
@@ -92,6 +95,8 @@ public final class ShuffleWriter {
     this.schema = schema;
     this.allocator = allocator;
     this.compression = compression;
+    this.partitionRows = new long[partitions];
+    this.partitionBytes = new long[partitions];
     // Start each task at its own partition so that tasks with few batches spread evenly.
     this.nextRoundRobin = taskId;
   }
@@ -162,7 +167,10 @@ public final class ShuffleWriter {
   }
 
   private void append(int partition, VectorSchemaRoot batch) {
-    bytes += sizeOf(batch);
+    long size = sizeOf(batch);
+    bytes += size;
+    partitionBytes[partition] += size;
+    partitionRows[partition] += batch.getRowCount();
     store.append(ShuffleTickets.id(jobId, stageId, taskId, partition), batch);
   }
 
@@ -195,6 +203,16 @@ public final class ShuffleWriter {
   /** Arrow buffer bytes written so far. */
   public long bytes() {
     return bytes;
+  }
+
+  /** Arrow buffer bytes written so far to each output partition, in partition order. */
+  public List<Long> partitionBytes() {
+    return Arrays.stream(partitionBytes).boxed().toList();
+  }
+
+  /** Rows written so far to each output partition, in partition order. */
+  public List<Long> partitionRows() {
+    return Arrays.stream(partitionRows).boxed().toList();
   }
 
   private String describeTask() {

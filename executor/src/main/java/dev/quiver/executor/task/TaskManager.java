@@ -14,6 +14,7 @@ import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.codec.StagePlan;
 import dev.quiver.distributed.proto.ErrorInfo;
+import dev.quiver.distributed.proto.InputSlice;
 import dev.quiver.distributed.proto.LaunchTaskRequest;
 import dev.quiver.distributed.proto.PartitionLocation;
 import dev.quiver.distributed.proto.TaskId;
@@ -23,6 +24,7 @@ import dev.quiver.distributed.proto.TaskStatusReport;
 import dev.quiver.distributed.shuffle.ShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
+import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import dev.quiver.executor.shuffle.ShuffleStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -598,19 +600,26 @@ public final class TaskManager implements AutoCloseable {
                 .decode(
                     request.getPlan().toByteArray(),
                     new DecodeContext(
-                        allocator, inputs, resources.shuffleClient(), resources.udfs()));
+                        allocator,
+                        inputs,
+                        resources.shuffleClient(),
+                        resources.udfs(),
+                        request.getInputTaskCountsMap(),
+                        inputSlices(request)));
         StagePlan stage = decoded.plan();
         ExecutionPlan root = stage.root();
-        if (id.getTaskId() >= root.partitionCount()) {
+        int planPartition =
+            request.hasPlanPartition() ? request.getPlanPartition() : id.getTaskId();
+        if (planPartition >= root.partitionCount()) {
           throw new PlanCodecException(
               name
                   + " reads partition "
-                  + id.getTaskId()
+                  + planPartition
                   + " but the stage plan has "
                   + root.partitionCount()
                   + " partitions; the job spec's task count does not match its plan");
         }
-        stream = root.execute(id.getTaskId(), ctx);
+        stream = root.execute(planPartition, ctx);
         writer =
             new ShuffleWriter(
                 store,
@@ -673,6 +682,8 @@ public final class TaskManager implements AutoCloseable {
                         + store.diskBytesOf(id.getJobId(), id.getStageId(), id.getTaskId()))
                 .setElapsedMillis(elapsedMillis)
                 .setFetchedBytes(fetched)
+                .addAllPartitionBytes(writer.partitionBytes())
+                .addAllPartitionRows(writer.partitionRows())
                 .build();
         LOG.info(
             "{} succeeded: {} rows, {} bytes in {} ms",
@@ -786,5 +797,17 @@ public final class TaskManager implements AutoCloseable {
       }
       return b.build();
     }
+  }
+
+  /** The input slices a launch request gives its task, by input stage. */
+  private static Map<Integer, ShuffleReaderExec.Slice> inputSlices(LaunchTaskRequest request) {
+    Map<Integer, ShuffleReaderExec.Slice> slices = new HashMap<>();
+    for (InputSlice s : request.getInputSlicesList()) {
+      slices.put(
+          s.getStageId(),
+          new ShuffleReaderExec.Slice(
+              s.getFirstPartition(), s.getEndPartition(), s.getFirstTask(), s.getEndTask()));
+    }
+    return slices;
   }
 }

@@ -186,6 +186,9 @@ public final class WebUi implements HttpHandler {
       b.append(" · read by ").append(esc(stage.boundary()));
     }
     b.append("</p>");
+    if (!stage.adaptive().isEmpty()) {
+      b.append("<p>Adaptive: ").append(esc(stage.adaptive())).append("</p>");
+    }
     if (!stage.planText().isEmpty()) {
       b.append("<details><summary>Plan</summary><pre>")
           .append(esc(stage.planText()))

@@ -47,6 +47,12 @@ final class ExecutorCalls implements AutoCloseable {
             .setJobCapability(job.capability);
     for (StageRun input : task.stage.inputs) {
       request.addAllInputs(input.outputs());
+      request.putInputTaskCounts(input.id(), input.tasks.size());
+    }
+    if (task.input != null) {
+      request
+          .setPlanPartition(task.input.planPartition())
+          .addAllInputSlices(task.input.slices().values());
     }
     return request.build();
   }

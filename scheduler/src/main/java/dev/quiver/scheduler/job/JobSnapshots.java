@@ -69,6 +69,7 @@ final class JobSnapshots {
               spec.getPartitioning(),
               spec.getBoundary(),
               spec.getPlanText(),
+              stage.adaptiveNote,
               List.copyOf(tasks)));
     }
     return new JobDetail(summary(job), List.copyOf(stages), job.spec.getFinalStageId(), dot(job));

@@ -67,6 +67,7 @@ public final class JobViews {
       String partitioning,
       String boundary,
       String planText,
+      String adaptive,
       List<TaskView> tasks) {}
 
   /** A job with its stages, their tasks, and the stage graph as Graphviz DOT. */

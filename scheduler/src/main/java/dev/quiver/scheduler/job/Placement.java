@@ -1,6 +1,8 @@
 package dev.quiver.scheduler.job;
 
 import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.InputSlice;
+import dev.quiver.distributed.proto.TaskMetrics;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -87,24 +89,44 @@ final class Placement {
 
   /**
    * Bytes of the task's input held per executor: the outputs of its input stages' tasks (every task
-   * of a stage reads from each of them, so the whole output counts).
+   * of a stage reads from each of them, so the whole output counts), or, of an input adaptive
+   * execution gave the task a slice of, the bytes of that slice.
    */
   static Map<String, Long> inputBytesByExecutor(TaskRun task) {
     Map<String, Long> held = new HashMap<>();
     for (StageRun input : task.stage.inputs) {
+      InputSlice slice = task.input == null ? null : task.input.slices().get(input.id());
       for (TaskRun producer : input.tasks) {
         if (producer.phase == TaskRun.Phase.SUCCEEDED
             && !producer.skipped
             && producer.executor != null
             && producer.summary != null) {
-          held.merge(
-              producer.executor.getExecutorId(),
-              producer.summary.getMetrics().getOutputBytes(),
-              Long::sum);
+          held.merge(producer.executor.getExecutorId(), bytesRead(producer, slice), Long::sum);
         }
       }
     }
     return held;
+  }
+
+  /**
+   * Bytes of {@code producer}'s output a task reading {@code slice} of it reads (null: all of it,
+   * as far as placement cares).
+   */
+  private static long bytesRead(TaskRun producer, InputSlice slice) {
+    TaskMetrics m = producer.summary.getMetrics();
+    if (slice == null) {
+      return m.getOutputBytes();
+    }
+    if (producer.index < slice.getFirstTask() || producer.index >= slice.getEndTask()) {
+      return 0;
+    }
+    long bytes = 0;
+    for (int p = slice.getFirstPartition();
+        p < slice.getEndPartition() && p < m.getPartitionBytesCount();
+        p++) {
+      bytes += m.getPartitionBytes(p);
+    }
+    return bytes;
   }
 
   /**

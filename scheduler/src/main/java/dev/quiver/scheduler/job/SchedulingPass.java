@@ -68,6 +68,7 @@ final class SchedulingPass {
       if (job.terminal()) {
         continue;
       }
+      adapt(job);
       ReadyTasks.Ready ready = ReadyTasks.of(job);
       for (StageRun stage : ready.rowLimitsMet()) {
         skipUnfinished(stage);
@@ -90,6 +91,26 @@ final class SchedulingPass {
     }
     if (Placement.hasFreeSlot(free)) {
       speculate(usable, free);
+    }
+  }
+
+  /**
+   * Reshapes each stage of {@code job} whose inputs have just completed from their real sizes
+   * ({@link AdaptiveTasks}), before any of its tasks is launched.
+   */
+  private void adapt(Job job) {
+    for (StageRun stage : job.stages.values()) {
+      if (!stage.adaptable()) {
+        continue;
+      }
+      stage.adapted = true;
+      AdaptiveTasks.of(stage)
+          .ifPresent(
+              reshape -> {
+                stage.reshape(reshape);
+                status.changed(job);
+                LOG.info("{}: stage {}: {}", job.describe(), stage.id(), reshape.note());
+              });
     }
   }
 

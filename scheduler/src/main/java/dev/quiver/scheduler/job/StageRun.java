@@ -20,6 +20,12 @@ final class StageRun {
   /** Rows the consumers need at most from all tasks together, or -1 (all). */
   final long rowLimit;
 
+  /** Whether adaptive execution has looked at the stage (once, when its inputs completed). */
+  boolean adapted;
+
+  /** What adaptive execution changed in the stage's tasks, or empty. */
+  String adaptiveNote = "";
+
   StageRun(Job job, StageSpec spec) {
     this.job = job;
     this.spec = spec;
@@ -31,6 +37,26 @@ final class StageRun {
 
   int id() {
     return spec.getStageId();
+  }
+
+  /**
+   * Whether adaptive execution may still reshape the stage: it has an adaptive spec, was not looked
+   * at yet, its inputs are complete and none of its tasks ever launched.
+   */
+  boolean adaptable() {
+    return !adapted
+        && spec.hasAdaptive()
+        && inputs.stream().allMatch(StageRun::complete)
+        && tasks.stream().allMatch(t -> t.phase == TaskRun.Phase.WAITING && t.launches == 0);
+  }
+
+  /** Replaces the planned tasks with {@code reshape}'s. */
+  void reshape(AdaptiveTasks.Reshape reshape) {
+    tasks.clear();
+    for (AdaptiveTasks.TaskInput input : reshape.tasks()) {
+      tasks.add(new TaskRun(this, tasks.size(), input));
+    }
+    adaptiveNote = reshape.note();
   }
 
   /** True when every task has a successful attempt whose output is still available. */

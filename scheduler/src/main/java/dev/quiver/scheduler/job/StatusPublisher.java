@@ -35,7 +35,8 @@ final class StatusPublisher {
           StageStatus.newBuilder()
               .setStageId(stage.id())
               .setTaskCount(stage.tasks.size())
-              .setTasksSucceeded(stage.succeeded());
+              .setTasksSucceeded(stage.succeeded())
+              .setAdaptive(stage.adaptiveNote);
       for (TaskRun t : stage.tasks) {
         if (t.summary != null) {
           s.addTasks(t.summary);

@@ -37,6 +37,10 @@ final class TaskRun {
 
   final StageRun stage;
   final int index;
+
+  /** What the task reads when adaptive execution reshaped its stage; null: partition index. */
+  final AdaptiveTasks.TaskInput input;
+
   Phase phase = Phase.WAITING;
 
   /** Attempts launched so far; the next attempt's number. */
@@ -80,8 +84,13 @@ final class TaskRun {
   TaskSummary summary;
 
   TaskRun(StageRun stage, int index) {
+    this(stage, index, null);
+  }
+
+  TaskRun(StageRun stage, int index, AdaptiveTasks.TaskInput input) {
     this.stage = stage;
     this.index = index;
+    this.input = input;
   }
 
   /** The running attempt {@code number} on {@code executorId}, or null (ended or unknown). */
