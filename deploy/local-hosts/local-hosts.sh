@@ -24,7 +24,8 @@ Commands:
   up [OPTIONS]                Make the hosts, start the scheduler and executors, wait until every
                               executor registered; print key=value lines (id, scheduler, ...).
   with [OPTIONS] -- CMD...    up, run CMD in the client host, then down (always).
-  run [--id ID] -- CMD...     Run CMD in the client host (\$QUIVER_SCHEDULER holds the address).
+  run [--id ID] -- CMD...     Run CMD in the client host (\$QUIVER_SCHEDULER holds the scheduler's
+                              address, \$QVH_ID the run id).
   exec [--id ID] HOST -- CMD  Run CMD in HOST: scheduler, client or executor-N.
   kill-executor [--id ID] N [--signal SIG]   Signal executor N (default KILL) and wait for its end.
   start-executor [--id ID] N  Start executor N again (after kill-executor) and wait for it.
@@ -496,7 +497,7 @@ exec_in() {
   scheduler=$(env_value scheduler)
   netns=$(ns_of "$key")
   [[ -e "/run/netns/$netns" ]] || die "no host $key in run $ID"
-  QUIVER_SCHEDULER="$scheduler" exec nsenter --net="/run/netns/$netns" -- "$@"
+  QUIVER_SCHEDULER="$scheduler" QVH_ID="$ID" exec nsenter --net="/run/netns/$netns" -- "$@"
 }
 
 kill_executor() {
@@ -542,6 +543,12 @@ status() {
     printf '  %-7s %-16s %-22s %s\n' "$key" "$(ip -n "$(ns_of "$key")" -4 -o addr show dev eth0 2>/dev/null |
       awk '{print $4}')" "$(tc qdisc show dev "$(veth_of "$key")" 2>/dev/null | head -n 1 |
       awk '{print ($2 == "tbf" ? "link " $8 : "link unlimited")}')" "$state"
+    # How often the quota held the executor back: throttled periods and time.
+    if [[ -f "$(cgroup_dir)/$key/cpu.stat" ]]; then
+      awk '/^nr_periods|^nr_throttled|^throttled_time/{v[$1]=$2}
+        END{printf "          cpu quota: throttled in %d of %d periods, %.1f s\n",
+          v["nr_throttled"], v["nr_periods"], v["throttled_time"]/1e9}' "$(cgroup_dir)/$key/cpu.stat"
+    fi
   done
 }
 
@@ -622,7 +629,7 @@ main() {
       DOWN_AFTER=1
       up
       local rc=0
-      QUIVER_SCHEDULER="$NET.2:$SCHEDULER_PORT" \
+      QUIVER_SCHEDULER="$NET.2:$SCHEDULER_PORT" QVH_ID="$ID" \
         nsenter --net="/run/netns/$(ns_of client)" -- "${COMMAND_ARGS[@]}" || rc=$?
       exit "$rc"
       ;;

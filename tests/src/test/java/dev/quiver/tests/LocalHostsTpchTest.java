@@ -36,9 +36,9 @@ import org.junit.jupiter.api.Timeout;
  * TPC-H SF 1 on a cluster of hosts on one machine ({@code deploy/local-hosts}, issue 36): a
  * scheduler and three executors, each in its own network namespace with a 1 Gbit/s link and a 1-CPU
  * quota, and this JVM the client, reaching them from the root namespace through the bridge. All 22
- * answers equal single-node Quiver's on the same data; then all 22 again while one executor is
- * killed with SIGKILL in the middle of the run. Skipped where namespaces cannot be made (not root,
- * no iproute2).
+ * answers equal single-node Quiver's on the same data; the quiver command runs from the client
+ * host; then all 22 again while one executor is killed with SIGKILL in the middle of the run, and
+ * started again. Skipped where namespaces cannot be made (not root, no iproute2).
  */
 @Tag("slow")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -47,11 +47,11 @@ class LocalHostsTpchTest {
   private static final double SCALE = 1;
   private static final int EXECUTORS = 3;
   private static final Duration QUERY_TIMEOUT = Duration.ofMinutes(10);
+  private static final String COUNT_LINEITEM = "SELECT count(*) AS n FROM lineitem";
 
   private final QueryThread thread = new QueryThread();
   private final Map<String, QueryResult> expected = new LinkedHashMap<>();
   private final List<TpchQuery> queries = TpchQueries.all();
-  private static final String COUNT_LINEITEM = "SELECT count(*) AS n FROM lineitem";
   private Path data;
   private LocalHosts hosts;
   private ClusterFixture.ClusterRows cluster;
@@ -120,8 +120,13 @@ class LocalHostsTpchTest {
     keepingLogsOnFailure(
         () -> {
           // Each executor registered with its own namespace's address, which peers and this
-          // client dial: no host shares an address and none is on loopback.
+          // client dial: no host shares an address and none is on loopback, all on the bridge's
+          // subnet, which this JVM reaches from the root namespace's address on it.
+          String subnet =
+              hosts.rootAddress().substring(0, hosts.rootAddress().lastIndexOf('.') + 1);
+          assertThat(hosts.scheduler()).startsWith(subnet);
           assertThat(executors())
+              .allSatisfy(e -> assertThat(e.getInfo().getHost()).startsWith(subnet))
               .extracting(e -> e.getInfo().getHost())
               .containsExactlyInAnyOrder(
                   hosts.executorAddress(1), hosts.executorAddress(2), hosts.executorAddress(3));
@@ -197,8 +202,7 @@ class LocalHostsTpchTest {
                             stage -> {
                               String victim = stage.getTasks(0).getExecutorId();
                               try {
-                                hosts.killExecutor(
-                                    Integer.parseInt(victim.substring("executor-".length())));
+                                hosts.killExecutor(executorNumber(victim));
                               } catch (RuntimeException e) {
                                 // Thrown here it would reach the query, not the test.
                                 killFailed[0] = e;
@@ -236,6 +240,14 @@ class LocalHostsTpchTest {
               .extracting(ExecutorStatus::getState)
               .as("the scheduler's view of the killed executor")
               .containsExactly(ExecutorState.EXECUTOR_STATE_LOST);
+
+          // Started again on its host, it registers again under its id.
+          hosts.startExecutor(executorNumber(killed[0]));
+          assertThat(executors())
+              .filteredOn(e -> e.getInfo().getExecutorId().equals(killed[0]))
+              .extracting(ExecutorStatus::getState)
+              .as("the scheduler's view of the restarted executor")
+              .contains(ExecutorState.EXECUTOR_STATE_ALIVE);
         });
   }
 
@@ -248,6 +260,11 @@ class LocalHostsTpchTest {
         want,
         cluster.rows().query(q.sql()),
         Differential.sortOf(q.orderBy(), want));
+  }
+
+  /** N of the id {@code executor-N} that local-hosts.sh gives executor N. */
+  private static int executorNumber(String executorId) {
+    return Integer.parseInt(executorId.substring("executor-".length()));
   }
 
   private List<ExecutorStatus> executors() {

@@ -145,22 +145,34 @@ public final class LocalHosts implements AutoCloseable {
       cmd.addAll(List.of("--executor-cores", Integer.toString(options.executorCores())));
     }
     // The script bounds its own waits by --timeout; this bounds the script, with room to clean up.
-    Result up = call(cmd, options.startTimeout().plusSeconds(60));
-    if (up.status() != 0) {
-      down(id, stateDir, false);
-      throw new HostsException(
-          "local-hosts.sh up failed with status " + up.status() + ":\n" + up.output());
-    }
     Map<String, String> env = new LinkedHashMap<>();
-    for (String line : up.output().split("\n")) {
-      int eq = line.indexOf('=');
-      if (eq > 0 && !line.startsWith("local-hosts:")) {
-        env.put(line.substring(0, eq), line.substring(eq + 1));
+    try {
+      Result up = call(cmd, options.startTimeout().plusSeconds(60));
+      if (up.status() != 0) {
+        throw new HostsException(
+            "local-hosts.sh up failed with status " + up.status() + ":\n" + up.output());
       }
+      // Its key=value lines (stdout); what it says on stderr starts with "local-hosts:".
+      for (String line : up.output().split("\n")) {
+        int eq = line.indexOf('=');
+        if (eq > 0 && !line.startsWith("local-hosts:")) {
+          env.put(line.substring(0, eq), line.substring(eq + 1));
+        }
+      }
+      if (!env.keySet().containsAll(List.of("scheduler", "root", "state"))) {
+        throw new HostsException("local-hosts.sh up printed no scheduler, root or state:\n" + up);
+      }
+    } catch (HostsException e) {
+      // The script's trap took the hosts down unless it was killed; the logs stay for the failure.
+      try {
+        down(id, stateDir, true);
+      } catch (HostsException downFailed) {
+        e.addSuppressed(downFailed);
+      }
+      throw e;
     }
     LocalHosts hosts = new LocalHosts(stateDir, id, env);
     Runtime.getRuntime().addShutdownHook(hosts.shutdownHook);
-    hosts.require("scheduler");
     return hosts;
   }
 
@@ -191,11 +203,6 @@ public final class LocalHosts implements AutoCloseable {
   public String executorAddress(int n) {
     String target = require("executor_" + n);
     return target.substring(0, target.lastIndexOf(':'));
-  }
-
-  /** The log of host {@code key}: {@code sched}, {@code e1}, {@code e2}, ... */
-  public Path log(String key) {
-    return Path.of(require("state"), key + ".log");
   }
 
   /** Kills executor {@code n} with SIGKILL and returns once the process has ended. */
