@@ -6,6 +6,8 @@ import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetOptions;
 import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.datasource.TableFunction;
+import dev.quiver.binding.datasource.TableFunctionCall;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.Suggestions;
@@ -17,6 +19,7 @@ import dev.quiver.binding.sql.SessionState;
 import dev.quiver.binding.sql.StatementRunner;
 import dev.quiver.binding.udf.ScalarUdf;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -97,6 +100,31 @@ public class SessionContext implements AutoCloseable {
   /** Registers CSV files laid out as {@code options} say as table {@code name}. */
   public void registerCsv(String name, String path, CsvOptions options) {
     register(name, CsvTable.open(path, null, options, config()), true);
+  }
+
+  /**
+   * Registers the Apache Iceberg table at {@code location} as table {@code name}: a table folder
+   * (its {@code metadata/version-hint.text}, else its newest {@code vN.metadata.json}) or a {@code
+   * .metadata.json} file, local or in S3, read at its current snapshot. Needs the {@code
+   * quiver-iceberg} module on the class path, which provides the {@code iceberg_scan} table
+   * function this calls.
+   */
+  public void registerIceberg(String name, String location) {
+    TableFunction scan = state.catalog().tableFunction("iceberg_scan");
+    if (scan == null) {
+      throw new QuiverException(
+          "Reading Iceberg tables needs the quiver-iceberg module (dev.quiver:quiver-iceberg) on"
+              + " the class path; the quiver command and its jars include it");
+    }
+    register(
+        name,
+        scan.open(new TableFunctionCall("iceberg_scan", List.of(location), Map.of(), config())),
+        true);
+  }
+
+  /** Registers a table function, callable as {@code FROM name(...)}. */
+  public void registerTableFunction(TableFunction function) {
+    state.catalog().putTableFunction(function);
   }
 
   /** Registers any table provider as table {@code name}. */
@@ -199,6 +227,7 @@ public class SessionContext implements AutoCloseable {
       state.planner(next);
       state.rules().addAll(e.physicalOptimizerRules());
       e.udfs().forEach(this::registerUdf);
+      e.tableFunctions().forEach(this::registerTableFunction);
       e.tables().forEach(this::registerTable);
     }
     return this;

@@ -1,5 +1,7 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.datasource.TableFunction;
+import dev.quiver.binding.datasource.TableFunctions;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.Suggestions;
@@ -30,6 +32,7 @@ public final class Catalog extends AbstractSchema {
   private final Map<String, TableEntry> tables = new LinkedHashMap<>();
   private final Map<String, ViewEntry> views = new LinkedHashMap<>();
   private final Map<String, ScalarUdf> udfs = new LinkedHashMap<>();
+  private final Map<String, TableFunction> tableFunctions = new LinkedHashMap<>();
 
   /** Lower-cases a name the way unquoted SQL identifiers are. */
   public static String key(String name) {
@@ -120,6 +123,7 @@ public final class Catalog extends AbstractSchema {
     tables.clear();
     views.clear();
     udfs.clear();
+    tableFunctions.clear();
     return out;
   }
 
@@ -131,6 +135,19 @@ public final class Catalog extends AbstractSchema {
   /** The UDF named {@code name} (any case), or null. */
   public synchronized ScalarUdf udf(String name) {
     return udfs.get(key(name));
+  }
+
+  /** Registers (or replaces) a table function under its lower-case name. */
+  public synchronized void putTableFunction(TableFunction function) {
+    tableFunctions.put(key(function.name()), function);
+  }
+
+  /**
+   * The table function named {@code name}: the session's own, else one on the class path; or null.
+   */
+  public synchronized TableFunction tableFunction(String name) {
+    TableFunction own = tableFunctions.get(key(name));
+    return own != null ? own : TableFunctions.find(name);
   }
 
   /** All UDFs. */
