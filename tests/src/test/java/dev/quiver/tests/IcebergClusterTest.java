@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.io.S3ProxyServer;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.EmbeddedClusterModule;
@@ -114,6 +115,27 @@ class IcebergClusterTest {
       }
     } finally {
       ctx.deregisterTable("events");
+    }
+  }
+
+  @Test
+  void tableInS3ReadByBothExecutors() throws Exception {
+    try (S3ProxyServer s3 = S3ProxyServer.start()) {
+      s3.createBucket("lake");
+      SessionConfig store = s3.configure(new SessionConfig());
+      IcebergModel inS3 = IcebergTables.events("s3://lake/warehouse/events", store);
+      s3.configure(ctx.config())
+          .set(DistributedSettings.BYTES_PER_TASK, "1k")
+          .set(DistributedSettings.MAX_TASKS, "4")
+          .withBatchSize(100);
+      IcebergReadTest.compare(
+          ctx,
+          duck,
+          "iceberg_scan('s3://lake/warehouse/events')",
+          inS3.table.schema(),
+          inS3.live,
+          IcebergReadTest.EVENT_QUERIES);
+      ranOnBothExecutors();
     }
   }
 

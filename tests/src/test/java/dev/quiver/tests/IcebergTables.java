@@ -28,6 +28,11 @@ final class IcebergTables {
 
   /** The main table: 300 rows through 9 snapshots. */
   static IcebergModel events(String location) {
+    return events(location, null);
+  }
+
+  /** The main table in {@code location}, reached with {@code config}'s store settings. */
+  static IcebergModel events(String location, dev.quiver.binding.settings.SessionConfig config) {
     Schema schema =
         new Schema(
             Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -45,7 +50,7 @@ final class IcebergTables {
             .truncate("name", 2)
             .month("d")
             .build();
-    Table table = FileSystemTables.create(location, schema, spec, Map.of(), null);
+    Table table = FileSystemTables.create(location, schema, spec, Map.of(), config);
     IcebergModel m = new IcebergModel(table);
     m.append(rows(1, 120, false));
     m.append(rows(121, 240, false));
