@@ -6,6 +6,7 @@ import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetOptions;
 import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.datasource.TableCatalog;
 import dev.quiver.binding.datasource.TableFunction;
 import dev.quiver.binding.datasource.TableFunctionCall;
 import dev.quiver.binding.datasource.TableProvider;
@@ -120,6 +121,31 @@ public class SessionContext implements AutoCloseable {
         name,
         scan.open(new TableFunctionCall("iceberg_scan", List.of(location), Map.of(), config())),
         true);
+  }
+
+  /**
+   * Attaches a catalog of tables as {@code name}: SQL names its tables {@code
+   * name.namespace.table}, looked up in the catalog when a statement names them. Sessions made with
+   * {@link #newSession()} share it.
+   */
+  public void attachCatalog(String name, TableCatalog catalog) {
+    if (name == null || name.isBlank() || name.contains(".")) {
+      throw new QuiverException("A catalog needs a non-empty name without dots; got " + name);
+    }
+    state.catalog().attach(name, catalog);
+  }
+
+  /** Detaches catalog {@code name}; returns whether one was attached so. */
+  public boolean detachCatalog(String name) {
+    TableCatalog removed = state.catalog().detach(name);
+    if (removed instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        throw new QuiverException("Closing catalog " + name + " failed: " + e.getMessage(), e);
+      }
+    }
+    return removed != null;
   }
 
   /** Registers a table function, callable as {@code FROM name(...)}. */

@@ -1,5 +1,6 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.datasource.TableCatalog;
 import dev.quiver.binding.datasource.TableFunction;
 import dev.quiver.binding.datasource.TableFunctions;
 import dev.quiver.binding.datasource.TableProvider;
@@ -33,6 +34,7 @@ public final class Catalog extends AbstractSchema {
   private final Map<String, ViewEntry> views = new LinkedHashMap<>();
   private final Map<String, ScalarUdf> udfs = new LinkedHashMap<>();
   private final Map<String, TableFunction> tableFunctions = new LinkedHashMap<>();
+  private final Map<String, TableCatalog> attached = new LinkedHashMap<>();
 
   /** Lower-cases a name the way unquoted SQL identifiers are. */
   public static String key(String name) {
@@ -124,6 +126,7 @@ public final class Catalog extends AbstractSchema {
     views.clear();
     udfs.clear();
     tableFunctions.clear();
+    attached.clear();
     return out;
   }
 
@@ -150,9 +153,36 @@ public final class Catalog extends AbstractSchema {
     return own != null ? own : TableFunctions.find(name);
   }
 
+  /** Attaches {@code catalog} as {@code name}: its tables are {@code name.namespace.table}. */
+  public synchronized void attach(String name, TableCatalog catalog) {
+    String k = key(name);
+    if (tables.containsKey(k) || views.containsKey(k)) {
+      throw new QuiverException(
+          "Cannot attach a catalog as " + name + ": a table or view has that name");
+    }
+    attached.put(k, catalog);
+  }
+
+  /** Detaches catalog {@code name}; returns it, or null when none was attached so. */
+  public synchronized TableCatalog detach(String name) {
+    return attached.remove(key(name));
+  }
+
+  /** The attached catalogs by lower-case name. */
+  public synchronized Map<String, TableCatalog> attached() {
+    return Map.copyOf(attached);
+  }
+
   /** All UDFs. */
   public synchronized List<ScalarUdf> udfs() {
     return List.copyOf(udfs.values());
+  }
+
+  @Override
+  protected synchronized Map<String, org.apache.calcite.schema.Schema> getSubSchemaMap() {
+    Map<String, org.apache.calcite.schema.Schema> map = new LinkedHashMap<>();
+    attached.forEach((k, c) -> map.put(k, new AttachedCatalogSchema(k, c)));
+    return map;
   }
 
   @Override
