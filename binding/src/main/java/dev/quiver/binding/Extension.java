@@ -1,5 +1,6 @@
 package dev.quiver.binding;
 
+import dev.quiver.binding.datasource.TableFunction;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
 import dev.quiver.binding.planner.QueryPlanner;
@@ -9,7 +10,8 @@ import java.util.Map;
 
 /**
  * A bundle of additions installed into a session with {@link SessionContext#withExtensions}: a
- * query planner (usually wrapping the current one), physical optimizer rules, UDFs and tables.
+ * query planner (usually wrapping the current one), physical optimizer rules, UDFs, table functions
+ * and tables.
  */
 public interface Extension {
   /** Returns the planner the session should use, given the one it has now. */
@@ -24,6 +26,11 @@ public interface Extension {
 
   /** UDFs to register. */
   default List<ScalarUdf> udfs() {
+    return List.of();
+  }
+
+  /** Table functions to register ({@code FROM name(...)}). */
+  default List<TableFunction> tableFunctions() {
     return List.of();
   }
 

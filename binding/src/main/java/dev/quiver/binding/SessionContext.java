@@ -6,6 +6,9 @@ import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetOptions;
 import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.datasource.TableCatalog;
+import dev.quiver.binding.datasource.TableFunction;
+import dev.quiver.binding.datasource.TableFunctionCall;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.Suggestions;
@@ -17,6 +20,7 @@ import dev.quiver.binding.sql.SessionState;
 import dev.quiver.binding.sql.StatementRunner;
 import dev.quiver.binding.udf.ScalarUdf;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -97,6 +101,56 @@ public class SessionContext implements AutoCloseable {
   /** Registers CSV files laid out as {@code options} say as table {@code name}. */
   public void registerCsv(String name, String path, CsvOptions options) {
     register(name, CsvTable.open(path, null, options, config()), true);
+  }
+
+  /**
+   * Registers the Apache Iceberg table at {@code location} as table {@code name}: a table folder
+   * (its {@code metadata/version-hint.text}, else its newest {@code vN.metadata.json}) or a {@code
+   * .metadata.json} file, local or in S3, read at its current snapshot. Needs the {@code
+   * quiver-iceberg} module on the class path, which provides the {@code iceberg_scan} table
+   * function this calls.
+   */
+  public void registerIceberg(String name, String location) {
+    TableFunction scan = state.catalog().tableFunction("iceberg_scan");
+    if (scan == null) {
+      throw new QuiverException(
+          "Reading Iceberg tables needs the quiver-iceberg module (dev.quiver:quiver-iceberg) on"
+              + " the class path; the quiver command and its jars include it");
+    }
+    register(
+        name,
+        scan.open(new TableFunctionCall("iceberg_scan", List.of(location), Map.of(), config())),
+        true);
+  }
+
+  /**
+   * Attaches a catalog of tables as {@code name}: SQL names its tables {@code
+   * name.namespace.table}, looked up in the catalog when a statement names them. Sessions made with
+   * {@link #newSession()} share it.
+   */
+  public void attachCatalog(String name, TableCatalog catalog) {
+    if (name == null || name.isBlank() || name.contains(".")) {
+      throw new QuiverException("A catalog needs a non-empty name without dots; got " + name);
+    }
+    state.catalog().attach(name, catalog);
+  }
+
+  /** Detaches catalog {@code name}; returns whether one was attached so. */
+  public boolean detachCatalog(String name) {
+    TableCatalog removed = state.catalog().detach(name);
+    if (removed instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        throw new QuiverException("Closing catalog " + name + " failed: " + e.getMessage(), e);
+      }
+    }
+    return removed != null;
+  }
+
+  /** Registers a table function, callable as {@code FROM name(...)}. */
+  public void registerTableFunction(TableFunction function) {
+    state.catalog().putTableFunction(function);
   }
 
   /** Registers any table provider as table {@code name}. */
@@ -199,6 +253,7 @@ public class SessionContext implements AutoCloseable {
       state.planner(next);
       state.rules().addAll(e.physicalOptimizerRules());
       e.udfs().forEach(this::registerUdf);
+      e.tableFunctions().forEach(this::registerTableFunction);
       e.tables().forEach(this::registerTable);
     }
     return this;

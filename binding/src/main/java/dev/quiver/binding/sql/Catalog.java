@@ -1,5 +1,8 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.datasource.TableCatalog;
+import dev.quiver.binding.datasource.TableFunction;
+import dev.quiver.binding.datasource.TableFunctions;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.Suggestions;
@@ -30,6 +33,8 @@ public final class Catalog extends AbstractSchema {
   private final Map<String, TableEntry> tables = new LinkedHashMap<>();
   private final Map<String, ViewEntry> views = new LinkedHashMap<>();
   private final Map<String, ScalarUdf> udfs = new LinkedHashMap<>();
+  private final Map<String, TableFunction> tableFunctions = new LinkedHashMap<>();
+  private final Map<String, TableCatalog> attached = new LinkedHashMap<>();
 
   /** Lower-cases a name the way unquoted SQL identifiers are. */
   public static String key(String name) {
@@ -120,6 +125,8 @@ public final class Catalog extends AbstractSchema {
     tables.clear();
     views.clear();
     udfs.clear();
+    tableFunctions.clear();
+    attached.clear();
     return out;
   }
 
@@ -133,9 +140,49 @@ public final class Catalog extends AbstractSchema {
     return udfs.get(key(name));
   }
 
+  /** Registers (or replaces) a table function under its lower-case name. */
+  public synchronized void putTableFunction(TableFunction function) {
+    tableFunctions.put(key(function.name()), function);
+  }
+
+  /**
+   * The table function named {@code name}: the session's own, else one on the class path; or null.
+   */
+  public synchronized TableFunction tableFunction(String name) {
+    TableFunction own = tableFunctions.get(key(name));
+    return own != null ? own : TableFunctions.find(name);
+  }
+
+  /** Attaches {@code catalog} as {@code name}: its tables are {@code name.namespace.table}. */
+  public synchronized void attach(String name, TableCatalog catalog) {
+    String k = key(name);
+    if (tables.containsKey(k) || views.containsKey(k)) {
+      throw new QuiverException(
+          "Cannot attach a catalog as " + name + ": a table or view has that name");
+    }
+    attached.put(k, catalog);
+  }
+
+  /** Detaches catalog {@code name}; returns it, or null when none was attached so. */
+  public synchronized TableCatalog detach(String name) {
+    return attached.remove(key(name));
+  }
+
+  /** The attached catalogs by lower-case name. */
+  public synchronized Map<String, TableCatalog> attached() {
+    return Map.copyOf(attached);
+  }
+
   /** All UDFs. */
   public synchronized List<ScalarUdf> udfs() {
     return List.copyOf(udfs.values());
+  }
+
+  @Override
+  protected synchronized Map<String, org.apache.calcite.schema.Schema> getSubSchemaMap() {
+    Map<String, org.apache.calcite.schema.Schema> map = new LinkedHashMap<>();
+    attached.forEach((k, c) -> map.put(k, new AttachedCatalogSchema(k, c)));
+    return map;
   }
 
   @Override

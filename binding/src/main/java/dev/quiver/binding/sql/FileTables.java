@@ -4,6 +4,8 @@ import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.ParquetOptions;
 import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.datasource.TableFunction;
+import dev.quiver.binding.datasource.TableFunctionCall;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.io.Listings;
@@ -20,15 +22,21 @@ import java.util.function.Supplier;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDateLiteral;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlTimestampLiteral;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimestampString;
 
 /**
  * Files read where a table stands, as DuckDB reads them: {@code FROM read_parquet('path')}, {@code
@@ -39,7 +47,9 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * statement (a hidden catalog entry, dropped when the statement has been planned; the plan holds
  * the table itself), so it validates, plans and ships to a cluster like any registered table.
  * Within a statement the same call opens one table, and each location is listed once ({@link
- * Listings}), however often the statement reads it.
+ * Listings}), however often the statement reads it. Calls of the session's {@link TableFunction}s
+ * ({@code iceberg_scan('location', snapshot_id => 42)}) become tables of the statement the same
+ * way.
  */
 final class FileTables {
   /** Prefix of the hidden catalog names; {@link Catalog#names()} skips them. */
@@ -125,14 +135,17 @@ final class FileTables {
         item.getParserPosition(), table(file), new SqlIdentifier(alias, SqlParserPos.ZERO));
   }
 
-  /** The read_parquet/read_csv call of a FROM item (bare or in TABLE(...)), or null. */
-  private static SqlCall fileCall(SqlNode node) {
+  /**
+   * The read_parquet/read_csv or table function call of a FROM item (bare or in TABLE(...)), or
+   * null.
+   */
+  private SqlCall fileCall(SqlNode node) {
     if (node instanceof SqlCall c && c.getKind() == SqlKind.COLLECTION_TABLE) {
       node = c.operand(0);
     }
     if (node instanceof SqlBasicCall call) {
       String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
-      if (PARQUET.contains(name) || CSV.contains(name)) {
+      if (PARQUET.contains(name) || CSV.contains(name) || catalog.tableFunction(name) != null) {
         return call;
       }
     }
@@ -141,6 +154,9 @@ final class FileTables {
 
   private SqlIdentifier table(SqlCall call) {
     String function = call.getOperator().getName().toLowerCase(Locale.ROOT);
+    if (!PARQUET.contains(function) && !CSV.contains(function)) {
+      return functionTable(function, call);
+    }
     List<SqlNode> args = call.getOperandList();
     if (args.isEmpty() || !(args.get(0) instanceof SqlCharStringLiteral pathLiteral)) {
       throw new QueryTypeException(
@@ -180,6 +196,93 @@ final class FileTables {
       opened.put(key, name);
     }
     return new SqlIdentifier(name, call.getParserPosition());
+  }
+
+  /** The table a {@link TableFunction} call opens, once per statement for the same arguments. */
+  private SqlIdentifier functionTable(String function, SqlCall call) {
+    TableFunction tableFunction = catalog.tableFunction(function);
+    List<Object> arguments = new ArrayList<>();
+    Map<String, Object> options = new LinkedHashMap<>();
+    for (SqlNode arg : call.getOperandList()) {
+      if (arg instanceof SqlCall c && c.getKind() == SqlKind.ARGUMENT_ASSIGNMENT) {
+        options.put(
+            ((SqlIdentifier) c.operand(1)).getSimple().toLowerCase(Locale.ROOT),
+            constant(function, c.operand(0)));
+      } else if (options.isEmpty()) {
+        arguments.add(constant(function, arg));
+      } else {
+        throw new QueryTypeException(
+            function + ": positional arguments come before the named ones (name => value)");
+      }
+    }
+    List<Object> key = List.of(function, arguments, options);
+    synchronized (this) {
+      String known = opened.get(key);
+      if (known != null) {
+        return new SqlIdentifier(known, call.getParserPosition());
+      }
+    }
+    TableProvider provider =
+        tableFunction.open(new TableFunctionCall(function, arguments, options, config.get()));
+    String name = PREFIX + NEXT.incrementAndGet();
+    synchronized (this) {
+      catalog.putTable(new Catalog.TableEntry(name, provider, false));
+      registered.add(name);
+      opened.put(key, name);
+    }
+    return new SqlIdentifier(name, call.getParserPosition());
+  }
+
+  /** A constant argument of a table function as a Java value (see {@link TableFunctionCall}). */
+  private static Object constant(String function, SqlNode node) {
+    boolean negate = false;
+    if (node instanceof SqlCall c && c.getKind() == SqlKind.MINUS_PREFIX) {
+      negate = true;
+      node = c.operand(0);
+    }
+    if (node instanceof SqlCharStringLiteral s && !negate) {
+      return s.getValueAs(String.class);
+    }
+    if (node instanceof SqlNumericLiteral n) {
+      java.math.BigDecimal v = n.getValueAs(java.math.BigDecimal.class);
+      v = negate ? v.negate() : v;
+      if (n.isExact() && v.scale() <= 0) {
+        try {
+          return v.longValueExact();
+        } catch (ArithmeticException e) {
+          return v;
+        }
+      }
+      return n.isExact() ? v : (Object) v.doubleValue();
+    }
+    if (!negate && node instanceof SqlLiteral l && l.getTypeName() == SqlTypeName.BOOLEAN) {
+      return l.booleanValue();
+    }
+    if (!negate && node instanceof SqlDateLiteral d) {
+      return java.time.LocalDate.parse(d.getValueAs(DateString.class).toString());
+    }
+    if (!negate && node instanceof SqlTimestampLiteral t) {
+      return java.time.LocalDateTime.parse(
+          t.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
+    }
+    if (!negate && node instanceof SqlLiteral l) {
+      // Babel leaves DATE '...' and TIMESTAMP '...' as literals of unknown type: read their text.
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("(?i)(DATE|TIMESTAMP) '([^']*)'").matcher(l.toString());
+      if (m.matches()) {
+        String text = m.group(2).trim();
+        try {
+          return m.group(1).equalsIgnoreCase("DATE")
+              ? java.time.LocalDate.parse(text)
+              : java.time.LocalDateTime.parse(text.replace(' ', 'T'));
+        } catch (java.time.format.DateTimeParseException e) {
+          throw new QueryTypeException(
+              function + ": " + l + " is not a valid " + m.group(1).toUpperCase(Locale.ROOT), e);
+        }
+      }
+    }
+    throw new QueryTypeException(
+        function + " takes constant arguments (strings, numbers, dates, timestamps), got " + node);
   }
 
   /** One {@code name => value} (PostgreSQL) or {@code name = value} (DuckDB) argument. */

@@ -6,6 +6,7 @@ import dev.quiver.binding.errors.QueryCancelledException;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
+import dev.quiver.binding.errors.UnsupportedFeatureException;
 import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.security.AccessDeniedException;
@@ -30,6 +31,7 @@ public final class RemoteErrors {
     String message = error.getMessage();
     return switch (error.getKind()) {
       case "DataSourceException" -> new DataSourceException(message);
+      case "UnsupportedFeatureException" -> new UnsupportedFeatureException(message);
       case "ObjectStoreException" -> new ObjectStoreException(storeReason(error), message);
       case "ResourcesExhaustedException" -> new ResourcesExhaustedException(message);
       case "QueryTypeException" -> new QueryTypeException(message);

@@ -17,7 +17,7 @@ public abstract class FileScanExec extends BaseExecutionPlan {
   private final OptionalLong limit;
   private final int batchSize;
 
-  FileScanExec(
+  protected FileScanExec(
       Schema tableSchema,
       List<List<String>> partitionFiles,
       int[] projection,

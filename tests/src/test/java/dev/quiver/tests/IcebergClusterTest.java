@@ -1,0 +1,160 @@
+package dev.quiver.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.io.S3ProxyServer;
+import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.distributed.ClusterLifecycle;
+import dev.quiver.distributed.EmbeddedClusterModule;
+import dev.quiver.distributed.client.ClusterRuntime;
+import dev.quiver.distributed.planner.DistributedSettings;
+import dev.quiver.distributed.proto.JobStatusUpdate;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Iceberg tables of {@link IcebergReadTest} on an embedded cluster of 2 executors: the scans
+ * ship as plan nodes and each executor reads its splits, deletes applied, at several task counts
+ * and batch sizes; every answer equals DuckDB's over the rows the table should hold.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class IcebergClusterTest {
+  @TempDir static Path tmp;
+  private ClusterLifecycle lifecycle;
+  private SessionContext ctx;
+  private Connection duck;
+  private IcebergModel events;
+  private IcebergModel times;
+  private final List<JobStatusUpdate> jobs = Collections.synchronizedList(new ArrayList<>());
+
+  @BeforeAll
+  void start() throws Exception {
+    events = IcebergTables.events(tmp.resolve("events").toString());
+    times = IcebergTables.times(tmp.resolve("times").toString());
+    Injector injector = Guice.createInjector(new EmbeddedClusterModule(2, new SessionConfig()));
+    lifecycle = injector.getInstance(ClusterLifecycle.class);
+    ClusterRuntime runtime = lifecycle.start();
+    runtime.addJobListener((graph, status) -> jobs.add(status));
+    ctx = injector.getInstance(SessionContext.class);
+    duck = DriverManager.getConnection("jdbc:duckdb:");
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    try {
+      if (duck != null) {
+        duck.close();
+      }
+      if (ctx != null) {
+        ctx.close();
+      }
+    } finally {
+      if (lifecycle != null) {
+        lifecycle.close();
+      }
+    }
+  }
+
+  private void ranOnBothExecutors() {
+    Set<String> executors = new TreeSet<>();
+    synchronized (jobs) {
+      assertThat(jobs).as("ran as distributed jobs").isNotEmpty();
+      for (JobStatusUpdate job : jobs) {
+        executors.addAll(ClusterFixture.executorsOf(job));
+      }
+      jobs.clear();
+    }
+    assertThat(executors).hasSize(2);
+  }
+
+  @Test
+  void tablesMatchDuckDbOnTwoExecutors() throws Exception {
+    ctx.registerIceberg("events", events.table.location());
+    try {
+      for (int tasks : new int[] {2, 5}) {
+        for (int batch : new int[] {50, 4096}) {
+          ctx.config()
+              .set(DistributedSettings.BYTES_PER_TASK, "1k")
+              .set(DistributedSettings.MAX_TASKS, Integer.toString(tasks))
+              .withBatchSize(batch);
+          IcebergReadTest.compare(
+              ctx,
+              duck,
+              "events",
+              events.table.schema(),
+              events.live,
+              IcebergReadTest.EVENT_QUERIES);
+          IcebergReadTest.compare(
+              ctx,
+              duck,
+              "iceberg_scan('" + times.table.location() + "')",
+              times.table.schema(),
+              times.live,
+              IcebergReadTest.TIME_QUERIES);
+          ranOnBothExecutors();
+        }
+      }
+    } finally {
+      ctx.deregisterTable("events");
+    }
+  }
+
+  @Test
+  void tableInS3ReadByBothExecutors() throws Exception {
+    try (S3ProxyServer s3 = S3ProxyServer.start()) {
+      s3.createBucket("lake");
+      SessionConfig store = s3.configure(new SessionConfig());
+      IcebergModel inS3 = IcebergTables.events("s3://lake/warehouse/events", store);
+      s3.configure(ctx.config())
+          .set(DistributedSettings.BYTES_PER_TASK, "1k")
+          .set(DistributedSettings.MAX_TASKS, "4")
+          .withBatchSize(100);
+      IcebergReadTest.compare(
+          ctx,
+          duck,
+          "iceberg_scan('s3://lake/warehouse/events')",
+          inS3.table.schema(),
+          inS3.live,
+          IcebergReadTest.EVENT_QUERIES);
+      ranOnBothExecutors();
+    }
+  }
+
+  @Test
+  void earlierSnapshotsOnTwoExecutors() throws Exception {
+    ctx.config()
+        .set(DistributedSettings.BYTES_PER_TASK, "1k")
+        .set(DistributedSettings.MAX_TASKS, "4")
+        .withBatchSize(100);
+    for (Map.Entry<Long, List<IcebergModel.Row>> s : events.bySnapshot.entrySet()) {
+      IcebergReadTest.compare(
+          ctx,
+          duck,
+          "iceberg_scan('" + events.table.location() + "', snapshot_id => " + s.getKey() + ")",
+          SnapshotUtil.schemaFor(events.table, s.getKey()),
+          s.getValue(),
+          "SELECT * FROM t",
+          "SELECT count(*), sum(id) FROM t");
+    }
+    ranOnBothExecutors();
+  }
+}
