@@ -88,6 +88,18 @@ public final class IcebergScanExec extends FileScanExec {
     return partitionSplits;
   }
 
+  /** The data files' sizes from the table's manifests (delete files are not counted). */
+  @Override
+  public Map<String, Long> listedFileBytes() {
+    Map<String, Long> sizes = new LinkedHashMap<>();
+    for (List<IcebergSplit> partition : partitionSplits) {
+      for (IcebergSplit split : partition) {
+        sizes.put(split.path(), split.fileSize());
+      }
+    }
+    return sizes;
+  }
+
   @Override
   public String name() {
     return "IcebergScanExec";
