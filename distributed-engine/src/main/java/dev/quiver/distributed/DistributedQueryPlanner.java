@@ -15,6 +15,7 @@ import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.client.DistributedQueryExec;
 import dev.quiver.distributed.codec.StagePlan;
 import dev.quiver.distributed.planner.DistributedSettings;
+import dev.quiver.distributed.planner.SplitStealing;
 import dev.quiver.distributed.planner.Stage;
 import dev.quiver.distributed.planner.StageEncoder;
 import dev.quiver.distributed.planner.StageGraph;
@@ -151,6 +152,7 @@ public final class DistributedQueryPlanner implements QueryPlanner {
                 name.length() > MAX_NAME_CHARS ? name.substring(0, MAX_NAME_CHARS) + "…" : name)
             .setFinalStageId(graph.finalStage().id())
             .putAllSettings(config.options());
+    boolean stealing = DistributedSettings.splitStealing(config);
     for (Stage s : graph.stages()) {
       StageSpec.Builder stage =
           StageSpec.newBuilder()
@@ -164,6 +166,9 @@ public final class DistributedQueryPlanner implements QueryPlanner {
               .setPlan(com.google.protobuf.ByteString.copyFrom(encode.apply(s.plan())));
       if (s.outputRowLimit() >= 0) {
         stage.setOutputRowLimit(s.outputRowLimit());
+      }
+      if (stealing) {
+        stage.addAllScanSplits(SplitStealing.of(s));
       }
       job.addStages(stage);
     }

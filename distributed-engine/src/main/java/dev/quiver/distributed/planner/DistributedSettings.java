@@ -47,6 +47,12 @@ public final class DistributedSettings implements SettingsProvider {
    */
   public static final String REUSE_EXCHANGES = "quiver.distributed.reuse_exchanges";
 
+  /**
+   * Whether the splits of a stage's file scans are handed out at run time to whichever task asks
+   * (work stealing), so that a slow executor does not hold its stage back.
+   */
+  public static final String SPLIT_STEALING = "quiver.distributed.split_stealing";
+
   /** Default of {@link #SCHEDULER_WAIT}. */
   public static final Duration DEFAULT_SCHEDULER_WAIT = Duration.ofSeconds(60);
 
@@ -97,6 +103,15 @@ public final class DistributedSettings implements SettingsProvider {
           "An exchange computing the same rows as an earlier one in the query (a WITH query's view"
               + " used twice) reads that stage's output instead of running it again.");
 
+  /** {@link #SPLIT_STEALING}, typed. */
+  public static final Setting<Boolean> SPLIT_STEALING_SETTING =
+      Setting.bool(
+          SPLIT_STEALING,
+          true,
+          "The scheduler hands the splits of a stage's file scans (row groups, files) to its tasks"
+              + " as they ask, so that faster executors read more of them; false: each task reads"
+              + " the splits planned for it.");
+
   /** {@link PlanCodec#MAX_SHIPPED_BYTES}, typed. */
   public static final Setting<Long> MAX_MEMORY_TABLE_BYTES_SETTING =
       Setting.bytes(
@@ -127,6 +142,7 @@ public final class DistributedSettings implements SettingsProvider {
         MAX_TASKS_SETTING,
         SCHEDULER_WAIT_SETTING,
         REUSE_EXCHANGES_SETTING,
+        SPLIT_STEALING_SETTING,
         MAX_MEMORY_TABLE_BYTES_SETTING,
         SHUFFLE_COMPRESSION_SETTING);
   }
@@ -150,6 +166,11 @@ public final class DistributedSettings implements SettingsProvider {
   /** {@link #REUSE_EXCHANGES} of {@code config}. */
   public static boolean reuseExchanges(SessionConfig config) {
     return config.get(REUSE_EXCHANGES_SETTING);
+  }
+
+  /** {@link #SPLIT_STEALING} of {@code config}. */
+  public static boolean splitStealing(SessionConfig config) {
+    return config.get(SPLIT_STEALING_SETTING);
   }
 
   /** {@link #MAX_TASKS} of {@code config}, 0 when unset. */
