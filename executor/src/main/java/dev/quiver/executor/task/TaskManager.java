@@ -15,6 +15,8 @@ import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.codec.StagePlan;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.proto.LaunchTaskRequest;
+import dev.quiver.distributed.proto.NextSplitsRequest;
+import dev.quiver.distributed.proto.NextSplitsResponse;
 import dev.quiver.distributed.proto.PartitionLocation;
 import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskMetrics;
@@ -74,6 +76,7 @@ public final class TaskManager implements AutoCloseable {
    * @param reports receives each task attempt's final status
    * @param diskProblem what is wrong with the executor's work directory, or empty: a task that
    *     fails while it is broken failed because of this executor, and is retried elsewhere
+   * @param splits asks the scheduler for a task's next scan splits (NextSplits)
    */
   public record Resources(
       String executorId,
@@ -86,7 +89,8 @@ public final class TaskManager implements AutoCloseable {
       Function<String, Optional<ScalarUdf>> udfs,
       Path spillRoot,
       Consumer<TaskStatusReport> reports,
-      Supplier<Optional<String>> diskProblem) {}
+      Supplier<Optional<String>> diskProblem,
+      Function<NextSplitsRequest, CompletableFuture<NextSplitsResponse>> splits) {}
 
   /** Identifies a task independently of its attempt: a retry replaces the earlier attempt. */
   private record TaskKey(String jobId, int stageId, int taskId) {}
@@ -579,6 +583,12 @@ public final class TaskManager implements AutoCloseable {
       if (cancelReason != null) {
         ctx.cancel(cancelReason);
       }
+      // Asked before the plan is decoded, so the first splits are usually here when scans open.
+      SchedulerSplits splits =
+          request.getSplitScansCount() == 0
+              ? null
+              : new SchedulerSplits(
+                  id, resources.executorId(), request.getSplitScansList(), resources.splits(), ctx);
 
       Throwable failure = null;
       DecodedStage decoded = null;
@@ -601,6 +611,10 @@ public final class TaskManager implements AutoCloseable {
                         allocator, inputs, resources.shuffleClient(), resources.udfs()));
         StagePlan stage = decoded.plan();
         ExecutionPlan root = stage.root();
+        if (splits != null) {
+          splits.bind(root);
+          ctx.useSplitSources(splits);
+        }
         if (id.getTaskId() >= root.partitionCount()) {
           throw new PlanCodecException(
               name
@@ -673,6 +687,7 @@ public final class TaskManager implements AutoCloseable {
                         + store.diskBytesOf(id.getJobId(), id.getStageId(), id.getTaskId()))
                 .setElapsedMillis(elapsedMillis)
                 .setFetchedBytes(fetched)
+                .setHandedSplits(splits == null ? 0 : splits.received())
                 .build();
         LOG.info(
             "{} succeeded: {} rows, {} bytes in {} ms",
