@@ -22,18 +22,26 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * The split sources of one task attempt whose stage has scans with splits handed out at run time
  * (work stealing): such a scan's partition takes its splits from the scheduler ({@code NextSplits})
- * instead of the plan. Each source asks for its first splits when the attempt starts, before the
- * plan is decoded, and keeps one split in reserve while the scan reads another, so the scan does
- * not wait on the scheduler in the common case. Other scans read their planned splits.
+ * instead of the plan. Each source asks for its first two splits when the attempt starts, before
+ * the plan is decoded. After that it asks for the next split as it starts reading one (keeping it
+ * in reserve) only while the call takes a noticeable share of a split's reading time (over
+ * 1/{@value #PREFETCH_RATIO}), as for small splits over a network; otherwise it asks when it needs
+ * one and waits that short call. So the scan rarely waits on the scheduler, and a slow task does
+ * not sit on a split a faster one could read (that reserve would be the last split of the stage it
+ * reads). Other scans read their planned splits.
  */
 final class SchedulerSplits implements SplitSources {
 
   /** Splits wanted at once: one to read now, one in reserve. */
   static final int FIRST_WANT = 2;
+
+  /** A split is asked for in advance while reading one takes under this many round trips. */
+  static final int PREFETCH_RATIO = 20;
 
   private final TaskId task;
   private final Map<Integer, Fetched> byScan = new LinkedHashMap<>();
@@ -49,9 +57,20 @@ final class SchedulerSplits implements SplitSources {
       List<Integer> scans,
       Function<NextSplitsRequest, CompletableFuture<NextSplitsResponse>> scheduler,
       TaskContext context) {
+    this(task, executorId, scans, scheduler, context, System::nanoTime);
+  }
+
+  /** As above, timing splits and calls on {@code clock} (nanoseconds). */
+  SchedulerSplits(
+      TaskId task,
+      String executorId,
+      List<Integer> scans,
+      Function<NextSplitsRequest, CompletableFuture<NextSplitsResponse>> scheduler,
+      TaskContext context,
+      LongSupplier clock) {
     this.task = task;
     for (int scan : scans) {
-      Fetched f = new Fetched(task, executorId, scan, scheduler);
+      Fetched f = new Fetched(task, executorId, scan, scheduler, clock);
       byScan.put(scan, f);
       context.onCancel(f::cancel);
       f.request(FIRST_WANT);
@@ -128,12 +147,26 @@ final class SchedulerSplits implements SplitSources {
     private final int scan;
     private final Function<NextSplitsRequest, CompletableFuture<NextSplitsResponse>> scheduler;
     private final ArrayDeque<Integer> ready = new ArrayDeque<>();
+    private final LongSupplier clock;
 
     /** Splits received: this attempt's position in its task's list. */
     private int received;
 
     private boolean last;
     private boolean opened;
+
+    /** Splits the scan took, when it took the last, and a running mean of the time between. */
+    private int taken;
+
+    private long tookNanos;
+
+    private long splitNanos;
+
+    /** When the request under way was sent, and a running mean of the calls' round trips. */
+    private long requestedNanos;
+
+    private volatile long answeredNanos;
+    private long roundTripNanos;
 
     /** The request under way, or null; completed exceptionally on cancellation (any thread). */
     private volatile CompletableFuture<NextSplitsResponse> inFlight;
@@ -144,11 +177,13 @@ final class SchedulerSplits implements SplitSources {
         TaskId task,
         String executorId,
         int scan,
-        Function<NextSplitsRequest, CompletableFuture<NextSplitsResponse>> scheduler) {
+        Function<NextSplitsRequest, CompletableFuture<NextSplitsResponse>> scheduler,
+        LongSupplier clock) {
       this.task = task;
       this.executorId = executorId;
       this.scan = scan;
       this.scheduler = scheduler;
+      this.clock = clock;
     }
 
     void request(int want) {
@@ -166,6 +201,8 @@ final class SchedulerSplits implements SplitSources {
       } catch (RuntimeException e) {
         f = CompletableFuture.failedFuture(e);
       }
+      requestedNanos = clock.getAsLong();
+      f.whenComplete((answer, failure) -> answeredNanos = clock.getAsLong());
       inFlight = f;
       if (cancelled) {
         cancel();
@@ -193,10 +230,24 @@ final class SchedulerSplits implements SplitSources {
         return -1;
       }
       int split = ready.poll();
-      if (ready.isEmpty() && !last && inFlight == null) {
+      long now = clock.getAsLong();
+      if (taken++ > 0) {
+        splitNanos = mean(splitNanos, Math.max(1, now - tookNanos));
+      }
+      tookNanos = now;
+      if (ready.isEmpty() && !last && inFlight == null && worthPrefetching()) {
         request(1);
       }
       return split;
+    }
+
+    /** Whether waiting for the next split's call would cost a noticeable share of a split. */
+    private boolean worthPrefetching() {
+      return splitNanos == 0 || roundTripNanos * PREFETCH_RATIO > splitNanos;
+    }
+
+    private static long mean(long average, long sample) {
+      return average == 0 ? sample : (average + sample) / 2;
     }
 
     @Override
@@ -231,6 +282,10 @@ final class SchedulerSplits implements SplitSources {
         throw failure(e.getCause() == null ? e : e.getCause());
       }
       inFlight = null;
+      // The completion callback may not have run yet: the answer came no later than now.
+      long answered = answeredNanos;
+      long roundTrip = (answered >= requestedNanos ? answered : clock.getAsLong()) - requestedNanos;
+      roundTripNanos = mean(roundTripNanos, Math.max(1, roundTrip));
       ready.addAll(answer.getSplitsList());
       received += answer.getSplitsCount();
       last = answer.getLast();

@@ -21,6 +21,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -45,6 +46,8 @@ class SchedulerSplitsTest {
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private final TaskContext context =
       new TaskContext("t", allocator, new MemoryPool(Long.MAX_VALUE), new SessionConfig(), threads);
+
+  private final AtomicLong now = new AtomicLong();
 
   /** The requests made, each answered by completing its future. */
   private final List<NextSplitsRequest> requests = new ArrayList<>();
@@ -85,11 +88,13 @@ class SchedulerSplitsTest {
   }
 
   @Test
-  void asksAtOnceThenKeepsOneSplitInReserve() {
+  void asksAtOnceThenKeepsOneSplitInReserveWhileCallsAreSlowNextToSplits() {
     ParquetScanExec a = scan("a");
     ParquetScanExec b = scan("b");
     ExecutionPlan root = new UnionExec(List.of(a, b));
-    SchedulerSplits splits = new SchedulerSplits(TASK, "e1", List.of(1), scheduler, context);
+    now.set(1_000);
+    SchedulerSplits splits =
+        new SchedulerSplits(TASK, "e1", List.of(1), scheduler, context, now::get);
     assertThat(requests).hasSize(1);
     assertThat(requests.get(0).getScan()).isEqualTo(1);
     assertThat(requests.get(0).getWant()).isEqualTo(SchedulerSplits.FIRST_WANT);
@@ -103,12 +108,15 @@ class SchedulerSplitsTest {
     assertThat(planned.next()).isEqualTo(7);
 
     SplitSource source = splits.open(b, 1, new int[] {1});
+    now.set(1_100); // a round trip of 100 ns
     answer(0, false, 4, 2);
     assertThat(source.peekAtHand()).isEqualTo(-1);
+    now.set(2_000);
     assertThat(source.next()).isEqualTo(4);
     assertThat(requests).as("one split is still in reserve").hasSize(1);
+    now.set(2_500); // a split read in 500 ns: under 20 round trips
     assertThat(source.next()).isEqualTo(2);
-    assertThat(requests).hasSize(2);
+    assertThat(requests).as("the next split is asked for in advance").hasSize(2);
     assertThat(requests.get(1).getReceived()).isEqualTo(2);
     assertThat(requests.get(1).getWant()).isEqualTo(1);
     answer(1, false, 3);
@@ -117,6 +125,46 @@ class SchedulerSplitsTest {
     assertThat(source.next()).isEqualTo(-1);
     assertThat(source.next()).isEqualTo(-1);
     assertThat(requests).hasSize(3);
+    assertThat(splits.received()).isEqualTo(3);
+  }
+
+  @Test
+  void asksOnlyWhenItNeedsASplitWhileSplitsTakeFarLongerThanCalls() {
+    ParquetScanExec a = scan("a");
+    List<Integer> asked = new ArrayList<>();
+    Function<NextSplitsRequest, CompletableFuture<NextSplitsResponse>> instant =
+        request -> {
+          asked.add(request.getReceived());
+          int from = request.getReceived();
+          int to = Math.min(6, from + request.getWant());
+          NextSplitsResponse.Builder r = NextSplitsResponse.newBuilder().setLast(to == 6);
+          for (int s = from; s < to; s++) {
+            r.addSplits(s);
+          }
+          return CompletableFuture.completedFuture(r.build());
+        };
+    now.set(1_000);
+    SchedulerSplits splits =
+        new SchedulerSplits(TASK, "e1", List.of(0), instant, context, now::get);
+    splits.bind(a);
+    SplitSource source = splits.open(a, 1, new int[] {1});
+    List<Integer> read = new ArrayList<>();
+    int split;
+    while ((split = source.next()) >= 0) {
+      read.add(split);
+      // Each split takes a second to read and a call answers at once: after the first two,
+      // each split is asked for when the scan needs it, none held in reserve.
+      if (read.size() == 1) {
+        assertThat(asked).containsExactly(0);
+      } else if (read.size() == 2) {
+        assertThat(asked).isEmpty();
+      } else {
+        assertThat(asked).as("split %d", read.size()).containsExactly(read.size() - 1);
+      }
+      now.addAndGet(1_000_000_000L);
+      asked.clear();
+    }
+    assertThat(read).containsExactly(0, 1, 2, 3, 4, 5);
   }
 
   @Test
