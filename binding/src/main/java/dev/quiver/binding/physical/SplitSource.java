@@ -17,8 +17,8 @@ public interface SplitSource extends AutoCloseable {
   /**
    * The split {@link #next} would return, without taking it, when it is already at hand and may be
    * read together with the current one (the planned assignment: adjacent row groups are read as one
-   * range); -1 otherwise. A source that hands splits out at run time answers -1, so that the
-   * partition holds no more splits than it reads.
+   * range); -1 otherwise. A source that hands splits out at run time answers only with a split the
+   * partition already holds.
    */
   int peekAtHand();
 

@@ -155,12 +155,10 @@ final class SchedulerSplits implements SplitSources {
     private boolean last;
     private boolean opened;
 
-    /** Splits the scan took, when it took the last, and a running mean of the time between. */
+    /** Splits the scan took, and when it took the first. */
     private int taken;
 
-    private long tookNanos;
-
-    private long splitNanos;
+    private long firstTookNanos;
 
     /** When the request under way was sent, and a running mean of the calls' round trips. */
     private long requestedNanos;
@@ -230,11 +228,9 @@ final class SchedulerSplits implements SplitSources {
         return -1;
       }
       int split = ready.poll();
-      long now = clock.getAsLong();
-      if (taken++ > 0) {
-        splitNanos = mean(splitNanos, Math.max(1, now - tookNanos));
+      if (taken++ == 0) {
+        firstTookNanos = clock.getAsLong();
       }
-      tookNanos = now;
       if (ready.isEmpty() && !last && inFlight == null && worthPrefetching()) {
         request(1);
       }
@@ -243,7 +239,12 @@ final class SchedulerSplits implements SplitSources {
 
     /** Whether waiting for the next split's call would cost a noticeable share of a split. */
     private boolean worthPrefetching() {
-      return splitNanos == 0 || roundTripNanos * PREFETCH_RATIO > splitNanos;
+      if (taken < 2) {
+        return true;
+      }
+      // The mean time per split read so far (splits read together count one each).
+      long splitNanos = (clock.getAsLong() - firstTookNanos) / (taken - 1);
+      return roundTripNanos * PREFETCH_RATIO > splitNanos;
     }
 
     private static long mean(long average, long sample) {
@@ -252,12 +253,15 @@ final class SchedulerSplits implements SplitSources {
 
     @Override
     public int peekAtHand() {
-      return -1;
+      // A split already held is this task's anyway: reading it with the current one is free.
+      absorb(false);
+      return ready.isEmpty() ? -1 : ready.peekFirst();
     }
 
     @Override
     public void close() {
-      // A request under way is left to finish: its splits stay this task's, for a later attempt.
+      // A request under way is left to finish: its splits stay this task's, read by a later
+      // attempt should this one fail.
       ready.clear();
       last = true;
     }
