@@ -295,6 +295,10 @@ public final class ParquetScanExec extends FileScanExec {
     private final TaskContext context;
     private Source current;
     private ParquetSplit currentSplit;
+
+    /** A run taken that the current source could not go on with, read next. */
+    private List<ParquetSplit> pending;
+
     private boolean done;
     private long remaining = limit().orElse(Long.MAX_VALUE);
 
@@ -343,7 +347,8 @@ public final class ParquetScanExec extends FileScanExec {
     public VectorSchemaRoot next() {
       while (!done) {
         if (current == null) {
-          List<ParquetSplit> run = nextRun();
+          List<ParquetSplit> run = pending != null ? pending : nextRun();
+          pending = null;
           if (run == null) {
             done = true;
             return null;
@@ -357,9 +362,19 @@ public final class ParquetScanExec extends FileScanExec {
         }
         VectorSchemaRoot batch = current.next();
         if (batch == null) {
+          List<ParquetSplit> run = nextRun();
+          if (run != null && current.continueWith(run)) {
+            currentSplit = run.get(0);
+            continue;
+          }
           Source finished = current;
           current = null;
           finished.close();
+          if (run == null) {
+            done = true;
+            return null;
+          }
+          pending = run;
           continue;
         }
         if (batch.getRowCount() == 0) {
@@ -454,6 +469,11 @@ public final class ParquetScanExec extends FileScanExec {
     /** The files read, for error messages. */
     String describe();
 
+    /** Whether this source, read to its end, goes on reading {@code run} (same file). */
+    default boolean continueWith(List<ParquetSplit> run) {
+      return false;
+    }
+
     @Override
     void close();
   }
@@ -461,7 +481,7 @@ public final class ParquetScanExec extends FileScanExec {
   /** Reads a row-group range of one file with {@link ParquetRowGroupReader}. */
   private final class RowGroupSource implements Source {
     private final ObjectStore store;
-    private final ParquetSplit split;
+    private ParquetSplit split;
     private final BufferAllocator allocator;
     private ParquetRowGroupReader reader;
 
@@ -486,6 +506,15 @@ public final class ParquetScanExec extends FileScanExec {
     @Override
     public String describe() {
       return "Parquet " + split + " (" + split.path() + ")";
+    }
+
+    @Override
+    public boolean continueWith(List<ParquetSplit> run) {
+      if (run.size() != 1 || reader == null || !reader.continueWith(run.get(0))) {
+        return false;
+      }
+      split = run.get(0);
+      return true;
     }
 
     @Override
