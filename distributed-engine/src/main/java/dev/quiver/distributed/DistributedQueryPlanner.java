@@ -16,6 +16,7 @@ import dev.quiver.distributed.client.DistributedQueryExec;
 import dev.quiver.distributed.codec.StagePlan;
 import dev.quiver.distributed.planner.AdaptiveShapes;
 import dev.quiver.distributed.planner.DistributedSettings;
+import dev.quiver.distributed.planner.SplitStealing;
 import dev.quiver.distributed.planner.Stage;
 import dev.quiver.distributed.planner.StageEncoder;
 import dev.quiver.distributed.planner.StageGraph;
@@ -155,6 +156,7 @@ public final class DistributedQueryPlanner implements QueryPlanner {
                 name.length() > MAX_NAME_CHARS ? name.substring(0, MAX_NAME_CHARS) + "…" : name)
             .setFinalStageId(graph.finalStage().id())
             .putAllSettings(config.options());
+    boolean stealing = DistributedSettings.splitStealing(config);
     for (Stage s : graph.stages()) {
       StageSpec.Builder stage =
           StageSpec.newBuilder()
@@ -171,6 +173,9 @@ public final class DistributedQueryPlanner implements QueryPlanner {
       }
       if (config.get(DistributedSettings.ADAPTIVE_SETTING)) {
         AdaptiveShapes.of(s, graph).ifPresent(shape -> stage.setAdaptive(adaptive(shape, config)));
+      }
+      if (stealing) {
+        stage.addAllScanSplits(SplitStealing.of(s));
       }
       job.addStages(stage);
     }

@@ -4,6 +4,8 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.HeartbeatRequest;
+import dev.quiver.distributed.proto.NextSplitsRequest;
+import dev.quiver.distributed.proto.NextSplitsResponse;
 import dev.quiver.distributed.proto.RegisterRequest;
 import dev.quiver.distributed.proto.RegisterResponse;
 import dev.quiver.distributed.proto.SchedulerGrpc;
@@ -31,18 +33,21 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
@@ -240,7 +245,8 @@ public final class ExecutorServer implements AutoCloseable {
                   x::udf,
                   spillRoot,
                   reportTo(r, metrics),
-                  p::problem),
+                  p::problem,
+                  nextSplits(SchedulerGrpc.newStub(c))),
               config.cores());
       metrics.watch(metricsRegistry, t, s, allocator::getAllocatedMemory, config.memoryBytes());
       ExecutorControlService control = new ExecutorControlService(s, t, config.executorId());
@@ -344,6 +350,36 @@ public final class ExecutorServer implements AutoCloseable {
     return report -> {
       metrics.taskEnded(report);
       reporter.report(report);
+    };
+  }
+
+  /** Deadline of one NextSplits call: the scheduler answers from its job loop at once. */
+  private static final long SPLITS_DEADLINE_MILLIS = 30_000;
+
+  /** Asks the scheduler for a task's next scan splits, as a future (see SchedulerSplits). */
+  private static Function<NextSplitsRequest, CompletableFuture<NextSplitsResponse>> nextSplits(
+      SchedulerGrpc.SchedulerStub scheduler) {
+    return request -> {
+      CompletableFuture<NextSplitsResponse> answer = new CompletableFuture<>();
+      scheduler
+          .withDeadlineAfter(SPLITS_DEADLINE_MILLIS, TimeUnit.MILLISECONDS)
+          .nextSplits(
+              request,
+              new StreamObserver<>() {
+                @Override
+                public void onNext(NextSplitsResponse value) {
+                  answer.complete(value);
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                  answer.completeExceptionally(t);
+                }
+
+                @Override
+                public void onCompleted() {}
+              });
+      return answer;
     };
   }
 

@@ -9,6 +9,8 @@ import dev.quiver.distributed.proto.JobStatusRequest;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.ListExecutorsRequest;
 import dev.quiver.distributed.proto.ListExecutorsResponse;
+import dev.quiver.distributed.proto.NextSplitsRequest;
+import dev.quiver.distributed.proto.NextSplitsResponse;
 import dev.quiver.distributed.proto.RegisterRequest;
 import dev.quiver.distributed.proto.RegisterResponse;
 import dev.quiver.distributed.proto.ReleaseJobRequest;
@@ -166,6 +168,36 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
           jobs.report(request);
           return TaskStatusResponse.getDefaultInstance();
         });
+  }
+
+  @Override
+  public void nextSplits(NextSplitsRequest request, StreamObserver<NextSplitsResponse> out) {
+    try {
+      Callers.requireCluster("NextSplits (an executor's task)");
+      if (request.getTask().getJobId().isEmpty() || request.getExecutorId().isEmpty()) {
+        throw invalid("NextSplits needs the task's job id and the executor id");
+      }
+    } catch (StatusRuntimeException e) {
+      out.onError(e);
+      return;
+    }
+    jobs.nextSplits(request)
+        .whenComplete(
+            (answer, failure) -> {
+              if (failure == null) {
+                out.onNext(answer);
+                out.onCompleted();
+              } else if (failure instanceof StatusRuntimeException status) {
+                out.onError(status);
+              } else {
+                LOG.error("NextSplits failed", failure);
+                out.onError(
+                    Status.INTERNAL
+                        .withDescription("scheduler error: " + failure)
+                        .withCause(failure)
+                        .asRuntimeException());
+              }
+            });
   }
 
   private static String requireJobId(String jobId, String method) {

@@ -410,6 +410,15 @@ final class ProcessCluster implements AutoCloseable {
     }
   }
 
+  /** The process id of executor {@code id} (e.g. to limit its CPU). */
+  long executorPid(String id) {
+    Process p = executors.get(id);
+    if (p == null) {
+      throw new IllegalArgumentException("no running executor " + id);
+    }
+    return p.pid();
+  }
+
   /** How the test's own clients reach the scheduler. */
   ClusterConfig clientConfig() {
     return ClusterConfig.remote(target).withSecurity(options.clientSecurity());

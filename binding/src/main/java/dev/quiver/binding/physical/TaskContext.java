@@ -29,6 +29,7 @@ public final class TaskContext implements AutoCloseable {
   private final Deque<AutoCloseable> cleanups = new ArrayDeque<>();
   private final List<Runnable> cancelListeners = new ArrayList<>();
   private final Map<ExecutionPlan, BitSet> executedPartitions = new IdentityHashMap<>();
+  private volatile SplitSources splitSources = SplitSources.PLANNED;
 
   /** Creates a context; the caller keeps ownership of {@code allocator} and {@code executor}. */
   public TaskContext(
@@ -72,6 +73,16 @@ public final class TaskContext implements AutoCloseable {
   /** Directory for spill files. */
   public Path spillDirectory() {
     return config.spillDirectory();
+  }
+
+  /** Where scan partitions get their splits; the planned assignment unless replaced. */
+  public SplitSources splitSources() {
+    return splitSources;
+  }
+
+  /** Makes scans take their splits from {@code sources}; call before executing the plan. */
+  public void useSplitSources(SplitSources sources) {
+    this.splitSources = java.util.Objects.requireNonNull(sources, "sources");
   }
 
   /**

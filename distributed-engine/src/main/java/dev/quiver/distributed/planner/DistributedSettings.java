@@ -70,6 +70,12 @@ public final class DistributedSettings implements SettingsProvider {
   public static final String ADAPTIVE_BROADCAST_BYTES =
       "quiver.distributed.adaptive.broadcast_bytes";
 
+  /**
+   * Whether the splits of a stage's file scans are handed out at run time to whichever task asks
+   * (work stealing), so that a slow executor does not hold its stage back.
+   */
+  public static final String SPLIT_STEALING = "quiver.distributed.split_stealing";
+
   /** Default of {@link #SCHEDULER_WAIT}. */
   public static final Duration DEFAULT_SCHEDULER_WAIT = Duration.ofSeconds(60);
 
@@ -175,6 +181,15 @@ public final class DistributedSettings implements SettingsProvider {
               + " run time: every task reads that side whole and the other side where it was"
               + " written; 0 never.");
 
+  /** {@link #SPLIT_STEALING}, typed. */
+  public static final Setting<Boolean> SPLIT_STEALING_SETTING =
+      Setting.bool(
+          SPLIT_STEALING,
+          true,
+          "The scheduler hands the splits of a stage's file scans (row groups, files) to its tasks"
+              + " as they ask, so that faster executors read more of them; false: each task reads"
+              + " the splits planned for it.");
+
   /** {@link PlanCodec#MAX_SHIPPED_BYTES}, typed. */
   public static final Setting<Long> MAX_MEMORY_TABLE_BYTES_SETTING =
       Setting.bytes(
@@ -211,6 +226,7 @@ public final class DistributedSettings implements SettingsProvider {
         ADAPTIVE_SKEW_FACTOR_SETTING,
         ADAPTIVE_SKEW_MIN_BYTES_SETTING,
         ADAPTIVE_BROADCAST_BYTES_SETTING,
+        SPLIT_STEALING_SETTING,
         MAX_MEMORY_TABLE_BYTES_SETTING,
         SHUFFLE_COMPRESSION_SETTING);
   }
@@ -239,6 +255,11 @@ public final class DistributedSettings implements SettingsProvider {
   /** {@link #LOCAL_SINGLE_TASK_PLANS} of {@code config}. */
   public static boolean localSingleTaskPlans(SessionConfig config) {
     return config.get(LOCAL_SINGLE_TASK_PLANS_SETTING);
+  }
+
+  /** {@link #SPLIT_STEALING} of {@code config}. */
+  public static boolean splitStealing(SessionConfig config) {
+    return config.get(SPLIT_STEALING_SETTING);
   }
 
   /** {@link #MAX_TASKS} of {@code config}, 0 when unset. */

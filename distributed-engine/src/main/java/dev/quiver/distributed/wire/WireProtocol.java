@@ -6,8 +6,12 @@ import io.grpc.StatusRuntimeException;
 /** The Quiver wire protocol version and the check every handshake (register, submit) makes. */
 public final class WireProtocol {
 
-  /** The protocol version this build speaks; bump when old peers cannot ignore a change. */
-  public static final int VERSION = 2;
+  /**
+   * The protocol version this build speaks; bump when old peers cannot ignore a change. 3: scan
+   * splits handed out at run time (an executor ignoring LaunchTaskRequest.split_scans would read
+   * splits another task was given).
+   */
+  public static final int VERSION = 3;
 
   /**
    * Largest message a Quiver server accepts (RESOURCE_EXHAUSTED beyond): room for a stage plan

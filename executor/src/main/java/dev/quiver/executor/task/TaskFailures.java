@@ -47,6 +47,9 @@ public final class TaskFailures {
     if (typed instanceof dev.quiver.binding.errors.ObjectStoreException store) {
       info.setStoreReason(store.reason().name());
     }
+    if (typed instanceof SplitFetchException splits && splits.retryable()) {
+      info.setRetryable(true);
+    }
     if (typed instanceof ShuffleFetchException fetch && fetch.location() != null) {
       // The scheduler re-runs the producer of this partition instead of failing the job.
       info.setRetryable(true).setMissingPartition(fetch.location().id());

@@ -16,6 +16,8 @@ import dev.quiver.distributed.codec.StagePlan;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.proto.InputSlice;
 import dev.quiver.distributed.proto.LaunchTaskRequest;
+import dev.quiver.distributed.proto.NextSplitsRequest;
+import dev.quiver.distributed.proto.NextSplitsResponse;
 import dev.quiver.distributed.proto.PartitionLocation;
 import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskMetrics;
@@ -76,6 +78,7 @@ public final class TaskManager implements AutoCloseable {
    * @param reports receives each task attempt's final status
    * @param diskProblem what is wrong with the executor's work directory, or empty: a task that
    *     fails while it is broken failed because of this executor, and is retried elsewhere
+   * @param splits asks the scheduler for a task's next scan splits (NextSplits)
    */
   public record Resources(
       String executorId,
@@ -88,7 +91,8 @@ public final class TaskManager implements AutoCloseable {
       Function<String, Optional<ScalarUdf>> udfs,
       Path spillRoot,
       Consumer<TaskStatusReport> reports,
-      Supplier<Optional<String>> diskProblem) {}
+      Supplier<Optional<String>> diskProblem,
+      Function<NextSplitsRequest, CompletableFuture<NextSplitsResponse>> splits) {}
 
   /** Identifies a task independently of its attempt: a retry replaces the earlier attempt. */
   private record TaskKey(String jobId, int stageId, int taskId) {}
@@ -581,6 +585,12 @@ public final class TaskManager implements AutoCloseable {
       if (cancelReason != null) {
         ctx.cancel(cancelReason);
       }
+      // Asked before the plan is decoded, so the first splits are usually here when scans open.
+      SchedulerSplits splits =
+          request.getSplitScansCount() == 0
+              ? null
+              : new SchedulerSplits(
+                  id, resources.executorId(), request.getSplitScansList(), resources.splits(), ctx);
 
       Throwable failure = null;
       DecodedStage decoded = null;
@@ -608,6 +618,10 @@ public final class TaskManager implements AutoCloseable {
                         inputSlices(request)));
         StagePlan stage = decoded.plan();
         ExecutionPlan root = stage.root();
+        if (splits != null) {
+          splits.bind(root);
+          ctx.useSplitSources(splits);
+        }
         int planPartition =
             request.hasPlanPartition() ? request.getPlanPartition() : id.getTaskId();
         if (planPartition >= root.partitionCount()) {
@@ -684,6 +698,7 @@ public final class TaskManager implements AutoCloseable {
                 .setFetchedBytes(fetched)
                 .addAllPartitionBytes(writer.partitionBytes())
                 .addAllPartitionRows(writer.partitionRows())
+                .setHandedSplits(splits == null ? 0 : splits.received())
                 .build();
         LOG.info(
             "{} succeeded: {} rows, {} bytes in {} ms",

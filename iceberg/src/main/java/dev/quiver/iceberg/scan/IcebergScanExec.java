@@ -1,6 +1,7 @@
 package dev.quiver.iceberg.scan;
 
 import dev.quiver.binding.physical.BatchStream;
+import dev.quiver.binding.physical.SplitSource;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.kernel.Take;
@@ -31,6 +32,11 @@ public final class IcebergScanExec extends FileScanExec {
   private final String table;
   private final int[] fieldIds;
   private final List<List<IcebergSplit>> partitionSplits;
+
+  /** Every partition's splits in order: the scan's split numbering. */
+  private final List<IcebergSplit> splits;
+
+  private final int[] splitOffsets;
 
   /**
    * Creates the scan.
@@ -71,6 +77,18 @@ public final class IcebergScanExec extends FileScanExec {
     this.table = table;
     this.fieldIds = fieldIds.clone();
     this.partitionSplits = partitionSplits.stream().map(List::copyOf).toList();
+    this.splits = this.partitionSplits.stream().flatMap(List::stream).toList();
+    this.splitOffsets = offsets(this.partitionSplits.stream().mapToInt(List::size).toArray());
+  }
+
+  @Override
+  protected int[] splitOffsets() {
+    return splitOffsets;
+  }
+
+  @Override
+  public long splitBytes(int split) {
+    return splits.get(split).length();
   }
 
   /** The table's name or location. */
@@ -123,17 +141,16 @@ public final class IcebergScanExec extends FileScanExec {
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    return new IcebergStream(partitionSplits.get(partition), context);
+    return new IcebergStream(splitSource(partition, context), context);
   }
 
   /** One partition: its splits in order. */
   private final class IcebergStream implements BatchStream {
-    private final List<IcebergSplit> splits;
+    private final SplitSource source;
     private final TaskContext context;
     private final BufferAllocator allocator;
     private final DeleteLoader deletes;
     private final int[] outputColumns;
-    private int nextSplit;
     private FileColumns file;
     private long[] deleted;
     private List<DeleteLoader.EqualityDeletes> equality;
@@ -143,8 +160,8 @@ public final class IcebergScanExec extends FileScanExec {
 
     private long remaining = limit().orElse(Long.MAX_VALUE);
 
-    IcebergStream(List<IcebergSplit> splits, TaskContext context) {
-      this.splits = splits;
+    IcebergStream(SplitSource source, TaskContext context) {
+      this.source = source;
       this.context = context;
       this.allocator = context.allocator();
       Map<Integer, Field> byId = new HashMap<>();
@@ -192,10 +209,11 @@ public final class IcebergScanExec extends FileScanExec {
 
     /** Opens the next split; false when none is left. */
     private boolean open() {
-      if (nextSplit >= splits.size()) {
+      int next = source.next();
+      if (next < 0) {
         return false;
       }
-      IcebergSplit split = splits.get(nextSplit++);
+      IcebergSplit split = splits.get(next);
       deleted = deletes.deletedPositions(split);
       equality = deletes.equalityDeletes(split);
       Map<Integer, Integer> slots = new LinkedHashMap<>();
@@ -294,10 +312,12 @@ public final class IcebergScanExec extends FileScanExec {
 
     @Override
     public void close() {
-      if (file != null) {
-        FileColumns f = file;
-        file = null;
-        f.close();
+      try (SplitSource s = source) {
+        if (file != null) {
+          FileColumns f = file;
+          file = null;
+          f.close();
+        }
       }
     }
   }

@@ -44,7 +44,8 @@ final class ExecutorCalls implements AutoCloseable {
             .setPlan(task.stage.spec.getPlan())
             .setOutputPartitions(task.stage.spec.getOutputPartitions())
             .putAllSettings(job.spec.getSettingsMap())
-            .setJobCapability(job.capability);
+            .setJobCapability(job.capability)
+            .addAllSplitScans(task.stage.splits.keySet());
     for (StageRun input : task.stage.inputs) {
       request.addAllInputs(input.outputs());
       request.putInputTaskCounts(input.id(), input.tasks.size());

@@ -6,6 +6,8 @@ import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
+import dev.quiver.distributed.proto.NextSplitsRequest;
+import dev.quiver.distributed.proto.NextSplitsResponse;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskStatusReport;
 import dev.quiver.distributed.transport.GrpcTransport;
@@ -18,6 +20,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -277,6 +280,31 @@ public final class JobManager implements AutoCloseable {
           .asRuntimeException();
     }
     loop.post(() -> reports.handle(report));
+  }
+
+  /**
+   * The next scan splits of a running task attempt (work stealing, {@link SplitQueue}), answered
+   * from the job loop without blocking the caller: an executor in this process calls in on its
+   * task's thread. Fails with the status {@link SplitHandouts#answer} gives.
+   */
+  public CompletableFuture<NextSplitsResponse> nextSplits(NextSplitsRequest request) {
+    CompletableFuture<NextSplitsResponse> answer = new CompletableFuture<>();
+    if (!loop.accepting()) {
+      answer.completeExceptionally(
+          Status.UNAVAILABLE
+              .withDescription("the scheduler is shutting down")
+              .asRuntimeException());
+      return answer;
+    }
+    loop.post(
+        () -> {
+          try {
+            answer.complete(SplitHandouts.answer(jobs, request));
+          } catch (RuntimeException e) {
+            answer.completeExceptionally(e);
+          }
+        });
+    return answer;
   }
 
   /**

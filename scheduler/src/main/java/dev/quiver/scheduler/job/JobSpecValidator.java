@@ -1,6 +1,8 @@
 package dev.quiver.scheduler.job;
 
 import dev.quiver.distributed.proto.JobSpec;
+import dev.quiver.distributed.proto.ScanSplits;
+import dev.quiver.distributed.proto.SplitList;
 import dev.quiver.distributed.proto.StageSpec;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -50,6 +52,7 @@ public final class JobSpecValidator {
           throw invalid(name + " lists input stage " + input + " twice");
         }
       }
+      requireEverySplitOnce(stage, name);
     }
     for (StageSpec stage : job.getStagesList()) {
       for (int input : stage.getInputStageIdsList()) {
@@ -69,6 +72,50 @@ public final class JobSpecValidator {
     }
     requireAcyclic(job, byId);
     requireAllFeedFinal(job, byId);
+  }
+
+  /**
+   * A scan whose splits are handed out at run time lists each of its splits for exactly one task:
+   * otherwise a split would be read twice or never.
+   */
+  private static void requireEverySplitOnce(StageSpec stage, String name) {
+    Set<Integer> scans = new HashSet<>();
+    for (ScanSplits scan : stage.getScanSplitsList()) {
+      String what = name + " scan " + scan.getScan();
+      if (!scans.add(scan.getScan())) {
+        throw invalid(what + " has its splits listed twice");
+      }
+      if (scan.getPlannedCount() != stage.getTaskCount()) {
+        throw invalid(
+            what
+                + " plans splits for "
+                + scan.getPlannedCount()
+                + " tasks; the stage has "
+                + stage.getTaskCount());
+      }
+      boolean[] listed = new boolean[scan.getSplitCount()];
+      int count = 0;
+      for (SplitList list : scan.getPlannedList()) {
+        for (int split : list.getSplitsList()) {
+          if (split < 0 || split >= listed.length || listed[split]) {
+            throw invalid(
+                what
+                    + " plans split "
+                    + Integer.toUnsignedString(split)
+                    + (split >= 0 && split < listed.length ? " twice" : "")
+                    + "; it has "
+                    + listed.length
+                    + " splits, each planned for one task");
+          }
+          listed[split] = true;
+          count++;
+        }
+      }
+      if (count != listed.length) {
+        throw invalid(
+            what + " plans " + count + " of its " + listed.length + " splits; plan every one");
+      }
+    }
   }
 
   /** A stage that no path leads from to the final stage would never be run. */

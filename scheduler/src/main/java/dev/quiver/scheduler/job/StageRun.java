@@ -6,6 +6,7 @@ import dev.quiver.distributed.wire.ShuffleTickets;
 import dev.quiver.scheduler.config.Speculation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** One stage of a job: its tasks and the stages whose output it reads. */
 final class StageRun {
@@ -26,10 +27,14 @@ final class StageRun {
   /** What adaptive execution changed in the stage's tasks, or empty. */
   String adaptiveNote = "";
 
+  /** The splits its tasks take at run time, by scan (work stealing); empty when none. */
+  final Map<Integer, SplitQueue> splits;
+
   StageRun(Job job, StageSpec spec) {
     this.job = job;
     this.spec = spec;
     this.rowLimit = spec.hasOutputRowLimit() ? spec.getOutputRowLimit() : -1;
+    this.splits = SplitQueue.of(spec);
     for (int i = 0; i < spec.getTaskCount(); i++) {
       tasks.add(new TaskRun(this, i));
     }

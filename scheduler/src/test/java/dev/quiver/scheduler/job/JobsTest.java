@@ -10,10 +10,14 @@ import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusRequest;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.LaunchTaskRequest;
+import dev.quiver.distributed.proto.NextSplitsRequest;
+import dev.quiver.distributed.proto.NextSplitsResponse;
 import dev.quiver.distributed.proto.PartitionLocation;
 import dev.quiver.distributed.proto.ReleaseJobRequest;
+import dev.quiver.distributed.proto.ScanSplits;
 import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.proto.SplitList;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.proto.StageStatus;
 import dev.quiver.distributed.proto.SubmitJobRequest;
@@ -690,6 +694,80 @@ class JobsTest {
     assertThat(launchesOf(1)).hasSize(2);
     assertThat(launchesOf(2)).isEmpty();
     waitFor(() -> e.removedJobs.contains(id));
+  }
+
+  @Test
+  void stolenSplitsAreHandedToRunningAttemptsAndReplayedByARetry() throws Exception {
+    startScheduler();
+    FakeExecutor a = executor("exec-a", 1);
+    FakeExecutor b = executor("exec-b", 1);
+    for (FakeExecutor e : executors) {
+      e.script =
+          r ->
+              r.getTask().getStageId() == 1
+                  ? FakeExecutor.Outcome.held()
+                  : FakeExecutor.Outcome.succeed();
+    }
+    StageSpec scan =
+        stage(1, 2, 1).toBuilder()
+            .addScanSplits(
+                ScanSplits.newBuilder()
+                    .setScan(0)
+                    .setSplitCount(4)
+                    .addPlanned(SplitList.newBuilder().addSplits(0).addSplits(1))
+                    .addPlanned(SplitList.newBuilder().addSplits(2).addSplits(3)))
+            .build();
+    String id = submit(job(2, scan, stage(2, 1, 1, 1)));
+    waitFor(() -> launchesOf(1).size() == 2);
+    FakeExecutor.Launch first = launchesOf(1).get(0);
+    FakeExecutor.Launch second = launchesOf(1).get(1);
+    assertThat(first.request().getSplitScansList()).containsExactly(0);
+    TaskId t0 = first.task().getTaskId() == 0 ? first.task() : second.task();
+    TaskId t1 = first.task().getTaskId() == 0 ? second.task() : first.task();
+    String on0 = first.task().getTaskId() == 0 ? first.executorId() : second.executorId();
+    String on1 = first.task().getTaskId() == 0 ? second.executorId() : first.executorId();
+
+    NextSplitsResponse got = stub.nextSplits(splits(t0, on0, 0, 1));
+    assertThat(got.getSplitsList()).containsExactly(0);
+    // Task 1 reads its own, then takes task 0's split 1: every split is handed out.
+    got = stub.nextSplits(splits(t1, on1, 0, 10));
+    assertThat(got.getSplitsList()).containsExactly(2, 3, 1);
+    assertThat(got.getLast()).isTrue();
+    assertThat(statusError(() -> stub.nextSplits(splits(t1, on0, 0, 1))).getStatus().getCode())
+        .as("an attempt asks from the executor it runs on")
+        .isEqualTo(Status.Code.FAILED_PRECONDITION);
+    (on1.equals("exec-a") ? a : b).complete(t1, FakeExecutor.Outcome.succeed());
+
+    // Task 0's first attempt fails after reading split 0: its retry reads split 0 only.
+    (on0.equals("exec-a") ? a : b)
+        .complete(
+            t0,
+            FakeExecutor.Outcome.fail(
+                error("QuiverException", "connection reset").toBuilder()
+                    .setRetryable(true)
+                    .build()));
+    waitFor(() -> launchesOf(1).size() == 3);
+    FakeExecutor.Launch retry = launchesOf(1).get(2);
+    assertThat(retry.task().getAttempt()).isEqualTo(1);
+    assertThat(statusError(() -> stub.nextSplits(splits(t0, on0, 0, 1))).getStatus().getCode())
+        .as("the failed attempt gets no more splits")
+        .isEqualTo(Status.Code.FAILED_PRECONDITION);
+    got = stub.nextSplits(splits(retry.task(), retry.executorId(), 0, 5));
+    assertThat(got.getSplitsList()).containsExactly(0);
+    assertThat(got.getLast()).isTrue();
+    (retry.executorId().equals("exec-a") ? a : b)
+        .complete(retry.task(), FakeExecutor.Outcome.succeed());
+    assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+  }
+
+  private static NextSplitsRequest splits(TaskId task, String executor, int received, int want) {
+    return NextSplitsRequest.newBuilder()
+        .setTask(task)
+        .setExecutorId(executor)
+        .setScan(0)
+        .setReceived(received)
+        .setWant(want)
+        .build();
   }
 
   @Test

@@ -298,7 +298,11 @@ public final class HashJoinExec extends BaseExecutionPlan {
     return buildLeft ? left : right;
   }
 
-  private ExecutionPlan probePlan() {
+  /**
+   * The input streamed through the join: partition p of the join reads partition p of it (the other
+   * input is collected once, or read partition for partition when both are partitioned).
+   */
+  public ExecutionPlan probePlan() {
     return buildLeft ? right : left;
   }
 

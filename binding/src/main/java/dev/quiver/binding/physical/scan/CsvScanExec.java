@@ -4,6 +4,7 @@ import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.physical.BatchStream;
+import dev.quiver.binding.physical.SplitSource;
 import dev.quiver.binding.physical.TaskContext;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -33,14 +34,19 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Reads CSV files with a hand-written byte-level parser. Each partition reads its own list of whole
- * files; only projected columns are converted; an unquoted empty field (and the dialect's null
- * string) is NULL. Rows with the wrong number of fields or values that do not parse as the column's
- * type fail with the file, line and column, unless the dialect ignores errors: then such a value is
- * NULL and such a row is skipped.
+ * files (a file is a split); only projected columns are converted; an unquoted empty field (and the
+ * dialect's null string) is NULL. Rows with the wrong number of fields or values that do not parse
+ * as the column's type fail with the file, line and column, unless the dialect ignores errors: then
+ * such a value is NULL and such a row is skipped.
  */
 public final class CsvScanExec extends FileScanExec {
   private final CsvDialect dialect;
   private final Map<String, Long> listedFileBytes;
+
+  /** Every partition's files in order: file {@code i} is split {@code i}. */
+  private final List<String> splitFiles;
+
+  private final int[] splitOffsets;
 
   /**
    * Creates the scan.
@@ -79,11 +85,23 @@ public final class CsvScanExec extends FileScanExec {
     }
     this.dialect = dialect;
     this.listedFileBytes = Map.copyOf(listedFileBytes);
+    this.splitFiles = partitionFiles().stream().flatMap(List::stream).toList();
+    this.splitOffsets = offsets(partitionFiles().stream().mapToInt(List::size).toArray());
   }
 
   @Override
   public Map<String, Long> listedFileBytes() {
     return listedFileBytes;
+  }
+
+  @Override
+  protected int[] splitOffsets() {
+    return splitOffsets;
+  }
+
+  @Override
+  public long splitBytes(int split) {
+    return listedFileBytes.getOrDefault(splitFiles.get(split), -1L);
   }
 
   /** Throws when the CSV reader cannot produce {@code field}'s type. */
@@ -121,7 +139,7 @@ public final class CsvScanExec extends FileScanExec {
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    return new CsvStream(partitionFiles().get(partition), context);
+    return new CsvStream(splitSource(partition, context), context);
   }
 
   /** Writes one CSV field into row {@code row} of a vector. */
@@ -198,18 +216,21 @@ public final class CsvScanExec extends FileScanExec {
   }
 
   private final class CsvStream implements BatchStream {
-    private final List<String> files;
+    private final SplitSource splits;
+
+    /** The files opened so far, for error messages. */
+    private final List<String> files = new java.util.ArrayList<>();
+
     private final BufferAllocator allocator;
     private final dev.quiver.binding.settings.SessionConfig config;
     private final int[] fileColumns;
     private final byte[] nullBytes = dialect.nullBytes();
-    private int fileIndex;
     private CsvTokenizer tokenizer;
     private long remaining = limit().orElse(Long.MAX_VALUE);
     private boolean done;
 
-    CsvStream(List<String> files, TaskContext context) {
-      this.files = files;
+    CsvStream(SplitSource splits, TaskContext context) {
+      this.splits = splits;
       this.allocator = context.allocator();
       this.config = context.config();
       int n = schema().getFields().size();
@@ -228,10 +249,12 @@ public final class CsvScanExec extends FileScanExec {
     private boolean nextRecord() {
       while (true) {
         if (tokenizer == null) {
-          if (fileIndex >= files.size()) {
+          int split = splits.next();
+          if (split < 0) {
             return false;
           }
-          String file = files.get(fileIndex++);
+          String file = splitFiles.get(split);
+          files.add(file);
           try {
             tokenizer =
                 new CsvTokenizer(open(ObjectStores.forLocation(file, config), file), file, dialect);
@@ -485,7 +508,11 @@ public final class CsvScanExec extends FileScanExec {
     @Override
     public void close() {
       done = true;
-      closeTokenizer();
+      try {
+        closeTokenizer();
+      } finally {
+        splits.close();
+      }
     }
   }
 

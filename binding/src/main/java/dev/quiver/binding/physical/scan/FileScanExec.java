@@ -3,13 +3,20 @@ package dev.quiver.binding.physical.scan;
 import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
+import dev.quiver.binding.physical.SplitSource;
+import dev.quiver.binding.physical.TaskContext;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** A leaf scan whose partitions each read their own list of files, with projection and limit. */
+/**
+ * A leaf scan whose partitions each read their own list of files, with projection and limit. What
+ * the partitions read is cut into splits (a file, or a row group of one), numbered over the whole
+ * scan partition by partition; a partition reads the splits its {@link SplitSource} hands it, by
+ * default those planned for it ({@link #plannedSplits}).
+ */
 public abstract class FileScanExec extends BaseExecutionPlan {
   private final Schema tableSchema;
   private final List<List<String>> partitionFiles;
@@ -58,6 +65,45 @@ public abstract class FileScanExec extends BaseExecutionPlan {
   /** Rows per batch. */
   public int batchSize() {
     return batchSize;
+  }
+
+  /**
+   * Where each partition's splits start in the scan's numbering, and the split count last: {@code
+   * partitionCount() + 1} non-decreasing offsets from 0.
+   */
+  protected abstract int[] splitOffsets();
+
+  /** Splits over all partitions. */
+  public int splitCount() {
+    int[] offsets = splitOffsets();
+    return offsets[offsets.length - 1];
+  }
+
+  /** The splits partition {@code partition} reads as planned, in order. */
+  public int[] plannedSplits(int partition) {
+    int[] offsets = splitOffsets();
+    int[] out = new int[offsets[partition + 1] - offsets[partition]];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = offsets[partition] + i;
+    }
+    return out;
+  }
+
+  /** Bytes split {@code split} reads, or -1 when unknown (to balance work handed out). */
+  public abstract long splitBytes(int split);
+
+  /** Opens the source of partition {@code partition}'s splits in {@code context}. */
+  protected final SplitSource splitSource(int partition, TaskContext context) {
+    return context.splitSources().open(this, partition, plannedSplits(partition));
+  }
+
+  /** {@code counts} (splits per partition) as {@link #splitOffsets()}. */
+  protected static int[] offsets(int[] counts) {
+    int[] out = new int[counts.length + 1];
+    for (int i = 0; i < counts.length; i++) {
+      out[i + 1] = out[i] + counts[i];
+    }
+    return out;
   }
 
   @Override

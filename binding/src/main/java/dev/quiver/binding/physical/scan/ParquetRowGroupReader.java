@@ -75,7 +75,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
   /** One distinct output column: its file column, how it converts, and its place in the output. */
   private record Column(Field field, SchemaElement element, int leaf, Kind kind) {}
 
-  private final ParquetSplit split;
+  private ParquetSplit split;
   private final Schema out;
   private final BufferAllocator allocator;
   private final int batchSize;
@@ -271,6 +271,27 @@ final class ParquetRowGroupReader implements AutoCloseable {
     } catch (VersionParser.VersionParseException | RuntimeException e) {
       return null; // Only used to work around old writers' bugs; unknown writers need none.
     }
+  }
+
+  /**
+   * Goes on with {@code next}, a range of row groups of the same file and version, once this
+   * reader's range is read: the open file, its footer and the buffers of the previous row group
+   * serve the next range (splits handed out one row group at a time would otherwise open the file
+   * and allocate them again for every row group). False, changing nothing, otherwise.
+   */
+  boolean continueWith(ParquetSplit next) {
+    if (next.isWholeFile()
+        || split.isWholeFile()
+        || rowsLeftInGroup != 0
+        || nextGroup < endGroup()
+        || !next.path().equals(split.path())
+        || !java.util.Objects.equals(next.version(), split.version())
+        || next.firstRowGroup() + next.rowGroupCount() > metadata.getRow_groupsSize()) {
+      return false;
+    }
+    split = next;
+    nextGroup = next.firstRowGroup();
+    return true;
   }
 
   private int endGroup() {

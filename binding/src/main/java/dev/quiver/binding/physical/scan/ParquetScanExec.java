@@ -5,6 +5,7 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.physical.BatchStream;
+import dev.quiver.binding.physical.SplitSource;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.kernel.Batches;
 import java.io.IOException;
@@ -36,14 +37,20 @@ import org.apache.arrow.vector.util.TransferPair;
 import org.apache.parquet.format.FileMetaData;
 
 /**
- * Reads Parquet files. Each partition reads its own list of splits: row-group ranges through
- * Quiver's {@link ParquetRowGroupReader}, whole files (those it does not support) through Arrow
- * Dataset (JNI). Only the projected columns are decoded, batches have at most {@code batchSize}
- * rows, and a pushed-down limit stops the partition early. Batches are imported into the query's
- * allocator and converted to the engine's internal types.
+ * Reads Parquet files. Each partition reads its own list of splits (handed out as single row groups
+ * and whole files, see {@link FileScanExec}; adjacent row groups at hand are read as one range):
+ * row-group ranges through Quiver's {@link ParquetRowGroupReader}, whole files (those it does not
+ * support) through Arrow Dataset (JNI). Only the projected columns are decoded, batches have at
+ * most {@code batchSize} rows, and a pushed-down limit stops the partition early. Batches are
+ * imported into the query's allocator and converted to the engine's internal types.
  */
 public final class ParquetScanExec extends FileScanExec {
   private final List<List<ParquetSplit>> partitionSplits;
+
+  /** The scan's splits as handed out: a range of row groups becomes one split per row group. */
+  private final List<ParquetSplit> units;
+
+  private final int[] unitOffsets;
   private final int filesBeforePruning;
   private final int partitionColumns;
 
@@ -108,6 +115,23 @@ public final class ParquetScanExec extends FileScanExec {
       int partitionColumns) {
     super(tableSchema, partitionFiles, projection, limit, batchSize);
     this.partitionSplits = partitionSplits.stream().map(List::copyOf).toList();
+    List<ParquetSplit> flat = new ArrayList<>();
+    int[] counts = new int[this.partitionSplits.size()];
+    for (int p = 0; p < counts.length; p++) {
+      int before = flat.size();
+      for (ParquetSplit split : this.partitionSplits.get(p)) {
+        if (split.rowGroupCount() > 1) {
+          for (int g = 0; g < split.rowGroupCount(); g++) {
+            flat.add(rowGroupsOf(split, split.firstRowGroup() + g, 1));
+          }
+        } else {
+          flat.add(split);
+        }
+      }
+      counts[p] = flat.size() - before;
+    }
+    this.units = List.copyOf(flat);
+    this.unitOffsets = offsets(counts);
     this.filesBeforePruning = filesBeforePruning;
     int fileColumns = tableSchema.getFields().size() - partitionColumns;
     if (partitionColumns < 0 || fileColumns < 0) {
@@ -198,6 +222,27 @@ public final class ParquetScanExec extends FileScanExec {
     return ParquetRowGroupReader.unsupportedReason(file, tableSchema);
   }
 
+  private static ParquetSplit rowGroupsOf(ParquetSplit split, int first, int count) {
+    return ParquetSplit.rowGroups(split.path(), first, count, split.fileSize())
+        .withPartitionValues(split.partitionValues())
+        .withVersion(split.version());
+  }
+
+  @Override
+  protected int[] splitOffsets() {
+    return unitOffsets;
+  }
+
+  /** Split {@code split} of the scan's numbering: one row group or a whole file. */
+  public ParquetSplit split(int split) {
+    return units.get(split);
+  }
+
+  @Override
+  public long splitBytes(int split) {
+    return -1;
+  }
+
   /** What each partition reads: whole files or ranges of their row groups. */
   public List<List<ParquetSplit>> partitionSplits() {
     return partitionSplits;
@@ -242,7 +287,7 @@ public final class ParquetScanExec extends FileScanExec {
 
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
-    return new ParquetStream(partitionSplits.get(partition), context);
+    return new ParquetStream(splitSource(partition, context), context);
   }
 
   @Override
@@ -255,32 +300,57 @@ public final class ParquetScanExec extends FileScanExec {
     return " " + shown;
   }
 
-  /** One partition: its splits in order, consecutive whole files sharing one Arrow Dataset. */
+  /**
+   * One partition: its splits in the order its source hands them out; adjacent row groups of a file
+   * at hand are read as one range, and consecutive whole files at hand share one Arrow Dataset.
+   */
   private final class ParquetStream implements BatchStream {
-    private final List<List<ParquetSplit>> runs = new ArrayList<>();
+    private final SplitSource splits;
     private final BufferAllocator allocator;
     private final TaskContext context;
-    private int nextRun;
     private Source current;
     private ParquetSplit currentSplit;
+
+    /** A run taken that the current source could not go on with, read next. */
+    private List<ParquetSplit> pending;
+
     private boolean done;
     private long remaining = limit().orElse(Long.MAX_VALUE);
 
-    ParquetStream(List<ParquetSplit> splits, TaskContext context) {
+    ParquetStream(SplitSource splits, TaskContext context) {
+      this.splits = splits;
       this.allocator = context.allocator();
       this.context = context;
-      for (ParquetSplit split : splits) {
-        List<ParquetSplit> last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
-        if (split.isWholeFile()
-            && last != null
-            && last.get(0).isWholeFile()
-            && partitionColumns == 0) {
-          last.add(split);
-        } else {
-          runs.add(new ArrayList<>(List.of(split)));
-        }
+      this.done = remaining <= 0;
+    }
+
+    /** The next run of splits read by one source, or null when the partition has read all. */
+    private List<ParquetSplit> nextRun() {
+      int first = splits.next();
+      if (first < 0) {
+        return null;
       }
-      this.done = runs.isEmpty() || remaining <= 0;
+      ParquetSplit head = units.get(first);
+      List<ParquetSplit> run = new ArrayList<>(List.of(head));
+      int at;
+      while ((at = splits.peekAtHand()) >= 0) {
+        ParquetSplit next = units.get(at);
+        ParquetSplit last = run.get(run.size() - 1);
+        if (head.isWholeFile() && next.isWholeFile() && partitionColumns == 0) {
+          run.add(next);
+        } else if (!head.isWholeFile()
+            && !next.isWholeFile()
+            && last.path().equals(next.path())
+            && last.firstRowGroup() + last.rowGroupCount() == next.firstRowGroup()) {
+          run.set(
+              0,
+              rowGroupsOf(last, last.firstRowGroup(), last.rowGroupCount() + next.rowGroupCount()));
+        } else {
+          break;
+        }
+        splits.next();
+      }
+      return run;
     }
 
     @Override
@@ -292,11 +362,12 @@ public final class ParquetScanExec extends FileScanExec {
     public VectorSchemaRoot next() {
       while (!done) {
         if (current == null) {
-          if (nextRun >= runs.size()) {
+          List<ParquetSplit> run = pending != null ? pending : nextRun();
+          pending = null;
+          if (run == null) {
             done = true;
             return null;
           }
-          List<ParquetSplit> run = runs.get(nextRun++);
           ObjectStore store = ObjectStores.forLocation(run.get(0).path(), context.config());
           currentSplit = run.get(0);
           current =
@@ -306,9 +377,19 @@ public final class ParquetScanExec extends FileScanExec {
         }
         VectorSchemaRoot batch = current.next();
         if (batch == null) {
+          List<ParquetSplit> run = nextRun();
+          if (run != null && current.continueWith(run)) {
+            currentSplit = run.get(0);
+            continue;
+          }
           Source finished = current;
           current = null;
           finished.close();
+          if (run == null) {
+            done = true;
+            return null;
+          }
+          pending = run;
           continue;
         }
         if (batch.getRowCount() == 0) {
@@ -383,10 +464,14 @@ public final class ParquetScanExec extends FileScanExec {
     @Override
     public void close() {
       done = true;
-      if (current != null) {
-        Source open = current;
-        current = null;
-        open.close();
+      try {
+        if (current != null) {
+          Source open = current;
+          current = null;
+          open.close();
+        }
+      } finally {
+        splits.close();
       }
     }
   }
@@ -399,6 +484,11 @@ public final class ParquetScanExec extends FileScanExec {
     /** The files read, for error messages. */
     String describe();
 
+    /** Whether this source, read to its end, goes on reading {@code run} (same file). */
+    default boolean continueWith(List<ParquetSplit> run) {
+      return false;
+    }
+
     @Override
     void close();
   }
@@ -406,7 +496,7 @@ public final class ParquetScanExec extends FileScanExec {
   /** Reads a row-group range of one file with {@link ParquetRowGroupReader}. */
   private final class RowGroupSource implements Source {
     private final ObjectStore store;
-    private final ParquetSplit split;
+    private ParquetSplit split;
     private final BufferAllocator allocator;
     private ParquetRowGroupReader reader;
 
@@ -431,6 +521,15 @@ public final class ParquetScanExec extends FileScanExec {
     @Override
     public String describe() {
       return "Parquet " + split + " (" + split.path() + ")";
+    }
+
+    @Override
+    public boolean continueWith(List<ParquetSplit> run) {
+      if (run.size() != 1 || reader == null || !reader.continueWith(run.get(0))) {
+        return false;
+      }
+      split = run.get(0);
+      return true;
     }
 
     @Override
