@@ -10,6 +10,7 @@ import dev.quiver.binding.errors.UnsupportedFeatureException;
 import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.security.AccessDeniedException;
+import java.lang.reflect.Modifier;
 
 /** Turns a remote failure back into the typed exception it was where it happened. */
 public final class RemoteErrors {
@@ -17,13 +18,25 @@ public final class RemoteErrors {
 
   /** The error kind of {@code e} as sent over the wire. */
   public static ErrorInfo toProto(Throwable e) {
-    String kind = e instanceof QuiverException ? e.getClass().getSimpleName() : "QuiverException";
+    String kind = e instanceof QuiverException q ? kindOf(q) : "QuiverException";
     String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     ErrorInfo.Builder b = ErrorInfo.newBuilder().setKind(kind).setMessage(message);
     if (e instanceof ObjectStoreException s) {
       b.setStoreReason(s.reason().name());
     }
     return b.build();
+  }
+
+  /**
+   * The kind {@code e} travels as: the simple name of its nearest public class, so that a private
+   * subclass (a CSV reader's bad value) is rethrown as the public type it extends.
+   */
+  public static String kindOf(QuiverException e) {
+    Class<?> c = e.getClass();
+    while (!Modifier.isPublic(c.getModifiers()) && c != QuiverException.class) {
+      c = c.getSuperclass();
+    }
+    return c.getSimpleName();
   }
 
   /** A typed exception for a job that failed with {@code error}. */

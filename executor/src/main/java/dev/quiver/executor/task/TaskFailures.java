@@ -2,6 +2,7 @@ package dev.quiver.executor.task;
 
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
+import dev.quiver.distributed.client.RemoteErrors;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.shuffle.ShuffleFetchException;
 import java.util.Locale;
@@ -25,16 +26,16 @@ public final class TaskFailures {
   private TaskFailures() {}
 
   /**
-   * Describes {@code failure} of task {@code task}: the kind is the simple class name of the
-   * binding exception that caused it ({@code QuiverException} when none did), and the message has
-   * the values of secret-looking {@code settings} masked.
+   * Describes {@code failure} of task {@code task}: the kind is the {@link RemoteErrors#kindOf
+   * kind} of the binding exception that caused it ({@code QuiverException} when none did), and the
+   * message has the values of secret-looking {@code settings} masked.
    */
   public static ErrorInfo describe(Throwable failure, String task, Map<String, String> settings) {
     String kind;
     String message;
     QuiverException typed = typedCause(failure);
     if (typed != null) {
-      kind = typed.getClass().getSimpleName();
+      kind = RemoteErrors.kindOf(typed);
       message = typed.getMessage();
     } else {
       kind = QuiverException.class.getSimpleName();
