@@ -28,20 +28,28 @@ import java.util.function.LongSupplier;
  * The split sources of one task attempt whose stage has scans with splits handed out at run time
  * (work stealing): such a scan's partition takes its splits from the scheduler ({@code NextSplits})
  * instead of the plan. Each source asks for its first two splits when the attempt starts, before
- * the plan is decoded. After that it asks for the next split as it starts reading one (keeping it
- * in reserve) only while the call takes a noticeable share of a split's reading time (over
- * 1/{@value #PREFETCH_RATIO}), as for small splits over a network; otherwise it asks when it needs
- * one and waits that short call. So the scan rarely waits on the scheduler, and a slow task does
- * not sit on a split a faster one could read (that reserve would be the last split of the stage it
- * reads). Other scans read their planned splits.
+ * the plan is decoded. After that it asks, each time, for as many splits as it reads in {@link
+ * #HOLD_NANOS} at the speed measured so far (one at least, {@value #MAX_WANT} at most): small
+ * splits then cost a call per batch, not per split (a call per row group doubled an executor's CPU
+ * on TPC-H q6), while a slow task holds no more than that much of its own reading that a faster one
+ * could have done. It asks for the next batch as it starts reading the last split it holds only
+ * while the call takes a noticeable share of that batch's reading time (over 1/{@value
+ * #PREFETCH_RATIO}), as over a network; otherwise it asks when it needs one and waits that short
+ * call. Other scans read their planned splits.
  */
 final class SchedulerSplits implements SplitSources {
 
   /** Splits wanted at once: one to read now, one in reserve. */
   static final int FIRST_WANT = 2;
 
-  /** A split is asked for in advance while reading one takes under this many round trips. */
+  /** Splits are asked for in advance while reading a batch takes under this many round trips. */
   static final int PREFETCH_RATIO = 20;
+
+  /** How much reading a task asks for at once, once its speed is known. */
+  static final long HOLD_NANOS = 50_000_000L;
+
+  /** The most splits asked for at once. */
+  static final int MAX_WANT = 64;
 
   private final TaskId task;
   private final Map<Integer, Fetched> byScan = new LinkedHashMap<>();
@@ -220,7 +228,7 @@ final class SchedulerSplits implements SplitSources {
       absorb(false);
       while (ready.isEmpty() && !last) {
         if (inFlight == null) {
-          request(1);
+          request(want());
         }
         absorb(true);
       }
@@ -232,19 +240,26 @@ final class SchedulerSplits implements SplitSources {
         firstTookNanos = clock.getAsLong();
       }
       if (ready.isEmpty() && !last && inFlight == null && worthPrefetching()) {
-        request(1);
+        request(want());
       }
       return split;
     }
 
-    /** Whether waiting for the next split's call would cost a noticeable share of a split. */
+    /** The mean time per split read so far (splits read together count one each); -1 unknown. */
+    private long splitNanos() {
+      return taken < 2 ? -1 : Math.max(1, (clock.getAsLong() - firstTookNanos) / (taken - 1));
+    }
+
+    /** Splits to ask for: {@link #HOLD_NANOS} of reading at the speed measured so far. */
+    private int want() {
+      long split = splitNanos();
+      return split < 0 ? 1 : (int) Math.max(1, Math.min(MAX_WANT, HOLD_NANOS / split));
+    }
+
+    /** Whether waiting for the next batch's call would cost a noticeable share of reading it. */
     private boolean worthPrefetching() {
-      if (taken < 2) {
-        return true;
-      }
-      // The mean time per split read so far (splits read together count one each).
-      long splitNanos = (clock.getAsLong() - firstTookNanos) / (taken - 1);
-      return roundTripNanos * PREFETCH_RATIO > splitNanos;
+      long split = splitNanos();
+      return split < 0 || roundTripNanos * PREFETCH_RATIO > split * want();
     }
 
     private static long mean(long average, long sample) {

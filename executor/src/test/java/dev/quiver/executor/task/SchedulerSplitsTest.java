@@ -108,18 +108,20 @@ class SchedulerSplitsTest {
     assertThat(planned.next()).isEqualTo(7);
 
     SplitSource source = splits.open(b, 1, new int[] {1});
-    now.set(1_100); // a round trip of 100 ns
+    now.set(101_000); // a round trip of 100 us
     assertThat(source.peekAtHand()).as("nothing is held yet").isEqualTo(-1);
     answer(0, false, 4, 2);
-    now.set(2_000);
+    now.set(200_000);
     assertThat(source.next()).isEqualTo(4);
     assertThat(source.peekAtHand()).as("a split held may be read with this one").isEqualTo(2);
     assertThat(requests).as("one split is still in reserve").hasSize(1);
-    now.set(2_500); // a split read in 500 ns: under 20 round trips
+    now.set(200_500); // a split read in 500 ns: a batch of 64 in under 20 round trips
     assertThat(source.next()).isEqualTo(2);
     assertThat(requests).as("the next split is asked for in advance").hasSize(2);
     assertThat(requests.get(1).getReceived()).isEqualTo(2);
-    assertThat(requests.get(1).getWant()).isEqualTo(1);
+    assertThat(requests.get(1).getWant())
+        .as("as many splits as it reads in the hold time, at most MAX_WANT")
+        .isEqualTo(SchedulerSplits.MAX_WANT);
     assertThat(source.peekAtHand()).as("the next is under way").isEqualTo(-1);
     answer(1, false, 3);
     assertThat(source.next()).isEqualTo(3);
