@@ -124,7 +124,8 @@ public final class ExecutorMain implements Callable<Integer> {
       description =
           "How shuffle output is sent to consumers unless a task sets "
               + ShuffleCompression.SETTING
-              + ": none, lz4 or zstd (default: none).")
+              + ": none, lz4, zstd, or auto: Zstandard once a stream is held back by the link"
+              + " (default: auto).")
   ShuffleCompression shuffleCompression = ShuffleCompression.DEFAULT;
 
   @Option(

@@ -8,6 +8,7 @@ import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.shuffle.CompressedBatches;
 import dev.quiver.distributed.shuffle.FlightShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.shuffle.ShuffleFetchException;
@@ -15,7 +16,13 @@ import dev.quiver.distributed.shuffle.ShuffleLocation;
 import dev.quiver.distributed.wire.ShuffleTickets;
 import dev.quiver.executor.shuffle.ShuffleFlightProducer;
 import dev.quiver.executor.shuffle.ShuffleStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.math.BigDecimal;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -309,7 +316,7 @@ class CompressedShuffleTest {
   @ParameterizedTest
   @EnumSource(
       value = ShuffleCompression.class,
-      names = {"NONE", "ZSTD"})
+      names = {"NONE", "ZSTD", "AUTO"})
   @Timeout(30)
   void partitionsLargerThanTheFlowControlWindowDoNotStall(ShuffleCompression compression)
       throws Exception {
@@ -351,6 +358,62 @@ class CompressedShuffleTest {
     }
   }
 
+  /**
+   * With {@code auto}, a stream whose consumer (standing for a slow link) keeps the producer
+   * waiting goes on compressed, and the mixed stream reads back whole.
+   */
+  @Test
+  @Timeout(60)
+  void autoCompressesAStreamOnceTheConsumerHoldsItBack() throws Exception {
+    ShuffleStore big = new ShuffleStore(allocator, workDir.resolve("auto"), Long.MAX_VALUE);
+    try {
+      int port =
+          serve(new ShuffleFlightProducer(big, allocator, "exec-test", ShuffleCompression.AUTO));
+      ShufflePartitionId id = ShuffleTickets.id("job-3", 1, 0, 0);
+      big.grant(id.getJobId(), TestBatches.CAPABILITY);
+      for (int b = 0; b < 240; b++) {
+        try (VectorSchemaRoot batch = TestBatches.batch(allocator, b, 4_000)) {
+          big.append(id, batch);
+        }
+      }
+      big.complete(id, TestBatches.SCHEMA);
+      long rows = 0;
+      int plain = 0;
+      int compressed = 0;
+      boolean plainAfterCompressed = false;
+      try (SlowLink link = new SlowLink(port, 8 << 20);
+          FlightClient raw =
+              FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", link.port()))
+                  .build();
+          FlightStream stream = raw.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
+        while (stream.next()) {
+          if (stream.getLatestMetadata() != null && stream.getRoot().getRowCount() == 0) {
+            compressed++;
+            try (VectorSchemaRoot decoded =
+                CompressedBatches.decode(
+                    stream.getLatestMetadata(), TestBatches.SCHEMA, allocator)) {
+              rows += decoded.getRowCount();
+            }
+          } else {
+            plainAfterCompressed |= compressed > 0;
+            plain++;
+            rows += stream.getRoot().getRowCount();
+          }
+        }
+      }
+      assertThat(rows).isEqualTo(240 * 4_000);
+      assertThat(plain).as("plain until judged").isPositive();
+      assertThat(compressed).as("compressed once held back").isPositive();
+      assertThat(plainAfterCompressed).as("a stream never goes back to plain").isFalse();
+    } finally {
+      for (AutoCloseable s : servers) {
+        s.close();
+      }
+      servers.clear();
+      big.close();
+    }
+  }
+
   @Test
   void garbageInAppMetadataIsAShuffleFetchError() throws Exception {
     int port =
@@ -383,7 +446,83 @@ class CompressedShuffleTest {
         .contains(ShuffleCompression.NONE);
     assertThatThrownBy(() -> ShuffleCompression.parse("gzip"))
         .hasMessageContaining(ShuffleCompression.SETTING)
-        .hasMessageContaining("none, lz4 or zstd")
+        .hasMessageContaining("none, lz4, zstd or auto")
         .hasMessageContaining("gzip");
+  }
+
+  /** A TCP relay on 127.0.0.1 passing at most {@code bytesPerSecond} from the server to clients. */
+  private static final class SlowLink implements AutoCloseable {
+    private final ServerSocket listener;
+    private final List<Socket> sockets = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Thread acceptor;
+
+    SlowLink(int targetPort, long bytesPerSecond) throws IOException {
+      listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+      acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    Socket client = listener.accept();
+                    Socket server = new Socket();
+                    // Little buffering on the relay's side, so that the link, not buffers,
+                    // sets the pace after the first few MiB.
+                    server.setReceiveBufferSize(32 * 1024);
+                    server.connect(
+                        new java.net.InetSocketAddress(
+                            InetAddress.getLoopbackAddress(), targetPort));
+                    sockets.add(client);
+                    sockets.add(server);
+                    pump(client, server, Long.MAX_VALUE);
+                    pump(server, client, bytesPerSecond);
+                  }
+                } catch (IOException closed) {
+                  // The relay was closed.
+                }
+              },
+              "slow-link");
+      acceptor.setDaemon(true);
+      acceptor.start();
+    }
+
+    int port() {
+      return listener.getLocalPort();
+    }
+
+    private static void pump(Socket from, Socket to, long bytesPerSecond) {
+      Thread t =
+          new Thread(
+              () -> {
+                byte[] buffer = new byte[16 * 1024];
+                long start = System.nanoTime();
+                long moved = 0;
+                try (InputStream in = from.getInputStream();
+                    OutputStream out = to.getOutputStream()) {
+                  int n;
+                  while ((n = in.read(buffer)) >= 0) {
+                    out.write(buffer, 0, n);
+                    moved += n;
+                    long due = start + moved * 1_000_000_000L / bytesPerSecond;
+                    long ahead = due - System.nanoTime();
+                    if (ahead > 0) {
+                      Thread.sleep(ahead / 1_000_000L, (int) (ahead % 1_000_000L));
+                    }
+                  }
+                } catch (IOException | InterruptedException e) {
+                  // A side closed.
+                }
+              },
+              "slow-link-pump");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    @Override
+    public void close() throws IOException {
+      listener.close();
+      for (Socket s : sockets) {
+        s.close();
+      }
+    }
   }
 }

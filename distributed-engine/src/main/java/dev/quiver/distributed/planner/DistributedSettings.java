@@ -203,10 +203,11 @@ public final class DistributedSettings implements SettingsProvider {
   public static final Setting<String> SHUFFLE_COMPRESSION_SETTING =
       Setting.oneOf(
           ShuffleCompression.SETTING,
-          List.of("none", "lz4", "zstd"),
+          List.of("none", "lz4", "zstd", "auto"),
           null,
-          "the executor's --shuffle-compression (none)",
-          "How a task's shuffle output travels to its consumers.");
+          "the executor's --shuffle-compression (auto)",
+          "How a task's shuffle output travels to its consumers: auto sends it plain until the"
+              + " link holds a stream back, then compressed with Zstandard.");
 
   /** Used by {@link java.util.ServiceLoader}. */
   public DistributedSettings() {}

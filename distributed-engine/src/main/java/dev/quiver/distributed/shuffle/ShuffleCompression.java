@@ -10,24 +10,28 @@ import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 
 /**
- * How shuffle batches travel over Flight: as plain Arrow bodies ({@code none}) or as Arrow IPC
+ * How shuffle batches travel over Flight: as plain Arrow bodies ({@code none}), as Arrow IPC
  * messages whose buffers are compressed with LZ4 frames or Zstandard (see {@link
- * CompressedBatches}).
+ * CompressedBatches}), or ({@code auto}) plain until the link is what holds a stream back, then
+ * with Zstandard (the executor's {@code LinkPace} decides).
  */
 public enum ShuffleCompression {
   NONE(CompressionUtil.CodecType.NO_COMPRESSION),
   LZ4(CompressionUtil.CodecType.LZ4_FRAME),
-  ZSTD(CompressionUtil.CodecType.ZSTD);
+  ZSTD(CompressionUtil.CodecType.ZSTD),
+  /** Zstandard where the link is the bottleneck, else none. */
+  AUTO(CompressionUtil.CodecType.ZSTD);
 
   /** Session (task) setting that chooses the compression of a task's shuffle output. */
   public static final String SETTING = "quiver.shuffle.compression";
 
   /**
-   * The compression an executor uses for tasks that do not set {@link #SETTING}: none, because LZ4
-   * (commons-compress, pure Java) costs far more than 10% on loopback (TPC-H SF 0.1, embedded
-   * cluster of 2); {@code zstd} (native) was within 2% of none there and saves bytes on networks.
+   * The compression an executor uses for tasks that do not set {@link #SETTING}: {@code auto}. A
+   * fixed codec costs where the link is fast (LZ4 in pure Java far more than 10% on loopback, TPC-H
+   * SF 0.1, embedded cluster of 2) and saves where it is slow; {@code auto} compresses only streams
+   * the link holds back.
    */
-  public static final ShuffleCompression DEFAULT = NONE;
+  public static final ShuffleCompression DEFAULT = AUTO;
 
   private final CompressionUtil.CodecType codecType;
 
@@ -35,12 +39,18 @@ public enum ShuffleCompression {
     this.codecType = codecType;
   }
 
-  /** The setting's value for this compression: {@code none}, {@code lz4} or {@code zstd}. */
+  /**
+   * The setting's value for this compression: {@code none}, {@code lz4}, {@code zstd} or {@code
+   * auto}.
+   */
   public String settingValue() {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** A new codec for this compression (codecs hold no shared state; one per stream is fine). */
+  /**
+   * A new codec for this compression, Zstandard's for {@code auto} (codecs hold no shared state;
+   * one per stream is fine).
+   */
   public CompressionCodec newCodec() {
     return this == NONE
         ? NoCompressionCodec.INSTANCE
@@ -48,7 +58,7 @@ public enum ShuffleCompression {
   }
 
   /**
-   * Parses {@code none}, {@code lz4} or {@code zstd} (any case).
+   * Parses {@code none}, {@code lz4}, {@code zstd} or {@code auto} (any case).
    *
    * @throws QuiverException naming the accepted values
    */
@@ -59,7 +69,8 @@ public enum ShuffleCompression {
         return c;
       }
     }
-    throw new QuiverException(SETTING + " must be one of none, lz4 or zstd, got '" + value + "'");
+    throw new QuiverException(
+        SETTING + " must be one of none, lz4, zstd or auto, got '" + value + "'");
   }
 
   /** The compression {@code config} sets with {@link #SETTING}, if it sets one. */

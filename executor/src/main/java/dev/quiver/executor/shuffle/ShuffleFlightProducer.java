@@ -36,6 +36,9 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
   private final String executorId;
   private final ShuffleCompression defaultCompression;
 
+  /** When streams of {@code auto} partitions compress; shared, as they leave by the same link. */
+  private final LinkPace linkPace = new LinkPace();
+
   /** Serves the partitions of {@code store} with the default compression. */
   public ShuffleFlightProducer(ShuffleStore store, BufferAllocator allocator, String executorId) {
     this(store, allocator, executorId, ShuffleCompression.DEFAULT);
@@ -57,6 +60,14 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
     this.allocator = allocator;
     this.executorId = executorId;
     this.defaultCompression = defaultCompression;
+  }
+
+  private static long bodyBytes(VectorSchemaRoot root) {
+    long bytes = 0;
+    for (var v : root.getFieldVectors()) {
+      bytes += v.getBufferSize();
+    }
+    return bytes;
   }
 
   @Override
@@ -102,10 +113,13 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
         ShuffleCompression compression = reader.compression().orElse(defaultCompression);
         CompressionCodec codec =
             compression == ShuffleCompression.NONE ? null : compression.newCodec();
+        LinkPace.Stream pace = compression == ShuffleCompression.AUTO ? linkPace.start() : null;
         listener.start(root);
         while (reader.loadNext(root)) {
+          long waitStart = System.nanoTime();
           BackpressureStrategy.WaitResult ready =
               FlightStreams.awaitReady(listener, CONSUMER_WAIT_MILLIS);
+          long waited = System.nanoTime() - waitStart;
           if (ready == BackpressureStrategy.WaitResult.CANCELLED) {
             LOG.debug("consumer of {} went away", name);
             return;
@@ -118,7 +132,11 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
                     .toRuntimeException());
             return;
           }
-          if (codec == null) {
+          boolean compress = codec != null && (pace == null || pace.compress());
+          if (pace != null) {
+            pace.sent(bodyBytes(root), waited);
+          }
+          if (!compress) {
             listener.putNext();
           } else {
             // Flight takes over the buffer.
