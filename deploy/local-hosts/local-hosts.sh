@@ -43,7 +43,8 @@ Options of up and with:
   --executor-cpus X       CPU quota of each executor (cgroup v1 cpu.cfs_quota_us), e.g. 0.5 or 1.
   --executor-cpuset SPEC  taskset for executors: a CPU list (e.g. 0 or 0-1) for all, or spread
                           (executor N on CPU (N-1) mod the machine's CPUs).
-  --executor-cores N      Task slots per executor (default: the quota rounded up, else all CPUs).
+  --executor-cores N      Task slots per executor (default: the quota rounded up, else the CPUs
+                          of its cpuset, else all CPUs).
   --executor-memory SIZE  Executor --memory (default: 1g).
   --executor-heap SIZE    Executor JVM -Xmx (default: 1g).
   --scheduler-heap SIZE   Scheduler JVM -Xmx (default: 512m).
@@ -378,11 +379,17 @@ executor_cpuset() {
   esac
 }
 
+# Task slots of executor N: --executor-cores, else its CPU quota rounded up, else the CPUs
+# of its cpuset (more slots than CPUs would only make tasks wait on each other), else all.
 executor_cores() {
+  local n="${1:-1}" list
   if [[ -n "$EXECUTOR_CORES" ]]; then
     echo "$EXECUTOR_CORES"
   elif [[ -n "$EXECUTOR_CPUS" ]]; then
     awk -v c="$EXECUTOR_CPUS" 'BEGIN{n=int(c); if (n<c) n++; print n}'
+  elif list=$(executor_cpuset "$n") && [[ -n "$list" ]]; then
+    awk -v l="$list" 'BEGIN{k=split(l, p, ","); n=0; for (i=1; i<=k; i++) {
+      if (split(p[i], r, "-") == 2) n += r[2] - r[1] + 1; else n++ }; print n}'
   else
     nproc
   fi
@@ -404,7 +411,7 @@ start_executor() {
     -jar "$REPO/executor/target/quiver-executor.jar" \
     --scheduler "$NET.2:$SCHEDULER_PORT" --host "$ip" --advertise-host "$ip" \
     --port "$EXECUTOR_PORT" --http-port "$EXECUTOR_HTTP" --id "executor-$n" \
-    --work-dir "$work" --cores "$(executor_cores)" --memory "$EXECUTOR_MEMORY" "${executor_args[@]}"
+    --work-dir "$work" --cores "$(executor_cores "$n")" --memory "$EXECUTOR_MEMORY" "${executor_args[@]}"
 }
 
 await_executor() {

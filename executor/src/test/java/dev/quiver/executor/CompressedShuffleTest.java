@@ -385,7 +385,9 @@ class CompressedShuffleTest {
           FlightClient raw =
               FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", link.port()))
                   .build();
-          FlightStream stream = raw.getStream(ShuffleTickets.encode(id, TestBatches.CAPABILITY))) {
+          FlightStream stream =
+              raw.getStream(
+                  ShuffleTickets.starved(ShuffleTickets.encode(id, TestBatches.CAPABILITY)))) {
         while (stream.next()) {
           if (stream.getLatestMetadata() != null && stream.getRoot().getRowCount() == 0) {
             compressed++;

@@ -8,6 +8,7 @@ import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.security.TlsDiagnosis;
 import dev.quiver.distributed.transport.GrpcTransport;
+import dev.quiver.distributed.wire.ShuffleTickets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -93,6 +94,9 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
     return create(parent, SecurityConfig.none());
   }
 
+  /** Whether this process's reads are starved of data, told to producers in the tickets. */
+  private final ConsumerPace pace = new ConsumerPace();
+
   @Override
   public BatchStream open(ShuffleLocation location, Schema schema, TaskContext context) {
     FlightClient client =
@@ -101,7 +105,9 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
             k -> connector.connect(allocator, location.host(), location.port()));
     FlightStream stream;
     try {
-      stream = client.getStream(location.ticket());
+      stream =
+          client.getStream(
+              pace.starved() ? ShuffleTickets.starved(location.ticket()) : location.ticket());
     } catch (FlightRuntimeException e) {
       throw fetchFailed(location, e, clientTls);
     }
@@ -110,7 +116,7 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
     AutoCloseable onCancel =
         context.onCancel(() -> stream.cancel("the reading task was cancelled", null));
     return new FlightBatchStream(
-        location, schema, stream, context.allocator(), clientTls, onCancel);
+        location, schema, stream, context.allocator(), clientTls, onCancel, pace.start());
   }
 
   @Override
@@ -151,6 +157,7 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
     private final BufferAllocator target;
     private final boolean clientTls;
     private final AutoCloseable onCancel;
+    private final ConsumerPace.Stream pace;
     private boolean checked;
     private boolean closed;
 
@@ -160,8 +167,10 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
         FlightStream stream,
         BufferAllocator target,
         boolean clientTls,
-        AutoCloseable onCancel) {
+        AutoCloseable onCancel,
+        ConsumerPace.Stream pace) {
       this.location = location;
+      this.pace = pace;
       this.schema = schema;
       this.stream = stream;
       this.target = target;
@@ -177,9 +186,11 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
     @Override
     public VectorSchemaRoot next() {
       try {
+        long waitStart = System.nanoTime();
         if (closed || !stream.next()) {
           return null;
         }
+        long waited = System.nanoTime() - waitStart;
         VectorSchemaRoot root = stream.getRoot();
         if (!checked) {
           checkSchema(root.getSchema());
@@ -188,8 +199,14 @@ public final class FlightShuffleClient implements ShuffleClient, AutoCloseable {
         ArrowBuf compressed = stream.getLatestMetadata();
         if (compressed != null && root.getRowCount() == 0) {
           // A compressed producer sends each batch as an IPC message in app_metadata.
+          pace.received(compressed.readableBytes(), waited);
           return decode(compressed);
         }
+        long bytes = 0;
+        for (FieldVector v : root.getFieldVectors()) {
+          bytes += v.getBufferSize();
+        }
+        pace.received(bytes, waited);
         List<FieldVector> vectors = new ArrayList<>(root.getFieldVectors().size());
         for (FieldVector v : root.getFieldVectors()) {
           TransferPair pair = v.getTransferPair(target);

@@ -36,6 +36,11 @@ public final class ShuffleTickets {
             .toByteArray());
   }
 
+  /** {@code ticket} marked as asked by a consumer starved of data ({@code consumer_starved}). */
+  public static Ticket starved(Ticket ticket) {
+    return new Ticket(decode(ticket).toBuilder().setConsumerStarved(true).build().toByteArray());
+  }
+
   /**
    * Decodes a Flight ticket.
    *

@@ -74,9 +74,11 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
   public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
     ShufflePartitionId id;
     ShuffleStore.Access access;
+    boolean consumerStarved;
     try {
       ShuffleTicket decoded = ShuffleTickets.decode(ticket);
       id = decoded.getPartition();
+      consumerStarved = decoded.getConsumerStarved();
       access = store.access(id.getJobId(), decoded.getJobCapability());
     } catch (FlightRuntimeException e) {
       listener.error(e);
@@ -113,7 +115,8 @@ public final class ShuffleFlightProducer extends NoOpFlightProducer {
         ShuffleCompression compression = reader.compression().orElse(defaultCompression);
         CompressionCodec codec =
             compression == ShuffleCompression.NONE ? null : compression.newCodec();
-        LinkPace.Stream pace = compression == ShuffleCompression.AUTO ? linkPace.start() : null;
+        LinkPace.Stream pace =
+            compression == ShuffleCompression.AUTO ? linkPace.start(consumerStarved) : null;
         listener.start(root);
         while (reader.loadNext(root)) {
           long waitStart = System.nanoTime();

@@ -22,7 +22,7 @@ class LinkPaceTest {
 
   @Test
   void aStreamTheLinkHoldsBackCompressesFromThenOn() {
-    LinkPace.Stream stream = pace.start();
+    LinkPace.Stream stream = pace.start(true);
     assertThat(stream.compress()).isFalse();
     send(stream, 1, 8, 1);
     assertThat(stream.compress()).as("judged only after 2 MiB").isFalse();
@@ -32,7 +32,7 @@ class LinkPaceTest {
 
   @Test
   void aStreamIsJudgedAgainOverEachRunOfBytes() {
-    LinkPace.Stream stream = pace.start();
+    LinkPace.Stream stream = pace.start(true);
     send(stream, 4, 0, 1);
     assertThat(stream.compress()).as("the first bytes went into buffers").isFalse();
     send(stream, 2, 8, 1);
@@ -41,49 +41,57 @@ class LinkPaceTest {
 
   @Test
   void aStreamThatHardlyWaitsStaysPlain() {
-    LinkPace.Stream stream = pace.start();
+    LinkPace.Stream stream = pace.start(true);
     send(stream, 10, 1, 9);
     assertThat(stream.compress()).isFalse();
-    assertThat(pace.start().compress()).isFalse();
+    assertThat(pace.start(true).compress()).isFalse();
+  }
+
+  @Test
+  void aStreamWhoseConsumerIsNotStarvedNeverCompresses() {
+    LinkPace.Stream stream = pace.start(false);
+    send(stream, 10, 8, 1);
+    assertThat(stream.compress()).as("the consumer, not the link, is slow").isFalse();
+    assertThat(pace.start(true).compress()).as("nor does it make others compress").isFalse();
   }
 
   @Test
   void smallStreamsAreNeverJudged() {
-    LinkPace.Stream stream = pace.start();
+    LinkPace.Stream stream = pace.start(true);
     now.addAndGet(100 * MS);
     stream.sent(MIB, 100 * MS);
     assertThat(stream.compress()).isFalse();
-    assertThat(pace.start().compress()).isFalse();
+    assertThat(pace.start(true).compress()).isFalse();
   }
 
   @Test
   void newStreamsStartCompressedForAWhileAfterALinkBoundOne() {
-    send(pace.start(), 2, 8, 1);
-    LinkPace.Stream next = pace.start();
+    send(pace.start(true), 2, 8, 1);
+    LinkPace.Stream next = pace.start(true);
     assertThat(next.compress()).isTrue();
     now.addAndGet(LinkPace.MEMORY_NANOS - MS);
-    assertThat(pace.start().compress()).isTrue();
+    assertThat(pace.start(true).compress()).isTrue();
     now.addAndGet(2 * MS);
-    assertThat(pace.start().compress()).as("the memory ran out").isFalse();
+    assertThat(pace.start(true).compress()).as("the memory ran out").isFalse();
   }
 
   @Test
   void aCompressedStreamStillHeldBackExtendsTheMemory() {
-    send(pace.start(), 2, 8, 1);
+    send(pace.start(true), 2, 8, 1);
     now.addAndGet(LinkPace.MEMORY_NANOS / 2);
-    LinkPace.Stream compressed = pace.start();
+    LinkPace.Stream compressed = pace.start(true);
     send(compressed, 2, 8, 1);
     now.addAndGet(LinkPace.MEMORY_NANOS - 100 * MS);
-    assertThat(pace.start().compress()).isTrue();
+    assertThat(pace.start(true).compress()).isTrue();
   }
 
   @Test
   void aCompressedStreamNoLongerHeldBackLetsTheMemoryRunOut() {
-    send(pace.start(), 2, 8, 1);
-    LinkPace.Stream compressed = pace.start();
+    send(pace.start(true), 2, 8, 1);
+    LinkPace.Stream compressed = pace.start(true);
     send(compressed, 4, 0, 5);
     assertThat(compressed.compress()).as("a stream never goes back to plain").isTrue();
     now.addAndGet(LinkPace.MEMORY_NANOS);
-    assertThat(pace.start().compress()).isFalse();
+    assertThat(pace.start(true).compress()).isFalse();
   }
 }
