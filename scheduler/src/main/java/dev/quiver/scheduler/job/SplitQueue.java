@@ -19,9 +19,10 @@ import java.util.Map;
  * there, and at the list's end new splits, which are appended: first the task's own planned ones in
  * order (so that with executors of equal speed every task reads what it would have read, in order),
  * then, once those are gone, another task's from the end of the longest planned list (so that the
- * owner keeps reading its own in order). A retry, a speculative copy, or a re-run after its output
- * was lost therefore reads exactly the task's list, and a split is in one list only: read once per
- * successful set of tasks. Once every split is handed out the lists no longer change.
+ * owner keeps reading its own in order), one per call. A retry, a speculative copy, or a re-run
+ * after its output was lost therefore reads exactly the task's list, and a split is in one list
+ * only: read once per successful set of tasks. Once every split is handed out the lists no longer
+ * change.
  */
 final class SplitQueue {
 
@@ -79,6 +80,11 @@ final class SplitQueue {
       if (at < list.size()) {
         out.add(list.get(at++));
         continue;
+      }
+      // Splits of other tasks are stolen one per call: a task asking for many at once (its own
+      // reading is fast) would otherwise empty a task that has not started yet.
+      if (untaken.get(task).isEmpty() && !out.isEmpty()) {
+        break;
       }
       int split = take(task);
       if (split < 0) {

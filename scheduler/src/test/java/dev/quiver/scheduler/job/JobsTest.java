@@ -729,9 +729,12 @@ class JobsTest {
 
     NextSplitsResponse got = stub.nextSplits(splits(t0, on0, 0, 1));
     assertThat(got.getSplitsList()).containsExactly(0);
-    // Task 1 reads its own, then takes task 0's split 1: every split is handed out.
+    // Task 1 reads its own, then (one per call) takes task 0's split 1: every split is handed out.
     got = stub.nextSplits(splits(t1, on1, 0, 10));
-    assertThat(got.getSplitsList()).containsExactly(2, 3, 1);
+    assertThat(got.getSplitsList()).containsExactly(2, 3);
+    assertThat(got.getLast()).isFalse();
+    got = stub.nextSplits(splits(t1, on1, 2, 10));
+    assertThat(got.getSplitsList()).containsExactly(1);
     assertThat(got.getLast()).isTrue();
     assertThat(statusError(() -> stub.nextSplits(splits(t1, on0, 0, 1))).getStatus().getCode())
         .as("an attempt asks from the executor it runs on")

@@ -81,17 +81,28 @@ class SplitQueueTest {
     SplitQueue q = queue(2, 4, 6);
     assertThat(q.next(2, 0, 1).splits()).containsExactly(6);
     assertThat(q.next(1, 0, 1).splits()).containsExactly(2);
-    // Task 0 reads its own two, then steals from task 2 (5 left), then task 1 and 2 (3 each).
-    assertThat(q.next(0, 0, 3).splits()).containsExactly(0, 1, 11);
-    assertThat(q.next(0, 3, 2).splits()).containsExactly(10, 5);
+    // Task 0 reads its own two; asking for more does not steal with them.
+    assertThat(q.next(0, 0, 3).splits()).containsExactly(0, 1);
+    // Then it steals one per call: from task 2 (5 left), then task 1 and 2 (3 each).
+    assertThat(q.next(0, 2, 2).splits()).containsExactly(11);
+    assertThat(q.next(0, 3, 2).splits()).containsExactly(10);
+    assertThat(q.next(0, 4, 2).splits()).containsExactly(5);
     // The owners still read their own from the front, in order.
     assertThat(q.next(1, 1, 1).splits()).containsExactly(3);
-    assertThat(q.next(2, 1, 10).splits()).containsExactly(7, 8, 9, 4);
+    assertThat(q.next(2, 1, 10).splits()).containsExactly(7, 8, 9);
+    assertThat(q.next(2, 4, 10).splits()).containsExactly(4);
     assertThat(q.remaining()).isZero();
     assertThat(q.next(1, 2, 1)).isEqualTo(new SplitQueue.Answer(List.of(), true));
     assertThat(q.given(0)).containsExactly(0, 1, 11, 10, 5);
     assertThat(q.given(1)).containsExactly(2, 3);
     assertThat(q.given(2)).containsExactly(6, 7, 8, 9, 4);
+  }
+
+  @Test
+  void aFastTaskAskingForManyLeavesATaskThatHasNotStartedItsSplits() {
+    SplitQueue q = queue(3, 3);
+    assertThat(q.next(0, 0, 64).splits()).containsExactly(0, 1, 2);
+    assertThat(q.next(1, 0, 64).splits()).containsExactly(3, 4, 5);
   }
 
   @Test
