@@ -64,11 +64,16 @@ class FlightSqlJdbcTest {
   private RowEngine duckdb;
   private IcebergModel lakeTimes;
 
+  /**
+   * {@code lakeDir} is a parameter, not the {@code tmp} field: JUnit fills instance
+   * {@code @TempDir} fields before each test, after {@code @BeforeAll} has run; a
+   * {@code @BeforeAll} parameter lives as long as the class's tests, as the served catalog must.
+   */
   @BeforeAll
-  void start() throws Exception {
+  void start(@TempDir Path lakeDir) throws Exception {
     data = TpchFixture.data(CorpusTestBase.SCALE);
     // A warehouse folder of Iceberg tables, attached by the command line as catalog "lake".
-    Path warehouse = tmp.resolve("warehouse");
+    Path warehouse = lakeDir.resolve("warehouse");
     lakeTimes = IcebergTables.times(warehouse.resolve("db/times").toString());
     Path tokenFile = Files.writeString(Files.createTempFile("quiver-token", ".txt"), TOKEN + "\n");
     tokenFile.toFile().deleteOnExit();
