@@ -16,6 +16,7 @@ import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.planner.QueryPlanner;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.sql.Catalog;
+import dev.quiver.binding.sql.CatalogAttachments;
 import dev.quiver.binding.sql.SessionState;
 import dev.quiver.binding.sql.StatementRunner;
 import dev.quiver.binding.udf.ScalarUdf;
@@ -129,23 +130,39 @@ public class SessionContext implements AutoCloseable {
    * {@link #newSession()} share it.
    */
   public void attachCatalog(String name, TableCatalog catalog) {
-    if (name == null || name.isBlank() || name.contains(".")) {
-      throw new QuiverException("A catalog needs a non-empty name without dots; got " + name);
-    }
+    CatalogAttachments.checkName(name);
     state.catalog().attach(name, catalog);
   }
 
-  /** Detaches catalog {@code name}; returns whether one was attached so. */
+  /**
+   * Opens a catalog of {@code type} at {@code uri} and attaches it as {@code name}, as {@code
+   * ATTACH 'uri' AS name (TYPE type, key 'value', ...)} does: {@code iceberg} (a warehouse folder,
+   * or a REST catalog for an http(s) URI), {@code iceberg_rest} (an Iceberg REST catalog; options
+   * such as {@code warehouse}, {@code token}, {@code credential} pass through to it). Types come
+   * from the {@link dev.quiver.binding.datasource.TableCatalogFactory}s on the class path; the
+   * {@code quiver-iceberg} module provides these. Errors never show the options' values.
+   *
+   * @return the attached catalog
+   */
+  public TableCatalog attachCatalog(
+      String name, String type, String uri, Map<String, String> options) {
+    return CatalogAttachments.attach(
+        state.catalog(), name, type, uri, options == null ? Map.of() : options, config());
+  }
+
+  /** Detaches catalog {@code name} (closing it); returns whether one was attached so. */
   public boolean detachCatalog(String name) {
-    TableCatalog removed = state.catalog().detach(name);
-    if (removed instanceof AutoCloseable c) {
-      try {
-        c.close();
-      } catch (Exception e) {
-        throw new QuiverException("Closing catalog " + name + " failed: " + e.getMessage(), e);
-      }
-    }
-    return removed != null;
+    return CatalogAttachments.detach(state.catalog(), name);
+  }
+
+  /** The names of the attached catalogs, sorted. */
+  public List<String> catalogNames() {
+    return state.catalog().attached().keySet().stream().sorted().toList();
+  }
+
+  /** The catalog attached as {@code name}, or null. */
+  public TableCatalog catalog(String name) {
+    return state.catalog().attached().get(name.toLowerCase(java.util.Locale.ROOT));
   }
 
   /** Registers a table function, callable as {@code FROM name(...)}. */

@@ -1,6 +1,8 @@
 package dev.quiver.flightsql;
 
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.datasource.TableCatalog;
+import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.UnknownTableException;
 import java.nio.charset.StandardCharsets;
 import java.sql.DatabaseMetaData;
@@ -13,6 +15,7 @@ import java.util.regex.Pattern;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.flight.sql.FlightSqlProducer.Schemas;
 import org.apache.arrow.flight.sql.SqlInfoBuilder;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetDbSchemas;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetXdbcTypeInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedCaseSensitivity;
@@ -96,17 +99,16 @@ final class Metadata {
     boolean includeSchema = request.getIncludeSchema();
     Pattern name =
         request.hasTableNameFilterPattern() ? like(request.getTableNameFilterPattern()) : null;
-    // With no catalogs or schemas, a filter asking for a named one matches nothing.
-    if ((request.hasCatalog() && !request.getCatalog().isEmpty())
-        || (request.hasDbSchemaFilterPattern()
-            && !like(request.getDbSchemaFilterPattern()).matcher("").matches())) {
-      root.setRowCount(0);
-      return;
-    }
+    Pattern schema =
+        request.hasDbSchemaFilterPattern() ? like(request.getDbSchemaFilterPattern()) : null;
     List<String> types =
         request.getTableTypesList().stream().map(t -> t.toUpperCase(Locale.ROOT)).toList();
     Rows rows = new Rows(root);
-    for (String table : catalog.tableNames()) {
+    // The session's own tables have no catalog or schema: a filter asking for one skips them.
+    boolean sessionTables =
+        !(request.hasCatalog() && !request.getCatalog().isEmpty())
+            && (schema == null || schema.matcher("").matches());
+    for (String table : sessionTables ? catalog.tableNames() : List.<String>of()) {
       if (name != null && !name.matcher(table).matches()) {
         continue;
       }
@@ -119,6 +121,57 @@ final class Metadata {
         row.add(catalog.table(table).schema().serializeAsMessage());
       }
       rows.add(row.toArray());
+    }
+    if (types.isEmpty() || types.contains(TABLE)) {
+      for (String cat : catalog.catalogNames()) {
+        if (request.hasCatalog() && !request.getCatalog().equalsIgnoreCase(cat)) {
+          continue;
+        }
+        TableCatalog tables = catalog.catalog(cat);
+        for (String ns : tables.namespaces()) {
+          if (schema != null && !schema.matcher(ns).matches()) {
+            continue;
+          }
+          for (String table : tables.tables(ns)) {
+            if (name != null && !name.matcher(table).matches()) {
+              continue;
+            }
+            List<Object> row = new ArrayList<>(Arrays.asList(cat, ns, table, TABLE));
+            if (includeSchema) {
+              TableProvider provider = tables.table(ns, table);
+              row.add(provider == null ? null : provider.schema().serializeAsMessage());
+            }
+            rows.add(row.toArray());
+          }
+        }
+      }
+    }
+    rows.finish();
+  }
+
+  /** Writes the attached catalogs' names into {@code root} (GetCatalogs). */
+  static void catalogs(SessionContext catalog, VectorSchemaRoot root) {
+    Rows rows = new Rows(root);
+    for (String cat : catalog.catalogNames()) {
+      rows.add(cat);
+    }
+    rows.finish();
+  }
+
+  /** Writes the attached catalogs' namespaces into {@code root} (GetDbSchemas). */
+  static void schemas(SessionContext catalog, CommandGetDbSchemas request, VectorSchemaRoot root) {
+    Pattern schema =
+        request.hasDbSchemaFilterPattern() ? like(request.getDbSchemaFilterPattern()) : null;
+    Rows rows = new Rows(root);
+    for (String cat : catalog.catalogNames()) {
+      if (request.hasCatalog() && !request.getCatalog().equalsIgnoreCase(cat)) {
+        continue;
+      }
+      for (String ns : catalog.catalog(cat).namespaces()) {
+        if (schema == null || schema.matcher(ns).matches()) {
+          rows.add(cat, ns);
+        }
+      }
     }
     rows.finish();
   }

@@ -658,7 +658,15 @@ final class QuiverSqlProducer implements FlightSqlProducer {
 
   @Override
   public void getStreamCatalogs(CallContext context, ServerStreamListener listener) {
-    sendEmpty(Schemas.GET_CATALOGS_SCHEMA, listener);
+    ClientSession session;
+    try {
+      session = session(context);
+    } catch (RuntimeException e) {
+      listener.error(Errors.toFlight(e));
+      return;
+    }
+    sendRoot(
+        Schemas.GET_CATALOGS_SCHEMA, listener, root -> Metadata.catalogs(session.context, root));
   }
 
   @Override
@@ -670,7 +678,17 @@ final class QuiverSqlProducer implements FlightSqlProducer {
   @Override
   public void getStreamSchemas(
       CommandGetDbSchemas command, CallContext context, ServerStreamListener listener) {
-    sendEmpty(Schemas.GET_SCHEMAS_SCHEMA, listener);
+    ClientSession session;
+    try {
+      session = session(context);
+    } catch (RuntimeException e) {
+      listener.error(Errors.toFlight(e));
+      return;
+    }
+    sendRoot(
+        Schemas.GET_SCHEMAS_SCHEMA,
+        listener,
+        root -> Metadata.schemas(session.context, command, root));
   }
 
   @Override

@@ -62,10 +62,19 @@ class FlightSqlJdbcTest {
   private Path data;
   private ServeProcess server;
   private RowEngine duckdb;
+  private IcebergModel lakeTimes;
 
+  /**
+   * {@code lakeDir} is a parameter, not the {@code tmp} field: JUnit fills instance
+   * {@code @TempDir} fields before each test, after {@code @BeforeAll} has run; a
+   * {@code @BeforeAll} parameter lives as long as the class's tests, as the served catalog must.
+   */
   @BeforeAll
-  void start() throws Exception {
+  void start(@TempDir Path lakeDir) throws Exception {
     data = TpchFixture.data(CorpusTestBase.SCALE);
+    // A warehouse folder of Iceberg tables, attached by the command line as catalog "lake".
+    Path warehouse = lakeDir.resolve("warehouse");
+    lakeTimes = IcebergTables.times(warehouse.resolve("db/times").toString());
     Path tokenFile = Files.writeString(Files.createTempFile("quiver-token", ".txt"), TOKEN + "\n");
     tokenFile.toFile().deleteOnExit();
     // 64 KiB of input per task, so that even SF 0.01 queries run as multi-task jobs.
@@ -77,7 +86,9 @@ class FlightSqlJdbcTest {
             "--token-file",
             tokenFile.toString(),
             "--set",
-            "quiver.distributed.bytes_per_task=64KB");
+            "quiver.distributed.bytes_per_task=64KB",
+            "--catalog",
+            "lake=iceberg:" + warehouse);
     duckdb = Differential.reference(data);
   }
 
@@ -308,8 +319,51 @@ class FlightSqlJdbcTest {
         assertThat(rs.next()).isFalse();
       }
       try (ResultSet rs = md.getCatalogs()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("TABLE_CAT")).isEqualTo("lake");
         assertThat(rs.next()).isFalse();
       }
+    }
+  }
+
+  @Test
+  void attachedCatalogsListTheirNamespacesAndTables() throws Exception {
+    try (Connection c = connect()) {
+      DatabaseMetaData md = c.getMetaData();
+      List<String> schemas = new ArrayList<>();
+      try (ResultSet rs = md.getSchemas("lake", null)) {
+        while (rs.next()) {
+          schemas.add(rs.getString("TABLE_CATALOG") + "." + rs.getString("TABLE_SCHEM"));
+        }
+      }
+      assertThat(schemas).containsExactly("lake.db");
+      List<String> tables = new ArrayList<>();
+      try (ResultSet rs = md.getTables("lake", "d%", "%", null)) {
+        while (rs.next()) {
+          tables.add(
+              rs.getString("TABLE_CAT")
+                  + "."
+                  + rs.getString("TABLE_SCHEM")
+                  + "."
+                  + rs.getString("TABLE_NAME")
+                  + ":"
+                  + rs.getString("TABLE_TYPE"));
+        }
+      }
+      assertThat(tables).containsExactly("lake.db.times:TABLE");
+      List<String> columns = new ArrayList<>();
+      try (ResultSet rs = md.getColumns("lake", "db", "times", "%")) {
+        while (rs.next()) {
+          columns.add(rs.getString("COLUMN_NAME"));
+        }
+      }
+      assertThat(columns).containsExactly("id", "ts", "tstz", "flag");
+      assertThat(query(c, "SELECT count(*) FROM lake.db.times").rows())
+          .hasSize(1)
+          .allSatisfy(
+              r ->
+                  assertThat(String.valueOf(r.get(0)))
+                      .isEqualTo(Integer.toString(lakeTimes.live.size())));
     }
   }
 

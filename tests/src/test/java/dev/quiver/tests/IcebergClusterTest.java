@@ -157,4 +157,47 @@ class IcebergClusterTest {
     }
     ranOnBothExecutors();
   }
+
+  @Test
+  void restCatalogTablesInS3OnTwoExecutors() throws Exception {
+    try (S3ProxyServer s3 = S3ProxyServer.start()) {
+      s3.createBucket("lake");
+      try (RestCatalogServer server = IcebergRestCatalogTest.server(s3, null);
+          org.apache.iceberg.rest.RESTCatalog writer =
+              IcebergRestCatalogTest.writer(s3, server, null)) {
+        writer.createNamespace(org.apache.iceberg.catalog.Namespace.of("db"));
+        IcebergModel inRest =
+            IcebergTables.events(
+                writer, org.apache.iceberg.catalog.TableIdentifier.of("db", "events"));
+        s3.configure(ctx.config())
+            .set(DistributedSettings.BYTES_PER_TASK, "1k")
+            .set(DistributedSettings.MAX_TASKS, "4")
+            .withBatchSize(100);
+        ctx.sql("ATTACH '" + server.uri() + "' AS rest (TYPE iceberg_rest)");
+        try {
+          IcebergReadTest.compare(
+              ctx,
+              duck,
+              "rest.db.events",
+              inRest.table.schema(),
+              inRest.live,
+              IcebergReadTest.EVENT_QUERIES);
+          ranOnBothExecutors();
+          for (Map.Entry<Long, List<IcebergModel.Row>> s : inRest.bySnapshot.entrySet()) {
+            IcebergReadTest.compare(
+                ctx,
+                duck,
+                "rest.db.events FOR VERSION AS OF " + s.getKey(),
+                SnapshotUtil.schemaFor(inRest.table, s.getKey()),
+                s.getValue(),
+                "SELECT * FROM t",
+                "SELECT count(*), sum(id) FROM t");
+          }
+          ranOnBothExecutors();
+        } finally {
+          ctx.sql("DETACH rest");
+        }
+      }
+    }
+  }
 }

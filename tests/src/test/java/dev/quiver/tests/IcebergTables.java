@@ -33,24 +33,49 @@ final class IcebergTables {
 
   /** The main table in {@code location}, reached with {@code config}'s store settings. */
   static IcebergModel events(String location, dev.quiver.binding.settings.SessionConfig config) {
-    Schema schema =
-        new Schema(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "name", Types.StringType.get()),
-            Types.NestedField.optional(3, "category", Types.StringType.get()),
-            Types.NestedField.optional(4, "amount", Types.DecimalType.of(9, 2)),
-            Types.NestedField.optional(5, "qty", Types.IntegerType.get()),
-            Types.NestedField.optional(6, "ratio", Types.FloatType.get()),
-            Types.NestedField.optional(7, "d", Types.DateType.get()),
-            Types.NestedField.optional(8, "extra", Types.IntegerType.get()));
-    PartitionSpec spec =
-        PartitionSpec.builderFor(schema)
-            .identity("category")
-            .bucket("id", 4)
-            .truncate("name", 2)
-            .month("d")
-            .build();
-    Table table = FileSystemTables.create(location, schema, spec, Map.of(), config);
+    Schema schema = eventsSchema();
+    Table table = FileSystemTables.create(location, schema, eventsSpec(schema), Map.of(), config);
+    return fillEvents(table);
+  }
+
+  /** The main table created as {@code id} in {@code catalog} (a REST catalog's client). */
+  static IcebergModel events(
+      org.apache.iceberg.catalog.Catalog catalog, org.apache.iceberg.catalog.TableIdentifier id) {
+    Schema schema = eventsSchema();
+    return fillEvents(
+        catalog.createTable(id, schema, eventsSpec(schema), Map.of("format-version", "2")));
+  }
+
+  /** The day and hour table created as {@code id} in {@code catalog}. */
+  static IcebergModel times(
+      org.apache.iceberg.catalog.Catalog catalog, org.apache.iceberg.catalog.TableIdentifier id) {
+    Schema schema = timesSchema();
+    return fillTimes(
+        catalog.createTable(id, schema, timesSpec(schema), Map.of("format-version", "2")));
+  }
+
+  private static Schema eventsSchema() {
+    return new Schema(
+        Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.optional(2, "name", Types.StringType.get()),
+        Types.NestedField.optional(3, "category", Types.StringType.get()),
+        Types.NestedField.optional(4, "amount", Types.DecimalType.of(9, 2)),
+        Types.NestedField.optional(5, "qty", Types.IntegerType.get()),
+        Types.NestedField.optional(6, "ratio", Types.FloatType.get()),
+        Types.NestedField.optional(7, "d", Types.DateType.get()),
+        Types.NestedField.optional(8, "extra", Types.IntegerType.get()));
+  }
+
+  private static PartitionSpec eventsSpec(Schema schema) {
+    return PartitionSpec.builderFor(schema)
+        .identity("category")
+        .bucket("id", 4)
+        .truncate("name", 2)
+        .month("d")
+        .build();
+  }
+
+  private static IcebergModel fillEvents(Table table) {
     IcebergModel m = new IcebergModel(table);
     m.append(rows(1, 120, false));
     m.append(rows(121, 240, false));
@@ -88,15 +113,23 @@ final class IcebergTables {
 
   /** Day and hour partitions of timestamps, with a position delete. */
   static IcebergModel times(String location) {
-    Schema schema =
-        new Schema(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "ts", Types.TimestampType.withoutZone()),
-            Types.NestedField.optional(3, "tstz", Types.TimestampType.withZone()),
-            Types.NestedField.optional(4, "flag", Types.BooleanType.get()));
-    PartitionSpec spec =
-        PartitionSpec.builderFor(schema).day("ts").hour("tstz").identity("flag").build();
-    Table table = FileSystemTables.create(location, schema, spec, Map.of(), null);
+    Schema schema = timesSchema();
+    return fillTimes(FileSystemTables.create(location, schema, timesSpec(schema), Map.of(), null));
+  }
+
+  private static Schema timesSchema() {
+    return new Schema(
+        Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.optional(2, "ts", Types.TimestampType.withoutZone()),
+        Types.NestedField.optional(3, "tstz", Types.TimestampType.withZone()),
+        Types.NestedField.optional(4, "flag", Types.BooleanType.get()));
+  }
+
+  private static PartitionSpec timesSpec(Schema schema) {
+    return PartitionSpec.builderFor(schema).day("ts").hour("tstz").identity("flag").build();
+  }
+
+  private static IcebergModel fillTimes(Table table) {
     IcebergModel m = new IcebergModel(table);
     List<Map<String, Object>> rows = new ArrayList<>();
     for (long id = 1; id <= 100; id++) {

@@ -26,6 +26,11 @@ public final class Suggestions {
     return hits.size() > 3 ? List.copyOf(hits.subList(0, 3)) : List.copyOf(hits);
   }
 
+  /** {@code "; did you mean 'a', 'b'?"}, or empty when there are no suggestions. */
+  public static String formatted(List<String> suggestions) {
+    return format(suggestions);
+  }
+
   static String format(List<String> suggestions) {
     if (suggestions == null || suggestions.isEmpty()) {
       return "";

@@ -6,6 +6,7 @@ import dev.quiver.binding.datasource.TableFunctions;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.Suggestions;
+import dev.quiver.binding.errors.UnknownCatalogException;
 import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.logical.ProviderTable;
 import dev.quiver.binding.udf.ScalarUdf;
@@ -166,6 +167,38 @@ public final class Catalog extends AbstractSchema {
   /** Detaches catalog {@code name}; returns it, or null when none was attached so. */
   public synchronized TableCatalog detach(String name) {
     return attached.remove(key(name));
+  }
+
+  /**
+   * The catalog attached as {@code name} (any case).
+   *
+   * @throws UnknownCatalogException with the closest attached names when there is none
+   */
+  public synchronized TableCatalog attached(String name) {
+    TableCatalog c = attached.get(key(name));
+    if (c == null) {
+      throw new UnknownCatalogException(name, Suggestions.closest(name, attached.keySet()));
+    }
+    return c;
+  }
+
+  /**
+   * Checks that {@code namespace} is one of {@code catalogName}'s.
+   *
+   * @throws UnknownCatalogException naming it, with the closest namespaces, when it is not
+   */
+  public static void checkNamespace(String catalogName, TableCatalog catalog, String namespace) {
+    List<String> namespaces = catalog.namespaces();
+    if (!namespaces.contains(namespace)) {
+      throw new UnknownCatalogException(
+          catalogName + "." + namespace,
+          "Namespace '"
+              + namespace
+              + "' not found in catalog '"
+              + catalogName
+              + "'"
+              + Suggestions.formatted(Suggestions.closest(namespace, namespaces)));
+    }
   }
 
   /** The attached catalogs by lower-case name. */

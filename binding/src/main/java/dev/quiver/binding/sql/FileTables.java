@@ -8,6 +8,7 @@ import dev.quiver.binding.datasource.TableFunction;
 import dev.quiver.binding.datasource.TableFunctionCall;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.errors.UnsupportedFeatureException;
 import dev.quiver.binding.io.Listings;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.settings.SessionConfig;
@@ -119,6 +120,19 @@ final class FileTables {
       join.setRight(from(join.getRight()));
       return join;
     }
+    if (item instanceof SqlCall as
+        && as.getKind() == SqlKind.AS
+        && as.operand(0) instanceof SqlCall s
+        && s.getKind() == SqlKind.SNAPSHOT) {
+      as.setOperand(0, snapshotTable(s));
+      return as;
+    }
+    if (item instanceof SqlCall s && s.getKind() == SqlKind.SNAPSHOT) {
+      SqlIdentifier id = s.operand(0) instanceof SqlIdentifier i ? i : null;
+      String alias = id == null ? "t" : id.names.get(id.names.size() - 1);
+      return SqlStdOperatorTable.AS.createCall(
+          item.getParserPosition(), snapshotTable(s), new SqlIdentifier(alias, SqlParserPos.ZERO));
+    }
     if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
       SqlCall file = fileCall(as.operand(0));
       if (file != null) {
@@ -196,6 +210,34 @@ final class FileTables {
       opened.put(key, name);
     }
     return new SqlIdentifier(name, call.getParserPosition());
+  }
+
+  /**
+   * The table of {@code cat.ns.t FOR SYSTEM_TIME AS OF point} ({@link TimeTravel}), once per
+   * statement for the same table and point.
+   */
+  private SqlIdentifier snapshotTable(SqlCall snapshot) {
+    if (!(snapshot.operand(0) instanceof SqlIdentifier id)) {
+      throw new UnsupportedFeatureException(
+          "FOR VERSION AS OF and FOR TIMESTAMP AS OF follow a table name, not "
+              + snapshot.operand(0));
+    }
+    Object point = constant("FOR VERSION/TIMESTAMP AS OF", snapshot.operand(1));
+    List<Object> key = List.of("$snapshot", id.names, point);
+    synchronized (this) {
+      String known = opened.get(key);
+      if (known != null) {
+        return new SqlIdentifier(known, snapshot.getParserPosition());
+      }
+    }
+    TableProvider provider = TimeTravel.open(catalog, id, point);
+    String name = PREFIX + NEXT.incrementAndGet();
+    synchronized (this) {
+      catalog.putTable(new Catalog.TableEntry(name, provider, false));
+      registered.add(name);
+      opened.put(key, name);
+    }
+    return new SqlIdentifier(name, snapshot.getParserPosition());
   }
 
   /** The table a {@link TableFunction} call opens, once per statement for the same arguments. */

@@ -1,12 +1,15 @@
 package dev.quiver.binding.sql;
 
 import dev.quiver.binding.datasource.MemoryTable;
+import dev.quiver.binding.datasource.TableCatalog;
 import dev.quiver.binding.datasource.TableConstraints;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.logical.TypeMapping;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -105,6 +108,10 @@ final class InformationSchema {
               text(name),
               text(view ? "VIEW" : "BASE TABLE")));
     }
+    forEachCatalogTable(
+        catalog,
+        (cat, ns, table) ->
+            rows.add(List.of(text(cat), text(ns), text(table), text("BASE TABLE"))));
     return values(
         rows,
         List.of("table_catalog", "table_schema", "table_name", "table_type"),
@@ -120,8 +127,8 @@ final class InformationSchema {
     for (Column c : columns(catalog, only)) {
       rows.add(
           List.of(
-              text(CATALOG_NAME),
-              text(SCHEMA_NAME),
+              text(c.catalog() == null ? CATALOG_NAME : c.catalog()),
+              text(c.schema() == null ? SCHEMA_NAME : c.schema()),
               text(c.table()),
               text(c.name()),
               Integer.toString(c.position()),
@@ -147,8 +154,19 @@ final class InformationSchema {
 
   /** The rows of {@code DESCRIBE table} (DuckDB's columns), as a query; the table must exist. */
   static String describeSql(Catalog catalog, String table) {
+    return describeSql(columns(catalog, table));
+  }
+
+  /** The rows of {@code DESCRIBE catalog.namespace.table}, as a query. */
+  static String describeSql(String name, TableProvider provider) {
+    List<Column> columns = new ArrayList<>();
+    providerColumns(null, null, name, provider, columns);
+    return describeSql(columns);
+  }
+
+  private static String describeSql(List<Column> columns) {
     List<List<String>> rows = new ArrayList<>();
-    for (Column c : columns(catalog, table)) {
+    for (Column c : columns) {
       rows.add(
           List.of(
               text(c.name()),
@@ -167,10 +185,20 @@ final class InformationSchema {
         + " ORDER BY position";
   }
 
-  /** The rows of {@code SHOW TABLES} (one column {@code name}, sorted), as a query. */
+  /**
+   * The rows of {@code SHOW TABLES} (one column {@code name}, sorted), as a query: the session's
+   * tables and views, and the attached catalogs' tables as {@code catalog.namespace.table}.
+   */
   static String showTablesSql(Catalog catalog) {
+    List<String> names = new ArrayList<>(catalog.names());
+    forEachCatalogTable(catalog, (cat, ns, table) -> names.add(cat + "." + ns + "." + table));
+    return showTablesSql(names);
+  }
+
+  /** The rows of {@code SHOW TABLES FROM ...}: {@code names}, sorted, as a query. */
+  static String showTablesSql(List<String> names) {
     List<List<String>> rows = new ArrayList<>();
-    for (String name : catalog.names()) {
+    for (String name : names) {
       rows.add(List.of(text(name)));
     }
     return "SELECT name FROM "
@@ -178,7 +206,24 @@ final class InformationSchema {
         + " ORDER BY name";
   }
 
+  /** Receives one table of an attached catalog. */
+  private interface CatalogTables {
+    void accept(String catalog, String namespace, String table);
+  }
+
+  private static void forEachCatalogTable(Catalog catalog, CatalogTables out) {
+    for (Map.Entry<String, TableCatalog> e : new TreeMap<>(catalog.attached()).entrySet()) {
+      for (String ns : e.getValue().namespaces()) {
+        for (String table : e.getValue().tables(ns)) {
+          out.accept(e.getKey(), ns, table);
+        }
+      }
+    }
+  }
+
   private record Column(
+      String catalog,
+      String schema,
       String table,
       String name,
       int position,
@@ -195,22 +240,7 @@ final class InformationSchema {
       }
       Catalog.TableEntry table = catalog.table(name);
       if (table != null) {
-        TableProvider provider = table.provider();
-        TableConstraints constraints =
-            provider instanceof MemoryTable m ? m.constraints() : TableConstraints.NONE;
-        List<Field> fields = provider.schema().getFields();
-        for (int i = 0; i < fields.size(); i++) {
-          Field f = fields.get(i);
-          out.add(
-              new Column(
-                  name,
-                  f.getName(),
-                  i + 1,
-                  typeName(f),
-                  f.isNullable(),
-                  key(constraints, f.getName()),
-                  constraints.defaults().get(f.getName())));
-        }
+        providerColumns(null, null, name, table.provider(), out);
         continue;
       }
       Catalog.ViewEntry view = catalog.view(name);
@@ -220,6 +250,8 @@ final class InformationSchema {
           RelDataTypeField f = fields.get(i);
           out.add(
               new Column(
+                  null,
+                  null,
                   name,
                   f.getName(),
                   i + 1,
@@ -230,7 +262,38 @@ final class InformationSchema {
         }
       }
     }
+    if (only == null) {
+      forEachCatalogTable(
+          catalog,
+          (cat, ns, t) -> {
+            TableProvider provider = catalog.attached().get(cat).table(ns, t);
+            if (provider != null) {
+              providerColumns(cat, ns, t, provider, out);
+            }
+          });
+    }
     return out;
+  }
+
+  private static void providerColumns(
+      String cat, String schema, String name, TableProvider provider, List<Column> out) {
+    TableConstraints constraints =
+        provider instanceof MemoryTable m ? m.constraints() : TableConstraints.NONE;
+    List<Field> fields = provider.schema().getFields();
+    for (int i = 0; i < fields.size(); i++) {
+      Field f = fields.get(i);
+      out.add(
+          new Column(
+              cat,
+              schema,
+              name,
+              f.getName(),
+              i + 1,
+              typeName(f),
+              f.isNullable(),
+              key(constraints, f.getName()),
+              constraints.defaults().get(f.getName())));
+    }
   }
 
   /** {@code PRI} for a PRIMARY KEY column, {@code UNI} for a UNIQUE one (DuckDB's DESCRIBE). */

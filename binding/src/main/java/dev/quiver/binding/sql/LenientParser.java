@@ -74,6 +74,12 @@ final class LenientParser {
         files++) {
       text.replace(file.start(), file.end(), file.text());
     }
+    TimeTravel.Rewrite travel;
+    for (int times = 0;
+        times < MAX_CASTS && (travel = TimeTravel.first(text.current)) != null;
+        times++) {
+      text.replace(travel.start(), travel.end(), travel.text());
+    }
     DateDiffCalls.Rewrite dateDiff;
     for (int calls = 0;
         calls < MAX_CASTS && (dateDiff = DateDiffCalls.first(text.current)) != null;

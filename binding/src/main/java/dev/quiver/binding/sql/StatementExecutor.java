@@ -85,8 +85,43 @@ final class StatementExecutor {
     if (statement instanceof Statement.Copy copy) {
       return copy(copy);
     }
-    if (statement instanceof Statement.ShowTables) {
-      return catalogQuery(InformationSchema.showTablesSql(session.catalog()));
+    if (statement instanceof Statement.ShowTables show) {
+      return show.from().isEmpty()
+          ? catalogQuery(InformationSchema.showTablesSql(session.catalog()))
+          : catalogQuery(InformationSchema.showTablesSql(catalogTables(show.from())));
+    }
+    if (statement instanceof Statement.Attach attach) {
+      CatalogAttachments.attach(
+          session.catalog(),
+          attach.name(),
+          attach.type(),
+          attach.uri(),
+          attach.options(),
+          session.config());
+      return empty();
+    }
+    if (statement instanceof Statement.Detach detach) {
+      if (!CatalogAttachments.detach(session.catalog(), detach.name()) && !detach.ifExists()) {
+        throw new dev.quiver.binding.errors.UnknownCatalogException(
+            detach.name(),
+            Suggestions.closest(detach.name(), session.catalog().attached().keySet()));
+      }
+      return empty();
+    }
+    if (statement instanceof Statement.Describe describe && describe.path().size() > 1) {
+      List<String> path = describe.path();
+      if (path.size() != 3) {
+        throw new UnknownTableException(
+            describe.name(), List.of("catalog.namespace.table for a table of a catalog"));
+      }
+      dev.quiver.binding.datasource.TableCatalog cat = session.catalog().attached(path.get(0));
+      TableProvider provider = cat.table(path.get(1), path.get(2));
+      if (provider == null) {
+        Catalog.checkNamespace(path.get(0), cat, path.get(1));
+        throw new UnknownTableException(
+            describe.name(), Suggestions.closest(path.get(2), cat.tables(path.get(1))));
+      }
+      return catalogQuery(InformationSchema.describeSql(describe.name(), provider));
     }
     if (statement instanceof Statement.Describe describe) {
       String name = describe.name();
@@ -281,6 +316,23 @@ final class StatementExecutor {
           "DEFAULT " + expression + " of column " + column + " is " + given + ", not " + type);
     }
     return expression;
+  }
+
+  /** The tables of {@code SHOW TABLES FROM catalog[.namespace]}. */
+  private List<String> catalogTables(List<String> from) {
+    dev.quiver.binding.datasource.TableCatalog cat = session.catalog().attached(from.get(0));
+    List<String> out = new ArrayList<>();
+    if (from.size() == 2) {
+      Catalog.checkNamespace(from.get(0), cat, from.get(1));
+      out.addAll(cat.tables(from.get(1)));
+    } else {
+      for (String ns : cat.namespaces()) {
+        for (String t : cat.tables(ns)) {
+          out.add(ns + "." + t);
+        }
+      }
+    }
+    return out;
   }
 
   private DataFrame catalogQuery(String sql) {

@@ -44,7 +44,9 @@ public final class StatementRunner {
           "UPDATE",
           "MERGE",
           "TRUNCATE",
-          "COPY");
+          "COPY",
+          "ATTACH",
+          "DETACH");
 
   private final SessionState session;
   private final StatementExecutor executor;

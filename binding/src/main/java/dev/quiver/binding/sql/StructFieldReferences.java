@@ -179,6 +179,15 @@ final class StructFieldReferences {
           && (call.getKind() == SqlKind.COLLECTION_TABLE || call.getKind() == SqlKind.LATERAL)) {
         return;
       }
+      if (node instanceof SqlCall snapshot && snapshot.getKind() == SqlKind.SNAPSHOT) {
+        // t FOR SYSTEM_TIME AS OF point (FOR VERSION/TIMESTAMP AS OF): t stays a table name.
+        SqlNode point = snapshot.operand(1);
+        SqlNode r = expression(point);
+        if (r != point) {
+          snapshot.setOperand(1, r);
+        }
+        return;
+      }
       expression(node);
     }
 
@@ -197,6 +206,8 @@ final class StructFieldReferences {
         fromNames(as.operand(0), out);
       } else if (node.getKind() == SqlKind.COLLECTION_TABLE && node instanceof SqlCall table) {
         fromNames(table.operand(0), out);
+      } else if (node.getKind() == SqlKind.SNAPSHOT && node instanceof SqlCall snapshot) {
+        fromNames(snapshot.operand(0), out);
       } else if (node instanceof SqlCall call && call.getOperator() instanceof SqlFunction fn) {
         // A table function without an alias (FROM read_parquet('f.parquet')) is named after it.
         out.add(fn.getName().toLowerCase(Locale.ROOT));

@@ -62,11 +62,69 @@ public sealed interface Statement {
   /** {@code DROP TABLE|VIEW [IF EXISTS] name}. */
   record Drop(boolean view, String name, boolean ifExists) implements Statement {}
 
-  /** {@code SHOW TABLES}. */
-  record ShowTables() implements Statement {}
+  /**
+   * {@code SHOW TABLES [FROM|IN catalog[.namespace]]}; {@code from} is empty without FROM, else the
+   * catalog and maybe the namespace.
+   */
+  record ShowTables(List<String> from) implements Statement {
+    public ShowTables {
+      from = List.copyOf(from);
+    }
 
-  /** {@code DESCRIBE [TABLE] name}, {@code DESC name}, {@code SHOW COLUMNS FROM|IN name}. */
-  record Describe(String name) implements Statement {}
+    /** {@code SHOW TABLES}. */
+    public ShowTables() {
+      this(List.of());
+    }
+  }
+
+  /**
+   * {@code DESCRIBE [TABLE] name}, {@code DESC name}, {@code SHOW COLUMNS FROM|IN name}; {@code
+   * path} is the name's parts: one for a session table, {@code catalog, namespace, table} for an
+   * attached catalog's.
+   */
+  record Describe(List<String> path) implements Statement {
+    public Describe {
+      path = List.copyOf(path);
+    }
+
+    /** DESCRIBE of a session table. */
+    public Describe(String name) {
+      this(List.of(name));
+    }
+
+    /** The name as written, parts joined by dots. */
+    public String name() {
+      return String.join(".", path);
+    }
+  }
+
+  /**
+   * {@code ATTACH [DATABASE] 'uri' AS name [(TYPE type, key 'value', ...)]}: {@code type} is null
+   * when not given; option keys are lower case, in order. {@link #toString} hides the options'
+   * values and the URI's user information, which may be secrets.
+   */
+  record Attach(String uri, String name, String type, Map<String, String> options)
+      implements Statement {
+    public Attach {
+      options = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
+    }
+
+    @Override
+    public String toString() {
+      return "Attach[uri="
+          + uri.replaceAll("//[^/@]*@", "//***@")
+          + ", name="
+          + name
+          + ", type="
+          + type
+          + ", options="
+          + options.keySet()
+          + "]";
+    }
+  }
+
+  /** {@code DETACH [DATABASE] [IF EXISTS] name}. */
+  record Detach(String name, boolean ifExists) implements Statement {}
 
   /** {@code EXPLAIN [ANALYZE] query} ({@code EXPLAIN PLAN FOR} is Calcite's, a {@link Other}). */
   record Explain(boolean analyze, SqlText query) implements Statement {}

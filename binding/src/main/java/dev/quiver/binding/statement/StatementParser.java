@@ -40,7 +40,9 @@ public final class StatementParser {
           "UPDATE",
           "DELETE",
           "MERGE",
-          "TRUNCATE");
+          "TRUNCATE",
+          "ATTACH",
+          "DETACH");
 
   private final SqlTokens tokens;
   private final String text;
@@ -125,6 +127,8 @@ public final class StatementParser {
       case "SHOW" -> show();
       case "DESCRIBE", "DESC" -> describe();
       case "EXPLAIN" -> explain();
+      case "ATTACH" -> topLevel ? attach() : other();
+      case "DETACH" -> topLevel ? detach() : other();
       default -> other();
     };
   }
@@ -378,6 +382,21 @@ public final class StatementParser {
     tokens.next();
     Token t = tokens.next();
     if (t.isWord("TABLES")) {
+      Token from = tokens.peek();
+      if (from.isWord("FROM") || from.isWord("IN")) {
+        tokens.next();
+        List<String> path = dottedName("a catalog name after SHOW TABLES " + from.upper());
+        if (path.size() > 2) {
+          throw tokens.error(
+              from.end(),
+              "SHOW TABLES "
+                  + from.upper()
+                  + " takes a catalog or catalog.namespace, got "
+                  + String.join(".", path));
+        }
+        expectEnd("after SHOW TABLES " + from.upper() + " " + String.join(".", path));
+        return new Statement.ShowTables(path);
+      }
       expectEnd("after SHOW TABLES");
       return new Statement.ShowTables();
     }
@@ -386,8 +405,8 @@ public final class StatementParser {
       if (!from.isWord("FROM") && !from.isWord("IN")) {
         throw expected("FROM or IN after SHOW COLUMNS", from);
       }
-      String name = name("a table name after SHOW COLUMNS " + from.upper());
-      expectEnd("after SHOW COLUMNS " + from.upper() + " " + name);
+      List<String> name = dottedName("a table name after SHOW COLUMNS " + from.upper());
+      expectEnd("after SHOW COLUMNS " + from.upper() + " " + String.join(".", name));
       return new Statement.Describe(name);
     }
     throw expected("TABLES or COLUMNS after SHOW", t);
@@ -402,9 +421,79 @@ public final class StatementParser {
         return new Statement.Describe(table.text().toLowerCase(Locale.ROOT));
       }
     }
-    String name = name("a table name after " + keyword.upper());
-    expectEnd("after " + keyword.upper() + " " + name);
+    List<String> name = dottedName("a table name after " + keyword.upper());
+    expectEnd("after " + keyword.upper() + " " + String.join(".", name));
     return new Statement.Describe(name);
+  }
+
+  // ---- ATTACH, DETACH -----------------------------------------------------------------------
+
+  /** {@code ATTACH [DATABASE] 'uri' AS name [(TYPE type, key ['='] value, ...)]}. */
+  private Statement attach() {
+    tokens.next();
+    if (tokens.peek().isWord("DATABASE")) {
+      tokens.next();
+    }
+    String uri = string("a quoted catalog URI or path after ATTACH");
+    expectWord("AS", "name after ATTACH '...'");
+    String name = name("a catalog name after ATTACH '...' AS");
+    String type = null;
+    Map<String, String> options = new LinkedHashMap<>();
+    if (tokens.peek().isSymbol('(')) {
+      tokens.next();
+      // Options carry credentials (TOKEN '...', CREDENTIAL '...').
+      hideTokens = true;
+      while (!tokens.peek().isSymbol(')')) {
+        Token k = tokens.next();
+        String key;
+        if (k.kind() == Kind.WORD || k.kind() == Kind.STRING) {
+          StringBuilder dotted = new StringBuilder(k.unquoted());
+          while (tokens.peek().isSymbol('.')
+              || tokens.peek().isSymbol('-') && tokens.peekSecond().kind() == Kind.WORD) {
+            char sep = tokens.next().text().charAt(0);
+            dotted.append(sep).append(namePart("an option name after '" + dotted + sep + "'"));
+          }
+          key = dotted.toString().toLowerCase(Locale.ROOT);
+        } else {
+          throw expected("an option name (TYPE, WAREHOUSE, TOKEN, ...) in ATTACH's options", k);
+        }
+        if (tokens.peek().isSymbol('=')) {
+          tokens.next();
+        }
+        Token v = tokens.next();
+        if (v.kind() != Kind.STRING && v.kind() != Kind.WORD && v.kind() != Kind.NUMBER) {
+          throw expected("a value for option " + key + " of ATTACH", v);
+        }
+        if (key.equals("type")) {
+          type = v.unquoted().toLowerCase(Locale.ROOT);
+        } else {
+          options.put(key, v.unquoted());
+        }
+        if (!comma()) {
+          break;
+        }
+      }
+      expectSymbol(')', "after ATTACH's options");
+      hideTokens = false;
+    }
+    expectEnd("after ATTACH '...' AS " + name + (options.isEmpty() ? "" : " (options)"));
+    return new Statement.Attach(uri, name, type, options);
+  }
+
+  /** {@code DETACH [DATABASE] [IF EXISTS] name}. */
+  private Statement detach() {
+    tokens.next();
+    if (tokens.peek().isWord("DATABASE")) {
+      tokens.next();
+    }
+    boolean ifExists = tokens.peek().isWord("IF") && tokens.peekSecond().isWord("EXISTS");
+    if (ifExists) {
+      tokens.next();
+      tokens.next();
+    }
+    String name = name("a catalog name after DETACH");
+    expectEnd("after DETACH " + name);
+    return new Statement.Detach(name, ifExists);
   }
 
   private Statement explain() {
@@ -551,6 +640,17 @@ public final class StatementParser {
       return t.unquoted();
     }
     throw expected(what, t);
+  }
+
+  /** {@code name[.name...]}, each part as {@link #name} reads it. */
+  private List<String> dottedName(String what) {
+    List<String> parts = new ArrayList<>();
+    parts.add(name(what));
+    while (tokens.peek().isSymbol('.')) {
+      tokens.next();
+      parts.add(name("a name after '" + String.join(".", parts) + ".'"));
+    }
+    return List.copyOf(parts);
   }
 
   private String string(String what) {

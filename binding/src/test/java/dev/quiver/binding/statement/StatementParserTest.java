@@ -22,6 +22,39 @@ class StatementParserTest {
   }
 
   @Test
+  void attachAndDetachCatalogs() {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("warehouse", "main");
+    options.put("token", "t0ken");
+    options.put("s3.access-key-id", "k");
+    assertThat(
+            parse(
+                "ATTACH 'http://h:8181/api' AS Lake (TYPE ICEBERG_REST, WAREHOUSE 'main',"
+                    + " token = 't0ken', s3.access-key-id 'k');"))
+        .isEqualTo(new Statement.Attach("http://h:8181/api", "lake", "iceberg_rest", options));
+    assertThat(parse("ATTACH DATABASE '/data/wh' AS w"))
+        .isEqualTo(new Statement.Attach("/data/wh", "w", null, Map.of()));
+    assertThat(parse("ATTACH 'http://u:pw@h' AS x (TOKEN 'hunter2')").toString())
+        .doesNotContain("hunter2")
+        .doesNotContain("pw");
+    assertThat(parse("DETACH lake")).isEqualTo(new Statement.Detach("lake", false));
+    assertThat(parse("DETACH DATABASE IF EXISTS \"L\"")).isEqualTo(new Statement.Detach("L", true));
+    assertThat(parse("SHOW TABLES FROM lake.db"))
+        .isEqualTo(new Statement.ShowTables(List.of("lake", "db")));
+    assertThat(parse("SHOW TABLES IN lake")).isEqualTo(new Statement.ShowTables(List.of("lake")));
+    assertThat(parse("DESCRIBE lake.db.\"Events\""))
+        .isEqualTo(new Statement.Describe(List.of("lake", "db", "Events")));
+    assertError("ATTACH lake", "expected a quoted catalog URI or path after ATTACH", 1, 8);
+    // A malformed option list never shows a value (it may be a token).
+    assertError(
+        "ATTACH 'http://h' AS x (TOKEN 'hunter2' 'hunter3')",
+        "expected ')' after ATTACH's options, found a string literal",
+        1,
+        41);
+    assertError("SHOW TABLES FROM a.b.c", "takes a catalog or catalog.namespace", 1, 17);
+  }
+
+  @Test
   void setTakesEqualsOrToAndALiteralOrRawValue() {
     assertThat(parse("SET quiver.execution.spill_directory TO '/tmp/a b'"))
         .isEqualTo(new Statement.SetOption("quiver.execution.spill_directory", "/tmp/a b"));

@@ -88,6 +88,26 @@ public final class WarehouseCatalog implements TableCatalog {
   }
 
   @Override
+  public TableProvider tableAtSnapshot(String namespace, String table, long snapshotId) {
+    String location = tableLocation(namespace, table);
+    if (IcebergLocations.find(location, config) == null) {
+      return null;
+    }
+    return IcebergTable.atSnapshot(
+        FileSystemTables.load(location, config), name + "." + namespace + "." + table, snapshotId);
+  }
+
+  @Override
+  public TableProvider tableAsOf(String namespace, String table, long epochMillis) {
+    String location = tableLocation(namespace, table);
+    if (IcebergLocations.find(location, config) == null) {
+      return null;
+    }
+    return IcebergTable.asOf(
+        FileSystemTables.load(location, config), name + "." + namespace + "." + table, epochMillis);
+  }
+
+  @Override
   public String toString() {
     return "WarehouseCatalog(" + name + ")";
   }

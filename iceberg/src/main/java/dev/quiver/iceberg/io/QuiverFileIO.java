@@ -22,11 +22,40 @@ import org.apache.iceberg.io.SeekableInputStream;
  * so that metadata, manifests and data are reached with the same credentials and no Hadoop.
  */
 public final class QuiverFileIO implements FileIO {
-  private final SessionConfig config;
+  private SessionConfig config;
 
   /** A FileIO reaching stores with {@code config}'s settings (null: the environment's). */
   public QuiverFileIO(SessionConfig config) {
     this.config = config == null ? null : config.copy();
+  }
+
+  /** For Iceberg's {@code io-impl} catalog property: the settings come from {@link #initialize}. */
+  public QuiverFileIO() {
+    this(null);
+  }
+
+  /**
+   * Takes Iceberg's S3 properties ({@code s3.endpoint}, {@code s3.access-key-id}, {@code
+   * s3.secret-access-key}, {@code s3.session-token}, {@code s3.path-style-access}, {@code
+   * client.region}) as the {@code quiver.s3.*} settings, over any given at construction.
+   */
+  @Override
+  public void initialize(Map<String, String> properties) {
+    SessionConfig c = config == null ? new SessionConfig() : config.copy();
+    map(properties, c, "s3.endpoint", SessionConfig.S3_ENDPOINT);
+    map(properties, c, "s3.access-key-id", SessionConfig.S3_ACCESS_KEY_ID);
+    map(properties, c, "s3.secret-access-key", SessionConfig.S3_SECRET_ACCESS_KEY);
+    map(properties, c, "s3.session-token", SessionConfig.S3_SESSION_TOKEN);
+    map(properties, c, "s3.path-style-access", SessionConfig.S3_PATH_STYLE);
+    map(properties, c, "client.region", SessionConfig.S3_REGION);
+    this.config = c;
+  }
+
+  private static void map(Map<String, String> from, SessionConfig to, String key, String setting) {
+    String v = from.get(key);
+    if (v != null && !v.isBlank()) {
+      to.set(setting, v);
+    }
   }
 
   /** The settings stores are reached with (may be null). */
