@@ -29,13 +29,14 @@ import java.util.function.LongSupplier;
  * (work stealing): such a scan's partition takes its splits from the scheduler ({@code NextSplits})
  * instead of the plan. Each source asks for its first two splits when the attempt starts, before
  * the plan is decoded. After that it asks, each time, for as many splits as it reads in {@link
- * #HOLD_NANOS} at the speed measured so far (one at least, {@value #MAX_WANT} at most): small
- * splits then cost a call per batch, not per split (a call per row group doubled an executor's CPU
- * on TPC-H q6), while a slow task holds no more than that much of its own reading that a faster one
- * could have done. It asks for the next batch as it starts reading the last split it holds only
- * while the call takes a noticeable share of that batch's reading time (over 1/{@value
- * #PREFETCH_RATIO}), as over a network; otherwise it asks when it needs one and waits that short
- * call. Other scans read their planned splits.
+ * #HOLD_NANOS} at the speed measured so far over splits read to the end (one at least, {@value
+ * #MAX_WANT} at most, one while no split was read to the end): small splits then cost a call per
+ * batch, not per split (a call per row group doubled an executor's CPU on TPC-H q6), while a slow
+ * task holds no more than that much of its own reading that a faster one could have done. It asks
+ * for the next batch as it starts reading the last split it holds only while the call takes a
+ * noticeable share of that batch's reading time (over 1/{@value #PREFETCH_RATIO}), as over a
+ * network; otherwise it asks when it needs one and waits that short call. Other scans read their
+ * planned splits.
  */
 final class SchedulerSplits implements SplitSources {
 
@@ -50,6 +51,12 @@ final class SchedulerSplits implements SplitSources {
 
   /** The most splits asked for at once. */
   static final int MAX_WANT = 64;
+
+  /**
+   * A split taken within this long of the one before, after {@link #peekAtHand} offered it, is read
+   * together with that one: its reading has not started, let alone finished.
+   */
+  static final long TOGETHER_NANOS = 1_000_000L;
 
   private final TaskId task;
   private final Map<Integer, Fetched> byScan = new LinkedHashMap<>();
@@ -163,10 +170,22 @@ final class SchedulerSplits implements SplitSources {
     private boolean last;
     private boolean opened;
 
-    /** Splits the scan took, and when it took the first. */
+    /** Splits the scan took, and when it took the first and the last. */
     private int taken;
 
     private long firstTookNanos;
+    private long lastTookNanos;
+
+    /**
+     * Splits read to the end: those taken before the latest run of splits read together began,
+     * which began at {@code runStartNanos}.
+     */
+    private int completed;
+
+    private long runStartNanos;
+
+    /** The split {@link #peekAtHand} offered last, -1 when none. */
+    private int offered = -1;
 
     /** When the request under way was sent, and a running mean of the calls' round trips. */
     private long requestedNanos;
@@ -236,18 +255,34 @@ final class SchedulerSplits implements SplitSources {
         return -1;
       }
       int split = ready.poll();
-      if (taken++ == 0) {
-        firstTookNanos = clock.getAsLong();
+      long now = clock.getAsLong();
+      if (taken == 0) {
+        firstTookNanos = now;
       }
+      // Splits read together (adjacent row groups, one range) are taken one after the other before
+      // any is read: only the start of a new run says the splits before it are done.
+      boolean together = taken > 0 && split == offered && now - lastTookNanos < TOGETHER_NANOS;
+      if (!together) {
+        completed = taken;
+        runStartNanos = now;
+      }
+      offered = -1;
+      lastTookNanos = now;
+      taken++;
       if (ready.isEmpty() && !last && inFlight == null && worthPrefetching()) {
         request(want());
       }
       return split;
     }
 
-    /** The mean time per split read so far (splits read together count one each); -1 unknown. */
+    /**
+     * The mean time per split read to the end so far, -1 before any was. Measured up to the start
+     * of the latest run: two splits taken together at the start took no time to read, and a task
+     * that counted them so would ask for {@link #MAX_WANT} splits and hold them while it slows
+     * down.
+     */
     private long splitNanos() {
-      return taken < 2 ? -1 : Math.max(1, (clock.getAsLong() - firstTookNanos) / (taken - 1));
+      return completed == 0 ? -1 : Math.max(1, (runStartNanos - firstTookNanos) / completed);
     }
 
     /** Splits to ask for: {@link #HOLD_NANOS} of reading at the speed measured so far. */
@@ -270,7 +305,8 @@ final class SchedulerSplits implements SplitSources {
     public int peekAtHand() {
       // A split already held is this task's anyway: reading it with the current one is free.
       absorb(false);
-      return ready.isEmpty() ? -1 : ready.peekFirst();
+      offered = ready.isEmpty() ? -1 : ready.peekFirst();
+      return offered;
     }
 
     @Override

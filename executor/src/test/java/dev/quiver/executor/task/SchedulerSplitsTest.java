@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -87,6 +88,34 @@ class SchedulerSplitsTest {
             NextSplitsResponse.newBuilder().addAllSplits(List.of(splits)).setLast(last).build());
   }
 
+  /**
+   * A scheduler that answers at once with splits 0 to {@code count - 1} in order, as many as asked,
+   * showing each request to {@code seen} first.
+   */
+  private static Function<NextSplitsRequest, CompletableFuture<NextSplitsResponse>> answersAtOnce(
+      int count, Consumer<NextSplitsRequest> seen) {
+    return request -> {
+      seen.accept(request);
+      int from = request.getReceived();
+      int to = Math.min(count, from + request.getWant());
+      NextSplitsResponse.Builder r = NextSplitsResponse.newBuilder().setLast(to == count);
+      for (int s = from; s < to; s++) {
+        r.addSplits(s);
+      }
+      return CompletableFuture.completedFuture(r.build());
+    };
+  }
+
+  /** Scan {@code a}'s source of task 1, its splits from {@link #answersAtOnce}, from time 1 us. */
+  private SplitSource answeredAtOnce(
+      ParquetScanExec a, int count, Consumer<NextSplitsRequest> seen) {
+    now.set(1_000);
+    SchedulerSplits splits =
+        new SchedulerSplits(TASK, "e1", List.of(0), answersAtOnce(count, seen), context, now::get);
+    splits.bind(a);
+    return splits.open(a, 1, new int[] {1});
+  }
+
   @Test
   void asksAtOnceThenKeepsOneSplitInReserveWhileCallsAreSlowNextToSplits() {
     ParquetScanExec a = scan("a");
@@ -115,16 +144,21 @@ class SchedulerSplitsTest {
     assertThat(source.next()).isEqualTo(4);
     assertThat(source.peekAtHand()).as("a split held may be read with this one").isEqualTo(2);
     assertThat(requests).as("one split is still in reserve").hasSize(1);
-    now.set(200_500); // a split read in 500 ns: a batch of 64 in under 20 round trips
+    now.set(200_500); // taken with 4, to be read together with it
     assertThat(source.next()).isEqualTo(2);
     assertThat(requests).as("the next split is asked for in advance").hasSize(2);
     assertThat(requests.get(1).getReceived()).isEqualTo(2);
     assertThat(requests.get(1).getWant())
-        .as("as many splits as it reads in the hold time, at most MAX_WANT")
-        .isEqualTo(SchedulerSplits.MAX_WANT);
+        .as("no split was read to the end yet: its speed is unknown")
+        .isEqualTo(1);
     assertThat(source.peekAtHand()).as("the next is under way").isEqualTo(-1);
     answer(1, false, 3);
+    now.set(201_500); // 4 and 2 read in 1 us: a batch of 64 in under 20 round trips
     assertThat(source.next()).isEqualTo(3);
+    assertThat(requests).as("the next batch is asked for in advance").hasSize(3);
+    assertThat(requests.get(2).getWant())
+        .as("as many splits as it reads in the hold time, at most MAX_WANT")
+        .isEqualTo(SchedulerSplits.MAX_WANT);
     answer(2, true);
     assertThat(source.next()).isEqualTo(-1);
     assertThat(source.next()).isEqualTo(-1);
@@ -136,22 +170,7 @@ class SchedulerSplitsTest {
   void asksOnlyWhenItNeedsASplitWhileSplitsTakeFarLongerThanCalls() {
     ParquetScanExec a = scan("a");
     List<Integer> asked = new ArrayList<>();
-    Function<NextSplitsRequest, CompletableFuture<NextSplitsResponse>> instant =
-        request -> {
-          asked.add(request.getReceived());
-          int from = request.getReceived();
-          int to = Math.min(6, from + request.getWant());
-          NextSplitsResponse.Builder r = NextSplitsResponse.newBuilder().setLast(to == 6);
-          for (int s = from; s < to; s++) {
-            r.addSplits(s);
-          }
-          return CompletableFuture.completedFuture(r.build());
-        };
-    now.set(1_000);
-    SchedulerSplits splits =
-        new SchedulerSplits(TASK, "e1", List.of(0), instant, context, now::get);
-    splits.bind(a);
-    SplitSource source = splits.open(a, 1, new int[] {1});
+    SplitSource source = answeredAtOnce(a, 6, r -> asked.add(r.getReceived()));
     List<Integer> read = new ArrayList<>();
     int split;
     while ((split = source.next()) >= 0) {
@@ -169,6 +188,30 @@ class SchedulerSplitsTest {
       asked.clear();
     }
     assertThat(read).containsExactly(0, 1, 2, 3, 4, 5);
+  }
+
+  @Test
+  void splitsReadTogetherDoNotCountAsReadFast() {
+    // The first two splits are adjacent row groups, taken together and read as one range: the
+    // time between taking them says nothing of the speed. Counting it as a split read in no time
+    // made the task ask for MAX_WANT splits at once and keep them, however slow it then turned
+    // out to be (an executor held to a quarter core kept half a stage's splits from a fast one).
+    ParquetScanExec a = scan("a");
+    List<Integer> wanted = new ArrayList<>();
+    SplitSource source = answeredAtOnce(a, 30, r -> wanted.add(r.getWant()));
+    assertThat(source.next()).isZero();
+    assertThat(source.peekAtHand()).isEqualTo(1);
+    now.addAndGet(2_000);
+    assertThat(source.next()).isEqualTo(1);
+    assertThat(wanted)
+        .as("after the first two, taken together, one more split: the speed is not known")
+        .containsExactly(SchedulerSplits.FIRST_WANT, 1);
+    // Splits 0 and 1 took 10 ms to read, 5 ms each: 50 ms of reading is 10 splits.
+    now.set(10_001_000);
+    assertThat(source.next()).isEqualTo(2);
+    now.addAndGet(5_000_000);
+    assertThat(source.next()).isEqualTo(3);
+    assertThat(wanted).containsExactly(SchedulerSplits.FIRST_WANT, 1, 10);
   }
 
   @Test

@@ -19,10 +19,10 @@ import java.util.Map;
  * there, and at the list's end new splits, which are appended: first the task's own planned ones in
  * order (so that with executors of equal speed every task reads what it would have read, in order),
  * then, once those are gone, another task's from the end of the longest planned list (so that the
- * owner keeps reading its own in order), one per call. A retry, a speculative copy, or a re-run
- * after its output was lost therefore reads exactly the task's list, and a split is in one list
- * only: read once per successful set of tasks. Once every split is handed out the lists no longer
- * change.
+ * owner keeps reading its own in order), at most half of what that list has left per call (one at
+ * least), in a call that got none of its own. A retry, a speculative copy, or a re-run after its
+ * output was lost therefore reads exactly the task's list, and a split is in one list only: read
+ * once per successful set of tasks. Once every split is handed out the lists no longer change.
  */
 final class SplitQueue {
 
@@ -76,15 +76,25 @@ final class SplitQueue {
     }
     List<Integer> out = new ArrayList<>();
     int at = received;
+    int stealable = -1; // splits this call may still steal, once it steals
     while (out.size() < Math.max(1, want)) {
       if (at < list.size()) {
         out.add(list.get(at++));
         continue;
       }
-      // Splits of other tasks are stolen one per call: a task asking for many at once (its own
-      // reading is fast) would otherwise empty a task that has not started yet.
-      if (untaken.get(task).isEmpty() && !out.isEmpty()) {
-        break;
+      if (untaken.get(task).isEmpty()) {
+        // A thief takes at most half of its victim's splits left: a task asking for many at once
+        // (its own reading is fast) would otherwise empty one that has not started yet, and one
+        // split per call would leave it waiting on a call per split.
+        if (stealable < 0) {
+          if (!out.isEmpty()) {
+            break;
+          }
+          stealable = Math.max(1, longestUntaken() / 2);
+        }
+        if (stealable-- == 0) {
+          break;
+        }
       }
       int split = take(task);
       if (split < 0) {
@@ -116,6 +126,15 @@ final class SplitQueue {
     }
     remaining--;
     return from == own ? own.pollFirst() : from.pollLast();
+  }
+
+  /** The most splits any task has not been handed yet. */
+  private int longestUntaken() {
+    int longest = 0;
+    for (Deque<Integer> other : untaken) {
+      longest = Math.max(longest, other.size());
+    }
+    return longest;
   }
 
   /** The splits handed to {@code task} so far, in order. */

@@ -729,7 +729,8 @@ class JobsTest {
 
     NextSplitsResponse got = stub.nextSplits(splits(t0, on0, 0, 1));
     assertThat(got.getSplitsList()).containsExactly(0);
-    // Task 1 reads its own, then (one per call) takes task 0's split 1: every split is handed out.
+    // Task 1 reads its own, then (in a call of its own) takes task 0's split 1: every split is
+    // handed out.
     got = stub.nextSplits(splits(t1, on1, 0, 10));
     assertThat(got.getSplitsList()).containsExactly(2, 3);
     assertThat(got.getLast()).isFalse();

@@ -83,9 +83,9 @@ class SplitQueueTest {
     assertThat(q.next(1, 0, 1).splits()).containsExactly(2);
     // Task 0 reads its own two; asking for more does not steal with them.
     assertThat(q.next(0, 0, 3).splits()).containsExactly(0, 1);
-    // Then it steals one per call: from task 2 (5 left), then task 1 and 2 (3 each).
-    assertThat(q.next(0, 2, 2).splits()).containsExactly(11);
-    assertThat(q.next(0, 3, 2).splits()).containsExactly(10);
+    // Then it steals, in calls of their own, at most half of the longest list left: two of task
+    // 2's five, then one of task 1's three (tasks 1 and 2 have three left each).
+    assertThat(q.next(0, 2, 2).splits()).containsExactly(11, 10);
     assertThat(q.next(0, 4, 2).splits()).containsExactly(5);
     // The owners still read their own from the front, in order.
     assertThat(q.next(1, 1, 1).splits()).containsExactly(3);
@@ -99,10 +99,12 @@ class SplitQueueTest {
   }
 
   @Test
-  void aFastTaskAskingForManyLeavesATaskThatHasNotStartedItsSplits() {
-    SplitQueue q = queue(3, 3);
-    assertThat(q.next(0, 0, 64).splits()).containsExactly(0, 1, 2);
-    assertThat(q.next(1, 0, 64).splits()).containsExactly(3, 4, 5);
+  void aFastTaskAskingForManyLeavesATaskThatHasNotStartedHalfItsSplits() {
+    SplitQueue q = queue(3, 8);
+    assertThat(q.next(0, 0, 64).splits()).as("its own only").containsExactly(0, 1, 2);
+    assertThat(q.next(0, 3, 64).splits()).as("half of task 1's eight").containsExactly(10, 9, 8, 7);
+    assertThat(q.next(1, 0, 64).splits()).containsExactly(3, 4, 5, 6);
+    assertThat(q.next(0, 7, 64)).isEqualTo(new SplitQueue.Answer(List.of(), true));
   }
 
   @Test
