@@ -22,6 +22,15 @@ public interface SplitSource extends AutoCloseable {
    */
   int peekAtHand();
 
+  /**
+   * Takes the split {@link #peekAtHand} just offered, to be read together with the current one: its
+   * reading starts with the current one's, so a source that times its splits does not count it as
+   * read in no time.
+   */
+  default int takeAtHand() {
+    return next();
+  }
+
   /** Releases the source (e.g. a prefetch still under way); the partition reads no further. */
   @Override
   default void close() {}

@@ -52,12 +52,6 @@ final class SchedulerSplits implements SplitSources {
   /** The most splits asked for at once. */
   static final int MAX_WANT = 64;
 
-  /**
-   * A split taken within this long of the one before, after {@link #peekAtHand} offered it, is read
-   * together with that one: its reading has not started, let alone finished.
-   */
-  static final long TOGETHER_NANOS = 1_000_000L;
-
   private final TaskId task;
   private final Map<Integer, Fetched> byScan = new LinkedHashMap<>();
   private final Map<ExecutionPlan, Fetched> byNode = new IdentityHashMap<>();
@@ -170,11 +164,10 @@ final class SchedulerSplits implements SplitSources {
     private boolean last;
     private boolean opened;
 
-    /** Splits the scan took, and when it took the first and the last. */
+    /** Splits the scan took, and when it took the first. */
     private int taken;
 
     private long firstTookNanos;
-    private long lastTookNanos;
 
     /**
      * Splits read to the end: those taken before the latest run of splits read together began,
@@ -183,9 +176,6 @@ final class SchedulerSplits implements SplitSources {
     private int completed;
 
     private long runStartNanos;
-
-    /** The split {@link #peekAtHand} offered last, -1 when none. */
-    private int offered = -1;
 
     /** When the request under way was sent, and a running mean of the calls' round trips. */
     private long requestedNanos;
@@ -244,6 +234,16 @@ final class SchedulerSplits implements SplitSources {
 
     @Override
     public int next() {
+      return take(false);
+    }
+
+    @Override
+    public int takeAtHand() {
+      return take(true);
+    }
+
+    /** The next split; {@code together}: read with the one before, as one run. */
+    private int take(boolean together) {
       absorb(false);
       while (ready.isEmpty() && !last) {
         if (inFlight == null) {
@@ -261,13 +261,10 @@ final class SchedulerSplits implements SplitSources {
       }
       // Splits read together (adjacent row groups, one range) are taken one after the other before
       // any is read: only the start of a new run says the splits before it are done.
-      boolean together = taken > 0 && split == offered && now - lastTookNanos < TOGETHER_NANOS;
       if (!together) {
         completed = taken;
         runStartNanos = now;
       }
-      offered = -1;
-      lastTookNanos = now;
       taken++;
       if (ready.isEmpty() && !last && inFlight == null && worthPrefetching()) {
         request(want());
@@ -305,8 +302,7 @@ final class SchedulerSplits implements SplitSources {
     public int peekAtHand() {
       // A split already held is this task's anyway: reading it with the current one is free.
       absorb(false);
-      offered = ready.isEmpty() ? -1 : ready.peekFirst();
-      return offered;
+      return ready.isEmpty() ? -1 : ready.peekFirst();
     }
 
     @Override

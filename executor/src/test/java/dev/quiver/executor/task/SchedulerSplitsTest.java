@@ -145,7 +145,7 @@ class SchedulerSplitsTest {
     assertThat(source.peekAtHand()).as("a split held may be read with this one").isEqualTo(2);
     assertThat(requests).as("one split is still in reserve").hasSize(1);
     now.set(200_500); // taken with 4, to be read together with it
-    assertThat(source.next()).isEqualTo(2);
+    assertThat(source.takeAtHand()).isEqualTo(2);
     assertThat(requests).as("the next split is asked for in advance").hasSize(2);
     assertThat(requests.get(1).getReceived()).isEqualTo(2);
     assertThat(requests.get(1).getWant())
@@ -202,7 +202,7 @@ class SchedulerSplitsTest {
     assertThat(source.next()).isZero();
     assertThat(source.peekAtHand()).isEqualTo(1);
     now.addAndGet(2_000);
-    assertThat(source.next()).isEqualTo(1);
+    assertThat(source.takeAtHand()).isEqualTo(1);
     assertThat(wanted)
         .as("after the first two, taken together, one more split: the speed is not known")
         .containsExactly(SchedulerSplits.FIRST_WANT, 1);

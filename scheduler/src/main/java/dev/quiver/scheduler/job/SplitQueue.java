@@ -90,7 +90,8 @@ final class SplitQueue {
           if (!out.isEmpty()) {
             break;
           }
-          stealable = Math.max(1, longestUntaken() / 2);
+          Deque<Integer> victim = longestUntaken();
+          stealable = Math.max(1, victim == null ? 0 : victim.size() / 2);
         }
         if (stealable-- == 0) {
           break;
@@ -112,27 +113,21 @@ final class SplitQueue {
    */
   private int take(int task) {
     Deque<Integer> own = untaken.get(task);
-    Deque<Integer> from = own;
-    if (own.isEmpty()) {
-      from = null;
-      for (Deque<Integer> other : untaken) {
-        if (!other.isEmpty() && (from == null || other.size() > from.size())) {
-          from = other;
-        }
-      }
-      if (from == null) {
-        return -1;
-      }
+    Deque<Integer> from = own.isEmpty() ? longestUntaken() : own;
+    if (from == null) {
+      return -1;
     }
     remaining--;
     return from == own ? own.pollFirst() : from.pollLast();
   }
 
-  /** The most splits any task has not been handed yet. */
-  private int longestUntaken() {
-    int longest = 0;
+  /** The first of the longest lists of splits not handed out yet, null when none is left. */
+  private Deque<Integer> longestUntaken() {
+    Deque<Integer> longest = null;
     for (Deque<Integer> other : untaken) {
-      longest = Math.max(longest, other.size());
+      if (!other.isEmpty() && (longest == null || other.size() > longest.size())) {
+        longest = other;
+      }
     }
     return longest;
   }

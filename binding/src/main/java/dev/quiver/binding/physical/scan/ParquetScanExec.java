@@ -348,7 +348,7 @@ public final class ParquetScanExec extends FileScanExec {
         } else {
           break;
         }
-        splits.next();
+        splits.takeAtHand();
       }
       return run;
     }
