@@ -3,6 +3,7 @@ package dev.quiver.iceberg;
 import dev.quiver.binding.datasource.TableFunction;
 import dev.quiver.binding.datasource.TableFunctionCall;
 import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.iceberg.io.QuiverFileIO;
 import dev.quiver.iceberg.table.IcebergLocations;
@@ -14,6 +15,7 @@ import java.util.Set;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
  * {@code iceberg_scan('LOCATION' [, snapshot_id => N] [, as_of => TIMESTAMP])}: the Iceberg table
@@ -43,9 +45,19 @@ public final class IcebergScanFunction implements TableFunction {
       throw new QueryTypeException(NAME + " takes snapshot_id or as_of, not both");
     }
     String metadata = IcebergLocations.metadataFile(location, call.config());
-    Table table =
-        new BaseTable(
-            new StaticTableOperations(metadata, new QuiverFileIO(call.config())), location);
+    StaticTableOperations ops =
+        new StaticTableOperations(metadata, new QuiverFileIO(call.config()));
+    try {
+      ops.current(); // read now: a missing metadata file is the caller's error, said as such
+    } catch (NotFoundException e) {
+      throw new DataSourceException(
+          "No Iceberg table at "
+              + location
+              + ": its metadata file "
+              + metadata
+              + " does not exist");
+    }
+    Table table = new BaseTable(ops, location);
     if (snapshot != null) {
       if (!(snapshot instanceof Long id)) {
         throw new QueryTypeException(

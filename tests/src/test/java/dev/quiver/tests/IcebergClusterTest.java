@@ -119,27 +119,6 @@ class IcebergClusterTest {
   }
 
   @Test
-  void tableInS3ReadByBothExecutors() throws Exception {
-    try (S3ProxyServer s3 = S3ProxyServer.start()) {
-      s3.createBucket("lake");
-      SessionConfig store = s3.configure(new SessionConfig());
-      IcebergModel inS3 = IcebergTables.events("s3://lake/warehouse/events", store);
-      s3.configure(ctx.config())
-          .set(DistributedSettings.BYTES_PER_TASK, "1k")
-          .set(DistributedSettings.MAX_TASKS, "4")
-          .withBatchSize(100);
-      IcebergReadTest.compare(
-          ctx,
-          duck,
-          "iceberg_scan('s3://lake/warehouse/events')",
-          inS3.table.schema(),
-          inS3.live,
-          IcebergReadTest.EVENT_QUERIES);
-      ranOnBothExecutors();
-    }
-  }
-
-  @Test
   void earlierSnapshotsOnTwoExecutors() throws Exception {
     ctx.config()
         .set(DistributedSettings.BYTES_PER_TASK, "1k")
@@ -158,8 +137,14 @@ class IcebergClusterTest {
     ranOnBothExecutors();
   }
 
+  /**
+   * One table on S3 (S3Proxy) behind the REST catalog, read by both executors with their own S3
+   * settings: as {@code cat.ns.t}, now and at its first snapshot. Every query of {@link
+   * IcebergReadTest} runs against local tables in the tests above; here a few cover the S3 and
+   * catalog paths, whose requests make each query slow.
+   */
   @Test
-  void restCatalogTablesInS3OnTwoExecutors() throws Exception {
+  void restCatalogTableInS3ReadByBothExecutors() throws Exception {
     try (S3ProxyServer s3 = S3ProxyServer.start()) {
       s3.createBucket("lake");
       try (RestCatalogServer server = IcebergRestCatalogTest.server(s3, null);
@@ -181,18 +166,16 @@ class IcebergClusterTest {
               "rest.db.events",
               inRest.table.schema(),
               inRest.live,
-              IcebergReadTest.EVENT_QUERIES);
+              IcebergReadTest.S3_EVENT_QUERIES);
           ranOnBothExecutors();
-          for (Map.Entry<Long, List<IcebergModel.Row>> s : inRest.bySnapshot.entrySet()) {
-            IcebergReadTest.compare(
-                ctx,
-                duck,
-                "rest.db.events FOR VERSION AS OF " + s.getKey(),
-                SnapshotUtil.schemaFor(inRest.table, s.getKey()),
-                s.getValue(),
-                "SELECT * FROM t",
-                "SELECT count(*), sum(id) FROM t");
-          }
+          long first = inRest.bySnapshot.keySet().iterator().next();
+          IcebergReadTest.compare(
+              ctx,
+              duck,
+              "rest.db.events FOR VERSION AS OF " + first,
+              SnapshotUtil.schemaFor(inRest.table, first),
+              inRest.bySnapshot.get(first),
+              "SELECT * FROM t");
           ranOnBothExecutors();
         } finally {
           ctx.sql("DETACH rest");

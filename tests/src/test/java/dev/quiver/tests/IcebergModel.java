@@ -107,7 +107,9 @@ final class IcebergModel {
     long sequence = nextSequence();
     for (Map.Entry<String, List<Record>> g : groups.entrySet()) {
       PartitionKey key = keys.get(g.getKey());
-      EncryptedOutputFile out = files.newOutputFile(spec, key);
+      // Iceberg's location provider puts an unpartitioned file under "data//" when given a key.
+      EncryptedOutputFile out =
+          spec.isUnpartitioned() ? files.newOutputFile() : files.newOutputFile(spec, key);
       DataWriter<Record> w = writers.newDataWriter(out, spec, key);
       try (w) {
         for (Record r : g.getValue()) {

@@ -47,6 +47,16 @@ class IcebergReadTest {
     "SELECT extract(year FROM d) AS y, count(*) FROM t GROUP BY 1",
   };
 
+  /**
+   * A few of {@link #EVENT_QUERIES} for tables on S3, where every file read is a request: all
+   * columns, a partition-pruned filter and an aggregate over evolved columns.
+   */
+  static final String[] S3_EVENT_QUERIES = {
+    "SELECT * FROM t",
+    "SELECT id, name FROM t WHERE d >= DATE '2024-03-01' AND d < DATE '2024-06-01'",
+    "SELECT quantity, count(*), sum(amount) FROM t GROUP BY quantity",
+  };
+
   static final String[] TIME_QUERIES = {
     "SELECT * FROM t",
     "SELECT count(*) FROM t WHERE ts >= TIMESTAMP '2024-02-28 00:00:00'"
@@ -236,6 +246,11 @@ class IcebergReadTest {
                         + events.table.location()
                         + "', snapshot_id => 12345)"))
         .hasMessageContaining("has no snapshot 12345");
+    String missing = tmp.resolve("none").resolve("v3.metadata.json").toString();
+    assertThatThrownBy(() -> ctx.sql("SELECT * FROM iceberg_scan('" + missing + "')"))
+        .isInstanceOf(dev.quiver.binding.errors.DataSourceException.class)
+        .hasMessageContaining(missing)
+        .hasMessageContaining("does not exist");
   }
 
   static void copyTree(Path from, Path to) throws java.io.IOException {

@@ -120,7 +120,7 @@ class IcebergRestCatalogTest {
         "rest.db.events",
         events.table.schema(),
         events.live,
-        IcebergReadTest.EVENT_QUERIES);
+        IcebergReadTest.S3_EVENT_QUERIES);
     IcebergReadTest.compare(
         ctx,
         duck,
@@ -132,13 +132,16 @@ class IcebergRestCatalogTest {
 
   @Test
   void forVersionAsOfReadsEarlierSnapshots() throws Exception {
-    for (Map.Entry<Long, List<IcebergModel.Row>> s : events.bySnapshot.entrySet()) {
+    // The first, a middle and the last earlier snapshot (each read is many S3 requests); every
+    // snapshot is compared through iceberg_scan on local files in IcebergReadTest.
+    List<Long> ids = new ArrayList<>(events.bySnapshot.keySet());
+    for (long id : List.of(ids.get(0), ids.get(ids.size() / 2), ids.get(ids.size() - 2))) {
       IcebergReadTest.compare(
           ctx,
           duck,
-          "rest.db.events FOR VERSION AS OF " + s.getKey(),
-          SnapshotUtil.schemaFor(events.table, s.getKey()),
-          s.getValue(),
+          "rest.db.events FOR VERSION AS OF " + id,
+          SnapshotUtil.schemaFor(events.table, id),
+          events.bySnapshot.get(id),
           "SELECT * FROM t",
           "SELECT count(*) FROM t");
     }
@@ -302,7 +305,7 @@ class IcebergRestCatalogTest {
 
   @Test
   void everyStatementSeesTheCatalogsCurrentSnapshot() throws Exception {
-    IcebergModel grow = IcebergTables.times(writer, TableIdentifier.of("db", "grow"));
+    IcebergModel grow = IcebergTables.few(writer, TableIdentifier.of("db", "grow"));
     String count = "SELECT count(*) FROM rest.db.grow";
     assertThat(SameRows.quiver(ctx, count)).containsExactly(Integer.toString(grow.live.size()));
     grow.append(List.of(Map.of("id", 1000L, "flag", true), Map.of("id", 1001L, "flag", false)));

@@ -117,6 +117,21 @@ final class IcebergTables {
     return fillTimes(FileSystemTables.create(location, schema, timesSpec(schema), Map.of(), null));
   }
 
+  /** Three rows of the day and hour table's schema, unpartitioned: one data file. */
+  static IcebergModel few(
+      org.apache.iceberg.catalog.Catalog catalog, org.apache.iceberg.catalog.TableIdentifier id) {
+    IcebergModel m =
+        new IcebergModel(
+            catalog.createTable(
+                id, timesSchema(), PartitionSpec.unpartitioned(), Map.of("format-version", "2")));
+    m.append(
+        List.of(
+            Map.of("id", 1L, "flag", true),
+            Map.of("id", 2L, "flag", false),
+            Map.of("id", 3L, "flag", true)));
+    return m;
+  }
+
   private static Schema timesSchema() {
     return new Schema(
         Types.NestedField.required(1, "id", Types.LongType.get()),
