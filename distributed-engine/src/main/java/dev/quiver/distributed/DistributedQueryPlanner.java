@@ -16,6 +16,7 @@ import dev.quiver.distributed.client.DistributedQueryExec;
 import dev.quiver.distributed.codec.StagePlan;
 import dev.quiver.distributed.planner.AdaptiveShapes;
 import dev.quiver.distributed.planner.DistributedSettings;
+import dev.quiver.distributed.planner.RuntimeFilters;
 import dev.quiver.distributed.planner.SplitStealing;
 import dev.quiver.distributed.planner.Stage;
 import dev.quiver.distributed.planner.StageEncoder;
@@ -23,6 +24,7 @@ import dev.quiver.distributed.planner.StageGraph;
 import dev.quiver.distributed.planner.StagePlanner;
 import dev.quiver.distributed.proto.AdaptiveSpec;
 import dev.quiver.distributed.proto.JobSpec;
+import dev.quiver.distributed.proto.RuntimeFilterSpec;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import java.io.IOException;
@@ -157,6 +159,11 @@ public final class DistributedQueryPlanner implements QueryPlanner {
             .setFinalStageId(graph.finalStage().id())
             .putAllSettings(config.options());
     boolean stealing = DistributedSettings.splitStealing(config);
+    long filterBytes = config.get(DistributedSettings.RUNTIME_FILTER_BYTES_SETTING);
+    Map<Integer, RuntimeFilters.Filter> filters =
+        filterBytes > 0 && config.get(DistributedSettings.ADAPTIVE_SETTING)
+            ? RuntimeFilters.of(graph)
+            : Map.of();
     for (Stage s : graph.stages()) {
       StageSpec.Builder stage =
           StageSpec.newBuilder()
@@ -176,6 +183,18 @@ public final class DistributedQueryPlanner implements QueryPlanner {
       }
       if (stealing) {
         stage.addAllScanSplits(SplitStealing.of(s));
+      }
+      RuntimeFilters.Filter filter = filters.get(s.id());
+      if (filter != null) {
+        StagePlan filtered = new StagePlan(filter.filteredRoot(), s.output());
+        stage
+            .addInputStageIds(filter.keysStageId())
+            .setRuntimeFilter(
+                RuntimeFilterSpec.newBuilder()
+                    .setInputStageId(filter.keysStageId())
+                    .setPlan(com.google.protobuf.ByteString.copyFrom(encode.apply(filtered)))
+                    .setMaxBytes(filterBytes)
+                    .setPlanText(StageGraph.planText(filter.filteredRoot())));
       }
       job.addStages(stage);
     }

@@ -34,9 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Adaptive execution on an embedded cluster of 4 executors (four tasks a stage): a join where half
  * of one side's rows share one key gets that partition split among several tasks, a shuffled join
  * whose filtered side turns out to be 100 rows becomes a broadcast join reading the other side
- * where it was written, and tiny partitions are coalesced. The changes show in the job's stages,
- * and every answer equals single-node Quiver's and DuckDB's on the same files, with adaptive
- * execution on and off.
+ * where it was written, a scan feeding a join with an aggregate that keeps 100 keys shuffles only
+ * the rows with those keys, and tiny partitions are coalesced. The changes show in the job's
+ * stages, and every answer equals single-node Quiver's and DuckDB's on the same files, with
+ * adaptive execution on and off.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -52,6 +53,16 @@ class AdaptiveExecutionTest {
   static final String FILTERED =
       "SELECT count(*) AS n, sum(f.v) AS s, min(b.w) AS w FROM facts f JOIN big b ON f.v = b.k"
           + " WHERE b.w % 4000 = 7";
+
+  /**
+   * The aggregate keeps 100 of big's groups, which the planner cannot know, and is joined on its
+   * max(w) (equal to k in big), so its stage shuffles them: the scan of facts waits for it and
+   * shuffles only the rows whose v is among them (a runtime filter).
+   */
+  static final String AGGREGATED_KEYS =
+      "SELECT count(*) AS n, sum(f.v) AS s, max(b.k) AS k FROM facts f JOIN"
+          + " (SELECT b2.k, max(b2.w) AS w FROM big b2 GROUP BY b2.k HAVING max(b2.w) % 4000 = 7) b"
+          + " ON f.v = b.w";
 
   /** Few groups: the final aggregate's partitions are tiny. */
   static final String TINY =
@@ -198,6 +209,35 @@ class AdaptiveExecutionTest {
   }
 
   @Test
+  void scanStageShufflesOnlyRowsWhoseKeysTheAggregateKept() throws Exception {
+    JobStatusUpdate job = runAndCheck(AGGREGATED_KEYS);
+    StageStatus filtered =
+        adapted(job).stream()
+            .filter(s -> s.getAdaptive().startsWith("rows filtered by the join keys of stage"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no runtime filter: " + job));
+    assertThat(filtered.getAdaptive()).contains("(100 rows");
+    long written =
+        filtered.getTasksList().stream().mapToLong(t -> t.getMetrics().getOutputRows()).sum();
+    // facts' v is unique: 100 of its 400,000 rows find a key, and only those are shuffled.
+    assertThat(written).as(filtered.toString()).isEqualTo(100);
+  }
+
+  @Test
+  void runtimeFilterOverItsByteLimitLeavesTheScanAsPlanned() throws Exception {
+    cluster.config().set(DistributedSettings.RUNTIME_FILTER_BYTES, "100");
+    try {
+      JobStatusUpdate job = runAndCheck(AGGREGATED_KEYS);
+      assertThat(adapted(job))
+          .as(job.toString())
+          .anySatisfy(s -> assertThat(s.getAdaptive()).contains("not used: it wrote"))
+          .noneSatisfy(s -> assertThat(s.getAdaptive()).startsWith("rows filtered"));
+    } finally {
+      cluster.config().set(DistributedSettings.RUNTIME_FILTER_BYTES, "4m");
+    }
+  }
+
+  @Test
   void tinyPartitionsAreCoalesced() throws Exception {
     JobStatusUpdate job = runAndCheck(TINY);
     StageStatus coalesced =
@@ -221,7 +261,7 @@ class AdaptiveExecutionTest {
   void sameAnswersWithAdaptiveExecutionOff() throws Exception {
     cluster.config().set(DistributedSettings.ADAPTIVE, "false");
     try {
-      for (String sql : List.of(SKEWED, FILTERED, TINY, TINY_FINAL)) {
+      for (String sql : List.of(SKEWED, FILTERED, AGGREGATED_KEYS, TINY, TINY_FINAL)) {
         JobStatusUpdate job = runAndCheck(sql);
         assertThat(adapted(job)).as(sql).isEmpty();
       }

@@ -71,6 +71,12 @@ public final class DistributedSettings implements SettingsProvider {
       "quiver.distributed.adaptive.broadcast_bytes";
 
   /**
+   * A scan stage feeding a shuffled join waits for the join's other input and keeps only rows whose
+   * keys occur in it when that input wrote at most this many bytes ({@link RuntimeFilters}).
+   */
+  public static final String RUNTIME_FILTER_BYTES = "quiver.distributed.runtime_filter_bytes";
+
+  /**
    * Whether the splits of a stage's file scans are handed out at run time to whichever task asks
    * (work stealing), so that a slow executor does not hold its stage back.
    */
@@ -181,6 +187,16 @@ public final class DistributedSettings implements SettingsProvider {
               + " run time: every task reads that side whole and the other side where it was"
               + " written; 0 never.");
 
+  /** {@link #RUNTIME_FILTER_BYTES}, typed. */
+  public static final Setting<Long> RUNTIME_FILTER_BYTES_SETTING =
+      Setting.bytes(
+          RUNTIME_FILTER_BYTES,
+          0,
+          4L << 20,
+          "A stage that scans files for a shuffled join waits for the join's other input, computed"
+              + " by earlier stages, and shuffles only rows whose keys occur in it when that input"
+              + " wrote at most this much; 0 never.");
+
   /** {@link #SPLIT_STEALING}, typed. */
   public static final Setting<Boolean> SPLIT_STEALING_SETTING =
       Setting.bool(
@@ -227,6 +243,7 @@ public final class DistributedSettings implements SettingsProvider {
         ADAPTIVE_SKEW_FACTOR_SETTING,
         ADAPTIVE_SKEW_MIN_BYTES_SETTING,
         ADAPTIVE_BROADCAST_BYTES_SETTING,
+        RUNTIME_FILTER_BYTES_SETTING,
         SPLIT_STEALING_SETTING,
         MAX_MEMORY_TABLE_BYTES_SETTING,
         SHUFFLE_COMPRESSION_SETTING);

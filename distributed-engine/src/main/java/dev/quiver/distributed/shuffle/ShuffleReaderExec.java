@@ -20,7 +20,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * every producer task (a hash or round-robin shuffle). In {@link Mode#PER_TASK} mode, partition
  * {@code i} is the single output partition of producer task {@code i}: it keeps each producer's
  * rows apart, which a sort-preserving merge needs, and a coalesce or a broadcast join build side
- * reads them all.
+ * reads them all. In {@link Mode#ALL} mode the node has one partition: every output partition of
+ * every producer task, a small hash-partitioned stage read whole (a runtime filter's keys).
  *
  * <p>The planner creates the node without locations; the executor fills them in with {@link
  * #withInputs} from the task's launch request before running it. Adaptive execution may have run
@@ -35,7 +36,9 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
     /** Partition p reads output partition p of every producer task. */
     HASH,
     /** Partition i reads output partition 0 of producer task i. */
-    PER_TASK
+    PER_TASK,
+    /** The one partition reads every output partition of every producer task. */
+    ALL
   }
 
   private final int stageId;
@@ -115,6 +118,10 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
               + partitioning.partitionCount()
               + " != "
               + producerTasks);
+    }
+    if (mode == Mode.ALL && partitioning.partitionCount() != 1) {
+      throw new IllegalArgumentException(
+          "a reader of all partitions has one partition, not " + partitioning.partitionCount());
     }
     this.stageId = stageId;
     this.partitioning = partitioning;
@@ -209,7 +216,17 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
     if (mode == Mode.PER_TASK) {
       return perTaskInputs(partition, producers);
     }
-    Slice read = slice != null ? slice : new Slice(partition, partition + 1, 0, producers);
+    Slice read;
+    if (mode == Mode.ALL) {
+      int partitions = 0;
+      for (ShuffleLocation l : locations) {
+        partitions = Math.max(partitions, l.partition() + 1);
+      }
+      // A producer that wrote no partition at all fails the count below.
+      read = new Slice(0, Math.max(1, partitions), 0, producers);
+    } else {
+      read = slice != null ? slice : new Slice(partition, partition + 1, 0, producers);
+    }
     List<ShuffleLocation> out = new ArrayList<>();
     for (ShuffleLocation l : locations) {
       if (l.partition() >= read.firstPartition()

@@ -2,17 +2,12 @@ package dev.quiver.distributed.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.binding.Extension;
-import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.dataframe.JoinType;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.join.HashJoinExec;
-import dev.quiver.binding.planner.QueryPlanner;
-import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,37 +20,20 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class AdaptiveShapesTest {
-  private SessionContext ctx;
-  private final AtomicReference<ExecutionPlan> captured = new AtomicReference<>();
+  private PlannedQueries planned;
 
   @BeforeEach
   void setUp() {
-    ctx = new SessionContext(new SessionConfig().withTargetPartitions(4));
-    ctx.withExtensions(
-        new Extension() {
-          @Override
-          public QueryPlanner queryPlanner(QueryPlanner current) {
-            return (plan, context) -> {
-              ExecutionPlan p = current.createPhysicalPlan(plan, context);
-              captured.set(p);
-              return p;
-            };
-          }
-        });
-    ctx.sql("CREATE TABLE t AS SELECT x AS k, x * 2 AS v FROM (VALUES (1), (2), (3), (4)) AS s(x)");
-    ctx.sql("CREATE TABLE u AS SELECT x AS k, x * 3 AS w FROM (VALUES (1), (2), (3)) AS s(x)");
-    // Shuffle both sides of every join, as for tables too large to broadcast.
-    ctx.sql("SET quiver.optimizer.hash_join_collect_build_threshold_rows = 0");
+    planned = new PlannedQueries();
   }
 
   @AfterEach
   void tearDown() {
-    ctx.close();
+    planned.close();
   }
 
   private StageGraph stages(String sql) {
-    ctx.sql(sql).explain();
-    return StagePlanner.plan(captured.get());
+    return planned.stages(sql);
   }
 
   /** The shapes of the stages that read both t's and u's shuffles (the join stages). */

@@ -3,19 +3,15 @@ package dev.quiver.distributed.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.Extension;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.operator.LimitExec;
 import dev.quiver.binding.physical.operator.LocalLimitExec;
-import dev.quiver.binding.planner.QueryPlanner;
-import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,36 +19,22 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
 class StagePlannerTest {
+  private PlannedQueries planned;
   private SessionContext ctx;
-  private final AtomicReference<ExecutionPlan> captured = new AtomicReference<>();
 
   @BeforeEach
   void setUp() {
-    ctx = new SessionContext(new SessionConfig().withTargetPartitions(4));
-    ctx.withExtensions(
-        new Extension() {
-          @Override
-          public QueryPlanner queryPlanner(QueryPlanner current) {
-            return (plan, context) -> {
-              ExecutionPlan p = current.createPhysicalPlan(plan, context);
-              captured.set(p);
-              return p;
-            };
-          }
-        });
-    ctx.sql("CREATE TABLE t AS SELECT x AS k, x * 2 AS v FROM (VALUES (1), (2), (3), (4)) AS s(x)");
-    ctx.sql("CREATE TABLE u AS SELECT x AS k, x * 3 AS w FROM (VALUES (1), (2), (3)) AS s(x)");
-    ctx.sql("SET quiver.optimizer.hash_join_collect_build_threshold_rows = 0");
+    planned = new PlannedQueries();
+    ctx = planned.ctx;
   }
 
   @AfterEach
   void tearDown() {
-    ctx.close();
+    planned.close();
   }
 
   private StageGraph stages(String sql) {
-    ctx.sql(sql).explain();
-    return StagePlanner.plan(captured.get());
+    return planned.stages(sql);
   }
 
   @Test
@@ -97,7 +79,7 @@ class StagePlannerTest {
         "SELECT k FROM u WHERE EXISTS (SELECT 1 FROM (SELECT k FROM t UNION ALL SELECT k FROM t)"
             + " x WHERE x.k = u.k)";
     assertThat(ctx.sql(sql).explain()).contains("build=left");
-    assertThatThrownBy(() -> StagePlanner.plan(captured.get()))
+    assertThatThrownBy(() -> StagePlanner.plan(planned.last()))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("cannot be distributed");
     ctx.sql("SET quiver.optimizer.shared_join_marks = false");
@@ -137,8 +119,8 @@ class StagePlannerTest {
   @Test
   void singlePartitionPlanWithoutExchangesIsOneStageOfOneTask() {
     ctx.sql("SELECT 1").explain();
-    assertThat(StagePlanner.isSingleTask(captured.get())).isTrue();
-    StageGraph g = StagePlanner.plan(captured.get());
+    assertThat(StagePlanner.isSingleTask(planned.last())).isTrue();
+    StageGraph g = StagePlanner.plan(planned.last());
     assertThat(g.stages()).hasSize(1);
     assertThat(g.finalStage().taskCount()).isEqualTo(1);
     assertThat(g.finalStage().inputStageIds()).isEmpty();
@@ -174,8 +156,8 @@ class StagePlannerTest {
   void anExchangeComputingAnEarlierStagesRowsReadsThatStage() {
     PlanCodec codec = new PlanCodec(PlanCodec.DEFAULT_MAX_SHIPPED_BYTES);
     ctx.sql(VIEW_USED_TWICE).explain();
-    StageGraph separate = StagePlanner.plan(captured.get());
-    StageGraph reused = StagePlanner.plan(captured.get(), codec::encodeStage);
+    StageGraph separate = StagePlanner.plan(planned.last());
+    StageGraph reused = StagePlanner.plan(planned.last(), codec::encodeStage);
 
     // Without reuse the view's partial aggregate is a stage twice; with it, once, read twice.
     assertThat(partialShuffles(separate)).hasSize(2);
@@ -197,7 +179,7 @@ class StagePlannerTest {
                 + "b AS (SELECT k, sum(w) AS s FROM u GROUP BY k) "
                 + "SELECT a.k, a.s, b.s FROM a JOIN b ON a.k = b.k")
         .explain();
-    StageGraph g = StagePlanner.plan(captured.get(), codec::encodeStage);
+    StageGraph g = StagePlanner.plan(planned.last(), codec::encodeStage);
     assertThat(partialShuffles(g)).as(g.explain()).hasSize(2);
     assertThat(g.stages()).allSatisfy(s -> assertThat(g.consumers(s.id())).hasSizeLessThan(2));
   }

@@ -18,6 +18,11 @@ public final class SettingOptions {
   @Option(names = "--partitions", description = "Target partitions (default: number of cores).")
   private Integer partitions;
 
+  /** The target partitions given, or null (the number of cores). */
+  public Integer partitions() {
+    return partitions;
+  }
+
   /** Applies the settings to {@code config} and returns it. */
   public SessionConfig apply(SessionConfig config) {
     if (partitions != null) {

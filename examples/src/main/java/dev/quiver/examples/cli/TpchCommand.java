@@ -39,8 +39,7 @@ public final class TpchCommand implements Callable<Integer> {
       description = "Data folder (default: ./data/tpch-sf<sf>).")
   private Path data;
 
-  @Option(names = "--partitions", description = "Target partitions (default: number of cores).")
-  private Integer partitions;
+  @Mixin private SettingOptions settings;
 
   @Option(
       names = "--queries",
@@ -70,12 +69,12 @@ public final class TpchCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     Path dir = TpchSetup.prepareData(scaleFactor, data, out);
-    int threads = TpchSetup.threadsOrCores(partitions);
+    int threads = TpchSetup.threadsOrCores(settings.partitions());
     List<TpchQuery> selected = TpchSetup.selectQueries(queries);
     int failures = 0;
     double totalMs = 0;
     try (ClusterTarget target = cluster.open();
-        QuiverEngine engine = openEngine(target, threads, dir)) {
+        QuiverEngine engine = openEngine(target, threads, dir, settings)) {
       if (target.distributed()) {
         out.printf("running on %s%n", target.describe());
         if (showStages) {
@@ -116,11 +115,13 @@ public final class TpchCommand implements Callable<Integer> {
     return failures == 0 ? 0 : QuiverCli.EXIT_FAILURE;
   }
 
-  private static QuiverEngine openEngine(ClusterTarget target, int threads, Path dir) {
+  private static QuiverEngine openEngine(
+      ClusterTarget target, int threads, Path dir, SettingOptions settings) {
     QuiverEngine engine =
         target.distributed()
             ? new QuiverEngine(target.newSession(new SessionConfig().withTargetPartitions(threads)))
             : new QuiverEngine(threads);
+    settings.apply(engine.session().config());
     TpchSetup.registerTables(engine, dir);
     return engine;
   }

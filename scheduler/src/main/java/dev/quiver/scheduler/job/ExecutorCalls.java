@@ -41,7 +41,7 @@ final class ExecutorCalls implements AutoCloseable {
     LaunchTaskRequest.Builder request =
         LaunchTaskRequest.newBuilder()
             .setTask(task.id(number))
-            .setPlan(task.stage.spec.getPlan())
+            .setPlan(task.stage.plan)
             .setOutputPartitions(task.stage.spec.getOutputPartitions())
             .putAllSettings(job.spec.getSettingsMap())
             .setJobCapability(job.capability)

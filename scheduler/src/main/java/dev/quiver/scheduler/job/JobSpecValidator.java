@@ -53,6 +53,18 @@ public final class JobSpecValidator {
         }
       }
       requireEverySplitOnce(stage, name);
+      if (stage.hasRuntimeFilter()) {
+        if (!seen.contains(stage.getRuntimeFilter().getInputStageId())) {
+          throw invalid(
+              name
+                  + "'s runtime filter reads stage "
+                  + stage.getRuntimeFilter().getInputStageId()
+                  + ", which is not among its input stages");
+        }
+        if (stage.getRuntimeFilter().getPlan().isEmpty()) {
+          throw invalid(name + "'s runtime filter has no plan bytes");
+        }
+      }
     }
     for (StageSpec stage : job.getStagesList()) {
       for (int input : stage.getInputStageIdsList()) {

@@ -95,11 +95,18 @@ final class SchedulingPass {
   }
 
   /**
-   * Reshapes each stage of {@code job} whose inputs have just completed from their real sizes
-   * ({@link AdaptiveTasks}), before any of its tasks is launched.
+   * Chooses the plan of each stage of {@code job} with a runtime filter ({@link
+   * RuntimeFilterChoice}) and reshapes each stage from its inputs' real sizes ({@link
+   * AdaptiveTasks}), once their inputs have completed and before any of its tasks is launched.
    */
   private void adapt(Job job) {
     for (StageRun stage : job.stages.values()) {
+      if (stage.filterable()) {
+        stage.filterDecided = true;
+        stage.adaptiveNote = RuntimeFilterChoice.apply(stage);
+        status.changed(job);
+        LOG.info("{}: stage {}: {}", job.describe(), stage.id(), stage.adaptiveNote);
+      }
       if (!stage.adaptable()) {
         continue;
       }

@@ -1,5 +1,6 @@
 package dev.quiver.scheduler.job;
 
+import com.google.protobuf.ByteString;
 import dev.quiver.distributed.proto.PartitionLocation;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.wire.ShuffleTickets;
@@ -30,11 +31,18 @@ final class StageRun {
   /** The splits its tasks take at run time, by scan (work stealing); empty when none. */
   final Map<Integer, SplitQueue> splits;
 
+  /** The plan its tasks run: the spec's, or its runtime filter's once chosen. */
+  ByteString plan;
+
+  /** Whether the runtime filter, if the stage has one, was decided on (once). */
+  boolean filterDecided;
+
   StageRun(Job job, StageSpec spec) {
     this.job = job;
     this.spec = spec;
     this.rowLimit = spec.hasOutputRowLimit() ? spec.getOutputRowLimit() : -1;
     this.splits = SplitQueue.of(spec);
+    this.plan = spec.getPlan();
     for (int i = 0; i < spec.getTaskCount(); i++) {
       tasks.add(new TaskRun(this, i));
     }
@@ -49,10 +57,21 @@ final class StageRun {
    * at yet, its inputs are complete and none of its tasks ever launched.
    */
   boolean adaptable() {
-    return !adapted
-        && spec.hasAdaptive()
-        && inputs.stream().allMatch(StageRun::complete)
+    return !adapted && spec.hasAdaptive() && inputsCompleteNoneLaunched();
+  }
+
+  /** Whether every input is complete and none of the stage's tasks ever launched. */
+  private boolean inputsCompleteNoneLaunched() {
+    return inputs.stream().allMatch(StageRun::complete)
         && tasks.stream().allMatch(t -> t.phase == TaskRun.Phase.WAITING && t.launches == 0);
+  }
+
+  /**
+   * Whether the stage's runtime filter is still to be decided on: it has one, its inputs are
+   * complete and none of its tasks ever launched.
+   */
+  boolean filterable() {
+    return !filterDecided && spec.hasRuntimeFilter() && inputsCompleteNoneLaunched();
   }
 
   /** Replaces the planned tasks with {@code reshape}'s. */
