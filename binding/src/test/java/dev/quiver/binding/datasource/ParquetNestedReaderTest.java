@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ParquetNestedReaderTest {
-  private static final int ROWS = 12_000;
+  private static final int ROWS = 6_000;
 
   private static final String ROWS_SQL =
       "SELECT i AS id,"
@@ -69,9 +69,9 @@ class ParquetNestedReaderTest {
   private static final String[] QUERIES = {
     "SELECT * FROM n",
     "SELECT id, s, m FROM n WHERE id % 10 = 3",
-    "SELECT ll, ml, id FROM n WHERE id > 9000",
+    "SELECT ll, ml, id FROM n WHERE id > 4000",
     "SELECT id, n.s.c.e, n.s.b, lst FROM n WHERE flat = '42'",
-    "SELECT sl, ld, lt FROM n WHERE id < 100 OR id > 11950",
+    "SELECT sl, ld, lt FROM n WHERE id < 100 OR id > 5950",
     "SELECT id, li[1] AS a, m['k'] AS k, lst[1]['y'] AS y FROM n ORDER BY id LIMIT 50",
   };
 
@@ -88,7 +88,7 @@ class ParquetNestedReaderTest {
                 + ROWS_SQL
                 + ") TO '"
                 + dir.resolve("data.parquet")
-                + "' (FORMAT PARQUET, ROW_GROUP_SIZE 4096, "
+                + "' (FORMAT PARQUET, ROW_GROUP_SIZE 2048, "
                 + f[1]
                 + ")");
       }
@@ -102,7 +102,9 @@ class ParquetNestedReaderTest {
       try (SessionContext ctx =
           new SessionContext(new SessionConfig().withTargetPartitions(3).withBatchSize(1000))) {
         ctx.registerParquet("n", dir.toString());
-        for (String sql : QUERIES) {
+        // Every query on two files; the other codecs differ only in their pages.
+        boolean all = f[0].equals("snappy") || f[0].equals("v2");
+        for (String sql : all ? QUERIES : new String[] {QUERIES[0]}) {
           List<String> want =
               SameRows.duckdb("n", "SELECT * FROM read_parquet('" + dir + "/*.parquet')", sql);
           assertThat(want).as(sql).isNotEmpty();
@@ -115,7 +117,7 @@ class ParquetNestedReaderTest {
   @Test
   void smallBatchesCutRecordsAtTheirBoundaries() throws Exception {
     Path dir = tmp.resolve("snappy");
-    String sql = "SELECT * FROM n WHERE id < 3000";
+    String sql = "SELECT * FROM n WHERE id < 2500";
     List<String> want =
         SameRows.duckdb("n", "SELECT * FROM read_parquet('" + dir + "/*.parquet')", sql);
     try (SessionContext ctx =
