@@ -142,11 +142,13 @@ class ParquetRowGroupSplitTest {
     assertThat(splits(whole)).allMatch(ParquetSplit::isWholeFile);
 
     assertThat(readAll(whole, allocator)).hasSize(ROWS);
-    // f32 is left out: the SQL planner reads a REAL column's type as DOUBLE.
+    // f32 is left out: the SQL planner reads a REAL column's type as DOUBLE. Every row for
+    // LZ4 (new here), every seventh for the codecs the unit tests and other files cover.
     sameAsDuckDb(
         file,
         "SELECT id, i32, i16, i8, flag, f64, s, s_unique, dt, dec32, dec64, dec128, money,"
-            + " late_s, late_n FROM t");
+            + " late_s, late_n FROM t"
+            + (codec.equals("lz4") ? "" : " WHERE id % 7 = 3"));
   }
 
   /**
