@@ -20,9 +20,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -32,16 +30,15 @@ import org.apache.parquet.format.FileMetaData;
 /**
  * A Parquet file or directory of files. Opening reads every footer (row counts and sizes for
  * statistics and splitting, schema for validation); scans split the files over partitions by bytes,
- * dividing files by row group when there are fewer files than partitions. Files Quiver's row-group
- * reader supports are read by it (it decodes faster than Arrow Dataset), others whole by Arrow
- * Dataset. Filters in the scan request skip files and row groups whose footer statistics prove no
- * row can match; the planner's filter above the scan still applies them to the rows read.
+ * dividing files by row group when there are fewer files than partitions, and Quiver's own reader
+ * decodes them (flat and nested columns alike). Filters in the scan request skip files and row
+ * groups whose footer statistics prove no row can match; the planner's filter above the scan still
+ * applies them to the rows read.
  */
 public final class ParquetTable implements TableProvider {
   /**
-   * Option: whether scans read the files it supports with Quiver's own row-group reader, dividing
-   * them by row group where that helps ({@code true}, the default), or read every file whole
-   * through Arrow Dataset ({@code false}).
+   * Option: whether scans divide files by row group where that helps ({@code true}, the default),
+   * or make every file one split ({@code false}).
    */
   public static final String ROW_GROUP_READER = BindingSettings.PARQUET_ROW_GROUP_READER.key();
 
@@ -50,7 +47,6 @@ public final class ParquetTable implements TableProvider {
   private final List<ParquetFile> files;
   private final Set<String> prunable;
   private final int partitionColumns;
-  private final Map<String, Boolean> rowGroupSupport = new ConcurrentHashMap<>();
 
   /**
    * One file of the table with what its footer says, its version (an S3 ETag, or null), and its
@@ -338,7 +334,7 @@ public final class ParquetTable implements TableProvider {
   public ExecutionPlan scan(ScanRequest request) {
     ParquetPruning pruning = ParquetPruning.of(request.filters(), schema, prunable);
     int target = Math.max(1, request.targetPartitions());
-    boolean ownReader = request.config().get(BindingSettings.PARQUET_ROW_GROUP_READER);
+    boolean byRowGroup = request.config().get(BindingSettings.PARQUET_ROW_GROUP_READER);
     List<ParquetFile> kept = new ArrayList<>();
     List<boolean[]> keptGroups = new ArrayList<>();
     int candidates = 0;
@@ -381,7 +377,7 @@ public final class ParquetTable implements TableProvider {
       // files than partitions and the file has row groups to spread.
       boolean divide = reading < nonEmpty || (reading > 1 && kept.size() < target);
       String path = f.location();
-      if (ownReader && rowGroupsReadable(f)) {
+      if (byRowGroup) {
         if (divide) {
           divided = true;
           for (int g = 0; g < groups.size(); g++) {
@@ -395,7 +391,6 @@ public final class ParquetTable implements TableProvider {
             }
           }
         } else {
-          // Quiver's decoder outruns Arrow Dataset's on the files it supports; see the reader.
           units.add(
               new SizedSplit(
                   ParquetSplit.rowGroups(path, 0, groups.size(), f.size())
@@ -460,22 +455,6 @@ public final class ParquetTable implements TableProvider {
       }
     }
     return out;
-  }
-
-  /**
-   * Whether Quiver's row-group reader can read {@code file}'s row groups by themselves; decided
-   * once per file.
-   */
-  private boolean rowGroupsReadable(ParquetFile file) {
-    return rowGroupSupport.computeIfAbsent(
-        file.location(),
-        f -> ParquetScanExec.unsupportedRowGroupReason(file.metadata(), fileSchema()) == null);
-  }
-
-  /** The columns stored in the files (the schema less partition columns). */
-  private Schema fileSchema() {
-    List<Field> all = schema.getFields();
-    return new Schema(all.subList(0, all.size() - partitionColumns));
   }
 
   @Override

@@ -102,8 +102,8 @@ public final class BindingSettings implements SettingsProvider {
       Setting.bool(
           "quiver.parquet.row_group_reader",
           true,
-          "Read flat Parquet files with Quiver's own page decoder, one row-group range per split;"
-              + " false reads every file whole through Arrow Dataset.");
+          "Split Parquet files into row-group ranges, so that one file is read by several"
+              + " partitions; false makes every file one split, read whole.");
 
   /** What a zero divisor gives: an error (PostgreSQL's rule) or NULL. */
   public static final Setting<String> DIVISION_BY_ZERO =

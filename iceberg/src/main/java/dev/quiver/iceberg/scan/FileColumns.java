@@ -51,7 +51,6 @@ final class FileColumns implements AutoCloseable {
   private final Schema readSchema;
   private final long firstPosition;
   private final long rows;
-  private final boolean wholeFile;
   private final ParquetSplit split;
   private final TaskContext context;
   private BatchStream stream;
@@ -152,17 +151,8 @@ final class FileColumns implements AutoCloseable {
     }
     this.firstPosition = before;
     this.rows = selectedRows;
-    boolean byRowGroup =
-        ParquetScanExec.unsupportedRowGroupReason(m, readSchema) == null || read.isEmpty();
-    this.wholeFile = !byRowGroup;
-    if (count == 0) {
-      this.split = null;
-    } else if (byRowGroup) {
-      this.split = ParquetSplit.rowGroups(location, first, count, size);
-    } else {
-      this.split = ParquetSplit.wholeFile(location, size);
-    }
-    this.position = wholeFile ? 0 : firstPosition;
+    this.split = count == 0 ? null : ParquetSplit.rowGroups(location, first, count, size);
+    this.position = firstPosition;
   }
 
   /** Each top-level column's Iceberg field id, mapped to its index among the file's columns. */
@@ -211,10 +201,7 @@ final class FileColumns implements AutoCloseable {
     return rows;
   }
 
-  /**
-   * The next batch of the range's rows with one vector per target, or null at the end. A file the
-   * binding can read only whole is read whole, and rows outside the range are dropped here.
-   */
+  /** The next batch of the range's rows with one vector per target, or null at the end. */
   Batch next() {
     if (split == null) {
       return null;
@@ -235,35 +222,16 @@ final class FileColumns implements AutoCloseable {
               readSchema, List.of(List.of(split)), null, OptionalLong.empty(), batchSize, -1);
       stream = scan.execute(0, context);
     }
-    while (true) {
-      VectorSchemaRoot batch = stream.next();
-      if (batch == null) {
-        return null;
-      }
-      long at = position;
-      int n = batch.getRowCount();
-      position += n;
-      if (wholeFile) {
-        long lo = Math.max(at, firstPosition);
-        long hi = Math.min(at + n, firstPosition + rows);
-        if (lo >= hi) {
-          batch.close();
-          continue;
-        }
-        if (lo > at || hi < at + n) {
-          VectorSchemaRoot cut =
-              dev.quiver.binding.physical.kernel.Batches.slice(
-                  batch, (int) (lo - at), (int) (hi - lo), allocator);
-          batch.close();
-          batch = cut;
-          at = lo;
-        }
-      }
-      List<FieldVector> read = new ArrayList<>(batch.getFieldVectors());
-      int rowCount = batch.getRowCount();
-      // The vectors now belong to columns(), which closes what it does not return.
-      return new Batch(columns(read, rowCount), at);
+    VectorSchemaRoot batch = stream.next();
+    if (batch == null) {
+      return null;
     }
+    long at = position;
+    int rowCount = batch.getRowCount();
+    position += rowCount;
+    List<FieldVector> read = new ArrayList<>(batch.getFieldVectors());
+    // The vectors now belong to columns(), which closes what it does not return.
+    return new Batch(columns(read, rowCount), at);
   }
 
   /** The targets' vectors over {@code read} (the file's vectors), NULLs for missing columns. */

@@ -1,11 +1,7 @@
 package dev.quiver.binding.physical.scan;
 
-import com.github.luben.zstd.Zstd;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.util.EnumSet;
-import java.util.Set;
-import java.util.zip.GZIPInputStream;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -21,23 +17,13 @@ import org.apache.parquet.format.DataPageHeaderV2;
 import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.Util;
-import org.xerial.snappy.Snappy;
 
 /**
  * The pages of one column chunk, held in memory: as parquet-java pages for its column reader, or as
  * raw byte ranges for {@link ParquetPageDecoder} (an uncompressed page is then never copied). Pages
- * are decompressed with each codec's own library (snappy-java, zstd-jni, java.util.zip) so that no
- * Hadoop codec classes are needed.
+ * are decompressed by {@link ParquetCodecs}.
  */
 final class ParquetColumnPages implements PageReader {
-  /** Codecs this reader can decompress. */
-  static final Set<CompressionCodec> CODECS =
-      EnumSet.of(
-          CompressionCodec.UNCOMPRESSED,
-          CompressionCodec.SNAPPY,
-          CompressionCodec.GZIP,
-          CompressionCodec.ZSTD);
-
   /** Bytes {@code data[start, end)}. */
   record Slice(byte[] data, int start, int end) {
     int length() {
@@ -81,7 +67,7 @@ final class ParquetColumnPages implements PageReader {
       CompressionCodec codec,
       long valueCount)
       throws IOException {
-    if (!CODECS.contains(codec)) {
+    if (!ParquetCodecs.supports(codec)) {
       throw new IOException("compression codec " + codec + " is not supported");
     }
     this.column = column;
@@ -251,32 +237,7 @@ final class ParquetColumnPages implements PageReader {
       return raw;
     }
     byte[] out =
-        switch (codec) {
-          case SNAPPY -> {
-            byte[] o = new byte[uncompressedSize];
-            int n = Snappy.uncompress(raw.data(), raw.start(), raw.length(), o, 0);
-            yield n == uncompressedSize ? o : java.util.Arrays.copyOf(o, n);
-          }
-          case ZSTD ->
-              Zstd.decompress(
-                  java.util.Arrays.copyOfRange(raw.data(), raw.start(), raw.end()),
-                  uncompressedSize);
-          case GZIP -> {
-            try (GZIPInputStream gz =
-                new GZIPInputStream(
-                    new ByteArrayInputStream(raw.data(), raw.start(), raw.length()))) {
-              yield gz.readNBytes(uncompressedSize);
-            }
-          }
-          default -> throw new IOException("compression codec " + codec + " is not supported");
-        };
-    if (out.length != uncompressedSize) {
-      throw new IOException(
-          "a page decompressed to "
-              + out.length
-              + " bytes where its header says "
-              + uncompressedSize);
-    }
+        ParquetCodecs.decompress(codec, raw.data(), raw.start(), raw.length(), uncompressedSize);
     return new Slice(out, 0, out.length);
   }
 

@@ -1,10 +1,10 @@
 package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.UnsupportedFeatureException;
 import dev.quiver.binding.io.ObjectReader;
 import dev.quiver.binding.io.ObjectStore;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,68 +12,47 @@ import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.DateDayVector;
-import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.SmallIntVector;
-import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.DateUnit;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 import org.apache.parquet.VersionParser;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.impl.ColumnReaderImpl;
-import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
-import org.apache.parquet.format.ConvertedType;
 import org.apache.parquet.format.FieldRepetitionType;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.SchemaElement;
 import org.apache.parquet.format.Type;
-import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Types;
 
 /**
  * Decodes a range of one Parquet file's row groups into Arrow batches: the scan's reader for every
- * file it supports, and what lets a file be split over partitions (Arrow Dataset's Java API reads
- * whole files only). Columns in the common encodings (PLAIN and dictionary values, RLE levels) go
- * through {@link ParquetPageDecoder}, a page at a time; others through parquet-java's column reader
- * with one tight loop per column type. Only flat files whose columns have the types {@link
- * #unsupportedReason} accepts are read this way; the table reads any other file whole through Arrow
- * Dataset.
+ * Parquet file, and what lets a file be split over partitions. Flat columns in the common encodings
+ * (PLAIN and dictionary values, RLE levels) go through {@link ParquetPageDecoder}, a page at a
+ * time; flat columns in other encodings through parquet-java's column reader with one value copy
+ * per {@link ParquetValueKind}; nested columns (structs, lists, maps) through {@link
+ * ParquetNestedColumn}. A codec or type it cannot read fails typed, naming the file.
  */
 final class ParquetRowGroupReader implements AutoCloseable {
-  /** How one file column becomes one Arrow vector. */
-  private enum Kind {
-    BOOLEAN,
-    INT8,
-    INT16,
-    INT32,
-    INT64,
-    UINT32_AS_INT64,
-    FLOAT,
-    DOUBLE,
-    DATE_DAY,
-    BYTES,
-    DECIMAL_INT32,
-    DECIMAL_INT64,
-    DECIMAL_BYTES
+  /**
+   * One distinct output column: its file column, how its values convert, and for a nested column
+   * the plan that assembles it from its leaves (null for a flat column).
+   */
+  private record Column(
+      Field field, ParquetColumnTree tree, ParquetValueKind kind, ParquetNestedColumn nested) {
+    /** The file's leaf columns (column chunks) this column reads, by ordinal. */
+    int[] leaves() {
+      if (nested == null) {
+        return new int[] {tree.firstLeaf()};
+      }
+      return nested.leaves().stream().mapToInt(l -> l.column().firstLeaf()).toArray();
+    }
   }
-
-  /** One distinct output column: its file column, how it converts, and its place in the output. */
-  private record Column(Field field, SchemaElement element, int leaf, Kind kind) {}
 
   private ParquetSplit split;
   private final Schema out;
@@ -91,6 +70,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
   private long rowsLeftInGroup;
   private ColumnReaderImpl[] readers;
   private ParquetPageDecoder[] decoders;
+  private ParquetNestedColumn.Reader[] nestedReaders;
 
   /** Column chunk arrays reused from row group to row group (see ObjectReader#readRanges). */
   private byte[][] chunkBuffers;
@@ -113,21 +93,15 @@ final class ParquetRowGroupReader implements AutoCloseable {
         throw new DataSourceException(
             "Parquet file " + file + " has " + groups + " row groups; cannot read " + split);
       }
-      String why = unsupportedReason(metadata, out);
-      if (why != null) {
-        throw new DataSourceException(
-            "Cannot read row groups of Parquet file " + file + " by themselves: " + why);
-      }
+      List<ParquetColumnTree> top = ParquetColumnTree.topLevel(metadata, file);
       Map<String, Integer> byName = new HashMap<>();
       this.source = new int[out.getFields().size()];
       for (int i = 0; i < out.getFields().size(); i++) {
         Field f = out.getFields().get(i);
         Integer seen = byName.get(f.getName());
         if (seen == null) {
-          int leaf = leafIndex(metadata, f.getName());
-          SchemaElement e = metadata.getSchema().get(leaf + 1);
           seen = columns.size();
-          columns.add(new Column(f, e, leaf, kind(e, f.getType())));
+          columns.add(column(top, f, file));
           byName.put(f.getName(), seen);
         }
         source[i] = seen;
@@ -140,126 +114,28 @@ final class ParquetRowGroupReader implements AutoCloseable {
     }
   }
 
-  /**
-   * Why the row groups of the file with footer {@code m} cannot be read by themselves into {@code
-   * tableSchema}, or null when they can.
-   */
-  static String unsupportedReason(FileMetaData m, Schema tableSchema) {
-    List<SchemaElement> schema = m.getSchema();
-    if (schema.isEmpty() || schema.get(0).getNum_children() != schema.size() - 1) {
-      return "it has nested columns";
+  /** How output field {@code f} is read from the file's top-level columns {@code top}. */
+  private static Column column(List<ParquetColumnTree> top, Field f, String file) {
+    ParquetColumnTree tree = ParquetColumnTree.find(top, f.getName());
+    if (tree == null) {
+      throw new DataSourceException("Parquet file " + file + " has no column " + f.getName());
     }
-    for (SchemaElement e : schema.subList(1, schema.size())) {
-      if (e.isSetNum_children() && e.getNum_children() > 0 || !e.isSetType()) {
-        return "column " + e.getName() + " is nested";
-      }
-      if (e.getRepetition_type() == FieldRepetitionType.REPEATED) {
-        return "column " + e.getName() + " is repeated";
-      }
+    if (!tree.isFlat()) {
+      return new Column(f, tree, null, ParquetNestedColumn.of(tree, f, file));
     }
-    for (RowGroup g : m.getRow_groups()) {
-      if (g.getColumnsSize() != schema.size() - 1) {
-        return "a row group has " + g.getColumnsSize() + " column chunks";
-      }
-      for (ColumnChunk c : g.getColumns()) {
-        if (!c.isSetMeta_data()) {
-          return "a column chunk has no metadata";
-        }
-        if (!ParquetColumnPages.CODECS.contains(c.getMeta_data().getCodec())) {
-          return "it is compressed with " + c.getMeta_data().getCodec();
-        }
-      }
+    ParquetValueKind kind = ParquetValueKind.of(tree.element(), f.getType());
+    if (kind == null) {
+      throw new UnsupportedFeatureException(
+          "Parquet file "
+              + file
+              + ": column "
+              + f.getName()
+              + " of type "
+              + tree.element().getType()
+              + " cannot be read as "
+              + f.getType());
     }
-    for (Field f : tableSchema.getFields()) {
-      int leaf = leafIndex(m, f.getName());
-      if (leaf < 0) {
-        return "it has no column " + f.getName();
-      }
-      if (kind(schema.get(leaf + 1), f.getType()) == null) {
-        return "column " + f.getName() + " of type " + f.getType() + " is not supported";
-      }
-    }
-    return null;
-  }
-
-  private static int leafIndex(FileMetaData m, String name) {
-    List<SchemaElement> schema = m.getSchema();
-    for (int i = 1; i < schema.size(); i++) {
-      if (schema.get(i).getName().equals(name)) {
-        return i - 1;
-      }
-    }
-    return -1;
-  }
-
-  /** How file column {@code e} converts to {@code target}, or null when it is not supported. */
-  private static Kind kind(SchemaElement e, ArrowType target) {
-    Type physical = e.getType();
-    boolean unsigned = isUnsigned(e);
-    return switch (target.getTypeID()) {
-      case Bool -> physical == Type.BOOLEAN ? Kind.BOOLEAN : null;
-      case Int -> {
-        ArrowType.Int i = (ArrowType.Int) target;
-        if (!i.getIsSigned()) {
-          yield null;
-        }
-        if (physical == Type.INT32 && !unsigned) {
-          yield switch (i.getBitWidth()) {
-            case 8 -> Kind.INT8;
-            case 16 -> Kind.INT16;
-            case 32 -> Kind.INT32;
-            default -> null;
-          };
-        }
-        if (physical == Type.INT32 && unsigned) {
-          // Arrow widens UINT8/16 to 32 and UINT32 to 64 bits; both are exact.
-          yield i.getBitWidth() == 32
-              ? Kind.INT32
-              : i.getBitWidth() == 64 ? Kind.UINT32_AS_INT64 : null;
-        }
-        yield physical == Type.INT64 && !unsigned && i.getBitWidth() == 64 ? Kind.INT64 : null;
-      }
-      case FloatingPoint -> {
-        FloatingPointPrecision p = ((ArrowType.FloatingPoint) target).getPrecision();
-        if (p == FloatingPointPrecision.SINGLE && physical == Type.FLOAT) {
-          yield Kind.FLOAT;
-        }
-        yield p == FloatingPointPrecision.DOUBLE && physical == Type.DOUBLE ? Kind.DOUBLE : null;
-      }
-      case Date ->
-          ((ArrowType.Date) target).getUnit() == DateUnit.DAY && physical == Type.INT32
-              ? Kind.DATE_DAY
-              : null;
-      case Utf8, Binary -> physical == Type.BYTE_ARRAY ? Kind.BYTES : null;
-      case Decimal -> {
-        ArrowType.Decimal d = (ArrowType.Decimal) target;
-        if (d.getBitWidth() != 128 || !e.isSetScale() || e.getScale() != d.getScale()) {
-          yield null;
-        }
-        yield switch (physical) {
-          case INT32 -> Kind.DECIMAL_INT32;
-          case INT64 -> Kind.DECIMAL_INT64;
-          case FIXED_LEN_BYTE_ARRAY -> e.getType_length() <= 16 ? Kind.DECIMAL_BYTES : null;
-          case BYTE_ARRAY -> Kind.DECIMAL_BYTES;
-          default -> null;
-        };
-      }
-      default -> null;
-    };
-  }
-
-  private static boolean isUnsigned(SchemaElement e) {
-    if (e.isSetLogicalType() && e.getLogicalType().isSetINTEGER()) {
-      return !e.getLogicalType().getINTEGER().isIsSigned();
-    }
-    if (e.isSetConverted_type()) {
-      ConvertedType c = e.getConverted_type();
-      return c == ConvertedType.UINT_8
-          || c == ConvertedType.UINT_16
-          || c == ConvertedType.UINT_32
-          || c == ConvertedType.UINT_64;
-    }
-    return false;
+    return new Column(f, tree, kind, null);
   }
 
   private static VersionParser.ParsedVersion writerVersion(String createdBy) {
@@ -315,9 +191,11 @@ final class ParquetRowGroupReader implements AutoCloseable {
       try {
         for (int c = 0; c < columns.size(); c++) {
           filled[c] =
-              decoders[c] != null
-                  ? decode(columns.get(c), decoders[c], rows)
-                  : fill(columns.get(c), readers[c], rows);
+              nestedReaders[c] != null
+                  ? nestedReaders[c].read(rows, allocator)
+                  : decoders[c] != null
+                      ? decode(columns.get(c), decoders[c], rows)
+                      : fill(columns.get(c), readers[c], rows);
         }
         for (int i = 0; i < source.length; i++) {
           FieldVector v = filled[source[i]];
@@ -366,58 +244,57 @@ final class ParquetRowGroupReader implements AutoCloseable {
     RowGroup group = metadata.getRow_groups().get(index);
     readers = new ColumnReaderImpl[columns.size()];
     decoders = new ParquetPageDecoder[columns.size()];
+    nestedReaders = new ParquetNestedColumn.Reader[columns.size()];
     // Fetch every projected column chunk of the row group at once: an object store merges
     // nearby chunks into one request and runs several requests in parallel.
-    List<ObjectReader.Range> ranges = new ArrayList<>(columns.size());
+    List<ObjectReader.Range> ranges = new ArrayList<>();
     for (Column col : columns) {
-      ColumnMetaData meta = group.getColumns().get(col.leaf()).getMeta_data();
-      long start = meta.getData_page_offset();
-      if (meta.isSetDictionary_page_offset()
-          && meta.getDictionary_page_offset() > 0
-          && meta.getDictionary_page_offset() < start) {
-        start = meta.getDictionary_page_offset();
+      for (int leaf : col.leaves()) {
+        ranges.add(chunkRange(group, leaf, col, index));
       }
-      long length = meta.getTotal_compressed_size();
-      if (start < 4 || length < 0 || length > Integer.MAX_VALUE || start + length > file.size()) {
-        throw new IOException(
-            "column "
-                + col.field().getName()
-                + " of row group "
-                + index
-                + " lies outside the file");
-      }
-      ranges.add(new ObjectReader.Range(start, (int) length));
     }
     // The previous row group's decoders are done with their chunks: read into the same arrays.
     if (chunkBuffers == null) {
-      chunkBuffers = new byte[columns.size()][];
+      chunkBuffers = new byte[ranges.size()][];
       decoderScratch = new ParquetPageDecoder.Scratch[columns.size()];
       for (int c = 0; c < columns.size(); c++) {
         decoderScratch[c] = new ParquetPageDecoder.Scratch();
       }
     }
     List<ObjectReader.Slice> chunks = file.readRanges(ranges, chunkBuffers);
+    int chunk = 0;
     for (int c = 0; c < columns.size(); c++) {
       Column col = columns.get(c);
-      ColumnMetaData meta = group.getColumns().get(col.leaf()).getMeta_data();
-      ObjectReader.Slice bytes = chunks.get(c);
-      ColumnDescriptor descriptor = descriptor(col.element());
+      if (col.nested() != null) {
+        List<ParquetNestedColumn.Leaf> leaves = col.nested().leaves();
+        ColumnReaderImpl[] leafReaders = new ColumnReaderImpl[leaves.size()];
+        for (int l = 0; l < leaves.size(); l++) {
+          ParquetNestedColumn.Leaf leaf = leaves.get(l);
+          ColumnDescriptor descriptor =
+              descriptor(leaf.column().element(), leaf.path(), leaf.rep(), leaf.def());
+          ParquetColumnPages pages =
+              pages(group, leaf.column().firstLeaf(), chunks.get(chunk++), descriptor);
+          leafReaders[l] =
+              new ColumnReaderImpl(descriptor, pages, new PrimitiveConverter() {}, writer);
+        }
+        nestedReaders[c] = col.nested().open(leafReaders);
+        continue;
+      }
+      SchemaElement element = col.tree().element();
+      boolean optional = element.getRepetition_type() != FieldRepetitionType.REQUIRED;
+      ColumnDescriptor descriptor =
+          descriptor(element, new String[] {element.getName()}, 0, optional ? 1 : 0);
+      ColumnMetaData meta = group.getColumns().get(col.tree().firstLeaf()).getMeta_data();
       ParquetColumnPages pages =
-          new ParquetColumnPages(
-              bytes.data(),
-              bytes.start(),
-              bytes.start() + bytes.length(),
-              descriptor,
-              meta.getCodec(),
-              meta.getNum_values());
+          pages(group, col.tree().firstLeaf(), chunks.get(chunk++), descriptor);
       decoders[c] =
           ParquetPageDecoder.of(
               pages,
               meta.getEncodings(),
               layout(col),
               target(col.kind()),
-              col.element().getType_length(),
-              descriptor.getMaxDefinitionLevel() > 0,
+              element.getType_length(),
+              optional,
               decoderScratch[c]);
       if (decoders[c] == null) {
         readers[c] = new ColumnReaderImpl(descriptor, pages, new PrimitiveConverter() {}, writer);
@@ -426,47 +303,102 @@ final class ParquetRowGroupReader implements AutoCloseable {
     rowsLeftInGroup = group.getNum_rows();
   }
 
+  /** Where leaf column {@code leaf}'s chunk of row group {@code index} lies in the file. */
+  private ObjectReader.Range chunkRange(RowGroup group, int leaf, Column col, int index)
+      throws IOException {
+    if (leaf >= group.getColumnsSize() || !group.getColumns().get(leaf).isSetMeta_data()) {
+      throw new IOException(
+          "row group " + index + " has no column chunk for column " + col.field().getName());
+    }
+    ColumnMetaData meta = group.getColumns().get(leaf).getMeta_data();
+    if (!ParquetCodecs.supports(meta.getCodec())) {
+      throw new UnsupportedFeatureException(
+          "Parquet file "
+              + split.path()
+              + ": column "
+              + String.join(".", meta.getPath_in_schema())
+              + " is compressed with "
+              + meta.getCodec()
+              + ", which Quiver cannot decompress; rewrite the file with one of "
+              + ParquetCodecs.SUPPORTED);
+    }
+    long start = meta.getData_page_offset();
+    if (meta.isSetDictionary_page_offset()
+        && meta.getDictionary_page_offset() > 0
+        && meta.getDictionary_page_offset() < start) {
+      start = meta.getDictionary_page_offset();
+    }
+    long length = meta.getTotal_compressed_size();
+    if (start < 4 || length < 0 || length > Integer.MAX_VALUE || start + length > file.size()) {
+      throw new IOException(
+          "column " + col.field().getName() + " of row group " + index + " lies outside the file");
+    }
+    return new ObjectReader.Range(start, (int) length);
+  }
+
+  private static ParquetColumnPages pages(
+      RowGroup group, int leaf, ObjectReader.Slice bytes, ColumnDescriptor descriptor)
+      throws IOException {
+    ColumnMetaData meta = group.getColumns().get(leaf).getMeta_data();
+    return new ParquetColumnPages(
+        bytes.data(),
+        bytes.start(),
+        bytes.start() + bytes.length(),
+        descriptor,
+        meta.getCodec(),
+        meta.getNum_values());
+  }
+
   /** How the fast decoder reads the column's values, or null when it cannot. */
   private static ParquetPageDecoder.Layout layout(Column col) {
     return switch (col.kind()) {
       case INT32, DATE_DAY, FLOAT, UINT32_AS_INT64, DECIMAL_INT32 -> ParquetPageDecoder.Layout.INT;
-      case INT64, DOUBLE, DECIMAL_INT64 -> ParquetPageDecoder.Layout.LONG;
+      case INT64, DOUBLE, DECIMAL_INT64, UINT64, MICROS, MILLIS_AS_MICROS, NANOS_AS_MICROS ->
+          ParquetPageDecoder.Layout.LONG;
       case DECIMAL_BYTES ->
-          col.element().getType() == Type.FIXED_LEN_BYTE_ARRAY
+          col.tree().element().getType() == Type.FIXED_LEN_BYTE_ARRAY
               ? ParquetPageDecoder.Layout.BIG_ENDIAN
               : null;
       case BYTES -> ParquetPageDecoder.Layout.BYTES;
-      case BOOLEAN, INT8, INT16 -> null;
+      case BOOLEAN, INT8, INT16, FLOAT16, FIXED_BYTES, INT32_MILLIS_AS_MICROS, INT96_AS_MICROS ->
+          null;
     };
   }
 
   /** How the fast decoder writes the column's vector, or null when it cannot. */
-  private static ParquetPageDecoder.Target target(Kind kind) {
+  private static ParquetPageDecoder.Target target(ParquetValueKind kind) {
     return switch (kind) {
       // Floats travel as their bit patterns: the vectors store exactly those.
       case INT32, DATE_DAY, FLOAT -> ParquetPageDecoder.Target.INT32;
-      case INT64, DOUBLE -> ParquetPageDecoder.Target.INT64;
+      // Timestamps and unsigned longs land as the file's integers; finish() converts them.
+      case INT64, DOUBLE, UINT64, MICROS, MILLIS_AS_MICROS, NANOS_AS_MICROS ->
+          ParquetPageDecoder.Target.INT64;
       case UINT32_AS_INT64 -> ParquetPageDecoder.Target.UINT32_AS_INT64;
       case DECIMAL_INT32, DECIMAL_INT64, DECIMAL_BYTES -> ParquetPageDecoder.Target.DECIMAL;
       case BYTES -> ParquetPageDecoder.Target.BYTES;
-      case BOOLEAN, INT8, INT16 -> null;
+      case BOOLEAN, INT8, INT16, FLOAT16, FIXED_BYTES, INT32_MILLIS_AS_MICROS, INT96_AS_MICROS ->
+          null;
     };
   }
 
-  private static ColumnDescriptor descriptor(SchemaElement e) {
+  /** parquet-java's description of leaf column {@code e} at {@code path} with its max levels. */
+  private static ColumnDescriptor descriptor(
+      SchemaElement e, String[] path, int maxRep, int maxDef) {
     // The file format's enum and parquet-java's differ only in BYTE_ARRAY's name.
     PrimitiveType.PrimitiveTypeName name =
         e.getType() == Type.BYTE_ARRAY
             ? PrimitiveType.PrimitiveTypeName.BINARY
             : PrimitiveType.PrimitiveTypeName.valueOf(e.getType().name());
-    boolean optional = e.getRepetition_type() != FieldRepetitionType.REQUIRED;
     Types.PrimitiveBuilder<PrimitiveType> b =
-        optional ? Types.optional(name) : Types.required(name);
+        switch (e.getRepetition_type()) {
+          case REQUIRED -> Types.required(name);
+          case OPTIONAL -> Types.optional(name);
+          case REPEATED -> Types.repeated(name);
+        };
     if (name == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
       b.length(e.getType_length());
     }
-    return new ColumnDescriptor(
-        new String[] {e.getName()}, b.named(e.getName()), 0, optional ? 1 : 0);
+    return new ColumnDescriptor(path, b.named(e.getName()), maxRep, maxDef);
   }
 
   /** Reads {@code rows} values of one column with the fast page decoder into a new vector. */
@@ -477,6 +409,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
         fixed.allocateNew(rows);
       }
       decoder.read(vector, rows);
+      col.kind().finish(vector, rows);
       vector.setValueCount(rows);
       return vector;
     } catch (IOException | RuntimeException e) {
@@ -485,7 +418,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
     }
   }
 
-  /** Reads {@code rows} values of one column into a new vector; one loop per kind, no boxing. */
+  /** Reads {@code rows} values of one column into a new vector, one value copy at a time. */
   private FieldVector fill(Column col, ColumnReaderImpl r, int rows) {
     FieldVector vector = col.field().createVector(allocator);
     try {
@@ -495,120 +428,10 @@ final class ParquetRowGroupReader implements AutoCloseable {
         ((BaseVariableWidthVector) vector).allocateNew((long) rows * 16, rows);
       }
       int def = r.getDescriptor().getMaxDefinitionLevel();
-      switch (col.kind()) {
-        case BOOLEAN -> {
-          BitVector v = (BitVector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              v.set(i, r.getBoolean() ? 1 : 0);
-            }
-          }
-        }
-        case INT8 -> {
-          TinyIntVector v = (TinyIntVector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              v.set(i, (byte) r.getInteger());
-            }
-          }
-        }
-        case INT16 -> {
-          SmallIntVector v = (SmallIntVector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              v.set(i, (short) r.getInteger());
-            }
-          }
-        }
-        case INT32 -> {
-          IntVector v = (IntVector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              v.set(i, r.getInteger());
-            }
-          }
-        }
-        case DATE_DAY -> {
-          DateDayVector v = (DateDayVector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              v.set(i, r.getInteger());
-            }
-          }
-        }
-        case INT64 -> {
-          BigIntVector v = (BigIntVector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              v.set(i, r.getLong());
-            }
-          }
-        }
-        case UINT32_AS_INT64 -> {
-          BigIntVector v = (BigIntVector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              v.set(i, Integer.toUnsignedLong(r.getInteger()));
-            }
-          }
-        }
-        case FLOAT -> {
-          Float4Vector v = (Float4Vector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              v.set(i, r.getFloat());
-            }
-          }
-        }
-        case DOUBLE -> {
-          Float8Vector v = (Float8Vector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              v.set(i, r.getDouble());
-            }
-          }
-        }
-        case BYTES -> {
-          BaseVariableWidthVector v = (BaseVariableWidthVector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              Binary b = r.getBinary();
-              ByteBuffer buf = b.toByteBuffer();
-              v.setSafe(i, buf, buf.position(), buf.remaining());
-            } else {
-              v.setNull(i);
-            }
-          }
-        }
-        case DECIMAL_INT32 -> {
-          DecimalVector v = (DecimalVector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              v.set(i, r.getInteger());
-            }
-          }
-        }
-        case DECIMAL_INT64 -> {
-          DecimalVector v = (DecimalVector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              v.set(i, r.getLong());
-            }
-          }
-        }
-        case DECIMAL_BYTES -> {
-          DecimalVector v = (DecimalVector) vector;
-          for (int i = 0; i < rows; i++, r.consume()) {
-            if (r.getCurrentDefinitionLevel() == def) {
-              Binary b = r.getBinary();
-              if (b.length() <= 8) {
-                // Most decimals fit a long: no byte[] copy per value.
-                v.set(i, bigEndianLong(b.toByteBuffer()));
-              } else {
-                v.setBigEndian(i, b.getBytesUnsafe());
-              }
-            }
-          }
+      ParquetValueKind kind = col.kind();
+      for (int i = 0; i < rows; i++, r.consume()) {
+        if (r.getCurrentDefinitionLevel() == def) {
+          kind.copy(r, vector, i);
         }
       }
       vector.setValueCount(rows);
@@ -617,20 +440,6 @@ final class ParquetRowGroupReader implements AutoCloseable {
       vector.close();
       throw e;
     }
-  }
-
-  /** The big-endian two's-complement integer in {@code buf}'s remaining (at most 8) bytes. */
-  private static long bigEndianLong(ByteBuffer buf) {
-    int at = buf.position();
-    int end = buf.limit();
-    if (at == end) {
-      return 0;
-    }
-    long x = buf.get(at); // the sign extends from the first byte
-    for (int j = at + 1; j < end; j++) {
-      x = (x << 8) | (buf.get(j) & 0xFF);
-    }
-    return x;
   }
 
   private void closeQuietly() {
@@ -650,6 +459,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
   public void close() {
     readers = null;
     decoders = null;
+    nestedReaders = null;
     file.close();
   }
 }

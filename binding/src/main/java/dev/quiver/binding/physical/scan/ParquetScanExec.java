@@ -1,48 +1,31 @@
 package dev.quiver.binding.physical.scan;
 
-import dev.quiver.binding.errors.DataSourceException;
-import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.SplitSource;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.kernel.Batches;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
-import org.apache.arrow.dataset.file.FileFormat;
-import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
-import org.apache.arrow.dataset.jni.NativeMemoryPool;
-import org.apache.arrow.dataset.scanner.ScanOptions;
-import org.apache.arrow.dataset.scanner.Scanner;
-import org.apache.arrow.dataset.source.Dataset;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
-import org.apache.parquet.format.FileMetaData;
 
 /**
  * Reads Parquet files. Each partition reads its own list of splits (handed out as single row groups
- * and whole files, see {@link FileScanExec}; adjacent row groups at hand are read as one range):
- * row-group ranges through Quiver's {@link ParquetRowGroupReader}, whole files (those it does not
- * support) through Arrow Dataset (JNI). Only the projected columns are decoded, batches have at
- * most {@code batchSize} rows, and a pushed-down limit stops the partition early. Batches are
- * imported into the query's allocator and converted to the engine's internal types.
+ * and whole files, see {@link FileScanExec}; adjacent row groups at hand are read as one range)
+ * with Quiver's {@link ParquetRowGroupReader}, which reads files in object stores through range
+ * reads. Only the projected columns are decoded, batches have at most {@code batchSize} rows, and a
+ * pushed-down limit stops the partition early. Batches are decoded straight into the query's
+ * allocator in the engine's internal types.
  */
 public final class ParquetScanExec extends FileScanExec {
   private final List<List<ParquetSplit>> partitionSplits;
@@ -214,14 +197,6 @@ public final class ParquetScanExec extends FileScanExec {
     return partitionColumns;
   }
 
-  /**
-   * Why the row groups of the file with footer {@code file} cannot be read one range at a time into
-   * {@code tableSchema} (e.g. nested columns, an unsupported codec or type), or null when they can.
-   */
-  public static String unsupportedRowGroupReason(FileMetaData file, Schema tableSchema) {
-    return ParquetRowGroupReader.unsupportedReason(file, tableSchema);
-  }
-
   private static ParquetSplit rowGroupsOf(ParquetSplit split, int first, int count) {
     return ParquetSplit.rowGroups(split.path(), first, count, split.fileSize())
         .withPartitionValues(split.partitionValues())
@@ -302,7 +277,7 @@ public final class ParquetScanExec extends FileScanExec {
 
   /**
    * One partition: its splits in the order its source hands them out; adjacent row groups of a file
-   * at hand are read as one range, and consecutive whole files at hand share one Arrow Dataset.
+   * at hand are read as one range.
    */
   private final class ParquetStream implements BatchStream {
     private final SplitSource splits;
@@ -336,9 +311,7 @@ public final class ParquetScanExec extends FileScanExec {
       while ((at = splits.peekAtHand()) >= 0) {
         ParquetSplit next = units.get(at);
         ParquetSplit last = run.get(run.size() - 1);
-        if (head.isWholeFile() && next.isWholeFile() && partitionColumns == 0) {
-          run.add(next);
-        } else if (!head.isWholeFile()
+        if (!head.isWholeFile()
             && !next.isWholeFile()
             && last.path().equals(next.path())
             && last.firstRowGroup() + last.rowGroupCount() == next.firstRowGroup()) {
@@ -370,10 +343,7 @@ public final class ParquetScanExec extends FileScanExec {
           }
           ObjectStore store = ObjectStores.forLocation(run.get(0).path(), context.config());
           currentSplit = run.get(0);
-          current =
-              run.get(0).isWholeFile()
-                  ? new DatasetSource(store, run, allocator)
-                  : new RowGroupSource(store, run.get(0), allocator);
+          current = new RowGroupSource(store, run.get(0), allocator);
         }
         VectorSchemaRoot batch = current.next();
         if (batch == null) {
@@ -476,7 +446,7 @@ public final class ParquetScanExec extends FileScanExec {
     }
   }
 
-  /** Where a partition's batches come from: an Arrow Dataset or a row-group reader. */
+  /** Where a partition's batches come from. */
   private interface Source extends AutoCloseable {
     /** The next batch in the scan's output schema and the query's allocator, or null at the end. */
     VectorSchemaRoot next();
@@ -539,181 +509,6 @@ public final class ParquetScanExec extends FileScanExec {
         reader = null;
         metrics().recordFetched(r.fetchedBytes());
         r.close();
-      }
-    }
-  }
-
-  /**
-   * Reads whole files through Arrow Dataset (JNI); files in an object store are first copied to
-   * local temporary files, which Arrow's native reader can open.
-   */
-  private final class DatasetSource implements Source {
-    private final ObjectStore store;
-    private final List<ParquetSplit> splits;
-    private final List<String> files;
-    private final List<Path> downloaded = new ArrayList<>();
-    private final BufferAllocator allocator;
-    private ImportAllocator importAllocator;
-    private FileSystemDatasetFactory factory;
-    private Dataset dataset;
-    private Scanner scanner;
-    private ArrowReader reader;
-
-    DatasetSource(ObjectStore store, List<ParquetSplit> splits, BufferAllocator allocator) {
-      this.store = store;
-      this.splits = splits;
-      this.files = splits.stream().map(ParquetSplit::path).toList();
-      this.allocator = allocator;
-    }
-
-    private String localUri(ParquetSplit split) {
-      if (store.isLocal()) {
-        metrics().recordFetched(Math.max(0, split.fileSize()));
-        return Path.of(split.path()).toUri().toString();
-      }
-      try {
-        Path tmp = Files.createTempFile("quiver-scan-", ".parquet");
-        downloaded.add(tmp);
-        try (java.io.InputStream in = store.openStream(split.path())) {
-          long n = Files.copy(in, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-          metrics().recordFetched(n);
-        }
-        return tmp.toUri().toString();
-      } catch (IOException e) {
-        throw new DataSourceException(
-            "Cannot copy " + split.path() + " to a local file: " + e.getMessage(), e);
-      }
-    }
-
-    @Override
-    public String describe() {
-      return "Parquet files " + files;
-    }
-
-    private void open() {
-      String[] uris = splits.stream().map(this::localUri).toArray(String[]::new);
-      Set<String> columns = new LinkedHashSet<>();
-      for (Field f : fileOutput.getFields()) {
-        columns.add(f.getName());
-      }
-      // Arrow's C-data import leaks its array wrapper when an allocator limit interrupts it, so
-      // batches land in an unlimited staging allocator and are then moved to the query's
-      // allocator, whose limit is checked after the move.
-      importAllocator = new ImportAllocator(allocator, "ParquetScanExec-import");
-      factory =
-          new FileSystemDatasetFactory(
-              importAllocator.allocator(), NativeMemoryPool.getDefault(), FileFormat.PARQUET, uris);
-      dataset = factory.finish();
-      String[] columnNames = columns.toArray(String[]::new);
-      scanner = dataset.newScan(new ScanOptions(batchSize(), Optional.of(columnNames)));
-      reader = scanner.scanBatches();
-    }
-
-    @Override
-    public VectorSchemaRoot next() {
-      try {
-        if (reader == null) {
-          open();
-        }
-        if (!reader.loadNextBatch()) {
-          return null;
-        }
-        return take(reader.getVectorSchemaRoot());
-      } catch (OutOfMemoryException e) {
-        throw ScanBatches.exhausted("reading Parquet files " + files, e);
-      } catch (QuiverException e) {
-        throw e;
-      } catch (IOException | RuntimeException e) {
-        for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
-          if (c instanceof OutOfMemoryException oom) {
-            throw ScanBatches.exhausted("reading Parquet files " + files, oom);
-          }
-        }
-        throw new DataSourceException(
-            "Cannot read Parquet files "
-                + files
-                + ": "
-                + e.getMessage()
-                + "; check that the files exist and are valid Parquet",
-            e);
-      }
-    }
-
-    /** Moves the batch into the query's allocator, converted to the engine's internal types. */
-    private VectorSchemaRoot take(VectorSchemaRoot root) {
-      int rows = root.getRowCount();
-      Schema out = fileOutput;
-      List<FieldVector> vectors = new ArrayList<>(out.getFields().size());
-      try {
-        for (int i = 0; i < out.getFields().size(); i++) {
-          Field target = out.getFields().get(i);
-          int first = indexOf(out, target.getName());
-          if (first < i) {
-            // The same column projected twice: share the first copy's buffers.
-            TransferPair pair = vectors.get(first).getTransferPair(allocator);
-            pair.splitAndTransfer(0, rows);
-            vectors.add((FieldVector) pair.getTo());
-            continue;
-          }
-          FieldVector source = root.getVector(target.getName());
-          TransferPair pair = source.getTransferPair(source.getField(), allocator);
-          pair.transfer();
-          vectors.add(
-              TypeNormalizer.convert((FieldVector) pair.getTo(), target, reader, allocator));
-        }
-      } catch (RuntimeException e) {
-        vectors.forEach(FieldVector::close);
-        throw e;
-      }
-      List<Field> fields = vectors.stream().map(FieldVector::getField).toList();
-      return Batches.withSchema(new VectorSchemaRoot(fields, vectors, rows), out);
-    }
-
-    private int indexOf(Schema schema, String name) {
-      List<Field> fields = schema.getFields();
-      for (int i = 0; i < fields.size(); i++) {
-        if (fields.get(i).getName().equals(name)) {
-          return i;
-        }
-      }
-      return -1;
-    }
-
-    @Override
-    public void close() {
-      RuntimeException failure = null;
-      for (AutoCloseable c : Arrays.asList(reader, scanner, dataset, factory)) {
-        if (c == null) {
-          continue;
-        }
-        try {
-          c.close();
-        } catch (Exception e) {
-          if (failure == null) {
-            failure =
-                new DataSourceException(
-                    "Cannot close the scan of " + files + ": " + e.getMessage(), e);
-          }
-        }
-      }
-      if (importAllocator != null) {
-        importAllocator.closeWhenEmpty();
-      }
-      reader = null;
-      scanner = null;
-      dataset = null;
-      factory = null;
-      importAllocator = null;
-      for (Path tmp : downloaded) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // A leftover temporary file is harmless.
-        }
-      }
-      downloaded.clear();
-      if (failure != null) {
-        throw failure;
       }
     }
   }

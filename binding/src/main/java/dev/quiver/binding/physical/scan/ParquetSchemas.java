@@ -70,11 +70,12 @@ public final class ParquetSchemas {
   }
 
   private static boolean isListOrMap(SchemaElement e) {
+    // MAP_KEY_VALUE is not here: old writers put it on a map's repeated key-value group, which is
+    // read like any repeated group.
     return e.isSetLogicalType() && (e.getLogicalType().isSetLIST() || e.getLogicalType().isSetMAP())
         || e.isSetConverted_type()
             && (e.getConverted_type() == ConvertedType.LIST
-                || e.getConverted_type() == ConvertedType.MAP
-                || e.getConverted_type() == ConvertedType.MAP_KEY_VALUE);
+                || e.getConverted_type() == ConvertedType.MAP);
   }
 
   private static boolean nullable(SchemaElement e) {
