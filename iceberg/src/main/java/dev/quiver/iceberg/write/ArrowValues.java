@@ -34,7 +34,8 @@ final class ArrowValues {
       case BOOLEAN -> ((BitVector) v).get(row) == 1;
       case INTEGER -> ((IntVector) v).get(row);
       case LONG -> ((BigIntVector) v).get(row);
-      case FLOAT -> ((Float4Vector) v).get(row);
+      // Before conversion to the file's types, a float column holds the engine's doubles.
+      case FLOAT -> v instanceof Float4Vector f ? f.get(row) : (float) ((Float8Vector) v).get(row);
       case DOUBLE -> ((Float8Vector) v).get(row);
       case DECIMAL -> ((DecimalVector) v).getObject(row);
       case DATE -> ((DateDayVector) v).get(row);
