@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.datasource.SameRows;
 import dev.quiver.binding.io.S3ProxyServer;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.ClusterLifecycle;
@@ -115,6 +116,47 @@ class IcebergClusterTest {
       }
     } finally {
       ctx.deregisterTable("events");
+    }
+  }
+
+  @Test
+  void tablesWrittenFromTheClusterMatchDuckDb() throws Exception {
+    ctx.config()
+        .set(DistributedSettings.BYTES_PER_TASK, "1k")
+        .set(DistributedSettings.MAX_TASKS, "4")
+        .withBatchSize(100);
+    ctx.sql("ATTACH '" + tmp.resolve("warehouse") + "' AS lake (TYPE iceberg)");
+    try {
+      String source = "iceberg_scan('" + events.table.location() + "')";
+      ctx.sql(
+          "CREATE TABLE lake.db.copy PARTITIONED BY (month(d), bucket(4, id)) AS SELECT * FROM "
+              + source);
+      ranOnBothExecutors();
+      IcebergReadTest.compare(
+          ctx,
+          duck,
+          "lake.db.copy",
+          events.table.schema(),
+          events.live,
+          IcebergReadTest.EVENT_QUERIES);
+      ranOnBothExecutors();
+      ctx.sql("DELETE FROM lake.db.copy WHERE id % 3 = 0");
+      ctx.sql("INSERT INTO lake.db.copy SELECT * FROM " + source + " WHERE id % 3 = 0 AND id < 50");
+      for (String q :
+          new String[] {
+            "SELECT count(*), sum(id), sum(amount), min(d), max(name) FROM t",
+            "SELECT * FROM t WHERE id < 60"
+          }) {
+        String kept = "(SELECT * FROM " + source + " WHERE id % 3 <> 0 OR id < 50)";
+        SameRows.same(
+            SameRows.quiver(ctx, q.replace(" FROM t", " FROM " + kept + " AS k")),
+            SameRows.quiver(ctx, q.replace(" FROM t", " FROM lake.db.copy")),
+            q);
+      }
+      ranOnBothExecutors();
+    } finally {
+      ctx.sql("DROP TABLE IF EXISTS lake.db.copy");
+      ctx.sql("DETACH lake");
     }
   }
 

@@ -197,6 +197,14 @@ final class RestCatalogServer implements AutoCloseable {
           case "POST" -> {
             return CatalogHandlers.updateTable(catalog, id, body(ex, UpdateTableRequest.class));
           }
+          case "DELETE" -> {
+            if ("true".equals(query(ex, "purgeRequested"))) {
+              CatalogHandlers.purgeTable(catalog, id);
+            } else {
+              CatalogHandlers.dropTable(catalog, id);
+            }
+            return null;
+          }
           default -> {
             return CatalogHandlers.loadTable(catalog, id, RESTCatalogProperties.SnapshotMode.ALL);
           }

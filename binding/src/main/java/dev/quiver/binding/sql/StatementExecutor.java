@@ -7,12 +7,14 @@ import dev.quiver.binding.datasource.FileWriters;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetTable;
 import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.datasource.WritableTableCatalog;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.SqlParseException;
 import dev.quiver.binding.errors.Suggestions;
 import dev.quiver.binding.errors.UnknownColumnException;
 import dev.quiver.binding.errors.UnknownTableException;
+import dev.quiver.binding.errors.UnsupportedFeatureException;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.statement.Statement;
 import java.io.IOException;
@@ -30,6 +32,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalValues;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
@@ -75,6 +78,18 @@ final class StatementExecutor {
     }
     if (statement instanceof Statement.CreateTable create) {
       return createTable(create);
+    }
+    if (statement instanceof Statement.CreateCatalogTable create) {
+      return createCatalogTable(create);
+    }
+    if (statement instanceof Statement.DropCatalogTable drop) {
+      List<String> path = drop.path();
+      WritableTableCatalog cat = CatalogTableWrites.writable(session, path, "DROP TABLE");
+      if (!cat.drop(path.get(1), path.get(2)) && !drop.ifExists()) {
+        throw new UnknownTableException(
+            String.join(".", path), Suggestions.closest(path.get(2), cat.tables(path.get(1))));
+      }
+      return empty();
     }
     if (statement instanceof Statement.Drop drop) {
       return drop(drop);
@@ -360,6 +375,69 @@ final class StatementExecutor {
     }
     replaceTable(name, table);
     return countFrame(rows);
+  }
+
+  /**
+   * CREATE TABLE of an attached catalog's table: from a column list, or from a query whose rows are
+   * cast to the types the catalog stores and streamed to it (the columns are nullable, as the query
+   * may later be rerun with NULLs). Returns the rows written for AS query.
+   */
+  private DataFrame createCatalogTable(Statement.CreateCatalogTable create) {
+    List<String> path = create.path();
+    String name = String.join(".", path);
+    WritableTableCatalog cat = CatalogTableWrites.writable(session, path, "CREATE TABLE");
+    if (cat.table(path.get(1), path.get(2)) != null) {
+      if (create.ifNotExists()) {
+        return empty();
+      }
+      throw new QuiverException("Table '" + name + "' already exists; DROP it first");
+    }
+    if (create.query() == null) {
+      TableDefinitions.Definition def =
+          session.planning(
+              () ->
+                  TableDefinitions.parse(
+                      name, create.elements(), this::sqlType, this::checkDefault));
+      if (!def.constraints().keys().isEmpty() || !def.constraints().defaults().isEmpty()) {
+        throw new UnsupportedFeatureException(
+            "CREATE TABLE "
+                + name
+                + ": keys and DEFAULT are for session tables; a catalog's table takes columns,"
+                + " types and NOT NULL");
+      }
+      Schema stored = cat.storedSchema(def.schema());
+      cat.create(path.get(1), path.get(2), stored, create.partitionBy(), null, session.allocator());
+      return empty();
+    }
+    DataFrameImpl df = session.planning(() -> plan(create.query()));
+    List<Field> nullable = new ArrayList<>();
+    for (Field f : df.schema().getFields()) {
+      nullable.add(new Field(f.getName(), FieldType.nullable(f.getType()), f.getChildren()));
+    }
+    Schema stored = cat.storedSchema(new Schema(nullable));
+    DataFrameImpl rows =
+        session.planning(
+            () -> {
+              SqlPipeline p = session.pipeline();
+              RelDataType want = TypeMapping.toRelRowType(stored, p.typeFactory());
+              RelBuilder b = p.relBuilder().push(df.rel());
+              List<org.apache.calcite.rex.RexNode> exprs = new ArrayList<>();
+              for (RelDataTypeField f : want.getFieldList()) {
+                exprs.add(
+                    p.cluster().getRexBuilder().makeCast(f.getType(), b.field(f.getIndex()), true));
+              }
+              return new DataFrameImpl(
+                  session, b.project(exprs, want.getFieldNames(), true).build());
+            });
+    long written;
+    try (ArrowReader reader = rows.executeStream()) {
+      written =
+          cat.create(
+              path.get(1), path.get(2), stored, create.partitionBy(), reader, session.allocator());
+    } catch (IOException e) {
+      throw new QuiverException("CREATE TABLE " + name + " failed: " + e.getMessage(), e);
+    }
+    return countFrame(written);
   }
 
   private void replaceTable(String name, MemoryTable table) {

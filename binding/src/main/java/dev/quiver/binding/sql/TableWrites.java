@@ -1,12 +1,14 @@
 package dev.quiver.binding.sql;
 
 import dev.quiver.binding.datasource.MemoryTable;
+import dev.quiver.binding.datasource.TableConstraints;
 import dev.quiver.binding.errors.ConstraintViolationException;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.Suggestions;
 import dev.quiver.binding.errors.UnknownColumnException;
 import dev.quiver.binding.errors.UnknownTableException;
+import dev.quiver.binding.errors.UnsupportedFeatureException;
 import dev.quiver.binding.logical.TypeMapping;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +16,7 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -59,8 +62,12 @@ final class TableWrites {
    * expressions or NULL; returns the number of rows inserted.
    */
   long insert(SqlInsert insert) {
-    SqlPipeline p = session.pipeline();
     List<String> names = ((SqlIdentifier) insert.getTargetTable()).names;
+    if (names.size() > 1) {
+      CatalogTableWrites.Target target = CatalogTableWrites.target(session, names, "INSERT INTO");
+      RelNode rows = insertedRows(target.name(), target.provider().schema(), null, insert);
+      return CatalogTableWrites.insert(session, target, new DataFrameImpl(session, rows));
+    }
     String name = names.get(names.size() - 1);
     Catalog.TableEntry entry = session.catalog().table(name);
     if (entry == null) {
@@ -72,7 +79,33 @@ final class TableWrites {
               + name
               + " is not possible: only memory tables (CREATE TABLE) accept inserts");
     }
-    RelDataType tableType = TypeMapping.toRelRowType(table.schema(), p.typeFactory());
+    RelNode converted = insertedRows(name, table.schema(), table, insert);
+    DataFrameImpl df = new DataFrameImpl(session, converted);
+    table.writeLock().lock();
+    try {
+      // Execution re-enters the session lock from this thread; the lock is reentrant.
+      List<VectorSchemaRoot> batches = df.collect();
+      long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+      try {
+        table.insert("INSERT INTO " + name, name, batches);
+      } finally {
+        batches.forEach(VectorSchemaRoot::close);
+      }
+      return rows;
+    } finally {
+      table.writeLock().unlock();
+    }
+  }
+
+  /**
+   * The rows {@code insert} adds to table {@code name} of {@code schema}, cast to its columns'
+   * types; columns left out take their DEFAULT expressions ({@code table}'s, when it is a memory
+   * table) or NULL.
+   */
+  private RelNode insertedRows(String name, Schema schema, MemoryTable table, SqlInsert insert) {
+    SqlPipeline p = session.pipeline();
+    TableConstraints constraints = table == null ? TableConstraints.NONE : table.constraints();
+    RelDataType tableType = TypeMapping.toRelRowType(schema, p.typeFactory());
     List<RelDataTypeField> tableFields = tableType.getFieldList();
     List<Integer> targets = new ArrayList<>();
     SqlNodeList columnList = insert.getTargetColumnList();
@@ -100,7 +133,9 @@ final class TableWrites {
           for (int i = 0; i < r.operandCount() && i < targets.size(); i++) {
             if (r.operand(i).getKind() == SqlKind.DEFAULT) {
               r.setOperand(
-                  i, defaultValue(session, table, tableFields.get(targets.get(i)).getName(), pos));
+                  i,
+                  defaultValue(
+                      session, constraints, tableFields.get(targets.get(i)).getName(), pos));
             }
           }
         }
@@ -109,12 +144,11 @@ final class TableWrites {
     // Columns the INSERT leaves out take their DEFAULT expressions.
     List<SqlNode> defaultItems = new ArrayList<>();
     for (RelDataTypeField tf : tableFields) {
-      if (!targets.contains(tf.getIndex())
-          && table.constraints().defaults().containsKey(tf.getName())) {
+      if (!targets.contains(tf.getIndex()) && constraints.defaults().containsKey(tf.getName())) {
         defaultItems.add(
             SqlStdOperatorTable.AS.createCall(
                 pos,
-                defaultValue(session, table, tf.getName(), pos),
+                defaultValue(session, constraints, tf.getName(), pos),
                 new SqlIdentifier("quiver$default" + defaultItems.size(), pos)));
         targets.add(tf.getIndex());
       }
@@ -187,22 +221,7 @@ final class TableWrites {
       // NOT NULL is checked on the values (MemoryTable.insert), naming the column.
       exprs.add(rex.makeCast(nullable, b.field(at), true, false));
     }
-    RelNode converted = b.project(exprs, tableType.getFieldNames(), true).build();
-    DataFrameImpl df = new DataFrameImpl(session, converted);
-    table.writeLock().lock();
-    try {
-      // Execution re-enters the session lock from this thread; the lock is reentrant.
-      List<VectorSchemaRoot> batches = df.collect();
-      long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
-      try {
-        table.insert("INSERT INTO " + name, name, batches);
-      } finally {
-        batches.forEach(VectorSchemaRoot::close);
-      }
-      return rows;
-    } finally {
-      table.writeLock().unlock();
-    }
+    return b.project(exprs, tableType.getFieldNames(), true).build();
   }
 
   /**
@@ -210,8 +229,8 @@ final class TableWrites {
    * NULL.
    */
   static SqlNode defaultValue(
-      SessionState session, MemoryTable table, String column, SqlParserPos pos) {
-    String text = table.constraints().defaults().get(column);
+      SessionState session, TableConstraints constraints, String column, SqlParserPos pos) {
+    String text = constraints.defaults().get(column);
     if (text == null) {
       return SqlLiteral.createNull(pos);
     }
@@ -224,9 +243,18 @@ final class TableWrites {
   long delete(SqlDelete delete) {
     SqlIdentifier target = (SqlIdentifier) delete.getTargetTable();
     String name = last(target);
-    MemoryTable table = memoryTable(name, "DELETE FROM");
     SqlParserPos pos = delete.getParserPosition();
     String alias = delete.getAlias() == null ? name : delete.getAlias().getSimple();
+    if (target.names.size() > 1) {
+      return CatalogTableWrites.delete(
+          session,
+          CatalogTableWrites.target(session, target.names, "DELETE FROM"),
+          target,
+          alias,
+          delete.getCondition(),
+          pos);
+    }
+    MemoryTable table = memoryTable(name, "DELETE FROM");
     table.writeLock().lock();
     try {
       long before = table.rowCount();
@@ -258,6 +286,13 @@ final class TableWrites {
   long update(SqlUpdate update) {
     SqlIdentifier target = (SqlIdentifier) update.getTargetTable();
     String name = last(target);
+    if (target.names.size() > 1) {
+      throw new UnsupportedFeatureException(
+          "UPDATE "
+              + String.join(".", target.names)
+              + " is not supported: UPDATE changes session tables; tables of catalogs take INSERT"
+              + " and DELETE");
+    }
     MemoryTable table = memoryTable(name, "UPDATE");
     SqlPipeline p = session.pipeline();
     SqlParserPos pos = update.getParserPosition();

@@ -1,5 +1,6 @@
 package dev.quiver.binding.statement;
 
+import dev.quiver.binding.datasource.WritableTableCatalog;
 import java.util.List;
 import java.util.Map;
 
@@ -58,6 +59,32 @@ public sealed interface Statement {
    */
   record CreateView(String name, boolean orReplace, List<String> columns, SqlText query)
       implements Statement {}
+
+  /**
+   * {@code CREATE TABLE [IF NOT EXISTS] catalog.namespace.table (elements) [PARTITIONED BY (...)]}
+   * or {@code CREATE TABLE [IF NOT EXISTS] catalog.namespace.table [PARTITIONED BY (...)] AS
+   * query}, on an attached catalog: {@code path} is the name's three parts; exactly one of {@code
+   * elements} (the column list's text) and {@code query} is null.
+   */
+  record CreateCatalogTable(
+      List<String> path,
+      boolean ifNotExists,
+      String elements,
+      List<WritableTableCatalog.PartitionField> partitionBy,
+      SqlText query)
+      implements Statement {
+    public CreateCatalogTable {
+      path = List.copyOf(path);
+      partitionBy = List.copyOf(partitionBy);
+    }
+  }
+
+  /** {@code DROP TABLE [IF EXISTS] catalog.namespace.table}. */
+  record DropCatalogTable(List<String> path, boolean ifExists) implements Statement {
+    public DropCatalogTable {
+      path = List.copyOf(path);
+    }
+  }
 
   /** {@code DROP TABLE|VIEW [IF EXISTS] name}. */
   record Drop(boolean view, String name, boolean ifExists) implements Statement {}

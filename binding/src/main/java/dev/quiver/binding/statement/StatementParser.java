@@ -1,5 +1,6 @@
 package dev.quiver.binding.statement;
 
+import dev.quiver.binding.datasource.WritableTableCatalog;
 import dev.quiver.binding.errors.SqlParseException;
 import dev.quiver.binding.statement.SqlTokens.Kind;
 import dev.quiver.binding.statement.SqlTokens.Token;
@@ -223,7 +224,16 @@ public final class StatementParser {
 
   private Statement createTable(boolean orReplace) {
     boolean ifNotExists = ifNotExists();
-    String name = name("a table name after CREATE TABLE");
+    List<String> path = dottedName("a table name after CREATE TABLE");
+    String name = String.join(".", path);
+    if (path.size() > 1) {
+      if (orReplace) {
+        throw tokens.error(
+            tokens.peek().start(),
+            "CREATE OR REPLACE TABLE is for session tables; DROP TABLE " + name + " first");
+      }
+      return createCatalogTable(path, ifNotExists);
+    }
     Token t = tokens.peek();
     if (t.isWord("AS")) {
       tokens.next();
@@ -233,10 +243,77 @@ public final class StatementParser {
     if (t.isSymbol('(')) {
       int open = tokens.next().end();
       int close = closingParenthesis(open);
+      if (tokens.peek().isWord("PARTITIONED")) {
+        throw partitionedSessionTable(name);
+      }
       expectEnd("after the column list of CREATE TABLE " + name);
       return new Statement.CreateTable(name, orReplace, ifNotExists, text.substring(open, close));
     }
+    if (t.isWord("PARTITIONED")) {
+      throw partitionedSessionTable(name);
+    }
     throw expected("AS query or (column definitions) after CREATE TABLE " + name, t);
+  }
+
+  private SqlParseException partitionedSessionTable(String name) {
+    return tokens.error(
+        tokens.peek().start(),
+        "PARTITIONED BY is for tables of an attached catalog (catalog.namespace.table), not "
+            + name);
+  }
+
+  /** CREATE TABLE of an attached catalog's table, after its name. */
+  private Statement createCatalogTable(List<String> path, boolean ifNotExists) {
+    String name = String.join(".", path);
+    String elements = null;
+    if (tokens.peek().isSymbol('(')) {
+      int open = tokens.next().end();
+      elements = text.substring(open, closingParenthesis(open));
+    }
+    List<WritableTableCatalog.PartitionField> partitionBy = new ArrayList<>();
+    if (tokens.peek().isWord("PARTITIONED")) {
+      tokens.next();
+      expectWord("BY", "after PARTITIONED");
+      expectSymbol('(', "after PARTITIONED BY");
+      do {
+        partitionBy.add(partitionField(name));
+      } while (comma());
+      expectSymbol(')', "after the PARTITIONED BY list of " + name);
+    }
+    if (elements != null) {
+      expectEnd("after CREATE TABLE " + name + " (...)");
+      return new Statement.CreateCatalogTable(path, ifNotExists, elements, partitionBy, null);
+    }
+    Token t = tokens.next();
+    if (!t.isWord("AS")) {
+      throw expected("AS query or (column definitions) after CREATE TABLE " + name, t);
+    }
+    return new Statement.CreateCatalogTable(
+        path, ifNotExists, null, partitionBy, rest("a query after CREATE TABLE " + name + " AS"));
+  }
+
+  /** {@code column}, {@code transform(column)} or {@code transform(N, column)}. */
+  private WritableTableCatalog.PartitionField partitionField(String table) {
+    String what = "a column or transform in PARTITIONED BY of " + table;
+    String first = name(what);
+    if (!tokens.peek().isSymbol('(')) {
+      return new WritableTableCatalog.PartitionField("identity", null, first);
+    }
+    tokens.next();
+    Integer argument = null;
+    if (tokens.peek().kind() == Kind.NUMBER) {
+      Token n = tokens.next();
+      try {
+        argument = Integer.parseInt(n.text());
+      } catch (NumberFormatException e) {
+        throw expected("a whole number in " + first + "(...)", n);
+      }
+      expectSymbol(',', "after " + first + "(" + argument);
+    }
+    String column = name("a column name in " + first + "(...)");
+    expectSymbol(')', "after " + first + "(..." + column);
+    return new WritableTableCatalog.PartitionField(
+        first.toLowerCase(Locale.ROOT), argument, column);
   }
 
   private Statement createView(boolean orReplace) {
@@ -373,8 +450,15 @@ public final class StatementParser {
       tokens.next();
       tokens.next();
     }
-    String name = name("a name after DROP " + kind.upper());
+    List<String> path = dottedName("a name after DROP " + kind.upper());
+    String name = String.join(".", path);
     expectEnd("after DROP " + kind.upper() + " " + name);
+    if (path.size() > 1 && kind.isWord("TABLE")) {
+      return new Statement.DropCatalogTable(path, ifExists);
+    }
+    if (path.size() > 1) {
+      throw tokens.error(kind.start(), "views are session objects; DROP VIEW takes a plain name");
+    }
     return new Statement.Drop(kind.isWord("VIEW"), name, ifExists);
   }
 

@@ -3,6 +3,7 @@ package dev.quiver.binding.statement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.binding.datasource.WritableTableCatalog.PartitionField;
 import dev.quiver.binding.errors.SqlParseException;
 import dev.quiver.binding.statement.Statement.ColumnType;
 import dev.quiver.binding.statement.Statement.SqlText;
@@ -106,6 +107,42 @@ class StatementParserTest {
     assertThat(parse("CREATE TABLE t AS(SELECT 1)"))
         .isEqualTo(
             new Statement.CreateTableAs("t", false, false, new SqlText("(SELECT 1)", 1, 18)));
+  }
+
+  @Test
+  void catalogTablesTakePartitioningAndDottedNames() {
+    assertThat(
+            parse(
+                "CREATE TABLE lake.db.\"T\" PARTITIONED BY (Month(d), bucket(16, id), c)\n"
+                    + "AS SELECT 1"))
+        .isEqualTo(
+            new Statement.CreateCatalogTable(
+                List.of("lake", "db", "T"),
+                false,
+                null,
+                List.of(
+                    new PartitionField("month", null, "d"),
+                    new PartitionField("bucket", 16, "id"),
+                    new PartitionField("identity", null, "c")),
+                new SqlText("SELECT 1", 2, 4)));
+    assertThat(parse("CREATE TABLE IF NOT EXISTS c.n.t (a INT NOT NULL) PARTITIONED BY (a)"))
+        .isEqualTo(
+            new Statement.CreateCatalogTable(
+                List.of("c", "n", "t"),
+                true,
+                "a INT NOT NULL",
+                List.of(new PartitionField("identity", null, "a")),
+                null));
+    assertThat(parse("DROP TABLE IF EXISTS c.n.t"))
+        .isEqualTo(new Statement.DropCatalogTable(List.of("c", "n", "t"), true));
+    assertThatThrownBy(() -> parse("CREATE TABLE t PARTITIONED BY (a) AS SELECT 1"))
+        .isInstanceOf(SqlParseException.class)
+        .hasMessageContaining("attached catalog");
+    assertThatThrownBy(() -> parse("CREATE OR REPLACE TABLE c.n.t AS SELECT 1"))
+        .isInstanceOf(SqlParseException.class)
+        .hasMessageContaining("DROP TABLE c.n.t first");
+    assertThatThrownBy(() -> parse("CREATE TABLE c.n.t PARTITIONED BY (bucket(x, 4)) AS SELECT 1"))
+        .isInstanceOf(SqlParseException.class);
   }
 
   @Test

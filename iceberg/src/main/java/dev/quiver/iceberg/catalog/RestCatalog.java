@@ -1,11 +1,13 @@
 package dev.quiver.iceberg.catalog;
 
-import dev.quiver.binding.datasource.TableCatalog;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.iceberg.io.QuiverFileIO;
 import dev.quiver.iceberg.table.IcebergTable;
+import dev.quiver.iceberg.write.TableSchemas;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,12 +16,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SessionCatalog;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.HTTPClient;
@@ -33,10 +38,13 @@ import org.apache.iceberg.rest.RESTUtil;
  * token}, {@code credential}, {@code scope}, {@code prefix}, {@code header.*}, ...). Metadata,
  * manifests and data files are read with {@link QuiverFileIO} and the session's {@code quiver.s3.*}
  * settings, on a cluster too (the catalog's own S3 properties and vended credentials are not used).
- * Nested namespaces are named with their levels joined by dots ({@code cat."a.b".t}). {@link
- * #toString} shows the name and the URI without user information; errors never show options.
+ * Nested namespaces are named with their levels joined by dots ({@code cat."a.b".t}). Tables are
+ * created through the catalog in one commit with their first rows (a create transaction); DROP
+ * TABLE removes the table from the catalog without asking it to purge the files (as Spark's DROP
+ * TABLE does): the catalog's owner collects them. {@link #toString} shows the name and the URI
+ * without user information; errors never show options.
  */
-public final class RestCatalog implements TableCatalog, AutoCloseable {
+public final class RestCatalog implements WritableIcebergCatalog, AutoCloseable {
   /** Option names whose values are secrets. */
   static final Set<String> SECRETS =
       Set.of(
@@ -171,8 +179,45 @@ public final class RestCatalog implements TableCatalog, AutoCloseable {
     return t == null ? null : IcebergTable.asOf(t, qualified(namespace, table), epochMillis);
   }
 
-  private String qualified(String namespace, String table) {
+  @Override
+  public String qualified(String namespace, String table) {
     return name + "." + namespace + "." + table;
+  }
+
+  @Override
+  public Transaction newTable(
+      String namespace, String table, org.apache.iceberg.Schema schema, PartitionSpec spec) {
+    try {
+      return tables
+          .buildTable(TableIdentifier.of(namespace(namespace), table), schema)
+          .withPartitionSpec(spec)
+          .withProperties(TableSchemas.newTableProperties())
+          .createTransaction();
+    } catch (AlreadyExistsException e) {
+      throw new QuiverException(
+          "Table '" + qualified(namespace, table) + "' already exists; DROP it first", e);
+    } catch (NoSuchNamespaceException e) {
+      dev.quiver.binding.sql.Catalog.checkNamespace(name, this, namespace);
+      throw e;
+    }
+  }
+
+  @Override
+  public Table existing(String namespace, String table) {
+    Table t = load(namespace, table);
+    if (t == null) {
+      throw new UnknownTableException(qualified(namespace, table), tables(namespace));
+    }
+    return t;
+  }
+
+  @Override
+  public boolean drop(String namespace, String table) {
+    try {
+      return tables.dropTable(TableIdentifier.of(namespace(namespace), table), false);
+    } catch (NoSuchNamespaceException e) {
+      return false;
+    }
   }
 
   @Override

@@ -1,8 +1,10 @@
 package dev.quiver.iceberg.catalog;
 
-import dev.quiver.binding.datasource.TableCatalog;
 import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.binding.errors.ObjectStoreException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.io.StoredObject;
@@ -10,18 +12,32 @@ import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.iceberg.io.QuiverFileIO;
 import dev.quiver.iceberg.table.IcebergLocations;
 import dev.quiver.iceberg.table.IcebergTable;
+import dev.quiver.iceberg.write.TableSchemas;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.Transactions;
 
 /**
  * A warehouse folder of Iceberg tables in Hadoop's layout, {@code WAREHOUSE/namespace/table/} each
  * with its {@code metadata/}, as a catalog: {@code cat.namespace.table} reads the table's current
- * snapshot when a statement names it.
+ * snapshot when a statement names it. Tables are created in {@code WAREHOUSE/namespace/table/} (the
+ * namespace's folder is made as needed) and committed by {@link FileSystemTableOperations}; DROP
+ * TABLE deletes the table's folder, metadata first.
  */
-public final class WarehouseCatalog implements TableCatalog {
+public final class WarehouseCatalog implements WritableIcebergCatalog {
   private final String warehouse;
   private final String name;
   private final SessionConfig config;
@@ -105,6 +121,72 @@ public final class WarehouseCatalog implements TableCatalog {
     }
     return IcebergTable.asOf(
         FileSystemTables.load(location, config), name + "." + namespace + "." + table, epochMillis);
+  }
+
+  @Override
+  public String qualified(String namespace, String table) {
+    return name + "." + namespace + "." + table;
+  }
+
+  @Override
+  public Transaction newTable(
+      String namespace, String table, org.apache.iceberg.Schema schema, PartitionSpec spec) {
+    String location = tableLocation(namespace, table);
+    String qualified = qualified(namespace, table);
+    FileSystemTableOperations ops = new FileSystemTableOperations(location, config);
+    if (ops.current() != null) {
+      throw new QuiverException("Table '" + qualified + "' already exists; DROP it first");
+    }
+    TableMetadata metadata =
+        TableMetadata.newTableMetadata(
+            schema, spec, SortOrder.unsorted(), location, TableSchemas.newTableProperties());
+    return Transactions.createTableTransaction(qualified, ops, metadata);
+  }
+
+  @Override
+  public Table existing(String namespace, String table) {
+    String location = tableLocation(namespace, table);
+    if (IcebergLocations.find(location, config) == null) {
+      throw new UnknownTableException(qualified(namespace, table), tables(namespace));
+    }
+    return FileSystemTables.load(location, config);
+  }
+
+  @Override
+  public boolean drop(String namespace, String table) {
+    String location = tableLocation(namespace, table);
+    if (IcebergLocations.find(location, config) == null) {
+      return false;
+    }
+    String root = QuiverFileIO.storeLocation(location);
+    ObjectStore store = ObjectStores.forLocation(root, config);
+    List<String> objects =
+        new ArrayList<>(store.list(root).stream().map(StoredObject::location).toList());
+    // The version hint and metadata files first: the table is gone before its data goes.
+    objects.sort(
+        Comparator.comparing(
+            (String o) ->
+                o.endsWith("version-hint.text")
+                    ? 0
+                    : o.replace('\\', '/').contains("/metadata/") ? 1 : 2));
+    for (String o : objects) {
+      store.delete(o);
+    }
+    if (store.isLocal()) {
+      deleteFolders(Path.of(root));
+    }
+    return true;
+  }
+
+  /** Removes the empty folders left under {@code dir}, and {@code dir}. */
+  private static void deleteFolders(Path dir) {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new DataSourceException("Cannot remove the folder " + dir + ": " + e.getMessage(), e);
+    }
   }
 
   @Override
