@@ -30,6 +30,12 @@ import org.apache.parquet.format.Util;
  * (or, on failure, discards) it.
  */
 public final class ParquetFileWriter {
+  /**
+   * The Arrow field metadata key whose integer value becomes the column's Parquet field id (the key
+   * Arrow's own writer reads; Iceberg resolves columns by these ids).
+   */
+  public static final String FIELD_ID_KEY = "PARQUET:field_id";
+
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
   /** Rows written to every column before the page size checks: bounds a page's overshoot. */

@@ -23,13 +23,12 @@ import org.apache.parquet.schema.Types;
  * DECIMAL stored as INT32, INT64 or FIXED_LEN_BYTE_ARRAY by precision, DATE, TIME, TIMESTAMP with
  * isAdjustedToUTC set for zoned timestamps, INTEGER for narrow and unsigned integers), lists and
  * maps in the standard three-level layout, and field ids taken from the Arrow metadata key {@value
- * #FIELD_ID} (Iceberg resolves columns by them). Also lists, for each Parquet leaf, how its values
- * are reached in an Arrow batch. A type Parquet cannot hold is a {@link DataSourceException} naming
- * the column.
+ * ParquetFileWriter#FIELD_ID_KEY} (Iceberg resolves columns by them). Also lists, for each Parquet
+ * leaf, how its values are reached in an Arrow batch. A type Parquet cannot hold is a {@link
+ * DataSourceException} naming the column.
  */
 final class ParquetSchemaMapping {
-  /** The Arrow field metadata key holding a Parquet field id (as Arrow's own writer reads it). */
-  static final String FIELD_ID = "PARQUET:field_id";
+  private static final String FIELD_ID = ParquetFileWriter.FIELD_ID_KEY;
 
   private final MessageType message;
   private final List<LeafColumn> leaves;
