@@ -1,5 +1,7 @@
 package dev.quiver.binding.datasource;
 
+import dev.quiver.binding.datasource.parquet.ParquetFileWriter;
+import dev.quiver.binding.datasource.parquet.ParquetWriteOptions;
 import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.io.ObjectStore;
@@ -7,8 +9,10 @@ import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.io.PendingObject;
 import dev.quiver.binding.physical.scan.ScanBatches;
 import dev.quiver.binding.settings.SessionConfig;
+import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,8 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.apache.arrow.dataset.file.DatasetFileWriter;
-import org.apache.arrow.dataset.file.FileFormat;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.FieldVector;
@@ -82,71 +84,80 @@ public final class FileWriters {
       SessionConfig config,
       BufferAllocator allocator,
       long fileBytes) {
+    return writeParquet(reader, location, config, fileBytes, ParquetWriteOptions.DEFAULT);
+  }
+
+  /**
+   * Writes every batch of {@code reader} as Parquet files laid out by {@code options} under {@code
+   * location}, as {@link #writeParquet(ArrowReader, String, SessionConfig, BufferAllocator, long)}
+   * does; returns rows written.
+   */
+  public static long writeParquet(
+      ArrowReader reader,
+      String location,
+      SessionConfig config,
+      long fileBytes,
+      ParquetWriteOptions options) {
     String root = ObjectStores.normalize(location);
     ObjectStore store = ObjectStores.forLocation(root, config);
     prepare(store, root, false);
     List<PendingObject> pending = new ArrayList<>();
     Path staging = null;
+    OutputStream file = null;
     long rows = 0;
-    int fileIndex = 0;
     try {
-      staging =
-          store.isLocal()
-              ? localStaging(Path.of(root))
-              : Files.createTempDirectory("quiver-write-");
-      // Locally, the finished files gather here under their final names.
-      Path out = Files.createDirectories(staging.resolve("out"));
-      Schema schema = reader.getVectorSchemaRoot().getSchema();
-      while (true) {
-        Path chunkDir = staging.resolve("chunk-" + fileIndex);
-        long chunkRows;
-        boolean exhausted;
-        try (BufferAllocator chunkAllocator =
-                allocator.newChildAllocator("parquet-write-" + fileIndex, 0, Long.MAX_VALUE);
-            ChunkReader chunk = new ChunkReader(chunkAllocator, reader, schema, fileBytes)) {
-          if (!chunk.hasInput() && fileIndex > 0) {
-            break;
-          }
-          DatasetFileWriter.write(
-              chunkAllocator,
-              chunk,
-              FileFormat.PARQUET,
-              chunkDir.toUri().toString(),
-              new String[0],
-              1,
-              "part-{i}.parquet");
-          chunkRows = chunk.rows;
-          exhausted = chunk.sourceExhausted;
-          chunk.close();
-          awaitNativeRelease(chunkAllocator);
+      // Locally, the finished files gather in a hidden folder, renamed onto the target at the end;
+      // in an object store each file is an upload published with the others at the end.
+      staging = store.isLocal() ? localStaging(Path.of(root)) : null;
+      Path out = staging == null ? null : Files.createDirectories(staging.resolve("out"));
+      VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+      Schema schema = batch.getSchema();
+      ParquetFileWriter writer = null;
+      long arrowBytes = 0;
+      int fileIndex = 0;
+      while (reader.loadNextBatch()) {
+        if (batch.getRowCount() == 0) {
+          continue;
         }
-        List<Path> written = listFiles(chunkDir);
-        if (written.isEmpty() && fileIndex == 0) {
-          byte[] empty = emptySchema(schema, allocator);
-          if (store.isLocal()) {
-            Files.write(out.resolve(EMPTY_SCHEMA_FILE), empty);
-          } else {
-            PendingObject p = store.create(store.resolve(root, EMPTY_SCHEMA_FILE));
-            pending.add(p);
-            p.write(empty);
-            p.close();
-          }
-        }
-        for (Path file : written) {
+        if (writer == null) {
           String name = "part-" + fileIndex++ + ".parquet";
-          if (store.isLocal()) {
-            Files.move(file, out.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+          if (out != null) {
+            file = new BufferedOutputStream(Files.newOutputStream(out.resolve(name)), 1 << 16);
           } else {
-            pending.add(store.upload(file, store.resolve(root, name)));
+            PendingObject p = store.create(store.resolve(root, name));
+            pending.add(p);
+            file = p;
           }
+          writer = new ParquetFileWriter(file, schema, options);
+          arrowBytes = 0;
         }
-        deleteRecursively(chunkDir);
-        rows += chunkRows;
-        if (exhausted) {
-          break;
+        writer.write(batch);
+        rows += batch.getRowCount();
+        arrowBytes += ScanBatches.bufferBytes(batch);
+        if (arrowBytes >= fileBytes) {
+          writer.finish();
+          file.close();
+          file = null;
+          writer = null;
         }
       }
-      if (store.isLocal()) {
+      if (writer != null) {
+        writer.finish();
+        file.close();
+        file = null;
+      }
+      if (fileIndex == 0) {
+        byte[] empty = emptySchema(batch);
+        if (out != null) {
+          Files.write(out.resolve(EMPTY_SCHEMA_FILE), empty);
+        } else {
+          PendingObject p = store.create(store.resolve(root, EMPTY_SCHEMA_FILE));
+          pending.add(p);
+          p.write(empty);
+          p.close();
+        }
+      }
+      if (out != null) {
         publishFolder(out, Path.of(root));
       } else {
         store.publishAll(pending);
@@ -162,11 +173,22 @@ public final class FileWriters {
       throw new DataSourceException(
           "Cannot write Parquet files to " + root + ": " + e.getMessage(), e);
     } finally {
+      closeQuietly(file);
       if (staging != null) {
         deleteRecursively(staging);
       }
     }
     return rows;
+  }
+
+  private static void closeQuietly(OutputStream stream) {
+    if (stream != null && !(stream instanceof PendingObject)) {
+      try {
+        stream.close();
+      } catch (IOException e) {
+        // The write already failed; the staging folder holding the file is removed next.
+      }
+    }
   }
 
   /**
@@ -211,32 +233,14 @@ public final class FileWriters {
   }
 
   /**
-   * The native dataset writer may drop its references to exported batches on its own threads after
-   * {@code write} returns; wait (briefly) for that so the chunk's allocator closes empty and the
-   * caller's zero-bytes check after the query holds.
+   * An empty result is recorded as an Arrow IPC file holding only the schema (a Parquet folder with
+   * no file would have none); {@link ParquetTable#open} reads it back as an empty table.
    */
-  static void awaitNativeRelease(BufferAllocator chunkAllocator) {
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    while (chunkAllocator.getAllocatedMemory() != 0 && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(1);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  /**
-   * Arrow's dataset writer writes no file for an empty stream, so an empty result is recorded as an
-   * Arrow IPC file holding only the schema; {@link ParquetTable#open} reads it back as an empty
-   * table.
-   */
-  private static byte[] emptySchema(Schema schema, BufferAllocator allocator) throws IOException {
+  private static byte[] emptySchema(VectorSchemaRoot batch) throws IOException {
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    try (VectorSchemaRoot empty = VectorSchemaRoot.create(schema, allocator);
-        ArrowFileWriter writer =
-            new ArrowFileWriter(empty, null, java.nio.channels.Channels.newChannel(bytes))) {
+    // Only the schema and an empty footer are written: the batch's buffers are not read.
+    try (ArrowFileWriter writer =
+        new ArrowFileWriter(batch, null, java.nio.channels.Channels.newChannel(bytes))) {
       writer.start();
       writer.end();
     }
@@ -320,49 +324,36 @@ public final class FileWriters {
   /**
    * Writes every batch of {@code reader} as one Parquet file at {@code location} (a local path or
    * {@code s3://bucket/key}), replacing what is there; the file appears only once complete (COPY
-   * ... TO 'file.parquet'). Returns rows written.
+   * ... TO 'file.parquet'). An empty result is a file with no row group. Returns rows written.
    */
   public static long writeParquetFile(
       ArrowReader reader, String location, SessionConfig config, BufferAllocator allocator) {
+    return writeParquetFile(reader, location, config, ParquetWriteOptions.DEFAULT);
+  }
+
+  /**
+   * Writes every batch of {@code reader} as one Parquet file laid out by {@code options} at {@code
+   * location}, as {@link #writeParquetFile(ArrowReader, String, SessionConfig, BufferAllocator)}
+   * does; returns rows written.
+   */
+  public static long writeParquetFile(
+      ArrowReader reader, String location, SessionConfig config, ParquetWriteOptions options) {
     String target = ObjectStores.normalize(location);
     ObjectStore store = ObjectStores.forLocation(target, config);
-    Path staging = null;
+    createLocalParent(store, target);
     PendingObject pending = null;
     try {
-      staging =
-          store.isLocal()
-              ? Files.createDirectories(
-                  Path.of(target)
-                      .toAbsolutePath()
-                      .resolveSibling(".quiver-staging-" + UUID.randomUUID()))
-              : Files.createTempDirectory("quiver-write-");
-      long rows;
-      Schema schema = reader.getVectorSchemaRoot().getSchema();
-      try (BufferAllocator chunkAllocator =
-              allocator.newChildAllocator("parquet-file-write", 0, Long.MAX_VALUE);
-          ChunkReader chunk = new ChunkReader(chunkAllocator, reader, schema, Long.MAX_VALUE)) {
-        DatasetFileWriter.write(
-            chunkAllocator,
-            chunk,
-            FileFormat.PARQUET,
-            staging.toUri().toString(),
-            new String[0],
-            1,
-            "part-{i}.parquet");
-        rows = chunk.rows;
-        chunk.close();
-        awaitNativeRelease(chunkAllocator);
+      pending = store.create(target);
+      VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+      long rows = 0;
+      try (OutputStream out = new BufferedOutputStream(pending, 1 << 16)) {
+        ParquetFileWriter writer = new ParquetFileWriter(out, batch.getSchema(), options);
+        while (reader.loadNextBatch()) {
+          writer.write(batch);
+          rows += batch.getRowCount();
+        }
+        writer.finish();
       }
-      List<Path> written = listFiles(staging);
-      if (written.size() != 1) {
-        throw new DataSourceException(
-            "Cannot write the Parquet file "
-                + target
-                + (written.isEmpty()
-                    ? ": the result is empty and a Parquet file needs at least one row group"
-                    : ": the writer produced " + written.size() + " files"));
-      }
-      pending = store.upload(written.get(0), target);
       pending.commit();
       return rows;
     } catch (OutOfMemoryException e) {
@@ -375,10 +366,6 @@ public final class FileWriters {
       abort(pending);
       throw new DataSourceException(
           "Cannot write the Parquet file " + target + ": " + e.getMessage(), e);
-    } finally {
-      if (staging != null) {
-        deleteRecursively(staging);
-      }
     }
   }
 
@@ -397,6 +384,11 @@ public final class FileWriters {
       ArrowReader reader, String location, SessionConfig config, char delimiter, boolean header) {
     String target = ObjectStores.normalize(location);
     ObjectStore store = ObjectStores.forLocation(target, config);
+    createLocalParent(store, target);
+    return writeCsvObject(reader, store, target, delimiter, header);
+  }
+
+  private static void createLocalParent(ObjectStore store, String target) {
     if (store.isLocal()) {
       try {
         Path parent = Path.of(target).toAbsolutePath().getParent();
@@ -408,7 +400,6 @@ public final class FileWriters {
             "Cannot create the folder of " + target + ": " + e.getMessage(), e);
       }
     }
-    return writeCsvObject(reader, store, target, delimiter, header);
   }
 
   /**
@@ -450,25 +441,6 @@ public final class FileWriters {
     }
   }
 
-  private static List<Path> listFiles(Path dir) throws IOException {
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> files = Files.list(dir)) {
-      return files
-          .filter(Files::isRegularFile)
-          .sorted(
-              (a, b) -> {
-                String x = a.getFileName().toString();
-                String y = b.getFileName().toString();
-                return x.length() != y.length()
-                    ? Integer.compare(x.length(), y.length())
-                    : x.compareTo(y);
-              })
-          .toList();
-    }
-  }
-
   private static void deleteRecursively(Path dir) {
     if (!Files.exists(dir)) {
       return;
@@ -480,74 +452,6 @@ public final class FileWriters {
     } catch (IOException e) {
       throw new DataSourceException(
           "Cannot remove staging directory " + dir + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** Passes batches of a source reader through until about {@code maxBytes} bytes have gone by. */
-  private static final class ChunkReader extends ArrowReader {
-    private final ArrowReader source;
-    private final Schema schema;
-    private final long maxBytes;
-    private long bytes;
-    long rows;
-    boolean sourceExhausted;
-    private boolean started;
-    private VectorSchemaRoot pending;
-
-    ChunkReader(BufferAllocator allocator, ArrowReader source, Schema schema, long maxBytes)
-        throws IOException {
-      super(allocator);
-      this.source = source;
-      this.schema = schema;
-      this.maxBytes = maxBytes;
-      // Peek one batch so that an exhausted source does not produce another empty file.
-      if (source.loadNextBatch()) {
-        pending = source.getVectorSchemaRoot();
-      } else {
-        sourceExhausted = true;
-      }
-    }
-
-    boolean hasInput() {
-      return pending != null;
-    }
-
-    @Override
-    public boolean loadNextBatch() throws IOException {
-      if (started && (bytes >= maxBytes || sourceExhausted)) {
-        return false;
-      }
-      started = true;
-      if (pending == null) {
-        if (sourceExhausted || !source.loadNextBatch()) {
-          sourceExhausted = true;
-          return false;
-        }
-        pending = source.getVectorSchemaRoot();
-      }
-      VectorSchemaRoot target = getVectorSchemaRoot();
-      List<FieldVector> from = pending.getFieldVectors();
-      for (int i = 0; i < from.size(); i++) {
-        from.get(i).makeTransferPair(target.getVector(i)).transfer();
-      }
-      target.setRowCount(pending.getRowCount());
-      rows += pending.getRowCount();
-      bytes += ScanBatches.bufferBytes(target);
-      pending = null;
-      return true;
-    }
-
-    @Override
-    public long bytesRead() {
-      return bytes;
-    }
-
-    @Override
-    protected void closeReadSource() {}
-
-    @Override
-    protected Schema readSchema() {
-      return schema;
     }
   }
 }

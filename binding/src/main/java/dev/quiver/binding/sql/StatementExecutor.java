@@ -8,6 +8,8 @@ import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetTable;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.datasource.WritableTableCatalog;
+import dev.quiver.binding.datasource.parquet.ParquetCodec;
+import dev.quiver.binding.datasource.parquet.ParquetWriteOptions;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.SqlParseException;
@@ -553,11 +555,50 @@ final class StatementExecutor {
 
   // ---- COPY ---------------------------------------------------------------------------------
 
+  /** The Parquet layout COPY's options ask for: COMPRESSION and ROW_GROUP_SIZE (rows). */
+  private static ParquetWriteOptions parquetOptions(Map<String, String> options) {
+    ParquetWriteOptions o = ParquetWriteOptions.DEFAULT;
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      switch (e.getKey()) {
+        case "compression", "codec" -> {
+          try {
+            o = o.withCodec(ParquetCodec.parse(e.getValue()));
+          } catch (IllegalArgumentException bad) {
+            throw new QuiverException("COPY ... (FORMAT PARQUET): " + bad.getMessage(), bad);
+          }
+        }
+        case "row_group_size" -> {
+          int rows;
+          try {
+            rows = Integer.parseInt(e.getValue().trim());
+          } catch (NumberFormatException bad) {
+            rows = 0;
+          }
+          if (rows <= 0) {
+            throw new QuiverException(
+                "COPY ... (FORMAT PARQUET): ROW_GROUP_SIZE is rows per row group, a positive"
+                    + " integer; got '"
+                    + e.getValue()
+                    + "'");
+          }
+          o = o.withRowGroupRows(rows);
+        }
+        default ->
+            throw new QuiverException(
+                "COPY ... (FORMAT PARQUET): unknown option "
+                    + e.getKey()
+                    + "; use COMPRESSION (uncompressed, snappy, gzip, zstd) and ROW_GROUP_SIZE");
+      }
+    }
+    return o;
+  }
+
   /**
-   * {@code COPY (query) TO 'path' (FORMAT PARQUET | CSV [, DELIMITER ';'] [, HEADER false])} and
-   * {@code COPY table TO ...}: runs the query (on the cluster for a distributed session) and writes
-   * its rows as one file at {@code path}, a local path or {@code s3://bucket/key}, replacing it;
-   * the format comes from FORMAT or the file's extension. Returns the rows written.
+   * {@code COPY (query) TO 'path' (FORMAT PARQUET [, COMPRESSION zstd] [, ROW_GROUP_SIZE n] | CSV
+   * [, DELIMITER ';'] [, HEADER false])} and {@code COPY table TO ...}: runs the query (on the
+   * cluster for a distributed session) and writes its rows as one file at {@code path}, a local
+   * path or {@code s3://bucket/key}, replacing it; the format comes from FORMAT or the file's
+   * extension. Returns the rows written.
    */
   private DataFrame copy(Statement.Copy copy) {
     String path = copy.path();
@@ -581,12 +622,8 @@ final class StatementExecutor {
     try (ArrowReader reader = df.executeStream()) {
       switch (format) {
         case "parquet" -> {
-          if (!options.isEmpty()) {
-            throw new QuiverException(
-                "COPY ... (FORMAT PARQUET) takes no other options, got "
-                    + String.join(", ", options.keySet()));
-          }
-          rows = FileWriters.writeParquetFile(reader, path, session.config(), session.allocator());
+          rows =
+              FileWriters.writeParquetFile(reader, path, session.config(), parquetOptions(options));
         }
         case "csv" -> {
           char delimiter = ',';

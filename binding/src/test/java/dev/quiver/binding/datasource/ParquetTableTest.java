@@ -152,21 +152,11 @@ class ParquetTableTest {
   @Test
   void findsFilesNamedByArrowsDefaultWriterAndSkipsHiddenOnes() throws IOException {
     Path dir = tmp.resolve("arrow");
-    // The native writer may release exported batches after it returns: give it its own allocator
-    // and wait for that, as FileWriters does.
-    try (BufferAllocator writer = allocator.newChildAllocator("arrow-writer", 0, Long.MAX_VALUE)) {
-      List<VectorSchemaRoot> batches = List.of(allTypesBatch(0, 40, writer));
-      try (ArrowReader reader = readerOf(ALL_TYPES, batches, writer)) {
-        org.apache.arrow.dataset.file.DatasetFileWriter.write(
-            writer,
-            reader,
-            org.apache.arrow.dataset.file.FileFormat.PARQUET,
-            dir.toUri().toString());
-      } finally {
-        batches.forEach(VectorSchemaRoot::close);
-      }
-      FileWriters.awaitNativeRelease(writer);
-    }
+    // Arrow's dataset writer names its files data_0, data_1, ... without an extension.
+    Path written = tmp.resolve("written");
+    write(written, 40, 40, Long.MAX_VALUE);
+    Files.createDirectories(dir);
+    Files.move(written.resolve("part-0.parquet"), dir.resolve("data_0"));
     Files.writeString(dir.resolve("_SUCCESS"), "");
     Files.writeString(dir.resolve(".hidden.parquet"), "junk");
     ParquetTable table = ParquetTable.open(dir.toString());

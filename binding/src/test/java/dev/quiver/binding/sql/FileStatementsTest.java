@@ -72,6 +72,39 @@ class FileStatementsTest {
   }
 
   @Test
+  void copyToParquetTakesCompressionAndRowGroupSize() throws Exception {
+    assertThat(
+            rows(
+                "COPY t TO '"
+                    + path("z.parquet")
+                    + "' (FORMAT PARQUET, COMPRESSION zstd, ROW_GROUP_SIZE 2)"))
+        .containsExactly("3");
+    assertThat(rows("SELECT id, name, price FROM '" + path("z.parquet") + "' ORDER BY id"))
+        .containsExactly("1|a|1.50", "2|b;c|2.25", "3|null|3.00");
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet r =
+            s.executeQuery(
+                "SELECT count(DISTINCT row_group_id), min(compression), max(compression)"
+                    + " FROM parquet_metadata('"
+                    + path("z.parquet")
+                    + "')")) {
+      assertThat(r.next()).isTrue();
+      assertThat(r.getInt(1)).isEqualTo(2);
+      assertThat(r.getString(2)).isEqualTo("ZSTD");
+      assertThat(r.getString(3)).isEqualTo("ZSTD");
+    }
+    assertThatThrownBy(
+            () -> rows("COPY t TO '" + path("t.parquet") + "' (FORMAT PARQUET, COMPRESSION lz9)"))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("lz9");
+    assertThatThrownBy(
+            () -> rows("COPY t TO '" + path("t.parquet") + "' (FORMAT PARQUET, ROW_GROUP_SIZE 0)"))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("ROW_GROUP_SIZE");
+  }
+
+  @Test
   void copyToParquetThenReadTheFileWhereATableStands() {
     assertThat(
             rows(

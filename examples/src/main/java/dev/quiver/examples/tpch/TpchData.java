@@ -1,10 +1,14 @@
 package dev.quiver.examples.tpch;
 
+import dev.quiver.binding.datasource.parquet.ParquetFileWriter;
+import dev.quiver.binding.datasource.parquet.ParquetWriteOptions;
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchColumnType;
 import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +19,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
-import org.apache.arrow.dataset.file.DatasetFileWriter;
-import org.apache.arrow.dataset.file.FileFormat;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -112,65 +118,74 @@ public final class TpchData {
     if (chunks.isEmpty()) {
       return dir;
     }
-    // One write at a time: concurrent native dataset writes can starve Arrow's CPU thread pool
-    // (sized to the core count) and deadlock. The native side encodes while Java generates.
+    // Chunks are independent files: write a table's chunks in parallel, one per core (the
+    // generator and the encoder both run in Java, on the chunk's thread).
+    int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     try (BufferAllocator child = allocator.newChildAllocator("tpch-gen", 0, Long.MAX_VALUE)) {
-      String previous = null;
-      for (Chunk chunk : chunks) {
-        String name = chunk.table.getTableName();
-        if (previous != null && !previous.equals(name)) {
-          Files.writeString(marker(dir, previous, scaleFactor), "complete\n");
+      int i = 0;
+      while (i < chunks.size()) {
+        String name = chunks.get(i).table.getTableName();
+        List<Future<?>> running = new ArrayList<>();
+        for (; i < chunks.size() && chunks.get(i).table.getTableName().equals(name); i++) {
+          Chunk chunk = chunks.get(i);
+          running.add(pool.submit(() -> writeChunk(child, scaleFactor, chunk)));
         }
-        writeChunk(child, scaleFactor, chunk);
-        previous = name;
+        awaitAll(running);
+        Files.writeString(marker(dir, name, scaleFactor), "complete\n");
       }
-      Files.writeString(marker(dir, previous, scaleFactor), "complete\n");
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write TPC-H data to " + dir, e);
+    } finally {
+      pool.shutdownNow();
     }
     return dir;
   }
 
-  private static void writeChunk(BufferAllocator allocator, double scaleFactor, Chunk chunk) {
-    String name = chunk.table.getTableName() + "-" + chunk.part;
-    // The native writer refuses a non-empty folder, so each chunk goes to a staging folder next
-    // to the table's and its files are then moved in.
-    Path staging = chunk.dir.resolveSibling("." + name + ".staging");
-    try (BufferAllocator child = allocator.newChildAllocator(name, 0, Long.MAX_VALUE)) {
-      deleteRecursively(staging);
-      try (GeneratorReader<?> reader = GeneratorReader.create(child, chunk, scaleFactor)) {
-        DatasetFileWriter.write(
-            child,
-            reader,
-            FileFormat.PARQUET,
-            staging.toAbsolutePath().toUri().toString(),
-            new String[0],
-            1024,
-            "part-" + chunk.part + "-{i}.parquet");
-      }
-      awaitReleased(child);
-      try (Stream<Path> files = Files.list(staging)) {
-        for (Path f : files.toList()) {
-          Files.move(f, chunk.dir.resolve(f.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+  /** Waits for every write; the first failure is rethrown once all have ended. */
+  private static void awaitAll(List<Future<?>> running) {
+    RuntimeException failure = null;
+    for (Future<?> f : running) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        running.forEach(r -> r.cancel(true));
+        throw new IllegalStateException("Interrupted while generating TPC-H data", e);
+      } catch (ExecutionException e) {
+        if (failure == null) {
+          failure =
+              e.getCause() instanceof RuntimeException r
+                  ? r
+                  : new IllegalStateException(e.getCause());
         }
       }
-      Files.delete(staging);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write " + name + " to " + chunk.dir, e);
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 
-  // The native writer releases the last exported batches from its own threads, possibly just
-  // after write() returns; closing the allocator before that would report a false leak.
-  private static void awaitReleased(BufferAllocator allocator) {
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (allocator.getAllocatedMemory() > 0 && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(5);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
+  private static void writeChunk(BufferAllocator allocator, double scaleFactor, Chunk chunk) {
+    String name = chunk.table.getTableName() + "-" + chunk.part;
+    // Written beside the table folder under a hidden name, then moved in whole, so that the folder
+    // never holds a partial file.
+    Path temp = chunk.dir.resolveSibling("." + name + ".parquet.tmp");
+    Path target = chunk.dir.resolve("part-" + chunk.part + "-0.parquet");
+    try (BufferAllocator child = allocator.newChildAllocator(name, 0, Long.MAX_VALUE)) {
+      try (GeneratorReader<?> reader = GeneratorReader.create(child, chunk, scaleFactor);
+          OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16)) {
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        ParquetFileWriter writer =
+            new ParquetFileWriter(out, root.getSchema(), ParquetWriteOptions.DEFAULT);
+        while (reader.loadNextBatch()) {
+          writer.write(root);
+        }
+        writer.finish();
       }
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + name + " to " + chunk.dir, e);
     }
   }
 
