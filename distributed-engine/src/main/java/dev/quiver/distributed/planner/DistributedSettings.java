@@ -195,7 +195,7 @@ public final class DistributedSettings implements SettingsProvider {
           4L << 20,
           "A stage that scans files for a shuffled join waits for the join's other input, computed"
               + " by earlier stages, and shuffles only rows whose keys occur in it when that input"
-              + " wrote at most this much; 0 never.");
+              + " wrote at most this much (with quiver.distributed.adaptive.enabled); 0 never.");
 
   /** {@link #SPLIT_STEALING}, typed. */
   public static final Setting<Boolean> SPLIT_STEALING_SETTING =

@@ -6,6 +6,7 @@ import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.join.HashJoinExec;
 import dev.quiver.binding.physical.join.PartitionMode;
+import dev.quiver.binding.physical.scan.FileScanExec;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,6 +93,7 @@ public final class RuntimeFilters {
         || !scan.inputStageIds().isEmpty()
         || scan.boundary() != Boundary.HASH_SHUFFLE
         || scan.outputRowLimit() >= 0
+        || !readsOnlyFiles(scan.root())
         || keyStage.inputStageIds().isEmpty()
         || !onlyReader(graph, scan.id(), consumer)) {
       return;
@@ -114,6 +116,22 @@ public final class RuntimeFilters {
             PartitionMode.COLLECT_BUILD,
             join.nullEqualsNull());
     filters.put(scan.id(), new Filter(scan.id(), keyStage.id(), filtered));
+  }
+
+  /**
+   * Whether every leaf of {@code plan} scans files: a stage over in-memory rows carries them in its
+   * plan, and a second plan would ship them twice.
+   */
+  private static boolean readsOnlyFiles(ExecutionPlan plan) {
+    if (plan.children().isEmpty()) {
+      return plan instanceof FileScanExec;
+    }
+    for (ExecutionPlan child : plan.children()) {
+      if (!readsOnlyFiles(child)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether {@code consumer} is the one stage reading {@code stageId}, through one reader. */

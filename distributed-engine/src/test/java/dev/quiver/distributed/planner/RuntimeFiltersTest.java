@@ -6,19 +6,22 @@ import dev.quiver.binding.dataframe.JoinType;
 import dev.quiver.binding.physical.join.HashJoinExec;
 import dev.quiver.binding.physical.join.PartitionMode;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which scan stages get a runtime filter, read off the stage graphs of SQL queries: a scan joined
  * with an aggregate (whose size only running it tells) on a side whose unmatched rows the join
- * drops; never a preserved side, a join of two scans, or a scan another stage also reads.
+ * drops; never a preserved side, a join of two scans, or a scan of rows in memory.
  */
 @Timeout(60)
 class RuntimeFiltersTest {
+  @TempDir Path dir;
   private PlannedQueries planned;
 
   /**
@@ -30,7 +33,7 @@ class RuntimeFiltersTest {
 
   @BeforeEach
   void setUp() {
-    planned = new PlannedQueries();
+    planned = new PlannedQueries(dir);
   }
 
   @AfterEach
@@ -76,6 +79,17 @@ class RuntimeFiltersTest {
     assertThat(RuntimeFilters.dropsUnmatched(JoinType.ANTI, true)).isFalse();
     assertThat(RuntimeFilters.dropsUnmatched(JoinType.ANTI, false)).isTrue();
     assertThat(RuntimeFilters.dropsUnmatched(JoinType.SEMI, true)).isTrue();
+  }
+
+  @Test
+  void aScanOfRowsInMemoryHasNoFilter() {
+    // Its plan carries the rows: a second plan would ship them twice.
+    try (PlannedQueries inMemory = new PlannedQueries()) {
+      assertThat(
+              RuntimeFilters.of(
+                  inMemory.stages("SELECT t.v, a.w FROM t JOIN " + KEPT + " ON t.k = a.w")))
+          .isEmpty();
+    }
   }
 
   @Test

@@ -68,7 +68,7 @@ final class JobSnapshots {
               spec.getOutputPartitions(),
               spec.getPartitioning(),
               spec.getBoundary(),
-              spec.getPlanText(),
+              stage.planText(),
               stage.adaptiveNote,
               List.copyOf(tasks)));
     }

@@ -30,6 +30,7 @@ final class RuntimeFilterChoice {
           + filter.getMaxBytes();
     }
     stage.plan = filter.getPlan();
+    stage.filtered = true;
     return "rows filtered by the join keys of stage "
         + keys
         + " ("

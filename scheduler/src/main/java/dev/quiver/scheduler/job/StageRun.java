@@ -37,6 +37,9 @@ final class StageRun {
   /** Whether the runtime filter, if the stage has one, was decided on (once). */
   boolean filterDecided;
 
+  /** Whether its tasks run the runtime filter's plan. */
+  boolean filtered;
+
   StageRun(Job job, StageSpec spec) {
     this.job = job;
     this.spec = spec;
@@ -72,6 +75,11 @@ final class StageRun {
    */
   boolean filterable() {
     return !filterDecided && spec.hasRuntimeFilter() && inputsCompleteNoneLaunched();
+  }
+
+  /** The text of the plan its tasks run. */
+  String planText() {
+    return filtered ? spec.getRuntimeFilter().getPlanText() : spec.getPlanText();
   }
 
   /** Replaces the planned tasks with {@code reshape}'s. */

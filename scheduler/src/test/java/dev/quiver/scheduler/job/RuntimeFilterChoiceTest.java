@@ -26,6 +26,7 @@ class RuntimeFilterChoiceTest {
                 RuntimeFilterSpec.newBuilder()
                     .setInputStageId(1)
                     .setPlan(FILTERED)
+                    .setPlanText("SemiJoin over the scan")
                     .setMaxBytes(maxBytes))
             .build();
     return JobFixtures.job(1, JobFixtures.stage(1, 2), scan, JobFixtures.stage(3, 1, 1, 2));
@@ -54,6 +55,9 @@ class RuntimeFilterChoiceTest {
     assertThat(RuntimeFilterChoice.apply(scan))
         .isEqualTo("rows filtered by the join keys of stage 1 (22 rows, 700 bytes)");
     assertThat(scan.plan).isEqualTo(FILTERED);
+    assertThat(scan.planText())
+        .as("the jobs API shows the plan run")
+        .isEqualTo("SemiJoin over the scan");
   }
 
   @Test
@@ -65,6 +69,7 @@ class RuntimeFilterChoiceTest {
     assertThat(RuntimeFilterChoice.apply(scan))
         .isEqualTo("runtime filter from stage 1 not used: it wrote 700 bytes, over 500");
     assertThat(scan.plan).isEqualTo(scan.spec.getPlan());
+    assertThat(scan.planText()).isEqualTo(scan.spec.getPlanText());
   }
 
   @Test
