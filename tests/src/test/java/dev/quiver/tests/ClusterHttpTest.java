@@ -16,8 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -121,7 +123,27 @@ class ClusterHttpTest {
       JsonNode detail = json(cluster.schedulerHttp() + "/api/jobs/" + j.get("id").asText());
       assertThat(detail.get("dot").asText()).startsWith("digraph stages").contains(" -> client");
       assertThat(detail.get("stages")).hasSize(j.get("stagesTotal").asInt());
+      long duration = j.get("finishedAtMillis").asLong() - j.get("submittedAtMillis").asLong();
+      Map<Integer, Long> stageEnds = new HashMap<>();
       for (JsonNode stage : detail.get("stages")) {
+        long end = 0;
+        for (JsonNode t : stage.get("tasks")) {
+          long launched = t.get("launchedAfterMillis").asLong();
+          long ended = t.get("endedAfterMillis").asLong();
+          assertThat(launched).isBetween(0L, ended);
+          assertThat(ended).isLessThanOrEqualTo(duration);
+          end = Math.max(end, ended);
+        }
+        stageEnds.put(stage.get("id").asInt(), end);
+      }
+      for (JsonNode stage : detail.get("stages")) {
+        // A stage's tasks launch once the stages they read have ended (no stage here pipelines).
+        for (JsonNode input : stage.get("inputs")) {
+          for (JsonNode t : stage.get("tasks")) {
+            assertThat(t.get("launchedAfterMillis").asLong())
+                .isGreaterThanOrEqualTo(stageEnds.get(input.asInt()));
+          }
+        }
         assertThat(stage.get("partitioning").asText()).isNotEmpty();
         assertThat(stage.get("planText").asText()).isNotEmpty();
         assertThat(stage.get("tasks")).hasSize(stage.get("taskCount").asInt());

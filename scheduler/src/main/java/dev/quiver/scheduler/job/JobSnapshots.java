@@ -56,7 +56,7 @@ final class JobSnapshots {
     for (StageRun stage : job.stages.values()) {
       List<TaskView> tasks = new ArrayList<>();
       for (TaskRun t : stage.tasks) {
-        tasks.add(task(t, nowNanos));
+        tasks.add(task(t, job.submittedAtNanos, nowNanos));
       }
       StageSpec spec = stage.spec;
       stages.add(
@@ -75,7 +75,7 @@ final class JobSnapshots {
     return new JobDetail(summary(job), List.copyOf(stages), job.spec.getFinalStageId(), dot(job));
   }
 
-  private static TaskView task(TaskRun t, long nowNanos) {
+  private static TaskView task(TaskRun t, long jobSubmittedNanos, long nowNanos) {
     String state;
     if (t.summary == null) {
       state = "WAITING";
@@ -87,6 +87,7 @@ final class JobSnapshots {
       state = t.summary.getState().name().replace("TASK_STATE_", "");
     }
     TaskMetrics m = t.summary == null ? TaskMetrics.getDefaultInstance() : t.summary.getMetrics();
+    boolean launched = t.summary != null && t.launchedAtNanos != 0;
     long elapsed;
     if (t.summary == null) {
       elapsed = 0;
@@ -107,7 +108,11 @@ final class JobSnapshots {
         m.getOutputRows(),
         m.getOutputBytes(),
         m.getSpilledBytes(),
-        elapsed);
+        elapsed,
+        launched ? TimeUnit.NANOSECONDS.toMillis(t.launchedAtNanos - jobSubmittedNanos) : -1,
+        launched && t.ranNanos >= 0
+            ? TimeUnit.NANOSECONDS.toMillis(t.launchedAtNanos + t.ranNanos - jobSubmittedNanos)
+            : -1);
   }
 
   /** The stage graph as Graphviz DOT: producer → consumer edges, the final stage → client. */

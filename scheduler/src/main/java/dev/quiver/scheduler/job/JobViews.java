@@ -37,6 +37,11 @@ public final class JobViews {
    * @param attempt number of the latest attempt, -1 before the first launch
    * @param attempts attempts launched so far
    * @param elapsedMillis the attempt's run time (so far, while it runs)
+   * @param launchedAfterMillis when the attempt was launched, in milliseconds after the job was
+   *     submitted; -1 before the first launch
+   * @param endedAfterMillis when the scheduler learnt that the attempt ended, in milliseconds after
+   *     the job was submitted; -1 while it runs or waits. With the launch offsets of a stage's
+   *     inputs these show where a job's time goes between its tasks.
    */
   public record TaskView(
       int task,
@@ -48,7 +53,9 @@ public final class JobViews {
       long rows,
       long bytes,
       long spilledBytes,
-      long elapsedMillis) {}
+      long elapsedMillis,
+      long launchedAfterMillis,
+      long endedAfterMillis) {}
 
   /**
    * One stage.

@@ -56,6 +56,10 @@ final class AggregateStream implements BatchStream {
   private final Schema stateSchema;
   private final Schema spillSchema;
   private final MemoryReservation reservation;
+
+  /** For PARTIAL output that may start over: watches whether the input is clustered by key. */
+  private final ClusteredKeys clustered;
+
   private final List<Path> spills = new ArrayList<>();
   private final List<SpillRun> runs = new ArrayList<>();
   private BatchStream in;
@@ -93,6 +97,7 @@ final class AggregateStream implements BatchStream {
       }
     }
     this.spillable = !keyFields.isEmpty() && !anyDistinct;
+    this.clustered = partialOutput && spillable ? new ClusteredKeys() : null;
     this.stateSchema = new Schema(stateFields);
     List<Field> spillFields = new ArrayList<>(stateFields);
     spillFields.add(HASH_FIELD);
@@ -155,6 +160,10 @@ final class AggregateStream implements BatchStream {
           }
         }
         checkMemory();
+        if (!draining && clustered != null && clustered.restart(table.size())) {
+          // Keys arrive clustered: the groups so far will not come back (ClusteredKeys).
+          draining = true;
+        }
         continue;
       }
       if (merging) {
@@ -210,8 +219,12 @@ final class AggregateStream implements BatchStream {
       for (PhysicalExpr e : plan.groupExprs()) {
         keys.add(eval(e, batch, evaluated, owned));
       }
+      int groupsBefore = table.size();
       table.findOrInsert(keys, rows, null, gids);
       int groups = table.size();
+      if (clustered != null) {
+        clustered.observe(gids, rows, groupsBefore);
+      }
       for (int c = 0; c < calls.size(); c++) {
         AggregateCall call = calls.get(c);
         FieldVector[] args = new FieldVector[call.args().size()];

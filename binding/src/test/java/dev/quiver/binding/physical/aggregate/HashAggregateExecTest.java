@@ -461,6 +461,99 @@ class HashAggregateExecTest {
     assertThat(wrong).isZero();
   }
 
+  @Test
+  void partialAggregationOfClusteredKeysStartsOverAndFinalMergesTheSplitKeys() {
+    // Keys in runs of 2 to 5 rows, ascending, batches of 1,000 rows each cutting a run: as a file
+    // stored in key order. 140,000 keys are twice ClusteredKeys.CHECK_GROUPS and more.
+    int keys = 140_000;
+    Random r = new Random(7);
+    List<VectorSchemaRoot> clustered = new ArrayList<>();
+    List<Long> k = new ArrayList<>();
+    List<Long> x = new ArrayList<>();
+    for (long key = 0; key < keys; key++) {
+      int run = 2 + r.nextInt(4);
+      for (int i = 0; i < run; i++) {
+        k.add(key);
+        x.add(r.nextInt(10) == 0 ? null : (long) r.nextInt(100));
+        if (k.size() >= 1000 && i == 0) {
+          clustered.add(twoLongs(k, x)); // the run goes on in the next batch
+        }
+      }
+    }
+    clustered.add(twoLongs(k, x));
+    int partialRows = partialThenFinalEqualsSingle(clustered);
+    // Each start-over splits the run its batch cut (two rows for that key); without them, one
+    // row per key. 140,000 groups restart at least twice.
+    assertThat(partialRows - keys).isBetween(2, keys / ClusteredKeys.CHECK_GROUPS + 1);
+
+    // The same keys in random order: no start-over, one partial row per key.
+    List<Long> order = new ArrayList<>();
+    for (VectorSchemaRoot b : clustered) {
+      for (int i = 0; i < b.getRowCount(); i++) {
+        order.add(((BigIntVector) b.getVector(0)).get(i));
+      }
+    }
+    java.util.Collections.shuffle(order, r);
+    List<VectorSchemaRoot> scattered = new ArrayList<>();
+    for (long key : order) {
+      k.add(key);
+      x.add(key % 7 == 0 ? null : key % 100);
+      if (k.size() == 1000) {
+        scattered.add(twoLongs(k, x));
+      }
+    }
+    scattered.add(twoLongs(k, x));
+    assertThat(partialThenFinalEqualsSingle(scattered)).isEqualTo(keys);
+  }
+
+  /** A batch of columns k and x from the lists, which it empties. */
+  private VectorSchemaRoot twoLongs(List<Long> k, List<Long> x) {
+    VectorSchemaRoot b =
+        batch(
+            longs(allocator, "k", k.toArray(new Long[0])),
+            longs(allocator, "x", x.toArray(new Long[0])));
+    k.clear();
+    x.clear();
+    return b;
+  }
+
+  /**
+   * Aggregates {@code batches} by column 0 in one partition, PARTIAL then FINAL, checks the result
+   * equals SINGLE's, and returns how many rows PARTIAL emitted.
+   */
+  private int partialThenFinalEqualsSingle(List<VectorSchemaRoot> batches) {
+    BatchesExec in = source(List.of(batches));
+    Schema schema = in.schema();
+    List<AggregateCall> calls =
+        List.of(
+            call(AggregateFunction.COUNT, null, BIGINT, "c"),
+            call(AggregateFunction.SUM, col(schema, 1), BIGINT, "s"),
+            call(AggregateFunction.MIN, col(schema, 1), BIGINT, "mn"),
+            call(AggregateFunction.AVG, col(schema, 1), DOUBLE, "a"));
+    List<PhysicalExpr> keys = List.of(col(schema, 0));
+    List<String> names = List.of("k");
+    java.util.function.Supplier<TaskContext> ctx =
+        () -> TestData.context(allocator, Long.MAX_VALUE, 8192, spillDir);
+    List<List<Object>> expected =
+        collect(new HashAggregateExec(in, AggregateMode.SINGLE, keys, names, calls), ctx.get());
+    List<VectorSchemaRoot> states =
+        TestData.collectBatches(
+            new HashAggregateExec(in, AggregateMode.PARTIAL, keys, names, calls), ctx.get());
+    int partialRows = states.stream().mapToInt(VectorSchemaRoot::getRowCount).sum();
+    BatchesExec stateSource = source(List.of(states));
+    List<List<Object>> merged =
+        collect(
+            new HashAggregateExec(
+                stateSource,
+                AggregateMode.FINAL,
+                List.of(col(stateSource.schema(), 0)),
+                names,
+                calls),
+            ctx.get());
+    assertThat(byKey(merged)).isEqualTo(byKey(expected));
+    return partialRows;
+  }
+
   private VectorSchemaRoot sequence(int from, int count) {
     BigIntVector k = new BigIntVector("k", allocator);
     IntVector x = new IntVector("x", allocator);
