@@ -1323,3 +1323,29 @@ FROM (SELECT DISTINCT n_regionkey + CAST(NULL AS INTEGER) AS c0 FROM nation WHER
 SELECT w.*, (SELECT MIN(r_name) FROM region r WHERE w.c0 IS DISTINCT FROM r.r_regionkey) AS m
 FROM (SELECT a5.c1, a5.c0, COUNT(*) AS n FROM nation a1 LEFT JOIN (SELECT n_regionkey AS c0, MAX(n_name) AS c1 FROM nation WHERE 4 < -3.5 GROUP BY n_regionkey) a5 ON a1.n_nationkey IS NOT NULL
 WHERE a1.n_nationkey > 100 GROUP BY a5.c1, a5.c0) w;
+-- EXISTS correlated by IS NOT DISTINCT FROM and a range together: DuckDB 1.4.4 drops the outer rows
+-- whose correlation value is NULL (its delim join compares that column with =) and answers 997;
+-- its own COUNT form, and DuckDB 2.0, answer 1425, as Quiver does (seed 20261208 query 12722).
+-- name: exists_correlated_by_is_not_distinct_from_and_a_range
+-- setup: CREATE TABLE exists_nd_c AS SELECT c_custkey, NULLIF(c_nationkey % 4, 0) AS nk, c_acctbal FROM customer
+-- setup: CREATE TABLE exists_nd_s AS SELECT s_acctbal, NULLIF(s_nationkey % 4, 0) AS nk FROM supplier
+-- teardown: DROP TABLE exists_nd_c
+-- teardown: DROP TABLE exists_nd_s
+-- reference: SELECT COUNT(*) FROM exists_nd_c c WHERE (SELECT COUNT(*) FROM exists_nd_s s WHERE s.nk IS NOT DISTINCT FROM c.nk AND c.c_acctbal <= s.s_acctbal) > 0
+SELECT COUNT(*) FROM exists_nd_c c WHERE EXISTS (SELECT * FROM exists_nd_s s WHERE s.nk IS NOT DISTINCT FROM c.nk AND c.c_acctbal <= s.s_acctbal);
+-- A view answers as its query: views were converted with other options (simplified while
+-- converting, so the inner cast to DECIMAL(20, 2) was dropped and the view gave 3 | 3; issue 38).
+-- name: view_keeps_the_casts_of_its_query
+-- setup: CREATE TABLE view_casts_t AS SELECT 3 AS x
+-- setup: CREATE VIEW view_casts_v AS SELECT CAST(CAST(x AS DECIMAL(20, 2)) AS VARCHAR) AS s, CAST(x * 1.00 AS VARCHAR) AS s2 FROM view_casts_t
+-- teardown: DROP VIEW view_casts_v
+-- teardown: DROP TABLE view_casts_t
+SELECT * FROM view_casts_v;
+-- An uncorrelated scalar subquery with several rows is an error even where no outer row reaches it
+-- (as in DuckDB, and as on a cluster, whose stages all run): one process skipped the subquery when
+-- the outer side of its join was empty and answered (seed 20261208 query 695).
+-- name: scalar_subquery_with_several_rows_fails_without_outer_rows
+-- fails: SELECT (SELECT n_nationkey FROM nation) AS k FROM region WHERE r_regionkey < 0
+-- fails: SELECT r_name FROM region WHERE r_regionkey < 0 AND r_regionkey = (SELECT n_nationkey FROM nation)
+-- fails: SELECT DISTINCT x.k FROM (SELECT DISTINCT (SELECT n_nationkey FROM nation) AS s, r.r_regionkey AS k FROM region r LEFT JOIN nation n ON n.n_nationkey = r.r_regionkey WHERE n.n_name = 'none') x
+SELECT (SELECT n_nationkey FROM nation WHERE n_nationkey = 3) AS k FROM region WHERE r_regionkey < 0;

@@ -107,7 +107,7 @@ abstract class CorpusTestBase {
   }
 
   private void compare(SqlCorpus.Entry e) {
-    QueryResult expected = reference.query(e.sql());
+    QueryResult expected = reference.query(e.reference());
     QueryResult result = actual.query(e.sql());
     Differential.check(
         e.name() + " on " + actual.name(),

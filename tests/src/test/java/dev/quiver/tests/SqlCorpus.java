@@ -22,7 +22,9 @@ import java.util.List;
  *   <li>{@code -- quiver-setup: S} / {@code -- duckdb-setup: S} run S on one engine only (e.g. a
  *       SET where the engines' defaults differ on purpose);
  *   <li>{@code -- teardown: S}, {@code -- quiver-teardown: S}, {@code -- duckdb-teardown: S} run
- *       after the query, also when it failed (e.g. DROP TABLE, SET back to the default).
+ *       after the query, also when it failed (e.g. DROP TABLE, SET back to the default);
+ *   <li>{@code -- reference: Q} gives DuckDB an equivalent query Q in place of the entry's, where
+ *       DuckDB 1.4.4 answers the entry's own form wrongly (the entry's comment shows it).
  * </ul>
  */
 final class SqlCorpus {
@@ -46,12 +48,18 @@ final class SqlCorpus {
   /** One statement run around an entry's query. */
   record Step(StepKind kind, String sql) {}
 
-  /** One corpus query with the statements run before and after it. */
-  record Entry(String name, String sql, List<Step> before, List<Step> after) {
+  /**
+   * One corpus query with the statements run before and after it, and the query the reference
+   * engine runs for it ({@code sql} unless the entry gives an equivalent with {@code --
+   * reference:}).
+   */
+  record Entry(String name, String sql, List<Step> before, List<Step> after, String reference) {
     Entry(String name, String sql) {
-      this(name, sql, List.of(), List.of());
+      this(name, sql, List.of(), List.of(), sql);
     }
   }
+
+  private static final String REFERENCE = "-- reference:";
 
   private SqlCorpus() {}
 
@@ -96,6 +104,7 @@ final class SqlCorpus {
     StringBuilder sql = new StringBuilder();
     List<Step> before = new ArrayList<>();
     List<Step> after = new ArrayList<>();
+    String reference = null;
     for (String line : text.split("\n")) {
       String trimmed = line.strip();
       StepKind step = null;
@@ -112,6 +121,12 @@ final class SqlCorpus {
         sql.setLength(0);
         before = new ArrayList<>();
         after = new ArrayList<>();
+        reference = null;
+      } else if (name != null && trimmed.startsWith(REFERENCE)) {
+        reference = trimmed.substring(REFERENCE.length()).strip();
+        if (reference.endsWith(";")) {
+          reference = reference.substring(0, reference.length() - 1).strip();
+        }
       } else if (name != null && step != null) {
         String statement = trimmed.substring(step.prefix.length()).strip();
         if (statement.endsWith(";")) {
@@ -126,12 +141,14 @@ final class SqlCorpus {
         sql.append(line).append('\n');
         if (trimmed.endsWith(";")) {
           String q = sql.toString().strip();
+          q = q.substring(0, q.length() - 1).strip();
           entries.add(
               new Entry(
                   name,
-                  q.substring(0, q.length() - 1).strip(),
+                  q,
                   List.copyOf(before),
-                  List.copyOf(after)));
+                  List.copyOf(after),
+                  reference == null ? q : reference));
           name = null;
         }
       }

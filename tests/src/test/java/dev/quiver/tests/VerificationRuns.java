@@ -31,9 +31,10 @@ final class VerificationRuns implements AutoCloseable {
       String sql,
       SortSpecSource sort,
       List<SqlCorpus.Step> before,
-      List<SqlCorpus.Step> after) {
+      List<SqlCorpus.Step> after,
+      String reference) {
     Query(String name, String sql, SortSpecSource sort) {
-      this(name, sql, sort, List.of(), List.of());
+      this(name, sql, sort, List.of(), List.of(), sql);
     }
   }
 
@@ -65,7 +66,12 @@ final class VerificationRuns implements AutoCloseable {
     for (SqlCorpus.Entry e : SqlCorpus.load("sql-corpus.sql")) {
       out.add(
           new Query(
-              e.name(), e.sql(), ref -> Differential.sortOf(e.sql(), ref), e.before(), e.after()));
+              e.name(),
+              e.sql(),
+              ref -> Differential.sortOf(e.sql(), ref),
+              e.before(),
+              e.after(),
+              e.reference()));
     }
     return out;
   }
@@ -102,8 +108,8 @@ final class VerificationRuns implements AutoCloseable {
       }
       QueryResult want =
           q.before().isEmpty()
-              ? expected.computeIfAbsent(q.name(), n -> reference.query(q.sql()))
-              : reference.query(q.sql());
+              ? expected.computeIfAbsent(q.name(), n -> reference.query(q.reference()))
+              : reference.query(q.reference());
       QueryResult got = engine.query(q.sql());
       Differential.check(label, q.sql(), want, got, q.sort().of(want));
     } finally {

@@ -23,8 +23,11 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -33,6 +36,7 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 /**
@@ -105,7 +109,29 @@ final class JoinPlanner {
     RelDataType concat = rexBuilder.getTypeFactory().createJoinType(l.getRowType(), r.getRowType());
     ExecutionPlan left = builder.plan(l);
     ExecutionPlan right = builder.plan(r);
+    boolean swappable =
+        type == JoinType.INNER
+            || type == JoinType.LEFT
+            || type == JoinType.RIGHT
+            || type == JoinType.FULL;
+    // An uncorrelated scalar subquery is checked by a SINGLE_VALUE aggregate, which fails on a
+    // second row. The side a join runs first (the gathered or build side) always runs, the other
+    // not when the first is empty: the check goes first, so that a subquery with several rows is
+    // an error whether or not an outer row reaches it, in one process as on a cluster (whose
+    // stages all run), and as in DuckDB.
+    boolean checkFirst = swappable && checksSingleRow(r) && !checksSingleRow(l);
     if (lk.isEmpty()) {
+      if (checkFirst && type != JoinType.FULL) {
+        // The outer side streams past the gathered subquery row, partition by partition.
+        int nr = r.getRowType().getFieldCount();
+        RexNode swappedResidual = residual == null ? null : swapInputs(residual, nl, nr);
+        RelDataType swappedConcat =
+            rexBuilder.getTypeFactory().createJoinType(r.getRowType(), l.getRowType());
+        PhysicalExpr filter =
+            swappedResidual == null ? null : builder.translate(swappedResidual, swappedConcat);
+        return restoreOrder(
+            new NestedLoopJoinExec(single(right), left, swap(type), filter), nl, nr, j);
+      }
       PhysicalExpr filter = residual == null ? null : builder.translate(residual, concat);
       ExecutionPlan nlLeft = single(left);
       ExecutionPlan nlRight =
@@ -114,12 +140,7 @@ final class JoinPlanner {
     }
     double lRows = rows(l);
     double rRows = rows(r);
-    boolean swappable =
-        type == JoinType.INNER
-            || type == JoinType.LEFT
-            || type == JoinType.RIGHT
-            || type == JoinType.FULL;
-    if (swappable && lRows > rRows) {
+    if (swappable && (lRows > rRows || checkFirst)) {
       int nr = r.getRowType().getFieldCount();
       RexNode swappedResidual = residual == null ? null : swapInputs(residual, nl, nr);
       RelDataType swappedConcat =
@@ -136,14 +157,7 @@ final class JoinPlanner {
               rRows,
               false,
               nullEqualsNull);
-      List<PhysicalExpr> exprs = new ArrayList<>();
-      for (int i = 0; i < nl; i++) {
-        exprs.add(column(joined, nr + i));
-      }
-      for (int i = 0; i < nr; i++) {
-        exprs.add(column(joined, i));
-      }
-      return new ProjectionExec(joined, exprs, j.getRowType().getFieldNames());
+      return restoreOrder(joined, nl, nr, j);
     }
     boolean semi = type == JoinType.SEMI || type == JoinType.ANTI;
     boolean smallLeft =
@@ -265,6 +279,33 @@ final class JoinPlanner {
       }
     }
     return true;
+  }
+
+  /** Puts the columns of a join planned with its inputs swapped back in {@code j}'s order. */
+  private static ExecutionPlan restoreOrder(ExecutionPlan joined, int nl, int nr, Join j) {
+    List<PhysicalExpr> exprs = new ArrayList<>();
+    for (int i = 0; i < nl; i++) {
+      exprs.add(column(joined, nr + i));
+    }
+    for (int i = 0; i < nr; i++) {
+      exprs.add(column(joined, i));
+    }
+    return new ProjectionExec(joined, exprs, j.getRowType().getFieldNames());
+  }
+
+  /**
+   * Whether {@code rel} is an uncorrelated scalar subquery's check: a SINGLE_VALUE aggregate
+   * without group keys (under projections and filters), which fails when its input has several
+   * rows.
+   */
+  private static boolean checksSingleRow(RelNode rel) {
+    while (rel instanceof Project || rel instanceof Filter) {
+      rel = rel.getInput(0);
+    }
+    return rel instanceof Aggregate a
+        && a.getGroupSet().isEmpty()
+        && a.getAggCallList().stream()
+            .anyMatch(c -> c.getAggregation().getKind() == SqlKind.SINGLE_VALUE);
   }
 
   private static JoinType joinType(JoinRelType t) {

@@ -434,41 +434,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
 
   /** Converts a validated query; see {@link #toRel(SqlNode)}. */
   public RelNode toRel(Validated v) {
-    SqlToRelConverter.Config config =
-        SqlToRelConverter.config()
-            .withExpand(false)
-            .withTrimUnusedFields(false)
-            .withDecorrelationEnabled(true)
-            .withInSubQueryThreshold(Integer.MAX_VALUE)
-            // Keep a join condition's expressions in the join while converting: pushed into
-            // projections below it here, a correlated subquery in the SELECT list over that join
-            // read its columns at the offsets of the join before the trimming projection (the
-            // wrong column, or a failed decorrelation). The optimizer pushes them down later
-            // (JOIN_PUSH_EXPRESSIONS). No simplification while converting: TextCasts must see the
-            // casts to text as written before Calcite's simplifier drops an inner cast. Keep every
-            // GROUP BY: the builder drops one over an input of at most one row, but a subquery's
-            // references to the group keys are already numbered by the aggregate's row, so they
-            // then read other columns of the input (a wrong answer). Never merge a projection into
-            // the one below it (bloat -1): merged into a derived table's projection, a select
-            // list's correlated subquery kept a variable that described the derived table's
-            // columns, so it read other columns (wrong values, or an index out of bounds).
-            .addRelBuilderConfigTransform(
-                c ->
-                    c.withPushJoinCondition(false)
-                        .withSimplify(false)
-                        .withAggregateUnique(true)
-                        .withBloat(-1));
-    SqlToRelConverter converter =
-        new SqlToRelConverter(
-            this, v.validator(), catalogReader, cluster, StandardConvertletTable.INSTANCE, config);
-    RelRoot root;
-    try {
-      root = converter.convertQuery(v.node(), false, true);
-    } catch (QuiverException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw ValidationErrors.translate(e, v.node(), catalog, this);
-    }
+    RelRoot root = convert(v);
     RelNode rel = NullabilityCasts.apply(TextCasts.apply(root.project()));
     RelNode out = removeSubQueries(rel);
     // The decorrelator names a scalar subquery's column EXPR$n whatever its alias was.
@@ -476,6 +442,61 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     return out.getRowType().getFieldNames().equals(names)
         ? out
         : relBuilder().push(out).rename(names).build();
+  }
+
+  /**
+   * The one configuration of Calcite's converter, for queries and for the views they expand (CTEs,
+   * prepared statements and DataFrames from SQL are queries): a view converted with other options
+   * answered differently from its query (issue 38: simplified while converting, {@code CAST(CAST(x
+   * AS DECIMAL(20, 2)) AS VARCHAR)} lost its {@code .00}).
+   */
+  private static SqlToRelConverter.Config converterConfig() {
+    return SqlToRelConverter.config()
+        .withExpand(false)
+        .withTrimUnusedFields(false)
+        .withDecorrelationEnabled(true)
+        .withInSubQueryThreshold(Integer.MAX_VALUE)
+        // Keep a join condition's expressions in the join while converting: pushed into
+        // projections below it here, a correlated subquery in the SELECT list over that join
+        // read its columns at the offsets of the join before the trimming projection (the
+        // wrong column, or a failed decorrelation). The optimizer pushes them down later
+        // (JOIN_PUSH_EXPRESSIONS). No simplification while converting: TextCasts must see the
+        // casts to text as written before Calcite's simplifier drops an inner cast. Keep every
+        // GROUP BY: the builder drops one over an input of at most one row, but a subquery's
+        // references to the group keys are already numbered by the aggregate's row, so they
+        // then read other columns of the input (a wrong answer). Never merge a projection into
+        // the one below it (bloat -1): merged into a derived table's projection, a select
+        // list's correlated subquery kept a variable that described the derived table's
+        // columns, so it read other columns (wrong values, or an index out of bounds).
+        .addRelBuilderConfigTransform(
+            c ->
+                c.withPushJoinCondition(false)
+                    .withSimplify(false)
+                    .withAggregateUnique(true)
+                    .withBloat(-1));
+  }
+
+  /**
+   * Converts a validated query, or a view's query while the query that reads it converts, to
+   * relational algebra with its subqueries still in place; {@link #toRel(Validated)} removes them
+   * from the whole tree, views included.
+   */
+  private RelRoot convert(Validated v) {
+    SqlToRelConverter converter =
+        new SqlToRelConverter(
+            this,
+            v.validator(),
+            catalogReader,
+            cluster,
+            StandardConvertletTable.INSTANCE,
+            converterConfig());
+    try {
+      return converter.convertQuery(v.node(), false, true);
+    } catch (QuiverException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw ValidationErrors.translate(e, v.node(), catalog, this);
+    }
   }
 
   /**
@@ -675,22 +696,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   @Override
   public RelRoot expandView(
       RelDataType rowType, String queryString, List<String> schemaPath, List<String> viewPath) {
-    SqlNode node = parse(queryString);
-    Validated v = validate(node);
-    SqlToRelConverter converter =
-        new SqlToRelConverter(
-            this,
-            v.validator(),
-            catalogReader,
-            cluster,
-            StandardConvertletTable.INSTANCE,
-            SqlToRelConverter.config()
-                .withExpand(false)
-                .withDecorrelationEnabled(true)
-                .withInSubQueryThreshold(Integer.MAX_VALUE)
-                // As for a query (toRel): every GROUP BY kept, projections not merged.
-                .addRelBuilderConfigTransform(c -> c.withAggregateUnique(true).withBloat(-1)));
-    RelRoot root = converter.convertQuery(v.node(), false, true);
+    RelRoot root = convert(validate(parse(queryString)));
     return RelRoot.of(root.project(), root.kind);
   }
 }

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * <p>Two set-ups: DuckDB against Quiver in process, with TLP checks on Quiver; and Quiver in
  * process against Quiver on an embedded cluster. Quiver under test rotates through
  * target_partitions 1, 2, 3, 8 and batch sizes 1, 7 and the default, so that every query index has
- * one setting; query {@code i} of seed {@code s} is the same query on every run.
+ * one setting; query {@code i} of seed {@code s} is the same query on every run. Every fifth query
+ * runs on Quiver under test as a view ({@link ViewFuzzEngine}).
  */
 final class Fuzzer implements AutoCloseable {
   static final int[] PARTITIONS = {1, 2, 3, 8};
@@ -66,6 +67,7 @@ final class Fuzzer implements AutoCloseable {
   }
 
   private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(60);
+  private static final int VIEW_EVERY = 5;
   private static final int REDUCTION_TESTS = 500;
 
   private final long seed;
@@ -181,10 +183,12 @@ final class Fuzzer implements AutoCloseable {
     QueryGenerator.Generated q = new QueryGenerator(querySeed(seed, index), tables.tables()).next();
     int partitions = PARTITIONS[index % PARTITIONS.length];
     int batchSize = BATCH_SIZES[(index / PARTITIONS.length) % BATCH_SIZES.length];
+    // Every fifth query runs on Quiver as a view (the reference runs the query itself).
+    boolean asView = index % VIEW_EVERY == VIEW_EVERY - 1;
     String label =
         String.format(
-            "seed %d query %d (%s; target_partitions %d, batch_size %d)",
-            seed, index, q.shape(), partitions, batchSize);
+            "seed %d query %d (%s; target_partitions %d, batch_size %d%s)",
+            seed, index, q.shape(), partitions, batchSize, asView ? "; as a view" : "");
     String repro =
         String.format(
             "mvn -B -ntp -pl tests -am verify -Djacoco.skip=true -Dsurefire.failIfNoSpecifiedTests=false"
@@ -194,7 +198,7 @@ final class Fuzzer implements AutoCloseable {
     report.shape(q.shape());
     thread.run(Duration.ofSeconds(30), "configure", () -> actual.configure(partitions, batchSize));
     Outcome expected = run(reference, q.sql());
-    Outcome got = run(actual, q.sql());
+    Outcome got = run(asView ? new ViewFuzzEngine(actual) : actual, q.sql());
     if (got.failure() != null) {
       report.finding(new FuzzReport.Finding(got.failure(), label, repro, q.sql(), got.error()));
       return label;
@@ -421,7 +425,7 @@ final class Fuzzer implements AutoCloseable {
           () -> engine.close());
     } catch (AssertionError timeout) {
       out[0] = new Outcome(null, timeout.getMessage(), "timeout");
-      reopen(engine);
+      reopen(engine instanceof ViewFuzzEngine view ? view.inner : engine);
     }
     return out[0];
   }

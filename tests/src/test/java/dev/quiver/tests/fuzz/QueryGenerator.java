@@ -39,7 +39,8 @@ import java.util.regex.Pattern;
  *   <li>DATE + INTERVAL is a TIMESTAMP in DuckDB and a DATE in Quiver: it is cast back to DATE.
  *   <li>Literals: DOUBLE literals are written {@code 0.5E0} (a plain {@code 0.5} is DECIMAL in
  *       both); negative literals are parenthesised (no {@code --} comment by accident); typed NULLs
- *       are {@code CAST(NULL AS type)}.
+ *       are {@code CAST(NULL AS type)}; an untyped {@code NULL AS cN} may end a select list (of a
+ *       query, a derived table, every branch of a set operation), where no expression reads it.
  *   <li>Order-dependent results are only generated under a total order: LIMIT/OFFSET orders by
  *       every output column (and such queries have no DOUBLE output, whose last bits may differ and
  *       reorder rows); ROW_NUMBER, LAG, LEAD, FIRST_VALUE, LAST_VALUE and ROWS frames end their
@@ -60,7 +61,11 @@ import java.util.regex.Pattern;
  *       runs as a mark join (in a select list, under OR) wrongly when a correlated {@code <>}
  *       compares a NULL outer value ({@code SELECT NOT EXISTS (SELECT * FROM s WHERE s.id = o.i AND
  *       o.f <> s.f) FROM o} is false where o.f is NULL; seed 20261224 query 1130): the outer side
- *       of a correlated {@code <>} in EXISTS is wrapped in COALESCE with a literal.
+ *       of a correlated {@code <>} in EXISTS is wrapped in COALESCE with a literal. And it drops
+ *       the outer rows with a NULL correlation value when an EXISTS is correlated by IS NOT
+ *       DISTINCT FROM and a range together (its delim join compares that column with {@code =};
+ *       corpus entry exists_correlated_by_is_not_distinct_from_and_a_range, seed 20261208 query
+ *       12722; DuckDB 2.0 answers it right): not generated for EXISTS either.
  * </ol>
  */
 final class QueryGenerator {
@@ -250,6 +255,9 @@ final class QueryGenerator {
           .append(" AS c")
           .append(i);
     }
+    if (want == null) {
+      items.append(untypedNull(types.size()));
+    }
     boolean distinct = r.nextInt(6) == 0;
     String where = r.nextInt(10) < 7 ? pred(c, depth) : null;
     String select = "SELECT " + (distinct ? "DISTINCT " : "") + items;
@@ -322,6 +330,14 @@ final class QueryGenerator {
       for (FuzzType t : want) {
         types.add(t);
         items.add(expr(t, agg, depth));
+      }
+    }
+    if (want == null) {
+      // An untyped NULL item is a constant of each group (a key of the recombining TLP query).
+      String n = untypedNull(items.size());
+      if (!n.isEmpty()) {
+        items.add("NULL");
+        combiners.add(null);
       }
     }
     String having = r.nextInt(3) == 0 ? pred(agg, depth) : null;
@@ -419,6 +435,12 @@ final class QueryGenerator {
     List<FuzzType> types = randomTypes(1 + r.nextInt(3));
     String left = branch(types);
     String right = branch(types);
+    boolean nulls = !untypedNull(types.size()).isEmpty();
+    if (nulls) {
+      // Every branch ends with an untyped NULL column.
+      left = withUntypedNull(left, types.size());
+      right = withUntypedNull(right, types.size());
+    }
     String op =
         pick(
             new String[] {
@@ -443,9 +465,14 @@ final class QueryGenerator {
           " "
               + pick(new String[] {"UNION ALL", "UNION", "EXCEPT", "INTERSECT"})
               + " "
-              + branch(types);
+              + (nulls ? withUntypedNull(branch(types), types.size()) : branch(types));
     }
     return new Query(sql, types, null);
+  }
+
+  private String withUntypedNull(String sql, int typed) {
+    String alias = "n" + (++aliases);
+    return "SELECT " + alias + ".*, NULL AS c" + typed + " FROM (" + sql + ") AS " + alias;
   }
 
   private String branch(List<FuzzType> types) {
@@ -470,6 +497,15 @@ final class QueryGenerator {
     }
     String union = String.join(" UNION ALL ", parts);
     return cte ? "WITH " + alias + " AS (" + sql + ") " + union : union;
+  }
+
+  /**
+   * Sometimes an untyped NULL item to end a select list of {@code typed} typed items ({@code , NULL
+   * AS cN}; issue 38: sorting one crashed): it is no typed column, so nothing reads it, but it goes
+   * through the query's joins, sorts, aggregates, set operations and shuffles.
+   */
+  private String untypedNull(int typed) {
+    return r.nextInt(8) == 0 ? ", NULL AS c" + typed : "";
   }
 
   private String orderByAll(int columns) {
@@ -1083,6 +1119,8 @@ final class QueryGenerator {
       int n = r.nextInt(3) == 0 ? 2 : 1;
       boolean range = false;
       boolean unequal = false;
+      // A derived table correlated by IS NOT DISTINCT FROM counts as such a conjunct (below).
+      boolean notDistinct = from.sql.contains("IS NOT DISTINCT FROM");
       for (int i = 0; i < n; i++) {
         Col o = pick(correlatable);
         List<Col> candidates = from.scope.comparableWith(o.type());
@@ -1102,11 +1140,17 @@ final class QueryGenerator {
         }
         boolean isRange = op.startsWith("<") && !op.equals("<>") || op.startsWith(">");
         boolean isUnequal = op.equals("<>") || op.equals("IS DISTINCT FROM");
-        if (exists && ((isRange && unequal) || (isUnequal && range))) {
+        boolean isNotDistinct = op.equals("IS NOT DISTINCT FROM");
+        if (exists
+            && ((isRange && (unequal || notDistinct)) || ((isUnequal || isNotDistinct) && range))) {
           op = "=";
+          isRange = false;
+          isUnequal = false;
+          isNotDistinct = false;
         }
         range |= isRange;
         unequal |= isUnequal;
+        notDistinct |= isNotDistinct;
         // DuckDB 1.4.4 is wrong when an EXISTS it runs as a mark join (outside a top-level WHERE
         // conjunct) compares a NULL outer value with <> (see the class comment): the outer side
         // is made non-NULL, keeping the correlated <> that marking joins check row by row.

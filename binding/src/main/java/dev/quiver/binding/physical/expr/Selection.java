@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -74,7 +75,7 @@ final class Selection {
       try {
         out.setInitialCapacity(Math.max(n, 1));
         out.allocateNew();
-        for (int j = 0; j < rows.length; j++) {
+        for (int j = 0; j < rows.length && !(out instanceof NullVector); j++) {
           out.copyFromSafe(j, rows[j], part);
         }
         out.setValueCount(n);
@@ -95,7 +96,7 @@ final class Selection {
         vectors.add(t);
         t.setInitialCapacity(Math.max(rows.length, 1));
         t.allocateNew();
-        for (int j = 0; j < rows.length; j++) {
+        for (int j = 0; j < rows.length && !(t instanceof NullVector); j++) {
           t.copyFromSafe(rows[j], j, v);
         }
         t.setValueCount(rows.length);

@@ -9,6 +9,7 @@ import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.NullVector;
 
 /**
  * Row hashes over key columns, computed column by column over Arrow buffers. Used to route rows to
@@ -37,6 +38,13 @@ public final class Hashing {
   }
 
   private static void combine(FieldVector v, int rows, int[] out) {
+    if (v instanceof NullVector) {
+      // An untyped NULL column: every row is NULL (and the vector has no validity buffer).
+      for (int i = 0; i < rows; i++) {
+        out[i] = out[i] * 31 + NULL_HASH;
+      }
+      return;
+    }
     boolean hasNulls = v.getNullCount() > 0;
     ArrowBuf validity = v.getValidityBuffer();
     if (v instanceof BitVector bits) {

@@ -8,6 +8,7 @@ import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -277,6 +278,12 @@ public final class Take {
   }
 
   private static void takeGeneric(FieldVector src, FieldVector dst, int[] indices, int count) {
+    if (dst instanceof NullVector) {
+      // Every value of an untyped NULL column is NULL: only the count is kept (and a NullVector
+      // cannot copy values).
+      dst.setValueCount(count);
+      return;
+    }
     dst.setInitialCapacity(Math.max(count, 1));
     dst.allocateNew();
     for (int i = 0; i < count; i++) {

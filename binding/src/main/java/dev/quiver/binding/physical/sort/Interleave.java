@@ -9,6 +9,7 @@ import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -54,6 +55,9 @@ public final class Interleave {
         fixed(src, dst, sources, rows, count);
       } else if (target instanceof BaseVariableWidthVector dst) {
         variable(src, dst, sources, rows, count);
+      } else if (target instanceof NullVector) {
+        // An untyped NULL column: no values to copy, only the count.
+        target.setValueCount(count);
       } else {
         target.setInitialCapacity(Math.max(count, 1));
         target.allocateNew();

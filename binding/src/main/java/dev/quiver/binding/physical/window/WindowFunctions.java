@@ -22,6 +22,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -273,7 +274,8 @@ final class WindowFunctions {
     FieldVector v = c.out.createVector(c.allocator);
     try {
       v.allocateNew();
-      for (int i = 0; i < n; i++) {
+      // An untyped NULL column holds no values to copy (a NullVector cannot copy them).
+      for (int i = 0; i < n && !(v instanceof NullVector); i++) {
         if (idx[i] >= 0) {
           v.copyFromSafe(idx[i], i, value);
         } else {
