@@ -498,7 +498,11 @@ final class ProcessCluster implements AutoCloseable {
   /** Regular files under executor {@code id}'s work directory (spill and shuffle files). */
   List<Path> filesIn(String id) throws IOException {
     try (Stream<Path> files = Files.walk(workDir(id))) {
-      return files.filter(Files::isRegularFile).toList();
+      // The lock file in each of the executor's folders marks them as a live executor's.
+      return files
+          .filter(Files::isRegularFile)
+          .filter(f -> !f.getFileName().toString().equals(".executor.lock"))
+          .toList();
     }
   }
 
