@@ -50,6 +50,7 @@ Options of up and with:
   --scheduler-heap SIZE   Scheduler JVM -Xmx (default: 512m).
   --java-opts "OPTS"      Extra JVM options of every server.
   --scheduler-args "ARGS" Extra scheduler flags.   --executor-args "ARGS"  Extra executor flags.
+  --executor-allowed-paths P  Executors' --allowed-paths (default: /, every local file).
   --subnet A.B.C          Use A.B.C.0/24 (default: the first 10.231.X.0/24 not routed here).
   --state-dir DIR         Folder of run folders: logs, work dirs, pids (default: /tmp/quiver-local-hosts).
   --timeout SECONDS       Bound on the start (default: 180).
@@ -79,6 +80,9 @@ SCHEDULER_HEAP=512m
 JAVA_OPTS_EXTRA=""
 SCHEDULER_ARGS_EXTRA=""
 EXECUTOR_ARGS_EXTRA=""
+# Local files the executors' SQL may read: this harness's hosts share the machine and its data
+# folders (executors otherwise refuse local files; their work directories stay refused).
+EXECUTOR_ALLOWED_PATHS=/
 SUBNET=""
 STATE_DIR="${QVH_STATE_DIR:-/tmp/quiver-local-hosts}"
 TIMEOUT=180
@@ -104,6 +108,7 @@ parse_options() {
       --java-opts) JAVA_OPTS_EXTRA="$2"; shift 2 ;;
       --scheduler-args) SCHEDULER_ARGS_EXTRA="$2"; shift 2 ;;
       --executor-args) EXECUTOR_ARGS_EXTRA="$2"; shift 2 ;;
+      --executor-allowed-paths) EXECUTOR_ALLOWED_PATHS="$2"; shift 2 ;;
       --subnet) SUBNET="$2"; shift 2 ;;
       --state-dir) STATE_DIR="$2"; shift 2 ;;
       --timeout) TIMEOUT="$2"; shift 2 ;;
@@ -411,7 +416,8 @@ start_executor() {
     -jar "$REPO/executor/target/quiver-executor.jar" \
     --scheduler "$NET.2:$SCHEDULER_PORT" --host "$ip" --advertise-host "$ip" \
     --port "$EXECUTOR_PORT" --http-port "$EXECUTOR_HTTP" --id "executor-$n" \
-    --work-dir "$work" --cores "$(executor_cores "$n")" --memory "$EXECUTOR_MEMORY" "${executor_args[@]}"
+    --work-dir "$work" --cores "$(executor_cores "$n")" --memory "$EXECUTOR_MEMORY" \
+    --allowed-paths "$EXECUTOR_ALLOWED_PATHS" "${executor_args[@]}"
 }
 
 await_executor() {
@@ -442,7 +448,8 @@ write_env() {
   } >"$(run_dir)/env"
   # What start-executor needs to start one the same way.
   declare -p NET EXECUTORS LINK EXECUTOR_CPUS EXECUTOR_CPUSET EXECUTOR_CORES EXECUTOR_MEMORY \
-    EXECUTOR_HEAP JAVA_OPTS_EXTRA EXECUTOR_ARGS_EXTRA JAVA REPO TIMEOUT >"$(run_dir)/options"
+    EXECUTOR_HEAP JAVA_OPTS_EXTRA EXECUTOR_ARGS_EXTRA EXECUTOR_ALLOWED_PATHS JAVA REPO TIMEOUT \
+    >"$(run_dir)/options"
 }
 
 up() {

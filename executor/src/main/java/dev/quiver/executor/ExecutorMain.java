@@ -2,6 +2,7 @@ package dev.quiver.executor;
 
 import com.google.inject.Guice;
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.io.LocalFileAccess;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.logging.ProcessLogging;
@@ -176,6 +177,17 @@ public final class ExecutorMain implements Callable<Integer> {
               + " control calls (launching tasks, removing data) need it. Needs --token-file.")
   Path clusterTokenFile;
 
+  @Option(
+      names = "--allowed-paths",
+      split = ",",
+      paramLabel = "PATH",
+      description =
+          "Local folders and files the tasks' SQL may read and write (Parquet, CSV and Iceberg"
+              + " tables, COPY), comma-separated; object storage is always allowed. The work"
+              + " directory and the token and key files never are (default: none, local files"
+              + " are refused).")
+  List<Path> allowedPaths = new ArrayList<>();
+
   /**
    * The plan codec that decodes launched tasks' plans: the one place where the executor jar chooses
    * it. Custom nodes' {@code NodeCodec}s are found through {@code extensionLoader} (the executor's
@@ -286,6 +298,7 @@ public final class ExecutorMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
     }
+    LocalFileAccess.restrictTo(allowedPaths, workDir, tokenFile, clusterTokenFile, tlsKey);
     ExecutorConfig.Builder builder = ExecutorConfig.builder(schedulerHost, schedulerPort, workDir);
     ExecutorConfig defaults = builder.build();
     builder

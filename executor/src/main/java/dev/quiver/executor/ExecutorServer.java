@@ -1,6 +1,7 @@
 package dev.quiver.executor;
 
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.io.LocalFileAccess;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.HeartbeatRequest;
@@ -117,9 +118,24 @@ public final class ExecutorServer implements AutoCloseable {
   private final PrometheusRegistry metricsRegistry;
   private HttpEndpoint http;
   private final WorkDirProbe probe;
+  private final WorkDirLocks workDirLocks = new WorkDirLocks();
   private final long diskLimit;
   private final AtomicLong taskSpillBytes = new AtomicLong();
   private volatile String notReady;
+
+  /**
+   * Set when a task failed for lack of disk here, or the files pass {@link #LOW_DISK_FRACTION} of
+   * the limit; cleared once they are under {@link #ROOM_AGAIN_FRACTION}. While set the executor
+   * reports itself not ready, so the scheduler places no task here.
+   */
+  private volatile boolean lowOnDisk;
+
+  /** Share of the disk limit in use from which the executor takes no new tasks. */
+  static final double LOW_DISK_FRACTION = 0.9;
+
+  /** Share of the disk limit under which an executor low on disk takes tasks again. */
+  static final double ROOM_AGAIN_FRACTION = 0.5;
+
   private volatile ExecutorInfo info;
   private volatile boolean registered;
   private volatile long intervalMillis = INITIAL_INTERVAL_MILLIS;
@@ -186,6 +202,10 @@ public final class ExecutorServer implements AutoCloseable {
       throws IOException {
     this.config = config;
     Files.createDirectories(config.workDir());
+    // Folders of executors killed before they could delete them (SIGKILL, OOM killer).
+    WorkDirLocks.removeStale(config.workDir());
+    // Another job's shuffle and spill files are never SQL's to read, even under an allowed path.
+    LocalFileAccess.deny(config.workDir());
     this.diskLimit =
         config.diskLimitBytes() > 0 ? config.diskLimitBytes() : defaultDiskLimit(config);
     this.allocator =
@@ -221,7 +241,9 @@ public final class ExecutorServer implements AutoCloseable {
               .build();
       r = new StatusReporter(SchedulerGrpc.newStub(c), REPORT_ATTEMPTS, REPORT_BACKOFF_MILLIS);
       Files.createDirectories(config.workDir());
+      workDirLocks.own(s.spillDirectory());
       Path spillRoot = Files.createTempDirectory(config.workDir(), "tasks-");
+      workDirLocks.own(spillRoot);
       p = new WorkDirProbe(List.of(spillRoot, s.spillDirectory()));
       t =
           new TaskManager(
@@ -314,6 +336,7 @@ public final class ExecutorServer implements AutoCloseable {
       if (x != null) {
         x.close();
       }
+      workDirLocks.close();
       flightCalls.shutdownNow();
       allocator.close();
       throw e;
@@ -345,9 +368,12 @@ public final class ExecutorServer implements AutoCloseable {
     };
   }
 
-  private static java.util.function.Consumer<dev.quiver.distributed.proto.TaskStatusReport>
-      reportTo(StatusReporter reporter, ExecutorMetrics metrics) {
+  private java.util.function.Consumer<dev.quiver.distributed.proto.TaskStatusReport> reportTo(
+      StatusReporter reporter, ExecutorMetrics metrics) {
     return report -> {
+      if (report.getError().getExecutorDiskFull()) {
+        lowOnDisk = true;
+      }
       metrics.taskEnded(report);
       reporter.report(report);
     };
@@ -668,6 +694,27 @@ public final class ExecutorServer implements AutoCloseable {
     }
   }
 
+  /** Why the executor takes no new tasks for lack of disk, or null when it has room. */
+  private String diskShortage() {
+    long used = store.diskBytes() + taskSpillBytes.get();
+    // A task that just failed for lack of room here keeps the executor out for one heartbeat,
+    // however little the failed attempt left behind.
+    boolean low = lowOnDisk;
+    if (used >= diskLimit * LOW_DISK_FRACTION) {
+      lowOnDisk = true;
+    } else if (used < diskLimit * ROOM_AGAIN_FRACTION) {
+      lowOnDisk = false;
+    }
+    return low || lowOnDisk
+        ? "low on disk: shuffle and spill files hold "
+            + used
+            + " of its "
+            + diskLimit
+            + " bytes (--disk-limit); it takes tasks again under "
+            + (long) (diskLimit * ROOM_AGAIN_FRACTION)
+        : null;
+  }
+
   /** Bytes of spill and shuffle files this executor may keep (--disk-limit or its default). */
   public long diskLimit() {
     return diskLimit;
@@ -675,7 +722,7 @@ public final class ExecutorServer implements AutoCloseable {
 
   /** Probes the work directory; logs when the executor stops or starts being ready. */
   private void checkReady() {
-    String problem = probe.problem().orElse(null);
+    String problem = probe.problem().orElseGet(this::diskShortage);
     String before = notReady;
     notReady = problem;
     if (problem != null && before == null) {
@@ -685,7 +732,8 @@ public final class ExecutorServer implements AutoCloseable {
           problem);
     } else if (problem == null && before != null) {
       LOG.info(
-          "executor {} is ready again: its work directory can be written", config.executorId());
+          "executor {} is ready again: its work directory can be written and has room",
+          config.executorId());
     }
   }
 
@@ -812,6 +860,7 @@ public final class ExecutorServer implements AutoCloseable {
     } finally {
       shuffleClient.close();
       store.close();
+      workDirLocks.close();
       extensions.close();
       allocator.close();
     }

@@ -165,6 +165,68 @@ class ExecutorServerTest {
     }
   }
 
+  /**
+   * A SIGKILLed executor leaves its {@code shuffle-*} and {@code tasks-*} folders (their lock files
+   * unlocked: the OS drops a dead process's locks); the next executor on the work directory removes
+   * them at start, and keeps a live executor's (locked) and a just-created one's.
+   */
+  @Test
+  void removesTheFoldersOfDeadExecutorsAtStart() throws Exception {
+    Path work = workDir.resolve("shared");
+    java.nio.file.attribute.FileTime old =
+        java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(3600));
+    List<Path> dead = List.of(work.resolve("shuffle-111"), work.resolve("tasks-222"));
+    for (Path d : dead) {
+      Files.createDirectories(d.resolve("job-1"));
+      Files.writeString(d.resolve(WorkDirLocks.LOCK_FILE), "");
+      Files.setLastModifiedTime(d.resolve(WorkDirLocks.LOCK_FILE), old);
+    }
+    Path beforeLocks = Files.createDirectories(work.resolve("tasks-333")); // an older release's
+    Files.setLastModifiedTime(beforeLocks, old);
+    Path young = Files.createDirectories(work.resolve("shuffle-444")); // being created
+    Path live = Files.createDirectories(work.resolve("shuffle-555"));
+    Path other = Files.createDirectories(work.resolve("data"));
+    try (SchedulerServer scheduler = startScheduler(0);
+        WorkDirLocks liveOwner = new WorkDirLocks()) {
+      liveOwner.own(live);
+      Files.setLastModifiedTime(live.resolve(WorkDirLocks.LOCK_FILE), old);
+      ExecutorServer executor =
+          ExecutorServer.start(
+              ExecutorConfig.defaults("127.0.0.1", scheduler.port(), work)
+                  .withExecutorId("exec-b")
+                  .withPort(0)
+                  .withResources(1, 64L << 20),
+              allocator,
+              NO_PLANS);
+      try {
+        for (Path d : dead) {
+          assertThat(d).doesNotExist();
+        }
+        assertThat(beforeLocks).doesNotExist();
+        assertThat(young).exists();
+        assertThat(live).exists();
+        assertThat(other).exists();
+        List<Path> own;
+        try (Stream<Path> files = Files.list(work)) {
+          own =
+              files
+                  .filter(p -> !List.of(young, live, other).contains(p))
+                  .filter(p -> Files.exists(p.resolve(WorkDirLocks.LOCK_FILE)))
+                  .toList();
+        }
+        assertThat(own).as("the new executor's own, locked folders").hasSize(2);
+        // Another executor on the same directory, however old the folders, keeps them.
+        for (Path p : own) {
+          Files.setLastModifiedTime(p.resolve(WorkDirLocks.LOCK_FILE), old);
+          assertThat(WorkDirLocks.stale(p)).as(p.toString()).isFalse();
+        }
+        assertThat(WorkDirLocks.stale(live)).isFalse();
+      } finally {
+        executor.close();
+      }
+    }
+  }
+
   @Test
   void registersOnceTheSchedulerComesUpAndAgainAfterItRestarts() throws Exception {
     int port;

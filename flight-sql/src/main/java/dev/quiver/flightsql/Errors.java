@@ -1,9 +1,11 @@
 package dev.quiver.flightsql;
 
 import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.ObjectStoreException;
 import dev.quiver.binding.errors.QueryCancelledException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
+import dev.quiver.binding.errors.StatementTooLargeException;
 import dev.quiver.binding.errors.UnknownTableException;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightRuntimeException;
@@ -27,8 +29,12 @@ final class Errors {
     CallStatus status;
     if (e instanceof QueryCancelledException) {
       status = CallStatus.CANCELLED;
-    } else if (e instanceof ResourcesExhaustedException) {
+    } else if (e instanceof ResourcesExhaustedException
+        || e instanceof StatementTooLargeException) {
       status = CallStatus.RESOURCE_EXHAUSTED;
+    } else if (e instanceof ObjectStoreException s
+        && s.reason() == ObjectStoreException.Reason.NOT_ALLOWED) {
+      status = CallStatus.UNAUTHORIZED;
     } else if (e instanceof UnknownTableException) {
       status = CallStatus.NOT_FOUND;
     } else if (e instanceof DataSourceException) {

@@ -2,18 +2,24 @@ package dev.quiver.flightsql;
 
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.settings.BindingSettings;
 import dev.quiver.binding.sql.SessionState;
 import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.transport.GrpcTransport;
+import dev.quiver.distributed.wire.WireProtocol;
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.arrow.flight.FlightServer;
-import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.grpc.ServerInterceptorAdapter;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +65,14 @@ public final class FlightSqlServer implements AutoCloseable {
   private final BufferAllocator allocator;
   private final ClientSessions sessions;
   private final QuiverSqlProducer producer;
-  private final FlightServer server;
+  private final Server server;
+  private final ExecutorService calls =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "quiver-flight-sql-call");
+            t.setDaemon(true);
+            return t;
+          });
   private final ScheduledExecutorService janitor;
   private final Options options;
   private boolean closed;
@@ -69,13 +82,28 @@ public final class FlightSqlServer implements AutoCloseable {
     this.allocator =
         SessionState.rootAllocator().newChildAllocator("flight-sql-server", 0, Long.MAX_VALUE);
     this.sessions = new ClientSessions(catalog, options.sessionIdle());
-    this.producer = new QuiverSqlProducer(allocator, version, options.executorEndpoints());
-    Location location =
-        FlightSecurity.serverLocation(options.host(), options.port(), options.security());
-    FlightServer.Builder builder =
-        FlightServer.builder(allocator, location, producer)
-            .middleware(ClientSessions.KEY, sessions);
-    this.server = FlightSecurity.secure(builder, options.security()).build();
+    this.producer =
+        new QuiverSqlProducer(
+            allocator,
+            version,
+            options.executorEndpoints(),
+            catalog.config().get(BindingSettings.MAX_STATEMENT_BYTES));
+    // Built as Flight builds its servers, with requests parsed where a malformed one can be
+    // answered with INVALID_ARGUMENT (Flight's own server answers UNKNOWN and logs a stack trace).
+    ServerBuilder<?> builder =
+        GrpcTransport.NETTY
+            .serverBuilder(options.host(), options.port(), options.security())
+            // Flight's default (2 GiB) would let one call hold that much memory.
+            .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
+            .maxInboundMetadataSize(WireProtocol.MAX_HEADER_LIST_BYTES);
+    FlightSecurity.addFlightService(
+        builder,
+        allocator,
+        producer,
+        calls,
+        options.security(),
+        List.of(new ServerInterceptorAdapter.KeyFactory<>(ClientSessions.KEY, sessions)));
+    this.server = builder.build();
     this.janitor =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -150,13 +178,14 @@ public final class FlightSqlServer implements AutoCloseable {
     try {
       server.shutdown();
       if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
-        server.close();
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (Exception e) {
+    } catch (RuntimeException e) {
       LOG.warn("stopping the Flight SQL server failed: {}", e.getMessage());
     }
+    calls.shutdownNow();
     sessions.close();
     allocator.close();
   }

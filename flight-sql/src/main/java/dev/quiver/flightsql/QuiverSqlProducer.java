@@ -8,6 +8,7 @@ import dev.quiver.binding.dataframe.Cancellable;
 import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.binding.dataframe.Row;
 import dev.quiver.binding.format.ArrowValues;
+import dev.quiver.binding.sql.StatementSize;
 import dev.quiver.distributed.client.JobHandle;
 import dev.quiver.distributed.wire.FlightStreams;
 import dev.quiver.flightsql.ClientSessions.ClientSession;
@@ -86,10 +87,27 @@ final class QuiverSqlProducer implements FlightSqlProducer {
   private final Map<JobHandle, ServedJob> served = new ConcurrentHashMap<>();
   private final boolean executorEndpoints;
 
-  QuiverSqlProducer(BufferAllocator allocator, String version, boolean executorEndpoints) {
+  /** The server's bound on SQL text. */
+  private final long maxStatementBytes;
+
+  QuiverSqlProducer(
+      BufferAllocator allocator,
+      String version,
+      boolean executorEndpoints,
+      long maxStatementBytes) {
     this.allocator = allocator;
     this.metadata = new Metadata(version);
     this.executorEndpoints = executorEndpoints;
+    this.maxStatementBytes = maxStatementBytes;
+  }
+
+  /**
+   * A client's SQL text, checked against the server's {@code quiver.sql.max_statement_bytes} before
+   * anything parses it: a client's SET may change its session's value, not the server's.
+   */
+  private String sqlOf(String text) {
+    StatementSize.check(text, maxStatementBytes);
+    return text;
   }
 
   /**
@@ -213,7 +231,7 @@ final class QuiverSqlProducer implements FlightSqlProducer {
       CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
     try {
       ClientSession session = session(context);
-      String sql = command.getQuery();
+      String sql = sqlOf(command.getQuery());
       return flightInfo(
           session, frame(session, sql, List.of()), descriptor, session.context.isQuery(sql), null);
     } catch (RuntimeException e) {
@@ -226,7 +244,7 @@ final class QuiverSqlProducer implements FlightSqlProducer {
       CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
     try {
       ClientSession session = session(context);
-      String sql = command.getQuery();
+      String sql = sqlOf(command.getQuery());
       return new SchemaResult(
           session.context.isQuery(sql)
               ? ColumnMetadata.annotate(session.context.sql(sql).schema())
@@ -321,7 +339,7 @@ final class QuiverSqlProducer implements FlightSqlProducer {
     return () -> {
       try {
         ClientSession session = session(context);
-        long count = updateCount(frame(session, command.getQuery(), List.of()));
+        long count = updateCount(frame(session, sqlOf(command.getQuery()), List.of()));
         ack(ackStream, DoPutUpdateResult.newBuilder().setRecordCount(count).build());
       } catch (RuntimeException e) {
         ackStream.onError(Errors.toFlight(e));
@@ -362,7 +380,7 @@ final class QuiverSqlProducer implements FlightSqlProducer {
       StreamListener<Result> listener) {
     try {
       ClientSession session = session(context);
-      String sql = request.getQuery();
+      String sql = sqlOf(request.getQuery());
       session.acquire();
       Prepared p;
       try {

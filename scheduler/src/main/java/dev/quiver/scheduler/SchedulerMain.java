@@ -2,6 +2,7 @@ package dev.quiver.scheduler;
 
 import com.google.inject.Guice;
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.io.LocalFileAccess;
 import dev.quiver.distributed.logging.ProcessLogging;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.scheduler.config.Exclusion;
@@ -9,6 +10,8 @@ import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.config.Speculation;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -179,6 +182,16 @@ public final class SchedulerMain implements Callable<Integer> {
               + " Needs --token-file; recommended whenever clients have a token.")
   Path clusterTokenFile;
 
+  @Option(
+      names = "--allowed-paths",
+      split = ",",
+      paramLabel = "PATH",
+      description =
+          "Local folders and files SQL may read and write in this process, comma-separated (the"
+              + " scheduler runs none today; executors take the same flag); object storage is"
+              + " always allowed, token and key files never are (default: none).")
+  List<Path> allowedPaths = new ArrayList<>();
+
   @Spec CommandSpec spec;
 
   /** Runs the scheduler until interrupted or killed. */
@@ -198,6 +211,7 @@ public final class SchedulerMain implements Callable<Integer> {
     } catch (QuiverException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    LocalFileAccess.restrictTo(allowedPaths, tokenFile, clusterTokenFile, tlsKey);
     if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);

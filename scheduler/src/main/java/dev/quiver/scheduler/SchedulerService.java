@@ -3,6 +3,7 @@ package dev.quiver.scheduler;
 import dev.quiver.distributed.proto.CancelJobRequest;
 import dev.quiver.distributed.proto.CancelJobResponse;
 import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.distributed.proto.HeartbeatRequest;
 import dev.quiver.distributed.proto.HeartbeatResponse;
 import dev.quiver.distributed.proto.JobStatusRequest;
@@ -21,6 +22,7 @@ import dev.quiver.distributed.proto.SubmitJobResponse;
 import dev.quiver.distributed.proto.TaskStatusReport;
 import dev.quiver.distributed.proto.TaskStatusResponse;
 import dev.quiver.distributed.security.Callers;
+import dev.quiver.distributed.security.Role;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
@@ -29,6 +31,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,10 +104,22 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
       ListExecutorsRequest request, StreamObserver<ListExecutorsResponse> out) {
     respond(
         out,
-        () ->
-            ListExecutorsResponse.newBuilder()
-                .addAllExecutors(registry.list(request.getIncludeLost()))
-                .build());
+        () -> {
+          List<ExecutorStatus> all = registry.list(request.getIncludeLost());
+          if (Callers.role() != Role.CLUSTER) {
+            // Hosts, ports, memory and load are the operators'; clients plan with slots only.
+            all = all.stream().map(SchedulerService::slotsOnly).toList();
+          }
+          return ListExecutorsResponse.newBuilder().addAllExecutors(all).build();
+        });
+  }
+
+  /** What a client may see of an executor: whether it is alive and its task slots. */
+  private static ExecutorStatus slotsOnly(ExecutorStatus e) {
+    return ExecutorStatus.newBuilder()
+        .setState(e.getState())
+        .setInfo(ExecutorInfo.newBuilder().setCores(e.getInfo().getCores()))
+        .build();
   }
 
   @Override

@@ -16,6 +16,8 @@ import dev.quiver.distributed.client.JobHandle;
 import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.distributed.proto.ExecutorControlGrpc;
 import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.ExecutorState;
+import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.distributed.proto.HeartbeatRequest;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.LaunchTaskRequest;
@@ -101,6 +103,7 @@ class ClientIsolationTest {
   private Path clusterTokenFile;
   private ProcessCluster processes;
   private SecurityConfig client;
+  private SecurityConfig operator;
   private ClusterFixture.ClusterRows alice;
   private ClusterFixture.ClusterRows bob;
 
@@ -117,6 +120,7 @@ class ClientIsolationTest {
             "--token-file", clientTokenFile.toString(),
             "--cluster-token-file", clusterTokenFile.toString());
     client = SecurityConfig.none().withTokenFile(clientTokenFile);
+    operator = client.withClusterTokenFile(clusterTokenFile);
     processes =
         ProcessCluster.start(
             Files.createDirectories(tmp.resolve("cluster")),
@@ -203,7 +207,7 @@ class ClientIsolationTest {
       scheduler.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
     // The impostor never became an executor, and the scheduler still serves the real ones.
-    try (SchedulerClient c = new SchedulerClient(processes.clientConfig())) {
+    try (SchedulerClient c = new SchedulerClient(operatorConfig())) {
       assertThat(c.executorsIncludingLost())
           .extracting(e -> e.getInfo().getExecutorId())
           .containsExactlyInAnyOrder("exec-0", "exec-1");
@@ -281,6 +285,39 @@ class ClientIsolationTest {
       errorsSeen.add(log);
     } finally {
       impostor.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * The executors' hosts, ports, memory and load are the operators': a client token's ListExecutors
+   * shows each alive executor's task slots only, which a client plans with.
+   */
+  @Test
+  @Order(2)
+  @Timeout(60)
+  void aClientTokenSeesOnlyTheExecutorsTaskSlots() {
+    List<ExecutorStatus> full;
+    try (SchedulerClient c = new SchedulerClient(operatorConfig())) {
+      full = c.executorsIncludingLost();
+    }
+    assertThat(full)
+        .extracting(e -> e.getInfo().getExecutorId())
+        .containsExactlyInAnyOrder("exec-0", "exec-1");
+    assertThat(full).allSatisfy(e -> assertThat(e.getInfo().getFlightPort()).isPositive());
+    List<ExecutorStatus> seen;
+    try (SchedulerClient c = new SchedulerClient(processes.clientConfig())) {
+      seen = c.executorsIncludingLost();
+    }
+    assertThat(seen).hasSameSizeAs(full);
+    for (ExecutorStatus e : seen) {
+      assertThat(e.getInfo().getCores()).isEqualTo(2);
+      assertThat(e.getState()).isEqualTo(ExecutorState.EXECUTOR_STATE_ALIVE);
+      assertThat(e.getInfo().getExecutorId()).isEmpty();
+      assertThat(e.getInfo().getHost()).isEmpty();
+      assertThat(e.getInfo().getFlightPort()).isZero();
+      assertThat(e.getInfo().getMemoryBytes()).isZero();
+      assertThat(e.getAllocatedBytes()).isZero();
+      assertThat(e.getLastSeenUnixMillis()).isZero();
     }
   }
 
@@ -451,8 +488,12 @@ class ClientIsolationTest {
         .build();
   }
 
+  private ClusterConfig operatorConfig() {
+    return ClusterConfig.remote(processes.target()).withSecurity(operator);
+  }
+
   private List<ExecutorInfo> executors() {
-    try (SchedulerClient c = new SchedulerClient(processes.clientConfig())) {
+    try (SchedulerClient c = new SchedulerClient(operatorConfig())) {
       return c.executors().stream().map(s -> s.getInfo()).toList();
     }
   }

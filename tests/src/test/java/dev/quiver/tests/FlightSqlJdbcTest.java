@@ -2,12 +2,27 @@ package dev.quiver.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.SchedulerClient;
+import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.ExecutorStatus;
+import dev.quiver.distributed.proto.HeartbeatRequest;
+import dev.quiver.distributed.proto.RegisterRequest;
+import dev.quiver.distributed.proto.SchedulerGrpc;
+import dev.quiver.distributed.security.GrpcSecurity;
+import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.examples.tpch.TpchData;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -19,6 +34,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -57,6 +73,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FlightSqlJdbcTest {
   private static final String TOKEN = "s3cr3t-token-for-tests";
+  private static final String CLUSTER_TOKEN = "embedded-cluster-credential-for-tests";
 
   @TempDir Path tmp;
   private Path data;
@@ -77,6 +94,9 @@ class FlightSqlJdbcTest {
     lakeTimes = IcebergTables.times(warehouse.resolve("db/times").toString());
     Path tokenFile = Files.writeString(Files.createTempFile("quiver-token", ".txt"), TOKEN + "\n");
     tokenFile.toFile().deleteOnExit();
+    Path clusterTokenFile =
+        Files.writeString(Files.createTempFile("quiver-cluster-token", ".txt"), CLUSTER_TOKEN);
+    clusterTokenFile.toFile().deleteOnExit();
     // 64 KiB of input per task, so that even SF 0.01 queries run as multi-task jobs.
     server =
         ServeProcess.start(
@@ -85,6 +105,10 @@ class FlightSqlJdbcTest {
             "2",
             "--token-file",
             tokenFile.toString(),
+            "--cluster-token-file",
+            clusterTokenFile.toString(),
+            "--http-port",
+            "0",
             "--set",
             "quiver.distributed.bytes_per_task=64KB",
             "--catalog",
@@ -211,6 +235,80 @@ class FlightSqlJdbcTest {
             })
         .isInstanceOf(SQLException.class)
         .satisfies(e -> assertThat(causes(e)).containsIgnoringCase("unauthenticated"));
+  }
+
+  /**
+   * Every port of the embedded cluster authenticates as the standalone jars do: its scheduler
+   * refuses Register and Heartbeat without a token (a fake executor once joined and would have
+   * received tasks) and with the clients' token, and its HTTP port (metrics, jobs API) wants the
+   * cluster's credential.
+   */
+  @Test
+  void theEmbeddedClustersPortsNeedTheClusterCredential() throws Exception {
+    String target = server.scheduler();
+    assertThat(target).as("serve prints its embedded scheduler").isNotNull();
+    RegisterRequest register =
+        RegisterRequest.newBuilder()
+            .setProtocolVersion(WireProtocol.VERSION)
+            .setExecutor(
+                ExecutorInfo.newBuilder()
+                    .setExecutorId("impostor")
+                    .setHost("127.0.0.1")
+                    .setFlightPort(9)
+                    .setCores(64))
+            .build();
+    HeartbeatRequest heartbeat = HeartbeatRequest.newBuilder().setExecutorId("impostor").build();
+    for (SecurityConfig caller :
+        List.of(SecurityConfig.none(), SecurityConfig.none().withToken(TOKEN))) {
+      Status.Code expected =
+          caller.hasToken() ? Status.Code.PERMISSION_DENIED : Status.Code.UNAUTHENTICATED;
+      ManagedChannel channel =
+          GrpcSecurity.channelBuilder(
+                  target.substring(0, target.lastIndexOf(':')),
+                  Integer.parseInt(target.substring(target.lastIndexOf(':') + 1)),
+                  caller)
+              .build();
+      try {
+        SchedulerGrpc.SchedulerBlockingStub stub =
+            SchedulerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+        for (Runnable call :
+            List.<Runnable>of(() -> stub.register(register), () -> stub.heartbeat(heartbeat))) {
+          Throwable e = catchThrowable(call::run);
+          assertThat(e).as(caller.toString()).isInstanceOf(StatusRuntimeException.class);
+          assertThat(((StatusRuntimeException) e).getStatus().getCode())
+              .as(caller.toString())
+              .isEqualTo(expected);
+        }
+      } finally {
+        channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+      }
+    }
+    try (SchedulerClient scheduler = new SchedulerClient(operator())) {
+      assertThat(scheduler.executorsIncludingLost())
+          .extracting(e -> e.getInfo().getExecutorId())
+          .doesNotContain("impostor")
+          .hasSize(2);
+    }
+    String metrics = "http://127.0.0.1:" + server.httpPort() + "/metrics";
+    assertThat(httpGet(metrics, null).statusCode()).isEqualTo(401);
+    assertThat(httpGet(metrics, TOKEN).statusCode()).isEqualTo(401);
+    HttpResponse<String> ok = httpGet(metrics, CLUSTER_TOKEN);
+    assertThat(ok.statusCode()).isEqualTo(200);
+    assertThat(ok.body()).doesNotContain(TOKEN).doesNotContain(CLUSTER_TOKEN);
+  }
+
+  /** The embedded cluster's operator: the clients' token and the cluster credential. */
+  private ClusterConfig operator() {
+    return ClusterConfig.remote(server.scheduler())
+        .withSecurity(SecurityConfig.none().withToken(TOKEN).withClusterToken(CLUSTER_TOKEN));
+  }
+
+  private static HttpResponse<String> httpGet(String url, String token) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return HttpClient.newHttpClient().send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static String causes(Throwable e) {
@@ -577,7 +675,7 @@ class FlightSqlJdbcTest {
     String slow =
         "SELECT count(*) FROM lineitem a JOIN lineitem b ON a.l_linestatus = b.l_linestatus"
             + " WHERE a.l_orderkey + b.l_orderkey > 0";
-    try (SchedulerClient scheduler = new SchedulerClient(ClusterConfig.remote(server.scheduler()));
+    try (SchedulerClient scheduler = new SchedulerClient(operator());
         Connection c = connect();
         Statement s = c.createStatement()) {
       java.util.Map<String, Long> before = new java.util.HashMap<>();

@@ -273,6 +273,20 @@ final class ProcessCluster implements AutoCloseable {
 
   /** Starts one more executor process (id {@code exec-N}); returns its id at once. */
   private String launchExecutor() throws IOException {
+    return launchExecutor(List.of());
+  }
+
+  /**
+   * Starts one more executor with {@code extraArgs} after the cluster's (e.g. a disk limit of its
+   * own) and waits until every running executor is registered.
+   */
+  String startExecutor(List<String> extraArgs) throws Exception {
+    String id = launchExecutor(extraArgs);
+    awaitExecutors(executors.size());
+    return id;
+  }
+
+  private String launchExecutor(List<String> extraArgs) throws IOException {
     int seq = executorSeq++;
     String id = "exec-" + seq;
     Path work = Files.createDirectories(workDir(id));
@@ -307,7 +321,11 @@ final class ProcessCluster implements AutoCloseable {
       cmd.addAll(
           List.of("--host", options.executorHosts().get(seq % options.executorHosts().size())));
     }
+    if (!options.executorArgs().contains("--allowed-paths")) {
+      cmd.addAll(List.of("--allowed-paths", testDataRoots()));
+    }
     cmd.addAll(options.executorArgs());
+    cmd.addAll(extraArgs);
     ProcessBuilder builder =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
@@ -315,6 +333,14 @@ final class ProcessCluster implements AutoCloseable {
     builder.environment().putAll(options.executorEnvironment());
     executors.put(id, builder.start());
     return id;
+  }
+
+  /**
+   * What the tests' executors and servers may read through SQL: the test data (TPC-H under target/,
+   * files in temporary folders). Tests of the restriction itself pass their own.
+   */
+  static String testDataRoots() {
+    return Path.of("target").toAbsolutePath() + "," + Path.of(System.getProperty("java.io.tmpdir"));
   }
 
   /** Starts a replacement executor and waits until every running executor is registered. */
@@ -472,7 +498,11 @@ final class ProcessCluster implements AutoCloseable {
   /** Regular files under executor {@code id}'s work directory (spill and shuffle files). */
   List<Path> filesIn(String id) throws IOException {
     try (Stream<Path> files = Files.walk(workDir(id))) {
-      return files.filter(Files::isRegularFile).toList();
+      // The lock file in each of the executor's folders marks them as a live executor's.
+      return files
+          .filter(Files::isRegularFile)
+          .filter(f -> !f.getFileName().toString().equals(".executor.lock"))
+          .toList();
     }
   }
 

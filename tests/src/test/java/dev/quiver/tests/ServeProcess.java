@@ -56,6 +56,9 @@ final class ServeProcess implements AutoCloseable {
         cmd.add(table + "=" + TpchData.tableDirectory(tpchDir, table));
       }
     }
+    if (!List.of(args).contains("--allowed-paths")) {
+      cmd.addAll(List.of("--allowed-paths", ProcessCluster.testDataRoots()));
+    }
     cmd.addAll(List.of(args));
     Path log = Files.createTempFile("quiver-serve", ".log");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -106,6 +109,15 @@ final class ServeProcess implements AutoCloseable {
   /** The embedded cluster's scheduler address, or null when queries run in the server. */
   String scheduler() {
     return scheduler;
+  }
+
+  /** The embedded scheduler's HTTP port (serve --embedded N --http-port 0), as serve printed it. */
+  int httpPort() {
+    Matcher m = Pattern.compile("web UI on http://[\\w.]+:(\\d+)/").matcher(log());
+    if (!m.find()) {
+      throw new AssertionError("quiver serve printed no web UI address:\n" + log());
+    }
+    return Integer.parseInt(m.group(1));
   }
 
   /** The server's output so far. */

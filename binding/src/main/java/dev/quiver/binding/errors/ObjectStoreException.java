@@ -13,6 +13,11 @@ public class ObjectStoreException extends DataSourceException {
     NOT_FOUND,
     /** The credentials are missing, wrong, or not allowed to do this. */
     ACCESS_DENIED,
+    /**
+     * A local path outside the allowed paths of the server or executor that would read or write it
+     * (its {@code --allowed-paths}).
+     */
+    NOT_ALLOWED,
     /** The store's endpoint cannot be reached. */
     UNREACHABLE,
     /** The object is shorter than expected or otherwise not what was asked for. */

@@ -41,7 +41,7 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public List<StoredObject> list(String location) {
-    Path root = toPath(location);
+    Path root = LocalFileAccess.check(toPath(location));
     if (!Files.exists(root)) {
       throw new ObjectStoreException(
           Reason.NOT_FOUND,
@@ -61,7 +61,11 @@ public final class LocalObjectStore implements ObjectStore {
       }
       List<StoredObject> found = new ArrayList<>();
       try (Stream<Path> walk = Files.walk(root)) {
-        for (Path p : walk.filter(Files::isRegularFile).sorted().toList()) {
+        for (Path p :
+            walk.filter(Files::isRegularFile)
+                .filter(f -> !LocalFileAccess.hidden(f))
+                .sorted()
+                .toList()) {
           found.add(new StoredObject(p.toString(), Files.size(p)));
         }
       }
@@ -74,7 +78,7 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public boolean isEmpty(String location) {
-    Path p = toPath(location);
+    Path p = LocalFileAccess.check(toPath(location));
     if (!Files.exists(p)) {
       return true;
     }
@@ -91,7 +95,7 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public ObjectReader open(String location, long size, String version) {
-    Path file = toPath(location);
+    Path file = LocalFileAccess.check(toPath(location));
     try {
       return new FileReader(file, FileChannel.open(file, StandardOpenOption.READ));
     } catch (NoSuchFileException e) {
@@ -108,7 +112,7 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public InputStream openStream(String location) {
-    Path file = toPath(location);
+    Path file = LocalFileAccess.check(toPath(location));
     try {
       return new CountingInputStream(Files.newInputStream(file));
     } catch (NoSuchFileException e) {
@@ -122,7 +126,7 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public PendingObject create(String location) {
-    Path target = toPath(location);
+    Path target = LocalFileAccess.check(toPath(location));
     Path temp = pendingPath(target);
     try {
       Files.createDirectories(target.getParent());
@@ -135,7 +139,7 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public PendingObject upload(Path file, String location) {
-    Path target = toPath(location);
+    Path target = LocalFileAccess.check(toPath(location));
     Path temp = pendingPath(target);
     try {
       Files.createDirectories(target.getParent());
@@ -149,7 +153,7 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public void delete(String location) {
-    Path p = toPath(location);
+    Path p = LocalFileAccess.check(toPath(location));
     try {
       Files.deleteIfExists(p);
     } catch (IOException e) {

@@ -115,6 +115,16 @@ public final class BindingSettings implements SettingsProvider {
           "What x / 0, x % 0 and MOD(x, 0) give, for integers, decimals and floating point alike:"
               + " error (as PostgreSQL) or null.");
 
+  /** Longest SQL text a session parses, checked before parsing. */
+  public static final Setting<Long> MAX_STATEMENT_BYTES =
+      Setting.bytes(
+          "quiver.sql.max_statement_bytes",
+          1,
+          4L << 20,
+          "Longest SQL text (UTF-8 bytes, a whole script) parsed; longer text is refused before"
+              + " parsing with StatementTooLargeException. A server checks its own value, which"
+              + " its clients' SET cannot raise.");
+
   /** See {@link SessionConfig#S3_ENDPOINT}. */
   public static final Setting<String> S3_ENDPOINT =
       Setting.text(
@@ -174,6 +184,7 @@ public final class BindingSettings implements SettingsProvider {
         MERGED_JOIN_MARKS,
         PARQUET_ROW_GROUP_READER,
         DIVISION_BY_ZERO,
+        MAX_STATEMENT_BYTES,
         S3_ENDPOINT,
         S3_REGION,
         S3_PATH_STYLE,

@@ -7,6 +7,7 @@ import dev.quiver.binding.errors.Suggestions;
 import dev.quiver.binding.errors.UnknownColumnException;
 import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.logical.TypeMapping;
+import dev.quiver.binding.settings.BindingSettings;
 import dev.quiver.binding.statement.StatementParser;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,6 +63,7 @@ public final class StatementRunner {
    * (each statement that runs at once has run when the next starts); returns the last one's result.
    */
   public DataFrame run(String sql) {
+    checkSize(sql);
     List<String> statements = SqlScript.split(sql);
     if (statements.size() > 1) {
       DataFrame last = null;
@@ -81,6 +83,10 @@ public final class StatementRunner {
     return executor.execute(StatementParser.parse(sql));
   }
 
+  private void checkSize(String sql) {
+    StatementSize.check(sql, session.config().get(BindingSettings.MAX_STATEMENT_BYTES));
+  }
+
   /** See {@link dev.quiver.binding.SessionContext#isQuery}. */
   public static boolean isQuery(String sql) {
     return !RUNS_AT_ONCE.contains(StatementParser.leadingWord(sql));
@@ -88,6 +94,7 @@ public final class StatementRunner {
 
   /** The types of the {@code ?} parameters of {@code sql}, as fields {@code $1}, {@code $2}... */
   public Schema parameterSchema(String sql) {
+    checkSize(sql);
     String text = stripTrailing(sql);
     List<Integer> placeholders = SqlParameters.placeholders(text);
     if (placeholders.isEmpty()) {
@@ -125,6 +132,7 @@ public final class StatementRunner {
 
   /** {@code sql} with its parameters replaced by {@code values} as literals of their types. */
   public String bind(String sql, List<?> values) {
+    checkSize(sql);
     String text = stripTrailing(sql);
     List<Integer> placeholders = SqlParameters.placeholders(text);
     if (placeholders.isEmpty() && values.isEmpty()) {

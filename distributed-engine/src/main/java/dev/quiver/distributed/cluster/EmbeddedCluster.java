@@ -1,6 +1,7 @@
 package dev.quiver.distributed.cluster;
 
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.io.LocalFileAccess;
 import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.distributed.proto.ExecutorState;
@@ -123,6 +124,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     ExecutorLauncher executorLauncher = load(ExecutorLauncher.class, "quiver-executor");
     try {
       workRoot = Files.createTempDirectory("quiver-embedded-");
+      LocalFileAccess.deny(workRoot);
       scheduler = schedulers.start(0, schedulerHttpPort, HEARTBEAT_TIMEOUT_MILLIS, security);
       for (int i = 0; i < executors; i++) {
         Path dir = Files.createDirectories(workRoot.resolve("executor-" + i));

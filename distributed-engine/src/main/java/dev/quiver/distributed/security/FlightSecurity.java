@@ -1,6 +1,7 @@
 package dev.quiver.distributed.security;
 
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.distributed.wire.StrictRequests;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerInterceptors;
 import java.io.ByteArrayInputStream;
@@ -91,6 +92,21 @@ public final class FlightSecurity {
       FlightProducer producer,
       ExecutorService executor,
       SecurityConfig security) {
+    addFlightService(builder, allocator, producer, executor, security, List.of());
+  }
+
+  /**
+   * As above, with the producer's own {@code middleware} after the token check. Requests that are
+   * not the method's message are refused with INVALID_ARGUMENT ({@link StrictRequests}), not
+   * Flight's UNKNOWN.
+   */
+  public static void addFlightService(
+      ServerBuilder<?> builder,
+      BufferAllocator allocator,
+      FlightProducer producer,
+      ExecutorService executor,
+      SecurityConfig security,
+      List<ServerInterceptorAdapter.KeyFactory<?>> producerMiddleware) {
     List<ServerInterceptorAdapter.KeyFactory<?>> middleware = new ArrayList<>();
     if (security.hasToken()) {
       Tokens tokens = security.acceptedTokens();
@@ -98,6 +114,7 @@ public final class FlightSecurity {
           new ServerInterceptorAdapter.KeyFactory<>(
               TOKEN_KEY, (info, headers, context) -> check(tokens, info, headers)));
     }
+    middleware.addAll(producerMiddleware);
     middleware.add(
         new ServerInterceptorAdapter.KeyFactory<>(
             FlightServerMiddleware.Key.of(Auth2Constants.AUTHORIZATION_HEADER),
@@ -109,8 +126,10 @@ public final class FlightSecurity {
         .executor(executor)
         .addService(
             ServerInterceptors.intercept(
-                FlightGrpcUtils.createFlightService(
-                    allocator, producer, ServerAuthHandler.NO_OP, executor),
+                StrictRequests.of(
+                    FlightGrpcUtils.createFlightService(
+                            allocator, producer, ServerAuthHandler.NO_OP, executor)
+                        .bindService()),
                 new ServerBackpressureThresholdInterceptor(BACKPRESSURE_THRESHOLD_BYTES),
                 new ServerAuthInterceptor(ServerAuthHandler.NO_OP)))
         .intercept(new ServerInterceptorAdapter(middleware));

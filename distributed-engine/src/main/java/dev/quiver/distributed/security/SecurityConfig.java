@@ -151,6 +151,16 @@ public final class SecurityConfig {
         "the cluster token given");
   }
 
+  /**
+   * A copy with a random cluster credential that only this process knows: an embedded cluster's, so
+   * that clients holding the client token cannot join it, heartbeat or read its metrics.
+   */
+  public SecurityConfig withRandomClusterToken() {
+    byte[] bytes = new byte[32];
+    new java.security.SecureRandom().nextBytes(bytes);
+    return withClusterToken(java.util.HexFormat.of().formatHex(bytes));
+  }
+
   /** A copy with the cluster credential held in {@code tokenFile} (trimmed); see above. */
   public SecurityConfig withClusterTokenFile(Path tokenFile) {
     String source = "cluster token file " + tokenFile;

@@ -1,6 +1,5 @@
 package dev.quiver.distributed.wire;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -11,33 +10,28 @@ import io.grpc.ServerInterceptors;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 
 /**
- * Makes a gRPC service answer a request that is not its protobuf message with INVALID_ARGUMENT
- * naming the method and the parse error. grpc-java itself parses requests before any interceptor
- * runs and turns a failure into UNKNOWN "Application error processing RPC", which names nothing.
+ * Makes a gRPC service answer a request it cannot parse with INVALID_ARGUMENT naming the method and
+ * the parse error. grpc-java itself parses requests before any interceptor runs and turns a failure
+ * into UNKNOWN "Application error processing RPC", which names nothing (and logs a stack trace).
+ * Messages pass through as the transport's streams, so nothing is copied: Arrow Flight's zero-copy
+ * marshalling of batches keeps working.
  */
 public final class StrictRequests {
 
-  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
+  /** Passes the transport's stream through unchanged in both directions. */
+  private static final MethodDescriptor.Marshaller<InputStream> STREAMS =
       new MethodDescriptor.Marshaller<>() {
         @Override
-        public InputStream stream(byte[] value) {
-          return new ByteArrayInputStream(value);
+        public InputStream stream(InputStream value) {
+          return value;
         }
 
         @Override
-        public byte[] parse(InputStream stream) {
-          try {
-            return stream.readAllBytes();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
+        public InputStream parse(InputStream stream) {
+          return stream;
         }
       };
 
@@ -46,7 +40,7 @@ public final class StrictRequests {
   /** {@code service} with requests parsed inside the call, where a failure can be answered. */
   public static ServerServiceDefinition of(ServerServiceDefinition service) {
     return ServerInterceptors.intercept(
-        ServerInterceptors.useMarshalledMessages(service, BYTES), new Refuse(service));
+        ServerInterceptors.useMarshalledMessages(service, STREAMS, STREAMS), new Refuse(service));
   }
 
   /** Closes the call with INVALID_ARGUMENT when the wrapped handler cannot parse a request. */
@@ -72,10 +66,9 @@ public final class StrictRequests {
           }
           try {
             super.onMessage(message);
-          } catch (StatusRuntimeException e) {
-            if (!(e.getCause() instanceof InvalidProtocolBufferException bad)) {
-              throw e;
-            }
+          } catch (RuntimeException e) {
+            // Handlers only take the parsed message here (they run at half-close or on their
+            // own threads): what fails is the parsing of a malformed request.
             refused = true;
             call.close(
                 Status.INVALID_ARGUMENT.withDescription(
@@ -84,7 +77,7 @@ public final class StrictRequests {
                         + " is not a valid "
                         + requestType(method)
                         + " message: "
-                        + bad.getMessage()),
+                        + rootMessage(e)),
                 new Metadata());
           }
         }
@@ -96,6 +89,14 @@ public final class StrictRequests {
           }
         }
       };
+    }
+
+    private static String rootMessage(Throwable e) {
+      Throwable t = e;
+      while (t.getCause() != null && t.getCause() != t) {
+        t = t.getCause();
+      }
+      return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 
     private String requestType(String fullMethodName) {

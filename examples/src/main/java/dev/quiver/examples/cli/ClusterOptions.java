@@ -41,6 +41,16 @@ public final class ClusterOptions {
   private Path tokenFile;
 
   @Option(
+      names = "--cluster-token-file",
+      paramLabel = "FILE",
+      description =
+          "quiver serve --embedded with --token-file: file holding the embedded cluster's own"
+              + " credential, which its scheduler's HTTP port (web UI, jobs API, metrics) accepts"
+              + " and clients do not have (default: a random one no one outside the process"
+              + " knows).")
+  private Path clusterTokenFile;
+
+  @Option(
       names = "--http-port",
       paramLabel = "PORT",
       description =
@@ -67,7 +77,10 @@ public final class ClusterOptions {
     if ((tlsCa != null || tokenFile != null) && (choice == null || choice.scheduler == null)) {
       throw new IllegalArgumentException("--tls-ca and --token-file need --scheduler");
     }
-    return openTarget();
+    if (clusterTokenFile != null) {
+      throw new IllegalArgumentException("--cluster-token-file is for quiver serve --embedded");
+    }
+    return openTarget(SecurityConfig.none());
   }
 
   /**
@@ -79,7 +92,31 @@ public final class ClusterOptions {
     if (tlsCa != null && (choice == null || choice.scheduler == null)) {
       throw new IllegalArgumentException("--tls-ca needs --scheduler");
     }
-    return openTarget();
+    if (clusterTokenFile != null
+        && (tokenFile == null || choice == null || choice.embedded == null)) {
+      throw new IllegalArgumentException("--cluster-token-file needs --embedded and --token-file");
+    }
+    return openTarget(embeddedSecurity());
+  }
+
+  /**
+   * What secures an embedded cluster of a server: with a token, every port of the cluster requires
+   * it, as the standalone jars do, and the cluster's own calls (registering, heartbeats, tasks, its
+   * HTTP port) need a cluster credential the server's clients do not hold.
+   */
+  private SecurityConfig embeddedSecurity() {
+    if (tokenFile == null) {
+      return SecurityConfig.none();
+    }
+    SecurityConfig tokens = SecurityConfig.fromFiles(null, null, null, tokenFile);
+    return clusterTokenFile == null
+        ? tokens.withRandomClusterToken()
+        : tokens.withClusterTokenFile(clusterTokenFile);
+  }
+
+  /** The file holding the embedded cluster's credential, or null. */
+  public Path clusterTokenFile() {
+    return clusterTokenFile;
   }
 
   /** The file holding the shared token, or null. */
@@ -87,7 +124,7 @@ public final class ClusterOptions {
     return tokenFile;
   }
 
-  private ClusterTarget openTarget() {
+  private ClusterTarget openTarget(SecurityConfig embeddedSecurity) {
     if (httpPort != null && (choice == null || choice.embedded == null)) {
       throw new IllegalArgumentException(
           "--http-port needs --embedded (a running cluster's scheduler has its own --http-port)");
@@ -99,7 +136,8 @@ public final class ClusterOptions {
       if (choice.embedded < 1) {
         throw new IllegalArgumentException("--embedded needs at least 1 executor");
       }
-      return ClusterTarget.embedded(choice.embedded, httpPort == null ? -1 : httpPort);
+      return ClusterTarget.embedded(
+          choice.embedded, httpPort == null ? -1 : httpPort, embeddedSecurity);
     }
     return ClusterTarget.remote(
         ClusterConfig.remote(choice.scheduler)

@@ -1,6 +1,7 @@
 package dev.quiver.examples.cli;
 
 import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.io.LocalFileAccess;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.examples.cluster.ClusterTarget;
@@ -8,6 +9,8 @@ import dev.quiver.flightsql.FlightSqlServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -76,9 +79,24 @@ public final class ServeCommand implements Callable<Integer> {
               + " it with SET quiver.flight_sql.executor_endpoints = true|false.")
   private boolean executorEndpoints;
 
+  @Option(
+      names = "--allowed-paths",
+      split = ",",
+      paramLabel = "PATH",
+      description =
+          "Local folders and files clients' SQL may read and write (read_csv, read_parquet,"
+              + " Iceberg tables, COPY), comma-separated, besides those of --parquet, --csv and"
+              + " --catalog iceberg:PATH; object storage is always allowed. Token and key files"
+              + " and the embedded cluster's work folders never are (default: only those"
+              + " given at start).")
+  private List<Path> allowedPaths = new ArrayList<>();
+
   @Override
   public Integer call() throws Exception {
     SecurityConfig security = SecurityConfig.fromFiles(tlsCert, tlsKey, null, cluster.tokenFile());
+    List<Path> roots = new ArrayList<>(allowedPaths);
+    roots.addAll(tables.localPaths());
+    LocalFileAccess.restrictTo(roots, cluster.tokenFile(), cluster.clusterTokenFile(), tlsKey);
     SessionConfig config = settings.apply(new SessionConfig());
     PrintWriter out = spec.commandLine().getOut();
     try (ClusterTarget target = cluster.openForServer();

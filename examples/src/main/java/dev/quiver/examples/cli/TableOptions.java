@@ -4,7 +4,10 @@ import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.io.LocalObjectStore;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -134,6 +137,32 @@ public final class TableOptions {
               .put(key.substring(dot + 1), value);
         });
     return layouts;
+  }
+
+  /**
+   * The local files and folders given here (tables and warehouse catalogs): what a server reads
+   * through SQL by default ({@code --allowed-paths}).
+   */
+  public List<Path> localPaths() {
+    List<Path> out = new ArrayList<>();
+    for (String path : parquet.values()) {
+      addLocal(out, path);
+    }
+    for (String path : csv.values()) {
+      addLocal(out, path);
+    }
+    for (String typeAndUri : catalogs.values()) {
+      if (typeAndUri.startsWith("iceberg:")) {
+        addLocal(out, typeAndUri.substring("iceberg:".length()));
+      }
+    }
+    return out;
+  }
+
+  private static void addLocal(List<Path> out, String path) {
+    if (!path.contains("://") || path.startsWith("file://")) {
+      out.add(LocalObjectStore.toPath(path));
+    }
   }
 
   private static String existing(CommandSpec spec, String name, String path) {

@@ -8,6 +8,7 @@ import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.client.ClusterConfig;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.cluster.EmbeddedCluster;
+import dev.quiver.distributed.security.SecurityConfig;
 
 /**
  * Where a command's queries run: in this process (the plain binding), on an embedded cluster of N
@@ -58,7 +59,15 @@ public final class ClusterTarget implements AutoCloseable {
    * jobs API, metrics) on 127.0.0.1:{@code httpPort} (0: a free port; -1: none).
    */
   public static ClusterTarget embedded(int executors, int httpPort) {
-    EmbeddedCluster cluster = EmbeddedCluster.sharingCores(executors);
+    return embedded(executors, httpPort, SecurityConfig.none());
+  }
+
+  /**
+   * As {@link #embedded(int, int)}, with every port of the cluster (the scheduler's gRPC and HTTP,
+   * the executors') requiring the tokens of {@code security}.
+   */
+  public static ClusterTarget embedded(int executors, int httpPort, SecurityConfig security) {
+    EmbeddedCluster cluster = EmbeddedCluster.sharingCores(executors, security);
     if (httpPort != -1) {
       cluster = cluster.withHttp(httpPort);
     }

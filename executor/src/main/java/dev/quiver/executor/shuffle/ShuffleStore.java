@@ -250,7 +250,7 @@ public final class ShuffleStore implements AutoCloseable {
   private void spill(ShufflePartitionId id, Partition p) {
     long others = otherDiskBytes.getAsLong();
     if (diskBytes + others + p.memoryBytes > diskLimit) {
-      throw new ResourcesExhaustedException(
+      throw new DiskLimitExceededException(
           "Resources exhausted: spilling "
               + p.memoryBytes
               + " bytes of "
@@ -284,7 +284,7 @@ public final class ShuffleStore implements AutoCloseable {
       writer.end();
     } catch (IOException | RuntimeException e) {
       deleteQuietly(file);
-      throw new ResourcesExhaustedException(
+      throw new DiskLimitExceededException(
           "shuffle output is over its memory budget of "
               + memoryBudget
               + " bytes and spilling "

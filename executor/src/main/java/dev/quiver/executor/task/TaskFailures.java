@@ -5,6 +5,7 @@ import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.distributed.client.RemoteErrors;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.shuffle.ShuffleFetchException;
+import dev.quiver.executor.shuffle.DiskLimitExceededException;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.arrow.memory.OutOfMemoryException;
@@ -47,6 +48,12 @@ public final class TaskFailures {
             .setMessage(redact(message == null ? kind : message, settings));
     if (typed instanceof dev.quiver.binding.errors.ObjectStoreException store) {
       info.setStoreReason(store.reason().name());
+    }
+    if (typed instanceof DiskLimitExceededException) {
+      // This executor's shortage: the scheduler retries the task elsewhere.
+      info.setKind(ResourcesExhaustedException.class.getSimpleName())
+          .setRetryable(true)
+          .setExecutorDiskFull(true);
     }
     if (typed instanceof SplitFetchException splits && splits.retryable()) {
       info.setRetryable(true);

@@ -27,6 +27,7 @@ import dev.quiver.distributed.shuffle.ShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
+import dev.quiver.executor.shuffle.DiskLimitExceededException;
 import dev.quiver.executor.shuffle.ShuffleStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -339,7 +340,7 @@ public final class TaskManager implements AutoCloseable {
     }
     if (largest != null && spilled + shuffleDiskBytes > limitBytes) {
       largest.abort(
-          new ResourcesExhaustedException(
+          new DiskLimitExceededException(
               "Resources exhausted: executor "
                   + resources.executorId()
                   + " holds "

@@ -182,6 +182,29 @@ public final class ExecutorRegistry {
   }
 
   /**
+   * Places no task on an alive executor until its next heartbeat says it is ready: a task just
+   * failed there for lack of disk, and its heartbeat says when it has room again.
+   */
+  public synchronized void markNotReady(String executorId, String reason) {
+    Entry e = executors.get(executorId);
+    if (e != null && e.state() == ExecutorState.EXECUTOR_STATE_ALIVE) {
+      executors.put(
+          executorId,
+          new Entry(
+              e.info(),
+              e.state(),
+              e.lastSeenNanos(),
+              e.lastSeenUnixMillis(),
+              e.runningTasks(),
+              e.shuffleBytes(),
+              e.allocatedBytes(),
+              e.activeTasks(),
+              reason,
+              e.excludedUntilUnixMillis()));
+    }
+  }
+
+  /**
    * Places no task on an alive executor for {@code duration} (tasks kept failing there); a new
    * registration (a restarted process) ends it.
    */

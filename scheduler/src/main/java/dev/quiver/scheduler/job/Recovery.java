@@ -152,6 +152,12 @@ final class Recovery {
    * tasks for a while.
    */
   private void executorFailed(String executorId, ErrorInfo error) {
+    if (error.getExecutorDiskFull()) {
+      // Not the executor's fault, nor lasting: it has no room now, its heartbeats say when again.
+      registry.markNotReady(executorId, "low on disk: a task failed there for lack of room");
+      LOG.info("executor '{}' gets no tasks until it has disk room again", executorId);
+      return;
+    }
     int inARow = consecutiveFailures.merge(executorId, 1, Integer::sum);
     boolean disk = TaskFailures.EXECUTOR_DISK.equals(error.getKind());
     if (disk || inARow >= config.exclusion().failures()) {
