@@ -63,6 +63,18 @@ public final class BenchCommand implements Callable<Integer> {
   private List<String> engines;
 
   @Option(
+      names = "--table-formats",
+      split = ",",
+      defaultValue = "parquet",
+      paramLabel = "FORMAT",
+      description =
+          "How the TPC-H tables are stored, each a column per engine: parquet (the generated"
+              + " files), iceberg (Iceberg tables in the warehouse folder <data>/iceberg, written"
+              + " from the Parquet files when missing; lineitem and orders partitioned by month;"
+              + " its column is ENGINE+iceberg) (default: ${DEFAULT-VALUE}).")
+  private List<TpchSetup.TableFormat> tableFormats;
+
+  @Option(
       names = "--runs",
       defaultValue = "3",
       description =
@@ -100,6 +112,9 @@ public final class BenchCommand implements Callable<Integer> {
               + " (repeatable).")
   private Map<String, String> settings = new LinkedHashMap<>();
 
+  /** The table's columns, engine by engine and format by format: ENGINE or ENGINE+FORMAT. */
+  private final List<String> columns = new ArrayList<>();
+
   @Override
   public Integer call() {
     if (runs < 1) {
@@ -118,19 +133,35 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     engines = engines.stream().map(e -> e.trim().toLowerCase(Locale.ROOT)).toList();
+    if (tableFormats.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--table-formats needs at least one");
+    }
     PrintWriter out = spec.commandLine().getOut();
-    Workload workload = workload(out);
     int n = TpchSetup.threadsOrCores(threads);
-    List<Workload.NamedQuery> selected = workload.queries();
+    Map<TpchSetup.TableFormat, Workload> workloads = new LinkedHashMap<>();
+    for (TpchSetup.TableFormat format : tableFormats) {
+      workloads.put(format, workload(out, format, n));
+    }
+    List<String> columnEngines = new ArrayList<>();
+    List<Workload> columnWorkloads = new ArrayList<>();
+    for (String e : engines) {
+      for (var w : workloads.entrySet()) {
+        columnEngines.add(e);
+        columnWorkloads.add(w.getValue());
+        columns.add(w.getKey() == TpchSetup.TableFormat.parquet ? e : e + "+" + w.getKey());
+      }
+    }
+    List<Workload.NamedQuery> selected = columnWorkloads.get(0).queries();
 
-    // medians[e][q] in milliseconds; NaN when the query failed on that engine.
-    double[][] medians = new double[engines.size()][selected.size()];
-    // rows[e][q]: the row count of the last run, -1 when it failed; engines must agree.
-    long[][] rows = new long[engines.size()][selected.size()];
+    // medians[c][q] in milliseconds; NaN when the query failed in that column.
+    double[][] medians = new double[columns.size()][selected.size()];
+    // rows[c][q]: the row count of the last run, -1 when it failed; columns must agree.
+    long[][] rows = new long[columns.size()][selected.size()];
     List<String> errors = new ArrayList<>();
-    for (int e = 0; e < engines.size(); e++) {
-      try (Engine engine = workload.registerTables(Engines.create(engines.get(e), n))) {
-        if (engines.get(e).startsWith(QuiverEngine.NAME)) {
+    for (int e = 0; e < columns.size(); e++) {
+      Workload workload = columnWorkloads.get(e);
+      try (Engine engine = workload.registerTables(Engines.create(columnEngines.get(e), n))) {
+        if (columnEngines.get(e).startsWith(QuiverEngine.NAME)) {
           settings.forEach(engine::set);
         }
         for (int pass = 0; pass < warmupPasses; pass++) {
@@ -151,7 +182,7 @@ public final class BenchCommand implements Callable<Integer> {
           } catch (RuntimeException ex) {
             medians[e][q] = Double.NaN;
             rows[e][q] = -1;
-            errors.add(engine.name() + " " + query.name() + ": " + QuiverCli.oneLine(ex));
+            errors.add(columns.get(e) + " " + query.name() + ": " + QuiverCli.oneLine(ex));
           }
         }
       }
@@ -165,10 +196,11 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * The TPC-H suite (its data generated first when missing), or the query folder given as {@code
+   * The TPC-H suite (its data generated first when missing, and for {@code format} iceberg its
+   * Iceberg tables written with {@code threads} partitions), or the query folder given as {@code
    * --queries DIR} over the tables of {@code --data}.
    */
-  private Workload workload(PrintWriter out) {
+  private Workload workload(PrintWriter out, TpchSetup.TableFormat format, int threads) {
     List<Integer> numbers = null;
     if (queries != null) {
       List<String> given = queries.stream().map(String::strip).toList();
@@ -179,6 +211,11 @@ public final class BenchCommand implements Callable<Integer> {
           throw new ParameterException(
               spec.commandLine(),
               "--queries " + given.get(0) + " needs --data DIR, the folder of the tables");
+        }
+        if (format != TpchSetup.TableFormat.parquet) {
+          throw new ParameterException(
+              spec.commandLine(),
+              "--table-formats " + format + " is for the TPC-H queries, not a folder of queries");
         }
         try {
           return QueryFolder.load(Path.of(given.get(0)), data);
@@ -194,7 +231,12 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     List<TpchQuery> selected = TpchSetup.selectQueries(numbers);
-    return Workload.tpch(TpchSetup.prepareData(scaleFactor, data, out), selected);
+    Path dir = TpchSetup.prepareData(scaleFactor, data, out);
+    if (format == TpchSetup.TableFormat.iceberg) {
+      Path warehouse = TpchSetup.prepareIceberg(scaleFactor, dir, threads, out);
+      return Workload.tpchIceberg(warehouse, scaleFactor, selected);
+    }
+    return Workload.tpch(dir, selected);
   }
 
   /**
@@ -224,13 +266,13 @@ public final class BenchCommand implements Callable<Integer> {
       long first = -1;
       boolean differ = false;
       StringBuilder counts = new StringBuilder();
-      for (int e = 0; e < engines.size(); e++) {
+      for (int e = 0; e < columns.size(); e++) {
         if (rows[e][q] < 0) {
           continue;
         }
         differ |= first >= 0 && rows[e][q] != first;
         first = first >= 0 ? first : rows[e][q];
-        counts.append(counts.length() == 0 ? "" : ", ").append(engines.get(e)).append(' ');
+        counts.append(counts.length() == 0 ? "" : ", ").append(columns.get(e)).append(' ');
         counts.append(rows[e][q]);
       }
       if (differ) {
@@ -243,8 +285,9 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * The total ratios to print, numerator first: Quiver against DuckDB and Spark, and the embedded
-   * cluster against in-process Quiver, for the engines that ran; else the first two engines.
+   * The total ratios to print, numerator first: Quiver against DuckDB and Spark, the embedded
+   * cluster against in-process Quiver, and each ENGINE+FORMAT column against its engine's Parquet
+   * column, for the columns there are; else the first two columns.
    */
   private List<String[]> ratioPairs() {
     List<String[]> pairs = new ArrayList<>();
@@ -254,51 +297,57 @@ public final class BenchCommand implements Callable<Integer> {
       {EmbeddedQuiverEngine.NAME, QuiverEngine.NAME}
     };
     for (String[] pair : wanted) {
-      if (engines.contains(pair[0]) && engines.contains(pair[1])) {
+      if (columns.contains(pair[0]) && columns.contains(pair[1])) {
         pairs.add(pair);
       }
     }
-    if (pairs.isEmpty() && engines.size() >= 2) {
-      pairs.add(new String[] {engines.get(0), engines.get(1)});
+    for (String c : columns) {
+      int plus = c.indexOf('+');
+      if (plus > 0 && columns.contains(c.substring(0, plus))) {
+        pairs.add(new String[] {c, c.substring(0, plus)});
+      }
+    }
+    if (pairs.isEmpty() && columns.size() >= 2) {
+      pairs.add(new String[] {columns.get(0), columns.get(1)});
     }
     return pairs;
   }
 
   /** Prints the table and its total line; returns the totals per engine. */
   private double[] print(PrintWriter out, List<Workload.NamedQuery> selected, double[][] medians) {
-    boolean ratio = engines.size() >= 2;
+    boolean ratio = columns.size() >= 2;
     int width = 12;
-    for (String e : engines) {
+    for (String e : columns) {
       width = Math.max(width, e.length() + 3);
     }
     String text = "  %" + width + "s";
     String number = "  %" + width + ".1f";
-    String ratioName = ratio ? engines.get(0) + "/" + engines.get(1) : "";
+    String ratioName = ratio ? columns.get(0) + "/" + columns.get(1) : "";
     int nameWidth = 6;
     for (Workload.NamedQuery q : selected) {
       nameWidth = Math.max(nameWidth, q.name().length());
     }
     String nameColumn = "%-" + nameWidth + "s";
     StringBuilder header = new StringBuilder(String.format(nameColumn, "query"));
-    for (String e : engines) {
+    for (String e : columns) {
       header.append(String.format(text, e + " ms"));
     }
     if (ratio) {
       header.append(String.format("  %14s", ratioName));
     }
     out.println(header);
-    double[] totals = new double[engines.size()];
+    double[] totals = new double[columns.size()];
     for (int q = 0; q < selected.size(); q++) {
       StringBuilder line = new StringBuilder(String.format(nameColumn, selected.get(q).name()));
       boolean allOk = true;
-      for (int e = 0; e < engines.size(); e++) {
+      for (int e = 0; e < columns.size(); e++) {
         double ms = medians[e][q];
         allOk &= !Double.isNaN(ms);
         line.append(Double.isNaN(ms) ? String.format(text, "failed") : String.format(number, ms));
       }
       if (allOk) {
         // Totals only count queries every engine finished, so that they stay comparable.
-        for (int e = 0; e < engines.size(); e++) {
+        for (int e = 0; e < columns.size(); e++) {
           totals[e] += medians[e][q];
         }
       }
@@ -321,8 +370,8 @@ public final class BenchCommand implements Callable<Integer> {
   /** The final lines: one per total ratio. */
   private void printRatios(PrintWriter out, double[] totals) {
     for (String[] pair : ratioPairs()) {
-      int num = engines.indexOf(pair[0]);
-      int den = engines.indexOf(pair[1]);
+      int num = columns.indexOf(pair[0]);
+      int den = columns.indexOf(pair[1]);
       String value = totals[den] > 0 ? String.format("%.2f", totals[num] / totals[den]) : "n/a";
       out.println("total ratio " + pair[0] + "/" + pair[1] + ": " + value);
     }
