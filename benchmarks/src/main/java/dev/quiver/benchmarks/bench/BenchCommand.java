@@ -75,6 +75,14 @@ public final class BenchCommand implements Callable<Integer> {
   private List<TpchSetup.TableFormat> tableFormats;
 
   @Option(
+      names = "--interleave",
+      description =
+          "Opens every engine (and table format) at once and alternates each query's runs between"
+              + " them, so that a machine whose load changes during the run slows all alike"
+              + " (default: one engine after the other).")
+  private boolean interleave;
+
+  @Option(
       names = "--runs",
       defaultValue = "3",
       description =
@@ -158,33 +166,35 @@ public final class BenchCommand implements Callable<Integer> {
     // rows[c][q]: the row count of the last run, -1 when it failed; columns must agree.
     long[][] rows = new long[columns.size()][selected.size()];
     List<String> errors = new ArrayList<>();
-    for (int e = 0; e < columns.size(); e++) {
-      Workload workload = columnWorkloads.get(e);
-      try (Engine engine = workload.registerTables(Engines.create(columnEngines.get(e), n))) {
-        if (columnEngines.get(e).startsWith(QuiverEngine.NAME)) {
-          settings.forEach(engine::set);
-        }
-        for (int pass = 0; pass < warmupPasses; pass++) {
-          for (Workload.NamedQuery query : selected) {
-            try {
-              engine.execute(query.sql());
-            } catch (RuntimeException ex) {
-              // The timed runs below report the failure.
-            }
+    // Interleaved, all columns are open at once and each query's runs alternate between them, so
+    // that a machine whose load changes over the run slows every column alike.
+    List<List<Integer>> groups = new ArrayList<>();
+    for (int c = 0; c < columns.size(); c++) {
+      if (interleave && c > 0) {
+        groups.get(0).add(c);
+      } else {
+        groups.add(new ArrayList<>(List.of(c)));
+      }
+    }
+    for (List<Integer> group : groups) {
+      List<Engine> open = new ArrayList<>();
+      try {
+        for (int c : group) {
+          Engine engine =
+              columnWorkloads.get(c).registerTables(Engines.create(columnEngines.get(c), n));
+          open.add(engine);
+          if (columnEngines.get(c).startsWith(QuiverEngine.NAME)) {
+            settings.forEach(engine::set);
           }
+        }
+        for (Engine engine : open) {
+          warmUp(engine, selected);
         }
         for (int q = 0; q < selected.size(); q++) {
-          Workload.NamedQuery query = selected.get(q);
-          try {
-            long[] count = new long[1];
-            medians[e][q] = median(engine, query.sql(), runs, count);
-            rows[e][q] = count[0];
-          } catch (RuntimeException ex) {
-            medians[e][q] = Double.NaN;
-            rows[e][q] = -1;
-            errors.add(columns.get(e) + " " + query.name() + ": " + QuiverCli.oneLine(ex));
-          }
+          time(group, open, selected.get(q), q, medians, rows, errors);
         }
+      } finally {
+        open.forEach(Engine::close);
       }
     }
     double[] totals = print(out, selected, medians);
@@ -240,19 +250,63 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * The median time of {@code runs} runs after a warm-up; the last run's row count goes to {@code
-   * rows[0]}.
+   * Runs every selected query {@code --warmup-passes} times, untimed; failures are reported later.
    */
-  private static double median(Engine engine, String sql, int runs, long[] rows) {
-    engine.execute(sql); // warm-up
-    double[] times = new double[runs];
-    for (int i = 0; i < runs; i++) {
-      long start = System.nanoTime();
-      rows[0] = engine.execute(sql);
-      times[i] = (System.nanoTime() - start) / 1e6;
+  private void warmUp(Engine engine, List<Workload.NamedQuery> selected) {
+    for (int pass = 0; pass < warmupPasses; pass++) {
+      for (Workload.NamedQuery query : selected) {
+        try {
+          engine.execute(query.sql());
+        } catch (RuntimeException ex) {
+          // The timed runs report the failure.
+        }
+      }
     }
+  }
+
+  /**
+   * Times query {@code q} on the columns of {@code group} ({@code open} their engines): a warm-up
+   * run on each, then {@code --runs} rounds of one run on each; records each column's median time
+   * and its last run's row count, or NaN and -1 and an error when the query failed there.
+   */
+  private void time(
+      List<Integer> group,
+      List<Engine> open,
+      Workload.NamedQuery query,
+      int q,
+      double[][] medians,
+      long[][] rows,
+      List<String> errors) {
+    double[][] times = new double[group.size()][runs];
+    boolean[] failed = new boolean[group.size()];
+    for (int r = -1; r < runs; r++) {
+      for (int i = 0; i < group.size(); i++) {
+        if (failed[i]) {
+          continue;
+        }
+        int c = group.get(i);
+        try {
+          long start = System.nanoTime();
+          rows[c][q] = open.get(i).execute(query.sql());
+          if (r >= 0) {
+            times[i][r] = (System.nanoTime() - start) / 1e6;
+          }
+        } catch (RuntimeException ex) {
+          failed[i] = true;
+          rows[c][q] = -1;
+          errors.add(columns.get(c) + " " + query.name() + ": " + QuiverCli.oneLine(ex));
+        }
+      }
+    }
+    for (int i = 0; i < group.size(); i++) {
+      medians[group.get(i)][q] = failed[i] ? Double.NaN : median(times[i]);
+    }
+  }
+
+  private static double median(double[] times) {
     Arrays.sort(times);
-    return runs % 2 == 1 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
+    int n = times.length;
+    return n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
   }
 
   /**
