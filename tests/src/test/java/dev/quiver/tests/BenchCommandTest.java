@@ -85,4 +85,61 @@ class BenchCommandTest {
       assertThat(lines[lines.length - 1]).matches("total ratio " + engine + "/duckdb" + ratio);
     }
   }
+
+  /**
+   * {@code bench --table-formats parquet,iceberg --interleave}: the Iceberg tables are written into
+   * {@code DATA/iceberg}, every query runs over both formats with the same row counts, and the run
+   * ends with the Iceberg/Parquet total ratio.
+   */
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void benchTimesIcebergAgainstParquetInterleaved() throws Exception {
+    Path data = dir.resolve("tpch");
+    Path jar = ProcessCluster.jar("benchmarks", "quiver-bench.jar");
+    List<String> cmd =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx2g",
+            "-jar",
+            jar.toString(),
+            "bench",
+            "--sf",
+            "0.01",
+            "--data",
+            data.toString(),
+            "--engines",
+            "quiver",
+            "--table-formats",
+            "parquet,iceberg",
+            "--interleave",
+            "--runs",
+            "1",
+            "--threads",
+            "2");
+    Path stdout = dir.resolve("iceberg-out.txt");
+    Process process =
+        new ProcessBuilder(cmd)
+            .redirectOutput(stdout.toFile())
+            .redirectError(dir.resolve("iceberg-err.txt").toFile())
+            .start();
+    int exit;
+    try {
+      assertThat(process.waitFor(280, TimeUnit.SECONDS)).as("bench finished in time").isTrue();
+      exit = process.exitValue();
+    } finally {
+      process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+    String text = Files.readString(stdout, StandardCharsets.UTF_8);
+    assertThat(exit).as(text).isZero();
+    assertThat(text)
+        .contains("loading tpch.tpch_sf0_01.lineitem")
+        .contains("quiver+iceberg ms")
+        .contains("q22")
+        .doesNotContain("failed")
+        .doesNotContain("rows differ");
+    assertThat(data.resolve("iceberg/tpch_sf0_01/lineitem/metadata")).isDirectory();
+    String[] lines = text.strip().split("\n");
+    assertThat(lines[lines.length - 1])
+        .matches("total ratio quiver\\+iceberg/quiver: \\d+\\.\\d\\d");
+  }
 }

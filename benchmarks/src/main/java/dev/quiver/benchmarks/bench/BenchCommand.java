@@ -63,6 +63,26 @@ public final class BenchCommand implements Callable<Integer> {
   private List<String> engines;
 
   @Option(
+      names = "--table-formats",
+      split = ",",
+      defaultValue = "parquet",
+      paramLabel = "FORMAT",
+      description =
+          "How the TPC-H tables are stored, each a column per engine: parquet (the generated"
+              + " files), iceberg (Iceberg tables in the warehouse folder <data>/iceberg, written"
+              + " from the Parquet files when missing; lineitem and orders partitioned by month;"
+              + " its column is ENGINE+iceberg) (default: ${DEFAULT-VALUE}).")
+  private List<TpchSetup.TableFormat> tableFormats;
+
+  @Option(
+      names = "--interleave",
+      description =
+          "Opens every engine (and table format) at once and alternates each query's runs between"
+              + " them, so that a machine whose load changes during the run slows all alike"
+              + " (default: one engine after the other).")
+  private boolean interleave;
+
+  @Option(
       names = "--runs",
       defaultValue = "3",
       description =
@@ -100,6 +120,9 @@ public final class BenchCommand implements Callable<Integer> {
               + " (repeatable).")
   private Map<String, String> settings = new LinkedHashMap<>();
 
+  /** The table's columns, engine by engine and format by format: ENGINE or ENGINE+FORMAT. */
+  private final List<String> columns = new ArrayList<>();
+
   @Override
   public Integer call() {
     if (runs < 1) {
@@ -118,42 +141,60 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     engines = engines.stream().map(e -> e.trim().toLowerCase(Locale.ROOT)).toList();
+    if (tableFormats.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--table-formats needs at least one");
+    }
     PrintWriter out = spec.commandLine().getOut();
-    Workload workload = workload(out);
     int n = TpchSetup.threadsOrCores(threads);
-    List<Workload.NamedQuery> selected = workload.queries();
+    Map<TpchSetup.TableFormat, Workload> workloads = new LinkedHashMap<>();
+    for (TpchSetup.TableFormat format : tableFormats) {
+      workloads.put(format, workload(out, format, n));
+    }
+    List<String> columnEngines = new ArrayList<>();
+    List<Workload> columnWorkloads = new ArrayList<>();
+    for (String e : engines) {
+      for (var w : workloads.entrySet()) {
+        columnEngines.add(e);
+        columnWorkloads.add(w.getValue());
+        columns.add(w.getKey() == TpchSetup.TableFormat.parquet ? e : e + "+" + w.getKey());
+      }
+    }
+    List<Workload.NamedQuery> selected = columnWorkloads.get(0).queries();
 
-    // medians[e][q] in milliseconds; NaN when the query failed on that engine.
-    double[][] medians = new double[engines.size()][selected.size()];
-    // rows[e][q]: the row count of the last run, -1 when it failed; engines must agree.
-    long[][] rows = new long[engines.size()][selected.size()];
+    // medians[c][q] in milliseconds; NaN when the query failed in that column.
+    double[][] medians = new double[columns.size()][selected.size()];
+    // rows[c][q]: the row count of the last run, -1 when it failed; columns must agree.
+    long[][] rows = new long[columns.size()][selected.size()];
     List<String> errors = new ArrayList<>();
-    for (int e = 0; e < engines.size(); e++) {
-      try (Engine engine = workload.registerTables(Engines.create(engines.get(e), n))) {
-        if (engines.get(e).startsWith(QuiverEngine.NAME)) {
-          settings.forEach(engine::set);
-        }
-        for (int pass = 0; pass < warmupPasses; pass++) {
-          for (Workload.NamedQuery query : selected) {
-            try {
-              engine.execute(query.sql());
-            } catch (RuntimeException ex) {
-              // The timed runs below report the failure.
-            }
+    // Interleaved, all columns are open at once and each query's runs alternate between them, so
+    // that a machine whose load changes over the run slows every column alike.
+    List<List<Integer>> groups = new ArrayList<>();
+    for (int c = 0; c < columns.size(); c++) {
+      if (interleave && c > 0) {
+        groups.get(0).add(c);
+      } else {
+        groups.add(new ArrayList<>(List.of(c)));
+      }
+    }
+    for (List<Integer> group : groups) {
+      List<Engine> open = new ArrayList<>();
+      try {
+        for (int c : group) {
+          Engine engine =
+              columnWorkloads.get(c).registerTables(Engines.create(columnEngines.get(c), n));
+          open.add(engine);
+          if (columnEngines.get(c).startsWith(QuiverEngine.NAME)) {
+            settings.forEach(engine::set);
           }
+        }
+        for (Engine engine : open) {
+          warmUp(engine, selected);
         }
         for (int q = 0; q < selected.size(); q++) {
-          Workload.NamedQuery query = selected.get(q);
-          try {
-            long[] count = new long[1];
-            medians[e][q] = median(engine, query.sql(), runs, count);
-            rows[e][q] = count[0];
-          } catch (RuntimeException ex) {
-            medians[e][q] = Double.NaN;
-            rows[e][q] = -1;
-            errors.add(engine.name() + " " + query.name() + ": " + QuiverCli.oneLine(ex));
-          }
+          time(group, open, selected.get(q), q, medians, rows, errors);
         }
+      } finally {
+        open.forEach(Engine::close);
       }
     }
     double[] totals = print(out, selected, medians);
@@ -165,10 +206,11 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * The TPC-H suite (its data generated first when missing), or the query folder given as {@code
+   * The TPC-H suite (its data generated first when missing, and for {@code format} iceberg its
+   * Iceberg tables written with {@code threads} partitions), or the query folder given as {@code
    * --queries DIR} over the tables of {@code --data}.
    */
-  private Workload workload(PrintWriter out) {
+  private Workload workload(PrintWriter out, TpchSetup.TableFormat format, int threads) {
     List<Integer> numbers = null;
     if (queries != null) {
       List<String> given = queries.stream().map(String::strip).toList();
@@ -179,6 +221,11 @@ public final class BenchCommand implements Callable<Integer> {
           throw new ParameterException(
               spec.commandLine(),
               "--queries " + given.get(0) + " needs --data DIR, the folder of the tables");
+        }
+        if (format != TpchSetup.TableFormat.parquet) {
+          throw new ParameterException(
+              spec.commandLine(),
+              "--table-formats " + format + " is for the TPC-H queries, not a folder of queries");
         }
         try {
           return QueryFolder.load(Path.of(given.get(0)), data);
@@ -194,23 +241,72 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     List<TpchQuery> selected = TpchSetup.selectQueries(numbers);
-    return Workload.tpch(TpchSetup.prepareData(scaleFactor, data, out), selected);
+    Path dir = TpchSetup.prepareData(scaleFactor, data, out);
+    if (format == TpchSetup.TableFormat.iceberg) {
+      Path warehouse = TpchSetup.prepareIceberg(scaleFactor, dir, threads, out);
+      return Workload.tpchIceberg(warehouse, scaleFactor, selected);
+    }
+    return Workload.tpch(dir, selected);
   }
 
   /**
-   * The median time of {@code runs} runs after a warm-up; the last run's row count goes to {@code
-   * rows[0]}.
+   * Runs every selected query {@code --warmup-passes} times, untimed; failures are reported later.
    */
-  private static double median(Engine engine, String sql, int runs, long[] rows) {
-    engine.execute(sql); // warm-up
-    double[] times = new double[runs];
-    for (int i = 0; i < runs; i++) {
-      long start = System.nanoTime();
-      rows[0] = engine.execute(sql);
-      times[i] = (System.nanoTime() - start) / 1e6;
+  private void warmUp(Engine engine, List<Workload.NamedQuery> selected) {
+    for (int pass = 0; pass < warmupPasses; pass++) {
+      for (Workload.NamedQuery query : selected) {
+        try {
+          engine.execute(query.sql());
+        } catch (RuntimeException ex) {
+          // The timed runs report the failure.
+        }
+      }
     }
+  }
+
+  /**
+   * Times query {@code q} on the columns of {@code group} ({@code open} their engines): a warm-up
+   * run on each, then {@code --runs} rounds of one run on each; records each column's median time
+   * and its last run's row count, or NaN and -1 and an error when the query failed there.
+   */
+  private void time(
+      List<Integer> group,
+      List<Engine> open,
+      Workload.NamedQuery query,
+      int q,
+      double[][] medians,
+      long[][] rows,
+      List<String> errors) {
+    double[][] times = new double[group.size()][runs];
+    boolean[] failed = new boolean[group.size()];
+    for (int r = -1; r < runs; r++) {
+      for (int i = 0; i < group.size(); i++) {
+        if (failed[i]) {
+          continue;
+        }
+        int c = group.get(i);
+        try {
+          long start = System.nanoTime();
+          rows[c][q] = open.get(i).execute(query.sql());
+          if (r >= 0) {
+            times[i][r] = (System.nanoTime() - start) / 1e6;
+          }
+        } catch (RuntimeException ex) {
+          failed[i] = true;
+          rows[c][q] = -1;
+          errors.add(columns.get(c) + " " + query.name() + ": " + QuiverCli.oneLine(ex));
+        }
+      }
+    }
+    for (int i = 0; i < group.size(); i++) {
+      medians[group.get(i)][q] = failed[i] ? Double.NaN : median(times[i]);
+    }
+  }
+
+  private static double median(double[] times) {
     Arrays.sort(times);
-    return runs % 2 == 1 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
+    int n = times.length;
+    return n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
   }
 
   /**
@@ -224,13 +320,13 @@ public final class BenchCommand implements Callable<Integer> {
       long first = -1;
       boolean differ = false;
       StringBuilder counts = new StringBuilder();
-      for (int e = 0; e < engines.size(); e++) {
+      for (int e = 0; e < columns.size(); e++) {
         if (rows[e][q] < 0) {
           continue;
         }
         differ |= first >= 0 && rows[e][q] != first;
         first = first >= 0 ? first : rows[e][q];
-        counts.append(counts.length() == 0 ? "" : ", ").append(engines.get(e)).append(' ');
+        counts.append(counts.length() == 0 ? "" : ", ").append(columns.get(e)).append(' ');
         counts.append(rows[e][q]);
       }
       if (differ) {
@@ -243,8 +339,9 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * The total ratios to print, numerator first: Quiver against DuckDB and Spark, and the embedded
-   * cluster against in-process Quiver, for the engines that ran; else the first two engines.
+   * The total ratios to print, numerator first: Quiver against DuckDB and Spark, the embedded
+   * cluster against in-process Quiver, and each ENGINE+FORMAT column against its engine's Parquet
+   * column, for the columns there are; else the first two columns.
    */
   private List<String[]> ratioPairs() {
     List<String[]> pairs = new ArrayList<>();
@@ -254,51 +351,57 @@ public final class BenchCommand implements Callable<Integer> {
       {EmbeddedQuiverEngine.NAME, QuiverEngine.NAME}
     };
     for (String[] pair : wanted) {
-      if (engines.contains(pair[0]) && engines.contains(pair[1])) {
+      if (columns.contains(pair[0]) && columns.contains(pair[1])) {
         pairs.add(pair);
       }
     }
-    if (pairs.isEmpty() && engines.size() >= 2) {
-      pairs.add(new String[] {engines.get(0), engines.get(1)});
+    for (String c : columns) {
+      int plus = c.indexOf('+');
+      if (plus > 0 && columns.contains(c.substring(0, plus))) {
+        pairs.add(new String[] {c, c.substring(0, plus)});
+      }
+    }
+    if (pairs.isEmpty() && columns.size() >= 2) {
+      pairs.add(new String[] {columns.get(0), columns.get(1)});
     }
     return pairs;
   }
 
   /** Prints the table and its total line; returns the totals per engine. */
   private double[] print(PrintWriter out, List<Workload.NamedQuery> selected, double[][] medians) {
-    boolean ratio = engines.size() >= 2;
+    boolean ratio = columns.size() >= 2;
     int width = 12;
-    for (String e : engines) {
+    for (String e : columns) {
       width = Math.max(width, e.length() + 3);
     }
     String text = "  %" + width + "s";
     String number = "  %" + width + ".1f";
-    String ratioName = ratio ? engines.get(0) + "/" + engines.get(1) : "";
+    String ratioName = ratio ? columns.get(0) + "/" + columns.get(1) : "";
     int nameWidth = 6;
     for (Workload.NamedQuery q : selected) {
       nameWidth = Math.max(nameWidth, q.name().length());
     }
     String nameColumn = "%-" + nameWidth + "s";
     StringBuilder header = new StringBuilder(String.format(nameColumn, "query"));
-    for (String e : engines) {
+    for (String e : columns) {
       header.append(String.format(text, e + " ms"));
     }
     if (ratio) {
       header.append(String.format("  %14s", ratioName));
     }
     out.println(header);
-    double[] totals = new double[engines.size()];
+    double[] totals = new double[columns.size()];
     for (int q = 0; q < selected.size(); q++) {
       StringBuilder line = new StringBuilder(String.format(nameColumn, selected.get(q).name()));
       boolean allOk = true;
-      for (int e = 0; e < engines.size(); e++) {
+      for (int e = 0; e < columns.size(); e++) {
         double ms = medians[e][q];
         allOk &= !Double.isNaN(ms);
         line.append(Double.isNaN(ms) ? String.format(text, "failed") : String.format(number, ms));
       }
       if (allOk) {
         // Totals only count queries every engine finished, so that they stay comparable.
-        for (int e = 0; e < engines.size(); e++) {
+        for (int e = 0; e < columns.size(); e++) {
           totals[e] += medians[e][q];
         }
       }
@@ -321,8 +424,8 @@ public final class BenchCommand implements Callable<Integer> {
   /** The final lines: one per total ratio. */
   private void printRatios(PrintWriter out, double[] totals) {
     for (String[] pair : ratioPairs()) {
-      int num = engines.indexOf(pair[0]);
-      int den = engines.indexOf(pair[1]);
+      int num = columns.indexOf(pair[0]);
+      int den = columns.indexOf(pair[1]);
       String value = totals[den] > 0 ? String.format("%.2f", totals[num] / totals[den]) : "n/a";
       out.println("total ratio " + pair[0] + "/" + pair[1] + ": " + value);
     }

@@ -5,6 +5,7 @@ import dev.quiver.examples.engine.Engine;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * What {@code bench} times: named queries over tables it registers with each engine. Either the
@@ -22,6 +23,19 @@ interface Workload {
 
   /** TPC-H queries over the eight tables' Parquet folders in {@code dir}. */
   static Workload tpch(Path dir, List<TpchQuery> selected) {
+    return tpch(selected, engine -> TpchSetup.registerTables(engine, dir));
+  }
+
+  /**
+   * TPC-H queries over the eight Iceberg tables of scale factor {@code scaleFactor} in the
+   * warehouse folder {@code warehouse} ({@link TpchSetup#prepareIceberg}).
+   */
+  static Workload tpchIceberg(Path warehouse, double scaleFactor, List<TpchQuery> selected) {
+    return tpch(
+        selected, engine -> TpchSetup.registerIcebergTables(engine, warehouse, scaleFactor));
+  }
+
+  private static Workload tpch(List<TpchQuery> selected, UnaryOperator<Engine> registration) {
     List<NamedQuery> queries =
         selected.stream().map(q -> new NamedQuery(q.name(), q.sql())).toList();
     return new Workload() {
@@ -32,7 +46,7 @@ interface Workload {
 
       @Override
       public Engine registerTables(Engine engine) {
-        return TpchSetup.registerTables(engine, dir);
+        return registration.apply(engine);
       }
     };
   }

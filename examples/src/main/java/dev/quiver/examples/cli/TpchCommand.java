@@ -1,9 +1,11 @@
 package dev.quiver.examples.cli;
 
+import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.decorators.DistributedDataFrame;
 import dev.quiver.examples.cluster.ClusterTarget;
+import dev.quiver.examples.engine.Engine;
 import dev.quiver.examples.engine.QuiverEngine;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.io.PrintWriter;
@@ -50,6 +52,19 @@ public final class TpchCommand implements Callable<Integer> {
 
   @Mixin private ClusterOptions cluster;
 
+  @Mixin private CatalogOptions catalogs;
+
+  @Option(
+      names = "--table-format",
+      defaultValue = "parquet",
+      paramLabel = "FORMAT",
+      description =
+          "parquet: the generated Parquet folders; iceberg: Iceberg tables in namespace"
+              + " tpch_sf<sf> of the first --catalog, else of the warehouse folder <data>/iceberg,"
+              + " written from the Parquet files when missing (lineitem and orders partitioned by"
+              + " month) (default: ${DEFAULT-VALUE}).")
+  private TpchSetup.TableFormat tableFormat;
+
   @Option(
       names = "--show-results",
       paramLabel = "ROWS",
@@ -74,7 +89,7 @@ public final class TpchCommand implements Callable<Integer> {
     int failures = 0;
     double totalMs = 0;
     try (ClusterTarget target = cluster.open();
-        QuiverEngine engine = openEngine(target, threads, dir, settings)) {
+        QuiverEngine engine = openEngine(target, threads, dir, out)) {
       if (target.distributed()) {
         out.printf("running on %s%n", target.describe());
         if (showStages) {
@@ -115,14 +130,28 @@ public final class TpchCommand implements Callable<Integer> {
     return failures == 0 ? 0 : QuiverCli.EXIT_FAILURE;
   }
 
-  private static QuiverEngine openEngine(
-      ClusterTarget target, int threads, Path dir, SettingOptions settings) {
+  private QuiverEngine openEngine(ClusterTarget target, int threads, Path dir, PrintWriter out) {
     QuiverEngine engine =
         target.distributed()
             ? new QuiverEngine(target.newSession(new SessionConfig().withTargetPartitions(threads)))
             : new QuiverEngine(threads);
-    settings.apply(engine.session().config());
-    TpchSetup.registerTables(engine, dir);
-    return engine;
+    return (QuiverEngine)
+        Engine.withTables(
+            engine,
+            e -> {
+              SessionContext ctx = engine.session();
+              settings.apply(ctx.config());
+              catalogs.attach(ctx, spec);
+              if (tableFormat == TpchSetup.TableFormat.iceberg) {
+                List<String> given = catalogs.names();
+                String catalog = given.isEmpty() ? TpchSetup.WAREHOUSE_CATALOG : given.get(0);
+                if (given.isEmpty()) {
+                  TpchSetup.attachWarehouse(ctx, dir);
+                }
+                TpchSetup.loadIceberg(ctx, catalog, scaleFactor, dir, out);
+              } else {
+                TpchSetup.registerTables(e, dir);
+              }
+            });
   }
 }

@@ -1,18 +1,33 @@
 package dev.quiver.examples.cli;
 
+import dev.quiver.binding.SessionContext;
+import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.examples.engine.Engine;
 import dev.quiver.examples.tpch.TpchData;
+import dev.quiver.examples.tpch.TpchIceberg;
 import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the TPC-H commands share ({@code quiver tpch} and the benchmark harness's {@code bench}):
  * data preparation, query and thread choice, table registration.
  */
 public final class TpchSetup {
+  /** How the TPC-H tables are stored. */
+  public enum TableFormat {
+    /** The generated Parquet folders. */
+    parquet,
+    /** Iceberg tables written from them ({@link TpchIceberg}). */
+    iceberg
+  }
+
+  /** The name the default warehouse folder is attached as. */
+  public static final String WAREHOUSE_CATALOG = "tpch";
+
   private TpchSetup() {}
 
   /**
@@ -49,6 +64,54 @@ public final class TpchSetup {
         e -> {
           for (String table : TpchData.TABLES) {
             e.registerParquet(table, TpchData.tableDirectory(dir, table));
+          }
+        });
+  }
+
+  /** Attaches the warehouse folder {@code data/iceberg} as catalog {@link #WAREHOUSE_CATALOG}. */
+  public static void attachWarehouse(SessionContext ctx, Path data) {
+    ctx.attachCatalog(
+        WAREHOUSE_CATALOG,
+        "iceberg",
+        TpchIceberg.defaultWarehouse(data).toAbsolutePath().toString(),
+        Map.of());
+  }
+
+  /**
+   * Writes the Iceberg tables that catalog {@code catalog} of {@code ctx} lacks from the Parquet
+   * folders of {@code data}, then registers the eight under their plain names.
+   */
+  public static void loadIceberg(
+      SessionContext ctx, String catalog, double scaleFactor, Path data, PrintWriter out) {
+    String namespace = TpchIceberg.namespace(scaleFactor);
+    TpchIceberg.load(ctx, catalog, namespace, data, out);
+    TpchIceberg.register(ctx, catalog, namespace);
+  }
+
+  /**
+   * Writes the Iceberg tables missing from the warehouse folder {@code data/iceberg}, on a session
+   * of its own with {@code threads} partitions; returns the warehouse.
+   */
+  public static Path prepareIceberg(double scaleFactor, Path data, int threads, PrintWriter out) {
+    try (SessionContext ctx =
+        new SessionContext(new SessionConfig().withTargetPartitions(threads))) {
+      attachWarehouse(ctx, data);
+      TpchIceberg.load(ctx, WAREHOUSE_CATALOG, TpchIceberg.namespace(scaleFactor), data, out);
+    }
+    return TpchIceberg.defaultWarehouse(data);
+  }
+
+  /**
+   * Registers every TPC-H table of the warehouse folder {@code warehouse} (see {@link
+   * #prepareIceberg}) with {@code engine}; closes it on failure.
+   */
+  public static Engine registerIcebergTables(Engine engine, Path warehouse, double scaleFactor) {
+    String namespace = TpchIceberg.namespace(scaleFactor);
+    return Engine.withTables(
+        engine,
+        e -> {
+          for (String table : TpchData.TABLES) {
+            e.registerIceberg(table, TpchIceberg.tableLocation(warehouse, namespace, table));
           }
         });
   }

@@ -52,6 +52,11 @@ public final class EmbeddedQuiverEngine implements Engine {
   }
 
   @Override
+  public void registerIceberg(String table, Path location) {
+    quiver.registerIceberg(table, location);
+  }
+
+  @Override
   public void set(String key, String value) {
     quiver.set(key, value);
   }

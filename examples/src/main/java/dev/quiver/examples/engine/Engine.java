@@ -21,6 +21,17 @@ public interface Engine extends AutoCloseable {
   void registerCsv(String table, Path path);
 
   /**
+   * Registers the Apache Iceberg table at {@code location} (its folder) as table {@code table}, at
+   * its current snapshot.
+   *
+   * @throws IllegalArgumentException if the engine reads no Iceberg tables
+   */
+  default void registerIceberg(String table, Path location) {
+    throw new IllegalArgumentException(
+        name() + " reads no Iceberg tables here (table " + table + ")");
+  }
+
+  /**
    * Applies a session setting ({@code key=value}); engines without such settings refuse it.
    *
    * @throws IllegalArgumentException if the engine has no settings of its own

@@ -44,6 +44,11 @@ public final class QuiverEngine implements Engine {
   }
 
   @Override
+  public void registerIceberg(String table, Path location) {
+    ctx.registerIceberg(table, location.toString());
+  }
+
+  @Override
   public void set(String key, String value) {
     ctx.config().set(key, value);
   }
