@@ -38,6 +38,17 @@ public final class CatalogOptions {
     return new ArrayList<>(catalogs.keySet());
   }
 
+  /** The locations of the warehouse catalogs given ({@code iceberg:PATH}), in the order given. */
+  public List<String> warehouses() {
+    List<String> out = new ArrayList<>();
+    for (String typeAndUri : catalogs.values()) {
+      if (typeAndUri.startsWith("iceberg:")) {
+        out.add(typeAndUri.substring("iceberg:".length()));
+      }
+    }
+    return out;
+  }
+
   /** Attaches the catalogs in {@code ctx}; a malformed one is a usage error of {@code spec}. */
   public void attach(SessionContext ctx, CommandSpec spec) {
     Map<String, Map<String, String>> options = catalogOptions(spec);

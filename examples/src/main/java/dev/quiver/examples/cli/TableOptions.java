@@ -101,10 +101,8 @@ public final class TableOptions {
     for (String path : csv.values()) {
       addLocal(out, path);
     }
-    for (String typeAndUri : catalogs.values()) {
-      if (typeAndUri.startsWith("iceberg:")) {
-        addLocal(out, typeAndUri.substring("iceberg:".length()));
-      }
+    for (String warehouse : catalogs.warehouses()) {
+      addLocal(out, warehouse);
     }
     return out;
   }
