@@ -31,39 +31,24 @@ class BenchCommandTest {
     // The harness check (DuckDB on both sides) has no cluster to compare.
     boolean quiver = engine.equals("quiver");
     String engines = quiver ? "quiver,quiver-embedded2,duckdb" : engine + ",duckdb";
-    Path jar = ProcessCluster.jar("benchmarks", "quiver-bench.jar");
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx2g");
-    cmd.add("-jar");
-    cmd.add(jar.toString());
-    cmd.addAll(
-        List.of(
-            "bench",
-            "--sf",
-            "0.01",
-            "--data",
-            data.toString(),
-            "--engines",
-            engines,
-            "--runs",
-            "1",
-            "--threads",
-            "2"));
     Path stdout = dir.resolve("out.txt");
     Path stderr = dir.resolve("err.txt");
-    Process process =
-        new ProcessBuilder(cmd)
-            .redirectOutput(stdout.toFile())
-            .redirectError(stderr.toFile())
-            .start();
-    int exit;
-    try {
-      assertThat(process.waitFor(400, TimeUnit.SECONDS)).as("bench finished in time").isTrue();
-      exit = process.exitValue();
-    } finally {
-      process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-    }
+    int exit =
+        runBench(
+            List.of(
+                "--sf",
+                "0.01",
+                "--data",
+                data.toString(),
+                "--engines",
+                engines,
+                "--runs",
+                "1",
+                "--threads",
+                "2"),
+            stdout,
+            stderr,
+            400);
 
     String text = Files.readString(stdout, StandardCharsets.UTF_8);
     // stderr carries the process's log (e.g. a WARN from an executor stopping with the embedded
@@ -95,40 +80,26 @@ class BenchCommandTest {
   @Timeout(value = 300, unit = TimeUnit.SECONDS)
   void benchTimesIcebergAgainstParquetInterleaved() throws Exception {
     Path data = dir.resolve("tpch");
-    Path jar = ProcessCluster.jar("benchmarks", "quiver-bench.jar");
-    List<String> cmd =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx2g",
-            "-jar",
-            jar.toString(),
-            "bench",
-            "--sf",
-            "0.01",
-            "--data",
-            data.toString(),
-            "--engines",
-            "quiver",
-            "--table-formats",
-            "parquet,iceberg",
-            "--interleave",
-            "--runs",
-            "1",
-            "--threads",
-            "2");
     Path stdout = dir.resolve("iceberg-out.txt");
-    Process process =
-        new ProcessBuilder(cmd)
-            .redirectOutput(stdout.toFile())
-            .redirectError(dir.resolve("iceberg-err.txt").toFile())
-            .start();
-    int exit;
-    try {
-      assertThat(process.waitFor(280, TimeUnit.SECONDS)).as("bench finished in time").isTrue();
-      exit = process.exitValue();
-    } finally {
-      process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-    }
+    int exit =
+        runBench(
+            List.of(
+                "--sf",
+                "0.01",
+                "--data",
+                data.toString(),
+                "--engines",
+                "quiver",
+                "--table-formats",
+                "parquet,iceberg",
+                "--interleave",
+                "--runs",
+                "1",
+                "--threads",
+                "2"),
+            stdout,
+            dir.resolve("iceberg-err.txt"),
+            280);
     String text = Files.readString(stdout, StandardCharsets.UTF_8);
     assertThat(exit).as(text).isZero();
     assertThat(text)
@@ -141,5 +112,31 @@ class BenchCommandTest {
     String[] lines = text.strip().split("\n");
     assertThat(lines[lines.length - 1])
         .matches("total ratio quiver\\+iceberg/quiver: \\d+\\.\\d\\d");
+  }
+
+  /**
+   * Runs {@code java -Xmx2g -jar quiver-bench.jar bench ARGS} to its end within {@code seconds},
+   * its output in {@code stdout} and {@code stderr}, and returns its exit code.
+   */
+  private static int runBench(List<String> args, Path stdout, Path stderr, long seconds)
+      throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx2g");
+    cmd.add("-jar");
+    cmd.add(ProcessCluster.jar("benchmarks", "quiver-bench.jar").toString());
+    cmd.add("bench");
+    cmd.addAll(args);
+    Process process =
+        new ProcessBuilder(cmd)
+            .redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile())
+            .start();
+    try {
+      assertThat(process.waitFor(seconds, TimeUnit.SECONDS)).as("bench finished in time").isTrue();
+      return process.exitValue();
+    } finally {
+      process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
   }
 }
