@@ -4,7 +4,6 @@ import dev.quiver.binding.logical.LogicalPlan;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
-import dev.quiver.binding.physical.scan.FileScanExec;
 import dev.quiver.binding.planner.DefaultQueryPlanner;
 import dev.quiver.binding.planner.PlanningContext;
 import dev.quiver.binding.planner.QueryPlanner;
@@ -13,10 +12,12 @@ import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.decorators.QueryScope;
 import dev.quiver.distributed.client.ClusterRuntime;
 import dev.quiver.distributed.client.DistributedQueryExec;
+import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.codec.StagePlan;
 import dev.quiver.distributed.planner.AdaptiveShapes;
 import dev.quiver.distributed.planner.DistributedSettings;
 import dev.quiver.distributed.planner.RuntimeFilters;
+import dev.quiver.distributed.planner.ScanBytes;
 import dev.quiver.distributed.planner.SplitStealing;
 import dev.quiver.distributed.planner.Stage;
 import dev.quiver.distributed.planner.StageEncoder;
@@ -24,12 +25,11 @@ import dev.quiver.distributed.planner.StageGraph;
 import dev.quiver.distributed.planner.StagePlanner;
 import dev.quiver.distributed.proto.AdaptiveSpec;
 import dev.quiver.distributed.proto.JobSpec;
+import dev.quiver.distributed.proto.KeyFilterBuild;
 import dev.quiver.distributed.proto.RuntimeFilterSpec;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -103,7 +103,7 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     int cap = maxTasks == 0 ? slots : Math.min(slots, maxTasks);
     config.withTargetPartitions(cap);
     ExecutionPlan local = inner.createPhysicalPlan(plan, with(context, config));
-    long bytes = inputBytes(local);
+    long bytes = ScanBytes.of(local);
     if (bytes > 0) {
       long perTask = DistributedSettings.bytesPerTask(config);
       int tasks = (int) Math.max(1, Math.min(cap, (bytes + perTask - 1) / perTask));
@@ -160,10 +160,28 @@ public final class DistributedQueryPlanner implements QueryPlanner {
             .putAllSettings(config.options());
     boolean stealing = DistributedSettings.splitStealing(config);
     long filterBytes = config.get(DistributedSettings.RUNTIME_FILTER_BYTES_SETTING);
+    long filterRows = config.get(DistributedSettings.RUNTIME_FILTER_ROWS_SETTING);
     Map<Integer, RuntimeFilters.Filter> filters =
-        filterBytes > 0 && config.get(DistributedSettings.ADAPTIVE_SETTING)
+        (filterBytes > 0 || filterRows > 0) && config.get(DistributedSettings.ADAPTIVE_SETTING)
             ? RuntimeFilters.of(graph)
             : Map.of();
+    // The Bloom filters each stage's tasks build for the stages they filter.
+    Map<Integer, List<KeyFilterBuild>> builds = new HashMap<>();
+    if (filterRows > 0) {
+      for (RuntimeFilters.Filter f : filters.values()) {
+        if (f.bloomRoot() != null) {
+          builds
+              .computeIfAbsent(f.keysStageId(), k -> new ArrayList<>())
+              .add(
+                  KeyFilterBuild.newBuilder()
+                      .setFilterId(f.stageId())
+                      .addAllKeys(PlanCodec.encodeExprs(f.keys()))
+                      .setBits(bloomBits(filterRows))
+                      .setTasks(graph.stage(f.keysStageId()).taskCount())
+                      .build());
+        }
+      }
+    }
     for (Stage s : graph.stages()) {
       StageSpec.Builder stage =
           StageSpec.newBuilder()
@@ -184,21 +202,35 @@ public final class DistributedQueryPlanner implements QueryPlanner {
       if (stealing) {
         stage.addAllScanSplits(SplitStealing.of(s));
       }
+      stage.addAllKeyFilterBuilds(builds.getOrDefault(s.id(), List.of()));
       RuntimeFilters.Filter filter = filters.get(s.id());
       if (filter != null) {
         StagePlan filtered = new StagePlan(filter.filteredRoot(), s.output());
-        stage
-            .addInputStageIds(filter.keysStageId())
-            .setRuntimeFilter(
-                RuntimeFilterSpec.newBuilder()
-                    .setInputStageId(filter.keysStageId())
-                    .setPlan(com.google.protobuf.ByteString.copyFrom(encode.apply(filtered)))
-                    .setMaxBytes(filterBytes)
-                    .setPlanText(StageGraph.planText(filter.filteredRoot())));
+        RuntimeFilterSpec.Builder spec =
+            RuntimeFilterSpec.newBuilder()
+                .setInputStageId(filter.keysStageId())
+                .setPlan(com.google.protobuf.ByteString.copyFrom(encode.apply(filtered)))
+                .setMaxBytes(filterBytes)
+                .setPlanText(StageGraph.planText(filter.filteredRoot()));
+        if (filter.bloomRoot() != null && filterRows > 0) {
+          StagePlan bloom = new StagePlan(filter.bloomRoot(), s.output());
+          spec.setBloomPlan(com.google.protobuf.ByteString.copyFrom(encode.apply(bloom)))
+              .setBloomPlanText(StageGraph.planText(filter.bloomRoot()))
+              .setBloomMaxRows(filterRows);
+        }
+        stage.addInputStageIds(filter.keysStageId()).setRuntimeFilter(spec);
       }
       job.addStages(stage);
     }
     return job.build();
+  }
+
+  /**
+   * Bits of the Bloom filter a task builds for a runtime filter of at most {@code rows} keys: eight
+   * a key, which the task folds down to its own rows' share when it finishes.
+   */
+  static long bloomBits(long rows) {
+    return Math.min(1L << 28, Math.max(1L << 16, 8 * rows));
   }
 
   /** What the scheduler may change in a stage of {@code shape}, with the session's thresholds. */
@@ -211,43 +243,6 @@ public final class DistributedQueryPlanner implements QueryPlanner {
         .setSkewMinBytes(config.get(DistributedSettings.ADAPTIVE_SKEW_MIN_BYTES_SETTING))
         .setBroadcastBytes(config.get(DistributedSettings.ADAPTIVE_BROADCAST_BYTES_SETTING))
         .build();
-  }
-
-  /**
-   * Bytes of the distinct files the plan's file scans read, as listed when they were planned (so
-   * objects in a store count too); a file whose size was not listed counts its local size, if it is
-   * a local file, else nothing.
-   */
-  static long inputBytes(ExecutionPlan plan) {
-    Map<String, Long> files = new HashMap<>();
-    collectFiles(plan, files);
-    long total = 0;
-    for (Map.Entry<String, Long> f : files.entrySet()) {
-      if (f.getValue() >= 0) {
-        total += f.getValue();
-        continue;
-      }
-      try {
-        total += Files.size(Path.of(f.getKey()));
-      } catch (IOException | RuntimeException e) {
-        // Not a local file, or missing: a missing file fails the scan itself with a clear error.
-      }
-    }
-    return total;
-  }
-
-  private static void collectFiles(ExecutionPlan plan, Map<String, Long> files) {
-    if (plan instanceof FileScanExec scan) {
-      Map<String, Long> listed = scan.listedFileBytes();
-      for (List<String> partition : scan.partitionFiles()) {
-        for (String file : partition) {
-          files.merge(file, listed.getOrDefault(file, -1L), Math::max);
-        }
-      }
-    }
-    for (ExecutionPlan child : plan.children()) {
-      collectFiles(child, files);
-    }
   }
 
   private static PlanningContext with(PlanningContext context, SessionConfig config) {

@@ -64,6 +64,14 @@ class AdaptiveExecutionTest {
           + " (SELECT b2.k, max(b2.w) AS w FROM big b2 GROUP BY b2.k HAVING max(b2.w) % 4000 = 7) b"
           + " ON f.v = b.w";
 
+  /**
+   * days (a tenth of facts' bytes) filtered to 4,000 of its 40,000 rows: the scan of facts, ten
+   * times larger, waits for it and shuffles only the rows whose v the filtered keys may hold.
+   */
+  static final String FILTERED_SCAN_KEYS =
+      "SELECT count(*) AS n, sum(f.v) AS s, min(d.tag) AS t FROM facts f JOIN days d ON f.v = d.k"
+          + " WHERE d.tag = 't3'";
+
   /** Few groups: the final aggregate's partitions are tiny. */
   static final String TINY =
       "SELECT k % 3 AS g, count(*) AS n FROM facts GROUP BY k % 3 ORDER BY g";
@@ -133,11 +141,17 @@ class AdaptiveExecutionTest {
               + ") t(i)) TO '"
               + dir.resolve("big.parquet")
               + "' (FORMAT PARQUET, ROW_GROUP_SIZE 25000)");
+      s.execute(
+          "COPY (SELECT i::BIGINT AS k, 't' || (i % 10) AS tag FROM range("
+              + ROWS / 10
+              + ") t(i)) TO '"
+              + dir.resolve("days.parquet")
+              + "' (FORMAT PARQUET, ROW_GROUP_SIZE 10000)");
     }
   }
 
   static SessionContext register(SessionContext ctx, Path dir) {
-    for (String t : List.of("facts", "dims", "big")) {
+    for (String t : List.of("facts", "dims", "big", "days")) {
       ctx.registerParquet(t, dir.resolve(t + ".parquet").toString());
     }
     return ctx;
@@ -160,7 +174,8 @@ class AdaptiveExecutionTest {
   private static List<String> duckdb(String sql) throws Exception {
     String duck =
         sql.replace("dims d", "read_parquet('" + tmp.resolve("dims.parquet") + "') d")
-            .replace("big b", "read_parquet('" + tmp.resolve("big.parquet") + "') b");
+            .replace("big b", "read_parquet('" + tmp.resolve("big.parquet") + "') b")
+            .replace("days d", "read_parquet('" + tmp.resolve("days.parquet") + "') d");
     return SameRows.duckdb("facts", "SELECT * FROM '" + tmp.resolve("facts.parquet") + "'", duck);
   }
 
@@ -224,17 +239,69 @@ class AdaptiveExecutionTest {
   }
 
   @Test
-  void runtimeFilterOverItsByteLimitLeavesTheScanAsPlanned() throws Exception {
+  void runtimeFilterOverItsByteLimitUsesABloomFilterOfTheKeys() throws Exception {
     cluster.config().set(DistributedSettings.RUNTIME_FILTER_BYTES, "100");
+    try {
+      JobStatusUpdate job = runAndCheck(AGGREGATED_KEYS);
+      StageStatus filtered = bloomFiltered(job);
+      assertThat(filtered.getAdaptive()).contains("(100 rows");
+      long written =
+          filtered.getTasksList().stream().mapToLong(t -> t.getMetrics().getOutputRows()).sum();
+      // Every row with a partner passes, and a few percent of the 399,900 others at most.
+      assertThat(written).as(filtered.toString()).isBetween(100L, 100L + 399_900L / 20);
+    } finally {
+      cluster.config().set(DistributedSettings.RUNTIME_FILTER_BYTES, "4m");
+    }
+  }
+
+  @Test
+  void runtimeFilterOverItsByteAndRowLimitsLeavesTheScanAsPlanned() throws Exception {
+    cluster.config().set(DistributedSettings.RUNTIME_FILTER_BYTES, "100");
+    cluster.config().set(DistributedSettings.RUNTIME_FILTER_ROWS, "50");
     try {
       JobStatusUpdate job = runAndCheck(AGGREGATED_KEYS);
       assertThat(adapted(job))
           .as(job.toString())
-          .anySatisfy(s -> assertThat(s.getAdaptive()).contains("not used: it wrote"))
+          .anySatisfy(
+              s ->
+                  assertThat(s.getAdaptive())
+                      .contains("not used: it wrote")
+                      .contains("over the Bloom filter's 50"))
           .noneSatisfy(s -> assertThat(s.getAdaptive()).startsWith("rows filtered"));
     } finally {
       cluster.config().set(DistributedSettings.RUNTIME_FILTER_BYTES, "4m");
+      cluster.config().set(DistributedSettings.RUNTIME_FILTER_ROWS, "4000000");
     }
+  }
+
+  @Test
+  void scanOfTheLargerSideIsFilteredByTheSmallerFilteredScan() throws Exception {
+    JobStatusUpdate exact = runAndCheck(FILTERED_SCAN_KEYS);
+    StageStatus semi =
+        adapted(exact).stream()
+            .filter(s -> s.getAdaptive().startsWith("rows filtered by the join keys of stage"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no runtime filter: " + exact));
+    assertThat(semi.getAdaptive()).contains("(4000 rows");
+    assertThat(semi.getTasksList().stream().mapToLong(t -> t.getMetrics().getOutputRows()).sum())
+        .as("facts' v is unique: 4,000 rows have a partner")
+        .isEqualTo(4000);
+    cluster.config().set(DistributedSettings.RUNTIME_FILTER_BYTES, "100");
+    try {
+      StageStatus bloom = bloomFiltered(runAndCheck(FILTERED_SCAN_KEYS));
+      assertThat(bloom.getAdaptive()).contains("(4000 rows");
+      assertThat(bloom.getTasksList().stream().mapToLong(t -> t.getMetrics().getOutputRows()).sum())
+          .isBetween(4000L, 4000L + 396_000L / 20);
+    } finally {
+      cluster.config().set(DistributedSettings.RUNTIME_FILTER_BYTES, "4m");
+    }
+  }
+
+  private static StageStatus bloomFiltered(JobStatusUpdate job) {
+    return adapted(job).stream()
+        .filter(s -> s.getAdaptive().startsWith("rows filtered by a Bloom filter"))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no Bloom filter: " + job));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.quiver.distributed.codec;
 
+import dev.quiver.binding.physical.join.BloomFilter;
 import dev.quiver.binding.udf.ScalarUdf;
 import dev.quiver.distributed.shuffle.ShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
@@ -21,6 +22,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * @param inputTaskCounts how many tasks each input stage ran, by stage id (absent: as planned)
  * @param inputSlices the part of each hash-shuffled input stage the task reads, by stage id
  *     (absent: its own partition of every producer task)
+ * @param keyFilters the Bloom filters the plan's {@code BloomFilterExec}s apply, by filter id
  */
 public record DecodeContext(
     BufferAllocator allocator,
@@ -28,13 +30,26 @@ public record DecodeContext(
     ShuffleClient shuffleClient,
     Function<String, Optional<ScalarUdf>> udfs,
     Map<Integer, Integer> inputTaskCounts,
-    Map<Integer, ShuffleReaderExec.Slice> inputSlices) {
+    Map<Integer, ShuffleReaderExec.Slice> inputSlices,
+    Map<Integer, BloomFilter> keyFilters) {
 
   /** Validates and freezes the fields. */
   public DecodeContext {
     inputs = List.copyOf(inputs);
     inputTaskCounts = Map.copyOf(inputTaskCounts);
     inputSlices = Map.copyOf(inputSlices);
+    keyFilters = Map.copyOf(keyFilters);
+  }
+
+  /** A context without Bloom filters. */
+  public DecodeContext(
+      BufferAllocator allocator,
+      List<ShuffleLocation> inputs,
+      ShuffleClient shuffleClient,
+      Function<String, Optional<ScalarUdf>> udfs,
+      Map<Integer, Integer> inputTaskCounts,
+      Map<Integer, ShuffleReaderExec.Slice> inputSlices) {
+    this(allocator, inputs, shuffleClient, udfs, inputTaskCounts, inputSlices, Map.of());
   }
 
   /** A context for a task that reads its own partition of inputs that ran as planned. */
@@ -43,6 +58,6 @@ public record DecodeContext(
       List<ShuffleLocation> inputs,
       ShuffleClient shuffleClient,
       Function<String, Optional<ScalarUdf>> udfs) {
-    this(allocator, inputs, shuffleClient, udfs, Map.of(), Map.of());
+    this(allocator, inputs, shuffleClient, udfs, Map.of(), Map.of(), Map.of());
   }
 }

@@ -4,14 +4,19 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.udf.ScalarUdf;
+import dev.quiver.distributed.proto.PhysicalExprNode;
 import dev.quiver.distributed.proto.StagePlanNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.function.Function;
 import org.apache.arrow.memory.OutOfMemoryException;
 
 /**
@@ -93,6 +98,25 @@ public final class PlanCodec implements StageDecoder {
         .setOutput(encoder.partitioning(stage.output()))
         .build()
         .toByteArray();
+  }
+
+  /**
+   * Encodes expressions on their own, outside a plan (the keys of a Bloom filter that a stage's
+   * tasks build over their output).
+   */
+  public static List<PhysicalExprNode> encodeExprs(List<PhysicalExpr> exprs) {
+    ExprEncoder encoder = new ExprEncoder();
+    List<PhysicalExprNode> out = new ArrayList<>(exprs.size());
+    for (PhysicalExpr e : exprs) {
+      out.add(encoder.expr(e));
+    }
+    return out;
+  }
+
+  /** Decodes what {@link #encodeExprs} wrote, finding UDFs with {@code udfs}. */
+  public static List<PhysicalExpr> decodeExprs(
+      List<PhysicalExprNode> nodes, Function<String, Optional<ScalarUdf>> udfs) {
+    return new ExprDecoder(udfs).exprs(nodes);
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.quiver.binding.physical.aggregate.AggregateMode;
 import dev.quiver.binding.physical.aggregate.HashAggregateExec;
 import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
+import dev.quiver.binding.physical.join.BloomFilterExec;
 import dev.quiver.binding.physical.join.HashJoinExec;
 import dev.quiver.binding.physical.join.MarkMergeExec;
 import dev.quiver.binding.physical.join.NestedLoopJoinExec;
@@ -36,6 +37,7 @@ import dev.quiver.binding.physical.window.WindowFunction;
 import dev.quiver.distributed.proto.AggregateCallSpec;
 import dev.quiver.distributed.proto.AggregateFunctionSpec;
 import dev.quiver.distributed.proto.AggregateModeSpec;
+import dev.quiver.distributed.proto.BloomFilterExecNode;
 import dev.quiver.distributed.proto.CsvScanExecNode;
 import dev.quiver.distributed.proto.ExtensionExecNode;
 import dev.quiver.distributed.proto.FileGroup;
@@ -121,6 +123,14 @@ final class PlanDecoder {
                 ? null
                 : f.getProjectionList().stream().mapToInt(Integer::intValue).toArray();
         yield new FilterExec(node(f.getInput()), exprs.expr(f.getPredicate()), projection);
+      }
+      case BLOOM_FILTER -> {
+        BloomFilterExecNode b = n.getBloomFilter();
+        yield new BloomFilterExec(
+            node(b.getInput()),
+            exprs.exprs(b.getKeysList()),
+            b.getFilterId(),
+            ctx.keyFilters().get(b.getFilterId()));
       }
       case LIMIT ->
           new LimitExec(

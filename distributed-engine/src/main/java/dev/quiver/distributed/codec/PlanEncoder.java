@@ -9,6 +9,7 @@ import dev.quiver.binding.physical.aggregate.HashAggregateExec;
 import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.exchange.RepartitionExec;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.join.BloomFilterExec;
 import dev.quiver.binding.physical.join.HashJoinExec;
 import dev.quiver.binding.physical.join.MarkMergeExec;
 import dev.quiver.binding.physical.join.NestedLoopJoinExec;
@@ -33,6 +34,7 @@ import dev.quiver.binding.physical.window.WindowFrame;
 import dev.quiver.distributed.proto.AggregateCallSpec;
 import dev.quiver.distributed.proto.AggregateFunctionSpec;
 import dev.quiver.distributed.proto.AggregateModeSpec;
+import dev.quiver.distributed.proto.BloomFilterExecNode;
 import dev.quiver.distributed.proto.CoalescePartitionsExecNode;
 import dev.quiver.distributed.proto.CsvScanExecNode;
 import dev.quiver.distributed.proto.EmptyExecNode;
@@ -125,6 +127,12 @@ final class PlanEncoder {
         }
       }
       b.setFilter(f);
+    } else if (plan instanceof BloomFilterExec p) {
+      b.setBloomFilter(
+          BloomFilterExecNode.newBuilder()
+              .setInput(node(p.input()))
+              .addAllKeys(exprs(p.keys()))
+              .setFilterId(p.filterId()));
     } else if (plan instanceof LimitExec p) {
       b.setLimit(
           LimitExecNode.newBuilder()

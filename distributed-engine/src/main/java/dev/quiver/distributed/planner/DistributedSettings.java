@@ -77,6 +77,13 @@ public final class DistributedSettings implements SettingsProvider {
   public static final String RUNTIME_FILTER_BYTES = "quiver.distributed.runtime_filter_bytes";
 
   /**
+   * A scan stage with a runtime filter whose other input wrote more than {@link
+   * #RUNTIME_FILTER_BYTES} keeps the rows a Bloom filter of that input's keys lets through, when
+   * that input wrote at most this many rows.
+   */
+  public static final String RUNTIME_FILTER_ROWS = "quiver.distributed.runtime_filter_rows";
+
+  /**
    * Whether the splits of a stage's file scans are handed out at run time to whichever task asks
    * (work stealing), so that a slow executor does not hold its stage back.
    */
@@ -193,9 +200,20 @@ public final class DistributedSettings implements SettingsProvider {
           RUNTIME_FILTER_BYTES,
           0,
           4L << 20,
-          "A stage that scans files for a shuffled join waits for the join's other input, computed"
-              + " by earlier stages, and shuffles only rows whose keys occur in it when that input"
-              + " wrote at most this much (with quiver.distributed.adaptive.enabled); 0 never.");
+          "A stage that scans files for a shuffled join waits for the join's other input (computed"
+              + " by earlier stages, or a filtered scan of at most half the bytes) and shuffles only"
+              + " rows whose keys occur in it when that input wrote at most this much (with"
+              + " quiver.distributed.adaptive.enabled); 0 never.");
+
+  /** {@link #RUNTIME_FILTER_ROWS}, typed. */
+  public static final Setting<Long> RUNTIME_FILTER_ROWS_SETTING =
+      Setting.longInteger(
+          RUNTIME_FILTER_ROWS,
+          0,
+          4_000_000L,
+          "When that input wrote more than quiver.distributed.runtime_filter_bytes but at most this"
+              + " many rows, the scan shuffles only rows a Bloom filter of its keys (8-32"
+              + " bits a key, built by its tasks) lets through; 0 never.");
 
   /** {@link #SPLIT_STEALING}, typed. */
   public static final Setting<Boolean> SPLIT_STEALING_SETTING =
@@ -244,6 +262,7 @@ public final class DistributedSettings implements SettingsProvider {
         ADAPTIVE_SKEW_MIN_BYTES_SETTING,
         ADAPTIVE_BROADCAST_BYTES_SETTING,
         RUNTIME_FILTER_BYTES_SETTING,
+        RUNTIME_FILTER_ROWS_SETTING,
         SPLIT_STEALING_SETTING,
         MAX_MEMORY_TABLE_BYTES_SETTING,
         SHUFFLE_COMPRESSION_SETTING);

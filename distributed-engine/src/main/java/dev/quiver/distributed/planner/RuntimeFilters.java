@@ -4,8 +4,10 @@ import dev.quiver.binding.dataframe.JoinType;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.join.BloomFilterExec;
 import dev.quiver.binding.physical.join.HashJoinExec;
 import dev.quiver.binding.physical.join.PartitionMode;
+import dev.quiver.binding.physical.operator.FilterExec;
 import dev.quiver.binding.physical.scan.FileScanExec;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import java.util.LinkedHashMap;
@@ -14,28 +16,41 @@ import java.util.Map;
 
 /**
  * Runtime filters across stages: a shuffled join one of whose inputs is a stage that only scans
- * (and filters, projects) files, the other a stage computed from earlier stages (an aggregate, a
- * filter over one, another join), whose size only running it tells. TPC-H Q18 is the example: its
- * 624 large orders join 60 million lineitem rows, which the scan stage would shuffle whole although
- * all but a few thousand find no partner.
+ * (and filters, projects, joins with broadcast inputs) files, whose other input turns out, when it
+ * has run, to hold few keys. TPC-H Q18 is the example: its 624 large orders join 60 million
+ * lineitem rows, which the scan stage would shuffle whole although all but a few thousand find no
+ * partner; in Q10 three months of orders (573,000 keys at SF 10) meet 15 million returned
+ * lineitems.
  *
- * <p>For such a scan stage this finds a second plan: the scan's rows semi-joined with the other
- * input's keys, that input read whole by every task ({@link ShuffleReaderExec.Mode#ALL}). The
- * scheduler holds the scan stage until the other input is complete and runs the filtered plan when
- * that input turned out small, the planned one otherwise. The filter drops only rows the join would
- * not emit: it is placed only on a side whose unmatched rows the join drops (either side of an
- * INNER or SEMI join, the optional side of a LEFT or RIGHT join, the right side of an ANTI join),
- * with the join's own key expressions and null semantics. The scan stage must feed that one join
- * alone, so no other consumer sees the filtered rows.
+ * <p>The other input is either a stage computed from earlier stages (an aggregate, a filter over
+ * one, another join), whose size only running it tells, or another scan stage that filters its rows
+ * and reads at most half as many bytes of files. For such a pair this finds two more plans of the
+ * scan stage: its rows semi-joined with the other input's keys, that input read whole by every task
+ * ({@link ShuffleReaderExec.Mode#ALL}); and its rows that a Bloom filter of those keys lets through
+ * ({@link BloomFilterExec}), the filter built by the other input's tasks over the rows they write
+ * and merged by the scheduler. The scheduler holds the scan stage until the other input is complete
+ * and picks the semi-join when that input is small, the Bloom filter when it holds few enough rows,
+ * the planned plan otherwise. Either filter drops only rows the join would not emit: it is placed
+ * only on a side whose unmatched rows the join drops (either side of an INNER or SEMI join, the
+ * optional side of a LEFT or RIGHT join, the right side of an ANTI join), with the join's own key
+ * expressions and null semantics (no Bloom filter where NULL keys match). The scan stage must feed
+ * that one join alone, so no other consumer sees the filtered rows.
  */
 public final class RuntimeFilters {
   private RuntimeFilters() {}
 
   /**
-   * A filtered plan for stage {@code stageId}: its rows whose join keys occur in the output of
-   * stage {@code keysStageId}.
+   * The filtered plans of stage {@code stageId}: its rows whose join keys occur in the output of
+   * stage {@code keysStageId} ({@code filteredRoot}), and its rows a Bloom filter of those keys
+   * lets through ({@code bloomRoot}, null when the join matches NULL keys); {@code keys} are the
+   * key expressions over the keys stage's output, over which its tasks build the filter.
    */
-  public record Filter(int stageId, int keysStageId, ExecutionPlan filteredRoot) {}
+  public record Filter(
+      int stageId,
+      int keysStageId,
+      ExecutionPlan filteredRoot,
+      ExecutionPlan bloomRoot,
+      List<PhysicalExpr> keys) {}
 
   /** The runtime filters of {@code graph}'s scan stages, by the id of the stage filtered. */
   public static Map<Integer, Filter> of(StageGraph graph) {
@@ -56,16 +71,59 @@ public final class RuntimeFilters {
         && left.mode() == ShuffleReaderExec.Mode.HASH
         && right.mode() == ShuffleReaderExec.Mode.HASH
         && left.stageId() != right.stageId()) {
-      if (dropsUnmatched(join.joinType(), true)) {
+      Stage l = graph.stage(left.stageId());
+      Stage r = graph.stage(right.stageId());
+      boolean lScan = scansFiles(l, graph);
+      boolean rScan = scansFiles(r, graph);
+      // Which side filters which: a scan by a computed input; of two scans, the larger by the
+      // smaller, when the smaller filters its own rows (an unfiltered table's keys rule out
+      // nothing a foreign key points to).
+      boolean filterLeft = lScan && (!rScan || smallerAndFiltered(r, l));
+      boolean filterRight = rScan && (!lScan || smallerAndFiltered(l, r));
+      if (filterLeft && dropsUnmatched(join.joinType(), true)) {
         consider(left, join.leftKeys(), right, join.rightKeys(), join, consumer, graph, filters);
-      }
-      if (dropsUnmatched(join.joinType(), false)) {
+      } else if (filterRight && dropsUnmatched(join.joinType(), false)) {
         consider(right, join.rightKeys(), left, join.leftKeys(), join, consumer, graph, filters);
       }
     }
     for (ExecutionPlan child : node.children()) {
       collect(child, consumer, graph, filters);
     }
+  }
+
+  /**
+   * Whether {@code stage} only reads files (and broadcast inputs): it can wait for another input
+   * without delaying what that input is computed from.
+   */
+  private static boolean scansFiles(Stage stage, StageGraph graph) {
+    for (int input : stage.inputStageIds()) {
+      if (graph.stage(input).boundary() != Boundary.BROADCAST) {
+        return false;
+      }
+    }
+    return stage.boundary() == Boundary.HASH_SHUFFLE && readsOnlyFiles(stage.root());
+  }
+
+  /**
+   * Whether scan stage {@code small} filters its rows and reads at most half {@code large}'s bytes.
+   */
+  private static boolean smallerAndFiltered(Stage small, Stage large) {
+    long smallBytes = ScanBytes.of(small.root());
+    return hasFilter(small.root())
+        && smallBytes > 0
+        && 2 * smallBytes <= ScanBytes.of(large.root());
+  }
+
+  private static boolean hasFilter(ExecutionPlan plan) {
+    if (plan instanceof FilterExec) {
+      return true;
+    }
+    for (ExecutionPlan child : plan.children()) {
+      if (hasFilter(child)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the join drops the rows of its left (or right) input that have no partner. */
@@ -89,12 +147,11 @@ public final class RuntimeFilters {
       Map<Integer, Filter> filters) {
     Stage scan = graph.stage(scanSide.stageId());
     Stage keyStage = graph.stage(keysSide.stageId());
+    // A stage either waits for a filter or is one's keys, never both: no stage waits in a cycle.
     if (filters.containsKey(scan.id())
-        || !scan.inputStageIds().isEmpty()
-        || scan.boundary() != Boundary.HASH_SHUFFLE
+        || filters.containsKey(keyStage.id())
+        || filters.values().stream().anyMatch(f -> f.keysStageId() == scan.id())
         || scan.outputRowLimit() >= 0
-        || !readsOnlyFiles(scan.root())
-        || keyStage.inputStageIds().isEmpty()
         || !onlyReader(graph, scan.id(), consumer)) {
       return;
     }
@@ -115,16 +172,18 @@ public final class RuntimeFilters {
             null,
             PartitionMode.COLLECT_BUILD,
             join.nullEqualsNull());
-    filters.put(scan.id(), new Filter(scan.id(), keyStage.id(), filtered));
+    ExecutionPlan bloom =
+        join.nullEqualsNull() ? null : new BloomFilterExec(scan.root(), scanKeys, scan.id(), null);
+    filters.put(scan.id(), new Filter(scan.id(), keyStage.id(), filtered, bloom, keys));
   }
 
   /**
-   * Whether every leaf of {@code plan} scans files: a stage over in-memory rows carries them in its
-   * plan, and a second plan would ship them twice.
+   * Whether every leaf of {@code plan} scans files or reads another stage: a stage over in-memory
+   * rows carries them in its plan, and a second plan would ship them twice.
    */
   private static boolean readsOnlyFiles(ExecutionPlan plan) {
     if (plan.children().isEmpty()) {
-      return plan instanceof FileScanExec;
+      return plan instanceof FileScanExec || plan instanceof ShuffleReaderExec;
     }
     for (ExecutionPlan child : plan.children()) {
       if (!readsOnlyFiles(child)) {

@@ -9,9 +9,11 @@ public final class WireProtocol {
   /**
    * The protocol version this build speaks; bump when old peers cannot ignore a change. 3: scan
    * splits handed out at run time (an executor ignoring LaunchTaskRequest.split_scans would read
-   * splits another task was given).
+   * splits another task was given). 4: Bloom-filter runtime filters (an executor ignoring
+   * LaunchTaskRequest.key_filter_builds would report no filter, and one that does not know
+   * BloomFilterExecNode cannot run the filtered plan).
    */
-  public static final int VERSION = 3;
+  public static final int VERSION = 4;
 
   /**
    * Largest message a Quiver server accepts (RESOURCE_EXHAUSTED beyond): room for a stage plan

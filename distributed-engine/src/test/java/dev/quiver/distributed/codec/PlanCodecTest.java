@@ -24,7 +24,10 @@ import dev.quiver.binding.physical.expr.LogicalExpr;
 import dev.quiver.binding.physical.expr.MathExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
+import dev.quiver.binding.physical.join.BloomFilter;
+import dev.quiver.binding.physical.join.BloomFilterExec;
 import dev.quiver.binding.physical.join.PartitionMode;
+import dev.quiver.binding.physical.kernel.Hashing;
 import dev.quiver.binding.physical.operator.FilterExec;
 import dev.quiver.binding.physical.operator.LocalLimitExec;
 import dev.quiver.binding.physical.window.WindowFrame;
@@ -57,6 +60,7 @@ import dev.quiver.distributed.shuffle.ShuffleLocation;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -67,6 +71,7 @@ import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -191,6 +196,54 @@ class PlanCodecTest {
     assertThat(PlanFormatter.format(plan, false)).contains("projection=[");
     rt.checkPlan(plan);
     assertThat(rt.execute(plan)).containsExactlyInAnyOrder("b|2", "null|3", "d|4", "e|5");
+  }
+
+  /**
+   * A Bloom filter node travels without its filter, which the task supplies: the decoded plan keeps
+   * the rows whose key it holds and drops NULL keys; without one it refuses to run.
+   */
+  @Test
+  void bloomFiltersTravelWithoutTheirBitsAndApplyTheTasksFilter() {
+    ExecutionPlan scan = rt.physicalPlan("select id, name from t");
+    ColumnExpr name = new ColumnExpr(1, "name", ArrowType.Utf8.INSTANCE, true);
+    BloomFilter filter = BloomFilter.withBits(1 << 16);
+    try (VarCharVector keys = new VarCharVector("k", allocator)) {
+      keys.allocateNew(2);
+      keys.setSafe(0, "b".getBytes(StandardCharsets.UTF_8));
+      keys.setSafe(1, "e".getBytes(StandardCharsets.UTF_8));
+      keys.setValueCount(2);
+      int[] hashes = new int[2];
+      Hashing.hashRows(List.of(keys), 2, hashes);
+      filter.insertAll(hashes, 2);
+    }
+    PlanCodec codec = new PlanCodec(PlanCodec.DEFAULT_MAX_SHIPPED_BYTES);
+    byte[] bytes =
+        codec.encodeStage(
+            new StagePlan(
+                new BloomFilterExec(scan, List.of(name), 7, filter), Partitioning.single()));
+    DecodeContext withFilter =
+        new DecodeContext(
+            rt.session.allocator(),
+            List.of(),
+            null,
+            n -> Optional.empty(),
+            Map.of(),
+            Map.of(),
+            Map.of(7, filter));
+    try (DecodedStage stage = codec.decode(bytes, withFilter)) {
+      BloomFilterExec back = (BloomFilterExec) stage.plan().root();
+      assertThat(back.filterId()).isEqualTo(7);
+      assertThat(back.filter()).isSameAs(filter);
+      assertThat(rt.execute(back)).containsExactlyInAnyOrder("2|b", "5|e");
+    }
+    try (DecodedStage stage =
+        codec.decode(
+            bytes,
+            new DecodeContext(rt.session.allocator(), List.of(), null, n -> Optional.empty()))) {
+      assertThatThrownBy(() -> rt.execute(stage.plan().root()))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("Bloom filter 7 was not supplied");
+    }
   }
 
   @Test

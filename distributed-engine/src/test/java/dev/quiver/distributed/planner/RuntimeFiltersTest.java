@@ -3,6 +3,7 @@ package dev.quiver.distributed.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.binding.dataframe.JoinType;
+import dev.quiver.binding.physical.join.BloomFilterExec;
 import dev.quiver.binding.physical.join.HashJoinExec;
 import dev.quiver.binding.physical.join.PartitionMode;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
@@ -95,6 +96,34 @@ class RuntimeFiltersTest {
   @Test
   void aJoinOfTwoScansHasNoFilter() {
     assertThat(RuntimeFilters.of(stages("SELECT t.v, u.w FROM t JOIN u ON t.k = u.k"))).isEmpty();
+  }
+
+  @Test
+  void theLargerOfTwoScansIsFilteredByTheSmallerOneThatFiltersItsRows() {
+    Path file = dir.resolve("big.parquet");
+    planned.ctx.sql(
+        "COPY (SELECT t1.k * 64 + t2.k * 16 + t3.k * 4 + t4.k AS k, t1.v AS v"
+            + " FROM t t1, t t2, t t3, t t4) TO '"
+            + file
+            + "' (FORMAT PARQUET, ROW_GROUP_SIZE 1)");
+    planned.ctx.registerParquet("big", file.toString());
+    StageGraph g = stages("SELECT b.v, u.w FROM big b JOIN u ON b.k = u.k WHERE u.w > 3");
+    Map<Integer, RuntimeFilters.Filter> filters = RuntimeFilters.of(g);
+    assertThat(filters).hasSize(1);
+    RuntimeFilters.Filter f = filters.values().iterator().next();
+    Stage scan = g.stage(f.stageId());
+    Stage keys = g.stage(f.keysStageId());
+    assertThat(StageGraph.planText(scan.root())).contains("big.parquet");
+    assertThat(StageGraph.planText(keys.root())).contains("u.parquet").contains("FilterExec");
+    BloomFilterExec bloom = (BloomFilterExec) f.bloomRoot();
+    assertThat(bloom.input()).isSameAs(scan.root());
+    assertThat(bloom.filterId()).isEqualTo(scan.id());
+    assertThat(bloom.filter()).as("supplied by the task").isNull();
+    assertThat(f.keys()).hasSize(1);
+    assertThat(f.keys().get(0).dataType()).isEqualTo(bloom.keys().get(0).dataType());
+    // Unfiltered, the smaller scan's keys would rule out nothing: no filter either way.
+    assertThat(RuntimeFilters.of(stages("SELECT b.v, u.w FROM big b JOIN u ON b.k = u.k")))
+        .isEmpty();
   }
 
   @Test

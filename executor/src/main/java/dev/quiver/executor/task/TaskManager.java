@@ -6,6 +6,7 @@ import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.physical.join.BloomFilter;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.udf.ScalarUdf;
 import dev.quiver.distributed.codec.DecodeContext;
@@ -15,6 +16,7 @@ import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.codec.StagePlan;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.proto.InputSlice;
+import dev.quiver.distributed.proto.KeyFilterBits;
 import dev.quiver.distributed.proto.LaunchTaskRequest;
 import dev.quiver.distributed.proto.NextSplitsRequest;
 import dev.quiver.distributed.proto.NextSplitsResponse;
@@ -597,6 +599,7 @@ public final class TaskManager implements AutoCloseable {
       DecodedStage decoded = null;
       BatchStream stream = null;
       ShuffleWriter writer = null;
+      KeyFilterBuilder keyFilters = null;
       long elapsedMillis = 0;
       long operatorSpills = 0;
       long fetched = 0;
@@ -616,7 +619,8 @@ public final class TaskManager implements AutoCloseable {
                         resources.shuffleClient(),
                         resources.udfs(),
                         request.getInputTaskCountsMap(),
-                        inputSlices(request)));
+                        inputSlices(request),
+                        keyFilters(request)));
         StagePlan stage = decoded.plan();
         ExecutionPlan root = stage.root();
         if (splits != null) {
@@ -646,9 +650,15 @@ public final class TaskManager implements AutoCloseable {
                 root.schema(),
                 allocator,
                 ShuffleCompression.of(config).orElse(null));
+        if (request.getKeyFilterBuildsCount() > 0) {
+          keyFilters = new KeyFilterBuilder(request.getKeyFilterBuildsList(), resources.udfs());
+        }
         VectorSchemaRoot batch;
         while ((batch = stream.next()) != null) {
           try (VectorSchemaRoot owned = batch) {
+            if (keyFilters != null) {
+              keyFilters.add(owned, allocator);
+            }
             writer.write(owned);
           }
           ctx.checkCancelled();
@@ -700,6 +710,7 @@ public final class TaskManager implements AutoCloseable {
                 .addAllPartitionBytes(writer.partitionBytes())
                 .addAllPartitionRows(writer.partitionRows())
                 .setHandedSplits(splits == null ? 0 : splits.received())
+                .addAllKeyFilters(keyFilters == null ? List.of() : keyFilters.finish())
                 .build();
         LOG.info(
             "{} succeeded: {} rows, {} bytes in {} ms",
@@ -816,6 +827,15 @@ public final class TaskManager implements AutoCloseable {
   }
 
   /** The input slices a launch request gives its task, by input stage. */
+  /** The Bloom filter the task's plan applies, by filter id (none unless the stage runs one). */
+  private static Map<Integer, BloomFilter> keyFilters(LaunchTaskRequest request) {
+    if (!request.hasKeyFilter()) {
+      return Map.of();
+    }
+    KeyFilterBits bits = request.getKeyFilter();
+    return Map.of(bits.getFilterId(), BloomFilter.fromBytes(bits.getBits().toByteArray()));
+  }
+
   private static Map<Integer, ShuffleReaderExec.Slice> inputSlices(LaunchTaskRequest request) {
     Map<Integer, ShuffleReaderExec.Slice> slices = new HashMap<>();
     for (InputSlice s : request.getInputSlicesList()) {

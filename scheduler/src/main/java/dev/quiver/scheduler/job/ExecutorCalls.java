@@ -45,7 +45,11 @@ final class ExecutorCalls implements AutoCloseable {
             .setOutputPartitions(task.stage.spec.getOutputPartitions())
             .putAllSettings(job.spec.getSettingsMap())
             .setJobCapability(job.capability)
-            .addAllSplitScans(task.stage.splits.keySet());
+            .addAllSplitScans(task.stage.splits.keySet())
+            .addAllKeyFilterBuilds(task.stage.spec.getKeyFilterBuildsList());
+    if (task.stage.keyFilter != null) {
+      request.setKeyFilter(task.stage.keyFilter);
+    }
     for (StageRun input : task.stage.inputs) {
       request.addAllInputs(input.outputs());
       request.putInputTaskCounts(input.id(), input.tasks.size());

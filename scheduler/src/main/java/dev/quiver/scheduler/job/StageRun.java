@@ -1,6 +1,7 @@
 package dev.quiver.scheduler.job;
 
 import com.google.protobuf.ByteString;
+import dev.quiver.distributed.proto.KeyFilterBits;
 import dev.quiver.distributed.proto.PartitionLocation;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.wire.ShuffleTickets;
@@ -37,8 +38,11 @@ final class StageRun {
   /** Whether the runtime filter, if the stage has one, was decided on (once). */
   boolean filterDecided;
 
-  /** Whether its tasks run the runtime filter's plan. */
-  boolean filtered;
+  /** The text of the plan its tasks run: the spec's, or its runtime filter's once chosen. */
+  String planText;
+
+  /** The Bloom filter its tasks' plan applies, when the runtime filter chose its bloom plan. */
+  KeyFilterBits keyFilter;
 
   StageRun(Job job, StageSpec spec) {
     this.job = job;
@@ -46,6 +50,7 @@ final class StageRun {
     this.rowLimit = spec.hasOutputRowLimit() ? spec.getOutputRowLimit() : -1;
     this.splits = SplitQueue.of(spec);
     this.plan = spec.getPlan();
+    this.planText = spec.getPlanText();
     for (int i = 0; i < spec.getTaskCount(); i++) {
       tasks.add(new TaskRun(this, i));
     }
@@ -79,7 +84,7 @@ final class StageRun {
 
   /** The text of the plan its tasks run. */
   String planText() {
-    return filtered ? spec.getRuntimeFilter().getPlanText() : spec.getPlanText();
+    return planText;
   }
 
   /** Replaces the planned tasks with {@code reshape}'s. */

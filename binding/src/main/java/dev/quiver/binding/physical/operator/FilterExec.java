@@ -10,12 +10,11 @@ import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
-import dev.quiver.binding.physical.kernel.BatchCoalescer;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.kernel.Raw;
+import dev.quiver.binding.physical.kernel.RowDroppingStream;
 import dev.quiver.binding.physical.kernel.Take;
 import dev.quiver.binding.physical.kernel.TakeRuns;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -144,42 +143,14 @@ public final class FilterExec extends BaseExecutionPlan {
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
     BatchStream in = input.execute(partition, context);
-    return new BatchStream() {
+    return new RowDroppingStream(in, schema(), context.batchSize(), context.allocator()) {
       private int[] selection = new int[0];
       // Conjuncts in the order this stream evaluates them, re-ranked from what it measures.
       private final ConjunctOrder order = new ConjunctOrder(conjuncts.size());
-      // A selective predicate leaves small batches; merge them to full-size ones.
-      private final BatchCoalescer coalescer =
-          new BatchCoalescer(context.batchSize(), context.allocator());
-      private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
-      private boolean inputDone;
-
-      @Override
-      public Schema schema() {
-        return FilterExec.this.schema();
-      }
-
-      @Override
-      public VectorSchemaRoot next() {
-        while (ready.isEmpty()) {
-          if (inputDone) {
-            return null;
-          }
-          VectorSchemaRoot batch = in.next();
-          if (batch == null) {
-            inputDone = true;
-            return coalescer.flush();
-          }
-          VectorSchemaRoot kept = filter(batch);
-          if (kept != null) {
-            ready.addAll(coalescer.add(kept));
-          }
-        }
-        return ready.poll();
-      }
 
       /** The rows of {@code batch} that pass, or null when none does; closes {@code batch}. */
-      private VectorSchemaRoot filter(VectorSchemaRoot batch) {
+      @Override
+      protected VectorSchemaRoot survivors(VectorSchemaRoot batch) {
         try (VectorSchemaRoot owned = batch) {
           if (conjuncts.size() == 1) {
             return keep(owned, predicate);
@@ -375,15 +346,6 @@ public final class FilterExec extends BaseExecutionPlan {
           }
         }
         return n;
-      }
-
-      @Override
-      public void close() {
-        List<AutoCloseable> all = new ArrayList<>(ready);
-        ready.clear();
-        all.add(coalescer);
-        all.add(in);
-        Batches.closeAll(all);
       }
     };
   }
