@@ -80,6 +80,9 @@ final class TaskRun {
   /** Executors the task failed on, avoided by retries while others exist. */
   final Set<String> failedOn = new HashSet<>();
 
+  /** Why each failed attempt failed, oldest first ("attempt 0 on executor e1: ..."). */
+  final List<String> failureReasons = new ArrayList<>();
+
   /** The latest attempt as status reports it; null until the first launch. */
   TaskSummary summary;
 
