@@ -285,7 +285,7 @@ public final class WebUi implements HttpHandler {
           .append("<th>Address</th><th>Version</th><th>Cores</th><th>Memory</th>")
           .append("<th>Running</th><th>Tasks run</th><th>GC time</th><th>Disk used</th>")
           .append("<th title=\"Arrow memory in use\">Arrow memory</th><th>Shuffle held</th>")
-          .append("<th>Last heartbeat (UTC)</th></tr></thead><tbody>");
+          .append("<th>Last heartbeat</th></tr></thead><tbody>");
       for (ExecutorView e : executors) {
         b.append("<tr><td>")
             .append(esc(e.id()))
@@ -322,7 +322,7 @@ public final class WebUi implements HttpHandler {
             .append("</td><td class=\"num\">")
             .append(bytes(e.shuffleBytes()))
             .append("</td><td>")
-            .append(time(e.lastHeartbeatMillis()))
+            .append(heartbeat(e.lastHeartbeatMillis()))
             .append("</td></tr>");
       }
       b.append("</tbody></table>");
@@ -477,6 +477,15 @@ public final class WebUi implements HttpHandler {
       u++;
     }
     return String.format(Locale.ROOT, "%.1f %siB", v, units.charAt(u));
+  }
+
+  /** How long ago, with the time (UTC) as the tooltip: the column stays narrow. */
+  private static String heartbeat(long unixMillis) {
+    if (unixMillis == 0) {
+      return "";
+    }
+    long ago = Math.max(0, System.currentTimeMillis() - unixMillis);
+    return "<span title=\"" + time(unixMillis) + " UTC\">" + millis(ago) + " ago</span>";
   }
 
   private static String time(long unixMillis) {
