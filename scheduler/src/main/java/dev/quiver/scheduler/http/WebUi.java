@@ -285,7 +285,7 @@ public final class WebUi implements HttpHandler {
           .append("<th>Address</th><th>Version</th><th>Cores</th><th>Memory</th>")
           .append("<th>Running</th><th>Tasks run</th><th>GC time</th><th>Disk used</th>")
           .append("<th title=\"Arrow memory in use\">Arrow memory</th><th>Shuffle held</th>")
-          .append("<th>Last heartbeat</th></tr></thead><tbody>");
+          .append("<th>Heartbeat</th></tr></thead><tbody>");
       for (ExecutorView e : executors) {
         b.append("<tr><td>")
             .append(esc(e.id()))
@@ -406,6 +406,7 @@ public final class WebUi implements HttpHandler {
           + "svg.graph{background:#fff;border:1px solid #dde1e8;border-radius:4px;max-width:100%;height:auto}"
           + "details summary{cursor:pointer;color:#2457c5;margin:6px 0}"
           + "table.jobs{width:100%}table.jobs td.sql{max-width:280px}"
+          + "table.executors th,table.executors td{padding:5px 7px}"
           + "form.filter{margin:8px 0}form.filter input{width:320px;padding:4px 8px}"
           + "form.filter select,form.filter button{padding:3px 8px}"
           + "button.kill{background:#fbe0e0;color:#a02424;border:1px solid #e3a3a3;"
