@@ -157,6 +157,8 @@ public final class DistributedQueryPlanner implements QueryPlanner {
             .setName(
                 name.length() > MAX_NAME_CHARS ? name.substring(0, MAX_NAME_CHARS) + "…" : name)
             .setFinalStageId(graph.finalStage().id())
+            // As Trino's CLI does: the OS user of the submitting process, for the web UI.
+            .setUser(System.getProperty("user.name", ""))
             .putAllSettings(config.options());
     boolean stealing = DistributedSettings.splitStealing(config);
     long filterBytes = config.get(DistributedSettings.RUNTIME_FILTER_BYTES_SETTING);

@@ -121,6 +121,10 @@ public final class ExecutorServer implements AutoCloseable {
   private final WorkDirLocks workDirLocks = new WorkDirLocks();
   private final long diskLimit;
   private final AtomicLong taskSpillBytes = new AtomicLong();
+
+  /** Task attempts ended since start, for the heartbeat (the web UI's executors page). */
+  private final AtomicLong tasksEnded = new AtomicLong();
+
   private volatile String notReady;
 
   /**
@@ -375,6 +379,7 @@ public final class ExecutorServer implements AutoCloseable {
         lowOnDisk = true;
       }
       metrics.taskEnded(report);
+      tasksEnded.incrementAndGet();
       reporter.report(report);
     };
   }
@@ -656,6 +661,9 @@ public final class ExecutorServer implements AutoCloseable {
                         .setActiveTasks(tasks.activeTasks())
                         .setNotReady(problem != null)
                         .setNotReadyReason(problem == null ? "" : problem)
+                        .setTasksFinished(tasksEnded.get())
+                        .setGcMillis(gcMillis())
+                        .setDiskBytes(store.diskBytes() + taskSpillBytes.get())
                         .build())
                 .getReregister();
         if (reregister) {
@@ -676,6 +684,15 @@ public final class ExecutorServer implements AutoCloseable {
     } finally {
       scheduleHeartbeat();
     }
+  }
+
+  /** Milliseconds this JVM has spent collecting garbage since it started. */
+  private static long gcMillis() {
+    long millis = 0;
+    for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      millis += Math.max(0, gc.getCollectionTime()); // -1: the collector does not say
+    }
+    return millis;
   }
 
   /** A quarter of the space free in the work directory's file system now. */

@@ -14,6 +14,7 @@ public abstract class BaseExecutionPlan implements ExecutionPlan {
   private final Schema schema;
   private final List<ExecutionPlan> children;
   private final OperatorMetrics metrics = new OperatorMetrics();
+  private volatile String tableName = "";
 
   protected BaseExecutionPlan(Schema schema, List<ExecutionPlan> children) {
     this.schema = schema;
@@ -23,6 +24,16 @@ public abstract class BaseExecutionPlan implements ExecutionPlan {
   @Override
   public String name() {
     return getClass().getSimpleName();
+  }
+
+  @Override
+  public final String tableName() {
+    return tableName;
+  }
+
+  /** Names the table this scan reads, for plans (the planner knows it, the provider may not). */
+  public final void nameTable(String name) {
+    this.tableName = name;
   }
 
   @Override

@@ -27,6 +27,11 @@ public interface ExecutionPlan {
   /** Starts producing output partition {@code partition}. */
   BatchStream execute(int partition, TaskContext context);
 
+  /** The table a scan reads, as the query named it; empty for other operators (plans show it). */
+  default String tableName() {
+    return "";
+  }
+
   /** One-line description of the node's parameters, for EXPLAIN. */
   String displayDetails();
 

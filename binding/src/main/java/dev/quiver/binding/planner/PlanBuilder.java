@@ -9,6 +9,7 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.QuiverScan;
 import dev.quiver.binding.logical.RelLogicalPlan;
 import dev.quiver.binding.logical.TypeMapping;
+import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.SortField;
 import dev.quiver.binding.physical.expr.ColumnExpr;
@@ -140,7 +141,22 @@ final class PlanBuilder {
       filters.add(translate(f, full));
     }
     ScanRequest request = new ScanRequest(s.projection(), filters, limit, partitions, config);
-    return s.providerTable().provider().scan(request);
+    ExecutionPlan scan = s.providerTable().provider().scan(request);
+    nameTable(scan, String.join(".", s.getTable().getQualifiedName()));
+    return scan;
+  }
+
+  /** Names the table on the leaves of what a provider planned for its scan (plans show it). */
+  private static void nameTable(ExecutionPlan plan, String table) {
+    if (plan.children().isEmpty()) {
+      if (plan instanceof BaseExecutionPlan base) {
+        base.nameTable(table);
+      }
+      return;
+    }
+    for (ExecutionPlan child : plan.children()) {
+      nameTable(child, table);
+    }
   }
 
   private ExecutionPlan project(Project p) {

@@ -19,6 +19,9 @@ public final class PlanFormatter {
 
   private static void append(StringBuilder sb, ExecutionPlan plan, int depth, boolean withMetrics) {
     sb.append("  ".repeat(depth)).append(plan.name());
+    if (!plan.tableName().isEmpty()) {
+      sb.append(" table=").append(plan.tableName());
+    }
     String details = plan.displayDetails();
     // Details of several lines (a distributed job's stages) continue below the operator's line,
     // after its annotations, so that these stay on the line they describe.

@@ -2,6 +2,7 @@ package dev.quiver.distributed.codec;
 
 import com.google.protobuf.Message;
 import dev.quiver.binding.dataframe.JoinType;
+import dev.quiver.binding.physical.BaseExecutionPlan;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.SortField;
@@ -110,6 +111,14 @@ final class PlanDecoder {
   }
 
   ExecutionPlan node(PhysicalPlanNode n) {
+    ExecutionPlan plan = doNode(n);
+    if (!n.getTableName().isEmpty() && plan instanceof BaseExecutionPlan base) {
+      base.nameTable(n.getTableName());
+    }
+    return plan;
+  }
+
+  private ExecutionPlan doNode(PhysicalPlanNode n) {
     return switch (n.getNodeCase()) {
       case PROJECTION -> {
         ProjectionExecNode p = n.getProjection();

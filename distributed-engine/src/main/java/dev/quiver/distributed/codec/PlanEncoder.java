@@ -103,7 +103,8 @@ final class PlanEncoder {
   PhysicalPlanNode node(ExecutionPlan plan) {
     String outer = exprs.inNode(plan.name());
     try {
-      return doNode(plan);
+      PhysicalPlanNode n = doNode(plan);
+      return plan.tableName().isEmpty() ? n : n.toBuilder().setTableName(plan.tableName()).build();
     } finally {
       exprs.inNode(outer);
     }

@@ -103,6 +103,9 @@ public record StageGraph(List<Stage> stages) {
 
   private static void appendPlan(StringBuilder sb, ExecutionPlan plan, int depth) {
     sb.append("  ".repeat(depth)).append(plan.name());
+    if (!plan.tableName().isEmpty()) {
+      sb.append(" table=").append(plan.tableName());
+    }
     String details = plan.displayDetails();
     if (details != null && !details.isEmpty()) {
       sb.append(": ").append(details);

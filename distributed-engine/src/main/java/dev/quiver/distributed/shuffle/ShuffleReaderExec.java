@@ -10,6 +10,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -49,6 +51,9 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
   private final ShuffleClient client;
   private final int ranTasks;
   private final Slice slice;
+
+  /** Arrow buffer bytes of the shuffle input read so far (the web UI's shuffle-read bytes). */
+  private final LongAdder readBytes = new LongAdder();
 
   /**
    * The part of a HASH input one task reads: output partitions [firstPartition, endPartition) of
@@ -167,6 +172,11 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
     return slice;
   }
 
+  /** Arrow buffer bytes of shuffle input this reader has returned so far. */
+  public long readBytes() {
+    return readBytes.sum();
+  }
+
   /** The producer stage. */
   public int stageId() {
     return stageId;
@@ -207,7 +217,7 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
           "ShuffleReaderExec of stage " + stageId + " was executed before its inputs were known");
     }
     List<ShuffleLocation> inputs = inputsOf(partition);
-    return new ConcatStream(schema(), inputs, client, context);
+    return new ConcatStream(schema(), inputs, client, context, readBytes);
   }
 
   /** The producer outputs partition {@code partition} reads, by partition and producer task. */
@@ -314,15 +324,21 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
     private final List<ShuffleLocation> inputs;
     private final ShuffleClient client;
     private final TaskContext context;
+    private final LongAdder readBytes;
     private final ArrayDeque<BatchStream> open = new ArrayDeque<>();
     private int next;
 
     ConcatStream(
-        Schema schema, List<ShuffleLocation> inputs, ShuffleClient client, TaskContext context) {
+        Schema schema,
+        List<ShuffleLocation> inputs,
+        ShuffleClient client,
+        TaskContext context,
+        LongAdder readBytes) {
       this.schema = schema;
       this.inputs = inputs;
       this.client = client;
       this.context = context;
+      this.readBytes = readBytes;
     }
 
     @Override
@@ -340,6 +356,9 @@ public final class ShuffleReaderExec extends BaseExecutionPlan {
         }
         VectorSchemaRoot batch = current.next();
         if (batch != null) {
+          for (FieldVector v : batch.getFieldVectors()) {
+            readBytes.add(v.getBufferSize());
+          }
           return batch;
         }
         open.pollFirst().close();

@@ -20,6 +20,7 @@ import dev.quiver.distributed.proto.KeyFilterBits;
 import dev.quiver.distributed.proto.LaunchTaskRequest;
 import dev.quiver.distributed.proto.NextSplitsRequest;
 import dev.quiver.distributed.proto.NextSplitsResponse;
+import dev.quiver.distributed.proto.OperatorStats;
 import dev.quiver.distributed.proto.PartitionLocation;
 import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskMetrics;
@@ -458,22 +459,37 @@ public final class TaskManager implements AutoCloseable {
     }
   }
 
-  /** Sum of the bytes every scan of {@code plan} read from files and object stores. */
-  static long fetchedBytes(ExecutionPlan plan) {
-    long bytes = plan.metrics().fetchedBytes();
+  /** Sum of the shuffle input bytes every shuffle reader of {@code plan} read. */
+  static long shuffleReadBytes(ExecutionPlan plan) {
+    long bytes = plan instanceof ShuffleReaderExec reader ? reader.readBytes() : 0;
     for (ExecutionPlan child : plan.children()) {
-      bytes += fetchedBytes(child);
+      bytes += shuffleReadBytes(child);
     }
     return bytes;
   }
 
-  /** Sum of the bytes every operator of {@code plan} spilled. */
-  static long operatorSpills(ExecutionPlan plan) {
-    long bytes = plan.metrics().spilledBytes();
+  /** What every operator of {@code plan} measured, in pre-order (EXPLAIN ANALYZE's order). */
+  static List<OperatorStats> operatorStats(ExecutionPlan plan) {
+    List<OperatorStats> out = new ArrayList<>();
+    addOperatorStats(plan, 0, out);
+    return out;
+  }
+
+  private static void addOperatorStats(ExecutionPlan plan, int depth, List<OperatorStats> out) {
+    var m = plan.metrics();
+    out.add(
+        OperatorStats.newBuilder()
+            .setDepth(depth)
+            .setName(plan.name())
+            .setOutputRows(m.outputRows())
+            .setOutputBatches(m.outputBatches())
+            .setElapsedNanos(m.elapsedNanos())
+            .setSpilledBytes(m.spilledBytes())
+            .setFetchedBytes(m.fetchedBytes())
+            .build());
     for (ExecutionPlan child : plan.children()) {
-      bytes += operatorSpills(child);
+      addOperatorStats(child, depth + 1, out);
     }
-    return bytes;
   }
 
   /** One attempt of one task, from launch until its report. */
@@ -603,6 +619,8 @@ public final class TaskManager implements AutoCloseable {
       long elapsedMillis = 0;
       long operatorSpills = 0;
       long fetched = 0;
+      long shuffleRead = 0;
+      List<OperatorStats> operators = List.of();
       try {
         List<ShuffleLocation> inputs = new ArrayList<>(request.getInputsCount());
         for (PartitionLocation l : request.getInputsList()) {
@@ -665,8 +683,10 @@ public final class TaskManager implements AutoCloseable {
         }
         writer.finish();
         elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - launchedNanos);
-        operatorSpills = operatorSpills(root);
-        fetched = fetchedBytes(root);
+        operators = operatorStats(root);
+        operatorSpills = operators.stream().mapToLong(OperatorStats::getSpilledBytes).sum();
+        fetched = operators.stream().mapToLong(OperatorStats::getFetchedBytes).sum();
+        shuffleRead = shuffleReadBytes(root);
       } catch (Throwable t) {
         failure = t;
         ctx.cancel("failed: " + t);
@@ -707,10 +727,12 @@ public final class TaskManager implements AutoCloseable {
                         + store.diskBytesOf(id.getJobId(), id.getStageId(), id.getTaskId()))
                 .setElapsedMillis(elapsedMillis)
                 .setFetchedBytes(fetched)
+                .setShuffleReadBytes(shuffleRead)
                 .addAllPartitionBytes(writer.partitionBytes())
                 .addAllPartitionRows(writer.partitionRows())
                 .setHandedSplits(splits == null ? 0 : splits.received())
                 .addAllKeyFilters(keyFilters == null ? List.of() : keyFilters.finish())
+                .addAllOperators(operators)
                 .build();
         LOG.info(
             "{} succeeded: {} rows, {} bytes in {} ms",

@@ -32,7 +32,8 @@ public final class ExecutorRegistry {
       long allocatedBytes,
       int activeTasks,
       String notReadyReason,
-      long excludedUntilUnixMillis) {
+      long excludedUntilUnixMillis,
+      Totals totals) {
 
     ExecutorStatus toStatus() {
       return ExecutorStatus.newBuilder()
@@ -46,6 +47,9 @@ public final class ExecutorRegistry {
           .setNotReady(notReadyReason != null)
           .setNotReadyReason(notReadyReason == null ? "" : notReadyReason)
           .setExcludedUntilUnixMillis(excludedUntilUnixMillis)
+          .setTasksFinished(totals.tasksFinished())
+          .setGcMillis(totals.gcMillis())
+          .setDiskBytes(totals.diskBytes())
           .build();
     }
 
@@ -60,8 +64,14 @@ public final class ExecutorRegistry {
           allocatedBytes,
           activeTasks,
           notReadyReason,
-          untilUnixMillis);
+          untilUnixMillis,
+          totals);
     }
+  }
+
+  /** What an executor's last heartbeat said of its life so far (the web UI shows it). */
+  private record Totals(long tasksFinished, long gcMillis, long diskBytes) {
+    static final Totals NONE = new Totals(0, 0, 0);
   }
 
   private final Map<String, Entry> executors = new LinkedHashMap<>();
@@ -106,7 +116,8 @@ public final class ExecutorRegistry {
             0,
             0,
             null,
-            0));
+            0,
+            Totals.NONE));
     return old == null || old.state() != ExecutorState.EXECUTOR_STATE_ALIVE;
   }
 
@@ -149,7 +160,8 @@ public final class ExecutorRegistry {
             beat.getNotReady()
                 ? (beat.getNotReadyReason().isEmpty() ? "not ready" : beat.getNotReadyReason())
                 : null,
-            old.excludedUntilUnixMillis()));
+            old.excludedUntilUnixMillis(),
+            new Totals(beat.getTasksFinished(), beat.getGcMillis(), beat.getDiskBytes())));
     return true;
   }
 
@@ -178,7 +190,8 @@ public final class ExecutorRegistry {
         0,
         0,
         null,
-        0);
+        0,
+        entry.totals());
   }
 
   /**
@@ -200,7 +213,8 @@ public final class ExecutorRegistry {
               e.allocatedBytes(),
               e.activeTasks(),
               reason,
-              e.excludedUntilUnixMillis()));
+              e.excludedUntilUnixMillis(),
+              e.totals()));
     }
   }
 

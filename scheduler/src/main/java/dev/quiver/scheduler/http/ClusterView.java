@@ -30,6 +30,10 @@ public final class ClusterView {
    * @param state ALIVE or LOST
    * @param allocatedBytes Arrow memory in use, as of its last heartbeat
    * @param lastHeartbeatMillis wall-clock time of its last heartbeat, Unix epoch milliseconds
+   * @param tasksFinished task attempts it has ended since it started, as of its last heartbeat
+   * @param gcMillis time its JVM has spent in garbage collection, as of its last heartbeat
+   * @param diskBytes bytes its work directory holds (shuffle output, spills), as of its last
+   *     heartbeat
    */
   public record ExecutorView(
       String id,
@@ -44,7 +48,10 @@ public final class ClusterView {
       long allocatedBytes,
       long shuffleBytes,
       long lastHeartbeatMillis,
-      String version) {}
+      String version,
+      long tasksFinished,
+      long gcMillis,
+      long diskBytes) {}
 
   /** Recent jobs, newest first. */
   public List<JobSummary> jobs() {
@@ -99,6 +106,9 @@ public final class ClusterView {
         s.getAllocatedBytes(),
         s.getShuffleBytes(),
         s.getLastSeenUnixMillis(),
-        s.getInfo().getVersion());
+        s.getInfo().getVersion(),
+        s.getTasksFinished(),
+        s.getGcMillis(),
+        s.getDiskBytes());
   }
 }

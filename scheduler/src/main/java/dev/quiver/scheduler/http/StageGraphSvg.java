@@ -11,12 +11,13 @@ import java.util.TreeMap;
 
 /**
  * Draws a job's stage graph as inline SVG: stages in columns by depth (a stage right of every stage
- * it reads), the final stage last and the client after it; each stage box shows its task progress
- * and output partitioning, each edge how the consumer reads the producer.
+ * it reads), the final stage last and the client after it; each stage box shows its task progress,
+ * its operators and the tables it scans (else its output partitioning), each edge how the consumer
+ * reads the producer.
  */
 final class StageGraphSvg {
-  private static final int W = 210;
-  private static final int H = 72;
+  private static final int W = 230;
+  private static final int H = 86;
   private static final int GAP_X = 110;
   private static final int GAP_Y = 26;
   private static final int PAD = 16;
@@ -172,17 +173,26 @@ final class StageGraphSvg {
             fill,
             stroke));
     int done = s.taskCount() == 0 ? 0 : (W - 24) * s.tasksSucceeded() / s.taskCount();
+    PlanSummary plan = PlanSummary.of(s.planText());
+    String reads =
+        plan.tables().isEmpty()
+            ? "output " + s.partitioning()
+            : "scans " + String.join(", ", plan.tables());
     b.append(
         String.format(
             Locale.ROOT,
-            "<text x=\"%d\" y=\"%d\" font-size=\"13.5\" font-weight=\"600\""
+            "<title>%s</title>"
+                + "<text x=\"%d\" y=\"%d\" font-size=\"13.5\" font-weight=\"600\""
                 + " font-family=\"system-ui,sans-serif\" fill=\"#1f2430\">Stage %d</text>"
                 + "<text x=\"%d\" y=\"%d\" font-size=\"11.5\" font-family=\"system-ui,sans-serif\""
                 + " fill=\"#4a5263\" text-anchor=\"end\">%d/%d tasks</text>"
-                + "<text x=\"%d\" y=\"%d\" font-size=\"10.5\" font-family=\"ui-monospace,monospace\""
-                + " fill=\"#4a5263\">%s</text>"
+                + "<text class=\"ops\" x=\"%d\" y=\"%d\" font-size=\"10.5\""
+                + " font-family=\"ui-monospace,monospace\" fill=\"#1f2430\">%s</text>"
+                + "<text class=\"reads\" x=\"%d\" y=\"%d\" font-size=\"10.5\""
+                + " font-family=\"ui-monospace,monospace\" fill=\"#4a5263\">%s</text>"
                 + "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"6\" rx=\"3\" fill=\"#dfe3ea\"/>"
                 + "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"6\" rx=\"3\" fill=\"%s\"/></g></a>",
+            WebUi.esc(plan.operatorLine() + "\n" + reads + "\noutput " + s.partitioning()),
             x + 12,
             y + 21,
             s.id(),
@@ -191,13 +201,16 @@ final class StageGraphSvg {
             s.tasksSucceeded(),
             s.taskCount(),
             x + 12,
-            y + 42,
-            WebUi.esc(WebUi.shorten(s.partitioning(), 32)),
+            y + 41,
+            WebUi.esc(WebUi.shorten(plan.operatorLine(), 34)),
             x + 12,
-            y + 54,
+            y + 57,
+            WebUi.esc(WebUi.shorten(reads, 34)),
+            x + 12,
+            y + 68,
             W - 24,
             x + 12,
-            y + 54,
+            y + 68,
             done,
             stroke));
   }

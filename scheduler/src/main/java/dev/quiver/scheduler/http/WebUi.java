@@ -6,22 +6,26 @@ import dev.quiver.scheduler.http.ClusterView.ExecutorView;
 import dev.quiver.scheduler.job.JobViews.JobDetail;
 import dev.quiver.scheduler.job.JobViews.JobSummary;
 import dev.quiver.scheduler.job.JobViews.StageView;
-import dev.quiver.scheduler.job.JobViews.TaskView;
 import dev.quiver.server.http.HttpEndpoint;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * The scheduler's web UI, rendered on the server as HTML with inline CSS and SVG (no script, no
- * request leaves the page): {@code /} lists recent jobs, {@code /jobs/{id}} shows a job's stage
- * graph and per-stage task tables, {@code /executors} the executors. Pages of running jobs reload
- * themselves every two seconds.
+ * The scheduler's web UI, rendered on the server as HTML with inline CSS, SVG and a few lines of
+ * script (no request leaves the scheduler): {@code /} lists recent jobs (search and filter by state
+ * through the query string), {@code /jobs/{id}} shows a job's stage graph and per-stage details,
+ * {@code /executors} the executors. Pages of running jobs reload themselves every two seconds; a
+ * Kill button cancels a running job through the API.
  */
 public final class WebUi implements HttpHandler {
   private static final DateTimeFormatter TIME =
@@ -45,7 +49,8 @@ public final class WebUi implements HttpHandler {
     String path = exchange.getRequestURI().getPath();
     try {
       if (path.equals("/") || path.equals("/jobs") || path.equals("/jobs/")) {
-        html(exchange, 200, jobsPage(cluster.jobs()));
+        Map<String, String> params = query(exchange.getRequestURI().getRawQuery());
+        html(exchange, 200, jobsPage(cluster.jobs(), params.get("q"), params.get("state")));
       } else if (path.startsWith("/jobs/")) {
         String id = path.substring("/jobs/".length());
         Optional<JobDetail> job = cluster.job(id);
@@ -84,6 +89,27 @@ public final class WebUi implements HttpHandler {
     }
   }
 
+  /** The parameters of a URL's query string ({@code a=1&b=x+y}), decoded; the first of a name. */
+  static Map<String, String> query(String raw) {
+    Map<String, String> params = new HashMap<>();
+    if (raw == null || raw.isEmpty()) {
+      return params;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      String name = eq < 0 ? pair : pair.substring(0, eq);
+      String value = eq < 0 ? "" : pair.substring(eq + 1);
+      try {
+        params.putIfAbsent(
+            URLDecoder.decode(name, StandardCharsets.UTF_8),
+            URLDecoder.decode(value, StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException e) {
+        // a malformed %-escape: ignore the pair, as browsers never send one
+      }
+    }
+    return params;
+  }
+
   private static void html(HttpExchange exchange, int status, String body) throws IOException {
     HttpEndpoint.send(exchange, status, "text/html; charset=utf-8", body);
   }
@@ -92,40 +118,117 @@ public final class WebUi implements HttpHandler {
   // Pages
   // ------------------------------------------------------------------------------------------
 
-  String jobsPage(List<JobSummary> jobs) {
+  /** States the jobs page filters by: "active" is queued or running. */
+  private static final List<String> STATE_FILTERS =
+      List.of("active", "SUCCEEDED", "FAILED", "CANCELLED");
+
+  /**
+   * The jobs page: those of {@code jobs} whose id, SQL text or user contains {@code search}
+   * (ignoring case) and whose state is {@code state} ("" or null: any; "active": queued or
+   * running).
+   */
+  String jobsPage(List<JobSummary> jobs, String search, String state) {
+    String q = search == null ? "" : search.strip();
+    String st = state == null ? "" : state;
+    List<JobSummary> shown = jobs.stream().filter(j -> matches(j, q, st)).toList();
     StringBuilder b = new StringBuilder();
     b.append("<h1>Jobs</h1>");
+    b.append("<form class=\"filter\" method=\"get\" action=\"/\">")
+        .append("<input type=\"search\" name=\"q\" placeholder=\"Search id, SQL or user\"")
+        .append(" value=\"")
+        .append(esc(q))
+        .append("\"> <select name=\"state\"><option value=\"\">any state</option>");
+    for (String f : STATE_FILTERS) {
+      b.append("<option value=\"")
+          .append(f)
+          .append(f.equals(st) ? "\" selected>" : "\">")
+          .append(f.equals("active") ? "queued or running" : f.toLowerCase(Locale.ROOT))
+          .append("</option>");
+    }
+    b.append("</select> <button type=\"submit\">Filter</button> <span class=\"muted count\">")
+        .append(shown.size())
+        .append(" of ")
+        .append(jobs.size())
+        .append(" jobs</span></form>");
     if (jobs.isEmpty()) {
       b.append("<p class=\"muted\">No jobs yet. Run a query against this scheduler.</p>");
+    } else if (shown.isEmpty()) {
+      b.append("<p class=\"muted\">No job matches.</p>");
     } else {
-      b.append("<table class=\"jobs\"><thead><tr><th>Job</th><th>State</th><th>Query</th>")
-          .append("<th>Submitted (UTC)</th><th>Duration</th><th>Progress</th><th>Rows</th>")
+      b.append("<table class=\"jobs\"><thead><tr><th>Job</th><th>User</th><th>State</th>")
+          .append("<th>Query</th><th>Submitted (UTC)</th><th>Queued</th><th>Run time</th>")
+          .append("<th>Progress</th><th title=\"rows of the result\">Rows</th><th></th>")
           .append("</tr></thead><tbody>");
-      for (JobSummary j : jobs) {
+      for (JobSummary j : shown) {
         b.append("<tr><td><a href=\"/jobs/")
             .append(esc(j.id()))
             .append("\">")
             .append(esc(j.id()))
-            .append("</a></td><td>")
+            .append("</a></td><td class=\"user\">")
+            .append(esc(j.user()))
+            .append("</td><td>")
             .append(badge(j.state()))
             .append("</td><td class=\"sql\" title=\"")
             .append(esc(j.name()))
             .append("\">")
-            .append(esc(shorten(j.name(), 64)))
+            .append(esc(shorten(j.name(), 56)))
             .append("</td><td>")
             .append(time(j.submittedAtMillis()))
-            .append("</td><td>")
-            .append(duration(j))
+            .append("</td><td class=\"num queued\">")
+            .append(millis(queuedMillis(j)))
+            .append("</td><td class=\"num run\">")
+            .append(millis(runMillis(j)))
             .append("</td><td>")
             .append(progressBar(j))
-            .append("</td><td class=\"num\">")
-            .append(String.format(Locale.ROOT, "%,d", j.rows()))
+            .append("</td><td class=\"num rows\">")
+            .append(String.format(Locale.ROOT, "%,d", j.resultRows()))
+            .append("</td><td>")
+            .append(killButton(j))
             .append("</td></tr>");
       }
       b.append("</tbody></table>");
     }
     boolean live = jobs.stream().anyMatch(j -> !finished(j.state()));
     return page("Jobs", live, b.toString());
+  }
+
+  private static boolean matches(JobSummary j, String search, String state) {
+    if (state.equals("active")) {
+      if (finished(j.state())) {
+        return false;
+      }
+    } else if (!state.isEmpty() && !state.equals(j.state())) {
+      return false;
+    }
+    if (search.isEmpty()) {
+      return true;
+    }
+    String needle = search.toLowerCase(Locale.ROOT);
+    return j.id().toLowerCase(Locale.ROOT).contains(needle)
+        || j.name().toLowerCase(Locale.ROOT).contains(needle)
+        || j.user().toLowerCase(Locale.ROOT).contains(needle);
+  }
+
+  /** From submission to the first task's launch (or now, while none has launched). */
+  static long queuedMillis(JobSummary j) {
+    long end = j.startedAtMillis() != 0 ? j.startedAtMillis() : endOrNow(j);
+    return Math.max(0, end - j.submittedAtMillis());
+  }
+
+  /** From the first task's launch to the end (or now); 0 before any launch. */
+  static long runMillis(JobSummary j) {
+    return j.startedAtMillis() == 0 ? 0 : Math.max(0, endOrNow(j) - j.startedAtMillis());
+  }
+
+  private static long endOrNow(JobSummary j) {
+    return j.finishedAtMillis() == 0 ? System.currentTimeMillis() : j.finishedAtMillis();
+  }
+
+  /** A button that cancels the job through the API ({@code DELETE /api/jobs/{id}}). */
+  private static String killButton(JobSummary j) {
+    return finished(j.state())
+        ? ""
+        : "<button class=\"kill\" data-job=\"" + esc(j.id()) + "\">Kill</button>";
   }
 
   String jobPage(JobDetail job) {
@@ -135,10 +238,14 @@ public final class WebUi implements HttpHandler {
         .append(esc(s.id()))
         .append("</code> ")
         .append(badge(s.state()))
+        .append(" ")
+        .append(killButton(s))
         .append("</h1>");
     b.append("<dl class=\"facts\">")
+        .append(fact("User", s.user().isEmpty() ? "" : esc(s.user())))
         .append(fact("Submitted (UTC)", time(s.submittedAtMillis())))
-        .append(fact("Duration", duration(s)))
+        .append(fact("Queued", millis(queuedMillis(s))))
+        .append(fact("Run time", millis(runMillis(s))))
         .append(fact("Stages", s.stagesDone() + " of " + s.stagesTotal() + " done"))
         .append(
             fact(
@@ -149,7 +256,8 @@ public final class WebUi implements HttpHandler {
                     + " done, "
                     + s.tasksRunning()
                     + " running"))
-        .append(fact("Rows written", String.format(Locale.ROOT, "%,d", s.rows())))
+        .append(fact("Result rows", String.format(Locale.ROOT, "%,d", s.resultRows())))
+        .append(fact("Rows written by all stages", String.format(Locale.ROOT, "%,d", s.rows())))
         .append("</dl>");
     b.append("<pre class=\"query\">").append(esc(s.name())).append("</pre>");
     if (s.error() != null) {
@@ -160,64 +268,9 @@ public final class WebUi implements HttpHandler {
         .append(esc(job.dot()))
         .append("</pre></details>");
     for (StageView stage : job.stages()) {
-      b.append(stageSection(stage, stage.id() == job.finalStageId()));
+      b.append(StageDetails.render(stage, stage.id() == job.finalStageId()));
     }
     return page("Job " + s.id(), !finished(s.state()), b.toString());
-  }
-
-  private static String stageSection(StageView stage, boolean last) {
-    StringBuilder b = new StringBuilder();
-    b.append("<h2 id=\"stage-")
-        .append(stage.id())
-        .append("\">Stage ")
-        .append(stage.id())
-        .append(last ? " (final)" : "")
-        .append(" <span class=\"muted\">")
-        .append(stage.tasksSucceeded())
-        .append(" of ")
-        .append(stage.taskCount())
-        .append(" tasks done</span></h2>");
-    b.append("<p class=\"muted\">");
-    if (!stage.inputs().isEmpty()) {
-      b.append("reads stages ").append(esc(stage.inputs().toString())).append(" · ");
-    }
-    b.append("output ").append(esc(stage.partitioning().isEmpty() ? "?" : stage.partitioning()));
-    if (!stage.boundary().isEmpty()) {
-      b.append(" · read by ").append(esc(stage.boundary()));
-    }
-    b.append("</p>");
-    if (!stage.adaptive().isEmpty()) {
-      b.append("<p>Adaptive: ").append(esc(stage.adaptive())).append("</p>");
-    }
-    if (!stage.planText().isEmpty()) {
-      b.append("<details><summary>Plan</summary><pre>")
-          .append(esc(stage.planText()))
-          .append("</pre></details>");
-    }
-    b.append("<table class=\"tasks\"><thead><tr><th>Task</th><th>State</th><th>Executor</th>")
-        .append("<th>Attempts</th><th>Rows</th><th>Bytes</th><th>Spilled</th><th>Time</th>")
-        .append("</tr></thead><tbody>");
-    for (TaskView t : stage.tasks()) {
-      b.append("<tr><td class=\"num\">")
-          .append(t.task())
-          .append("</td><td>")
-          .append(badge(t.state()))
-          .append("</td><td>")
-          .append(t.executorId() == null ? "" : esc(t.executorId()))
-          .append("</td><td class=\"num\">")
-          .append(t.attempts())
-          .append("</td><td class=\"num\">")
-          .append(String.format(Locale.ROOT, "%,d", t.rows()))
-          .append("</td><td class=\"num\">")
-          .append(bytes(t.bytes()))
-          .append("</td><td class=\"num\">")
-          .append(bytes(t.spilledBytes()))
-          .append("</td><td class=\"num\">")
-          .append(millis(t.elapsedMillis()))
-          .append("</td></tr>");
-    }
-    b.append("</tbody></table>");
-    return b.toString();
   }
 
   String executorsPage(List<ExecutorView> executors) {
@@ -228,10 +281,11 @@ public final class WebUi implements HttpHandler {
           .append(esc(cluster.schedulerAddress()))
           .append(" --work-dir DIR</code>.</p>");
     } else {
-      b.append("<table><thead><tr><th>Executor</th><th>State</th><th>Address</th>")
-          .append("<th>Cores</th><th>Memory</th><th>Running tasks</th><th>Arrow memory in use</th>")
-          .append("<th>Shuffle held</th><th>Last heartbeat (UTC)</th><th>Metrics</th>")
-          .append("</tr></thead><tbody>");
+      b.append("<table class=\"executors\"><thead><tr><th>Executor</th><th>State</th>")
+          .append("<th>Address</th><th>Version</th><th>Cores</th><th>Memory</th>")
+          .append("<th>Running</th><th>Tasks run</th><th>GC time</th><th>Disk used</th>")
+          .append("<th title=\"Arrow memory in use\">Arrow memory</th><th>Shuffle held</th>")
+          .append("<th>Heartbeat</th></tr></thead><tbody>");
       for (ExecutorView e : executors) {
         b.append("<tr><td>")
             .append(esc(e.id()))
@@ -241,46 +295,84 @@ public final class WebUi implements HttpHandler {
             .append(esc(e.host()))
             .append(':')
             .append(e.port())
+            .append(
+                e.httpPort() == 0
+                    ? ""
+                    : " <a class=\"muted\" href=\"http://"
+                        + esc(e.host())
+                        + ":"
+                        + e.httpPort()
+                        + "/metrics\">metrics</a>")
+            .append("</td><td class=\"version\">")
+            .append(esc(e.version()))
             .append("</td><td class=\"num\">")
             .append(e.cores())
             .append("</td><td class=\"num\">")
             .append(bytes(e.memoryBytes()))
             .append("</td><td class=\"num\">")
             .append(e.runningTasks())
+            .append("</td><td class=\"num tasks-run\">")
+            .append(String.format(Locale.ROOT, "%,d", e.tasksFinished()))
+            .append("</td><td class=\"num gc\">")
+            .append(millis(e.gcMillis()))
+            .append("</td><td class=\"num disk\">")
+            .append(bytes(e.diskBytes()))
             .append("</td><td class=\"num\">")
             .append(bytes(e.allocatedBytes()))
             .append("</td><td class=\"num\">")
             .append(bytes(e.shuffleBytes()))
             .append("</td><td>")
-            .append(time(e.lastHeartbeatMillis()))
-            .append("</td><td>")
-            .append(
-                e.httpPort() == 0
-                    ? "<span class=\"muted\">none</span>"
-                    : "<code>" + esc(e.host()) + ":" + e.httpPort() + "/metrics</code>")
+            .append(heartbeat(e.lastHeartbeatMillis()))
             .append("</td></tr>");
       }
       b.append("</tbody></table>");
     }
-    return page("Executors", false, b.toString());
+    // Heartbeats move the load columns: refresh while any executor is alive.
+    return page(
+        "Executors", executors.stream().anyMatch(e -> e.state().equals("ALIVE")), b.toString());
   }
 
   private String page(String title, boolean refresh, String body) {
     return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-        + (refresh ? "<meta http-equiv=\"refresh\" content=\"2\">" : "")
         + "<title>"
         + esc(title)
         + " · Quiver</title><style>"
         + CSS
-        + "</style></head><body><header><span class=\"brand\">Quiver</span>"
+        + "</style></head><body"
+        + (refresh ? " data-refresh=\"" + REFRESH_MILLIS + "\"" : "")
+        + "><header><span class=\"brand\">Quiver</span>"
         + "<nav><a href=\"/\">Jobs</a><a href=\"/executors\">Executors</a>"
         + "<a href=\"/api/jobs\">API</a><a href=\"/metrics\">Metrics</a></nav>"
         + "<span class=\"muted\">scheduler "
         + esc(cluster.schedulerAddress())
-        + "</span></header><main>"
+        + "</span>"
+        + (refresh ? "<span class=\"live\">● live</span>" : "")
+        + "</header><main>"
         + body
-        + "</main></body></html>\n";
+        + "</main><script>"
+        + SCRIPT
+        + "</script></body></html>\n";
   }
+
+  /** How often pages of running jobs (and of live executors) reload themselves. */
+  static final int REFRESH_MILLIS = 2000;
+
+  /**
+   * Reloads the page while {@code data-refresh} is set, except while the search box has the focus
+   * (typing would be lost); a Kill button cancels its job through the API and reloads.
+   */
+  private static final String SCRIPT =
+      "(function(){var ms=+document.body.dataset.refresh;"
+          + "if(ms){setInterval(function(){var a=document.activeElement;"
+          + "if(!a||a.tagName!=='INPUT'&&a.tagName!=='SELECT')location.reload();},ms);}"
+          + "document.querySelectorAll('button.kill').forEach(function(b){"
+          + "b.addEventListener('click',function(){var id=b.dataset.job;"
+          + "if(!confirm('Cancel job '+id+'?'))return;b.disabled=true;b.textContent='Killing…';"
+          + "fetch('/api/jobs/'+encodeURIComponent(id),{method:'DELETE'})"
+          + ".then(function(r){if(!r.ok)return r.text().then(function(t){throw new Error(t);});})"
+          + ".then(function(){location.reload();})"
+          + ".catch(function(e){b.disabled=false;b.textContent='Kill';alert('Kill failed: '+e.message);});"
+          + "});});})();";
 
   private static final String CSS =
       "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0;"
@@ -305,14 +397,30 @@ public final class WebUi implements HttpHandler {
           + ".s-running{background:#dde8fd;color:#1f4fb5}.s-queued,.s-waiting{background:#eceef2;"
           + "color:#4a5263}.s-failed,.s-lost{background:#fbe0e0;color:#a02424}"
           + ".s-cancelled{background:#fdf0d5;color:#8a5a00}"
-          + ".bar{display:inline-block;width:110px;height:10px;background:#e6e9ef;"
+          + ".bar{display:inline-block;width:64px;height:10px;background:#e6e9ef;"
           + "border-radius:5px;overflow:hidden;vertical-align:middle;margin-right:6px}"
           + ".bar span{display:block;height:100%;background:#3b7be8}"
           + "dl.facts{display:grid;grid-template-columns:max-content auto;gap:2px 16px}"
           + "dl.facts dt{color:#6b7385}dl.facts dd{margin:0}"
           + ".error{color:#a02424;background:#fbe0e0;padding:8px;border-radius:4px}"
           + "svg.graph{background:#fff;border:1px solid #dde1e8;border-radius:4px;max-width:100%;height:auto}"
-          + "details summary{cursor:pointer;color:#2457c5;margin:6px 0}";
+          + "details summary{cursor:pointer;color:#2457c5;margin:6px 0}"
+          + "table.jobs{width:100%}table.jobs td.sql{max-width:280px}"
+          + "table.executors th,table.executors td{padding:5px 7px}"
+          + "form.filter{margin:8px 0}form.filter input{width:320px;padding:4px 8px}"
+          + "form.filter select,form.filter button{padding:3px 8px}"
+          + "button.kill{background:#fbe0e0;color:#a02424;border:1px solid #e3a3a3;"
+          + "border-radius:4px;padding:1px 10px;cursor:pointer;font-size:12px}"
+          + "header .live{color:#9ff0b8;font-size:12px}"
+          + "h2 .ops{font-family:ui-monospace,Menlo,monospace;font-size:13px;font-weight:500;"
+          + "color:#2a3550;background:#eef1f7;padding:1px 6px;border-radius:4px}"
+          + "section.stage{border-top:1px solid #dde1e8;margin-top:20px}"
+          + "svg.timeline{background:#fff;border:1px solid #dde1e8;border-radius:4px;"
+          + "max-width:100%;height:auto;display:block;margin:8px 0}"
+          + "rect.task{fill:#3b7be8}rect.s-succeeded{fill:#2f8f4e}rect.s-failed{fill:#b33a3a}"
+          + "rect.s-cancelled{fill:#c08a1a}rect.s-waiting{fill:#8a93a5}"
+          + ".warn{color:#8a5a00}ul.failures{color:#a02424;white-space:pre-wrap}"
+          + "ul.failures li{margin:4px 0}";
 
   // ------------------------------------------------------------------------------------------
   // Pieces
@@ -329,29 +437,25 @@ public final class WebUi implements HttpHandler {
 
   private static String progressBar(JobSummary j) {
     int pct = j.tasksTotal() == 0 ? 0 : (int) Math.round(100.0 * j.tasksDone() / j.tasksTotal());
-    return "<span class=\"bar\"><span style=\"width:"
+    return "<span class=\"bar\" title=\""
+        + j.stagesDone()
+        + "/"
+        + j.stagesTotal()
+        + " stages done\"><span style=\"width:"
         + pct
         + "%\"></span></span>"
         + j.tasksDone()
         + "/"
         + j.tasksTotal()
-        + " tasks, "
-        + j.stagesDone()
-        + "/"
-        + j.stagesTotal()
-        + " stages";
+        + " tasks";
   }
 
   static boolean finished(String state) {
     return state.equals("SUCCEEDED") || state.equals("FAILED") || state.equals("CANCELLED");
   }
 
-  private static String duration(JobSummary j) {
-    long end = j.finishedAtMillis() == 0 ? System.currentTimeMillis() : j.finishedAtMillis();
-    return millis(Math.max(0, end - j.submittedAtMillis()));
-  }
-
-  static String millis(long ms) {
+  /** Milliseconds as the UI shows them: "850 ms", "2.5 s", "3 min 4 s". */
+  public static String millis(long ms) {
     if (ms < 1000) {
       return ms + " ms";
     }
@@ -361,7 +465,8 @@ public final class WebUi implements HttpHandler {
     return String.format(Locale.ROOT, "%d min %d s", ms / 60_000, (ms / 1000) % 60);
   }
 
-  static String bytes(long n) {
+  /** Bytes as the UI shows them: "900 B", "1.5 MiB". */
+  public static String bytes(long n) {
     if (n < 1024) {
       return n + " B";
     }
@@ -373,6 +478,15 @@ public final class WebUi implements HttpHandler {
       u++;
     }
     return String.format(Locale.ROOT, "%.1f %siB", v, units.charAt(u));
+  }
+
+  /** How long ago, with the time (UTC) as the tooltip: the column stays narrow. */
+  private static String heartbeat(long unixMillis) {
+    if (unixMillis == 0) {
+      return "";
+    }
+    long ago = Math.max(0, System.currentTimeMillis() - unixMillis);
+    return "<span title=\"" + time(unixMillis) + " UTC\">" + millis(ago) + " ago</span>";
   }
 
   private static String time(long unixMillis) {

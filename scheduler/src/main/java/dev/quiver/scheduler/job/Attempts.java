@@ -88,6 +88,9 @@ final class Attempts {
         new TaskRun.Attempt(number, target, ++eventSeq, clock.nanoTime(), speculative);
     task.running.add(attempt);
     task.phase = TaskRun.Phase.RUNNING;
+    if (job.startedAtNanos < 0) {
+      job.startedAtNanos = attempt.launchedNanos();
+    }
     if (number > 0 && !speculative) {
       metrics.taskRetried();
     }

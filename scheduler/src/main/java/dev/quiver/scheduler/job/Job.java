@@ -39,6 +39,9 @@ final class Job {
   long finishedAtNanos;
   boolean dataRemoved;
 
+  /** When its first task attempt was launched (the end of its queueing), or -1. */
+  long startedAtNanos = -1;
+
   /** Monotonic and wall-clock times of submission, and wall-clock time of the end (0 until). */
   final long submittedAtNanos;
 

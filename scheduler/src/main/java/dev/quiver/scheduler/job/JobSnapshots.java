@@ -1,14 +1,18 @@
 package dev.quiver.scheduler.job;
 
+import dev.quiver.distributed.proto.OperatorStats;
 import dev.quiver.distributed.proto.StageSpec;
 import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.scheduler.job.JobViews.JobDetail;
 import dev.quiver.scheduler.job.JobViews.JobSummary;
+import dev.quiver.scheduler.job.JobViews.OperatorView;
 import dev.quiver.scheduler.job.JobViews.StageView;
 import dev.quiver.scheduler.job.JobViews.TaskView;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Builds the immutable views of a job; called on the job loop only. */
@@ -21,6 +25,7 @@ final class JobSnapshots {
     int tasksTotal = 0;
     int running = 0;
     long rows = 0;
+    long resultRows = 0;
     for (StageRun stage : job.stages.values()) {
       int done = stage.succeeded();
       tasksDone += done;
@@ -33,14 +38,22 @@ final class JobSnapshots {
           running++;
         } else if (t.phase == TaskRun.Phase.SUCCEEDED && t.summary != null) {
           rows += t.summary.getMetrics().getOutputRows();
+          if (stage == job.finalStage) {
+            resultRows += t.summary.getMetrics().getOutputRows();
+          }
         }
       }
     }
     return new JobSummary(
         job.id,
         job.spec.getName(),
+        job.spec.getUser(),
         job.state.name().replace("JOB_STATE_", ""),
         job.submittedAtMillis,
+        job.startedAtNanos < 0
+            ? 0
+            : job.submittedAtMillis
+                + TimeUnit.NANOSECONDS.toMillis(job.startedAtNanos - job.submittedAtNanos),
         job.finishedAtMillis,
         stagesDone,
         job.stages.size(),
@@ -48,6 +61,7 @@ final class JobSnapshots {
         tasksTotal,
         running,
         rows,
+        resultRows,
         job.error == null ? null : job.error.getMessage());
   }
 
@@ -70,7 +84,8 @@ final class JobSnapshots {
               spec.getBoundary(),
               stage.planText(),
               stage.adaptiveNote,
-              List.copyOf(tasks)));
+              List.copyOf(tasks),
+              operators(stage)));
     }
     return new JobDetail(summary(job), List.copyOf(stages), job.spec.getFinalStageId(), dot(job));
   }
@@ -112,7 +127,48 @@ final class JobSnapshots {
         launched ? TimeUnit.NANOSECONDS.toMillis(t.launchedAtNanos - jobSubmittedNanos) : -1,
         launched && t.ranNanos >= 0
             ? TimeUnit.NANOSECONDS.toMillis(t.launchedAtNanos + t.ranNanos - jobSubmittedNanos)
-            : -1);
+            : -1,
+        m.getFetchedBytes(),
+        m.getShuffleReadBytes(),
+        List.copyOf(t.failureReasons));
+  }
+
+  /**
+   * A stage's operators with their metrics summed over its succeeded tasks; an operator is matched
+   * by its position in the plan and its name (a runtime-filtered plan may differ in shape).
+   */
+  private static List<OperatorView> operators(StageRun stage) {
+    Map<String, long[]> sums = new LinkedHashMap<>();
+    Map<String, OperatorStats> first = new LinkedHashMap<>();
+    for (TaskRun t : stage.tasks) {
+      if (t.phase != TaskRun.Phase.SUCCEEDED || t.summary == null) {
+        continue;
+      }
+      List<OperatorStats> ops = t.summary.getMetrics().getOperatorsList();
+      for (int i = 0; i < ops.size(); i++) {
+        OperatorStats o = ops.get(i);
+        String key = i + "/" + o.getName();
+        first.putIfAbsent(key, o);
+        long[] s = sums.computeIfAbsent(key, k -> new long[7]);
+        long millis = TimeUnit.NANOSECONDS.toMillis(o.getElapsedNanos());
+        s[0]++;
+        s[1] += o.getOutputRows();
+        s[2] += o.getOutputBatches();
+        s[3] += millis;
+        s[4] = Math.max(s[4], millis);
+        s[5] += o.getSpilledBytes();
+        s[6] += o.getFetchedBytes();
+      }
+    }
+    List<OperatorView> out = new ArrayList<>();
+    sums.forEach(
+        (key, s) -> {
+          OperatorStats o = first.get(key);
+          out.add(
+              new OperatorView(
+                  o.getDepth(), o.getName(), (int) s[0], s[1], s[2], s[3], s[4], s[5], s[6]));
+        });
+    return List.copyOf(out);
   }
 
   /** The stage graph as Graphviz DOT: producer → consumer edges, the final stage → client. */

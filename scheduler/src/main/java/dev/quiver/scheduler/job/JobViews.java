@@ -10,17 +10,23 @@ public final class JobViews {
    * One job as the jobs list shows it.
    *
    * @param name the query's SQL text (or a rendering of its plan)
+   * @param user who submitted it, as the client named them; empty when it did not say
    * @param state QUEUED, RUNNING, SUCCEEDED, FAILED or CANCELLED
    * @param submittedAtMillis wall-clock time of submission, Unix epoch milliseconds
+   * @param startedAtMillis wall-clock time its first task was launched (the end of its queueing),
+   *     or 0 before
    * @param finishedAtMillis wall-clock time it ended, or 0 while it runs
    * @param rows rows written by the tasks that succeeded, over all stages
+   * @param resultRows rows of its result: what the final stage's succeeded tasks wrote
    * @param error why it failed, or null
    */
   public record JobSummary(
       String id,
       String name,
+      String user,
       String state,
       long submittedAtMillis,
+      long startedAtMillis,
       long finishedAtMillis,
       int stagesDone,
       int stagesTotal,
@@ -28,6 +34,7 @@ public final class JobViews {
       int tasksTotal,
       int tasksRunning,
       long rows,
+      long resultRows,
       String error) {}
 
   /**
@@ -42,6 +49,9 @@ public final class JobViews {
    * @param endedAfterMillis when the scheduler learnt that the attempt ended, in milliseconds after
    *     the job was submitted; -1 while it runs or waits. With the launch offsets of a stage's
    *     inputs these show where a job's time goes between its tasks.
+   * @param fetchedBytes bytes its scans read from files and object stores
+   * @param shuffleReadBytes Arrow bytes of shuffle input it read
+   * @param failures why each of its failed attempts failed, oldest first
    */
   public record TaskView(
       int task,
@@ -55,7 +65,30 @@ public final class JobViews {
       long spilledBytes,
       long elapsedMillis,
       long launchedAfterMillis,
-      long endedAfterMillis) {}
+      long endedAfterMillis,
+      long fetchedBytes,
+      long shuffleReadBytes,
+      List<String> failures) {}
+
+  /**
+   * One operator of a stage's plan, what it measured summed over the stage's succeeded tasks (as
+   * EXPLAIN ANALYZE shows each task's).
+   *
+   * @param depth its depth in the plan tree (0: the stage's root)
+   * @param tasks the succeeded tasks that reported it
+   * @param elapsedMillis time spent producing its output (children included), summed over tasks
+   * @param maxTaskElapsedMillis the longest any one task spent in it
+   */
+  public record OperatorView(
+      int depth,
+      String name,
+      int tasks,
+      long outputRows,
+      long outputBatches,
+      long elapsedMillis,
+      long maxTaskElapsedMillis,
+      long spilledBytes,
+      long fetchedBytes) {}
 
   /**
    * One stage.
@@ -64,6 +97,7 @@ public final class JobViews {
    * @param partitioning how its output is split among its consumer's tasks
    * @param boundary how consumers read its output
    * @param planText its plan, one operator a line
+   * @param operators what each operator of its plan measured, in plan order (parents first)
    */
   public record StageView(
       int id,
@@ -75,7 +109,8 @@ public final class JobViews {
       String boundary,
       String planText,
       String adaptive,
-      List<TaskView> tasks) {}
+      List<TaskView> tasks,
+      List<OperatorView> operators) {}
 
   /** A job with its stages, their tasks, and the stage graph as Graphviz DOT. */
   public record JobDetail(

@@ -2,7 +2,6 @@ package dev.quiver.scheduler.job;
 
 import dev.quiver.distributed.proto.KeyFilterBits;
 import dev.quiver.distributed.proto.RuntimeFilterSpec;
-import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.wire.KeyFilters;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,12 +108,8 @@ final class RuntimeFilterChoice {
       if (t.skipped) {
         continue;
       }
-      TaskMetrics m = t.summary == null ? null : t.summary.getMetrics();
-      if (m == null) {
-        return Optional.empty();
-      }
       Optional<byte[]> bits =
-          m.getKeyFiltersList().stream()
+          t.keyFilters.stream()
               .filter(f -> f.getFilterId() == filterId)
               .map(f -> f.getBits().toByteArray())
               .findFirst();

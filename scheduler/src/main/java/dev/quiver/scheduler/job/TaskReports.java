@@ -99,6 +99,15 @@ final class TaskReports {
       }
       case TASK_STATE_FAILED -> {
         attempts.end(task, attempt, TaskState.TASK_STATE_FAILED, report.getMetrics());
+        task.failureReasons.add(
+            "attempt "
+                + attempt.number()
+                + " on executor '"
+                + attempt.executorId()
+                + "': "
+                + report.getError().getKind()
+                + ": "
+                + report.getError().getMessage());
         recovery.failed(task, attempt, report.getError());
       }
       default -> {

@@ -1,6 +1,7 @@
 package dev.quiver.scheduler.job;
 
 import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.KeyFilterBits;
 import dev.quiver.distributed.proto.TaskId;
 import dev.quiver.distributed.proto.TaskMetrics;
 import dev.quiver.distributed.proto.TaskState;
@@ -80,8 +81,14 @@ final class TaskRun {
   /** Executors the task failed on, avoided by retries while others exist. */
   final Set<String> failedOn = new HashSet<>();
 
+  /** Why each failed attempt failed, oldest first ("attempt 0 on executor e1: ..."). */
+  final List<String> failureReasons = new ArrayList<>();
+
   /** The latest attempt as status reports it; null until the first launch. */
   TaskSummary summary;
+
+  /** The Bloom filters the summarized attempt built (TaskMetrics.key_filters), kept apart. */
+  List<KeyFilterBits> keyFilters = List.of();
 
   TaskRun(StageRun stage, int index) {
     this(stage, index, null);
@@ -134,12 +141,20 @@ final class TaskRun {
   }
 
   void summarize(TaskState state, TaskMetrics metrics, boolean speculative) {
+    // The Bloom filters stay here: status updates go to clients and pages, often. A later
+    // attempt that did not succeed (a cancelled speculative copy) keeps the winner's.
+    if (state == TaskState.TASK_STATE_SUCCEEDED) {
+      keyFilters = List.copyOf(metrics.getKeyFiltersList());
+    }
     summary =
         TaskSummary.newBuilder()
             .setTask(id())
             .setExecutorId(executor.getExecutorId())
             .setState(state)
-            .setMetrics(metrics)
+            .setMetrics(
+                metrics.getKeyFiltersCount() == 0
+                    ? metrics
+                    : metrics.toBuilder().clearKeyFilters().build())
             .setSpeculative(speculative)
             .build();
   }
