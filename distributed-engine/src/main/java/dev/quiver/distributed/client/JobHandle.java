@@ -150,7 +150,17 @@ public final class JobHandle implements AutoCloseable {
     }
     String state = status.getState().name().replace("JOB_STATE_", "");
     return new JobProgress(
-        jobId, state, stagesDone, stagesTotal, tasksDone, tasksTotal, running, rows, elapsedMillis);
+        jobId,
+        state,
+        stagesDone,
+        stagesTotal,
+        tasksDone,
+        tasksTotal,
+        running,
+        rows,
+        elapsedMillis,
+        status.getQueuePosition(),
+        status.getResourceGroup());
   }
 
   /** The scheduler's id of the job. */

@@ -26,6 +26,13 @@ class ProgressLineTest {
   }
 
   @Test
+  void showsTheQueuePositionWhileTheJobWaitsForAdmission() {
+    JobProgress queued = new JobProgress("job-1", "QUEUED", 0, 4, 0, 40, 0, 0, 0, 3, "etl");
+    assertThat(ProgressLine.format(queued, 1_400))
+        .isEqualTo("queued in resource group 'etl': position 3  1.4 s");
+  }
+
+  @Test
   void drawsOnlyAfterASecondAndErasesItselfAtTheEnd() throws Exception {
     StringWriter out = new StringWriter();
     AtomicReference<Optional<JobProgress>> current =

@@ -48,7 +48,10 @@ final class JobSnapshots {
         tasksTotal,
         running,
         rows,
-        job.error == null ? null : job.error.getMessage());
+        job.error == null ? null : job.error.getMessage(),
+        job.user,
+        job.group.name(),
+        job.queuePosition);
   }
 
   static JobDetail detail(Job job, long nowNanos) {

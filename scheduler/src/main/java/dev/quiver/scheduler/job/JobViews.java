@@ -15,6 +15,10 @@ public final class JobViews {
    * @param finishedAtMillis wall-clock time it ended, or 0 while it runs
    * @param rows rows written by the tasks that succeeded, over all stages
    * @param error why it failed, or null
+   * @param user who submitted it ("" when the cluster has no users)
+   * @param resourceGroup the resource group it runs in
+   * @param queuePosition its place in its group's queue while it waits for admission (1 = next),
+   *     else 0
    */
   public record JobSummary(
       String id,
@@ -28,7 +32,10 @@ public final class JobViews {
       int tasksTotal,
       int tasksRunning,
       long rows,
-      String error) {}
+      String error,
+      String user,
+      String resourceGroup,
+      int queuePosition) {}
 
   /**
    * One task's latest attempt.
