@@ -1194,7 +1194,7 @@ class JobsTest {
     String adhoc = submit(inGroup(job(1, stage(1, 8, 1)), "adhoc"));
     assertThat(launches()).hasSize(4);
     // etl's tasks end one by one; each freed slot goes to the group with the lowest
-    // (running + 1) / weight: adhoc three times (1/3, 2/3, 3/3 against etl's 3, 2, 2), then etl
+    // (running + 1) / weight: adhoc three times (1/3, 2/3, 3/3 against etl's 4, 3, 2), then etl
     // (0 running: 1/1 against adhoc's 4/3). First come, first served would give etl all four.
     for (int i = 0; i < 4; i++) {
       FakeExecutor.Launch done =
