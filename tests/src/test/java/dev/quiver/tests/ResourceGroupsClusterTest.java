@@ -3,21 +3,22 @@ package dev.quiver.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.settings.SessionConfig;
-import dev.quiver.distributed.client.ClusterConfig;
-import dev.quiver.distributed.client.JobListener;
-import dev.quiver.distributed.planner.StageGraph;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
-import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
-import java.nio.file.Files;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -38,79 +39,17 @@ class ResourceGroupsClusterTest {
 
   @TempDir Path tmp;
 
-  /** One client: a session over the cluster with its user's token, and its jobs' updates. */
-  private record Client(ClusterFixture.ClusterRows cluster, List<JobStatusUpdate> updates)
-      implements AutoCloseable {
-    @Override
-    public void close() {
-      cluster.rows().close();
-    }
-
-    boolean saw(java.util.function.Predicate<JobStatusUpdate> p) {
-      return updates.stream().anyMatch(p);
-    }
-  }
-
-  private Client client(String target, String token, SessionConfig config) {
-    ClusterFixture.ClusterRows rows =
-        ClusterFixture.remote(
-            ClusterConfig.remote(target).withSecurity(SecurityConfig.none().withToken(token)),
-            TpchFixture.data(ClusterTpchTestBase.SCALE),
-            config);
-    List<JobStatusUpdate> updates = new CopyOnWriteArrayList<>();
-    rows.runtime()
-        .addJobListener(
-            new JobListener() {
-              @Override
-              public void jobSucceeded(StageGraph graph, JobStatusUpdate status) {
-                updates.add(status);
-              }
-
-              @Override
-              public void jobUpdated(StageGraph graph, JobStatusUpdate status) {
-                updates.add(status);
-              }
-            });
-    return new Client(rows, updates);
-  }
-
-  private Path write(String name, String text) throws Exception {
-    return Files.writeString(tmp.resolve(name), text);
-  }
-
   @Test
   void groupsQueueRefuseAndShareSlotsByWeight() throws Exception {
     Path data = TpchFixture.data(ClusterTpchTestBase.SCALE);
-    Path clientToken = write("client.token", "qv-client-7c1d");
-    Path clusterToken = write("cluster.token", "qv-cluster-93be");
-    write("etl.token", "qv-etl-41f0");
-    write("adhoc.token", "qv-adhoc-d25a");
-    Path users = write("users", "# user:token-file\netl-user:etl.token\nadhoc-user:adhoc.token\n");
-    Path groups =
-        write(
-            "groups.json",
-            """
-            {"groups": [
-               {"name": "etl", "maxRunning": 1, "maxQueued": 1, "weight": 1, "memoryShare": 0.5},
-               {"name": "adhoc", "maxRunning": 4, "maxQueued": 8, "weight": 3, "memoryShare": 0.5}],
-             "selectors": [{"user": "etl-user", "group": "etl"}],
-             "default": "adhoc"}
-            """);
-    // Executors know the users too: clients read their results from them with their tokens.
-    List<String> tokens =
-        List.of(
-            "--token-file",
-            clientToken.toString(),
-            "--cluster-token-file",
-            clusterToken.toString(),
-            "--users-file",
-            users.toString());
-    List<String> schedulerArgs =
-        new java.util.ArrayList<>(List.of("--resource-groups", groups.toString()));
-    schedulerArgs.addAll(tokens);
-    ProcessCluster.Options options =
-        new ProcessCluster.Options(
-            2, null, schedulerArgs, tokens, SecurityConfig.none().withToken("qv-client-7c1d"));
+    String groups =
+        """
+        {"groups": [
+           {"name": "etl", "maxRunning": 1, "maxQueued": 1, "weight": 1, "memoryShare": 0.5},
+           {"name": "adhoc", "maxRunning": 4, "maxQueued": 8, "weight": 3, "memoryShare": 0.5}],
+         "selectors": [{"user": "etl-user", "group": "etl"}],
+         "default": "adhoc"}
+        """;
     TpchQuery longQuery = TpchQueries.get(21);
     TpchQuery shortQuery = TpchQueries.get(6);
     QueryResult longWant;
@@ -125,21 +64,20 @@ class ResourceGroupsClusterTest {
             .withTargetPartitions(8)
             .set("quiver.distributed.bytes_per_task", "64KB")
             .set("quiver.distributed.split_stealing", "false");
-    Path logs = Files.createDirectories(tmp.resolve("logs"));
-    try (ProcessCluster processes = ProcessCluster.start(logs, 2, options);
-        Client etl = client(processes.target(), "qv-etl-41f0", etlConfig);
-        Client etl2 = client(processes.target(), "qv-etl-41f0", etlConfig);
-        Client etl3 = client(processes.target(), "qv-etl-41f0", etlConfig);
-        Client adhoc =
-            client(
-                processes.target(), "qv-adhoc-d25a", new SessionConfig().withTargetPartitions(2))) {
+    try (UsersCluster cluster =
+        UsersCluster.start(tmp, List.of("etl-user", "adhoc-user"), groups, 2, 2, true)) {
+      UsersCluster.Client etl = cluster.client("etl-user", data, etlConfig);
+      UsersCluster.Client etl2 = cluster.client("etl-user", data, etlConfig);
+      UsersCluster.Client etl3 = cluster.client("etl-user", data, etlConfig);
+      UsersCluster.Client adhoc =
+          cluster.client("adhoc-user", data, new SessionConfig().withTargetPartitions(2));
       // The long etl query runs; once it does, a second etl query waits at position 1.
       long longStart = System.nanoTime();
       CompletableFuture<QueryResult> longRun =
-          CompletableFuture.supplyAsync(() -> etl.cluster().rows().query(longQuery.sql()));
+          CompletableFuture.supplyAsync(() -> etl.query(longQuery.sql()));
       waitFor(() -> etl.saw(u -> u.getState() == JobState.JOB_STATE_RUNNING), longRun);
       CompletableFuture<QueryResult> queuedRun =
-          CompletableFuture.supplyAsync(() -> etl2.cluster().rows().query(shortQuery.sql()));
+          CompletableFuture.supplyAsync(() -> etl2.query(shortQuery.sql()));
       waitFor(() -> etl2.saw(u -> u.getQueuePosition() == 1), longRun);
       JobStatusUpdate queued =
           etl2.updates().stream().filter(u -> u.getQueuePosition() == 1).findFirst().orElseThrow();
@@ -151,7 +89,7 @@ class ResourceGroupsClusterTest {
           .isZero();
 
       // The queue is full: a third etl query is refused, naming the group and its limit.
-      assertThatThrownBy(() -> etl3.cluster().rows().query(shortQuery.sql()))
+      assertThatThrownBy(() -> etl3.query(shortQuery.sql()))
           .satisfies(
               e ->
                   assertThat(causes(e))
@@ -165,17 +103,41 @@ class ResourceGroupsClusterTest {
 
       // A short query of the other group finishes while the long one still runs.
       long shortStart = System.nanoTime();
-      QueryResult shortGot = adhoc.cluster().rows().query(shortQuery.sql());
+      QueryResult shortGot = adhoc.query(shortQuery.sql());
       long shortMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - shortStart);
       boolean longStillRunning = !longRun.isDone();
       QueryResult longGot = longRun.get(240, TimeUnit.SECONDS);
       long longMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - longStart);
+      // The jobs API (operators: the cluster credential) shows the job's user and group, and
+      // when its first task got a slot.
+      JsonNode job =
+          api(
+              cluster.processes(),
+              "/api/jobs/" + adhoc.updates().get(0).getJobId(),
+              UsersCluster.CLUSTER_TOKEN);
+      assertThat(job.at("/summary/user").asText()).isEqualTo("adhoc-user");
+      assertThat(job.at("/summary/resourceGroup").asText()).isEqualTo("adhoc");
+      assertThat(job.at("/summary/queuePosition").asInt()).isZero();
+      long firstLaunch = Long.MAX_VALUE;
+      for (JsonNode stage : job.get("stages")) {
+        for (JsonNode task : stage.get("tasks")) {
+          long at = task.get("launchedAfterMillis").asLong();
+          if (at >= 0) {
+            firstLaunch = Math.min(firstLaunch, at);
+          }
+        }
+      }
       System.out.printf(
-          "resource groups: adhoc %s took %d ms while etl %s ran (%d ms in all)%n",
-          SHORT, shortMillis, LONG, longMillis);
+          "resource groups: adhoc %s took %d ms (first task launched %d ms after submission)"
+              + " while etl %s ran (%d ms in all)%n",
+          SHORT, shortMillis, firstLaunch, LONG, longMillis);
       assertThat(longStillRunning)
           .as("adhoc %s (%d ms) ended before etl %s (%d ms)", SHORT, shortMillis, LONG, longMillis)
           .isTrue();
+      assertThat(firstLaunch)
+          .as(
+              "the adhoc job's first slot, in ms after its submission (fair share: within a second)")
+          .isLessThan(1_000);
       assertThat(adhoc.updates())
           .as("the adhoc user's jobs run in the default group")
           .allSatisfy(u -> assertThat(u.getResourceGroup()).isEqualTo("adhoc"));
@@ -200,6 +162,21 @@ class ResourceGroupsClusterTest {
           queuedGot,
           Differential.sortOf(shortQuery.orderBy(), shortWant));
     }
+  }
+
+  /** GET of the scheduler's jobs API with {@code token}, as JSON. */
+  private static JsonNode api(ProcessCluster processes, String path, String token)
+      throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(processes.schedulerHttp() + path))
+                    .header("Authorization", "Bearer " + token)
+                    .timeout(Duration.ofSeconds(20))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return new ObjectMapper().readTree(response.body());
   }
 
   private static List<Throwable> causes(Throwable e) {
