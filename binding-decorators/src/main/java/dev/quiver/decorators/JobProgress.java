@@ -30,31 +30,6 @@ public record JobProgress(
     int queuePosition,
     String resourceGroup) {
 
-  /** Progress of a job admitted in a group not (yet) known. */
-  public JobProgress(
-      String jobId,
-      String state,
-      int stagesDone,
-      int stagesTotal,
-      int tasksDone,
-      int tasksTotal,
-      int tasksRunning,
-      long rows,
-      long elapsedMillis) {
-    this(
-        jobId,
-        state,
-        stagesDone,
-        stagesTotal,
-        tasksDone,
-        tasksTotal,
-        tasksRunning,
-        rows,
-        elapsedMillis,
-        0,
-        "");
-  }
-
   /** Whether the job has ended (succeeded, failed or was cancelled). */
   public boolean finished() {
     return state.equals("SUCCEEDED") || state.equals("FAILED") || state.equals("CANCELLED");

@@ -124,7 +124,8 @@ public final class JobHandle implements AutoCloseable {
       tasksTotal += s.getTaskCount();
     }
     if (status == null) {
-      return new JobProgress(jobId, "QUEUED", 0, stagesTotal, 0, tasksTotal, 0, 0, elapsedMillis);
+      return new JobProgress(
+          jobId, "QUEUED", 0, stagesTotal, 0, tasksTotal, 0, 0, elapsedMillis, 0, "");
     }
     // Adaptive execution may run another number of tasks than planned: the status has the count.
     tasksTotal = 0;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class ProgressLineTest {
   private static JobProgress progress(int stagesDone, int tasksDone, long rows) {
-    return new JobProgress("job-1", "RUNNING", stagesDone, 4, tasksDone, 40, 2, rows, 0);
+    return new JobProgress("job-1", "RUNNING", stagesDone, 4, tasksDone, 40, 2, rows, 0, 0, "etl");
   }
 
   @Test

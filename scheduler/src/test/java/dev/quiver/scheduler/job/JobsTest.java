@@ -1103,9 +1103,22 @@ class JobsTest {
     return spec.toBuilder().putSettings("quiver.resource_group", group).build();
   }
 
-  private static ResourceGroups groups(ResourceGroups.Group... groups) {
-    return new ResourceGroups(
-        List.of(groups), List.of(new ResourceGroups.Selector("etl-bot", groups[0].name())), null);
+  /**
+   * A scheduler with {@code groups} (user etl-bot selects the first) and one executor of 4 slots
+   * that holds every task it gets.
+   */
+  private FakeExecutor startWithGroups(ResourceGroups.Group... groups) throws Exception {
+    startScheduler(
+        SchedulerConfig.builder()
+            .resourceGroups(
+                new ResourceGroups(
+                    List.of(groups),
+                    List.of(new ResourceGroups.Selector("etl-bot", groups[0].name())),
+                    null))
+            .build());
+    FakeExecutor e = executor("exec-a", 4);
+    e.script = r -> FakeExecutor.Outcome.held();
+    return e;
   }
 
   private JobStatusUpdate status(String id) {
@@ -1114,15 +1127,10 @@ class JobsTest {
 
   @Test
   void aFullGroupQueuesJobsInOrderWithTheirPositionAndRefusesBeyondItsLimit() throws Exception {
-    startScheduler(
-        SchedulerConfig.builder()
-            .resourceGroups(
-                groups(
-                    new ResourceGroups.Group("etl", 1, 2, 1, 0.5),
-                    new ResourceGroups.Group("adhoc", 4, 4, 1, 0.5)))
-            .build());
-    FakeExecutor e = executor("exec-a", 4);
-    e.script = r -> FakeExecutor.Outcome.held();
+    FakeExecutor e =
+        startWithGroups(
+            new ResourceGroups.Group("etl", 1, 2, 1, 0.5),
+            new ResourceGroups.Group("adhoc", 4, 4, 1, 0.5));
     // The first job runs; the group runs at most one, so the next two wait, in order.
     String first = submit(inGroup(job(1, stage(1, 1, 1)), "etl"));
     waitFor(() -> e.held.size() == 1);
@@ -1180,15 +1188,10 @@ class JobsTest {
   @Test
   void freedSlotsGoToTheGroupFurthestBelowItsWeightedShareNotFirstComeFirstServed()
       throws Exception {
-    startScheduler(
-        SchedulerConfig.builder()
-            .resourceGroups(
-                groups(
-                    new ResourceGroups.Group("etl", 4, 4, 1, 0.5),
-                    new ResourceGroups.Group("adhoc", 4, 4, 3, 0.5)))
-            .build());
-    FakeExecutor e = executor("exec-a", 4);
-    e.script = r -> FakeExecutor.Outcome.held();
+    FakeExecutor e =
+        startWithGroups(
+            new ResourceGroups.Group("etl", 4, 4, 1, 0.5),
+            new ResourceGroups.Group("adhoc", 4, 4, 3, 0.5));
     String etl = submit(inGroup(job(1, stage(1, 8, 1)), "etl"));
     waitFor(() -> e.held.size() == 4);
     String adhoc = submit(inGroup(job(1, stage(1, 8, 1)), "adhoc"));
