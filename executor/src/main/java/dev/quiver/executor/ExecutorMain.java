@@ -310,7 +310,8 @@ public final class ExecutorMain implements Callable<Integer> {
           spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
     }
     LocalFileAccess.restrictTo(
-        allowedPaths, workDir, tokenFile, clusterTokenFile, usersFile, tlsKey);
+        allowedPaths,
+        SecurityConfig.secretFiles(usersFile, workDir, tokenFile, clusterTokenFile, tlsKey));
     ExecutorConfig.Builder builder = ExecutorConfig.builder(schedulerHost, schedulerPort, workDir);
     ExecutorConfig defaults = builder.build();
     builder

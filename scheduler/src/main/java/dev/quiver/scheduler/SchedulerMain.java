@@ -238,7 +238,8 @@ public final class SchedulerMain implements Callable<Integer> {
     } catch (QuiverException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    LocalFileAccess.restrictTo(allowedPaths, tokenFile, clusterTokenFile, usersFile, tlsKey);
+    LocalFileAccess.restrictTo(
+        allowedPaths, SecurityConfig.secretFiles(usersFile, tokenFile, clusterTokenFile, tlsKey));
     if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);

@@ -37,6 +37,12 @@ class MixedLoadSlowTest {
   private static final int ROUNDS = Integer.getInteger("quiver.mixed.rounds", 1);
   private static final List<Integer> ETL_QUERIES = List.of(18, 21);
 
+  /**
+   * {@code -Dquiver.mixed.fifo=true}: both users in one group, so slots go first come, first
+   * served, for comparison; the latency bound is then only printed.
+   */
+  private static final boolean FIFO = Boolean.getBoolean("quiver.mixed.fifo");
+
   @TempDir Path tmp;
 
   @Test
@@ -64,6 +70,9 @@ class MixedLoadSlowTest {
            {"name": "adhoc", "maxRunning": 8, "maxQueued": 16, "weight": 3, "memoryShare": 0.5}],
          "selectors": [{"user": "etl", "group": "etl"}, {"user": "adhoc", "group": "adhoc"}]}
         """;
+    if (FIFO) {
+      groups = "{\"groups\": [{\"name\": \"all\", \"maxRunning\": 12}]}";
+    }
     try (UsersCluster cluster =
         UsersCluster.start(tmp, List.of("etl", "adhoc"), groups, 2, 2, false)) {
       List<UsersCluster.Client> adhoc = new ArrayList<>();
@@ -115,9 +124,10 @@ class MixedLoadSlowTest {
         long idleP95 = percentile(idle, 95);
         long loadedP95 = percentile(loaded, 95);
         System.out.printf(
-            "mixed load: adhoc idle %d queries p50 %d ms p95 %d ms; under etl load %d queries"
+            "mixed load%s: adhoc idle %d queries p50 %d ms p95 %d ms; under etl load %d queries"
                 + " p50 %d ms p95 %d ms (%.2fx); etl %d queries (SF 1 Q18/Q21) p50 %d ms max %d"
                 + " ms%n",
+            FIFO ? " (one group, first come first served)" : "",
             idle.size(),
             percentile(idle, 50),
             idleP95,
@@ -129,9 +139,11 @@ class MixedLoadSlowTest {
             percentile(etlMillis, 50),
             percentile(etlMillis, 100));
         assertThat(etlDone.get()).as("etl queries finished under the mixed load").isPositive();
-        assertThat(loadedP95)
-            .as("adhoc p95 under etl load (idle p95 %d ms)", idleP95)
-            .isLessThanOrEqualTo(3 * idleP95);
+        if (!FIFO) {
+          assertThat(loadedP95)
+              .as("adhoc p95 under etl load (idle p95 %d ms)", idleP95)
+              .isLessThanOrEqualTo(3 * idleP95);
+        }
       } finally {
         pool.shutdownNow();
       }

@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -211,10 +213,31 @@ public final class SecurityConfig {
    * file is read from the users file's folder. User names are letters, digits, {@code . _ -}.
    */
   public SecurityConfig withUsersFile(Path usersFile) {
+    Map<String, String> tokens = new LinkedHashMap<>();
+    userTokenFiles(usersFile)
+        .forEach(
+            (user, tokenFile) -> {
+              String source = "token file " + tokenFile + " of user '" + user + "'";
+              tokens.put(
+                  user,
+                  checkToken(
+                      new String(read(tokenFile, source).bytes(), StandardCharsets.UTF_8), source));
+            });
+    return new SecurityConfig(
+        certChain, privateKey, ca, token, tokenSource, clusterToken, clusterTokenSource, tokens);
+  }
+
+  /**
+   * Each user's token file as {@code usersFile} names it (see {@link #withUsersFile}), resolved
+   * against the users file's folder: servers keep SQL away from them.
+   *
+   * @throws QuiverException naming a malformed line, a repeated user or an empty file
+   */
+  public static Map<String, Path> userTokenFiles(Path usersFile) {
     String text = new String(read(usersFile, "users file").bytes(), StandardCharsets.UTF_8);
-    Map<String, String> read = new LinkedHashMap<>();
+    Map<String, Path> files = new LinkedHashMap<>();
     int lineNo = 0;
-    for (String line : text.split("\n", -1)) {
+    for (String line : text.split("\\n", -1)) {
       lineNo++;
       String l = line.strip();
       if (l.isEmpty() || l.startsWith("#")) {
@@ -230,25 +253,38 @@ public final class SecurityConfig {
                 + usersFile
                 + " is not 'user:token-file' (a user name of letters, digits, '.', '_' or '-')");
       }
-      if (read.containsKey(user)) {
-        throw new QuiverException(
-            "User '" + user + "' appears twice in the users file " + usersFile);
-      }
       Path tokenFile = Path.of(l.substring(colon + 1).strip());
       Path parent = usersFile.toAbsolutePath().getParent();
       if (!tokenFile.isAbsolute() && parent != null) {
         tokenFile = parent.resolve(tokenFile);
       }
-      String source = "token file " + tokenFile + " of user '" + user + "'";
-      read.put(
-          user,
-          checkToken(new String(read(tokenFile, source).bytes(), StandardCharsets.UTF_8), source));
+      if (files.putIfAbsent(user, tokenFile) != null) {
+        throw new QuiverException(
+            "User '" + user + "' appears twice in the users file " + usersFile);
+      }
     }
-    if (read.isEmpty()) {
+    if (files.isEmpty()) {
       throw new QuiverException("The users file " + usersFile + " names no user");
     }
-    return new SecurityConfig(
-        certChain, privateKey, ca, token, tokenSource, clusterToken, clusterTokenSource, read);
+    return files;
+  }
+
+  /**
+   * {@code usersFile} (may be null: none) and its users' token files, then {@code others} that are
+   * not null: the secret files a server denies SQL.
+   */
+  public static Path[] secretFiles(Path usersFile, Path... others) {
+    List<Path> files = new ArrayList<>();
+    if (usersFile != null) {
+      files.add(usersFile);
+      files.addAll(userTokenFiles(usersFile).values());
+    }
+    for (Path p : others) {
+      if (p != null) {
+        files.add(p);
+      }
+    }
+    return files.toArray(Path[]::new);
   }
 
   /** Whether servers of this process know users ({@link #withUsersFile}). */

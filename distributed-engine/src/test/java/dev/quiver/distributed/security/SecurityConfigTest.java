@@ -155,6 +155,11 @@ class SecurityConfigTest {
     assertThat(accepted.user("Bearer " + cluster)).isNull();
     assertThat(accepted.authenticate("Bearer qv-carol-03")).isNull();
     assertThat(accepted.user("Bearer qv-carol-03")).isNull();
+    // Servers deny SQL the users file and every user's token file.
+    assertThat(SecurityConfig.secretFiles(users, null, clientFile))
+        .containsExactly(
+            users, dir.resolve("tokens/alice.token"), dir.resolve("bob.token"), clientFile);
+    assertThat(SecurityConfig.secretFiles(null, clientFile)).containsExactly(clientFile);
     // Users alone secure a server: their tokens are the clients'.
     assertThat(SecurityConfig.none().withUsersFile(users).hasToken()).isTrue();
   }
