@@ -13,6 +13,9 @@ package dev.quiver.decorators;
  * @param tasksRunning tasks running right now
  * @param rows rows written by the tasks that have succeeded, over all stages
  * @param elapsedMillis time since the client submitted the job
+ * @param queuePosition while the job waits for admission in its resource group, its place in the
+ *     group's queue (1 = next); 0 once admitted
+ * @param resourceGroup the resource group it runs in ("" before the scheduler said)
  */
 public record JobProgress(
     String jobId,
@@ -23,7 +26,9 @@ public record JobProgress(
     int tasksTotal,
     int tasksRunning,
     long rows,
-    long elapsedMillis) {
+    long elapsedMillis,
+    int queuePosition,
+    String resourceGroup) {
 
   /** Whether the job has ended (succeeded, failed or was cancelled). */
   public boolean finished() {

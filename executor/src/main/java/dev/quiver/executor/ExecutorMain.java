@@ -178,6 +178,14 @@ public final class ExecutorMain implements Callable<Integer> {
   Path clusterTokenFile;
 
   @Option(
+      names = "--users-file",
+      paramLabel = "FILE",
+      description =
+          "The scheduler's --users-file ('user:token-file' lines): clients reading their results"
+              + " from this executor present their user's token.")
+  Path usersFile;
+
+  @Option(
       names = "--allowed-paths",
       split = ",",
       paramLabel = "PATH",
@@ -291,6 +299,9 @@ public final class ExecutorMain implements Callable<Integer> {
       if (clusterTokenFile != null) {
         security = security.withClusterTokenFile(clusterTokenFile);
       }
+      if (usersFile != null) {
+        security = security.withUsersFile(usersFile);
+      }
     } catch (QuiverException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -298,7 +309,9 @@ public final class ExecutorMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
     }
-    LocalFileAccess.restrictTo(allowedPaths, workDir, tokenFile, clusterTokenFile, tlsKey);
+    LocalFileAccess.restrictTo(
+        allowedPaths,
+        SecurityConfig.secretFiles(usersFile, workDir, tokenFile, clusterTokenFile, tlsKey));
     ExecutorConfig.Builder builder = ExecutorConfig.builder(schedulerHost, schedulerPort, workDir);
     ExecutorConfig defaults = builder.build();
     builder

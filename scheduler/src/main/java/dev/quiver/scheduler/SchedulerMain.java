@@ -5,6 +5,7 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.io.LocalFileAccess;
 import dev.quiver.distributed.logging.ProcessLogging;
 import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.scheduler.admission.ResourceGroups;
 import dev.quiver.scheduler.config.Exclusion;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.config.Speculation;
@@ -183,6 +184,24 @@ public final class SchedulerMain implements Callable<Integer> {
   Path clusterTokenFile;
 
   @Option(
+      names = "--users-file",
+      paramLabel = "FILE",
+      description =
+          "File of the cluster's users, one 'user:token-file' line each (a relative token file is"
+              + " read from this file's folder): a call carrying a user's token runs as that user,"
+              + " with the clients' role; the user selects the job's resource group.")
+  Path usersFile;
+
+  @Option(
+      names = "--resource-groups",
+      paramLabel = "FILE",
+      description =
+          "JSON file of resource groups (per group maxRunning, maxQueued, weight, memoryShare),"
+              + " selectors putting users' jobs in groups, and the default group (default: one"
+              + " unlimited group). See the README's 'Users and resource groups'.")
+  Path resourceGroupsFile;
+
+  @Option(
       names = "--allowed-paths",
       split = ",",
       paramLabel = "PATH",
@@ -203,15 +222,24 @@ public final class SchedulerMain implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     SecurityConfig security;
+    ResourceGroups groups;
     try {
       security = SecurityConfig.fromFiles(tlsCert, tlsKey, tlsCa, tokenFile);
       if (clusterTokenFile != null) {
         security = security.withClusterTokenFile(clusterTokenFile);
       }
+      if (usersFile != null) {
+        security = security.withUsersFile(usersFile);
+      }
+      groups =
+          resourceGroupsFile == null
+              ? ResourceGroups.single()
+              : ResourceGroups.load(resourceGroupsFile);
     } catch (QuiverException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    LocalFileAccess.restrictTo(allowedPaths, tokenFile, clusterTokenFile, tlsKey);
+    LocalFileAccess.restrictTo(
+        allowedPaths, SecurityConfig.secretFiles(usersFile, tokenFile, clusterTokenFile, tlsKey));
     if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
@@ -236,6 +264,7 @@ public final class SchedulerMain implements Callable<Integer> {
                       .withQuantile(speculationQuantile)
                       .withMinRuntime(Duration.ofMillis(speculationMinRuntimeMillis)))
               .exclusion(new Exclusion(excludeAfterFailures, Duration.ofMillis(exclusionMillis)))
+              .resourceGroups(groups)
               .build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -128,12 +128,26 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
         out,
         () -> {
           WireProtocol.requireCompatible(request.getProtocolVersion(), "client", "scheduler");
-          JobManager.Submitted job = jobs.submitJob(request.getJob(), request.getSubmissionId());
+          JobManager.Submitted job =
+              jobs.submitJob(request.getJob(), request.getSubmissionId(), submitter(request));
           return SubmitJobResponse.newBuilder()
               .setJobId(job.jobId())
               .setJobCapability(job.capability())
               .build();
         });
+  }
+
+  /**
+   * Whom a job runs as: the user whose token the call carries; else, from a caller with the cluster
+   * role (a trusted front end such as {@code quiver serve}, which names its own client), the job's
+   * {@code user} field; else nobody (""). A client cannot claim another user.
+   */
+  private static String submitter(SubmitJobRequest request) {
+    String user = Callers.user();
+    if (!user.isEmpty()) {
+      return user;
+    }
+    return Callers.role() == Role.CLUSTER ? request.getJob().getUser() : "";
   }
 
   @Override

@@ -124,7 +124,8 @@ public final class JobHandle implements AutoCloseable {
       tasksTotal += s.getTaskCount();
     }
     if (status == null) {
-      return new JobProgress(jobId, "QUEUED", 0, stagesTotal, 0, tasksTotal, 0, 0, elapsedMillis);
+      return new JobProgress(
+          jobId, "QUEUED", 0, stagesTotal, 0, tasksTotal, 0, 0, elapsedMillis, 0, "");
     }
     // Adaptive execution may run another number of tasks than planned: the status has the count.
     tasksTotal = 0;
@@ -150,7 +151,17 @@ public final class JobHandle implements AutoCloseable {
     }
     String state = status.getState().name().replace("JOB_STATE_", "");
     return new JobProgress(
-        jobId, state, stagesDone, stagesTotal, tasksDone, tasksTotal, running, rows, elapsedMillis);
+        jobId,
+        state,
+        stagesDone,
+        stagesTotal,
+        tasksDone,
+        tasksTotal,
+        running,
+        rows,
+        elapsedMillis,
+        status.getQueuePosition(),
+        status.getResourceGroup());
   }
 
   /** The scheduler's id of the job. */

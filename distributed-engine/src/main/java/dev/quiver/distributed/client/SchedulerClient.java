@@ -2,6 +2,7 @@ package dev.quiver.distributed.client;
 
 import com.google.protobuf.ByteString;
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.distributed.proto.CancelJobRequest;
 import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.distributed.proto.JobSpec;
@@ -243,6 +244,10 @@ public final class SchedulerClient implements AutoCloseable {
     if (status.getCode() == Status.Code.UNAUTHENTICATED
         || status.getCode() == Status.Code.PERMISSION_DENIED) {
       return new AccessDeniedException(message, e);
+    }
+    if (status.getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+      // A full resource group queue (or a message over the size limit): retrying at once fails too.
+      return new ResourcesExhaustedException(message, e);
     }
     boolean unreachable =
         status.getCode() == Status.Code.UNAVAILABLE

@@ -89,6 +89,9 @@ public final class DistributedSettings implements SettingsProvider {
    */
   public static final String SPLIT_STEALING = "quiver.distributed.split_stealing";
 
+  /** The resource group the session's jobs run in, on a scheduler with --resource-groups. */
+  public static final String RESOURCE_GROUP = "quiver.resource_group";
+
   /** Default of {@link #SCHEDULER_WAIT}. */
   public static final Duration DEFAULT_SCHEDULER_WAIT = Duration.ofSeconds(60);
 
@@ -243,6 +246,14 @@ public final class DistributedSettings implements SettingsProvider {
           "How a task's shuffle output travels to its consumers: auto sends it plain until the"
               + " link holds a stream back, then compressed with Zstandard.");
 
+  /** {@link #RESOURCE_GROUP}, typed; the scheduler checks that the group exists. */
+  public static final Setting<String> RESOURCE_GROUP_SETTING =
+      Setting.text(
+          RESOURCE_GROUP,
+          "the group the scheduler's selectors choose for the user",
+          "The resource group of the scheduler's --resource-groups file the session's jobs are"
+              + " admitted into and share task slots by; an unknown group fails the query.");
+
   /** Used by {@link java.util.ServiceLoader}. */
   public DistributedSettings() {}
 
@@ -265,7 +276,8 @@ public final class DistributedSettings implements SettingsProvider {
         RUNTIME_FILTER_ROWS_SETTING,
         SPLIT_STEALING_SETTING,
         MAX_MEMORY_TABLE_BYTES_SETTING,
-        SHUFFLE_COMPRESSION_SETTING);
+        SHUFFLE_COMPRESSION_SETTING,
+        RESOURCE_GROUP_SETTING);
   }
 
   /** {@link #SCHEDULER_WAIT} among {@code settings} (a job's settings). */

@@ -5,11 +5,13 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 
 /**
- * The {@link Role} of the gRPC call being served, set by the token check of {@link GrpcSecurity}. A
- * server without any token has no check and treats every caller as {@link Role#CLUSTER}.
+ * The {@link Role} and user of the gRPC call being served, set by the token check of {@link
+ * GrpcSecurity}. A server without any token has no check and treats every caller as {@link
+ * Role#CLUSTER}.
  */
 public final class Callers {
   static final Context.Key<Role> ROLE = Context.key("quiver-caller-role");
+  static final Context.Key<String> USER = Context.key("quiver-caller-user");
 
   private Callers() {}
 
@@ -17,6 +19,15 @@ public final class Callers {
   public static Role role() {
     Role r = ROLE.get();
     return r == null ? Role.CLUSTER : r;
+  }
+
+  /**
+   * The user whose token (of the users file, {@link SecurityConfig#withUsersFile}) the current call
+   * carries, or "" when it carries another token or none.
+   */
+  public static String user() {
+    String u = USER.get();
+    return u == null ? "" : u;
   }
 
   /**

@@ -211,8 +211,10 @@ public final class GrpcSecurity {
         call.close(Callers.notCluster(clusterOnly).getStatus(), new Metadata());
         return new ServerCall.Listener<>() {};
       }
+      String user = tokens.user(headers.get(AUTHORIZATION));
+      Context context = Context.current().withValue(Callers.ROLE, role);
       return Contexts.interceptCall(
-          Context.current().withValue(Callers.ROLE, role), call, headers, next);
+          user == null ? context : context.withValue(Callers.USER, user), call, headers, next);
     }
   }
 }

@@ -5,6 +5,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * TLS material (certificate chain, private key and CA certificates, all PEM), the clients' token
@@ -19,8 +25,10 @@ import java.nio.file.Path;
  * role. {@link #toString()} never shows a token.
  */
 public final class SecurityConfig {
+  private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
   private static final SecurityConfig NONE =
-      new SecurityConfig(null, null, null, null, null, null, null);
+      new SecurityConfig(null, null, null, null, null, null, null, Map.of());
 
   private final Pem certChain;
   private final Pem privateKey;
@@ -29,6 +37,9 @@ public final class SecurityConfig {
   private final String tokenSource;
   private final String clusterToken;
   private final String clusterTokenSource;
+
+  /** Each user's token (user name to token): a call with it runs as that user. */
+  private final Map<String, String> users;
 
   /** PEM bytes and the file they came from (for error messages; paths are not secret). */
   record Pem(byte[] bytes, String source) {
@@ -45,12 +56,13 @@ public final class SecurityConfig {
       String token,
       String tokenSource,
       String clusterToken,
-      String clusterTokenSource) {
+      String clusterTokenSource,
+      Map<String, String> users) {
     if ((certChain == null) != (privateKey == null)) {
       throw new QuiverException(
           "TLS needs both a certificate chain (--tls-cert) and its private key (--tls-key)");
     }
-    if (clusterToken != null && token == null) {
+    if (clusterToken != null && token == null && users.isEmpty()) {
       throw new QuiverException(
           "A cluster credential (--cluster-token-file) needs the clients' token too"
               + " (--token-file): servers accept clients only with it");
@@ -70,6 +82,21 @@ public final class SecurityConfig {
     this.tokenSource = tokenSource;
     this.clusterToken = clusterToken;
     this.clusterTokenSource = clusterTokenSource;
+    this.users = Map.copyOf(users);
+    for (Map.Entry<String, String> u : this.users.entrySet()) {
+      if (u.getValue().equals(clusterToken) || u.getValue().equals(token)) {
+        throw new QuiverException(
+            "The token of user '"
+                + u.getKey()
+                + "' is also the "
+                + (u.getValue().equals(clusterToken) ? "cluster" : "clients'")
+                + " token; give each user a token of their own");
+      }
+    }
+    if (new HashSet<>(this.users.values()).size() != this.users.size()) {
+      throw new QuiverException(
+          "Two users of the users file share a token; give each user a token of their own");
+    }
   }
 
   /** No TLS and no token: plaintext, unauthenticated (loopback development only). */
@@ -94,7 +121,8 @@ public final class SecurityConfig {
             null,
             null,
             null,
-            null);
+            null,
+            Map.of());
     return tokenFile == null ? c : c.withTokenFile(tokenFile);
   }
 
@@ -107,7 +135,8 @@ public final class SecurityConfig {
         token,
         tokenSource,
         clusterToken,
-        clusterTokenSource);
+        clusterTokenSource,
+        users);
   }
 
   /** A copy that sends and requires {@code sharedToken} (surrounding whitespace is ignored). */
@@ -119,7 +148,8 @@ public final class SecurityConfig {
         checkToken(sharedToken, "the token given"),
         "the token given",
         clusterToken,
-        clusterTokenSource);
+        clusterTokenSource,
+        users);
   }
 
   /** A copy that sends and requires the token held in {@code tokenFile} (trimmed). */
@@ -133,7 +163,8 @@ public final class SecurityConfig {
         checkToken(text, source),
         source,
         clusterToken,
-        clusterTokenSource);
+        clusterTokenSource,
+        users);
   }
 
   /**
@@ -148,7 +179,8 @@ public final class SecurityConfig {
         this.token,
         tokenSource,
         checkToken(token, "the cluster token given"),
-        "the cluster token given");
+        "the cluster token given",
+        users);
   }
 
   /**
@@ -166,12 +198,98 @@ public final class SecurityConfig {
     String source = "cluster token file " + tokenFile;
     String text = new String(read(tokenFile, "cluster token file").bytes(), StandardCharsets.UTF_8);
     return new SecurityConfig(
-        certChain, privateKey, ca, token, tokenSource, checkToken(text, source), source);
+        certChain, privateKey, ca, token, tokenSource, checkToken(text, source), source, users);
   }
 
   /** Whether servers of this process serve TLS. */
   public boolean serverTls() {
     return certChain != null;
+  }
+
+  /**
+   * A copy that also accepts each user's token of {@code usersFile}: calls carrying one run as that
+   * user ({@link Callers#user()}), with the clients' role. The file has one {@code user:token-file}
+   * line per user (blank lines and lines starting with {@code #} are skipped); a relative token
+   * file is read from the users file's folder. User names are letters, digits, {@code . _ -}.
+   */
+  public SecurityConfig withUsersFile(Path usersFile) {
+    Map<String, String> tokens = new LinkedHashMap<>();
+    userTokenFiles(usersFile)
+        .forEach(
+            (user, tokenFile) -> {
+              String source = "token file " + tokenFile + " of user '" + user + "'";
+              tokens.put(
+                  user,
+                  checkToken(
+                      new String(read(tokenFile, source).bytes(), StandardCharsets.UTF_8), source));
+            });
+    return new SecurityConfig(
+        certChain, privateKey, ca, token, tokenSource, clusterToken, clusterTokenSource, tokens);
+  }
+
+  /**
+   * Each user's token file as {@code usersFile} names it (see {@link #withUsersFile}), resolved
+   * against the users file's folder: servers keep SQL away from them.
+   *
+   * @throws QuiverException naming a malformed line, a repeated user or an empty file
+   */
+  public static Map<String, Path> userTokenFiles(Path usersFile) {
+    String text = new String(read(usersFile, "users file").bytes(), StandardCharsets.UTF_8);
+    Map<String, Path> files = new LinkedHashMap<>();
+    int lineNo = 0;
+    for (String line : text.split("\\n", -1)) {
+      lineNo++;
+      String l = line.strip();
+      if (l.isEmpty() || l.startsWith("#")) {
+        continue;
+      }
+      int colon = l.indexOf(':');
+      String user = colon < 0 ? "" : l.substring(0, colon).strip();
+      if (colon < 0 || !USER_NAME.matcher(user).matches() || l.substring(colon + 1).isBlank()) {
+        throw new QuiverException(
+            "Line "
+                + lineNo
+                + " of the users file "
+                + usersFile
+                + " is not 'user:token-file' (a user name of letters, digits, '.', '_' or '-')");
+      }
+      Path tokenFile = Path.of(l.substring(colon + 1).strip());
+      Path parent = usersFile.toAbsolutePath().getParent();
+      if (!tokenFile.isAbsolute() && parent != null) {
+        tokenFile = parent.resolve(tokenFile);
+      }
+      if (files.putIfAbsent(user, tokenFile) != null) {
+        throw new QuiverException(
+            "User '" + user + "' appears twice in the users file " + usersFile);
+      }
+    }
+    if (files.isEmpty()) {
+      throw new QuiverException("The users file " + usersFile + " names no user");
+    }
+    return files;
+  }
+
+  /**
+   * {@code usersFile} (may be null: none) and its users' token files, then {@code others} that are
+   * not null: the secret files a server denies SQL.
+   */
+  public static Path[] secretFiles(Path usersFile, Path... others) {
+    List<Path> files = new ArrayList<>();
+    if (usersFile != null) {
+      files.add(usersFile);
+      files.addAll(userTokenFiles(usersFile).values());
+    }
+    for (Path p : others) {
+      if (p != null) {
+        files.add(p);
+      }
+    }
+    return files.toArray(Path[]::new);
+  }
+
+  /** Whether servers of this process know users ({@link #withUsersFile}). */
+  public boolean hasUsers() {
+    return !users.isEmpty();
   }
 
   /** Whether this process's client channels use TLS. */
@@ -181,7 +299,7 @@ public final class SecurityConfig {
 
   /** Whether calls carry, and servers require, a token. */
   public boolean hasToken() {
-    return token != null || clusterToken != null;
+    return token != null || clusterToken != null || !users.isEmpty();
   }
 
   /** Whether this process holds a cluster credential separate from the clients' token. */
@@ -209,7 +327,7 @@ public final class SecurityConfig {
 
   /** The tokens servers of this process accept, with the role each grants. */
   Tokens acceptedTokens() {
-    return new Tokens(token, clusterToken);
+    return new Tokens(token, clusterToken, users);
   }
 
   String tokenSource() {
@@ -261,6 +379,8 @@ public final class SecurityConfig {
         + (token == null ? "none" : "set")
         + ", clusterToken="
         + (clusterToken == null ? "none" : "set")
+        + ", users="
+        + users.size()
         + "]";
   }
 }

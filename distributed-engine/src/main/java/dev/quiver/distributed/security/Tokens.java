@@ -3,10 +3,13 @@ package dev.quiver.distributed.security;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The {@code authorization: Bearer <token>} header and a constant-time check of it against the
- * client token and the cluster credential, telling which {@link Role} the caller has.
+ * client token, the cluster credential and the users' tokens, telling which {@link Role} the caller
+ * has and which user it is.
  */
 final class Tokens {
   /** The header carrying the token. */
@@ -26,9 +29,18 @@ final class Tokens {
   /** Digest of the cluster credential, or null (then the client token has the cluster role). */
   private final byte[] clusterDigest;
 
+  /** Digest of each user's token, by user name. */
+  private final Map<String, byte[]> userDigests = new LinkedHashMap<>();
+
   /** Checks a single shared token, which grants the cluster role. */
   Tokens(String token) {
     this(token, null);
+  }
+
+  /** As {@link #Tokens(String, String)}, also accepting each user's token ({@code users}). */
+  Tokens(String clientToken, String clusterToken, Map<String, String> users) {
+    this(clientToken, clusterToken);
+    users.forEach((user, token) -> userDigests.put(user, sha256(token)));
   }
 
   /**
@@ -66,10 +78,31 @@ final class Tokens {
     if (cluster) {
       return Role.CLUSTER;
     }
-    if (client) {
+    if (client || userOf(presented) != null) {
       return clusterDigest == null ? Role.CLUSTER : Role.CLIENT;
     }
     return null;
+  }
+
+  /**
+   * The user whose token {@code header} carries, or null (another token, or none). Every user's
+   * digest is compared, so the time taken does not tell which user matched.
+   */
+  String user(String header) {
+    if (header == null || !header.startsWith(SCHEME)) {
+      return null;
+    }
+    return userOf(sha256(header.substring(SCHEME.length())));
+  }
+
+  private String userOf(byte[] presented) {
+    String found = null;
+    for (Map.Entry<String, byte[]> u : userDigests.entrySet()) {
+      if (MessageDigest.isEqual(u.getValue(), presented)) {
+        found = u.getKey();
+      }
+    }
+    return found;
   }
 
   private static byte[] sha256(String s) {

@@ -44,7 +44,7 @@ class JobProgressTest {
   @Test
   void beforeAnyStatusTheJobIsQueuedWithItsTotals() {
     JobProgress p = JobHandle.progressOf(SPEC, null, "job-1", 5);
-    assertThat(p).isEqualTo(new JobProgress("job-1", "QUEUED", 0, 2, 0, 5, 0, 0, 5));
+    assertThat(p).isEqualTo(new JobProgress("job-1", "QUEUED", 0, 2, 0, 5, 0, 0, 5, 0, ""));
     assertThat(p.fraction()).isZero();
     assertThat(p.finished()).isFalse();
   }
@@ -70,14 +70,32 @@ class JobProgressTest {
                     .addTasks(task(2, 0, TaskState.TASK_STATE_SUCCEEDED, 7))
                     .addTasks(task(2, 1, TaskState.TASK_STATE_RUNNING, 0))
                     .addTasks(task(2, 2, TaskState.TASK_STATE_FAILED, 999)))
+            .setResourceGroup("etl")
             .build();
     JobProgress p = JobHandle.progressOf(SPEC, status, "job-1", 1200);
-    assertThat(p).isEqualTo(new JobProgress("job-1", "RUNNING", 1, 2, 3, 5, 1, 157, 1200));
+    assertThat(p)
+        .isEqualTo(new JobProgress("job-1", "RUNNING", 1, 2, 3, 5, 1, 157, 1200, 0, "etl"));
     assertThat(p.fraction()).isEqualTo(0.6);
     JobProgress done =
         JobHandle.progressOf(
             SPEC, status.toBuilder().setState(JobState.JOB_STATE_CANCELLED).build(), "job-1", 1);
     assertThat(done.finished()).isTrue();
     assertThat(done.state()).isEqualTo("CANCELLED");
+  }
+
+  @Test
+  void aJobWaitingForAdmissionShowsItsGroupAndPlaceInTheQueue() {
+    JobStatusUpdate status =
+        JobStatusUpdate.newBuilder()
+            .setJobId("job-2")
+            .setState(JobState.JOB_STATE_QUEUED)
+            .setQueuePosition(3)
+            .setResourceGroup("etl")
+            .build();
+    JobProgress p = JobHandle.progressOf(SPEC, status, "job-2", 40);
+    assertThat(p.state()).isEqualTo("QUEUED");
+    assertThat(p.queuePosition()).isEqualTo(3);
+    assertThat(p.resourceGroup()).isEqualTo("etl");
+    assertThat(p.finished()).isFalse();
   }
 }

@@ -126,4 +126,83 @@ class SecurityConfigTest {
     assertThat(client.clientTls()).isTrue();
     assertThat(client.hasToken()).isFalse();
   }
+
+  @Test
+  void eachUsersTokenNamesItsUserWithTheClientRole() throws Exception {
+    String cluster = "qv-cluster-token-77e0";
+    Path clientFile = Files.writeString(dir.resolve("client-token"), TOKEN);
+    Path clusterFile = Files.writeString(dir.resolve("cluster-token"), cluster);
+    Files.createDirectories(dir.resolve("tokens"));
+    Files.writeString(dir.resolve("tokens/alice.token"), "qv-alice-01\n");
+    Files.writeString(dir.resolve("bob.token"), "qv-bob-02");
+    Path users =
+        Files.writeString(
+            dir.resolve("users"),
+            "# user:token-file\n\nalice:tokens/alice.token\n  bob : "
+                + dir.resolve("bob.token")
+                + "\n");
+    SecurityConfig node =
+        SecurityConfig.fromFiles(null, null, null, clientFile)
+            .withClusterTokenFile(clusterFile)
+            .withUsersFile(users);
+    assertThat(node.hasUsers()).isTrue();
+    assertThat(node.toString()).contains("users=2").doesNotContain("qv-alice-01");
+    Tokens accepted = node.acceptedTokens();
+    assertThat(accepted.authenticate("Bearer qv-alice-01")).isEqualTo(Role.CLIENT);
+    assertThat(accepted.user("Bearer qv-alice-01")).isEqualTo("alice");
+    assertThat(accepted.user("Bearer qv-bob-02")).isEqualTo("bob");
+    assertThat(accepted.user("Bearer " + TOKEN)).as("the shared client token has no user").isNull();
+    assertThat(accepted.user("Bearer " + cluster)).isNull();
+    assertThat(accepted.authenticate("Bearer qv-carol-03")).isNull();
+    assertThat(accepted.user("Bearer qv-carol-03")).isNull();
+    // Servers deny SQL the users file and every user's token file.
+    assertThat(SecurityConfig.secretFiles(users, null, clientFile))
+        .containsExactly(
+            users, dir.resolve("tokens/alice.token"), dir.resolve("bob.token"), clientFile);
+    assertThat(SecurityConfig.secretFiles(null, clientFile)).containsExactly(clientFile);
+    // Users alone secure a server: their tokens are the clients'.
+    assertThat(SecurityConfig.none().withUsersFile(users).hasToken()).isTrue();
+  }
+
+  @Test
+  void aBadUsersFileIsRefusedNamingTheLine() throws Exception {
+    Files.writeString(dir.resolve("a.token"), "qv-a-token");
+    Files.writeString(dir.resolve("b.token"), "qv-a-token");
+    Files.writeString(dir.resolve("client.token"), TOKEN);
+    assertThatThrownBy(
+            () ->
+                SecurityConfig.none()
+                    .withUsersFile(Files.writeString(dir.resolve("u1"), "alice a.token\n")))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("Line 1")
+        .hasMessageContaining("'user:token-file'");
+    assertThatThrownBy(
+            () ->
+                SecurityConfig.none()
+                    .withUsersFile(
+                        Files.writeString(dir.resolve("u2"), "alice:a.token\nalice:b.token\n")))
+        .hasMessageContaining("User 'alice' appears twice");
+    assertThatThrownBy(
+            () ->
+                SecurityConfig.none()
+                    .withUsersFile(
+                        Files.writeString(dir.resolve("u3"), "alice:a.token\nbob:b.token\n")))
+        .hasMessageContaining("share a token")
+        .hasMessageNotContaining("qv-a-token");
+    assertThatThrownBy(
+            () ->
+                SecurityConfig.none()
+                    .withUsersFile(Files.writeString(dir.resolve("u4"), "carol:missing.token\n")))
+        .hasMessageContaining("user 'carol'");
+    assertThatThrownBy(
+            () ->
+                SecurityConfig.fromFiles(null, null, null, dir.resolve("client.token"))
+                    .withUsersFile(Files.writeString(dir.resolve("u5"), "dave:client.token\n")))
+        .hasMessageContaining("token of user 'dave' is also the clients' token");
+    assertThatThrownBy(
+            () ->
+                SecurityConfig.none()
+                    .withUsersFile(Files.writeString(dir.resolve("u6"), "# none\n")))
+        .hasMessageContaining("names no user");
+  }
 }

@@ -85,8 +85,19 @@ final class ProgressLine implements AutoCloseable {
     shownWidth = Math.max(shownWidth, line.length());
   }
 
-  /** E.g. {@code [##########..............] 42% stages 2/5 tasks 17/40 1,234 rows 3.2 s}. */
+  /**
+   * E.g. {@code [##########..............] 42% stages 2/5 tasks 17/40 1,234 rows 3.2 s}, or, while
+   * the job waits for admission, {@code queued in resource group 'etl': position 3 1.4 s}.
+   */
   static String format(JobProgress p, long elapsedMillis) {
+    if (p.queuePosition() > 0) {
+      return String.format(
+          Locale.ROOT,
+          "queued in resource group '%s': position %d  %.1f s",
+          p.resourceGroup(),
+          p.queuePosition(),
+          elapsedMillis / 1000.0);
+    }
     double fraction = p.fraction();
     int filled = (int) Math.round(fraction * BAR);
     return String.format(

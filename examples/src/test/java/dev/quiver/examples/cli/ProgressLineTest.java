@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class ProgressLineTest {
   private static JobProgress progress(int stagesDone, int tasksDone, long rows) {
-    return new JobProgress("job-1", "RUNNING", stagesDone, 4, tasksDone, 40, 2, rows, 0);
+    return new JobProgress("job-1", "RUNNING", stagesDone, 4, tasksDone, 40, 2, rows, 0, 0, "etl");
   }
 
   @Test
@@ -23,6 +23,13 @@ class ProgressLineTest {
             "[######..................]  25%  stages 1/4  tasks 10/40  1,234,567 rows  3.3 s");
     assertThat(ProgressLine.format(progress(4, 40, 5), 61_000))
         .startsWith("[########################] 100%  stages 4/4  tasks 40/40");
+  }
+
+  @Test
+  void showsTheQueuePositionWhileTheJobWaitsForAdmission() {
+    JobProgress queued = new JobProgress("job-1", "QUEUED", 0, 4, 0, 40, 0, 0, 0, 3, "etl");
+    assertThat(ProgressLine.format(queued, 1_400))
+        .isEqualTo("queued in resource group 'etl': position 3  1.4 s");
   }
 
   @Test

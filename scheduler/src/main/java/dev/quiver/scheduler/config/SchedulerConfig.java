@@ -2,6 +2,7 @@ package dev.quiver.scheduler.config;
 
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.wire.Hosts;
+import dev.quiver.scheduler.admission.ResourceGroups;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -22,6 +23,8 @@ import java.util.Objects;
  *     logs), or null for {@code host} (or this machine's name when {@code host} is a wildcard)
  * @param speculation when stragglers get a second attempt on another executor
  * @param exclusion when an executor whose tasks keep failing gets no tasks for a while
+ * @param resourceGroups the groups jobs are admitted into and share task slots by (one unlimited
+ *     group by default)
  */
 public record SchedulerConfig(
     String host,
@@ -35,7 +38,8 @@ public record SchedulerConfig(
     int httpPort,
     String advertiseHost,
     Speculation speculation,
-    Exclusion exclusion) {
+    Exclusion exclusion,
+    ResourceGroups resourceGroups) {
 
   /** No HTTP endpoint. */
   public static final int NO_HTTP = -1;
@@ -65,6 +69,7 @@ public record SchedulerConfig(
     Objects.requireNonNull(security, "security");
     Objects.requireNonNull(speculation, "speculation");
     Objects.requireNonNull(exclusion, "exclusion");
+    Objects.requireNonNull(resourceGroups, "resourceGroups");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("scheduler port " + port + " is not in 0..65535");
     }
@@ -183,6 +188,7 @@ public record SchedulerConfig(
     private String advertiseHost;
     private Speculation speculation;
     private Exclusion exclusion;
+    private ResourceGroups resourceGroups;
 
     private Builder(SchedulerConfig c) {
       if (c == null) {
@@ -198,6 +204,7 @@ public record SchedulerConfig(
         advertiseHost = null;
         speculation = Speculation.DEFAULT;
         exclusion = Exclusion.DEFAULT;
+        resourceGroups = ResourceGroups.single();
       } else {
         host = c.host;
         port = c.port;
@@ -211,6 +218,7 @@ public record SchedulerConfig(
         advertiseHost = c.advertiseHost;
         speculation = c.speculation;
         exclusion = c.exclusion;
+        resourceGroups = c.resourceGroups;
       }
     }
 
@@ -286,6 +294,12 @@ public record SchedulerConfig(
       return this;
     }
 
+    /** See {@link SchedulerConfig#resourceGroups()}. */
+    public Builder resourceGroups(ResourceGroups value) {
+      this.resourceGroups = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -304,7 +318,8 @@ public record SchedulerConfig(
           httpPort,
           advertiseHost,
           speculation,
-          exclusion);
+          exclusion,
+          resourceGroups);
     }
   }
 

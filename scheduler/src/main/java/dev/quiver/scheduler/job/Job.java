@@ -7,6 +7,7 @@ import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.distributed.proto.StageSpec;
+import dev.quiver.scheduler.admission.ResourceGroups;
 import dev.quiver.scheduler.time.SchedulerClock;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.util.ArrayList;
@@ -32,6 +33,18 @@ final class Job {
   final Map<String, ExecutorInfo> executorsUsed = new LinkedHashMap<>();
 
   final List<ServerCallStreamObserver<JobStatusUpdate>> watchers = new ArrayList<>();
+
+  /** Who submitted it ("" when the cluster has no users). */
+  String user = "";
+
+  /** The resource group it runs in. */
+  ResourceGroups.Group group = ResourceGroups.single().groups().get(0);
+
+  /** Whether its group admitted it: only admitted jobs' tasks are launched ({@link Admissions}). */
+  boolean admitted = true;
+
+  /** Its place in its group's queue while it waits for admission (1 = next), else 0. */
+  int queuePosition;
 
   /** When the job started waiting for an executor to exist, or -1. */
   long waitingSinceNanos = -1;
@@ -77,6 +90,17 @@ final class Job {
       }
     }
     this.finalStage = stages.get(spec.getFinalStageId());
+  }
+
+  /** Attempts of its tasks running now (speculative copies included): its use of task slots. */
+  int runningTasks() {
+    int n = 0;
+    for (StageRun stage : stages.values()) {
+      for (TaskRun t : stage.tasks) {
+        n += t.running.size();
+      }
+    }
+    return n;
   }
 
   boolean terminal() {

@@ -11,6 +11,7 @@ import dev.quiver.distributed.proto.NextSplitsResponse;
 import dev.quiver.distributed.proto.TaskState;
 import dev.quiver.distributed.proto.TaskStatusReport;
 import dev.quiver.distributed.transport.GrpcTransport;
+import dev.quiver.scheduler.admission.ResourceGroups;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
 import dev.quiver.scheduler.time.SchedulerClock;
@@ -61,6 +62,7 @@ public final class JobManager implements AutoCloseable {
   private final SchedulingPass pass;
   private final JobTermination termination;
   private final TaskReports reports;
+  private final Admissions admissions;
 
   /**
    * A job manager placing tasks on the executors of {@code registry}, timing jobs on the registry's
@@ -91,8 +93,9 @@ public final class JobManager implements AutoCloseable {
     this.calls = new ExecutorCalls(RPC_DEADLINE_MILLIS, config, transport);
     this.loop = new JobLoop(RPC_DEADLINE_MILLIS, status::publish);
     this.jobs = new JobRegistry(clock);
+    this.admissions = new Admissions(config.resourceGroups(), jobs, status);
     Attempts attempts = new Attempts(clock, metrics, status, calls, new LoopOutcomes());
-    this.termination = new JobTermination(registry, metrics, status, calls, attempts);
+    this.termination = new JobTermination(registry, metrics, status, calls, attempts, admissions);
     this.recovery =
         new Recovery(
             jobs, attempts, termination, this::schedule, registry, config, metrics, calls, status);
@@ -132,7 +135,7 @@ public final class JobManager implements AutoCloseable {
    * @throws StatusRuntimeException INVALID_ARGUMENT when the stage graph is malformed
    */
   public String submit(JobSpec spec, String submissionId) {
-    return submitJob(spec, submissionId).jobId();
+    return submitJob(spec, submissionId, spec.getUser()).jobId();
   }
 
   /** A job accepted: its id and its capability (a secret only the submitter learns). */
@@ -146,9 +149,13 @@ public final class JobManager implements AutoCloseable {
   /**
    * As {@link #submit(JobSpec, String)}, also returning the job's capability, which watching,
    * cancelling and releasing the job and reading its shuffle output need (see {@link
-   * #checkCapability}).
+   * #checkCapability}). The job runs as {@code user} ("" for none) in the resource group its
+   * session or the group selectors choose; it waits there while the group runs its most jobs.
+   *
+   * @throws StatusRuntimeException INVALID_ARGUMENT as {@link #submit}, or when the session names
+   *     an unknown resource group; RESOURCE_EXHAUSTED when the group's queue is full
    */
-  public Submitted submitJob(JobSpec spec, String submissionId) {
+  public Submitted submitJob(JobSpec spec, String submissionId, String user) {
     JobSpecValidator.validate(spec);
     JobRegistry.checkSubmissionId(submissionId);
     return loop.call(
@@ -159,7 +166,11 @@ public final class JobManager implements AutoCloseable {
             LOG.info("a submission was repeated: it is {}", known.describe());
             return new Submitted(known.id, known.capability);
           }
+          ResourceGroups.Group group = admissions.choose(spec, user);
           Job job = jobs.add(spec, submissionId);
+          job.user = user;
+          job.group = group;
+          admissions.enter(job);
           status.changed(job);
           metrics.jobSubmitted();
           LOG.info(
@@ -237,6 +248,7 @@ public final class JobManager implements AutoCloseable {
           }
           LOG.info("{} cancelled by the client", job.describe());
           termination.finish(job, JobState.JOB_STATE_CANCELLED, null);
+          schedule();
           return true;
         });
   }
@@ -249,6 +261,7 @@ public final class JobManager implements AutoCloseable {
           if (!job.terminal()) {
             LOG.info("{} released while running: cancelling it", job.describe());
             termination.finish(job, JobState.JOB_STATE_CANCELLED, null);
+            schedule();
           }
           termination.removeData(job);
           return null;

@@ -47,7 +47,7 @@ final class JobSnapshots {
     return new JobSummary(
         job.id,
         job.spec.getName(),
-        job.spec.getUser(),
+        job.user,
         job.state.name().replace("JOB_STATE_", ""),
         job.submittedAtMillis,
         job.startedAtNanos < 0
@@ -62,7 +62,9 @@ final class JobSnapshots {
         running,
         rows,
         resultRows,
-        job.error == null ? null : job.error.getMessage());
+        job.error == null ? null : job.error.getMessage(),
+        job.group.name(),
+        job.queuePosition);
   }
 
   static JobDetail detail(Job job, long nowNanos) {

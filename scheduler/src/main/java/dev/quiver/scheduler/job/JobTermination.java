@@ -13,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The end of a job: it moves to a terminal state, what of it still runs is cancelled, and the
- * executors that hold its shuffle output are told to delete it once nobody will read it. Job loop
- * only.
+ * The end of a job: it moves to a terminal state and leaves its resource group (admitting the next
+ * job waiting there), what of it still runs is cancelled, and the executors that hold its shuffle
+ * output are told to delete it once nobody will read it. Job loop only.
  */
 final class JobTermination {
 
@@ -26,13 +26,16 @@ final class JobTermination {
   private final StatusPublisher status;
   private final ExecutorCalls calls;
   private final Attempts attempts;
+  private final Admissions admissions;
 
   JobTermination(
       ExecutorRegistry registry,
       JobMetrics metrics,
       StatusPublisher status,
       ExecutorCalls calls,
-      Attempts attempts) {
+      Attempts attempts,
+      Admissions admissions) {
+    this.admissions = admissions;
     this.registry = registry;
     this.metrics = metrics;
     this.status = status;
@@ -57,6 +60,7 @@ final class JobTermination {
     metrics.jobFinished(state, job.finishedAtNanos - job.submittedAtNanos);
     job.waitingSinceNanos = -1;
     status.changed(job);
+    admissions.leave(job);
     Map<String, List<TaskId>> batch = new LinkedHashMap<>();
     for (StageRun stage : job.stages.values()) {
       for (TaskRun t : stage.tasks) {

@@ -10,7 +10,8 @@ public final class JobViews {
    * One job as the jobs list shows it.
    *
    * @param name the query's SQL text (or a rendering of its plan)
-   * @param user who submitted it, as the client named them; empty when it did not say
+   * @param user who submitted it: the user of its token (--users-file), else as the client named
+   *     them; empty when neither says
    * @param state QUEUED, RUNNING, SUCCEEDED, FAILED or CANCELLED
    * @param submittedAtMillis wall-clock time of submission, Unix epoch milliseconds
    * @param startedAtMillis wall-clock time its first task was launched (the end of its queueing),
@@ -19,6 +20,9 @@ public final class JobViews {
    * @param rows rows written by the tasks that succeeded, over all stages
    * @param resultRows rows of its result: what the final stage's succeeded tasks wrote
    * @param error why it failed, or null
+   * @param resourceGroup the resource group it runs in
+   * @param queuePosition its place in its group's queue while it waits for admission (1 = next),
+   *     else 0
    */
   public record JobSummary(
       String id,
@@ -35,7 +39,9 @@ public final class JobViews {
       int tasksRunning,
       long rows,
       long resultRows,
-      String error) {}
+      String error,
+      String resourceGroup,
+      int queuePosition) {}
 
   /**
    * One task's latest attempt.

@@ -2,9 +2,12 @@ package dev.quiver.scheduler.job;
 
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.TaskId;
+import dev.quiver.scheduler.admission.FairShare;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
 import dev.quiver.scheduler.time.SchedulerClock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,17 +60,22 @@ final class SchedulingPass {
   }
 
   /**
-   * Launches ready tasks, jobs in submission order, while executors have free slots; slots left
-   * over go to speculative copies of stragglers. A job with ready tasks but no usable executor
-   * starts waiting for one (see {@link Job#waitingSinceNanos}).
+   * Launches ready tasks of admitted jobs while executors have free slots: each free slot goes to
+   * the resource group {@link FairShare} picks (the fewest running tasks for its weight), and
+   * within a group to its jobs in submission order. Slots left over go to speculative copies of
+   * stragglers. A job with ready tasks but no usable executor starts waiting for one (see {@link
+   * Job#waitingSinceNanos}).
    */
   void run() {
     List<ExecutorInfo> usable = Placement.usable(registry.schedulable(), unreachable);
     Map<String, Integer> free = Placement.freeSlots(usable, attempts.running());
+    Map<String, GroupTasks> byGroup = new LinkedHashMap<>();
     for (Job job : List.copyOf(jobs.live())) {
-      if (job.terminal()) {
+      if (job.terminal() || !job.admitted) {
         continue;
       }
+      GroupTasks group = byGroup.computeIfAbsent(job.group.name(), g -> new GroupTasks(job));
+      group.running += job.runningTasks();
       adapt(job);
       ReadyTasks.Ready ready = ReadyTasks.of(job);
       for (StageRun stage : ready.rowLimitsMet()) {
@@ -79,18 +87,43 @@ final class SchedulingPass {
         job.waitingSinceNanos = clock.nanoTime();
         LOG.warn("{} is waiting: {}", job.describe(), noUsableExecutors());
       }
-      for (TaskRun task : ready.tasks()) {
-        if (!Placement.hasFreeSlot(free)) {
-          return;
-        }
-        ExecutorInfo target = place(task, usable, free, null);
-        if (target != null) {
-          attempts.launch(task, target, false);
-        }
+      group.ready.addAll(ready.tasks());
+    }
+    List<GroupTasks> demanding = new ArrayList<>();
+    for (GroupTasks g : byGroup.values()) {
+      if (!g.ready.isEmpty()) {
+        demanding.add(g);
+      }
+    }
+    while (!demanding.isEmpty() && Placement.hasFreeSlot(free)) {
+      List<FairShare.Demand> demands = new ArrayList<>();
+      for (GroupTasks g : demanding) {
+        demands.add(new FairShare.Demand(g.weight, g.running, g.ready.peekFirst().stage.job.seq));
+      }
+      GroupTasks g = demanding.get(FairShare.next(demands));
+      TaskRun task = g.ready.removeFirst();
+      ExecutorInfo target = place(task, usable, free, null);
+      if (target != null) {
+        attempts.launch(task, target, false);
+        g.running++;
+      }
+      if (g.ready.isEmpty()) {
+        demanding.remove(g);
       }
     }
     if (Placement.hasFreeSlot(free)) {
       speculate(usable, free);
+    }
+  }
+
+  /** A resource group's ready tasks this pass, in order, and its tasks running. */
+  private static final class GroupTasks {
+    final double weight;
+    final ArrayDeque<TaskRun> ready = new ArrayDeque<>();
+    int running;
+
+    GroupTasks(Job first) {
+      this.weight = first.group.weight();
     }
   }
 

@@ -29,7 +29,13 @@ final class StatusPublisher {
 
   /** The job's status now. */
   static JobStatusUpdate snapshot(Job job) {
-    JobStatusUpdate.Builder b = JobStatusUpdate.newBuilder().setJobId(job.id).setState(job.state);
+    JobStatusUpdate.Builder b =
+        JobStatusUpdate.newBuilder()
+            .setJobId(job.id)
+            .setState(job.state)
+            .setQueuePosition(job.queuePosition)
+            .setResourceGroup(job.group.name())
+            .setUser(job.user);
     for (StageRun stage : job.stages.values()) {
       StageStatus.Builder s =
           StageStatus.newBuilder()

@@ -30,6 +30,7 @@ import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.distributed.transport.InProcessTransport;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.SchedulerServer;
+import dev.quiver.scheduler.admission.ResourceGroups;
 import dev.quiver.scheduler.config.Exclusion;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
@@ -1092,5 +1093,121 @@ class JobsTest {
             org.assertj.core.groups.Tuple.tuple(1, 1),
             org.assertj.core.groups.Tuple.tuple(1, 1),
             org.assertj.core.groups.Tuple.tuple(2, 1));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Resource groups: admission and fair share
+  // ------------------------------------------------------------------------------------------
+
+  private static JobSpec inGroup(JobSpec spec, String group) {
+    return spec.toBuilder().putSettings("quiver.resource_group", group).build();
+  }
+
+  /**
+   * A scheduler with {@code groups} (user etl-bot selects the first) and one executor of 4 slots
+   * that holds every task it gets.
+   */
+  private FakeExecutor startWithGroups(ResourceGroups.Group... groups) throws Exception {
+    startScheduler(
+        SchedulerConfig.builder()
+            .resourceGroups(
+                new ResourceGroups(
+                    List.of(groups),
+                    List.of(new ResourceGroups.Selector("etl-bot", groups[0].name())),
+                    null))
+            .build());
+    FakeExecutor e = executor("exec-a", 4);
+    e.script = r -> FakeExecutor.Outcome.held();
+    return e;
+  }
+
+  private JobStatusUpdate status(String id) {
+    return server.jobs().status(id);
+  }
+
+  @Test
+  void aFullGroupQueuesJobsInOrderWithTheirPositionAndRefusesBeyondItsLimit() throws Exception {
+    FakeExecutor e =
+        startWithGroups(
+            new ResourceGroups.Group("etl", 1, 2, 1, 0.5),
+            new ResourceGroups.Group("adhoc", 4, 4, 1, 0.5));
+    // The first job runs; the group runs at most one, so the next two wait, in order.
+    String first = submit(inGroup(job(1, stage(1, 1, 1)), "etl"));
+    waitFor(() -> e.held.size() == 1);
+    String second = submit(inGroup(job(1, stage(1, 1, 1)), "etl"));
+    // No session setting: the selector puts the user's job in etl.
+    String third = submit(job(1, stage(1, 1, 1)).toBuilder().setUser("etl-bot").build());
+    assertThat(status(second).getState()).isEqualTo(JobState.JOB_STATE_QUEUED);
+    assertThat(status(second).getQueuePosition()).isEqualTo(1);
+    assertThat(status(third).getQueuePosition()).isEqualTo(2);
+    assertThat(status(third).getResourceGroup()).isEqualTo("etl");
+    assertThat(status(third).getUser()).isEqualTo("etl-bot");
+    assertThat(status(first).getQueuePosition()).isZero();
+    assertThat(server.jobs().jobs())
+        .filteredOn(j -> j.id().equals(third))
+        .singleElement()
+        .satisfies(
+            j -> {
+              assertThat(j.queuePosition()).isEqualTo(2);
+              assertThat(j.resourceGroup()).isEqualTo("etl");
+              assertThat(j.user()).isEqualTo("etl-bot");
+            });
+    // The queue is full: a fourth job is refused, naming the group and its limit.
+    StatusRuntimeException full = statusError(() -> submit(inGroup(job(1, stage(1, 1, 1)), "etl")));
+    assertThat(full.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(full.getStatus().getDescription())
+        .contains("resource group 'etl'")
+        .contains("maxQueued 2");
+    // An unknown group is refused, listing the groups.
+    StatusRuntimeException unknown =
+        statusError(() -> submit(inGroup(job(1, stage(1, 1, 1)), "batch")));
+    assertThat(unknown.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(unknown.getStatus().getDescription()).contains("'batch'").contains("[etl, adhoc]");
+    // Another group is not held up by etl's queue.
+    String adhoc = submit(inGroup(job(1, stage(1, 1, 1)), "adhoc"));
+    waitFor(() -> e.held.size() == 2);
+    assertThat(launches()).extracting(l -> l.task().getJobId()).containsExactly(first, adhoc);
+    // The running etl job ends: the second is admitted and runs, the third moves up.
+    e.complete(launches().get(0).task(), FakeExecutor.Outcome.succeed());
+    waitFor(() -> launches().size() == 3);
+    assertThat(launches().get(2).task().getJobId()).isEqualTo(second);
+    assertThat(status(second).getQueuePosition()).isZero();
+    assertThat(status(third).getQueuePosition()).isEqualTo(1);
+    // A waiting job cancelled leaves the queue; nothing of it ever ran.
+    stub.cancelJob(
+        CancelJobRequest.newBuilder().setJobId(third).setJobCapability(capability(third)).build());
+    assertThat(status(third).getState()).isEqualTo(JobState.JOB_STATE_CANCELLED);
+    String fourth = submit(inGroup(job(1, stage(1, 1, 1)), "etl"));
+    assertThat(status(fourth).getQueuePosition()).isEqualTo(1);
+    e.complete(launches().get(2).task(), FakeExecutor.Outcome.succeed());
+    waitFor(() -> launches().size() == 4);
+    assertThat(launches()).extracting(l -> l.task().getJobId()).doesNotContain(third);
+    assertThat(launches().get(3).task().getJobId()).isEqualTo(fourth);
+  }
+
+  @Test
+  void freedSlotsGoToTheGroupFurthestBelowItsWeightedShareNotFirstComeFirstServed()
+      throws Exception {
+    FakeExecutor e =
+        startWithGroups(
+            new ResourceGroups.Group("etl", 4, 4, 1, 0.5),
+            new ResourceGroups.Group("adhoc", 4, 4, 3, 0.5));
+    String etl = submit(inGroup(job(1, stage(1, 8, 1)), "etl"));
+    waitFor(() -> e.held.size() == 4);
+    String adhoc = submit(inGroup(job(1, stage(1, 8, 1)), "adhoc"));
+    assertThat(launches()).hasSize(4);
+    // etl's tasks end one by one; each freed slot goes to the group with the lowest
+    // (running + 1) / weight: adhoc three times (1/3, 2/3, 3/3 against etl's 4, 3, 2), then etl
+    // (0 running: 1/1 against adhoc's 4/3). First come, first served would give etl all four.
+    for (int i = 0; i < 4; i++) {
+      FakeExecutor.Launch done =
+          launches().stream().filter(l -> l.task().getJobId().equals(etl)).toList().get(i);
+      e.complete(done.task(), FakeExecutor.Outcome.succeed());
+      int expected = 5 + i;
+      waitFor(() -> launches().size() == expected);
+    }
+    assertThat(launches().subList(4, 8))
+        .extracting(l -> l.task().getJobId())
+        .containsExactly(adhoc, adhoc, adhoc, etl);
   }
 }
