@@ -605,7 +605,7 @@ public final class ExecutorServer implements AutoCloseable {
             config.schedulerHost()
                 + ":"
                 + config.schedulerPort()
-                + " answers HTTP/1.1, not gRPC: it is an HTTP port (a scheduler's web UI and"
+                + " answers HTTP/1.x, not gRPC: it is an HTTP port (a scheduler's web UI and"
                 + " metrics?); give --scheduler the scheduler's gRPC port (its --port, default"
                 + " 50050)");
       }
@@ -653,7 +653,8 @@ public final class ExecutorServer implements AutoCloseable {
 
   /**
    * Whether the peer answered in HTTP/1.x: Netty's HTTP/2 client then fails on the first bytes
-   * ("HTTP/", hex 485454502f) where it expected a SETTINGS frame.
+   * ("HTTP/", hex 485454502f) where it expected a SETTINGS frame, or, when the server answered and
+   * closed at once, with INTERNAL "http2 exception".
    */
   static boolean speaksHttp1(Status status) {
     StringBuilder text = new StringBuilder(String.valueOf(status.getDescription()));
@@ -661,7 +662,10 @@ public final class ExecutorServer implements AutoCloseable {
       text.append(' ').append(t.getMessage());
     }
     String all = text.toString();
-    return all.contains("485454502f") || all.contains("HTTP/1.");
+    return all.contains("485454502f")
+        || all.contains("HTTP/1.")
+        || (status.getCode() == Status.Code.INTERNAL
+            && "http2 exception".equals(status.getDescription()));
   }
 
   private static boolean isTransient(Status status) {

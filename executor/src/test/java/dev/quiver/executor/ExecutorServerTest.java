@@ -401,7 +401,7 @@ class ExecutorServerTest {
                       allocator,
                       NO_PLANS))
           .isInstanceOf(QuiverException.class)
-          .hasMessageContaining("answers HTTP/1.1, not gRPC")
+          .hasMessageContaining("answers HTTP/1.x, not gRPC")
           .hasMessageContaining("gRPC port")
           .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     } finally {
