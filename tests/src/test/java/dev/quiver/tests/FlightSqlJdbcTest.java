@@ -472,6 +472,9 @@ class FlightSqlJdbcTest {
         assertThat(rs.next()).isTrue();
         assertThat(rs.getString("TABLE_NAME")).isEqualTo("mixed_case_info");
       }
+      try (Statement s = c.createStatement()) {
+        s.executeUpdate("DROP TABLE \"MIXED_CASE_INFO\"");
+      }
       // Every cast SQL_SUPPORTS_CONVERT lists runs.
       @SuppressWarnings("unchecked")
       Map<Integer, List<Integer>> convert =
