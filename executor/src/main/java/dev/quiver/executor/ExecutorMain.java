@@ -8,6 +8,7 @@ import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.logging.ProcessLogging;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
+import dev.quiver.distributed.wire.WireProtocol;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "quiver-executor",
     mixinStandardHelpOptions = true,
+    versionProvider = ExecutorMain.Version.class,
     description =
         "Runs a Quiver executor: runs the scheduler's tasks and serves their shuffle output over"
             + " Arrow Flight.")
@@ -273,10 +275,36 @@ public final class ExecutorMain implements Callable<Integer> {
         "'" + text + "' is not a duration; use a positive number with ms, s, m or h, e.g. 30m");
   }
 
+  /** -V: the release and the wire protocol it speaks. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {
+        "quiver-executor "
+            + WireProtocol.softwareVersion()
+            + " (wire protocol "
+            + WireProtocol.VERSION
+            + ")"
+      };
+    }
+  }
+
   /** Runs the executor until interrupted or killed. */
   public static void main(String[] args) {
     ProcessLogging.install("info");
-    System.exit(new CommandLine(new ExecutorMain()).execute(args));
+    CommandLine cli = new CommandLine(new ExecutorMain());
+    // A start that fails for a reason Quiver names (a wrong address, a refused registration) is
+    // one line, not a stack trace.
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          if (!(e instanceof QuiverException)) {
+            throw e;
+          }
+          commandLine.getErr().println("error: " + e.getMessage());
+          commandLine.getErr().flush();
+          return 1;
+        });
+    System.exit(cli.execute(args));
   }
 
   @Override
@@ -355,6 +383,7 @@ public final class ExecutorMain implements Callable<Integer> {
                   }
                 },
                 "quiver-executor-shutdown"));
+    // Not a success banner while no scheduler has taken the executor: say what it waits for.
     System.out.println(
         "Quiver executor "
             + config.executorId()
@@ -364,7 +393,10 @@ public final class ExecutorMain implements Callable<Integer> {
             + server.port()
             + (server.httpPort() < 0 ? "" : ", HTTP port " + server.httpPort())
             + ", advertised as "
-            + config.advertisedHost());
+            + config.advertisedHost()
+            + (server.isRegistered()
+                ? ", registered with scheduler " + scheduler
+                : "; not registered yet: scheduler " + scheduler + " does not answer, retrying"));
     stopped.await();
     return 0;
   }

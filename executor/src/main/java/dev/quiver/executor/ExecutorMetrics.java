@@ -13,6 +13,8 @@ import java.util.function.LongSupplier;
 
 /** An executor's Prometheus metrics (all named {@code quiver_*}), beside the JVM's. */
 final class ExecutorMetrics {
+  // Without exemplars: sampling them starts Prometheus' static scheduler thread, which outlives
+  // every cluster (mvn exec:java then waits 15 s for it) and Quiver has no traces to link.
   private final Counter tasksFinished;
   private final Histogram taskSeconds;
   private final Counter taskRows;
@@ -25,6 +27,7 @@ final class ExecutorMetrics {
             .name("quiver_executor_tasks_finished_total")
             .help("Task attempts this executor ended, by how (succeeded, failed, cancelled)")
             .labelNames("state")
+            .withoutExemplars()
             .register(registry);
     taskSeconds =
         Histogram.builder()
@@ -33,16 +36,19 @@ final class ExecutorMetrics {
             .labelNames("state")
             .classicOnly()
             .classicUpperBounds(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300)
+            .withoutExemplars()
             .register(registry);
     taskRows =
         Counter.builder()
             .name("quiver_executor_output_rows_total")
             .help("Rows written by this executor's succeeded task attempts")
+            .withoutExemplars()
             .register(registry);
     shuffleWritten =
         Counter.builder()
             .name("quiver_shuffle_written_bytes_total")
             .help("Arrow bytes of shuffle output written by succeeded task attempts")
+            .withoutExemplars()
             .register(registry);
     shuffleFetched =
         Counter.builder()
@@ -51,6 +57,7 @@ final class ExecutorMetrics {
                 "Arrow bytes of shuffle input tasks read, from this executor's own store (local)"
                     + " or from other executors over Flight (remote)")
             .labelNames("source")
+            .withoutExemplars()
             .register(registry);
   }
 

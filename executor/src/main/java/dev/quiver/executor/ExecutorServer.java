@@ -143,6 +143,17 @@ public final class ExecutorServer implements AutoCloseable {
   private volatile ExecutorInfo info;
   private volatile boolean registered;
   private volatile long intervalMillis = INITIAL_INTERVAL_MILLIS;
+
+  /**
+   * Longest wait between registration attempts while the scheduler does not answer: attempts start
+   * one heartbeat interval apart and double up to this, so a wrong address costs a few log lines,
+   * not one a second, and a scheduler started late is still found within seconds.
+   */
+  static final long MAX_REGISTER_BACKOFF_MILLIS = 10_000;
+
+  /** Registration attempts that found no scheduler since the last success (heartbeat thread). */
+  private int registerFailures;
+
   private volatile boolean closed;
 
   /** The server of the Flight and control services, on Flight's Netty or a transport's. */
@@ -586,6 +597,7 @@ public final class ExecutorServer implements AutoCloseable {
         intervalMillis = response.getHeartbeatIntervalMillis();
       }
       registered = true;
+      registerFailures = 0;
       LOG.info(
           "executor {} registered with scheduler {}:{}, heartbeat every {} ms",
           config.executorId(),
@@ -593,14 +605,29 @@ public final class ExecutorServer implements AutoCloseable {
           config.schedulerPort(),
           intervalMillis);
     } catch (StatusRuntimeException e) {
+      if (speaksHttp1(e.getStatus())) {
+        throw new QuiverException(
+            config.schedulerHost()
+                + ":"
+                + config.schedulerPort()
+                + " answers HTTP/1.x, not gRPC: it is an HTTP port (a scheduler's web UI and"
+                + " metrics?); give --scheduler the scheduler's gRPC port (its --port, default"
+                + " 50050)");
+      }
       if (isTransient(e.getStatus())) {
         schedulerChannel.resetConnectBackoff();
-        LOG.warn(
-            "scheduler {}:{} not reachable ({}); executor {} retries registering",
-            config.schedulerHost(),
-            config.schedulerPort(),
-            describe(e.getStatus()),
-            config.executorId());
+        registerFailures++;
+        // Every failure up to the cap, then ever more rarely: 1, 2, 4, 8, ... failures.
+        if (Integer.bitCount(registerFailures) == 1) {
+          LOG.warn(
+              "executor {} not registered yet: scheduler {}:{} not reachable ({}); retrying every"
+                  + " {} s at most",
+              config.executorId(),
+              config.schedulerHost(),
+              config.schedulerPort(),
+              describe(e.getStatus()),
+              MAX_REGISTER_BACKOFF_MILLIS / 1000);
+        }
         return;
       }
       String message =
@@ -629,6 +656,23 @@ public final class ExecutorServer implements AutoCloseable {
         + TlsDiagnosis.explain(status, config.security().clientTls());
   }
 
+  /**
+   * Whether the peer answered in HTTP/1.x: Netty's HTTP/2 client then fails on the first bytes
+   * ("HTTP/", hex 485454502f) where it expected a SETTINGS frame, or, when the server answered and
+   * closed at once, with INTERNAL "http2 exception".
+   */
+  static boolean speaksHttp1(Status status) {
+    StringBuilder text = new StringBuilder(String.valueOf(status.getDescription()));
+    for (Throwable t = status.getCause(); t != null; t = t.getCause()) {
+      text.append(' ').append(t.getMessage());
+    }
+    String all = text.toString();
+    return all.contains("485454502f")
+        || all.contains("HTTP/1.")
+        || (status.getCode() == Status.Code.INTERNAL
+            && "http2 exception".equals(status.getDescription()));
+  }
+
   private static boolean isTransient(Status status) {
     return switch (status.getCode()) {
       case UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED -> true;
@@ -638,8 +682,17 @@ public final class ExecutorServer implements AutoCloseable {
 
   private void scheduleHeartbeat() {
     if (!closed) {
-      heartbeats.schedule(this::beat, intervalMillis, TimeUnit.MILLISECONDS);
+      heartbeats.schedule(this::beat, nextBeatMillis(), TimeUnit.MILLISECONDS);
     }
+  }
+
+  /** One heartbeat interval, or while no scheduler answers the registration, a growing wait. */
+  long nextBeatMillis() {
+    if (registered || registerFailures == 0) {
+      return intervalMillis;
+    }
+    int doublings = Math.min(registerFailures - 1, 20);
+    return Math.min(MAX_REGISTER_BACKOFF_MILLIS, intervalMillis << doublings);
   }
 
   private void beat() {

@@ -56,6 +56,16 @@ class ExecutorMainTest {
   }
 
   @Test
+  void versionPrintsTheReleaseAndProtocol() {
+    StringWriter out = new StringWriter();
+    CommandLine cli = new CommandLine(new ExecutorMain()).setOut(new PrintWriter(out));
+    assertThat(cli.execute("-V")).isZero();
+    assertThat(out.toString().strip())
+        .startsWith("quiver-executor ")
+        .contains("wire protocol " + dev.quiver.distributed.wire.WireProtocol.VERSION);
+  }
+
+  @Test
   void badCommandLinesAreUsageErrors() {
     assertThat(run("--port", "50061")).contains("--scheduler").contains("--work-dir");
     assertThat(

@@ -351,4 +351,61 @@ class ExecutorServerTest {
       }
     }
   }
+
+  /**
+   * While the scheduler does not take the registration (UNAVAILABLE: down, starting, a wrong
+   * address), the executor retries after growing waits; it once retried every second, logging a
+   * warning each time.
+   */
+  @Test
+  void anUnavailableSchedulerIsRetriedWithGrowingWaits() throws Exception {
+    AtomicLong attempts = new AtomicLong();
+    Server unavailable =
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .addService(
+                new SchedulerGrpc.SchedulerImplBase() {
+                  @Override
+                  public void register(
+                      RegisterRequest request, StreamObserver<RegisterResponse> out) {
+                    attempts.incrementAndGet();
+                    out.onError(Status.UNAVAILABLE.withDescription("starting").asException());
+                  }
+                })
+            .build()
+            .start();
+    try (ExecutorServer executor =
+        ExecutorServer.start(
+            executorConfig("exec-waits", unavailable.getPort()), allocator, NO_PLANS)) {
+      assertThat(executor.isRegistered()).isFalse();
+      // Attempts at 0, 1, 3 and 7 s (waits of 1, 2, 4 s), not at every second (7 by 6 s).
+      Thread.sleep(6_000);
+      assertThat(attempts.get()).isBetween(2L, 3L);
+      assertThat(executor.nextBeatMillis())
+          .isBetween(2_000L, ExecutorServer.MAX_REGISTER_BACKOFF_MILLIS);
+    } finally {
+      unavailable.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Pointed at an HTTP port (the scheduler's web UI), the executor says so in one line. */
+  @Test
+  void anHttpPortIsRecognised() throws Exception {
+    com.sun.net.httpserver.HttpServer http =
+        com.sun.net.httpserver.HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    http.start();
+    try {
+      assertThatThrownBy(
+              () ->
+                  ExecutorServer.start(
+                      executorConfig("exec-http", http.getAddress().getPort()),
+                      allocator,
+                      NO_PLANS))
+          .isInstanceOf(QuiverException.class)
+          .hasMessageContaining("answers HTTP/1.x, not gRPC")
+          .hasMessageContaining("gRPC port")
+          .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    } finally {
+      http.stop(0);
+    }
+  }
 }

@@ -77,6 +77,13 @@ public final class FlightSqlServer implements AutoCloseable {
   private final Options options;
   private boolean closed;
 
+  /** What a client without the server's token is told: what it sets, never a token. */
+  static final String REJECTED =
+      "unauthenticated: missing or invalid token: this Quiver server (quiver serve --token-file)"
+          + " needs its token on every call; JDBC: add token=<the token> to the URL"
+          + " (jdbc:arrow-flight-sql://HOST:PORT/?token=...) or set the driver's token property;"
+          + " ADBC and Flight SQL clients: send the header authorization: Bearer <the token>";
+
   private FlightSqlServer(SessionContext catalog, Options options, String version) {
     this.options = options;
     this.allocator =
@@ -102,7 +109,8 @@ public final class FlightSqlServer implements AutoCloseable {
         producer,
         calls,
         options.security(),
-        List.of(new ServerInterceptorAdapter.KeyFactory<>(ClientSessions.KEY, sessions)));
+        List.of(new ServerInterceptorAdapter.KeyFactory<>(ClientSessions.KEY, sessions)),
+        REJECTED);
     this.server = builder.build();
     this.janitor =
         Executors.newSingleThreadScheduledExecutor(

@@ -4,6 +4,9 @@ import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.datasource.TableCatalog;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.errors.UnknownTableException;
+import dev.quiver.binding.sql.JdbcVocabulary;
+import dev.quiver.binding.sql.QuiverFunctions.Group;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.sql.DatabaseMetaData;
 import java.sql.Types;
@@ -11,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.flight.sql.FlightSqlProducer.Schemas;
@@ -18,8 +23,20 @@ import org.apache.arrow.flight.sql.SqlInfoBuilder;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetDbSchemas;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetXdbcTypeInfo;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlInfo;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlNullOrdering;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlOuterJoinsSupportLevel;
 import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedCaseSensitivity;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedGroupBy;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedResultSetConcurrency;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedResultSetType;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedSubqueries;
 import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedTransaction;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedUnions;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportsConvert;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlTransactionIsolationLevel;
+import org.apache.arrow.flight.sql.impl.FlightSql.SupportedAnsi92SqlGrammarLevel;
+import org.apache.arrow.flight.sql.impl.FlightSql.SupportedSqlGrammar;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
@@ -40,14 +57,17 @@ final class Metadata {
   static final String TABLE = "TABLE";
   static final String VIEW = "VIEW";
 
-  private static final String[] KEYWORDS = {
-    "ANALYZE", "CSV", "EXPLAIN", "EXTERNAL", "LOCATION", "PARQUET", "STORED"
-  };
-
   private final SqlInfoBuilder sqlInfo;
 
-  Metadata(String version) {
-    this.sqlInfo =
+  /**
+   * Every SqlInfo the Flight SQL specification defines, answered as Quiver behaves: JDBC drivers
+   * answer {@code DatabaseMetaData} from these (a missing one is a NullPointerException in the 18.3
+   * driver), and BI tools generate their SQL from them.
+   *
+   * @param maxStatementBytes the longest statement the server accepts
+   */
+  Metadata(String version, long maxStatementBytes) {
+    SqlInfoBuilder b =
         new SqlInfoBuilder()
             .withFlightSqlServerName("Quiver")
             .withFlightSqlServerVersion(version)
@@ -55,10 +75,20 @@ final class Metadata {
             .withFlightSqlServerReadOnly(false)
             .withFlightSqlServerSql(true)
             .withFlightSqlServerSubstrait(false)
+            .withFlightSqlServerSubstraitMinVersion("")
+            .withFlightSqlServerSubstraitMaxVersion("")
             .withFlightSqlServerTransaction(SqlSupportedTransaction.SQL_SUPPORTED_TRANSACTION_NONE)
             .withFlightSqlServerCancel(true)
+            .withFlightSqlServerBulkIngestion(false)
+            .withFlightSqlServerBulkIngestionTransaction(false)
+            .withFlightSqlServerStatementTimeout(0) // no timeout
+            .withFlightSqlServerTransactionTimeout(0)
             .withSqlIdentifierQuoteChar("\"")
+            // Unquoted names are lower-cased; every name, quoted or not, matches
+            // case-insensitively.
             .withSqlIdentifierCase(SqlSupportedCaseSensitivity.SQL_CASE_SENSITIVITY_LOWERCASE)
+            .withSqlQuotedIdentifierCase(
+                SqlSupportedCaseSensitivity.SQL_CASE_SENSITIVITY_CASE_INSENSITIVE)
             .withSqlSearchStringEscape("\\")
             .withSqlExtraNameCharacters("")
             .withSqlDdlTable(true)
@@ -67,21 +97,153 @@ final class Metadata {
             .withSqlSchemaTerm("schema")
             .withSqlCatalogTerm("catalog")
             .withSqlProcedureTerm("procedure")
+            .withSqlCatalogAtStart(true)
             .withSqlSupportsColumnAliasing(true)
             .withSqlNullPlusNullIsNull(true)
+            .withSqlSupportsConvert(CONVERSIONS)
             .withSqlSupportsTableCorrelationNames(true)
+            .withSqlSupportsDifferentTableCorrelationNames(false)
             .withSqlSupportsExpressionsInOrderBy(true)
+            .withSqlSupportsOrderByUnrelated(true)
+            .withSqlSupportedGroupBy(
+                SqlSupportedGroupBy.SQL_GROUP_BY_UNRELATED,
+                SqlSupportedGroupBy.SQL_GROUP_BY_BEYOND_SELECT)
             .withSqlSupportsLikeEscapeClause(true)
             .withSqlSupportsNonNullableColumns(true)
+            .withSqlSupportedGrammar(
+                SupportedSqlGrammar.SQL_MINIMUM_GRAMMAR, SupportedSqlGrammar.SQL_CORE_GRAMMAR)
+            .withSqlAnsi92SupportedLevel(SupportedAnsi92SqlGrammarLevel.ANSI92_ENTRY_SQL)
+            .withSqlSupportsIntegrityEnhancementFacility(false) // no CHECK, no foreign keys
+            .withSqlOuterJoinSupportLevel(SqlOuterJoinsSupportLevel.SQL_FULL_OUTER_JOINS)
+            .withSqlSchemasSupportedActions()
+            .withSqlCatalogsSupportedActions()
+            .withSqlSupportedPositionedCommands()
+            .withSqlSelectForUpdateSupported(false)
+            .withSqlStoredProceduresSupported(false)
+            .withSqlSubQueriesSupported(
+                SqlSupportedSubqueries.SQL_SUBQUERIES_IN_COMPARISONS,
+                SqlSupportedSubqueries.SQL_SUBQUERIES_IN_EXISTS,
+                SqlSupportedSubqueries.SQL_SUBQUERIES_IN_INS,
+                SqlSupportedSubqueries.SQL_SUBQUERIES_IN_QUANTIFIEDS)
             .withSqlCorrelatedSubqueriesSupported(true)
+            .withSqlSupportedUnions(SqlSupportedUnions.SQL_UNION, SqlSupportedUnions.SQL_UNION_ALL)
+            // No limits but the statement's size: 0 is JDBC's "no limit or not known".
+            .withSqlMaxBinaryLiteralLength(0)
+            .withSqlMaxCharLiteralLength(0)
+            .withSqlMaxColumnNameLength(0)
+            .withSqlMaxColumnsInGroupBy(0)
+            .withSqlMaxColumnsInIndex(0)
+            .withSqlMaxColumnsInOrderBy(0)
+            .withSqlMaxColumnsInSelect(0)
+            .withSqlMaxColumnsInTable(0)
+            .withSqlMaxConnections(0)
+            .withSqlMaxCursorNameLength(0)
+            .withSqlMaxIndexLength(0)
+            .withSqlDbSchemaNameLength(0)
+            .withSqlMaxProcedureNameLength(0)
+            .withSqlMaxCatalogNameLength(0)
+            .withSqlMaxRowSize(0)
+            .withSqlMaxRowSizeIncludesBlobs(false)
+            .withSqlMaxStatementLength(maxStatementBytes)
+            .withSqlMaxStatements(0)
+            .withSqlMaxTableNameLength(0)
+            .withSqlMaxTablesInSelect(0)
+            .withSqlMaxUsernameLength(0)
+            // Each statement is atomic on its own; there are no transactions to isolate.
+            .withSqlDefaultTransactionIsolation(
+                SqlTransactionIsolationLevel.SQL_TRANSACTION_NONE.getNumber())
             .withSqlTransactionsSupported(false)
+            .withSqlSupportedTransactionsIsolationLevels(
+                SqlTransactionIsolationLevel.SQL_TRANSACTION_NONE)
+            .withSqlDataDefinitionCausesTransactionCommit(false)
+            .withSqlDataDefinitionsInTransactionsIgnored(false)
+            .withSqlSupportedResultSetTypes(
+                SqlSupportedResultSetType.SQL_RESULT_SET_TYPE_FORWARD_ONLY)
             .withSqlBatchUpdatesSupported(true)
             .withSqlSavepointsSupported(false)
             .withSqlNamedParametersSupported(false)
-            .withSqlStoredProceduresSupported(false)
-            .withSqlSelectForUpdateSupported(false)
+            .withSqlLocatorsUpdateCopy(false)
+            .withSqlStoredFunctionsUsingCallSyntaxSupported(false)
             .withSqlAllTablesAreSelectable(true)
-            .withSqlKeywords(KEYWORDS);
+            .withSqlNullOrdering(SqlNullOrdering.SQL_NULLS_SORTED_AT_END)
+            .withSqlKeywords(JdbcVocabulary.keywords().toArray(String[]::new))
+            .withSqlNumericFunctions(functions(Group.NUMERIC))
+            .withSqlStringFunctions(functions(Group.STRING))
+            .withSqlSystemFunctions(functions(Group.SYSTEM))
+            .withSqlDatetimeFunctions(functions(Group.DATETIME));
+    readOnlyConcurrency(b);
+    this.sqlInfo = b;
+  }
+
+  private static String[] functions(Group group) {
+    return JdbcVocabulary.functions(group).toArray(String[]::new);
+  }
+
+  /**
+   * The four SQL_SUPPORTED_CONCURRENCIES_FOR_RESULT_SET_* infos: results are read-only whatever
+   * their type. SqlInfoBuilder 18.3 has no public setter for them, only its private int provider.
+   */
+  private static void readOnlyConcurrency(SqlInfoBuilder b) {
+    int readOnly = 1 << SqlSupportedResultSetConcurrency.SQL_RESULT_SET_CONCURRENCY_READ_ONLY_VALUE;
+    try {
+      Method withInt =
+          SqlInfoBuilder.class.getDeclaredMethod("withIntProvider", int.class, int.class);
+      withInt.setAccessible(true);
+      for (SqlInfo info :
+          List.of(
+              SqlInfo.SQL_SUPPORTED_CONCURRENCIES_FOR_RESULT_SET_UNSPECIFIED,
+              SqlInfo.SQL_SUPPORTED_CONCURRENCIES_FOR_RESULT_SET_FORWARD_ONLY,
+              SqlInfo.SQL_SUPPORTED_CONCURRENCIES_FOR_RESULT_SET_SCROLL_SENSITIVE,
+              SqlInfo.SQL_SUPPORTED_CONCURRENCIES_FOR_RESULT_SET_SCROLL_INSENSITIVE)) {
+        withInt.invoke(b, info.getNumber(), readOnly);
+      }
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new IllegalStateException("SqlInfoBuilder has no int provider to extend", e);
+    }
+  }
+
+  /**
+   * The casts between JDBC types that {@code CAST} performs (SQL_SUPPORTS_CONVERT): numbers and
+   * text into each other and into booleans, booleans into text, text, dates and timestamps into
+   * each other.
+   */
+  private static final Map<Integer, List<Integer>> CONVERSIONS = conversions();
+
+  private static Map<Integer, List<Integer>> conversions() {
+    List<Integer> numbers =
+        List.of(
+            SqlSupportsConvert.SQL_CONVERT_BIGINT_VALUE,
+            SqlSupportsConvert.SQL_CONVERT_INTEGER_VALUE,
+            SqlSupportsConvert.SQL_CONVERT_SMALLINT_VALUE,
+            SqlSupportsConvert.SQL_CONVERT_TINYINT_VALUE,
+            SqlSupportsConvert.SQL_CONVERT_DECIMAL_VALUE,
+            SqlSupportsConvert.SQL_CONVERT_NUMERIC_VALUE,
+            SqlSupportsConvert.SQL_CONVERT_FLOAT_VALUE,
+            SqlSupportsConvert.SQL_CONVERT_REAL_VALUE);
+    List<Integer> text =
+        List.of(
+            SqlSupportsConvert.SQL_CONVERT_VARCHAR_VALUE,
+            SqlSupportsConvert.SQL_CONVERT_CHAR_VALUE,
+            SqlSupportsConvert.SQL_CONVERT_LONGVARCHAR_VALUE);
+    int bit = SqlSupportsConvert.SQL_CONVERT_BIT_VALUE;
+    int date = SqlSupportsConvert.SQL_CONVERT_DATE_VALUE;
+    int timestamp = SqlSupportsConvert.SQL_CONVERT_TIMESTAMP_VALUE;
+    List<Integer> fromNumber = new ArrayList<>(numbers);
+    fromNumber.addAll(text);
+    fromNumber.add(bit);
+    List<Integer> fromText = new ArrayList<>(fromNumber);
+    fromText.addAll(List.of(date, timestamp));
+    List<Integer> fromDatetime = new ArrayList<>(text);
+    fromDatetime.addAll(List.of(date, timestamp));
+    Map<Integer, List<Integer>> m = new TreeMap<>();
+    numbers.forEach(n -> m.put(n, List.copyOf(fromNumber)));
+    text.forEach(t -> m.put(t, List.copyOf(fromText)));
+    List<Integer> fromBit = new ArrayList<>(text);
+    fromBit.add(bit);
+    m.put(bit, List.copyOf(fromBit));
+    m.put(date, List.copyOf(fromDatetime));
+    m.put(timestamp, List.copyOf(fromDatetime));
+    return m;
   }
 
   private static String arrowVersion() {

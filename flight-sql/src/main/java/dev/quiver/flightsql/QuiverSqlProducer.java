@@ -96,7 +96,7 @@ final class QuiverSqlProducer implements FlightSqlProducer {
       boolean executorEndpoints,
       long maxStatementBytes) {
     this.allocator = allocator;
-    this.metadata = new Metadata(version);
+    this.metadata = new Metadata(version, maxStatementBytes);
     this.executorEndpoints = executorEndpoints;
     this.maxStatementBytes = maxStatementBytes;
   }

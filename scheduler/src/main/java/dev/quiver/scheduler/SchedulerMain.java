@@ -5,6 +5,7 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.io.LocalFileAccess;
 import dev.quiver.distributed.logging.ProcessLogging;
 import dev.quiver.distributed.security.SecurityConfig;
+import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.admission.ResourceGroups;
 import dev.quiver.scheduler.config.Exclusion;
 import dev.quiver.scheduler.config.SchedulerConfig;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "quiver-scheduler",
     mixinStandardHelpOptions = true,
+    versionProvider = SchedulerMain.Version.class,
     description =
         "Runs the Quiver scheduler: executors register with it and clients submit jobs over gRPC.")
 public final class SchedulerMain implements Callable<Integer> {
@@ -212,6 +214,20 @@ public final class SchedulerMain implements Callable<Integer> {
   List<Path> allowedPaths = new ArrayList<>();
 
   @Spec CommandSpec spec;
+
+  /** -V: the release and the wire protocol it speaks. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {
+        "quiver-scheduler "
+            + WireProtocol.softwareVersion()
+            + " (wire protocol "
+            + WireProtocol.VERSION
+            + ")"
+      };
+    }
+  }
 
   /** Runs the scheduler until interrupted or killed. */
   public static void main(String[] args) {

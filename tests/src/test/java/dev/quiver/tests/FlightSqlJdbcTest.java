@@ -40,7 +40,9 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -54,8 +56,14 @@ import org.apache.arrow.flight.auth2.BearerCredentialWriter;
 import org.apache.arrow.flight.client.ClientCookieMiddleware;
 import org.apache.arrow.flight.grpc.CredentialCallOption;
 import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlInfo;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlNullOrdering;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportedCaseSensitivity;
+import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportsConvert;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.DenseUnionVector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -226,7 +234,9 @@ class FlightSqlJdbcTest {
     assertThatThrownBy(() -> DriverManager.getConnection(server.jdbcUrl(), wrong).close())
         .isInstanceOf(SQLException.class)
         .satisfies(e -> assertThat(causes(e)).containsIgnoringCase("unauthenticated"))
-        .satisfies(e -> assertThat(causes(e)).doesNotContain(TOKEN).doesNotContain("\tat "));
+        .satisfies(e -> assertThat(causes(e)).doesNotContain(TOKEN).doesNotContain("\tat "))
+        // What a JDBC user sets, not the cluster's flags.
+        .satisfies(e -> assertThat(causes(e)).contains("token=").doesNotContain("cluster-token"));
     assertThatThrownBy(
             () -> {
               try (Connection c = DriverManager.getConnection(server.jdbcUrl(), new Properties())) {
@@ -369,7 +379,6 @@ class FlightSqlJdbcTest {
       assertThat(md.getDatabaseProductName()).isEqualTo("Quiver");
       assertThat(md.getDatabaseProductVersion()).isNotBlank();
       assertThat(md.getIdentifierQuoteString()).isEqualTo("\"");
-      assertThat(md.getSQLKeywords()).contains("EXTERNAL");
       List<String> tables = new ArrayList<>();
       try (ResultSet rs = md.getTables(null, null, "%", null)) {
         while (rs.next()) {
@@ -420,6 +429,226 @@ class FlightSqlJdbcTest {
         assertThat(rs.next()).isTrue();
         assertThat(rs.getString("TABLE_CAT")).isEqualTo("lake");
         assertThat(rs.next()).isFalse();
+      }
+    }
+  }
+
+  /**
+   * GetSqlInfo answers every SqlInfo the Flight SQL specification defines (a missing one is a
+   * NullPointerException in the 18.3 driver: SQLLine printed UndeclaredThrowableException on every
+   * connect), and what it claims Quiver does, Quiver does, as DuckDB does.
+   */
+  @Test
+  void sqlInfoAnswersEveryInfoTheSpecDefinesAndTellsTheTruth() throws Exception {
+    Map<Integer, Object> infos = sqlInfo();
+    List<String> missing = new ArrayList<>();
+    for (SqlInfo info : SqlInfo.values()) {
+      if (info != SqlInfo.UNRECOGNIZED && !infos.containsKey(info.getNumber())) {
+        missing.add(info.name());
+      }
+    }
+    assertThat(missing).isEmpty();
+    assertThat(number(infos, SqlInfo.SQL_DEFAULT_TRANSACTION_ISOLATION)).isZero();
+    assertThat(number(infos, SqlInfo.SQL_NULL_ORDERING))
+        .isEqualTo(SqlNullOrdering.SQL_NULLS_SORTED_AT_END_VALUE);
+    assertThat(number(infos, SqlInfo.SQL_IDENTIFIER_CASE))
+        .isEqualTo(SqlSupportedCaseSensitivity.SQL_CASE_SENSITIVITY_LOWERCASE_VALUE);
+    assertThat(number(infos, SqlInfo.SQL_QUOTED_IDENTIFIER_CASE))
+        .isEqualTo(SqlSupportedCaseSensitivity.SQL_CASE_SENSITIVITY_CASE_INSENSITIVE_VALUE);
+    try (Connection c = connect()) {
+      // Nulls sort at the end in both directions, as in DuckDB.
+      checkAgainstDuckDb(c, "SELECT x FROM (VALUES (2), (NULL), (1)) t(x) ORDER BY x");
+      checkAgainstDuckDb(c, "SELECT x FROM (VALUES (2), (NULL), (1)) t(x) ORDER BY x DESC");
+      assertThat(query(c, "SELECT x FROM (VALUES (2), (NULL), (1)) t(x) ORDER BY x DESC").rows())
+          .last()
+          .satisfies(row -> assertThat(row.get(0)).isNull());
+      // Unquoted names are lower-cased; quoted ones match whatever their case.
+      assertThat(query(c, "SELECT \"N_NAME\" FROM \"NATION\" WHERE N_NATIONKEY = 0").rows())
+          .isEqualTo(query(c, "SELECT n_name FROM nation WHERE n_nationkey = 0").rows());
+      try (Statement s = c.createStatement()) {
+        s.executeUpdate("CREATE TABLE Mixed_Case_Info (A INTEGER)");
+      }
+      try (ResultSet rs = c.getMetaData().getTables(null, null, "mixed_case_info", null)) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("TABLE_NAME")).isEqualTo("mixed_case_info");
+      }
+      try (Statement s = c.createStatement()) {
+        s.executeUpdate("DROP TABLE \"MIXED_CASE_INFO\"");
+      }
+      // Every cast SQL_SUPPORTS_CONVERT lists runs.
+      @SuppressWarnings("unchecked")
+      Map<Integer, List<Integer>> convert =
+          (Map<Integer, List<Integer>>) infos.get(SqlInfo.SQL_SUPPORTS_CONVERT_VALUE);
+      List<String> casts = new ArrayList<>();
+      convert.forEach((from, tos) -> tos.forEach(to -> casts.add(cast(from, to))));
+      assertThat(casts).hasSizeGreaterThan(100);
+      assertThat(query(c, "SELECT " + String.join(", ", casts)).rows()).hasSize(1);
+    }
+  }
+
+  private static int number(Map<Integer, Object> infos, SqlInfo info) {
+    return ((Number) infos.get(info.getNumber())).intValue();
+  }
+
+  /** Reads GetSqlInfo (all infos) as a Flight SQL client: info number to its Java value. */
+  private Map<Integer, Object> sqlInfo() throws Exception {
+    CredentialCallOption auth = new CredentialCallOption(new BearerCredentialWriter(TOKEN));
+    Map<Integer, Object> infos = new TreeMap<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        FlightClient flight =
+            FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.port()))
+                .build();
+        FlightSqlClient sql = new FlightSqlClient(flight);
+        FlightStream stream =
+            sql.getStream(
+                sql.getSqlInfo(new SqlInfo[0], auth).getEndpoints().get(0).getTicket(), auth)) {
+      while (stream.next()) {
+        VectorSchemaRoot root = stream.getRoot();
+        for (int r = 0; r < root.getRowCount(); r++) {
+          int name = (Integer) root.getVector("info_name").getObject(r);
+          infos.put(name, sqlInfoValue((DenseUnionVector) root.getVector("value"), r));
+        }
+      }
+    }
+    return infos;
+  }
+
+  /** A GetSqlInfo value: string, boolean, bigint, int, string list, or int to int-list map. */
+  private static Object sqlInfoValue(DenseUnionVector values, int row) {
+    Object v = values.getObject(row);
+    if (v instanceof org.apache.arrow.vector.util.Text t) {
+      return t.toString();
+    }
+    if (v instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Map) {
+      // int32_to_int32_list_map: a list of {key, value} entries
+      Map<Integer, List<Integer>> map = new TreeMap<>();
+      for (Object e : list) {
+        Map<?, ?> entry = (Map<?, ?>) e;
+        List<Integer> to = new ArrayList<>();
+        for (Object i : (List<?>) entry.get("value")) {
+          to.add((Integer) i);
+        }
+        map.put((Integer) entry.get("key"), to);
+      }
+      return map;
+    }
+    return v;
+  }
+
+  /** A CAST from a value of one SqlSupportsConvert type to another, in Quiver's SQL. */
+  private static String cast(int from, int to) {
+    String fromType = sqlType(from);
+    String value =
+        switch (SqlSupportsConvert.forNumber(from)) {
+          case SQL_CONVERT_VARCHAR, SQL_CONVERT_CHAR, SQL_CONVERT_LONGVARCHAR ->
+              switch (SqlSupportsConvert.forNumber(to)) {
+                case SQL_CONVERT_DATE -> "'2024-02-29'";
+                case SQL_CONVERT_TIMESTAMP -> "'2024-02-29 12:34:56'";
+                case SQL_CONVERT_BIT -> "'true'";
+                default -> "'1'";
+              };
+          case SQL_CONVERT_BIT -> "TRUE";
+          case SQL_CONVERT_DATE -> "DATE '2024-02-29'";
+          case SQL_CONVERT_TIMESTAMP -> "TIMESTAMP '2024-02-29 12:34:56'";
+          default -> "1";
+        };
+    return "CAST(CAST(" + value + " AS " + fromType + ") AS " + sqlType(to) + ")";
+  }
+
+  private static String sqlType(int convert) {
+    return switch (SqlSupportsConvert.forNumber(convert)) {
+      case SQL_CONVERT_BIGINT -> "BIGINT";
+      case SQL_CONVERT_INTEGER -> "INTEGER";
+      case SQL_CONVERT_SMALLINT -> "SMALLINT";
+      case SQL_CONVERT_TINYINT -> "TINYINT";
+      case SQL_CONVERT_DECIMAL -> "DECIMAL(10, 2)";
+      case SQL_CONVERT_NUMERIC -> "NUMERIC(10, 2)";
+      case SQL_CONVERT_FLOAT -> "FLOAT";
+      case SQL_CONVERT_REAL -> "REAL";
+      case SQL_CONVERT_VARCHAR, SQL_CONVERT_LONGVARCHAR -> "VARCHAR";
+      case SQL_CONVERT_CHAR -> "CHAR(20)";
+      case SQL_CONVERT_BIT -> "BOOLEAN";
+      case SQL_CONVERT_DATE -> "DATE";
+      case SQL_CONVERT_TIMESTAMP -> "TIMESTAMP";
+      default -> throw new AssertionError("no SQL type for " + convert);
+    };
+  }
+
+  /**
+   * SQLLine's {@code !dbinfo} (and DBeaver on connect) call DatabaseMetaData's methods without
+   * arguments: every one answers, and the SQL features a BI tool asks about are what Quiver runs
+   * (each claim checked with a query against DuckDB).
+   */
+  @Test
+  void dbinfoAsSqlLineCallsItAnswersEveryMethod() throws Exception {
+    try (Connection c = connect()) {
+      DatabaseMetaData md = c.getMetaData();
+      List<String> failed = new ArrayList<>();
+      int called = 0;
+      for (java.lang.reflect.Method m : DatabaseMetaData.class.getMethods()) {
+        boolean info =
+            m.getParameterCount() == 0
+                && m.getReturnType() != ResultSet.class
+                && m.getReturnType() != Connection.class
+                && !m.getName().equals("unwrap");
+        if (!info) {
+          continue;
+        }
+        called++;
+        try {
+          m.invoke(md);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+          if (!(e.getCause() instanceof java.sql.SQLFeatureNotSupportedException)) {
+            failed.add(m.getName() + ": " + e.getCause());
+          }
+        }
+      }
+      assertThat(called).isGreaterThan(100);
+      assertThat(failed).isEmpty();
+      assertThat(md.getDefaultTransactionIsolation()).isEqualTo(Connection.TRANSACTION_NONE);
+      assertThat(md.supportsTransactions()).isFalse();
+      assertThat(md.supportsGroupBy()).isTrue();
+      assertThat(md.supportsGroupByUnrelated()).isTrue();
+      assertThat(md.supportsOuterJoins()).isTrue();
+      assertThat(md.supportsFullOuterJoins()).isTrue();
+      assertThat(md.supportsUnion()).isTrue();
+      assertThat(md.supportsUnionAll()).isTrue();
+      assertThat(md.supportsSubqueriesInExists()).isTrue();
+      assertThat(md.supportsSubqueriesInIns()).isTrue();
+      assertThat(md.supportsSubqueriesInComparisons()).isTrue();
+      assertThat(md.supportsSubqueriesInQuantifieds()).isTrue();
+      assertThat(md.supportsCorrelatedSubqueries()).isTrue();
+      assertThat(md.supportsOrderByUnrelated()).isTrue();
+      assertThat(md.supportsExpressionsInOrderBy()).isTrue();
+      assertThat(md.supportsLikeEscapeClause()).isTrue();
+      assertThat(md.supportsResultSetType(ResultSet.TYPE_FORWARD_ONLY)).isTrue();
+      assertThat(md.getMaxStatementLength()).isPositive();
+      for (String sql :
+          List.of(
+              "SELECT count(*) FROM nation GROUP BY n_regionkey",
+              "SELECT n_name FROM nation ORDER BY n_comment LIMIT 3",
+              "SELECT n.n_name, r.r_name FROM nation n FULL OUTER JOIN region r"
+                  + " ON n.n_regionkey = r.r_regionkey + 1",
+              "SELECT n_name FROM nation n LEFT JOIN region r ON n.n_regionkey = r.r_regionkey + 1",
+              "SELECT r_name FROM region UNION SELECT n_name FROM nation",
+              "SELECT r_regionkey FROM region UNION ALL SELECT n_regionkey FROM nation",
+              "SELECT r_name FROM region r WHERE EXISTS"
+                  + " (SELECT 1 FROM nation n WHERE n.n_regionkey = r.r_regionkey AND n_nationkey > 20)",
+              "SELECT n_name FROM nation WHERE n_regionkey IN (SELECT r_regionkey FROM region"
+                  + " WHERE r_name LIKE 'A%')",
+              "SELECT n_name FROM nation WHERE n_nationkey > (SELECT avg(n_nationkey) FROM nation)",
+              "SELECT n_name FROM nation WHERE n_regionkey >= ALL (SELECT r_regionkey FROM region)",
+              "SELECT n_name FROM nation WHERE n_name LIKE 'A!_%' ESCAPE '!'")) {
+        checkAgainstDuckDb(c, sql);
+      }
+      // Names from the function registry and keywords from the parser, not a hand list.
+      assertThat(md.getNumericFunctions().split(", ")).contains("abs", "round", "mod");
+      assertThat(md.getStringFunctions().split(", ")).contains("upper", "substring", "replace");
+      assertThat(md.getTimeDateFunctions().split(", ")).contains("extract", "date_trunc");
+      assertThat(md.getSystemFunctions().split(", ")).contains("coalesce", "nullif");
+      assertThat(md.getSQLKeywords()).isNotBlank();
+      for (String f : (md.getNumericFunctions() + ", " + md.getStringFunctions()).split(", ")) {
+        assertThat(f).matches("[a-z_0-9]+");
       }
     }
   }

@@ -42,12 +42,29 @@ public final class QuiverFunctions {
    *
    * @param names its name and aliases, lower case
    * @param kind scalar, aggregate, window or table function
+   * @param group the section of a scalar function, null for the other kinds
    * @param signature how it is called
    * @param description what it returns
    * @param example a query using it (run by FunctionRegistryTest)
    */
   public record Function(
-      List<String> names, Kind kind, String signature, String description, String example) {}
+      List<String> names,
+      Kind kind,
+      Group group,
+      String signature,
+      String description,
+      String example) {}
+
+  /**
+   * The sections of the scalar functions, which are JDBC's groups ({@code
+   * DatabaseMetaData.getStringFunctions()} and the others).
+   */
+  public enum Group {
+    STRING,
+    NUMERIC,
+    DATETIME,
+    SYSTEM
+  }
 
   private static SqlFunction scalar(
       String name,
@@ -267,340 +284,354 @@ public final class QuiverFunctions {
 
   /** Every function Quiver's SQL runs, in the order the README lists them. */
   public static final List<Function> SUPPORTED =
-      List.of(
-          // ---- strings
-          f(
-              "upper, lower",
-              Kind.SCALAR,
-              "upper(s)",
-              "s in upper / lower case",
-              "SELECT upper('ab'), lower('AB')"),
-          f(
-              "length, char_length, character_length",
-              Kind.SCALAR,
-              "length(s)",
-              "number of characters",
-              "SELECT length('abc'), char_length('ab'), character_length('a')"),
-          f(
-              "substring, substr",
-              Kind.SCALAR,
-              "substring(s, from [, count]), substring(s FROM a FOR b)",
-              "part of s (1-based)",
-              "SELECT substring('abcdef', 2, 3), substr('abcdef', 2)"),
-          f(
-              "concat",
-              Kind.SCALAR,
-              "concat(a, b, ...), a || b",
-              "concatenation; concat skips NULLs, || gives NULL",
-              "SELECT concat('a', NULL, 'b'), 'a' || 'b'"),
-          f(
-              "trim, btrim, ltrim, rtrim",
-              Kind.SCALAR,
-              "trim([BOTH|LEADING|TRAILING] [chars] FROM s), btrim(s [, chars]), ltrim(s), rtrim(s)",
-              "s without leading/trailing characters",
-              "SELECT trim('  a  '), btrim('xax', 'x'), ltrim('  a'), rtrim('a  ')"),
-          f(
-              "position, strpos",
-              Kind.SCALAR,
-              "position(sub IN s), strpos(s, sub)",
-              "1-based index of sub in s, 0 if absent",
-              "SELECT position('c' IN 'abc'), strpos('abc', 'c')"),
-          f(
-              "replace",
-              Kind.SCALAR,
-              "replace(s, from, to)",
-              "every from in s replaced by to",
-              "SELECT replace('abcb', 'b', 'x')"),
-          f(
-              "left, right",
-              Kind.SCALAR,
-              "left(s, n), right(s, n)",
-              "first / last n characters (negative n: all but)",
-              "SELECT left('abc', 2), right('abc', 2)"),
-          f("reverse", Kind.SCALAR, "reverse(s)", "s backwards", "SELECT reverse('abc')"),
-          f(
-              "split_part",
-              Kind.SCALAR,
-              "split_part(s, delimiter, n)",
-              "n-th field of s split at delimiter (negative n counts from the end; '' past the end)",
-              "SELECT split_part('a,b,c', ',', 2)"),
-          f(
-              "starts_with, ends_with",
-              Kind.SCALAR,
-              "starts_with(s, prefix), ends_with(s, suffix)",
-              "whether s starts / ends with the text",
-              "SELECT starts_with('abc', 'ab'), ends_with('abc', 'bc')"),
-          f(
-              "lpad, rpad",
-              Kind.SCALAR,
-              "lpad(s, n [, fill]), rpad(s, n [, fill])",
-              "s padded with fill (default ' ') or cut to n characters",
-              "SELECT lpad('7', 3, '0'), rpad('ab', 4, '.')"),
-          f(
-              "regexp_replace",
-              Kind.SCALAR,
-              "regexp_replace(s, pattern, replacement [, flags])",
-              "first match replaced (all with flag 'g'; 'i' ignores case); \\1 refers to a group",
-              "SELECT regexp_replace('a1b22', '[0-9]+', '#', 'g')"),
-          f(
-              "regexp_matches, regexp_like",
-              Kind.SCALAR,
-              "regexp_matches(s, pattern [, flags])",
-              "whether the pattern occurs in s",
-              "SELECT regexp_matches('abc', 'b.'), regexp_like('abc', '^a')"),
-          f(
-              "like, ilike, similar to",
-              Kind.SCALAR,
-              "s [NOT] LIKE p [ESCAPE e], s ILIKE p, s SIMILAR TO p",
-              "pattern matches (% and _; SIMILAR TO: SQL regular expressions)",
-              "SELECT 'abc' LIKE 'a%', 'ABC' ILIKE 'a%', 'abc' SIMILAR TO 'a(b|x)c'"),
-          f("md5", Kind.SCALAR, "md5(s)", "MD5 digest of s as 32 hex digits", "SELECT md5('abc')"),
-          f(
-              "hash",
-              Kind.SCALAR,
-              "hash(value, ...)",
-              "a 64-bit BIGINT hash of the values (NULL hashed too)",
-              "SELECT hash('abc', 1)"),
-          // ---- numbers
-          f(
-              "abs, sign",
-              Kind.SCALAR,
-              "abs(x), sign(x)",
-              "absolute value, sign (-1, 0, 1)",
-              "SELECT abs(-2), sign(-2.5)"),
-          f(
-              "round",
-              Kind.SCALAR,
-              "round(x [, digits])",
-              "x rounded half away from zero",
-              "SELECT round(2.345, 2), round(2.5)"),
-          f(
-              "trunc, truncate",
-              Kind.SCALAR,
-              "trunc(x [, digits])",
-              "x cut towards zero",
-              "SELECT trunc(2.789, 1), truncate(-2.7)"),
-          f(
-              "floor, ceil, ceiling",
-              Kind.SCALAR,
-              "floor(x), ceil(x)",
-              "x rounded down / up",
-              "SELECT floor(2.5), ceil(2.1), ceiling(2.1)"),
-          f(
-              "sqrt, power, exp",
-              Kind.SCALAR,
-              "sqrt(x), power(x, y), exp(x)",
-              "square root, x to the y, e to the x (DOUBLE)",
-              "SELECT sqrt(16), power(2, 10), exp(1)"),
-          f(
-              "ln, log, log10",
-              Kind.SCALAR,
-              "ln(x), log(x), log(base, x), log10(x)",
-              "natural, base-10 (log with one argument) or base-b logarithm",
-              "SELECT ln(2.0), log(100), log(2, 8), log10(1000)"),
-          f(
-              "mod",
-              Kind.SCALAR,
-              "mod(a, b), a % b",
-              "remainder (sign of a)",
-              "SELECT mod(7, 3), -7 % 3"),
-          f(
-              "greatest, least",
-              Kind.SCALAR,
-              "greatest(a, b, ...), least(a, b, ...)",
-              "largest / smallest argument (NULLs skipped)",
-              "SELECT greatest(1, 5, 3), least(1, 5, 3)"),
-          // ---- dates and times
-          f(
-              "current_date, current_timestamp, now, localtimestamp",
-              Kind.SCALAR,
-              "current_date, current_timestamp, now()",
-              "today, the current timestamp",
-              "SELECT current_date, current_timestamp, now(), localtimestamp"),
-          f(
-              "extract, date_part",
-              Kind.SCALAR,
-              "extract(part FROM d), date_part('part', d)",
-              "a part of a date or timestamp: year, quarter, month, week, day, dow, doy, hour, minute, second, epoch, ...",
-              "SELECT extract(year FROM DATE '2024-03-05'), date_part('month', DATE '2024-03-05')"),
-          f(
-              "date_trunc",
-              Kind.SCALAR,
-              "date_trunc('part', d)",
-              "d truncated to the part",
-              "SELECT date_trunc('month', DATE '2024-03-05')"),
-          f(
-              "date_diff, datediff",
-              Kind.SCALAR,
-              "date_diff('part', start, end)",
-              "number of part boundaries from start to end (DuckDB's)",
-              "SELECT date_diff('month', DATE '2024-01-31', DATE '2024-03-01'), datediff('day', DATE '2024-01-31', DATE '2024-03-01')"),
-          f(
-              "date_add",
-              Kind.SCALAR,
-              "date_add(d, interval), d + INTERVAL '...'",
-              "d moved by the interval, of d's type",
-              "SELECT date_add(DATE '2024-01-31', INTERVAL '3 days')"),
-          f(
-              "make_date",
-              Kind.SCALAR,
-              "make_date(year, month, day)",
-              "a DATE",
-              "SELECT make_date(2024, 2, 29)"),
-          f(
-              "epoch",
-              Kind.SCALAR,
-              "epoch(d)",
-              "seconds since 1970-01-01 00:00:00 (DOUBLE)",
-              "SELECT epoch(TIMESTAMP '2024-01-01 00:00:01')"),
-          f(
-              "strftime",
-              Kind.SCALAR,
-              "strftime(d, format)",
-              "d as text with C's % specifiers (%Y %m %d %H %M %S %f %b %B %a %A %j ...)",
-              "SELECT strftime(DATE '2024-03-05', '%d/%m/%Y')"),
-          f(
-              "to_char",
-              Kind.SCALAR,
-              "to_char(d, template)",
-              "d as text with PostgreSQL's patterns (YYYY MM DD HH24 MI SS Mon Month Day FM ...)",
-              "SELECT to_char(TIMESTAMP '2024-03-05 14:07:00', 'YYYY-MM-DD HH24:MI')"),
-          f(
-              "date_format",
-              Kind.SCALAR,
-              "date_format(d, format)",
-              "d as text with MySQL's % specifiers (%Y %m %d %H %i %s %M %W ...)",
-              "SELECT date_format(DATE '2024-03-05', '%Y-%m-%d')"),
-          // ---- conditionals and casts
-          f(
-              "coalesce, nullif",
-              Kind.SCALAR,
-              "coalesce(a, b, ...), nullif(a, b)",
-              "first non-NULL argument; NULL when a = b",
-              "SELECT coalesce(NULL, 2), nullif(1, 1)"),
-          f(
-              "case",
-              Kind.SCALAR,
-              "CASE [x] WHEN ... THEN ... [ELSE ...] END",
-              "conditional value",
-              "SELECT CASE WHEN 1 > 0 THEN 'y' ELSE 'n' END"),
-          f(
-              "cast, try_cast",
-              Kind.SCALAR,
-              "CAST(x AS type), x::type, TRY_CAST(x AS type)",
-              "conversion; TRY_CAST gives NULL where it fails",
-              "SELECT CAST('1' AS INTEGER), '2'::BIGINT, TRY_CAST('x' AS INTEGER)"),
-          // ---- aggregates
-          f(
-              "count",
-              Kind.AGGREGATE,
-              "count(*), count(x), count(DISTINCT x)",
-              "rows, non-NULL values, distinct values",
-              "SELECT count(*), count(x), count(DISTINCT x) FROM (VALUES (1), (1), (NULL)) t(x)"),
-          f(
-              "sum, avg, min, max",
-              Kind.AGGREGATE,
-              "sum(x), avg(x), min(x), max(x)",
-              "total, mean, smallest, largest",
-              "SELECT sum(x), avg(x), min(x), max(x) FROM (VALUES (1), (2)) t(x)"),
-          f(
-              "any_value",
-              Kind.AGGREGATE,
-              "any_value(x)",
-              "some value of the group",
-              "SELECT any_value(x) FROM (VALUES (1)) t(x)"),
-          f(
-              "bool_and, bool_or, every",
-              Kind.AGGREGATE,
-              "bool_and(b), bool_or(b)",
-              "whether all / any are true",
-              "SELECT bool_and(x > 0), bool_or(x > 1), every(x > 0) FROM (VALUES (1), (2)) t(x)"),
-          f(
-              "stddev, stddev_samp, stddev_pop, variance, var_samp, var_pop",
-              Kind.AGGREGATE,
-              "stddev(x), variance(x), ...",
-              "sample / population standard deviation and variance (DOUBLE)",
-              "SELECT stddev(x), stddev_samp(x), stddev_pop(x), variance(x), var_samp(x), var_pop(x) FROM (VALUES (1), (2), (4)) t(x)"),
-          f(
-              "covar_samp, covar_pop, corr",
-              Kind.AGGREGATE,
-              "covar_samp(y, x), covar_pop(y, x), corr(y, x)",
-              "sample / population covariance, correlation coefficient (DOUBLE)",
-              "SELECT covar_samp(y, x), covar_pop(y, x), corr(y, x) FROM (VALUES (1, 2), (2, 5), (3, 7)) t(x, y)"),
-          f(
-              "arg_min, arg_max, min_by, max_by",
-              Kind.AGGREGATE,
-              "arg_min(value, key), arg_max(value, key)",
-              "value at the row with the smallest / largest key",
-              "SELECT arg_min(v, k), arg_max(v, k), min_by(v, k), max_by(v, k) FROM (VALUES ('a', 2), ('b', 1)) t(v, k)"),
-          f(
-              "string_agg, listagg",
-              Kind.AGGREGATE,
-              "string_agg(s, separator [ORDER BY ...]), listagg(s, separator) [WITHIN GROUP (ORDER BY ...)]",
-              "the values joined by separator",
-              "SELECT string_agg(s, ',' ORDER BY s), listagg(s, ';') WITHIN GROUP (ORDER BY s DESC) FROM (VALUES ('b'), ('a')) t(s)"),
-          f(
-              "median",
-              Kind.AGGREGATE,
-              "median(x)",
-              "the middle value (interpolated; DOUBLE)",
-              "SELECT median(x) FROM (VALUES (1), (2), (4), (10)) t(x)"),
-          f(
-              "percentile_cont, percentile_disc",
-              Kind.AGGREGATE,
-              "percentile_cont(f) WITHIN GROUP (ORDER BY x [DESC])",
-              "the value at fraction f, interpolated (cont, DOUBLE) or an input value (disc)",
-              "SELECT percentile_cont(0.25) WITHIN GROUP (ORDER BY x), percentile_disc(0.25) WITHIN GROUP (ORDER BY x) FROM (VALUES (1), (2), (4), (10)) t(x)"),
-          f(
-              "approx_percentile",
-              Kind.AGGREGATE,
-              "approx_percentile(x, f)",
-              "a value of x at fraction f (computed exactly, as percentile_disc)",
-              "SELECT approx_percentile(x, 0.5) FROM (VALUES (1), (2), (4)) t(x)"),
-          f(
-              "approx_count_distinct",
-              Kind.AGGREGATE,
-              "approx_count_distinct(x)",
-              "number of distinct values (computed exactly)",
-              "SELECT approx_count_distinct(x) FROM (VALUES (1), (1), (2)) t(x)"),
-          f(
-              "grouping",
-              Kind.AGGREGATE,
-              "grouping(a, ...)",
-              "bit mask of the columns not grouped in this row's grouping set",
-              "SELECT x, grouping(x) FROM (VALUES (1)) t(x) GROUP BY ROLLUP (x)"),
-          // ---- windows
-          f(
-              "row_number, rank, dense_rank, percent_rank, cume_dist, ntile",
-              Kind.WINDOW,
-              "rank() OVER (...)",
-              "position of the row in its window",
-              "SELECT x, row_number() OVER (ORDER BY x), rank() OVER (ORDER BY x), dense_rank() OVER (ORDER BY x), percent_rank() OVER (ORDER BY x), cume_dist() OVER (ORDER BY x), ntile(2) OVER (ORDER BY x) FROM (VALUES (1), (2)) t(x)"),
-          f(
-              "lag, lead, first_value, last_value",
-              Kind.WINDOW,
-              "lag(x [, offset [, default]]) OVER (...)",
-              "value of another row of the window",
-              "SELECT x, lag(x) OVER (ORDER BY x), lead(x, 1, 0) OVER (ORDER BY x), first_value(x) OVER (ORDER BY x), last_value(x) OVER (ORDER BY x) FROM (VALUES (1), (2)) t(x)"),
-          // ---- tables
-          f(
-              "read_parquet",
-              Kind.TABLE,
-              "FROM read_parquet('path'), FROM 'file.parquet'",
-              "the rows of a Parquet file or folder (a local path or s3://bucket/prefix)",
-              "SELECT * FROM read_parquet('target/functions-example.parquet')"),
-          f(
-              "read_csv, read_csv_auto",
-              Kind.TABLE,
-              "FROM read_csv('path', delim => ';', header => false, quote => '\"', escape => '\\', nullstr => 'NA', ignore_errors => true, sample_size => 1000, types => 'a:BIGINT,b:VARCHAR'), FROM 'file.csv'",
-              "the rows of a CSV file or folder (.gz and .zst decompressed); options also as name = value (DuckDB)",
-              "SELECT * FROM read_csv('target/functions-example.csv', header => true) UNION ALL SELECT * FROM read_csv_auto('target/functions-example.csv')"),
-          f(
-              "count, sum, avg, min, max",
-              Kind.WINDOW,
-              "sum(x) OVER (PARTITION BY ... ORDER BY ... ROWS|RANGE ...)",
-              "aggregate over the window frame",
-              "SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), count(x) OVER (), avg(x) OVER (), min(x) OVER (), max(x) OVER () FROM (VALUES (1), (2)) t(x)"));
+      concat(
+          section(
+              Group.STRING,
+              // ---- strings
+              f(
+                  "upper, lower",
+                  Kind.SCALAR,
+                  "upper(s)",
+                  "s in upper / lower case",
+                  "SELECT upper('ab'), lower('AB')"),
+              f(
+                  "length, char_length, character_length",
+                  Kind.SCALAR,
+                  "length(s)",
+                  "number of characters",
+                  "SELECT length('abc'), char_length('ab'), character_length('a')"),
+              f(
+                  "substring, substr",
+                  Kind.SCALAR,
+                  "substring(s, from [, count]), substring(s FROM a FOR b)",
+                  "part of s (1-based)",
+                  "SELECT substring('abcdef', 2, 3), substr('abcdef', 2)"),
+              f(
+                  "concat",
+                  Kind.SCALAR,
+                  "concat(a, b, ...), a || b",
+                  "concatenation; concat skips NULLs, || gives NULL",
+                  "SELECT concat('a', NULL, 'b'), 'a' || 'b'"),
+              f(
+                  "trim, btrim, ltrim, rtrim",
+                  Kind.SCALAR,
+                  "trim([BOTH|LEADING|TRAILING] [chars] FROM s), btrim(s [, chars]), ltrim(s), rtrim(s)",
+                  "s without leading/trailing characters",
+                  "SELECT trim('  a  '), btrim('xax', 'x'), ltrim('  a'), rtrim('a  ')"),
+              f(
+                  "position, strpos",
+                  Kind.SCALAR,
+                  "position(sub IN s), strpos(s, sub)",
+                  "1-based index of sub in s, 0 if absent",
+                  "SELECT position('c' IN 'abc'), strpos('abc', 'c')"),
+              f(
+                  "replace",
+                  Kind.SCALAR,
+                  "replace(s, from, to)",
+                  "every from in s replaced by to",
+                  "SELECT replace('abcb', 'b', 'x')"),
+              f(
+                  "left, right",
+                  Kind.SCALAR,
+                  "left(s, n), right(s, n)",
+                  "first / last n characters (negative n: all but)",
+                  "SELECT left('abc', 2), right('abc', 2)"),
+              f("reverse", Kind.SCALAR, "reverse(s)", "s backwards", "SELECT reverse('abc')"),
+              f(
+                  "split_part",
+                  Kind.SCALAR,
+                  "split_part(s, delimiter, n)",
+                  "n-th field of s split at delimiter (negative n counts from the end; '' past the end)",
+                  "SELECT split_part('a,b,c', ',', 2)"),
+              f(
+                  "starts_with, ends_with",
+                  Kind.SCALAR,
+                  "starts_with(s, prefix), ends_with(s, suffix)",
+                  "whether s starts / ends with the text",
+                  "SELECT starts_with('abc', 'ab'), ends_with('abc', 'bc')"),
+              f(
+                  "lpad, rpad",
+                  Kind.SCALAR,
+                  "lpad(s, n [, fill]), rpad(s, n [, fill])",
+                  "s padded with fill (default ' ') or cut to n characters",
+                  "SELECT lpad('7', 3, '0'), rpad('ab', 4, '.')"),
+              f(
+                  "regexp_replace",
+                  Kind.SCALAR,
+                  "regexp_replace(s, pattern, replacement [, flags])",
+                  "first match replaced (all with flag 'g'; 'i' ignores case); \\1 refers to a group",
+                  "SELECT regexp_replace('a1b22', '[0-9]+', '#', 'g')"),
+              f(
+                  "regexp_matches, regexp_like",
+                  Kind.SCALAR,
+                  "regexp_matches(s, pattern [, flags])",
+                  "whether the pattern occurs in s",
+                  "SELECT regexp_matches('abc', 'b.'), regexp_like('abc', '^a')"),
+              f(
+                  "like, ilike, similar to",
+                  Kind.SCALAR,
+                  "s [NOT] LIKE p [ESCAPE e], s ILIKE p, s SIMILAR TO p",
+                  "pattern matches (% and _; SIMILAR TO: SQL regular expressions)",
+                  "SELECT 'abc' LIKE 'a%', 'ABC' ILIKE 'a%', 'abc' SIMILAR TO 'a(b|x)c'"),
+              f(
+                  "md5",
+                  Kind.SCALAR,
+                  "md5(s)",
+                  "MD5 digest of s as 32 hex digits",
+                  "SELECT md5('abc')"),
+              f(
+                  "hash",
+                  Kind.SCALAR,
+                  "hash(value, ...)",
+                  "a 64-bit BIGINT hash of the values (NULL hashed too)",
+                  "SELECT hash('abc', 1)")),
+          section(
+              Group.NUMERIC,
+              // ---- numbers
+              f(
+                  "abs, sign",
+                  Kind.SCALAR,
+                  "abs(x), sign(x)",
+                  "absolute value, sign (-1, 0, 1)",
+                  "SELECT abs(-2), sign(-2.5)"),
+              f(
+                  "round",
+                  Kind.SCALAR,
+                  "round(x [, digits])",
+                  "x rounded half away from zero",
+                  "SELECT round(2.345, 2), round(2.5)"),
+              f(
+                  "trunc, truncate",
+                  Kind.SCALAR,
+                  "trunc(x [, digits])",
+                  "x cut towards zero",
+                  "SELECT trunc(2.789, 1), truncate(-2.7)"),
+              f(
+                  "floor, ceil, ceiling",
+                  Kind.SCALAR,
+                  "floor(x), ceil(x)",
+                  "x rounded down / up",
+                  "SELECT floor(2.5), ceil(2.1), ceiling(2.1)"),
+              f(
+                  "sqrt, power, exp",
+                  Kind.SCALAR,
+                  "sqrt(x), power(x, y), exp(x)",
+                  "square root, x to the y, e to the x (DOUBLE)",
+                  "SELECT sqrt(16), power(2, 10), exp(1)"),
+              f(
+                  "ln, log, log10",
+                  Kind.SCALAR,
+                  "ln(x), log(x), log(base, x), log10(x)",
+                  "natural, base-10 (log with one argument) or base-b logarithm",
+                  "SELECT ln(2.0), log(100), log(2, 8), log10(1000)"),
+              f(
+                  "mod",
+                  Kind.SCALAR,
+                  "mod(a, b), a % b",
+                  "remainder (sign of a)",
+                  "SELECT mod(7, 3), -7 % 3"),
+              f(
+                  "greatest, least",
+                  Kind.SCALAR,
+                  "greatest(a, b, ...), least(a, b, ...)",
+                  "largest / smallest argument (NULLs skipped)",
+                  "SELECT greatest(1, 5, 3), least(1, 5, 3)")),
+          section(
+              Group.DATETIME,
+              // ---- dates and times
+              f(
+                  "current_date, current_timestamp, now, localtimestamp",
+                  Kind.SCALAR,
+                  "current_date, current_timestamp, now()",
+                  "today, the current timestamp",
+                  "SELECT current_date, current_timestamp, now(), localtimestamp"),
+              f(
+                  "extract, date_part",
+                  Kind.SCALAR,
+                  "extract(part FROM d), date_part('part', d)",
+                  "a part of a date or timestamp: year, quarter, month, week, day, dow, doy, hour, minute, second, epoch, ...",
+                  "SELECT extract(year FROM DATE '2024-03-05'), date_part('month', DATE '2024-03-05')"),
+              f(
+                  "date_trunc",
+                  Kind.SCALAR,
+                  "date_trunc('part', d)",
+                  "d truncated to the part",
+                  "SELECT date_trunc('month', DATE '2024-03-05')"),
+              f(
+                  "date_diff, datediff",
+                  Kind.SCALAR,
+                  "date_diff('part', start, end)",
+                  "number of part boundaries from start to end (DuckDB's)",
+                  "SELECT date_diff('month', DATE '2024-01-31', DATE '2024-03-01'), datediff('day', DATE '2024-01-31', DATE '2024-03-01')"),
+              f(
+                  "date_add",
+                  Kind.SCALAR,
+                  "date_add(d, interval), d + INTERVAL '...'",
+                  "d moved by the interval, of d's type",
+                  "SELECT date_add(DATE '2024-01-31', INTERVAL '3 days')"),
+              f(
+                  "make_date",
+                  Kind.SCALAR,
+                  "make_date(year, month, day)",
+                  "a DATE",
+                  "SELECT make_date(2024, 2, 29)"),
+              f(
+                  "epoch",
+                  Kind.SCALAR,
+                  "epoch(d)",
+                  "seconds since 1970-01-01 00:00:00 (DOUBLE)",
+                  "SELECT epoch(TIMESTAMP '2024-01-01 00:00:01')"),
+              f(
+                  "strftime",
+                  Kind.SCALAR,
+                  "strftime(d, format)",
+                  "d as text with C's % specifiers (%Y %m %d %H %M %S %f %b %B %a %A %j ...)",
+                  "SELECT strftime(DATE '2024-03-05', '%d/%m/%Y')"),
+              f(
+                  "to_char",
+                  Kind.SCALAR,
+                  "to_char(d, template)",
+                  "d as text with PostgreSQL's patterns (YYYY MM DD HH24 MI SS Mon Month Day FM ...)",
+                  "SELECT to_char(TIMESTAMP '2024-03-05 14:07:00', 'YYYY-MM-DD HH24:MI')"),
+              f(
+                  "date_format",
+                  Kind.SCALAR,
+                  "date_format(d, format)",
+                  "d as text with MySQL's % specifiers (%Y %m %d %H %i %s %M %W ...)",
+                  "SELECT date_format(DATE '2024-03-05', '%Y-%m-%d')")),
+          section(
+              Group.SYSTEM,
+              // ---- conditionals and casts
+              f(
+                  "coalesce, nullif",
+                  Kind.SCALAR,
+                  "coalesce(a, b, ...), nullif(a, b)",
+                  "first non-NULL argument; NULL when a = b",
+                  "SELECT coalesce(NULL, 2), nullif(1, 1)"),
+              f(
+                  "case",
+                  Kind.SCALAR,
+                  "CASE [x] WHEN ... THEN ... [ELSE ...] END",
+                  "conditional value",
+                  "SELECT CASE WHEN 1 > 0 THEN 'y' ELSE 'n' END"),
+              f(
+                  "cast, try_cast",
+                  Kind.SCALAR,
+                  "CAST(x AS type), x::type, TRY_CAST(x AS type)",
+                  "conversion; TRY_CAST gives NULL where it fails",
+                  "SELECT CAST('1' AS INTEGER), '2'::BIGINT, TRY_CAST('x' AS INTEGER)")),
+          List.of(
+              // ---- aggregates
+              f(
+                  "count",
+                  Kind.AGGREGATE,
+                  "count(*), count(x), count(DISTINCT x)",
+                  "rows, non-NULL values, distinct values",
+                  "SELECT count(*), count(x), count(DISTINCT x) FROM (VALUES (1), (1), (NULL)) t(x)"),
+              f(
+                  "sum, avg, min, max",
+                  Kind.AGGREGATE,
+                  "sum(x), avg(x), min(x), max(x)",
+                  "total, mean, smallest, largest",
+                  "SELECT sum(x), avg(x), min(x), max(x) FROM (VALUES (1), (2)) t(x)"),
+              f(
+                  "any_value",
+                  Kind.AGGREGATE,
+                  "any_value(x)",
+                  "some value of the group",
+                  "SELECT any_value(x) FROM (VALUES (1)) t(x)"),
+              f(
+                  "bool_and, bool_or, every",
+                  Kind.AGGREGATE,
+                  "bool_and(b), bool_or(b)",
+                  "whether all / any are true",
+                  "SELECT bool_and(x > 0), bool_or(x > 1), every(x > 0) FROM (VALUES (1), (2)) t(x)"),
+              f(
+                  "stddev, stddev_samp, stddev_pop, variance, var_samp, var_pop",
+                  Kind.AGGREGATE,
+                  "stddev(x), variance(x), ...",
+                  "sample / population standard deviation and variance (DOUBLE)",
+                  "SELECT stddev(x), stddev_samp(x), stddev_pop(x), variance(x), var_samp(x), var_pop(x) FROM (VALUES (1), (2), (4)) t(x)"),
+              f(
+                  "covar_samp, covar_pop, corr",
+                  Kind.AGGREGATE,
+                  "covar_samp(y, x), covar_pop(y, x), corr(y, x)",
+                  "sample / population covariance, correlation coefficient (DOUBLE)",
+                  "SELECT covar_samp(y, x), covar_pop(y, x), corr(y, x) FROM (VALUES (1, 2), (2, 5), (3, 7)) t(x, y)"),
+              f(
+                  "arg_min, arg_max, min_by, max_by",
+                  Kind.AGGREGATE,
+                  "arg_min(value, key), arg_max(value, key)",
+                  "value at the row with the smallest / largest key",
+                  "SELECT arg_min(v, k), arg_max(v, k), min_by(v, k), max_by(v, k) FROM (VALUES ('a', 2), ('b', 1)) t(v, k)"),
+              f(
+                  "string_agg, listagg",
+                  Kind.AGGREGATE,
+                  "string_agg(s, separator [ORDER BY ...]), listagg(s, separator) [WITHIN GROUP (ORDER BY ...)]",
+                  "the values joined by separator",
+                  "SELECT string_agg(s, ',' ORDER BY s), listagg(s, ';') WITHIN GROUP (ORDER BY s DESC) FROM (VALUES ('b'), ('a')) t(s)"),
+              f(
+                  "median",
+                  Kind.AGGREGATE,
+                  "median(x)",
+                  "the middle value (interpolated; DOUBLE)",
+                  "SELECT median(x) FROM (VALUES (1), (2), (4), (10)) t(x)"),
+              f(
+                  "percentile_cont, percentile_disc",
+                  Kind.AGGREGATE,
+                  "percentile_cont(f) WITHIN GROUP (ORDER BY x [DESC])",
+                  "the value at fraction f, interpolated (cont, DOUBLE) or an input value (disc)",
+                  "SELECT percentile_cont(0.25) WITHIN GROUP (ORDER BY x), percentile_disc(0.25) WITHIN GROUP (ORDER BY x) FROM (VALUES (1), (2), (4), (10)) t(x)"),
+              f(
+                  "approx_percentile",
+                  Kind.AGGREGATE,
+                  "approx_percentile(x, f)",
+                  "a value of x at fraction f (computed exactly, as percentile_disc)",
+                  "SELECT approx_percentile(x, 0.5) FROM (VALUES (1), (2), (4)) t(x)"),
+              f(
+                  "approx_count_distinct",
+                  Kind.AGGREGATE,
+                  "approx_count_distinct(x)",
+                  "number of distinct values (computed exactly)",
+                  "SELECT approx_count_distinct(x) FROM (VALUES (1), (1), (2)) t(x)"),
+              f(
+                  "grouping",
+                  Kind.AGGREGATE,
+                  "grouping(a, ...)",
+                  "bit mask of the columns not grouped in this row's grouping set",
+                  "SELECT x, grouping(x) FROM (VALUES (1)) t(x) GROUP BY ROLLUP (x)"),
+              // ---- windows
+              f(
+                  "row_number, rank, dense_rank, percent_rank, cume_dist, ntile",
+                  Kind.WINDOW,
+                  "rank() OVER (...)",
+                  "position of the row in its window",
+                  "SELECT x, row_number() OVER (ORDER BY x), rank() OVER (ORDER BY x), dense_rank() OVER (ORDER BY x), percent_rank() OVER (ORDER BY x), cume_dist() OVER (ORDER BY x), ntile(2) OVER (ORDER BY x) FROM (VALUES (1), (2)) t(x)"),
+              f(
+                  "lag, lead, first_value, last_value",
+                  Kind.WINDOW,
+                  "lag(x [, offset [, default]]) OVER (...)",
+                  "value of another row of the window",
+                  "SELECT x, lag(x) OVER (ORDER BY x), lead(x, 1, 0) OVER (ORDER BY x), first_value(x) OVER (ORDER BY x), last_value(x) OVER (ORDER BY x) FROM (VALUES (1), (2)) t(x)"),
+              // ---- tables
+              f(
+                  "read_parquet",
+                  Kind.TABLE,
+                  "FROM read_parquet('path'), FROM 'file.parquet'",
+                  "the rows of a Parquet file or folder (a local path or s3://bucket/prefix)",
+                  "SELECT * FROM read_parquet('target/functions-example.parquet')"),
+              f(
+                  "read_csv, read_csv_auto",
+                  Kind.TABLE,
+                  "FROM read_csv('path', delim => ';', header => false, quote => '\"', escape => '\\', nullstr => 'NA', ignore_errors => true, sample_size => 1000, types => 'a:BIGINT,b:VARCHAR'), FROM 'file.csv'",
+                  "the rows of a CSV file or folder (.gz and .zst decompressed); options also as name = value (DuckDB)",
+                  "SELECT * FROM read_csv('target/functions-example.csv', header => true) UNION ALL SELECT * FROM read_csv_auto('target/functions-example.csv')"),
+              f(
+                  "count, sum, avg, min, max",
+                  Kind.WINDOW,
+                  "sum(x) OVER (PARTITION BY ... ORDER BY ... ROWS|RANGE ...)",
+                  "aggregate over the window frame",
+                  "SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), count(x) OVER (), avg(x) OVER (), min(x) OVER (), max(x) OVER () FROM (VALUES (1), (2)) t(x)")));
 
   private static Function f(
       String names, Kind kind, String signature, String description, String example) {
@@ -608,7 +639,26 @@ public final class QuiverFunctions {
     for (String n : names.split(",")) {
       list.add(n.strip().toLowerCase(Locale.ROOT));
     }
-    return new Function(List.copyOf(list), kind, signature, description, example);
+    return new Function(List.copyOf(list), kind, null, signature, description, example);
+  }
+
+  /** The scalar functions of one section. */
+  private static List<Function> section(Group group, Function... functions) {
+    List<Function> out = new ArrayList<>();
+    for (Function f : functions) {
+      out.add(
+          new Function(f.names(), f.kind(), group, f.signature(), f.description(), f.example()));
+    }
+    return out;
+  }
+
+  @SafeVarargs
+  private static List<Function> concat(List<Function>... sections) {
+    List<Function> out = new ArrayList<>();
+    for (List<Function> s : sections) {
+      out.addAll(s);
+    }
+    return List.copyOf(out);
   }
 
   /**

@@ -233,14 +233,21 @@ public final class SchedulerClient implements AutoCloseable {
     }
     String tls = TlsDiagnosis.explain(status, config.security().clientTls());
     String message =
-        "Could not "
-            + what
-            + " on the scheduler at "
-            + config.target()
-            + ": "
-            + status.getCode()
-            + (description == null ? "" : " (" + description + ")")
-            + tls;
+        refused(status)
+            ? "Could not "
+                + what
+                + ": nothing listens at "
+                + config.target()
+                + " (connection refused); is the scheduler running there, and is that its gRPC"
+                + " port (its --port, default 50050)?"
+            : "Could not "
+                + what
+                + " on the scheduler at "
+                + config.target()
+                + ": "
+                + status.getCode()
+                + (description == null ? "" : " (" + description + ")")
+                + tls;
     if (status.getCode() == Status.Code.UNAUTHENTICATED
         || status.getCode() == Status.Code.PERMISSION_DENIED) {
       return new AccessDeniedException(message, e);
@@ -255,6 +262,17 @@ public final class SchedulerClient implements AutoCloseable {
     return unreachable && tls.isEmpty()
         ? new UnreachableException(message, e)
         : new QuiverException(message, e);
+  }
+
+  /** Whether the call failed because no process listens at the address. */
+  private static boolean refused(Status status) {
+    for (Throwable t = status.getCause(); t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException
+          && String.valueOf(t.getMessage()).startsWith("Connection refused")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Waits (up to 5 s) for releases still under way, then closes the connection. */

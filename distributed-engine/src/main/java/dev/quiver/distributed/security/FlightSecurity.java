@@ -70,7 +70,8 @@ public final class FlightSecurity {
       // DoGet (the only Flight call served) is open to clients and the cluster alike; the job
       // capability in its ticket decides which data a caller reads.
       Tokens tokens = security.acceptedTokens();
-      builder.middleware(TOKEN_KEY, (info, headers, context) -> check(tokens, info, headers));
+      builder.middleware(
+          TOKEN_KEY, (info, headers, context) -> check(tokens, info, headers, Tokens.REJECTED));
     }
     return builder;
   }
@@ -107,12 +108,29 @@ public final class FlightSecurity {
       ExecutorService executor,
       SecurityConfig security,
       List<ServerInterceptorAdapter.KeyFactory<?>> producerMiddleware) {
+    addFlightService(
+        builder, allocator, producer, executor, security, producerMiddleware, Tokens.REJECTED);
+  }
+
+  /**
+   * As above, answering a call without an accepted token with {@code rejection}: what the server's
+   * own clients configure (a JDBC user sets {@code token=} in the URL, not cluster flags). It must
+   * not quote any token.
+   */
+  public static void addFlightService(
+      ServerBuilder<?> builder,
+      BufferAllocator allocator,
+      FlightProducer producer,
+      ExecutorService executor,
+      SecurityConfig security,
+      List<ServerInterceptorAdapter.KeyFactory<?>> producerMiddleware,
+      String rejection) {
     List<ServerInterceptorAdapter.KeyFactory<?>> middleware = new ArrayList<>();
     if (security.hasToken()) {
       Tokens tokens = security.acceptedTokens();
       middleware.add(
           new ServerInterceptorAdapter.KeyFactory<>(
-              TOKEN_KEY, (info, headers, context) -> check(tokens, info, headers)));
+              TOKEN_KEY, (info, headers, context) -> check(tokens, info, headers, rejection)));
     }
     middleware.addAll(producerMiddleware);
     middleware.add(
@@ -135,10 +153,11 @@ public final class FlightSecurity {
         .intercept(new ServerInterceptorAdapter(middleware));
   }
 
-  private static TokenMiddleware check(Tokens tokens, CallInfo info, CallHeaders headers) {
+  private static TokenMiddleware check(
+      Tokens tokens, CallInfo info, CallHeaders headers, String rejection) {
     if (!tokens.matches(headers.get(Tokens.HEADER))) {
       LOG.warn("rejected Flight {}: missing or invalid token", info.method());
-      throw CallStatus.UNAUTHENTICATED.withDescription(Tokens.REJECTED).toRuntimeException();
+      throw CallStatus.UNAUTHENTICATED.withDescription(rejection).toRuntimeException();
     }
     return TokenMiddleware.INSTANCE;
   }

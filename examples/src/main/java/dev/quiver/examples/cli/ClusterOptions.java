@@ -37,7 +37,10 @@ public final class ClusterOptions {
       names = "--token-file",
       paramLabel = "FILE",
       description =
-          "With --scheduler: file holding the cluster's shared token, sent on every call.")
+          "File holding a token. quiver serve: every JDBC and Flight SQL client must send it"
+              + " (JDBC: token=... in the URL); with --scheduler it is also sent to the cluster,"
+              + " with --embedded the embedded cluster requires it too. sql and shell: needs"
+              + " --scheduler; sent on every call to the cluster.")
   private Path tokenFile;
 
   @Option(

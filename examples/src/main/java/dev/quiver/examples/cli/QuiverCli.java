@@ -3,6 +3,7 @@ package dev.quiver.examples.cli;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.distributed.logging.ProcessLogging;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -58,6 +59,7 @@ public final class QuiverCli implements Runnable {
           err.println(
               "error: "
                   + oneLine(e)
+                  + didYouMean(e)
                   + " (see '"
                   + e.getCommandLine().getCommandSpec().qualifiedName()
                   + " --help')");
@@ -65,6 +67,17 @@ public final class QuiverCli implements Runnable {
           return EXIT_USAGE;
         });
     return cli;
+  }
+
+  /** Picocli's nearest options or subcommands to a misspelt one, as "; did you mean ...?". */
+  static String didYouMean(CommandLine.ParameterException e) {
+    if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+      List<String> nearest = u.getSuggestions();
+      return "; did you mean "
+          + String.join(" or ", nearest.subList(0, Math.min(3, nearest.size())))
+          + "?";
+    }
+    return "";
   }
 
   /** A one-line description of an error: its message, or its type when it has none. */

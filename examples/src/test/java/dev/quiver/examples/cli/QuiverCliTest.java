@@ -36,6 +36,16 @@ class QuiverCliTest {
   }
 
   @Test
+  void aMisspeltOptionGetsADidYouMean() {
+    int exit = run("sql", "--schedular", "localhost:50050", "-e", "select 1");
+    assertThat(exit).isEqualTo(QuiverCli.EXIT_USAGE);
+    assertThat(err.toString().strip())
+        .doesNotContain("\n")
+        .contains("--schedular")
+        .contains("did you mean --scheduler");
+  }
+
+  @Test
   void badFormatIsAUsageError() {
     int exit = run("sql", "--format", "xml", "-e", "select 1");
     assertThat(exit).isEqualTo(QuiverCli.EXIT_USAGE);

@@ -134,7 +134,13 @@ final class ExecutorCalls implements AutoCloseable {
 
               @Override
               public void onError(Throwable t) {
-                LOG.warn("{} failed: {}", what, Status.fromThrowable(t));
+                Status status = Status.fromThrowable(t);
+                if (closedHere(status)) {
+                  // The scheduler stopping, or dropping a gone executor: nothing failed.
+                  LOG.debug("{} not sent: {}", what, status);
+                } else {
+                  LOG.warn("{} failed: {}", what, status);
+                }
               }
 
               @Override
@@ -165,5 +171,12 @@ final class ExecutorCalls implements AutoCloseable {
   @Override
   public void close() {
     clients.close();
+  }
+
+  /** Whether a call failed because this side shut its channel down, not the executor. */
+  static boolean closedHere(Status status) {
+    return status.getCode() == Status.Code.UNAVAILABLE
+        && status.getDescription() != null
+        && status.getDescription().contains("shutdownNow invoked");
   }
 }

@@ -9,6 +9,8 @@ import java.util.Locale;
 
 /** What the job manager counts and times, as Prometheus metrics (all named {@code quiver_*}). */
 public final class JobMetrics {
+  // Without exemplars: sampling them starts Prometheus' static scheduler thread, which outlives
+  // every cluster (mvn exec:java then waits 15 s for it) and Quiver has no traces to link.
   private final Counter submitted;
   private final Counter finished;
   private final Histogram jobSeconds;
@@ -22,12 +24,14 @@ public final class JobMetrics {
         Counter.builder()
             .name("quiver_jobs_submitted_total")
             .help("Jobs submitted to the scheduler")
+            .withoutExemplars()
             .register(registry);
     finished =
         Counter.builder()
             .name("quiver_jobs_finished_total")
             .help("Jobs that ended, by final state (succeeded, failed, cancelled)")
             .labelNames("state")
+            .withoutExemplars()
             .register(registry);
     jobSeconds =
         Histogram.builder()
@@ -36,6 +40,7 @@ public final class JobMetrics {
             .labelNames("state")
             .classicOnly()
             .classicUpperBounds(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600)
+            .withoutExemplars()
             .register(registry);
     taskSeconds =
         Histogram.builder()
@@ -44,11 +49,13 @@ public final class JobMetrics {
             .labelNames("state")
             .classicOnly()
             .classicUpperBounds(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300)
+            .withoutExemplars()
             .register(registry);
     retries =
         Counter.builder()
             .name("quiver_task_retries_total")
             .help("Task attempts launched after the first attempt of their task")
+            .withoutExemplars()
             .register(registry);
     executorsLost =
         Counter.builder()
@@ -56,6 +63,7 @@ public final class JobMetrics {
             .help(
                 "Executors declared lost (no heartbeat, broken connection, unreachable, or"
                     + " registered again after a restart)")
+            .withoutExemplars()
             .register(registry);
   }
 
