@@ -57,6 +57,16 @@ final class QuiverFuzzEngine implements FuzzEngine {
   static QuiverFuzzEngine embeddedCluster(int executors, String bytesPerTask) {
     SessionConfig config =
         new SessionConfig().set(DistributedSettings.BYTES_PER_TASK, bytesPerTask);
+    // -Dfuzz.runtime_filter_bytes=1 makes every runtime filter whose keys input wrote a row a
+    // Bloom filter; -Dfuzz.broadcast_threshold_rows=0 shuffles both sides of every join.
+    String filterBytes = System.getProperty("fuzz.runtime_filter_bytes", "").strip();
+    if (!filterBytes.isEmpty()) {
+      config.set(DistributedSettings.RUNTIME_FILTER_BYTES, filterBytes);
+    }
+    String broadcastRows = System.getProperty("fuzz.broadcast_threshold_rows", "").strip();
+    if (!broadcastRows.isEmpty()) {
+      config.set(DistributedSettings.BROADCAST_THRESHOLD_ROWS, broadcastRows);
+    }
     Injector injector = Guice.createInjector(new EmbeddedClusterModule(executors, config));
     ClusterLifecycle lifecycle = injector.getInstance(ClusterLifecycle.class);
     try {
