@@ -164,6 +164,9 @@ public final class ExecutorServer implements AutoCloseable {
    */
   private volatile boolean draining;
 
+  /** When the scheduler last answered a heartbeat (System.nanoTime). */
+  private volatile long lastBeatAnsweredNanos = System.nanoTime();
+
   /** The server of the Flight and control services, on Flight's Netty or a transport's. */
   private interface Serving {
     void start() throws IOException;
@@ -736,6 +739,7 @@ public final class ExecutorServer implements AutoCloseable {
                         .setDiskBytes(store.diskBytes() + taskSpillBytes.get())
                         .setDraining(draining)
                         .build());
+        lastBeatAnsweredNanos = System.nanoTime();
         boolean reregister = answer.getReregister();
         if (answer.getDraining() && !draining) {
           LOG.info(
@@ -944,14 +948,19 @@ public final class ExecutorServer implements AutoCloseable {
 
   /**
    * Waits until a draining executor has no task left and holds no shuffle output (the scheduler
-   * removed each job's output when the job ended), or {@code grace} passed.
+   * removed each job's output when the job ended), or {@code grace} passed. Outputs count only
+   * while a scheduler answers: with none (it stopped too), no job can read them any more.
    *
    * @return true when drained, false when {@code grace} ran out first (or not draining)
    */
   public boolean awaitDrained(java.time.Duration grace) throws InterruptedException {
     long deadline = System.nanoTime() + grace.toNanos();
     while (draining && !closed) {
-      if (tasks.activeTasks() == 0 && store.partitionCount() == 0) {
+      boolean schedulerGone =
+          !registered
+              || System.nanoTime() - lastBeatAnsweredNanos
+                  > TimeUnit.MILLISECONDS.toNanos(3 * intervalMillis);
+      if (tasks.activeTasks() == 0 && (store.partitionCount() == 0 || schedulerGone)) {
         return true;
       }
       if (System.nanoTime() - deadline >= 0) {
