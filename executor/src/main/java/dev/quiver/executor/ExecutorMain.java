@@ -121,6 +121,18 @@ public final class ExecutorMain implements Callable<Integer> {
   Duration shuffleTtl = ExecutorConfig.DEFAULT_SHUFFLE_TTL;
 
   @Option(
+      names = "--drain-timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "On SIGTERM (or a drain asked through the scheduler's POST"
+              + " /api/executors/{id}/drain) the executor takes no new tasks, finishes its running"
+              + " ones and serves its shuffle outputs until their jobs end, waiting at most this"
+              + " long before it exits, e.g. 90s or 5m (default: 5m; keep Kubernetes'"
+              + " terminationGracePeriodSeconds above it).")
+  Duration drainTimeout = Duration.ofMinutes(5);
+
+  @Option(
       names = "--shuffle-compression",
       paramLabel = "CODEC",
       converter = CompressionConverter.class,
@@ -377,12 +389,44 @@ public final class ExecutorMain implements Callable<Integer> {
             new Thread(
                 () -> {
                   try {
-                    lifecycle.close();
+                    // SIGTERM drains first: running tasks end and readers get their outputs.
+                    server.drain();
+                    if (!server.awaitDrained(drainTimeout)) {
+                      System.err.println(
+                          "executor "
+                              + config.executorId()
+                              + " still had tasks or shuffle outputs after --drain-timeout "
+                              + drainTimeout
+                              + "; exiting anyway");
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                   } finally {
-                    stopped.countDown();
+                    try {
+                      lifecycle.close();
+                    } finally {
+                      stopped.countDown();
+                    }
                   }
                 },
                 "quiver-executor-shutdown"));
+    // A drain asked through the scheduler: exit once drained (the shutdown hook closes).
+    Thread drainWatch =
+        new Thread(
+            () -> {
+              try {
+                while (!server.isDraining()) {
+                  Thread.sleep(200);
+                }
+                server.awaitDrained(drainTimeout);
+                System.exit(0);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "quiver-executor-drain-watch");
+    drainWatch.setDaemon(true);
+    drainWatch.start();
     // Not a success banner while no scheduler has taken the executor: say what it waits for.
     System.out.println(
         "Quiver executor "

@@ -5,6 +5,7 @@ import dev.quiver.binding.io.LocalFileAccess;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.HeartbeatRequest;
+import dev.quiver.distributed.proto.HeartbeatResponse;
 import dev.quiver.distributed.proto.NextSplitsRequest;
 import dev.quiver.distributed.proto.NextSplitsResponse;
 import dev.quiver.distributed.proto.RegisterRequest;
@@ -155,6 +156,16 @@ public final class ExecutorServer implements AutoCloseable {
   private int registerFailures;
 
   private volatile boolean closed;
+
+  /**
+   * True once the executor drains (SIGTERM, or the scheduler says an operator asked): it tells the
+   * scheduler in every heartbeat, gets no new tasks, and {@link #awaitDrained} returns once its
+   * tasks ended and its shuffle outputs were removed with their jobs.
+   */
+  private volatile boolean draining;
+
+  /** When the scheduler last answered a heartbeat (System.nanoTime). */
+  private volatile long lastBeatAnsweredNanos = System.nanoTime();
 
   /** The server of the Flight and control services, on Flight's Netty or a transport's. */
   private interface Serving {
@@ -697,12 +708,21 @@ public final class ExecutorServer implements AutoCloseable {
 
   private void beat() {
     try {
+      beatOnce();
+    } finally {
+      scheduleHeartbeat();
+    }
+  }
+
+  /** One registration or heartbeat, now; failures are logged and retried at the next beat. */
+  private void beatOnce() {
+    try {
       if (!registered) {
         tryRegister();
       } else {
         checkReady();
         String problem = notReady;
-        boolean reregister =
+        HeartbeatResponse answer =
             scheduler
                 .withDeadlineAfter(CALL_DEADLINE_MILLIS, TimeUnit.MILLISECONDS)
                 .heartbeat(
@@ -717,8 +737,17 @@ public final class ExecutorServer implements AutoCloseable {
                         .setTasksFinished(tasksEnded.get())
                         .setGcMillis(gcMillis())
                         .setDiskBytes(store.diskBytes() + taskSpillBytes.get())
-                        .build())
-                .getReregister();
+                        .setDraining(draining)
+                        .build());
+        lastBeatAnsweredNanos = System.nanoTime();
+        boolean reregister = answer.getReregister();
+        if (answer.getDraining() && !draining) {
+          LOG.info(
+              "executor {} is draining (asked through the scheduler): no new tasks; it exits once"
+                  + " its tasks end and its shuffle outputs are no longer needed",
+              config.executorId());
+          draining = true;
+        }
         if (reregister) {
           LOG.info("scheduler asked executor {} to register again", config.executorId());
           registered = false;
@@ -734,8 +763,6 @@ public final class ExecutorServer implements AutoCloseable {
     } catch (RuntimeException e) {
       // Keep heartbeating: a refused registration is logged and retried, not fatal later on.
       LOG.error("heartbeat of executor {} failed", config.executorId(), e);
-    } finally {
-      scheduleHeartbeat();
     }
   }
 
@@ -895,6 +922,53 @@ public final class ExecutorServer implements AutoCloseable {
   /** The extensions loaded from the configured jars. */
   public Extensions extensions() {
     return extensions;
+  }
+
+  /**
+   * Starts draining: the next heartbeat (sent now) tells the scheduler to place no new task here;
+   * running tasks finish and shuffle outputs stay served until their jobs end.
+   */
+  public void drain() {
+    if (draining || closed) {
+      return;
+    }
+    draining = true;
+    LOG.info("executor {} is draining", config.executorId());
+    try {
+      heartbeats.execute(this::beatOnce);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Closing meanwhile: nothing to tell.
+    }
+  }
+
+  /** Whether the executor is draining (see {@link #drain}). */
+  public boolean isDraining() {
+    return draining;
+  }
+
+  /**
+   * Waits until a draining executor has no task left and holds no shuffle output (the scheduler
+   * removed each job's output when the job ended), or {@code grace} passed. Outputs count only
+   * while a scheduler answers: with none (it stopped too), no job can read them any more.
+   *
+   * @return true when drained, false when {@code grace} ran out first (or not draining)
+   */
+  public boolean awaitDrained(java.time.Duration grace) throws InterruptedException {
+    long deadline = System.nanoTime() + grace.toNanos();
+    while (draining && !closed) {
+      boolean schedulerGone =
+          !registered
+              || System.nanoTime() - lastBeatAnsweredNanos
+                  > TimeUnit.MILLISECONDS.toNanos(3 * intervalMillis);
+      if (tasks.activeTasks() == 0 && (store.partitionCount() == 0 || schedulerGone)) {
+        return true;
+      }
+      if (System.nanoTime() - deadline >= 0) {
+        return false;
+      }
+      Thread.sleep(100);
+    }
+    return closed;
   }
 
   /** Whether the scheduler has accepted the executor's latest registration. */

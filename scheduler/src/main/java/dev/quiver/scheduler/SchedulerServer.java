@@ -159,6 +159,18 @@ public final class SchedulerServer implements AutoCloseable {
         .callback(cb -> cb.call(taskCounts().queued()))
         .register(metrics);
     GaugeWithCallback.builder()
+        .name("quiver_scheduler_tasks_waiting")
+        .help(
+            "Tasks whose inputs are ready, waiting for a free executor slot (an autoscaler adds"
+                + " executors while this stays above zero)")
+        .callback(cb -> cb.call(taskCounts().ready()))
+        .register(metrics);
+    GaugeWithCallback.builder()
+        .name("quiver_executors_draining")
+        .help("Executors draining: no new tasks, exiting once their shuffle outputs are unneeded")
+        .callback(cb -> cb.call(registry.list(false).stream().filter(s -> s.getDraining()).count()))
+        .register(metrics);
+    GaugeWithCallback.builder()
         .name("quiver_tasks_running")
         .help("Task attempts launched on executors and not yet reported")
         .callback(cb -> cb.call(taskCounts().running()))
@@ -192,7 +204,7 @@ public final class SchedulerServer implements AutoCloseable {
     try {
       return jobs.taskCounts();
     } catch (RuntimeException e) {
-      return new JobViews.TaskCounts(0, 0, 0);
+      return new JobViews.TaskCounts(0, 0, 0, 0);
     }
   }
 

@@ -95,7 +95,10 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
                     + " asking it to register again",
                 request.getExecutorId());
           }
-          return HeartbeatResponse.newBuilder().setReregister(!known).build();
+          return HeartbeatResponse.newBuilder()
+              .setReregister(!known)
+              .setDraining(known && registry.draining(request.getExecutorId()))
+              .build();
         });
   }
 

@@ -47,6 +47,7 @@ class SchedulerServerTest {
   private final AtomicLong nanos = new AtomicLong();
 
   private SchedulerServer server;
+  private ExecutorRegistry registry;
   private ManagedChannel channel;
   private SchedulerGrpc.SchedulerBlockingStub stub;
 
@@ -57,9 +58,11 @@ class SchedulerServerTest {
         SchedulerServer.start(
             SchedulerConfig.defaults().withPort(0).withHeartbeat(INTERVAL, TIMEOUT),
             transport,
-            new ExecutorRegistry(
-                TIMEOUT,
-                SchedulerClock.of(nanos::get, () -> 1_700_000_000_000L + nanos.get() / 1_000_000)));
+            registry =
+                new ExecutorRegistry(
+                    TIMEOUT,
+                    SchedulerClock.of(
+                        nanos::get, () -> 1_700_000_000_000L + nanos.get() / 1_000_000)));
     channel = transport.channelBuilder(server.host(), server.port(), SecurityConfig.none()).build();
     stub = SchedulerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
   }
@@ -129,6 +132,21 @@ class SchedulerServerTest {
     stub.register(register("silent", WireProtocol.VERSION));
     assertThat(stub.heartbeat(heartbeat("silent")).getReregister()).isFalse();
     assertThat(stateOf(list(true), "silent")).isEqualTo(ExecutorState.EXECUTOR_STATE_ALIVE);
+  }
+
+  @Test
+  void aDrainedExecutorIsToldSoInItsHeartbeatAndListedDraining() {
+    stub.register(register("leaving", WireProtocol.VERSION));
+    stub.register(register("staying", WireProtocol.VERSION));
+    assertThat(stub.heartbeat(heartbeat("leaving")).getDraining()).isFalse();
+    assertThat(registry.drain("leaving")).isTrue();
+    assertThat(stub.heartbeat(heartbeat("leaving")).getDraining()).isTrue();
+    assertThat(stub.heartbeat(heartbeat("staying")).getDraining()).isFalse();
+    assertThat(list(false))
+        .extracting(s -> s.getInfo().getExecutorId(), ExecutorStatus::getDraining)
+        .containsExactly(
+            org.assertj.core.api.Assertions.tuple("leaving", true),
+            org.assertj.core.api.Assertions.tuple("staying", false));
   }
 
   private static HeartbeatRequest heartbeat(String id) {

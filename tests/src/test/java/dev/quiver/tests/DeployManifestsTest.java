@@ -138,6 +138,15 @@ class DeployManifestsTest {
     assertThat(resolve(map(headlessPorts.get("flight")).get("targetPort"), ports)).isEqualTo(port);
     checkProbes(container, ports, httpPort, args.hasMatchedOption("--tls-cert"));
     checkSecrets(set, container, args);
+
+    // Draining: preStop SIGTERMs the executor and waits; the kubelet's grace outlasts the drain.
+    java.time.Duration drain =
+        args.matchedOptionValue("--drain-timeout", java.time.Duration.ofMinutes(5));
+    Map<String, Object> podSpec = map(map(map(set.get("spec")).get("template")).get("spec"));
+    assertThat(((Number) podSpec.get("terminationGracePeriodSeconds")).longValue())
+        .isGreaterThan(drain.toSeconds());
+    Map<String, Object> preStop = map(map(container.get("lifecycle")).get("preStop"));
+    assertThat(String.valueOf(map(preStop.get("exec")).get("command"))).contains("kill -TERM 1");
     checkScrape(set, httpPort, args.hasMatchedOption("--tls-cert"));
 
     // Resources: CPU is --cores; memory holds --memory of Arrow data plus the JVM heap.

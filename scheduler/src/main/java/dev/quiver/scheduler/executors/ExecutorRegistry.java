@@ -8,10 +8,12 @@ import dev.quiver.scheduler.time.SchedulerClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The executors the scheduler knows, with their liveness. Thread-safe. In the scheduler, who is
@@ -75,6 +77,13 @@ public final class ExecutorRegistry {
   }
 
   private final Map<String, Entry> executors = new LinkedHashMap<>();
+
+  /**
+   * Executors draining: an operator asked ({@link #drain}) or the executor said so in a heartbeat
+   * (it got SIGTERM). No new task goes there; a new registration (a restarted process) ends it.
+   */
+  private final Set<String> draining = new HashSet<>();
+
   private final long timeoutNanos;
   private final SchedulerClock clock;
 
@@ -104,6 +113,7 @@ public final class ExecutorRegistry {
    */
   public synchronized boolean register(ExecutorInfo info) {
     Entry old = executors.get(info.getExecutorId());
+    draining.remove(info.getExecutorId());
     executors.put(
         info.getExecutorId(),
         new Entry(
@@ -145,6 +155,9 @@ public final class ExecutorRegistry {
     Entry old = executors.get(executorId);
     if (old == null || old.state() != ExecutorState.EXECUTOR_STATE_ALIVE) {
       return false;
+    }
+    if (beat.getDraining()) {
+      draining.add(executorId);
     }
     executors.put(
         executorId,
@@ -219,6 +232,27 @@ public final class ExecutorRegistry {
   }
 
   /**
+   * Drains an alive executor: no new task is placed there from now on; its running tasks finish and
+   * its shuffle outputs stay readable (it is not marked lost). Its next heartbeat answer tells it
+   * so, and it exits once its outputs are no longer needed.
+   *
+   * @return false when the executor is unknown or lost
+   */
+  public synchronized boolean drain(String executorId) {
+    Entry entry = executors.get(executorId);
+    if (entry == null || entry.state() != ExecutorState.EXECUTOR_STATE_ALIVE) {
+      return false;
+    }
+    draining.add(executorId);
+    return true;
+  }
+
+  /** True when {@code executorId} is draining (see {@link #drain}). */
+  public synchronized boolean draining(String executorId) {
+    return draining.contains(executorId);
+  }
+
+  /**
    * Places no task on an alive executor for {@code duration} (tasks kept failing there); a new
    * registration (a restarted process) ends it.
    */
@@ -230,13 +264,14 @@ public final class ExecutorRegistry {
   }
 
   /**
-   * The alive executors that can take tasks now, ordered by id: ready as of their last heartbeat
-   * and not excluded. When every ready executor is excluded, exclusion yields: a job is better
-   * served by an executor that failed before than by none.
+   * The alive executors that can take tasks now, ordered by id: ready as of their last heartbeat,
+   * not draining and not excluded. When every ready executor is excluded, exclusion yields: a job
+   * is better served by an executor that failed before than by none.
    */
   public synchronized List<ExecutorInfo> schedulable() {
     long now = clock.unixMillis();
-    List<ExecutorStatus> ready = list(false).stream().filter(s -> !s.getNotReady()).toList();
+    List<ExecutorStatus> ready =
+        list(false).stream().filter(s -> !s.getNotReady() && !s.getDraining()).toList();
     List<ExecutorStatus> included =
         ready.stream().filter(s -> s.getExcludedUntilUnixMillis() <= now).toList();
     return (included.isEmpty() ? ready : included).stream().map(ExecutorStatus::getInfo).toList();
@@ -249,6 +284,10 @@ public final class ExecutorRegistry {
   public synchronized String whyNoneSchedulable() {
     List<String> reasons = new ArrayList<>();
     for (ExecutorStatus s : list(false)) {
+      if (s.getDraining()) {
+        reasons.add("'" + s.getInfo().getExecutorId() + "' is draining");
+        continue;
+      }
       if (!s.getNotReady()) {
         return "";
       }
@@ -282,7 +321,11 @@ public final class ExecutorRegistry {
     List<ExecutorStatus> out = new ArrayList<>();
     for (Entry entry : executors.values()) {
       if (includeLost || entry.state() == ExecutorState.EXECUTOR_STATE_ALIVE) {
-        out.add(entry.toStatus());
+        ExecutorStatus status = entry.toStatus();
+        out.add(
+            draining.contains(entry.info().getExecutorId())
+                ? status.toBuilder().setDraining(true).build()
+                : status);
       }
     }
     out.sort(Comparator.comparing(s -> s.getInfo().getExecutorId()));

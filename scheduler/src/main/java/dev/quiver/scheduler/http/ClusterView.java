@@ -28,6 +28,7 @@ public final class ClusterView {
    * @param port its Flight (and control) port
    * @param httpPort its HTTP port (health, metrics), 0 when it serves none
    * @param state ALIVE or LOST
+   * @param draining true when it takes no new tasks and exits once its outputs are unneeded
    * @param allocatedBytes Arrow memory in use, as of its last heartbeat
    * @param lastHeartbeatMillis wall-clock time of its last heartbeat, Unix epoch milliseconds
    * @param tasksFinished task attempts it has ended since it started, as of its last heartbeat
@@ -51,7 +52,8 @@ public final class ClusterView {
       String version,
       long tasksFinished,
       long gcMillis,
-      long diskBytes) {}
+      long diskBytes,
+      boolean draining) {}
 
   /** Recent jobs, newest first. */
   public List<JobSummary> jobs() {
@@ -87,6 +89,16 @@ public final class ClusterView {
     return registry.list(true).stream().map(ClusterView::executor).toList();
   }
 
+  /**
+   * Drains an executor: no new task is placed there; it finishes its running tasks and keeps
+   * serving its shuffle outputs until their jobs end.
+   *
+   * @return false when the executor is unknown or lost
+   */
+  public boolean drain(String executorId) {
+    return registry.drain(executorId);
+  }
+
   /** The scheduler's advertised {@code host:port}. */
   public String schedulerAddress() {
     return schedulerAddress;
@@ -109,6 +121,7 @@ public final class ClusterView {
         s.getInfo().getVersion(),
         s.getTasksFinished(),
         s.getGcMillis(),
-        s.getDiskBytes());
+        s.getDiskBytes(),
+        s.getDraining());
   }
 }

@@ -18,7 +18,10 @@ import java.util.Optional;
  *   <li>{@code GET /api/jobs}: recent jobs, newest first (id, SQL text, state, times, progress)
  *   <li>{@code GET /api/jobs/{id}}: one job's stages, their tasks, and the stage graph as DOT
  *   <li>{@code DELETE /api/jobs/{id}}: cancels the job
- *   <li>{@code GET /api/executors}: the executors, lost ones included
+ *   <li>{@code GET /api/executors}: the executors, lost ones included, each with whether it is
+ *       draining
+ *   <li>{@code POST /api/executors/{id}/drain}: drains the executor (no new tasks; it finishes its
+ *       running ones, serves its shuffle outputs until their jobs end, then exits)
  * </ul>
  */
 public final class JobsApi implements HttpHandler {
@@ -65,13 +68,29 @@ public final class JobsApi implements HttpHandler {
         if (requireMethod(exchange, "GET")) {
           json(exchange, 200, Map.of("executors", cluster.executors()));
         }
+      } else if (path.startsWith("/api/executors/") && path.endsWith("/drain")) {
+        String id = path.substring("/api/executors/".length(), path.length() - "/drain".length());
+        if (requireMethod(exchange, "POST")) {
+          if (cluster.drain(id)) {
+            json(exchange, 200, Map.of("id", id, "draining", true));
+          } else {
+            json(
+                exchange,
+                404,
+                Map.of(
+                    "error",
+                    "executor '" + id + "' is not alive on this scheduler (unknown or lost)"));
+          }
+        }
       } else {
         json(
             exchange,
             404,
             Map.of(
                 "error",
-                "no API at " + path + "; try /api/jobs, /api/jobs/{id} or /api/executors"));
+                "no API at "
+                    + path
+                    + "; try /api/jobs, /api/jobs/{id}, /api/executors or /api/executors/{id}/drain"));
       }
     } catch (StatusRuntimeException e) {
       // The job loop is shutting down or did not answer in time.

@@ -188,16 +188,23 @@ final class JobRegistry {
     return history.stream().filter(d -> d.summary().id().equals(jobId)).findFirst();
   }
 
-  /** Tasks of unfinished jobs waiting to run and running, and how many such jobs there are. */
+  /**
+   * Tasks of unfinished jobs waiting to run and running, how many such jobs there are, and how many
+   * of the waiting tasks could run now given a slot.
+   */
   JobViews.TaskCounts taskCounts() {
     int queued = 0;
     int running = 0;
     int active = 0;
+    int ready = 0;
     for (Job job : jobs.values()) {
       if (job.terminal()) {
         continue;
       }
       active++;
+      if (job.admitted) {
+        ready += ReadyTasks.of(job).tasks().size();
+      }
       for (StageRun stage : job.stages.values()) {
         for (TaskRun t : stage.tasks) {
           if (t.phase == TaskRun.Phase.WAITING) {
@@ -208,6 +215,6 @@ final class JobRegistry {
         }
       }
     }
-    return new JobViews.TaskCounts(queued, running, active);
+    return new JobViews.TaskCounts(queued, running, active, ready);
   }
 }

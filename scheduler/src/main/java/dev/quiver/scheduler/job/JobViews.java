@@ -122,6 +122,11 @@ public final class JobViews {
   public record JobDetail(
       JobSummary summary, List<StageView> stages, int finalStageId, String dot) {}
 
-  /** Tasks of unfinished jobs: waiting to run, and running; and those jobs. */
-  public record TaskCounts(int queued, int running, int jobsRunning) {}
+  /**
+   * Tasks of unfinished jobs: waiting to run, and running; and those jobs.
+   *
+   * @param ready the waiting tasks of admitted jobs whose inputs are complete: they would run now
+   *     given a free slot (what an autoscaler adds executors for)
+   */
+  public record TaskCounts(int queued, int running, int jobsRunning, int ready) {}
 }

@@ -48,6 +48,36 @@ class ExecutorRegistryTest {
   }
 
   @Test
+  void aDrainingExecutorIsAliveButNotSchedulableUntilItRegistersAgain() {
+    registry.register(executor("a", 1));
+    registry.register(executor("b", 2));
+    assertThat(registry.drain("a")).isTrue();
+    assertThat(registry.drain("unknown")).isFalse();
+    assertThat(registry.draining("a")).isTrue();
+    assertThat(registry.schedulable()).extracting(ExecutorInfo::getExecutorId).containsExactly("b");
+    assertThat(registry.list(false))
+        .extracting(s -> s.getInfo().getExecutorId(), ExecutorStatus::getDraining)
+        .containsExactly(tuple("a", true), tuple("b", false));
+    // Heartbeats keep it alive (its outputs are still served) and draining.
+    advance(Duration.ofSeconds(8));
+    assertThat(registry.heartbeat("a", 1, 10)).isTrue();
+    assertThat(registry.draining("a")).isTrue();
+    // An executor that got SIGTERM says so in its heartbeat.
+    assertThat(
+            registry.heartbeat(
+                dev.quiver.distributed.proto.HeartbeatRequest.newBuilder()
+                    .setExecutorId("b")
+                    .setDraining(true)
+                    .build()))
+        .isTrue();
+    assertThat(registry.schedulable()).isEmpty();
+    assertThat(registry.whyNoneSchedulable()).contains("'a' is draining", "'b' is draining");
+    // A restarted process registers afresh and takes tasks again.
+    registry.register(executor("a", 1));
+    assertThat(registry.schedulable()).extracting(ExecutorInfo::getExecutorId).containsExactly("a");
+  }
+
+  @Test
   void heartbeatsKeepAnExecutorAliveAndCarryItsLoad() {
     registry.register(executor("a", 1));
     for (int i = 0; i < 5; i++) {

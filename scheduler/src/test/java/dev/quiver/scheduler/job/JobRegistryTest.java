@@ -139,7 +139,8 @@ class JobRegistryTest {
     done.state = JobState.JOB_STATE_FAILED;
     Job queued = jobs.add(spec("queued"), "");
     succeeded(queued.stages.get(1).tasks.get(0), executor("a", 2), 1, 1);
-    // running: 1 running and 2 waiting; queued: 2 waiting (one task succeeded).
-    assertThat(jobs.taskCounts()).isEqualTo(new JobViews.TaskCounts(4, 1, 2));
+    // running: 1 running and 2 waiting; queued: 2 waiting (one task succeeded). In each, one
+    // waiting task is ready (stage 1's); stage 2's waits for stage 1 to complete.
+    assertThat(jobs.taskCounts()).isEqualTo(new JobViews.TaskCounts(4, 1, 2, 2));
   }
 }

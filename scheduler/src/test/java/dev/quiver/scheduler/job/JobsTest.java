@@ -252,6 +252,36 @@ class JobsTest {
   // ------------------------------------------------------------------------------------------
 
   @Test
+  void aDrainingExecutorGetsNoNewTasksAndStaysAliveServingItsOutputs() throws Exception {
+    startScheduler();
+    FakeExecutor a = executor("exec-a", 4);
+    executor("exec-b", 1);
+    // exec-a has the most free slots: before the drain, it gets tasks.
+    JobStatusUpdate first = await(submit(job(2, stage(1, 2, 1), stage(2, 1, 1, 1))));
+    assertThat(first.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(launches()).extracting(FakeExecutor.Launch::executorId).contains("exec-a");
+
+    assertThat(server.registry().drain("exec-a")).isTrue();
+    assertThat(server.registry().drain("no-such-executor")).isFalse();
+    int before = launches().size();
+    JobStatusUpdate next = await(submit(job(2, stage(1, 3, 1), stage(2, 1, 1, 1))));
+    assertThat(next.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(launches().subList(before, launches().size()))
+        .hasSize(4)
+        .extracting(FakeExecutor.Launch::executorId)
+        .containsOnly("exec-b");
+    // Draining is not lost: its outputs stay readable, and it is listed as draining.
+    assertThat(server.registry().list(false))
+        .filteredOn(s -> s.getInfo().getExecutorId().equals("exec-a"))
+        .singleElement()
+        .satisfies(s -> assertThat(s.getDraining()).isTrue());
+    assertThat(server.registry().schedulable())
+        .extracting(i -> i.getExecutorId())
+        .containsExactly("exec-b");
+    assertThat(a.launches).isNotEmpty();
+  }
+
+  @Test
   void malformedJobsAreRefusedNamingTheProblem() throws Exception {
     startScheduler();
     Map<JobSpec, String> cases =
