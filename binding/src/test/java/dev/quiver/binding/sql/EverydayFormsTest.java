@@ -11,8 +11,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,20 +37,7 @@ class EverydayFormsTest {
     DataFrame df = ctx.sql(sql);
     List<String> out = new ArrayList<>();
     out.add(String.join(",", df.schema().getFields().stream().map(Field::getName).toList()));
-    List<VectorSchemaRoot> batches = df.collect();
-    try {
-      for (VectorSchemaRoot b : batches) {
-        for (int r = 0; r < b.getRowCount(); r++) {
-          List<String> values = new ArrayList<>();
-          for (FieldVector v : b.getFieldVectors()) {
-            values.add(String.valueOf(v.getObject(r)));
-          }
-          out.add(String.join("|", values));
-        }
-      }
-    } finally {
-      batches.forEach(VectorSchemaRoot::close);
-    }
+    out.addAll(SqlRows.of(df));
     return out;
   }
 
