@@ -273,7 +273,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     int absLine = line + l - 1;
     int absCol = l == 1 ? column + c - 1 : c;
     return new SqlParseException(
-        "SQL parse error: " + impossibleDate(firstLine(e.getMessage())), absLine, absCol, e);
+        "SQL parse error: " + firstLine(e.getMessage()), absLine, absCol, e);
   }
 
   private static final java.util.regex.Pattern BAD_DATE_LITERAL =
@@ -283,8 +283,8 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
 
   /**
    * Calcite says a well-formed date whose day or month does not exist ({@code DATE '2024-02-30'})
-   * is "not in format yyyy-MM-dd"; this says which part does not exist instead. Other messages,
-   * real format errors included, are returned as they are.
+   * is "not in format yyyy-MM-dd" (when validating the literal); this says which part does not
+   * exist instead. Other messages, real format errors included, are returned as they are.
    */
   static String impossibleDate(String message) {
     java.util.regex.Matcher m = BAD_DATE_LITERAL.matcher(message);
