@@ -252,7 +252,8 @@ public final class ParquetTable implements TableProvider {
       return listings.list(store, root);
     } catch (ObjectStoreException e) {
       if (e.reason() == ObjectStoreException.Reason.NOT_FOUND) {
-        throw new ObjectStoreException(e.reason(), format + " " + e.getMessage(), e);
+        throw new ObjectStoreException(
+            e.reason(), "Cannot read " + format + " data: " + e.getMessage(), e);
       }
       throw e;
     }

@@ -939,6 +939,10 @@ public final class RexTranslator {
         return scalar(ScalarFunctionExpr.Fn.EPOCH, call, input, type, -1);
       case "MD5":
         return scalar(ScalarFunctionExpr.Fn.MD5, call, input, type, -1);
+      case "CHR":
+        return scalar(ScalarFunctionExpr.Fn.CHR, call, input, ArrowType.Utf8.INSTANCE, 0);
+      case "VERSION":
+        return new LiteralExpr(dev.quiver.binding.sql.QuiverFunctions.versionText(), type);
       case "HASH":
         return new ScalarFunctionExpr(ScalarFunctionExpr.Fn.HASH, operands(call, input), type);
       case "DATE_ADD":

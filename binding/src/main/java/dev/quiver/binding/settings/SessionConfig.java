@@ -174,7 +174,8 @@ public final class SessionConfig {
     }
   }
 
-  private static String canonical(String key) {
+  /** The full key {@code key} stands for: lower case, {@code quiver.execution.} for short keys. */
+  public static String canonical(String key) {
     String k = key.trim().toLowerCase(Locale.ROOT);
     return k.startsWith("quiver.") ? k : "quiver.execution." + k;
   }

@@ -1,5 +1,6 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.errors.QuiverException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,13 +11,15 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * {@code GROUP BY ALL} (DuckDB): groups by every select item that is not an aggregate, written as
  * their ordinals ({@code SELECT a, b + 1, sum(c) ... GROUP BY ALL} groups by 1, 2). Without such
- * items the query aggregates all rows into one, as without GROUP BY.
+ * items the query aggregates all rows into one, as without GROUP BY. {@code ORDER BY ALL [ASC|DESC]
+ * [NULLS FIRST|LAST]} (DuckDB) sorts by every select item, left to right, the same way.
  */
 final class GroupByAll {
   private GroupByAll() {}
@@ -30,6 +33,12 @@ final class GroupByAll {
             if (call instanceof SqlSelect select && isGroupByAll(select.getGroup())) {
               select.setGroupBy(keys(select, isAggregate));
             }
+            if (call instanceof SqlSelect select && select.getOrderList() != null) {
+              orderByAll(select, select.getOrderList());
+            }
+            if (call instanceof SqlOrderBy order) {
+              orderByAll(order.query, order.orderList);
+            }
             return super.visit(call);
           }
         });
@@ -42,6 +51,58 @@ final class GroupByAll {
         && id.names.size() == 1
         && id.isComponentQuoted(0)
         && id.getSimple().equals("*");
+  }
+
+  /**
+   * Replaces {@code ORDER BY ALL} in {@code orderList} of {@code query} with one key per column,
+   * each with ALL's direction and null order.
+   */
+  private static void orderByAll(SqlNode query, SqlNodeList orderList) {
+    if (orderList.size() != 1) {
+      return;
+    }
+    SqlNode key = orderList.get(0);
+    List<SqlCall> modifiers = new ArrayList<>();
+    while (key instanceof SqlCall call
+        && (call.getKind() == SqlKind.DESCENDING
+            || call.getKind() == SqlKind.NULLS_FIRST
+            || call.getKind() == SqlKind.NULLS_LAST)) {
+      modifiers.add(call);
+      key = call.operand(0);
+    }
+    if (!(key instanceof SqlIdentifier id && isMark(id))) {
+      return;
+    }
+    SqlNode first = query;
+    while (first instanceof SqlCall call
+        && !(first instanceof SqlSelect)
+        && call.operandCount() > 0
+        && call.getKind().belongsTo(SqlKind.SET_QUERY)) {
+      first = call.operand(0);
+    }
+    if (!(first instanceof SqlSelect select)) {
+      throw new QuiverException("ORDER BY ALL needs a SELECT (or set operation of SELECTs)");
+    }
+    List<SqlNode> keys = new ArrayList<>();
+    for (int i = 0; i < select.getSelectList().size(); i++) {
+      SqlNode item = select.getSelectList().get(i);
+      if (item instanceof SqlIdentifier star && star.isStar()) {
+        throw new QuiverException(
+            "ORDER BY ALL with SELECT * is not supported yet; name the columns, or ORDER BY 1, 2,"
+                + " ...");
+      }
+      SqlNode k = SqlLiteral.createExactNumeric(String.valueOf(i + 1), item.getParserPosition());
+      for (int m = modifiers.size() - 1; m >= 0; m--) {
+        k = modifiers.get(m).getOperator().createCall(modifiers.get(m).getParserPosition(), k);
+      }
+      keys.add(k);
+    }
+    orderList.clear();
+    orderList.addAll(keys);
+  }
+
+  private static boolean isMark(SqlIdentifier id) {
+    return id.names.size() == 1 && id.isComponentQuoted(0) && id.getSimple().equals("*");
   }
 
   private static SqlNodeList keys(SqlSelect select, Predicate<String> isAggregate) {

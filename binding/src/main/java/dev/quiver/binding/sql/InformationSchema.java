@@ -206,6 +206,45 @@ final class InformationSchema {
         + " ORDER BY name";
   }
 
+  /**
+   * The rows of {@code SHOW ALL} ({@code name} null) or {@code SHOW name}: columns {@code name} and
+   * {@code value}, the value as set or the setting's default, a secret's value masked.
+   *
+   * @throws dev.quiver.binding.errors.UnknownSettingException for a name no module defines
+   */
+  static String showSettingsSql(dev.quiver.binding.settings.SessionConfig config, String name) {
+    java.util.SortedMap<String, String> settings = new TreeMap<>();
+    if (name != null) {
+      String key = dev.quiver.binding.settings.SessionConfig.canonical(name);
+      String set = config.get(key);
+      settings.put(
+          key,
+          set != null
+              ? set
+              : dev.quiver.binding.settings.SettingsRegistry.require(key, name.trim())
+                  .defaultText());
+    } else {
+      dev.quiver.binding.settings.SettingsRegistry.all()
+          .forEach((k, s) -> settings.put(k, s.defaultText()));
+      settings.putAll(config.options());
+    }
+    List<List<String>> rows = new ArrayList<>();
+    settings.forEach(
+        (k, v) ->
+            rows.add(
+                List.of(
+                    text(k),
+                    text(
+                        dev.quiver.binding.settings.SessionConfig.isSecret(k)
+                                && v != null
+                                && !v.isEmpty()
+                            ? "***"
+                            : v))));
+    return "SELECT name, value FROM "
+        + values(rows, List.of("name", "value"), List.of("VARCHAR", "VARCHAR"))
+        + " ORDER BY name";
+  }
+
   /** Receives one table of an attached catalog. */
   private interface CatalogTables {
     void accept(String catalog, String namespace, String table);

@@ -92,6 +92,10 @@ final class LenientParser {
         casts++) {
       text.replace(cast.start(), cast.end(), cast.text());
     }
+    int where = whereWithoutFrom(text.current);
+    if (where >= 0) {
+      text.replace(where, where + "WHERE".length(), DUAL_FROM + "WHERE");
+    }
     for (int quoted = 0; ; quoted++) {
       try {
         return SqlParser.create(text.current.toString(), config).parseStmt();
@@ -231,13 +235,79 @@ final class LenientParser {
   }
 
   /**
-   * Replaces {@code ALL} of {@code GROUP BY ALL} (outside literals, quoted names and comments) with
-   * {@link #GROUP_BY_ALL_MARK}, which parses as a name of the same length.
+   * Replaces {@code ALL} of {@code GROUP BY ALL} and {@code ORDER BY ALL} (outside literals, quoted
+   * names and comments) with {@link #GROUP_BY_ALL_MARK}, which parses as a name of the same length.
    */
   static String markGroupByAll(String sql) {
-    StringBuilder out = null;
-    String previous = null;
-    String beforePrevious = null;
+    StringBuilder out = new StringBuilder(sql);
+    String[] last = new String[2]; // the previous word and the one before it
+    scan(
+        sql,
+        (word, start, end) -> {
+          if (word.equals("all")
+              && "by".equals(last[0])
+              && ("group".equals(last[1]) || "order".equals(last[1]))) {
+            out.replace(start, end, GROUP_BY_ALL_MARK);
+          }
+          last[1] = last[0];
+          last[0] = word;
+          return false;
+        },
+        (symbol, at) -> {
+          if (!Character.isWhitespace(symbol)) {
+            last[1] = last[0];
+            last[0] = null;
+          }
+        });
+    return out.toString();
+  }
+
+  /** A one-row FROM for {@code SELECT items WHERE condition} without FROM (DuckDB, PostgreSQL). */
+  static final String DUAL_FROM = "FROM (VALUES (0)) AS \"$dual\"(\"$x\") ";
+
+  /**
+   * The offset of the first {@code WHERE} (outside literals, quoted names and comments) of a SELECT
+   * without FROM at the same parenthesis depth, or -1: Calcite's grammar takes WHERE only after
+   * FROM.
+   */
+  static int whereWithoutFrom(CharSequence text) {
+    int[] state = new int[64]; // per depth: 0 nothing, 1 SELECT without FROM yet, 2 FROM seen
+    int[] depth = new int[1];
+    return scan(
+        text.toString(),
+        (word, start, end) -> {
+          int d = depth[0];
+          if (word.equals("select")) {
+            state[d] = 1;
+          } else if (word.equals("from") && state[d] == 1) {
+            state[d] = 2;
+          }
+          return word.equals("where") && state[d] == 1;
+        },
+        (symbol, at) -> {
+          if (symbol == '(' && depth[0] < state.length - 1) {
+            state[++depth[0]] = 0;
+          } else if (symbol == ')' && depth[0] > 0) {
+            depth[0]--;
+          }
+        });
+  }
+
+  /** Receives a word (lower case) of {@link #scan}; returns whether the scan stops there. */
+  private interface Words {
+    boolean word(String lower, int start, int end);
+  }
+
+  /** Receives a character outside words, literals, quoted names and comments. */
+  private interface Symbols {
+    void symbol(char c, int at);
+  }
+
+  /**
+   * Walks {@code sql}'s words and other characters, skipping literals, quoted names (each like a
+   * symbol) and comments; returns the start of the word at which {@code words} stopped, or -1.
+   */
+  private static int scan(String sql, Words words, Symbols symbols) {
     int i = 0;
     int n = sql.length();
     while (i < n) {
@@ -247,9 +317,8 @@ final class LenientParser {
         while (end >= 0 && end + 1 < n && sql.charAt(end + 1) == c) {
           end = sql.indexOf(c, end + 2);
         }
+        symbols.symbol(c, i);
         i = end < 0 ? n : end + 1;
-        beforePrevious = previous;
-        previous = null;
       } else if (sql.startsWith("--", i)) {
         int end = sql.indexOf('\n', i);
         i = end < 0 ? n : end + 1;
@@ -264,24 +333,15 @@ final class LenientParser {
                 || sql.charAt(i) == '$')) {
           i++;
         }
-        String word = sql.substring(start, i).toLowerCase(Locale.ROOT);
-        if (word.equals("all") && "by".equals(previous) && "group".equals(beforePrevious)) {
-          if (out == null) {
-            out = new StringBuilder(sql);
-          }
-          out.replace(start, i, GROUP_BY_ALL_MARK);
+        if (words.word(sql.substring(start, i).toLowerCase(Locale.ROOT), start, i)) {
+          return start;
         }
-        beforePrevious = previous;
-        previous = word;
       } else {
-        if (!Character.isWhitespace(c)) {
-          beforePrevious = previous;
-          previous = null;
-        }
+        symbols.symbol(c, i);
         i++;
       }
     }
-    return out == null ? sql : out.toString();
+    return -1;
   }
 
   /** The text being parsed, with where each of its characters stood in the caller's text. */

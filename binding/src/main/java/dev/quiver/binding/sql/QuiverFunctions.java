@@ -156,6 +156,21 @@ public final class QuiverFunctions {
         }
       };
 
+  /** version(): "Quiver" and the engine's version. */
+  static final SqlFunction VERSION =
+      scalar(
+          "VERSION",
+          ReturnTypes.explicit(SqlTypeName.VARCHAR),
+          OperandTypes.NILADIC,
+          SqlFunctionCategory.SYSTEM);
+
+  /** The text of {@code version()}: {@code Quiver 0.1.0} (or {@code Quiver dev} unpackaged). */
+  public static String versionText() {
+    return "Quiver "
+        + java.util.Objects.requireNonNullElse(
+            QuiverFunctions.class.getPackage().getImplementationVersion(), "dev");
+  }
+
   /** btrim(s [, chars]): PostgreSQL's trim of both ends. */
   static final SqlFunction BTRIM =
       scalar(
@@ -270,6 +285,7 @@ public final class QuiverFunctions {
           MAKE_DATE,
           EPOCH,
           NOW,
+          VERSION,
           HASH,
           BTRIM,
           DATE_ADD,
@@ -373,6 +389,12 @@ public final class QuiverFunctions {
                   "s [NOT] LIKE p [ESCAPE e], s ILIKE p, s SIMILAR TO p",
                   "pattern matches (% and _; SIMILAR TO: SQL regular expressions)",
                   "SELECT 'abc' LIKE 'a%', 'ABC' ILIKE 'a%', 'abc' SIMILAR TO 'a(b|x)c'"),
+              f(
+                  "chr",
+                  Kind.SCALAR,
+                  "chr(n)",
+                  "the character of Unicode code point n",
+                  "SELECT chr(65)"),
               f(
                   "md5",
                   Kind.SCALAR,
@@ -501,6 +523,12 @@ public final class QuiverFunctions {
                   "SELECT date_format(DATE '2024-03-05', '%Y-%m-%d')")),
           section(
               Group.SYSTEM,
+              f(
+                  "version",
+                  Kind.SCALAR,
+                  "version()",
+                  "Quiver and its version, e.g. 'Quiver 0.1.0'",
+                  "SELECT version()"),
               // ---- conditionals and casts
               f(
                   "coalesce, nullif",

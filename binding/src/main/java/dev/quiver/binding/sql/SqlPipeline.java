@@ -276,6 +276,44 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
         "SQL parse error: " + firstLine(e.getMessage()), absLine, absCol, e);
   }
 
+  private static final java.util.regex.Pattern BAD_DATE_LITERAL =
+      java.util.regex.Pattern.compile(
+          "^(Illegal (?:DATE|TIMESTAMP) literal '?"
+              + "(\\d{4})-(\\d{1,2})-(\\d{1,2})(?:[ T][^']*)?'?): not in format .*$");
+
+  /**
+   * Calcite says a well-formed date whose day or month does not exist ({@code DATE '2024-02-30'})
+   * is "not in format yyyy-MM-dd" (when validating the literal); this says which part does not
+   * exist instead. Other messages, real format errors included, are returned as they are.
+   */
+  static String impossibleDate(String message) {
+    java.util.regex.Matcher m = BAD_DATE_LITERAL.matcher(message);
+    if (!m.matches()) {
+      return message;
+    }
+    int year = Integer.parseInt(m.group(2));
+    int month = Integer.parseInt(m.group(3));
+    int day = Integer.parseInt(m.group(4));
+    if (month < 1 || month > 12) {
+      return m.group(1) + ": month " + month + " does not exist (months are 1 to 12)";
+    }
+    java.time.YearMonth ym = java.time.YearMonth.of(year, month);
+    if (day < 1 || day > ym.lengthOfMonth()) {
+      return m.group(1)
+          + ": day "
+          + day
+          + " does not exist in "
+          + java.time.Month.of(month)
+              .getDisplayName(java.time.format.TextStyle.FULL, Locale.ENGLISH)
+          + " "
+          + year
+          + " (it has "
+          + ym.lengthOfMonth()
+          + " days)";
+    }
+    return message;
+  }
+
   private static QueryTooComplexException tooDeep(Throwable e) {
     return new QueryTooComplexException(
         "Query too deeply nested for the SQL parser (its stack overflowed); flatten the"

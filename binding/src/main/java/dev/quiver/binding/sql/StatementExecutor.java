@@ -107,6 +107,9 @@ final class StatementExecutor {
           ? catalogQuery(InformationSchema.showTablesSql(session.catalog()))
           : catalogQuery(InformationSchema.showTablesSql(catalogTables(show.from())));
     }
+    if (statement instanceof Statement.ShowSettings show) {
+      return catalogQuery(InformationSchema.showSettingsSql(session.config(), show.name()));
+    }
     if (statement instanceof Statement.Attach attach) {
       CatalogAttachments.attach(
           session.catalog(),

@@ -59,6 +59,10 @@ final class ValidationErrors {
       }
       return new UnknownFunctionException(name, Suggestions.closest(name, known));
     }
+    String date = SqlPipeline.impossibleDate(msg);
+    if (!date.equals(msg)) {
+      return new QueryTypeException("Invalid literal" + where + ": " + date, e);
+    }
     if (TYPE.matcher(msg).find()) {
       return new QueryTypeException("Type error" + where + ": " + msg, e);
     }

@@ -105,6 +105,12 @@ public sealed interface Statement {
   }
 
   /**
+   * {@code SHOW ALL} ({@code name} null): every setting and its value; {@code SHOW name}: one
+   * setting's value.
+   */
+  record ShowSettings(String name) implements Statement {}
+
+  /**
    * {@code DESCRIBE [TABLE] name}, {@code DESC name}, {@code SHOW COLUMNS FROM|IN name}; {@code
    * path} is the name's parts: one for a session table, {@code catalog, namespace, table} for an
    * attached catalog's.

@@ -464,6 +464,17 @@ public final class StatementParser {
 
   private Statement show() {
     tokens.next();
+    Token first = tokens.peek();
+    if (first.isWord("ALL")) {
+      tokens.next();
+      expectEnd("after SHOW ALL");
+      return new Statement.ShowSettings(null);
+    }
+    if (!first.isWord("TABLES") && !first.isWord("COLUMNS") && first.kind() == Kind.WORD) {
+      String name = String.join(".", dottedName("a setting name after SHOW"));
+      expectEnd("after SHOW " + name);
+      return new Statement.ShowSettings(name);
+    }
     Token t = tokens.next();
     if (t.isWord("TABLES")) {
       Token from = tokens.peek();
@@ -493,7 +504,7 @@ public final class StatementParser {
       expectEnd("after SHOW COLUMNS " + from.upper() + " " + String.join(".", name));
       return new Statement.Describe(name);
     }
-    throw expected("TABLES or COLUMNS after SHOW", t);
+    throw expected("TABLES, COLUMNS, ALL or a setting name after SHOW", t);
   }
 
   private Statement describe() {

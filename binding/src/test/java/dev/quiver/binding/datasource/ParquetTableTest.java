@@ -128,7 +128,9 @@ class ParquetTableTest {
     assertThatThrownBy(() -> ParquetTable.open(missing.toString()))
         .isInstanceOf(DataSourceException.class)
         .hasMessageContaining(missing.toString())
-        .hasMessageContaining("does not exist");
+        .hasMessageContaining("does not exist")
+        .hasMessageStartingWith("Cannot read Parquet data: Path ")
+        .hasMessageNotContaining("Parquet Path");
   }
 
   @Test

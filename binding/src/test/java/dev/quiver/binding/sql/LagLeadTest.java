@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.settings.SessionConfig;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,22 +28,7 @@ class LagLeadTest {
   }
 
   private List<String> rows(String sql) {
-    List<String> out = new ArrayList<>();
-    List<VectorSchemaRoot> batches = ctx.sql(sql).collect();
-    try {
-      for (VectorSchemaRoot b : batches) {
-        for (int r = 0; r < b.getRowCount(); r++) {
-          List<String> values = new ArrayList<>();
-          for (FieldVector v : b.getFieldVectors()) {
-            values.add(String.valueOf(v.getObject(r)));
-          }
-          out.add(String.join("|", values));
-        }
-      }
-    } finally {
-      batches.forEach(VectorSchemaRoot::close);
-    }
-    return out;
+    return SqlRows.of(ctx.sql(sql));
   }
 
   @Test

@@ -54,6 +54,24 @@ class SqlErrorsTest {
   }
 
   @Test
+  void aDateWhoseDayDoesNotExistSaysSo() {
+    assertThatThrownBy(() -> ctx.sql("SELECT DATE '2024-02-30'"))
+        .isInstanceOf(QueryTypeException.class)
+        .hasMessageContaining("day 30 does not exist in February 2024 (it has 29 days)")
+        .hasMessageNotContaining("not in format");
+    assertThatThrownBy(() -> ctx.sql("SELECT DATE '2023-13-01'"))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("month 13 does not exist");
+    assertThatThrownBy(() -> ctx.sql("SELECT TIMESTAMP '2023-04-31 10:00:00'"))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("day 31 does not exist in April 2023");
+    // A real format error keeps the format in its message.
+    assertThatThrownBy(() -> ctx.sql("SELECT DATE '2024/02/03'"))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("not in format");
+  }
+
+  @Test
   void parseErrorInsideCreateViewPointsIntoTheOriginalText() {
     assertThatThrownBy(() -> ctx.sql("create view v as\nselect n_name frm nation"))
         .isInstanceOfSatisfying(

@@ -19,7 +19,10 @@ public enum OutputFormat {
   table,
   /** CSV with a header row; NULL is an empty field, an empty string is {@code ""}. */
   csv,
-  /** One JSON array of objects (column name to value). */
+  /**
+   * One JSON array of objects (column name to value); a script of several statements prints one
+   * JSON array holding each statement's result array.
+   */
   json,
   /** One JSON object per line. */
   jsonl,

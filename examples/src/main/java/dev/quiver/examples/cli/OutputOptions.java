@@ -7,7 +7,11 @@ public final class OutputOptions {
   @Option(
       names = "--format",
       defaultValue = "table",
-      description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+      description = {
+        "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).",
+        "json prints one array per result; a script of several statements prints one array of"
+            + " them (jsonl: one object per row, results one after another)."
+      })
   private OutputFormat format;
 
   @Option(

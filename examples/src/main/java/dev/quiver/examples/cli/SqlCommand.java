@@ -95,23 +95,30 @@ public final class SqlCommand implements Callable<Integer> {
               cluster.progress(),
               out,
               err);
-      for (int i = 0; i < statements.size(); i++) {
-        try {
-          printer.run(statements.get(i));
-        } catch (RuntimeException e) {
-          if (statements.size() == 1) {
-            throw e;
+      if (statements.size() > 1) {
+        printer.jsonDocument();
+      }
+      try {
+        for (int i = 0; i < statements.size(); i++) {
+          try {
+            printer.run(statements.get(i));
+          } catch (RuntimeException e) {
+            if (statements.size() == 1) {
+              throw e;
+            }
+            err.println(
+                "error in statement "
+                    + (i + 1)
+                    + " of "
+                    + statements.size()
+                    + ": "
+                    + QuiverCli.oneLine(e));
+            err.flush();
+            return QuiverCli.EXIT_FAILURE;
           }
-          err.println(
-              "error in statement "
-                  + (i + 1)
-                  + " of "
-                  + statements.size()
-                  + ": "
-                  + QuiverCli.oneLine(e));
-          err.flush();
-          return QuiverCli.EXIT_FAILURE;
         }
+      } finally {
+        printer.endJsonDocument();
       }
     }
     return 0;

@@ -25,6 +25,8 @@ final class StatementPrinter {
   private final ProgressLine.Mode progress;
   private volatile boolean timing;
   private volatile Cancellable running;
+  private boolean jsonDocument;
+  private int resultsWritten;
 
   StatementPrinter(
       SessionContext session,
@@ -51,6 +53,27 @@ final class StatementPrinter {
     timing = on;
   }
 
+  /**
+   * Makes the {@code json} results of several statements one JSON document: an array holding each
+   * result array, in statement order ({@code [} before the first, {@code ,} between them; {@link
+   * #endJsonDocument} writes the closing {@code ]}). Other formats are unaffected.
+   */
+  void jsonDocument() {
+    if (format == OutputFormat.json) {
+      jsonDocument = true;
+      out.println("[");
+    }
+  }
+
+  /** Closes the document {@link #jsonDocument} began, if one was begun. */
+  void endJsonDocument() {
+    if (jsonDocument) {
+      out.println(resultsWritten == 0 ? "]" : "\n]");
+      out.flush();
+      jsonDocument = false;
+    }
+  }
+
   /** Runs one statement and prints its result; throws what the statement threw. */
   void run(String sql) {
     long start = System.nanoTime();
@@ -62,7 +85,16 @@ final class StatementPrinter {
           ProgressLine line =
               ProgressLine.start(() -> DistributedDataFrame.progressOf(df), err, progress)) {
         running = reader instanceof Cancellable c ? c : null;
-        format.write(reader, maxRows, out, line::close);
+        format.write(
+            reader,
+            maxRows,
+            out,
+            () -> {
+              line.close();
+              if (jsonDocument && resultsWritten++ > 0) {
+                out.print(",");
+              }
+            });
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       } finally {

@@ -134,6 +134,32 @@ class QuiverCliTest {
   }
 
   @Test
+  void jsonOfSeveralStatementsIsOneDocument() throws Exception {
+    int exit =
+        run(
+            "sql",
+            "--format",
+            "json",
+            "-e",
+            "SELECT 1 AS a; SELECT 2 AS b UNION ALL SELECT 3;"
+                + " SELECT x AS c FROM (VALUES (4)) AS t(x) WHERE x = 0");
+    assertThat(exit).as(err::toString).isZero();
+    com.fasterxml.jackson.databind.JsonNode doc =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+    assertThat(doc.isArray()).isTrue();
+    assertThat(doc.size()).isEqualTo(3);
+    assertThat(doc.get(0).get(0).get("a").asInt()).isEqualTo(1);
+    assertThat(doc.get(1).size()).isEqualTo(2);
+    assertThat(doc.get(2).size()).isZero();
+
+    out.getBuffer().setLength(0);
+    assertThat(run("sql", "--format", "json", "-e", "SELECT 1 AS a")).isZero();
+    com.fasterxml.jackson.databind.JsonNode single =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+    assertThat(single.get(0).get("a").asInt()).isEqualTo(1);
+  }
+
+  @Test
   void aFailingStatementStopsTheScriptWithItsNumber() throws Exception {
     int exit = run("sql", "-e", "SELECT 1 AS a; SELECT nope FROM nowhere; SELECT 3 AS c");
     assertThat(exit).isEqualTo(QuiverCli.EXIT_FAILURE);

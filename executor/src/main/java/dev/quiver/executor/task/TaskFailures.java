@@ -27,7 +27,8 @@ public final class TaskFailures {
   private TaskFailures() {}
 
   /**
-   * Describes {@code failure} of task {@code task}: the kind is the {@link RemoteErrors#kindOf
+   * Describes {@code failure} of {@code task} (named as the task manager names it, {@code task
+   * job-1/2/0#0}, so the message says "task" once): the kind is the {@link RemoteErrors#kindOf
    * kind} of the binding exception that caused it ({@code QuiverException} when none did), and the
    * message has the values of secret-looking {@code settings} masked.
    */
@@ -40,7 +41,7 @@ public final class TaskFailures {
       message = typed.getMessage();
     } else {
       kind = QuiverException.class.getSimpleName();
-      message = "task " + task + " failed: " + failure;
+      message = task + " failed: " + failure;
     }
     ErrorInfo.Builder info =
         ErrorInfo.newBuilder()

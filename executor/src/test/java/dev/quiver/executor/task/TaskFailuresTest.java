@@ -30,6 +30,11 @@ class TaskFailuresTest {
     ErrorInfo other = TaskFailures.describe(new NullPointerException("oops"), "task t", Map.of());
     assertThat(other.getKind()).isEqualTo("QuiverException");
     assertThat(other.getMessage()).contains("task t failed").contains("oops");
+    ErrorInfo named =
+        TaskFailures.describe(new NullPointerException("oops"), "task job-1/2/0#0", Map.of());
+    assertThat(named.getMessage())
+        .startsWith("task job-1/2/0#0 failed: ")
+        .doesNotContain("task task");
   }
 
   @Test

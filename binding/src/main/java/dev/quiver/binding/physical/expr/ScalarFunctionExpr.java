@@ -64,6 +64,8 @@ public record ScalarFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
     EPOCH(1, 1),
     /** md5(s) as 32 lower-case hex digits. */
     MD5(1, 1),
+    /** chr(code): the character of a Unicode code point. */
+    CHR(1, 1),
     /** hash(x, ...): a 64-bit hash of the values (NULL included). */
     HASH(1, Integer.MAX_VALUE);
 
@@ -201,6 +203,18 @@ public record ScalarFunctionExpr(Fn fn, List<PhysicalExpr> args, ArrowType dataT
         return micros(dateTime(v[0])) / 1e6;
       case MD5:
         return md5((String) v[0]);
+      case CHR:
+        {
+          long code = ((Number) v[0]).longValue();
+          if (code < 1 || code > Character.MAX_CODE_POINT) {
+            throw new QueryTypeException(
+                "chr("
+                    + code
+                    + "): the code point must be between 1 and "
+                    + Character.MAX_CODE_POINT);
+          }
+          return Character.toString((int) code);
+        }
       case HASH:
         return hash(v);
       default:
