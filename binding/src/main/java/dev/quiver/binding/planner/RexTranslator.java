@@ -942,7 +942,7 @@ public final class RexTranslator {
       case "CHR":
         return scalar(ScalarFunctionExpr.Fn.CHR, call, input, ArrowType.Utf8.INSTANCE, 0);
       case "VERSION":
-        return new LiteralExpr(dev.quiver.binding.sql.QuiverFunctions.versionText(), type);
+        return new LiteralExpr(versionText(), type);
       case "HASH":
         return new ScalarFunctionExpr(ScalarFunctionExpr.Fn.HASH, operands(call, input), type);
       case "DATE_ADD":
@@ -1091,6 +1091,13 @@ public final class RexTranslator {
       return new LiteralExpr(CastExpr.convert(l.value(), l.dataType(), target), target);
     }
     return new CastExpr(e, target);
+  }
+
+  /** The text of {@code version()}: {@code Quiver 0.1.0} (or {@code Quiver dev} unpackaged). */
+  static String versionText() {
+    return "Quiver "
+        + java.util.Objects.requireNonNullElse(
+            RexTranslator.class.getPackage().getImplementationVersion(), "dev");
   }
 
   private static boolean isNumeric(ArrowType t) {

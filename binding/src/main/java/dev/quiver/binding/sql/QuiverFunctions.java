@@ -164,13 +164,6 @@ public final class QuiverFunctions {
           OperandTypes.NILADIC,
           SqlFunctionCategory.SYSTEM);
 
-  /** The text of {@code version()}: {@code Quiver 0.1.0} (or {@code Quiver dev} unpackaged). */
-  public static String versionText() {
-    return "Quiver "
-        + java.util.Objects.requireNonNullElse(
-            QuiverFunctions.class.getPackage().getImplementationVersion(), "dev");
-  }
-
   /** btrim(s [, chars]): PostgreSQL's trim of both ends. */
   static final SqlFunction BTRIM =
       scalar(

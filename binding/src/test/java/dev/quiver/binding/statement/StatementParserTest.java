@@ -270,7 +270,8 @@ class StatementParserTest {
     assertError("DROP TABLE", "expected a name after DROP TABLE", 1, 11);
     assertError("DROP TABLE a b", "expected the end of the statement after DROP TABLE a", 1, 14);
     assertError("DROP TABLE \"\"", "expected a name after DROP TABLE", 1, 12);
-    assertError("SHOW FUNCTIONS", "expected TABLES or COLUMNS after SHOW", 1, 6);
+    assertError("SHOW 42", "expected TABLES, COLUMNS, ALL or a setting name after SHOW", 1, 6);
+    assertError("SHOW search_path x", "expected the end of the statement after SHOW", 1, 18);
     assertError("SHOW COLUMNS t", "expected FROM or IN after SHOW COLUMNS", 1, 14);
     assertError("DESCRIBE", "expected a table name after DESCRIBE", 1, 9);
     assertError("EXPLAIN ANALYZE", "expected a query after EXPLAIN ANALYZE", 1, 16);

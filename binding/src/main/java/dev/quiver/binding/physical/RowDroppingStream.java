@@ -1,6 +1,7 @@
-package dev.quiver.binding.physical.kernel;
+package dev.quiver.binding.physical;
 
-import dev.quiver.binding.physical.BatchStream;
+import dev.quiver.binding.physical.kernel.BatchCoalescer;
+import dev.quiver.binding.physical.kernel.Batches;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
