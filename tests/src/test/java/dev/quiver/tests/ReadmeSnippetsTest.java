@@ -165,19 +165,28 @@ class ReadmeSnippetsTest {
   static void assertNoThreadLeftBesides(Set<Thread> before, String after)
       throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    List<String> left;
+    List<Thread> left;
     do {
       left =
           Thread.getAllStackTraces().keySet().stream()
               .filter(t -> !before.contains(t) && t.isAlive() && (!t.isDaemon() || ours(t)))
-              .map(Thread::getName)
-              .sorted()
+              .sorted(java.util.Comparator.comparing(Thread::getName))
               .collect(Collectors.toList());
       if (left.isEmpty()) {
         return;
       }
       Thread.sleep(100);
     } while (System.nanoTime() < deadline);
-    assertThat(left).as("non-daemon threads left after " + after).isEmpty();
+    // Where each one is, so that a leak names its cause.
+    StringBuilder stacks = new StringBuilder();
+    for (Thread t : left) {
+      stacks.append('\n').append(t.getName()).append(" (").append(t.getState()).append(')');
+      for (StackTraceElement e : t.getStackTrace()) {
+        stacks.append("\n    at ").append(e);
+      }
+    }
+    assertThat(left.stream().map(Thread::getName).toList())
+        .as("non-daemon threads left after %s:%s", after, stacks)
+        .isEmpty();
   }
 }
