@@ -103,10 +103,17 @@ public final class JobManager implements AutoCloseable {
     this.recovery =
         new Recovery(
             jobs, attempts, termination, this::schedule, registry, config, metrics, calls, status);
-    this.pass =
-        new SchedulingPass(registry, config, jobs, attempts, recovery.unreachable(), status);
-    this.reports = new TaskReports(registry, calls, jobs, attempts, recovery, termination, pass);
     this.limits = new LimitChecks(registry, jobs, termination, config.heartbeatInterval());
+    this.pass =
+        new SchedulingPass(
+            registry,
+            config,
+            jobs,
+            attempts,
+            recovery.unreachable(),
+            status,
+            limits::groupsOverShare);
+    this.reports = new TaskReports(registry, calls, jobs, attempts, recovery, termination, pass);
   }
 
   /**

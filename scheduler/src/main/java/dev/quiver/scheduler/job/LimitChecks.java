@@ -9,6 +9,7 @@ import dev.quiver.distributed.proto.HeartbeatRequest;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
 import dev.quiver.scheduler.memory.ClusterMemory;
 import dev.quiver.scheduler.memory.LowMemoryKiller;
+import dev.quiver.scheduler.memory.MemoryShares;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,6 +35,7 @@ final class LimitChecks {
   private final JobTermination termination;
   private final ClusterMemory memory = new ClusterMemory();
   private final LowMemoryKiller killer;
+  private Set<String> groupsOverShare = Set.of();
 
   LimitChecks(
       ExecutorRegistry registry,
@@ -55,9 +57,18 @@ final class LimitChecks {
   }
 
   /**
-   * Stops the jobs past a limit now.
+   * The resource groups whose running jobs hold their memory share or more ({@link MemoryShares}):
+   * the scheduling pass launches none of their tasks.
+   */
+  Set<String> groupsOverShare() {
+    return groupsOverShare;
+  }
+
+  /**
+   * Stops the jobs past a limit now and finds the groups over their memory share.
    *
-   * @return whether any job was stopped (slots may have come free)
+   * @return whether a job was stopped or a group's memory share was passed or freed: the scheduling
+   *     pass should run
    */
   boolean check(long nowNanos) {
     boolean stopped = false;
@@ -88,6 +99,22 @@ final class LimitChecks {
     memory.retainExecutors(alive);
     memory.retainJobs(known);
     Set<String> blocked = new TreeSet<>(memory.blockedExecutors());
+    Map<String, Long> totals = memory.totals();
+    Map<String, Long> byGroup = new HashMap<>();
+    Map<String, Double> shares = new HashMap<>();
+    for (String id : running) {
+      Job job = jobs.get(id);
+      shares.put(job.group.name(), job.group.memoryShare());
+      byGroup.merge(job.group.name(), totals.getOrDefault(id, 0L), Long::sum);
+    }
+    Set<String> over = MemoryShares.over(byGroup, shares, clusterBytes);
+    if (!over.equals(groupsOverShare)) {
+      if (!over.isEmpty()) {
+        LOG.info("resource groups at their memory share get no new tasks for now: {}", over);
+      }
+      groupsOverShare = over;
+      stopped = true;
+    }
     Optional<LowMemoryKiller.Kill> kill = killer.decide(memory, running, maxMemory, nowNanos);
     if (kill.isPresent()) {
       Job job = jobs.get(kill.get().jobId());
