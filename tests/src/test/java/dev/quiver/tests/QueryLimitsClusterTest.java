@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.distributed.client.JobListener;
 import dev.quiver.distributed.limits.QueryMemoryExceededException;
 import dev.quiver.distributed.limits.QueryTimeoutException;
+import dev.quiver.distributed.planner.StageGraph;
+import dev.quiver.distributed.proto.JobState;
+import dev.quiver.distributed.proto.JobStatusUpdate;
 import dev.quiver.examples.tpch.TpchQueries;
 import dev.quiver.examples.tpch.TpchQuery;
 import java.nio.file.Files;
@@ -44,9 +48,12 @@ class QueryLimitsClusterTest {
   private static final String HOG =
       "SELECT sum(length(rpad(l_comment, 20000, 'x'))) AS n FROM lineitem";
 
-  /** Never ends on its own: a cross join of lineitem with itself that keeps no row. */
+  /**
+   * Runs for hours, cancellable at any time: every lineitem row meets a seventh of the others (the
+   * join key is the line number), and the join hands out batches of matches all along.
+   */
   private static final String ENDLESS =
-      "SELECT count(*) FROM lineitem a, lineitem b WHERE a.l_orderkey + b.l_orderkey < 0";
+      "SELECT count(*) FROM lineitem a JOIN lineitem b ON a.l_linenumber = b.l_linenumber";
 
   private Path data;
   private Path logs;
@@ -178,13 +185,24 @@ class QueryLimitsClusterTest {
             new SessionConfig()
                 .set("quiver.resource_group", "single")
                 .set("quiver.query.max_queued_time", "1s"));
+    java.util.concurrent.CountDownLatch firstRuns = new java.util.concurrent.CountDownLatch(1);
+    running
+        .runtime()
+        .addJobListener(
+            new JobListener() {
+              @Override
+              public void jobSucceeded(StageGraph graph, JobStatusUpdate status) {}
+
+              @Override
+              public void jobUpdated(StageGraph graph, JobStatusUpdate status) {
+                if (status.getState() == JobState.JOB_STATE_RUNNING) {
+                  firstRuns.countDown();
+                }
+              }
+            });
     CompletableFuture<QueryResult> first =
         CompletableFuture.supplyAsync(() -> running.rows().query(ENDLESS));
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (running.jobs().isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
-    assertThat(running.jobs()).as("the first query was submitted").isNotEmpty();
+    assertThat(firstRuns.await(60, TimeUnit.SECONDS)).as("the first query runs").isTrue();
     long start = System.nanoTime();
     assertThatThrownBy(() -> waiting.rows().query(TpchQueries.get(6).sql()))
         .isInstanceOf(QueryTimeoutException.class)
