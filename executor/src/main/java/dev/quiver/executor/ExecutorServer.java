@@ -20,6 +20,7 @@ import dev.quiver.distributed.transport.GrpcTransport;
 import dev.quiver.distributed.transport.SameProcessServers;
 import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
+import dev.quiver.executor.memory.QueryMemory;
 import dev.quiver.executor.shuffle.LocalFirstShuffleClient;
 import dev.quiver.executor.shuffle.SameProcessStores;
 import dev.quiver.executor.shuffle.ShuffleFlightProducer;
@@ -63,6 +64,12 @@ public final class ExecutorServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorServer.class);
 
+  /**
+   * Longest a task waits for memory when the executor's is full before it fails: the scheduler's
+   * low-memory killer frees memory within a heartbeat or two, a kill's cool-down included.
+   */
+  static final long MEMORY_WAIT_MILLIS = 30_000;
+
   /** Heartbeat interval used until the scheduler has told us its own. */
   private static final long INITIAL_INTERVAL_MILLIS = 1_000;
 
@@ -95,6 +102,7 @@ public final class ExecutorServer implements AutoCloseable {
 
   private final ExecutorConfig config;
   private final BufferAllocator allocator;
+  private final QueryMemory queryMemory;
   private final Extensions extensions;
   private final ShuffleStore store;
   private final FlightShuffleClient shuffleClient;
@@ -236,6 +244,8 @@ public final class ExecutorServer implements AutoCloseable {
         config.diskLimitBytes() > 0 ? config.diskLimitBytes() : defaultDiskLimit(config);
     this.allocator =
         parent.newChildAllocator("executor " + config.executorId(), 0, config.memoryBytes());
+    this.queryMemory =
+        new QueryMemory(config.executorId(), allocator, MEMORY_WAIT_MILLIS, this::beatSoon);
     // JVM metrics only when something can scrape them.
     this.metricsRegistry =
         config.httpPort() == ExecutorConfig.NO_HTTP
@@ -276,7 +286,7 @@ public final class ExecutorServer implements AutoCloseable {
               new TaskManager.Resources(
                   config.executorId(),
                   allocator,
-                  config.memoryBytes(),
+                  queryMemory,
                   spillBudget(config),
                   s,
                   new MeteredShuffleClient(
@@ -738,6 +748,8 @@ public final class ExecutorServer implements AutoCloseable {
                         .setGcMillis(gcMillis())
                         .setDiskBytes(store.diskBytes() + taskSpillBytes.get())
                         .setDraining(draining)
+                        .addAllJobMemory(queryMemory.report())
+                        .setMemoryBlocked(queryMemory.blocked())
                         .build());
         lastBeatAnsweredNanos = System.nanoTime();
         boolean reregister = answer.getReregister();
@@ -938,6 +950,17 @@ public final class ExecutorServer implements AutoCloseable {
       heartbeats.execute(this::beatOnce);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       // Closing meanwhile: nothing to tell.
+    }
+  }
+
+  /** Heartbeats now, off the calling thread: a task waits for memory (see {@link QueryMemory}). */
+  private void beatSoon() {
+    if (registered && !closed) {
+      try {
+        heartbeats.execute(this::beatOnce);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // Closing meanwhile: nothing to tell.
+      }
     }
   }
 

@@ -3,6 +3,7 @@ package dev.quiver.scheduler;
 import com.google.inject.Guice;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.io.LocalFileAccess;
+import dev.quiver.distributed.limits.QueryLimits;
 import dev.quiver.distributed.logging.ProcessLogging;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.wire.WireProtocol;
@@ -213,6 +214,38 @@ public final class SchedulerMain implements Callable<Integer> {
               + " always allowed, token and key files never are (default: none).")
   List<Path> allowedPaths = new ArrayList<>();
 
+  @Option(
+      names = "--query-max-memory",
+      paramLabel = "SIZE",
+      description =
+          "Most Arrow memory one query may hold on all executors together, e.g. 4g; caps the"
+              + " session's quiver.query.max_memory (default: no limit).")
+  String queryMaxMemory;
+
+  @Option(
+      names = "--query-max-memory-per-executor",
+      paramLabel = "SIZE",
+      description =
+          "Most Arrow memory one query may hold on one executor, e.g. 1g; caps the session's"
+              + " quiver.query.max_memory_per_executor (default: the executor's memory).")
+  String queryMaxMemoryPerExecutor;
+
+  @Option(
+      names = "--query-max-run-time",
+      paramLabel = "DURATION",
+      description =
+          "Longest one query may take from submission to its end, e.g. 30m; caps the session's"
+              + " quiver.query.max_run_time (default: no limit).")
+  String queryMaxRunTime;
+
+  @Option(
+      names = "--query-max-queued-time",
+      paramLabel = "DURATION",
+      description =
+          "Longest one query may wait in its resource group's queue, e.g. 5m; caps the session's"
+              + " quiver.query.max_queued_time (default: no limit).")
+  String queryMaxQueuedTime;
+
   @Spec CommandSpec spec;
 
   /** -V: the release and the wire protocol it speaks. */
@@ -239,6 +272,7 @@ public final class SchedulerMain implements Callable<Integer> {
   public Integer call() throws Exception {
     SecurityConfig security;
     ResourceGroups groups;
+    QueryLimits queryLimits;
     try {
       security = SecurityConfig.fromFiles(tlsCert, tlsKey, tlsCa, tokenFile);
       if (clusterTokenFile != null) {
@@ -251,6 +285,18 @@ public final class SchedulerMain implements Callable<Integer> {
           resourceGroupsFile == null
               ? ResourceGroups.single()
               : ResourceGroups.load(resourceGroupsFile);
+      queryLimits =
+          new QueryLimits(
+              queryMaxMemory == null ? 0 : QueryLimits.MAX_MEMORY.parse(queryMaxMemory),
+              queryMaxMemoryPerExecutor == null
+                  ? 0
+                  : QueryLimits.MAX_MEMORY_PER_EXECUTOR.parse(queryMaxMemoryPerExecutor),
+              queryMaxRunTime == null
+                  ? Duration.ZERO
+                  : QueryLimits.MAX_RUN_TIME.parse(queryMaxRunTime),
+              queryMaxQueuedTime == null
+                  ? Duration.ZERO
+                  : QueryLimits.MAX_QUEUED_TIME.parse(queryMaxQueuedTime));
     } catch (QuiverException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -281,6 +327,7 @@ public final class SchedulerMain implements Callable<Integer> {
                       .withMinRuntime(Duration.ofMillis(speculationMinRuntimeMillis)))
               .exclusion(new Exclusion(excludeAfterFailures, Duration.ofMillis(exclusionMillis)))
               .resourceGroups(groups)
+              .queryLimits(queryLimits)
               .build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -89,6 +89,9 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
             throw invalid("a heartbeat must carry the executor id it got registered with");
           }
           boolean known = registry.heartbeat(request);
+          if (known) {
+            jobs.heartbeat(request);
+          }
           if (!known) {
             LOG.info(
                 "heartbeat from executor '{}', which is not registered or was marked lost:"

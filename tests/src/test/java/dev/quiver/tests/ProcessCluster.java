@@ -307,9 +307,10 @@ final class ProcessCluster implements AutoCloseable {
                 "--work-dir",
                 work.toString(),
                 "--cores",
-                Integer.toString(options.cores()),
-                "--memory",
-                "1g"));
+                Integer.toString(options.cores())));
+    if (!options.executorArgs().contains("--memory")) {
+      cmd.addAll(List.of("--memory", "1g"));
+    }
     if (options.extraClasspath() != null) {
       cmd.add("--classpath");
       cmd.add(options.extraClasspath().toString());

@@ -8,6 +8,8 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.errors.UnsupportedFeatureException;
 import dev.quiver.distributed.codec.PlanCodecException;
+import dev.quiver.distributed.limits.QueryMemoryExceededException;
+import dev.quiver.distributed.limits.QueryTimeoutException;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.security.AccessDeniedException;
 import java.lang.reflect.Modifier;
@@ -51,6 +53,8 @@ public final class RemoteErrors {
       case "QueryCancelledException" -> new QueryCancelledException(message);
       case "PlanCodecException" -> new PlanCodecException(message);
       case "AccessDeniedException" -> new AccessDeniedException(message);
+      case "QueryMemoryExceededException" -> new QueryMemoryExceededException(message);
+      case "QueryTimeoutException" -> new QueryTimeoutException(message);
       default -> new QuiverException("Distributed job " + jobId + " failed: " + message);
     };
   }

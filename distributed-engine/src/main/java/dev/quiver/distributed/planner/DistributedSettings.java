@@ -4,6 +4,7 @@ import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.settings.Setting;
 import dev.quiver.binding.settings.SettingsProvider;
 import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.distributed.limits.QueryLimits;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import java.time.Duration;
 import java.util.List;
@@ -259,6 +260,12 @@ public final class DistributedSettings implements SettingsProvider {
 
   @Override
   public List<Setting<?>> settings() {
+    List<Setting<?>> all = new java.util.ArrayList<>(ownSettings());
+    all.addAll(QueryLimits.settings());
+    return all;
+  }
+
+  private static List<Setting<?>> ownSettings() {
     return List.of(
         ENABLED_SETTING,
         BYTES_PER_TASK_SETTING,

@@ -66,6 +66,16 @@ public final class TaskFailures {
     return info.build();
   }
 
+  /** Whether {@code failure} came from an Arrow memory limit. */
+  static boolean outOfMemory(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof OutOfMemoryException || t instanceof OutOfMemoryError) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The binding exception behind {@code failure}, with Arrow memory limits mapped to one. */
   static QuiverException typedCause(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {

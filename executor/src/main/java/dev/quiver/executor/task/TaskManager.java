@@ -14,6 +14,8 @@ import dev.quiver.distributed.codec.DecodedStage;
 import dev.quiver.distributed.codec.PlanCodecException;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.codec.StagePlan;
+import dev.quiver.distributed.limits.QueryLimits;
+import dev.quiver.distributed.limits.QueryMemoryExceededException;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.proto.InputSlice;
 import dev.quiver.distributed.proto.KeyFilterBits;
@@ -30,6 +32,7 @@ import dev.quiver.distributed.shuffle.ShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
 import dev.quiver.distributed.shuffle.ShuffleReaderExec;
+import dev.quiver.executor.memory.QueryMemory;
 import dev.quiver.executor.shuffle.DiskLimitExceededException;
 import dev.quiver.executor.shuffle.ShuffleStore;
 import java.io.IOException;
@@ -71,8 +74,8 @@ public final class TaskManager implements AutoCloseable {
   /**
    * What a task needs from the executor it runs on.
    *
-   * @param allocator parent of the task allocators
-   * @param memoryBytes limit of each task allocator (the executor's memory)
+   * @param allocator the executor's allocator
+   * @param memory the task allocators, under an allocator per job (see {@link QueryMemory})
    * @param spillBudgetBytes most a task's spilling operators reserve before they spill
    * @param store where tasks write their output partitions
    * @param shuffleClient fetches the task inputs (shared by all tasks)
@@ -87,7 +90,7 @@ public final class TaskManager implements AutoCloseable {
   public record Resources(
       String executorId,
       BufferAllocator allocator,
-      long memoryBytes,
+      QueryMemory memory,
       long spillBudgetBytes,
       ShuffleStore store,
       ShuffleClient shuffleClient,
@@ -577,8 +580,17 @@ public final class TaskManager implements AutoCloseable {
       // directory for every task costs milliseconds of file system work on a short task's path.
       Path spillDir = resources.spillRoot().resolve(safeName);
       BufferAllocator allocator;
+      QueryMemory.TaskMemory memory;
       try {
-        allocator = resources.allocator().newChildAllocator(name, 0, resources.memoryBytes());
+        memory =
+            resources
+                .memory()
+                .open(
+                    id.getJobId(),
+                    name,
+                    config.get(QueryLimits.MAX_MEMORY_PER_EXECUTOR),
+                    () -> cancelReason != null);
+        allocator = memory.allocator();
       } catch (RuntimeException e) {
         LOG.error("{} could not start", name, e);
         return report(
@@ -713,6 +725,11 @@ public final class TaskManager implements AutoCloseable {
         } else {
           failure.addSuppressed(leak);
         }
+      }
+      memory.close();
+      QueryMemoryExceededException overLimit = memory.limitExceeded();
+      if (overLimit != null && failure != null && TaskFailures.outOfMemory(failure)) {
+        failure = overLimit;
       }
 
       // A task cancelled while finishing also drops its output: the job's data may have been

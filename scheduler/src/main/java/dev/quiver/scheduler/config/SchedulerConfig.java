@@ -1,5 +1,6 @@
 package dev.quiver.scheduler.config;
 
+import dev.quiver.distributed.limits.QueryLimits;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.wire.Hosts;
 import dev.quiver.scheduler.admission.ResourceGroups;
@@ -25,6 +26,8 @@ import java.util.Objects;
  * @param exclusion when an executor whose tasks keep failing gets no tasks for a while
  * @param resourceGroups the groups jobs are admitted into and share task slots by (one unlimited
  *     group by default)
+ * @param queryLimits caps on each query's limits (memory, run and queued time) that sessions may
+ *     only lower ({@code --query-max-*}; none by default)
  */
 public record SchedulerConfig(
     String host,
@@ -39,7 +42,8 @@ public record SchedulerConfig(
     String advertiseHost,
     Speculation speculation,
     Exclusion exclusion,
-    ResourceGroups resourceGroups) {
+    ResourceGroups resourceGroups,
+    QueryLimits queryLimits) {
 
   /** No HTTP endpoint. */
   public static final int NO_HTTP = -1;
@@ -70,6 +74,7 @@ public record SchedulerConfig(
     Objects.requireNonNull(speculation, "speculation");
     Objects.requireNonNull(exclusion, "exclusion");
     Objects.requireNonNull(resourceGroups, "resourceGroups");
+    Objects.requireNonNull(queryLimits, "queryLimits");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("scheduler port " + port + " is not in 0..65535");
     }
@@ -189,6 +194,7 @@ public record SchedulerConfig(
     private Speculation speculation;
     private Exclusion exclusion;
     private ResourceGroups resourceGroups;
+    private QueryLimits queryLimits = QueryLimits.NONE;
 
     private Builder(SchedulerConfig c) {
       if (c == null) {
@@ -219,6 +225,7 @@ public record SchedulerConfig(
         speculation = c.speculation;
         exclusion = c.exclusion;
         resourceGroups = c.resourceGroups;
+        queryLimits = c.queryLimits;
       }
     }
 
@@ -294,6 +301,12 @@ public record SchedulerConfig(
       return this;
     }
 
+    /** See {@link SchedulerConfig#queryLimits()}. */
+    public Builder queryLimits(QueryLimits value) {
+      this.queryLimits = value;
+      return this;
+    }
+
     /** See {@link SchedulerConfig#resourceGroups()}. */
     public Builder resourceGroups(ResourceGroups value) {
       this.resourceGroups = value;
@@ -319,7 +332,8 @@ public record SchedulerConfig(
           advertiseHost,
           speculation,
           exclusion,
-          resourceGroups);
+          resourceGroups,
+          queryLimits);
     }
   }
 

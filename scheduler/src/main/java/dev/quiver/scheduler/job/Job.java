@@ -1,6 +1,7 @@
 package dev.quiver.scheduler.job;
 
 import com.google.protobuf.ByteString;
+import dev.quiver.distributed.limits.QueryLimits;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.JobSpec;
@@ -39,6 +40,9 @@ final class Job {
 
   /** The resource group it runs in. */
   ResourceGroups.Group group = ResourceGroups.single().groups().get(0);
+
+  /** Its limits: its session's, capped by the scheduler's ({@link LimitChecks}). */
+  QueryLimits limits = QueryLimits.NONE;
 
   /** Whether its group admitted it: only admitted jobs' tasks are launched ({@link Admissions}). */
   boolean admitted = true;

@@ -1,8 +1,11 @@
 package dev.quiver.scheduler.job;
 
 import com.google.protobuf.ByteString;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.distributed.limits.QueryLimits;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.proto.ExecutorInfo;
+import dev.quiver.distributed.proto.HeartbeatRequest;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.distributed.proto.JobState;
 import dev.quiver.distributed.proto.JobStatusUpdate;
@@ -63,6 +66,7 @@ public final class JobManager implements AutoCloseable {
   private final JobTermination termination;
   private final TaskReports reports;
   private final Admissions admissions;
+  private final LimitChecks limits;
 
   /**
    * A job manager placing tasks on the executors of {@code registry}, timing jobs on the registry's
@@ -99,8 +103,16 @@ public final class JobManager implements AutoCloseable {
     this.recovery =
         new Recovery(
             jobs, attempts, termination, this::schedule, registry, config, metrics, calls, status);
+    this.limits = new LimitChecks(registry, jobs, termination, config.heartbeatInterval());
     this.pass =
-        new SchedulingPass(registry, config, jobs, attempts, recovery.unreachable(), status);
+        new SchedulingPass(
+            registry,
+            config,
+            jobs,
+            attempts,
+            recovery.unreachable(),
+            status,
+            limits::groupsOverShare);
     this.reports = new TaskReports(registry, calls, jobs, attempts, recovery, termination, pass);
   }
 
@@ -155,9 +167,21 @@ public final class JobManager implements AutoCloseable {
    * @throws StatusRuntimeException INVALID_ARGUMENT as {@link #submit}, or when the session names
    *     an unknown resource group; RESOURCE_EXHAUSTED when the group's queue is full
    */
-  public Submitted submitJob(JobSpec spec, String submissionId, String user) {
-    JobSpecValidator.validate(spec);
+  public Submitted submitJob(JobSpec submitted, String submissionId, String user) {
+    JobSpecValidator.validate(submitted);
     JobRegistry.checkSubmissionId(submissionId);
+    QueryLimits queryLimits;
+    try {
+      queryLimits = QueryLimits.of(submitted.getSettingsMap()).cappedBy(config.queryLimits());
+    } catch (QuiverException e) {
+      throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
+    }
+    // Executors enforce the limit per executor from the settings they get: the capped one.
+    JobSpec spec =
+        submitted.toBuilder()
+            .clearSettings()
+            .putAllSettings(queryLimits.applyTo(submitted.getSettingsMap()))
+            .build();
     return loop.call(
         () -> {
           Job known = jobs.repeated(submissionId);
@@ -170,6 +194,7 @@ public final class JobManager implements AutoCloseable {
           Job job = jobs.add(spec, submissionId);
           job.user = user;
           job.group = group;
+          job.limits = queryLimits;
           admissions.enter(job);
           status.changed(job);
           metrics.jobSubmitted();
@@ -320,6 +345,19 @@ public final class JobManager implements AutoCloseable {
     return answer;
   }
 
+  /** An executor's heartbeat, for what it says of each job's memory ({@link LimitChecks}). */
+  public void heartbeat(HeartbeatRequest beat) {
+    if (loop.accepting()) {
+      loop.post(
+          () -> {
+            limits.heartbeat(beat);
+            if (limits.check(clock.nanoTime())) {
+              schedule();
+            }
+          });
+    }
+  }
+
   /**
    * Registers an executor in the registry and with the jobs, as one event of the job loop. Every
    * change of who is registered (this, {@link #expireSilentExecutors}, a broken connection, an
@@ -419,6 +457,7 @@ public final class JobManager implements AutoCloseable {
   private void tick() {
     long now = clock.nanoTime();
     recovery.expireUnreachable(now);
+    limits.check(now);
     schedule();
     for (Job job : List.copyOf(jobs.live())) {
       if (!job.terminal()

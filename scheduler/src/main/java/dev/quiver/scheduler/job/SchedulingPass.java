@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,13 +36,15 @@ final class SchedulingPass {
   private final Attempts attempts;
   private final Set<String> unreachable;
   private final StatusPublisher status;
+  private final Supplier<Set<String>> groupsOverMemoryShare;
 
   /** The executor picked last, for round-robin among equally good ones. */
   private String lastPicked = "";
 
   /**
    * A pass placing on {@code registry}'s schedulable executors except the {@code unreachable} ones
-   * (a live view, kept by {@link Recovery}).
+   * (a live view, kept by {@link Recovery}), launching no task of the groups {@code
+   * groupsOverMemoryShare} names ({@link LimitChecks#groupsOverShare}).
    */
   SchedulingPass(
       ExecutorRegistry registry,
@@ -49,7 +52,8 @@ final class SchedulingPass {
       JobRegistry jobs,
       Attempts attempts,
       Set<String> unreachable,
-      StatusPublisher status) {
+      StatusPublisher status,
+      Supplier<Set<String>> groupsOverMemoryShare) {
     this.registry = registry;
     this.clock = registry.clock();
     this.config = config;
@@ -57,6 +61,7 @@ final class SchedulingPass {
     this.attempts = attempts;
     this.unreachable = unreachable;
     this.status = status;
+    this.groupsOverMemoryShare = groupsOverMemoryShare;
   }
 
   /**
@@ -90,8 +95,10 @@ final class SchedulingPass {
       group.ready.addAll(ready.tasks());
     }
     List<GroupTasks> demanding = new ArrayList<>();
+    Set<String> overMemory = groupsOverMemoryShare.get();
     for (GroupTasks g : byGroup.values()) {
-      if (!g.ready.isEmpty()) {
+      // A group holding its memory share waits for its running tasks to give memory back.
+      if (!g.ready.isEmpty() && !overMemory.contains(g.name)) {
         demanding.add(g);
       }
     }
@@ -118,11 +125,13 @@ final class SchedulingPass {
 
   /** A resource group's ready tasks this pass, in order, and its tasks running. */
   private static final class GroupTasks {
+    final String name;
     final double weight;
     final ArrayDeque<TaskRun> ready = new ArrayDeque<>();
     int running;
 
     GroupTasks(Job first) {
+      this.name = first.group.name();
       this.weight = first.group.weight();
     }
   }
