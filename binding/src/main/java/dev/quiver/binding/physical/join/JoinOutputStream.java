@@ -18,6 +18,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 abstract class JoinOutputStream implements BatchStream {
   protected final BufferAllocator allocator;
   protected final int batchSize;
+  private final TaskContext context;
   private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
   private final BatchCoalescer coalescer;
 
@@ -27,6 +28,7 @@ abstract class JoinOutputStream implements BatchStream {
   private boolean closed;
 
   JoinOutputStream(TaskContext context) {
+    this.context = context;
     this.allocator = context.allocator();
     this.batchSize = Math.max(1, context.batchSize());
     this.coalescer = new BatchCoalescer(batchSize, allocator);
@@ -54,6 +56,9 @@ abstract class JoinOutputStream implements BatchStream {
         if (finished) {
           return coalescer.flush();
         }
+        // A join whose steps add nothing (a condition no pair meets) would otherwise run to its
+        // end after the query was cancelled.
+        context.checkCancelled();
         step();
       }
     } catch (OutOfMemoryException e) {

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.quiver.binding.dataframe.JoinType;
+import dev.quiver.binding.errors.QueryCancelledException;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
@@ -28,6 +29,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -967,6 +969,44 @@ class JoinExecTest {
       out.add(Arguments.of(type, false));
     }
     return out.stream();
+  }
+
+  /**
+   * Regression: a nested-loop join whose condition keeps no pair added no output, and its stream
+   * never looked at cancellation, so a cancelled cross join of large inputs held its task slot to
+   * the end (and an executor draining on SIGTERM waited for it).
+   */
+  @Test
+  void nestedLoopJoinKeepingNoPairStopsWhenCancelled() throws Exception {
+    Random rnd = new Random(11);
+    // One right batch: the join steps through its 15M pairs without asking its inputs for more.
+    MemorySourceExec right =
+        new MemorySourceExec(
+            RIGHT, List.of(List.of(TestData.batch(RIGHT, root, rows(rnd, 3000, false)))));
+    sources.add(right);
+    NestedLoopJoinExec join =
+        new NestedLoopJoinExec(
+            source(LEFT, rows(rnd, 5000, true), 1, null, rnd),
+            right,
+            JoinType.INNER,
+            new LessThanExpr(2, 2));
+    TaskContext c = ctx(64);
+    try (BatchStream s = join.execute(0, c)) {
+      Future<Long> cancelledAt =
+          executor.submit(
+              () -> {
+                Thread.sleep(100);
+                c.cancel("the test cancelled it");
+                return System.nanoTime();
+              });
+      assertThatThrownBy(s::next)
+          .isInstanceOf(QueryCancelledException.class)
+          .hasMessageContaining("the test cancelled it");
+      // Unfixed, the join noticed only when it asked its right input for the next batch: after
+      // all 15M pairs, seconds later.
+      assertThat(Duration.ofNanos(System.nanoTime() - cancelledAt.get()))
+          .isLessThan(Duration.ofSeconds(2));
+    }
   }
 
   @Test
