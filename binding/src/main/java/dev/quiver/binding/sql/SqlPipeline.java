@@ -48,7 +48,6 @@ import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
@@ -108,14 +107,17 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   private final java.util.function.BooleanSupplier nullOnDivisionByZero;
   private final java.util.function.BooleanSupplier sharedJoinMarks;
   private FileTables fileTables;
+  private java.util.function.Supplier<dev.quiver.binding.settings.SessionConfig> config;
 
   /**
    * Lets queries read files where a table stands ({@code FROM 'f.parquet'}, {@code read_parquet},
-   * {@code read_csv}), opened with the session's {@code config}.
+   * {@code read_csv}), opened with the session's {@code config}, and {@code current_setting} read
+   * it.
    */
   public void readFilesWith(
       java.util.function.Supplier<dev.quiver.binding.settings.SessionConfig> config) {
     this.fileTables = new FileTables(catalog, config);
+    this.config = config;
   }
 
   /** Drops the tables of files the last statement read (its plan holds them). */
@@ -194,7 +196,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       if (causedByOverflow(e)) {
         statement = parseOnLargeStack(text, line, column);
       } else {
-        throw parseError(e, line, column);
+        throw ParseErrors.of(e, text, line, column);
       }
     }
     SqlShape.check(statement);
@@ -202,6 +204,9 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     CommaJoins.regroup(statement);
     SqlNode named = ColumnNames.name(statement);
     StructFieldReferences.rewrite(named);
+    if (config != null) {
+      CurrentSettings.fold(named, name -> config.get().shown(name));
+    }
     return named;
   }
 
@@ -248,7 +253,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       if (causedByOverflow(e)) {
         throw tooDeep(e);
       }
-      throw parseError(e, line, column);
+      throw ParseErrors.of(e, text, line, column);
     }
     if (result[0] instanceof RuntimeException e) {
       throw e;
@@ -263,17 +268,6 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       }
     }
     return false;
-  }
-
-  private static SqlParseException parseError(
-      org.apache.calcite.sql.parser.SqlParseException e, int line, int column) {
-    SqlParserPos pos = e.getPos();
-    int l = pos == null ? 1 : Math.max(1, pos.getLineNum());
-    int c = pos == null ? 1 : Math.max(1, pos.getColumnNum());
-    int absLine = line + l - 1;
-    int absCol = l == 1 ? column + c - 1 : c;
-    return new SqlParseException(
-        "SQL parse error: " + firstLine(e.getMessage()), absLine, absCol, e);
   }
 
   private static final java.util.regex.Pattern BAD_DATE_LITERAL =
@@ -319,17 +313,6 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
         "Query too deeply nested for the SQL parser (its stack overflowed); flatten the"
             + " expression or split the query",
         e);
-  }
-
-  private static String firstLine(String message) {
-    if (message == null) {
-      return "invalid syntax";
-    }
-    String m = message.strip();
-    int nl = m.indexOf('\n');
-    String first = nl < 0 ? m : m.substring(0, nl);
-    // Calcite prefixes its own position; ours is appended by SqlParseException.
-    return first.replaceFirst("^(Encountered .*) at line \\d+, column \\d+\\.?$", "$1");
   }
 
   /** A validator over the session's catalog, built-in functions and UDFs. */

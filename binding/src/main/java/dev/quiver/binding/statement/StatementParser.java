@@ -91,6 +91,16 @@ public final class StatementParser {
     }
   }
 
+  /** The offset of {@link #leadingWord}'s word in {@code sql}, or -1 when there is none. */
+  public static int leadingWordStart(String sql) {
+    try {
+      Token t = new SqlTokens(sql, 0, sql.length()).peek();
+      return t.kind() == Kind.WORD ? t.start() : -1;
+    } catch (SqlParseException e) {
+      return -1;
+    }
+  }
+
   /** The offset after the statement's text: trailing blanks and semicolons dropped. */
   private static int endOfStatement(String sql) {
     int e = sql.length();
