@@ -164,6 +164,19 @@ final class InformationSchema {
     return describeSql(columns);
   }
 
+  /** The rows of {@code DESCRIBE SELECT ...}: the columns of a query's {@code schema}. */
+  static String describeSql(org.apache.arrow.vector.types.pojo.Schema schema) {
+    List<Column> columns = new ArrayList<>();
+    List<Field> fields = schema.getFields();
+    for (int i = 0; i < fields.size(); i++) {
+      Field f = fields.get(i);
+      columns.add(
+          new Column(
+              null, null, null, f.getName(), i + 1, typeName(f), f.isNullable(), null, null));
+    }
+    return describeSql(columns);
+  }
+
   private static String describeSql(List<Column> columns) {
     List<List<String>> rows = new ArrayList<>();
     for (Column c : columns) {
