@@ -44,6 +44,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
@@ -200,7 +201,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       }
     }
     SqlShape.check(statement);
-    GroupByAll.expand(statement, AGGREGATE_NAMES::contains);
+    GroupByAll.expand(statement, AGGREGATE_NAMES::contains, select -> starWidth(text, select));
     CommaJoins.regroup(statement);
     SqlNode named = ColumnNames.name(statement);
     StructFieldReferences.rewrite(named);
@@ -208,6 +209,47 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       CurrentSettings.fold(named, name -> config.get().shown(name));
     }
     return named;
+  }
+
+  /**
+   * The number of columns of {@code select}, a SELECT of {@code text} with a star in its list
+   * ({@code SELECT * ... ORDER BY ALL}): the same SELECT of a fresh parse of the text, found by its
+   * position, validated on its own without its ORDER BY (validating mutates the tree, so not this
+   * one).
+   */
+  private int starWidth(String text, SqlSelect select) {
+    SqlNode copy;
+    try {
+      copy = parseStmt(text);
+    } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+      throw new IllegalStateException("parsed once, so parses again", e);
+    }
+    SqlSelect[] same = new SqlSelect[1];
+    copy.accept(
+        new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(org.apache.calcite.sql.SqlCall call) {
+            if (call instanceof SqlSelect s
+                && s.getParserPosition().equals(select.getParserPosition())) {
+              same[0] = s;
+            }
+            return super.visit(call);
+          }
+        });
+    if (same[0] == null) {
+      throw new QuiverException(
+          "ORDER BY ALL after SELECT * could not be expanded; name the columns");
+    }
+    same[0].setOrderBy(null);
+    GroupByAll.expand(
+        same[0],
+        AGGREGATE_NAMES::contains,
+        s -> {
+          throw new QuiverException("ORDER BY ALL in a subquery of SELECT *: name the columns");
+        });
+    CommaJoins.regroup(same[0]);
+    // A SELECT correlated with an outer query fails here as an unknown column.
+    return validate(same[0]).rowType().getFieldCount();
   }
 
   private static SqlNode parseStmt(String text)
