@@ -26,11 +26,38 @@ final class CsvSniffer {
    */
   static CsvOptions sniff(
       ObjectStore store, String file, CsvOptions options, boolean delimiter, boolean header) {
+    byte[] head;
+    try (java.io.InputStream in = CsvScanExec.open(store, file)) {
+      head = wholeLines(in.readNBytes(HEAD_BYTES));
+    } catch (IOException e) {
+      return options; // the read itself reports it
+    }
+    return sniff(head, file, options, delimiter, header);
+  }
+
+  /** The first bytes read, up to the first {@link #SAMPLE} lines' worth. */
+  private static final int HEAD_BYTES = 64 << 10;
+
+  /** {@code bytes} up to its last line break, so that no sampled line is cut short. */
+  private static byte[] wholeLines(byte[] bytes) {
+    if (bytes.length < HEAD_BYTES) {
+      return bytes; // the whole file
+    }
+    for (int i = bytes.length - 1; i >= 0; i--) {
+      if (bytes[i] == '\n') {
+        return java.util.Arrays.copyOf(bytes, i + 1);
+      }
+    }
+    return bytes;
+  }
+
+  private static CsvOptions sniff(
+      byte[] head, String file, CsvOptions options, boolean delimiter, boolean header) {
     CsvOptions o = options;
     if (delimiter) {
       int best = 1;
       for (char d : DELIMITERS) {
-        int fields = consistentFields(store, file, o.withDelimiter(d).withHeader(false));
+        int fields = consistentFields(head, file, o.withDelimiter(d).withHeader(false));
         if (fields > best) {
           best = fields;
           o = o.withDelimiter(d);
@@ -38,7 +65,7 @@ final class CsvSniffer {
       }
     }
     if (header) {
-      Boolean first = firstLineIsHeader(store, file, o.withHeader(false));
+      Boolean first = firstLineIsHeader(head, file, o.withHeader(false));
       if (first != null) {
         o = o.withHeader(first);
       }
@@ -47,27 +74,28 @@ final class CsvSniffer {
   }
 
   /** The fields per line when every sampled line has as many; 0 otherwise. */
-  private static int consistentFields(ObjectStore store, String file, CsvOptions o) {
+  private static int consistentFields(byte[] head, String file, CsvOptions o) {
     int fields = -1;
-    try (CsvTokenizer t = new CsvTokenizer(CsvScanExec.open(store, file), file, o.dialect())) {
+    try (CsvTokenizer t =
+        new CsvTokenizer(new java.io.ByteArrayInputStream(head), file, o.dialect())) {
       for (int i = 0; i < SAMPLE && CsvScanExec.nextNonBlank(t); i++) {
         if (fields >= 0 && t.fieldCount() != fields) {
           return 0;
         }
         fields = t.fieldCount();
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       return 0; // a quote this delimiter leaves unbalanced: not this one
     }
     return Math.max(fields, 0);
   }
 
   /** Whether the first line is a header; null when the lines do not tell (all text). */
-  private static Boolean firstLineIsHeader(ObjectStore store, String file, CsvOptions o) {
+  private static Boolean firstLineIsHeader(byte[] head, String file, CsvOptions o) {
     CsvDialect dialect = o.dialect();
     CsvTable.Candidate[] first = null;
     CsvTable.Candidate[] rest = null;
-    try (CsvTokenizer t = new CsvTokenizer(CsvScanExec.open(store, file), file, dialect)) {
+    try (CsvTokenizer t = new CsvTokenizer(new java.io.ByteArrayInputStream(head), file, dialect)) {
       for (int i = 0; i < SAMPLE && CsvScanExec.nextNonBlank(t); i++) {
         int n = t.fieldCount();
         if (first == null) {
@@ -82,7 +110,7 @@ final class CsvSniffer {
           }
         }
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       return null; // the read itself reports it
     }
     if (first == null) {
