@@ -74,20 +74,27 @@ final class ParseErrors {
     SqlParserPos pos = e.getPos();
     int l = pos == null ? 1 : Math.max(1, pos.getLineNum());
     int c = pos == null ? 1 : Math.max(1, pos.getColumnNum());
-    if (e.getCause() instanceof ParseException pe && pe.currentToken != null) {
-      int n = 0;
-      Token last = pe.currentToken;
-      for (Token t = pe.currentToken.next; t != null; t = t.next) {
-        n++;
-        last = t;
-        if (t.kind == 0) {
-          break;
-        }
+    String message = firstLine(e.getMessage());
+    if (e.getCause() instanceof ParseException pe
+        && pe.currentToken != null
+        && e.getExpectedTokenSequences() != null
+        && message.startsWith("Encountered ")) {
+      // The tokens Calcite's message shows: as many as its longest expected sequence.
+      int shown = 1;
+      for (int[] sequence : e.getExpectedTokenSequences()) {
+        shown = Math.max(shown, sequence.length);
       }
-      String expected = expected(e, n);
-      if (last.kind == 0) {
-        int end = text.strip().length() == 0 ? 0 : text.stripTrailing().length();
-        int[] at = position(text, end);
+      int n = 0;
+      boolean ends = false;
+      for (Token t = pe.currentToken.next; t != null && n < shown && !ends; t = t.next) {
+        n++;
+        ends = t.kind == 0;
+      }
+      if (ends) {
+        String expected = expected(e, n);
+        // At the end when nothing but the end was shown; else at the token shown before it
+        // (WHERE a > points at >).
+        int[] at = n == 1 ? position(text, text.stripTrailing().length()) : new int[] {l, c};
         return error(
             "the statement ends after '"
                 + lastWords(text)
@@ -99,20 +106,21 @@ final class ParseErrors {
             column,
             e);
       }
-      if (expected != null && firstLine(e.getMessage()).startsWith("Encountered ")) {
-        return error(
-            firstLine(e.getMessage()) + "; expected " + expected + " there", l, c, line, column, e);
+      // One token shown: what was expected in its place (LenientParser may have moved the
+      // error to another token, shown with the one after it).
+      String expected = n == 1 && !message.matches("Encountered \".* .*\"") ? expected(e, 1) : null;
+      if (expected != null) {
+        return error(message + "; expected " + expected + " there", l, c, line, column, e);
       }
     }
-    java.util.regex.Matcher keyword = LAST_KEYWORD.matcher(firstLine(e.getMessage()));
+    java.util.regex.Matcher keyword = LAST_KEYWORD.matcher(message);
     if (keyword.matches()
         && text.stripTrailing().toUpperCase(Locale.ROOT).endsWith(keyword.group(1))) {
-      // Babel's reserved word where a name or expression should follow, at the end
-      int[] at = position(text, text.stripTrailing().length());
-      return error(
-          "the statement ends after '" + lastWords(text) + "'", at[0], at[1], line, column, e);
+      // Babel's reserved word where a name or expression should follow, at the end: the error
+      // stays at the word.
+      return error("the statement ends after '" + lastWords(text) + "'", l, c, line, column, e);
     }
-    return error(firstLine(e.getMessage()), l, c, line, column, e);
+    return error(message, l, c, line, column, e);
   }
 
   private static final java.util.regex.Pattern LAST_KEYWORD =

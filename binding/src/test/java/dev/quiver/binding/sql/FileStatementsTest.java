@@ -238,7 +238,7 @@ class FileStatementsTest {
     Files.writeString(dir.resolve("really-csv.parquet"), "id;name\n1;a\n");
     assertThatThrownBy(() -> rows("SELECT * FROM '" + path("really-csv.parquet") + "'"))
         .isInstanceOf(dev.quiver.binding.errors.DataSourceException.class)
-        .hasMessageContaining("really-csv.parquet is not Parquet")
+        .hasMessageContaining("really-csv.parquet is not a valid Parquet file: it holds text")
         .hasMessageContaining("looks like CSV (its first line is 'id;name')")
         .hasMessageContaining("read_csv(");
     rows("COPY t TO '" + path("really-parquet.csv") + "' (FORMAT PARQUET)");

@@ -80,7 +80,15 @@ class SqlErrorsTest {
             });
     assertThatThrownBy(() -> ctx.sql("SELECT n_name FROM nation WHERE"))
         .hasMessage(
-            "SQL parse error: the statement ends after 'nation WHERE' (at line 1, column 32)");
+            "SQL parse error: the statement ends after 'nation WHERE' (at line 1, column 27)");
+    // Calcite shows the operator and the end: the error stays at the operator.
+    assertThatThrownBy(() -> ctx.sql("SELECT n_name\nFROM nation WHERE n_nationkey >"))
+        .hasMessage(
+            "SQL parse error: the statement ends after 'n_nationkey >'; expected an expression"
+                + " there (at line 2, column 31)");
+    // LenientParser places an operator used as a name at the operator; no hint is guessed there.
+    assertThatThrownBy(() -> ctx.sql("SELECT n_name\nFROM nation\nWHERE AND 1"))
+        .hasMessage("SQL parse error: Encountered \"AND 1\" (at line 3, column 7)");
     assertThatThrownBy(() -> ctx.sql("SELECT (n_name FROM nation"))
         .hasMessage(
             "SQL parse error: Encountered \"FROM\"; expected ')' or an operator there"

@@ -147,7 +147,7 @@ class StatementSyntaxTest {
         .isInstanceOfSatisfying(
             SqlParseException.class,
             e -> {
-              assertThat(e.column()).isEqualTo(29); // after WHERE, where the query ends
+              assertThat(e.column()).isEqualTo(24); // WHERE
               assertThat(e.getMessage()).contains("ends after 't WHERE'");
             });
     assertThatThrownBy(() -> ctx.sql("CREATE VIEW w AS\n  SELECT id FROM t WHERE"))

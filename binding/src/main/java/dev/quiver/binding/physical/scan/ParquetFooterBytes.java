@@ -59,13 +59,15 @@ public final class ParquetFooterBytes {
     ByteBuffer end = ByteBuffer.wrap(tail, tailLength - 8, 8).order(ByteOrder.LITTLE_ENDIAN);
     boolean headMagic = tailLength == size ? hasMagic(tail, 0) : hasMagic(in.read(0, 4), 0);
     if (!hasMagic(tail, tailLength - 4) || !headMagic) {
-      String text = textHead(in.read(0, (int) Math.min(size, 512)));
+      String text = headMagic ? null : textHead(in.read(0, (int) Math.min(size, 512)));
       if (text != null) {
         throw new DataSourceException(
             "File "
                 + file
-                + " is not Parquet: it holds text that looks like "
-                + (text.startsWith("{") || text.startsWith("[") ? "JSON" : "CSV")
+                + " is not a valid Parquet file: it holds text"
+                + (text.startsWith("{") || text.startsWith("[")
+                    ? " that looks like JSON"
+                    : text.matches(".*[,;|\t].*") ? " that looks like CSV" : "")
                 + " (its first line is '"
                 + text
                 + "'); read CSV with read_csv('"
