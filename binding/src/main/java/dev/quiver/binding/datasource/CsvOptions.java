@@ -143,6 +143,10 @@ public record CsvOptions(
    * {@code sample_size} and {@code types} ({@code name:TYPE} pairs separated by commas, e.g. {@code
    * id:BIGINT,price:DECIMAL(10,2)}). Keys are case-insensitive; an unknown key is an error.
    */
+  /** The option names {@link #fromSettings} takes for the delimiter. */
+  public static final java.util.List<String> DELIMITER_KEYS =
+      java.util.List.of("delimiter", "delim", "sep", "separator");
+
   public static CsvOptions fromSettings(Map<String, String> settings) {
     CsvOptions o = DEFAULT;
     for (Map.Entry<String, String> e : settings.entrySet()) {

@@ -141,6 +141,35 @@ public final class CsvTable implements TableProvider {
     return new CsvTable(path, resolved, options, files, bytes);
   }
 
+  /**
+   * Opens CSV files read without some options, as DuckDB's {@code read_csv} does: the delimiter
+   * (when {@code sniffDelimiter}) and header (when {@code sniffHeader}) are those the first file
+   * with content suggests, else {@code options}'.
+   */
+  public static CsvTable openSniffing(
+      String path,
+      CsvOptions options,
+      boolean sniffDelimiter,
+      boolean sniffHeader,
+      SessionConfig config,
+      Listings listings) {
+    CsvOptions o = options;
+    if (sniffDelimiter || sniffHeader) {
+      String root = ObjectStores.normalize(path);
+      ObjectStore store = ObjectStores.forLocation(root, config);
+      List<StoredObject> listed = ParquetTable.listObjects(store, root, "CSV", listings);
+      boolean single = listed.size() == 1 && listed.get(0).location().equals(root);
+      for (StoredObject f :
+          ParquetTable.selectFiles(listed, root, single, "CSV", CsvTable::isCsvCandidate)) {
+        if (f.size() > 0) {
+          o = CsvSniffer.sniff(store, f.location(), options, sniffDelimiter, sniffHeader);
+          break;
+        }
+      }
+    }
+    return open(path, null, o, config, listings);
+  }
+
   private static boolean isCsvCandidate(String fileName) {
     String name = CsvScanExec.withoutCompressionSuffix(fileName.toLowerCase(java.util.Locale.ROOT));
     return name.endsWith(".csv") || name.endsWith(".tsv") || name.endsWith(".txt");
@@ -148,6 +177,18 @@ public final class CsvTable implements TableProvider {
 
   /** The first record of {@code file}, or null when the file is empty. */
   private static List<String> firstRecord(ObjectStore store, String file, CsvDialect dialect) {
+    try (java.io.InputStream head = CsvScanExec.open(store, file)) {
+      if (java.util.Arrays.equals(head.readNBytes(4), PARQUET_MAGIC)) {
+        throw new DataSourceException(
+            "CSV file "
+                + file
+                + " is a Parquet file (it starts with 'PAR1'); read it with read_parquet('"
+                + file
+                + "')");
+      }
+    } catch (IOException e) {
+      throw new DataSourceException("Cannot read CSV file " + file + ": " + e.getMessage(), e);
+    }
     try (CsvTokenizer t = new CsvTokenizer(CsvScanExec.open(store, file), file, dialect)) {
       if (!CsvScanExec.nextNonBlank(t)) {
         return null;
@@ -162,13 +203,27 @@ public final class CsvTable implements TableProvider {
     }
   }
 
+  private static final byte[] PARQUET_MAGIC =
+      "PAR1".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
   /** What inference has seen of one column. */
-  private static final class Candidate {
+  static final class Candidate {
     boolean sawValue;
     boolean asLong = true;
     boolean asDouble = true;
     boolean asDate = true;
     boolean asBool = true;
+
+    /** What the values seen by this and {@code other} together fit. */
+    Candidate and(Candidate other) {
+      Candidate c = new Candidate();
+      c.sawValue = sawValue || other.sawValue;
+      c.asLong = asLong && other.asLong;
+      c.asDouble = asDouble && other.asDouble;
+      c.asDate = asDate && other.asDate;
+      c.asBool = asBool && other.asBool;
+      return c;
+    }
 
     ArrowType type() {
       if (!sawValue) {
@@ -272,7 +327,7 @@ public final class CsvTable implements TableProvider {
     }
   }
 
-  private static void observe(Candidate c, CsvTokenizer t, int field, byte[] nullBytes) {
+  static void observe(Candidate c, CsvTokenizer t, int field, byte[] nullBytes) {
     int len = t.length(field);
     if (nullBytes != null
         && len == nullBytes.length

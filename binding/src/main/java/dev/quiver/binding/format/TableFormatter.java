@@ -64,30 +64,7 @@ public final class TableFormatter {
     int columns = fields.size();
     long total = totalRows;
 
-    List<String[]> rows = new ArrayList<>();
-    for (VectorSchemaRoot batch : batches) {
-      if (rows.size() >= maxRows) {
-        break;
-      }
-      if (batch.getFieldVectors().size() != columns) {
-        throw new IllegalArgumentException(
-            "A batch has "
-                + batch.getFieldVectors().size()
-                + " columns but the schema has "
-                + columns);
-      }
-      int n = Math.min(batch.getRowCount(), maxRows - rows.size());
-      String[][] cells = new String[n][columns];
-      for (int c = 0; c < columns; c++) {
-        FieldVector vector = batch.getVector(c);
-        for (int r = 0; r < n; r++) {
-          cells[r][c] = cell(vector, r);
-        }
-      }
-      for (String[] row : cells) {
-        rows.add(row);
-      }
-    }
+    List<String[]> rows = cells(batches, columns, maxRows);
 
     StringBuilder out = new StringBuilder();
     if (columns > 0) {
@@ -117,13 +94,76 @@ public final class TableFormatter {
         out.append(rule);
       }
     }
+    return withCount(out, rows.size(), total);
+  }
+
+  /** {@code out} ended by the row count line: how many rows, and how many of them shown. */
+  private static String withCount(StringBuilder out, int shown, long total) {
     out.append(total).append(total == 1 ? " row" : " rows");
-    if (rows.size() < total) {
-      out.append(" (showing first ")
-          .append(rows.size())
-          .append(rows.size() == 1 ? " row)" : " rows)");
+    if (shown < total) {
+      out.append(" (showing first ").append(shown).append(shown == 1 ? " row)" : " rows)");
     }
     return out.append('\n').toString();
+  }
+
+  /** The text of the first {@code maxRows} rows' cells. */
+  private static List<String[]> cells(List<VectorSchemaRoot> batches, int columns, int maxRows) {
+    List<String[]> rows = new ArrayList<>();
+    for (VectorSchemaRoot batch : batches) {
+      if (rows.size() >= maxRows) {
+        break;
+      }
+      if (batch.getFieldVectors().size() != columns) {
+        throw new IllegalArgumentException(
+            "A batch has "
+                + batch.getFieldVectors().size()
+                + " columns but the schema has "
+                + columns);
+      }
+      int n = Math.min(batch.getRowCount(), maxRows - rows.size());
+      String[][] cells = new String[n][columns];
+      for (int c = 0; c < columns; c++) {
+        FieldVector vector = batch.getVector(c);
+        for (int r = 0; r < n; r++) {
+          cells[r][c] = cell(vector, r);
+        }
+      }
+      for (String[] row : cells) {
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Renders up to {@code maxRows} rows expanded, one {@code column | value} line per column under a
+   * {@code -[ RECORD n ]-} rule per row (psql's {@code \x}): for rows too wide for the screen.
+   */
+  public static String formatExpanded(
+      Schema schema, List<VectorSchemaRoot> batches, int maxRows, long totalRows) {
+    List<Field> fields = schema.getFields();
+    List<String[]> rows = cells(batches, fields.size(), maxRows);
+    int nameWidth = 0;
+    for (Field f : fields) {
+      nameWidth = Math.max(nameWidth, width(f.getName()));
+    }
+    StringBuilder out = new StringBuilder();
+    for (int r = 0; r < rows.size(); r++) {
+      out.append("-[ RECORD ").append(r + 1).append(" ]-\n");
+      for (int c = 0; c < fields.size(); c++) {
+        String name = fields.get(c).getName();
+        String[] lines = rows.get(r)[c].replaceFirst("\n+$", "").split("\n", -1);
+        for (int l = 0; l < lines.length; l++) {
+          String label = l == 0 ? name : "";
+          out.append(label)
+              .append(" ".repeat(nameWidth - lineWidth(label)))
+              .append(" | ")
+              .append(lines[l])
+              .append('\n');
+        }
+      }
+    }
+    return withCount(out, rows.size(), totalRows);
   }
 
   private static String rule(int[] widths) {

@@ -38,6 +38,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.regions.providers.SystemSettingsRegionProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
@@ -118,6 +119,16 @@ final class S3ObjectStore implements ObjectStore {
   private static Region region(S3Settings s) {
     if (s.region() != null) {
       return Region.of(s.region());
+    }
+    if (s.endpoint() != null) {
+      // An S3-compatible store (MinIO, S3Proxy, ...) mostly accepts any region. The SDK's chain
+      // would end in probing EC2 instance metadata, which off-cloud takes seconds to fail; only
+      // its quick sources (aws.region, AWS_REGION) are asked.
+      try {
+        return new SystemSettingsRegionProvider().getRegion();
+      } catch (SdkClientException e) {
+        return Region.US_EAST_1;
+      }
     }
     try {
       return new DefaultAwsRegionProviderChain().getRegion();

@@ -111,6 +111,24 @@ public final class SessionConfig {
     return v == null ? setting.defaultValue() : setting.parse(v);
   }
 
+  /**
+   * The value of setting {@code name} (a full or short key) as {@code SHOW name} and {@code
+   * current_setting('name')} show it: as set or else its default, a secret's as {@code ***}.
+   *
+   * @throws dev.quiver.binding.errors.UnknownSettingException for a key no module declares
+   */
+  public String shown(String name) {
+    String key = canonical(name);
+    String set = options.get(key);
+    String v = set != null ? set : SettingsRegistry.require(key, name.trim()).defaultText();
+    return masked(key, v);
+  }
+
+  /** {@code value} of setting {@code key} as shown: {@code ***} for a secret that is set. */
+  public static String masked(String key, String value) {
+    return isSecret(key) && value != null && !value.isEmpty() ? "***" : value;
+  }
+
   /** All options, read-only, sorted by key. */
   public Map<String, String> options() {
     return Collections.unmodifiableMap(options);

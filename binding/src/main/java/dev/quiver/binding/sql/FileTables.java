@@ -201,8 +201,13 @@ final class FileTables {
     TableProvider provider =
         parquet
             ? ParquetTable.open(path, config.get(), ParquetOptions.DEFAULT, statementListings)
-            : CsvTable.open(
-                path, null, CsvOptions.fromSettings(options), config.get(), statementListings);
+            : CsvTable.openSniffing(
+                path,
+                CsvOptions.fromSettings(options),
+                CsvOptions.DELIMITER_KEYS.stream().noneMatch(options::containsKey),
+                !options.containsKey("header"),
+                config.get(),
+                statementListings);
     String name = PREFIX + NEXT.incrementAndGet();
     synchronized (this) {
       catalog.putTable(new Catalog.TableEntry(name, provider, false));

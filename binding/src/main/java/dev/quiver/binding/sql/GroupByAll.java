@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -24,8 +25,13 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 final class GroupByAll {
   private GroupByAll() {}
 
-  /** Rewrites every {@code GROUP BY ALL} of {@code statement} in place. */
-  static void expand(SqlNode statement, Predicate<String> isAggregate) {
+  /**
+   * Rewrites every {@code GROUP BY ALL} and {@code ORDER BY ALL} of {@code statement} in place;
+   * {@code width} tells how many columns a SELECT with a star in its list has (known only to the
+   * validator), or throws when it cannot.
+   */
+  static void expand(
+      SqlNode statement, Predicate<String> isAggregate, ToIntFunction<SqlSelect> width) {
     statement.accept(
         new SqlBasicVisitor<Void>() {
           @Override
@@ -34,10 +40,10 @@ final class GroupByAll {
               select.setGroupBy(keys(select, isAggregate));
             }
             if (call instanceof SqlSelect select && select.getOrderList() != null) {
-              orderByAll(select, select.getOrderList());
+              orderByAll(select, select.getOrderList(), width);
             }
             if (call instanceof SqlOrderBy order) {
-              orderByAll(order.query, order.orderList);
+              orderByAll(order.query, order.orderList, width);
             }
             return super.visit(call);
           }
@@ -57,7 +63,8 @@ final class GroupByAll {
    * Replaces {@code ORDER BY ALL} in {@code orderList} of {@code query} with one key per column,
    * each with ALL's direction and null order.
    */
-  private static void orderByAll(SqlNode query, SqlNodeList orderList) {
+  private static void orderByAll(
+      SqlNode query, SqlNodeList orderList, ToIntFunction<SqlSelect> width) {
     if (orderList.size() != 1) {
       return;
     }
@@ -83,15 +90,17 @@ final class GroupByAll {
     if (!(first instanceof SqlSelect select)) {
       throw new QuiverException("ORDER BY ALL needs a SELECT (or set operation of SELECTs)");
     }
-    List<SqlNode> keys = new ArrayList<>();
-    for (int i = 0; i < select.getSelectList().size(); i++) {
-      SqlNode item = select.getSelectList().get(i);
+    int columns = select.getSelectList().size();
+    for (SqlNode item : select.getSelectList()) {
       if (item instanceof SqlIdentifier star && star.isStar()) {
-        throw new QuiverException(
-            "ORDER BY ALL with SELECT * is not supported yet; name the columns, or ORDER BY 1, 2,"
-                + " ...");
+        columns = width.applyAsInt(select);
+        break;
       }
-      SqlNode k = SqlLiteral.createExactNumeric(String.valueOf(i + 1), item.getParserPosition());
+    }
+    List<SqlNode> keys = new ArrayList<>();
+    for (int i = 0; i < columns; i++) {
+      SqlNode k =
+          SqlLiteral.createExactNumeric(String.valueOf(i + 1), orderList.getParserPosition());
       for (int m = modifiers.size() - 1; m >= 0; m--) {
         k = modifiers.get(m).getOperator().createCall(modifiers.get(m).getParserPosition(), k);
       }

@@ -164,6 +164,19 @@ final class InformationSchema {
     return describeSql(columns);
   }
 
+  /** The rows of {@code DESCRIBE SELECT ...}: the columns of a query's {@code schema}. */
+  static String describeSql(org.apache.arrow.vector.types.pojo.Schema schema) {
+    List<Column> columns = new ArrayList<>();
+    List<Field> fields = schema.getFields();
+    for (int i = 0; i < fields.size(); i++) {
+      Field f = fields.get(i);
+      columns.add(
+          new Column(
+              null, null, null, f.getName(), i + 1, typeName(f), f.isNullable(), null, null));
+    }
+    return describeSql(columns);
+  }
+
   private static String describeSql(List<Column> columns) {
     List<List<String>> rows = new ArrayList<>();
     for (Column c : columns) {
@@ -215,31 +228,15 @@ final class InformationSchema {
   static String showSettingsSql(dev.quiver.binding.settings.SessionConfig config, String name) {
     java.util.SortedMap<String, String> settings = new TreeMap<>();
     if (name != null) {
-      String key = dev.quiver.binding.settings.SessionConfig.canonical(name);
-      String set = config.get(key);
-      settings.put(
-          key,
-          set != null
-              ? set
-              : dev.quiver.binding.settings.SettingsRegistry.require(key, name.trim())
-                  .defaultText());
+      settings.put(dev.quiver.binding.settings.SessionConfig.canonical(name), config.shown(name));
     } else {
       dev.quiver.binding.settings.SettingsRegistry.all()
           .forEach((k, s) -> settings.put(k, s.defaultText()));
       settings.putAll(config.options());
+      settings.replaceAll(dev.quiver.binding.settings.SessionConfig::masked);
     }
     List<List<String>> rows = new ArrayList<>();
-    settings.forEach(
-        (k, v) ->
-            rows.add(
-                List.of(
-                    text(k),
-                    text(
-                        dev.quiver.binding.settings.SessionConfig.isSecret(k)
-                                && v != null
-                                && !v.isEmpty()
-                            ? "***"
-                            : v))));
+    settings.forEach((k, v) -> rows.add(List.of(text(k), text(v))));
     return "SELECT name, value FROM "
         + values(rows, List.of("name", "value"), List.of("VARCHAR", "VARCHAR"))
         + " ORDER BY name";

@@ -522,6 +522,12 @@ public final class QuiverFunctions {
                   "version()",
                   "Quiver and its version, e.g. 'Quiver 0.1.0'",
                   "SELECT version()"),
+              f(
+                  "current_setting",
+                  Kind.SCALAR,
+                  "current_setting('name')",
+                  "the session's value of a setting, as text (as SHOW name shows it)",
+                  "SELECT current_setting('batch_size')"),
               // ---- conditionals and casts
               f(
                   "coalesce, nullif",

@@ -44,11 +44,11 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
@@ -108,14 +108,17 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
   private final java.util.function.BooleanSupplier nullOnDivisionByZero;
   private final java.util.function.BooleanSupplier sharedJoinMarks;
   private FileTables fileTables;
+  private java.util.function.Supplier<dev.quiver.binding.settings.SessionConfig> config;
 
   /**
    * Lets queries read files where a table stands ({@code FROM 'f.parquet'}, {@code read_parquet},
-   * {@code read_csv}), opened with the session's {@code config}.
+   * {@code read_csv}), opened with the session's {@code config}, and {@code current_setting} read
+   * it.
    */
   public void readFilesWith(
       java.util.function.Supplier<dev.quiver.binding.settings.SessionConfig> config) {
     this.fileTables = new FileTables(catalog, config);
+    this.config = config;
   }
 
   /** Drops the tables of files the last statement read (its plan holds them). */
@@ -194,15 +197,59 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       if (causedByOverflow(e)) {
         statement = parseOnLargeStack(text, line, column);
       } else {
-        throw parseError(e, line, column);
+        throw ParseErrors.of(e, text, line, column);
       }
     }
     SqlShape.check(statement);
-    GroupByAll.expand(statement, AGGREGATE_NAMES::contains);
+    GroupByAll.expand(statement, AGGREGATE_NAMES::contains, select -> starWidth(text, select));
     CommaJoins.regroup(statement);
     SqlNode named = ColumnNames.name(statement);
     StructFieldReferences.rewrite(named);
+    if (config != null) {
+      CurrentSettings.fold(named, name -> config.get().shown(name));
+    }
     return named;
+  }
+
+  /**
+   * The number of columns of {@code select}, a SELECT of {@code text} with a star in its list
+   * ({@code SELECT * ... ORDER BY ALL}): the same SELECT of a fresh parse of the text, found by its
+   * position, validated on its own without its ORDER BY (validating mutates the tree, so not this
+   * one).
+   */
+  private int starWidth(String text, SqlSelect select) {
+    SqlNode copy;
+    try {
+      copy = parseStmt(text);
+    } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+      throw new IllegalStateException("parsed once, so parses again", e);
+    }
+    SqlSelect[] same = new SqlSelect[1];
+    copy.accept(
+        new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(org.apache.calcite.sql.SqlCall call) {
+            if (call instanceof SqlSelect s
+                && s.getParserPosition().equals(select.getParserPosition())) {
+              same[0] = s;
+            }
+            return super.visit(call);
+          }
+        });
+    if (same[0] == null) {
+      throw new QuiverException(
+          "ORDER BY ALL after SELECT * could not be expanded; name the columns");
+    }
+    same[0].setOrderBy(null);
+    GroupByAll.expand(
+        same[0],
+        AGGREGATE_NAMES::contains,
+        s -> {
+          throw new QuiverException("ORDER BY ALL in a subquery of SELECT *: name the columns");
+        });
+    CommaJoins.regroup(same[0]);
+    // A SELECT correlated with an outer query fails here as an unknown column.
+    return validate(same[0]).rowType().getFieldCount();
   }
 
   private static SqlNode parseStmt(String text)
@@ -248,7 +295,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       if (causedByOverflow(e)) {
         throw tooDeep(e);
       }
-      throw parseError(e, line, column);
+      throw ParseErrors.of(e, text, line, column);
     }
     if (result[0] instanceof RuntimeException e) {
       throw e;
@@ -263,17 +310,6 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
       }
     }
     return false;
-  }
-
-  private static SqlParseException parseError(
-      org.apache.calcite.sql.parser.SqlParseException e, int line, int column) {
-    SqlParserPos pos = e.getPos();
-    int l = pos == null ? 1 : Math.max(1, pos.getLineNum());
-    int c = pos == null ? 1 : Math.max(1, pos.getColumnNum());
-    int absLine = line + l - 1;
-    int absCol = l == 1 ? column + c - 1 : c;
-    return new SqlParseException(
-        "SQL parse error: " + firstLine(e.getMessage()), absLine, absCol, e);
   }
 
   private static final java.util.regex.Pattern BAD_DATE_LITERAL =
@@ -319,17 +355,6 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
         "Query too deeply nested for the SQL parser (its stack overflowed); flatten the"
             + " expression or split the query",
         e);
-  }
-
-  private static String firstLine(String message) {
-    if (message == null) {
-      return "invalid syntax";
-    }
-    String m = message.strip();
-    int nl = m.indexOf('\n');
-    String first = nl < 0 ? m : m.substring(0, nl);
-    // Calcite prefixes its own position; ours is appended by SqlParseException.
-    return first.replaceFirst("^(Encountered .*) at line \\d+, column \\d+\\.?$", "$1");
   }
 
   /** A validator over the session's catalog, built-in functions and UDFs. */

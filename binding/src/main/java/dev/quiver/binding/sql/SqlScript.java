@@ -23,6 +23,32 @@ public final class SqlScript {
   }
 
   /**
+   * The statements of {@code text} as {@link #split} finds them, each preceded by blanks standing
+   * for the text before it (a newline per line, a space per column), so that the line and column of
+   * an error in a statement are those of {@code text}, a script's, not the statement's.
+   */
+  public static List<String> splitInPlace(String text) {
+    List<String> out = new ArrayList<>();
+    int start = 0;
+    List<Integer> ends = new ArrayList<>(terminators(text));
+    ends.add(text.length());
+    for (int end : ends) {
+      String statement = text.substring(start, end);
+      if (!onlyComments(statement)) {
+        int first = start;
+        while (Character.isWhitespace(text.charAt(first))) {
+          first++;
+        }
+        int lineStart = text.lastIndexOf('\n', first - 1) + 1;
+        long lines = text.substring(0, lineStart).chars().filter(c -> c == '\n').count();
+        out.add("\n".repeat((int) lines) + " ".repeat(first - lineStart) + statement.strip());
+      }
+      start = end + 1;
+    }
+    return out;
+  }
+
+  /**
    * {@code text}, one statement, without the semicolons that end it and the comments after them, so
    * that {@code SET x = 1; -- note} reads the value 1 and a query ending so parses; what comes
    * before the statement is kept, so that positions in it stay those of {@code text}.

@@ -143,6 +143,11 @@ final class StatementExecutor {
       }
       return catalogQuery(InformationSchema.describeSql(describe.name(), provider));
     }
+    if (statement instanceof Statement.DescribeQuery describe) {
+      org.apache.arrow.vector.types.pojo.Schema schema =
+          session.planning(() -> plan(describe.query())).schema();
+      return catalogQuery(InformationSchema.describeSql(schema));
+    }
     if (statement instanceof Statement.Describe describe) {
       String name = describe.name();
       if (!exists(name)) {

@@ -132,6 +132,12 @@ public sealed interface Statement {
   }
 
   /**
+   * {@code DESCRIBE SELECT ...}, {@code DESCRIBE 'file.parquet'}, {@code DESCRIBE read_csv(...)}
+   * (DuckDB): the columns of {@code query} (for a file or function, {@code SELECT * FROM} it).
+   */
+  record DescribeQuery(SqlText query) implements Statement {}
+
+  /**
    * {@code ATTACH [DATABASE] 'uri' AS name [(TYPE type, key 'value', ...)]}: {@code type} is null
    * when not given; option keys are lower case, in order. {@link #toString} hides the options'
    * values and the URI's user information, which may be secrets.

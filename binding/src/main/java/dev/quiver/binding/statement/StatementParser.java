@@ -91,6 +91,16 @@ public final class StatementParser {
     }
   }
 
+  /** The offset of {@link #leadingWord}'s word in {@code sql}, or -1 when there is none. */
+  public static int leadingWordStart(String sql) {
+    try {
+      Token t = new SqlTokens(sql, 0, sql.length()).peek();
+      return t.kind() == Kind.WORD ? t.start() : -1;
+    } catch (SqlParseException e) {
+      return -1;
+    }
+  }
+
   /** The offset after the statement's text: trailing blanks and semicolons dropped. */
   private static int endOfStatement(String sql) {
     int e = sql.length();
@@ -509,6 +519,19 @@ public final class StatementParser {
 
   private Statement describe() {
     Token keyword = tokens.next();
+    Token t = tokens.peek();
+    if ((t.kind() == Kind.WORD && QUERY_WORDS.contains(t.upper())) || t.isSymbol('(')) {
+      return new Statement.DescribeQuery(rest("a query after " + keyword.upper()));
+    }
+    if (t.kind() == Kind.STRING || (t.kind() == Kind.WORD && tokens.peekSecond().isSymbol('('))) {
+      // DuckDB's DESCRIBE 'file.parquet' and DESCRIBE read_csv(...): the columns of SELECT * FROM
+      // them. The prefix stands before the text, so positions after it are the user's.
+      Statement.SqlText from = rest("a file or table function after " + keyword.upper());
+      String prefix = "SELECT * FROM ";
+      return new Statement.DescribeQuery(
+          new Statement.SqlText(
+              prefix + from.text(), from.line(), from.column() - prefix.length()));
+    }
     // DESCRIBE TABLE t, or DESCRIBE table: a table named "table".
     if (tokens.peek().isWord("TABLE")) {
       Token table = tokens.next();
@@ -520,6 +543,9 @@ public final class StatementParser {
     expectEnd("after " + keyword.upper() + " " + String.join(".", name));
     return new Statement.Describe(name);
   }
+
+  /** Words that start a query DESCRIBE describes ({@code DESCRIBE SELECT ...}). */
+  private static final Set<String> QUERY_WORDS = Set.of("SELECT", "WITH", "VALUES", "FROM");
 
   // ---- ATTACH, DETACH -----------------------------------------------------------------------
 

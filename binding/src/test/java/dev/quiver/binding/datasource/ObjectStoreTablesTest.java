@@ -127,6 +127,53 @@ class ObjectStoreTablesTest {
   }
 
   @Test
+  void anEndpointWithoutARegionNeverProbesInstanceMetadata() throws Exception {
+    // Instance metadata answers here, counting the connections; before, the region chain asked it.
+    String previous = System.getProperty("aws.ec2MetadataServiceEndpoint");
+    java.util.concurrent.atomic.AtomicInteger probes =
+        new java.util.concurrent.atomic.AtomicInteger();
+    try (java.net.ServerSocket metadata = new java.net.ServerSocket(0)) {
+      Thread counter =
+          new Thread(
+              () -> {
+                while (!metadata.isClosed()) {
+                  try (java.net.Socket probe = metadata.accept()) {
+                    probes.incrementAndGet();
+                  } catch (IOException e) {
+                    return;
+                  }
+                }
+              });
+      counter.setDaemon(true);
+      counter.start();
+      System.setProperty(
+          "aws.ec2MetadataServiceEndpoint", "http://127.0.0.1:" + metadata.getLocalPort());
+      SessionConfig noRegion =
+          new SessionConfig()
+              .set(SessionConfig.S3_ENDPOINT, s3.endpoint())
+              .set(SessionConfig.S3_ACCESS_KEY_ID, s3.accessKey())
+              .set(SessionConfig.S3_SECRET_ACCESS_KEY, s3.secret());
+      try (dev.quiver.binding.SessionContext ctx =
+          new dev.quiver.binding.SessionContext(noRegion)) {
+        ctx.sql("COPY (SELECT 7 AS x) TO 's3://data/no-region.csv'");
+        List<VectorSchemaRoot> rows = ctx.sql("SELECT x FROM 's3://data/no-region.csv'").collect();
+        try {
+          assertThat(rows.get(0).getVector(0).getObject(0)).isEqualTo(7L);
+        } finally {
+          rows.forEach(VectorSchemaRoot::close);
+        }
+      }
+    } finally {
+      if (previous == null) {
+        System.clearProperty("aws.ec2MetadataServiceEndpoint");
+      } else {
+        System.setProperty("aws.ec2MetadataServiceEndpoint", previous);
+      }
+    }
+    assertThat(probes.get()).as("connections to instance metadata").isZero();
+  }
+
+  @Test
   void emptyResultWrittenToS3ReadsBackEmpty() throws IOException {
     String uri = "s3://data/empty";
     assertThat(writeParquet(uri, 0, 40_000)).isZero();

@@ -234,6 +234,21 @@ class FileStatementsTest {
   }
 
   @Test
+  void aParquetFileThatIsCsvOrTheReverseSaysWhatItLooksLike() throws IOException {
+    Files.writeString(dir.resolve("really-csv.parquet"), "id;name\n1;a\n");
+    assertThatThrownBy(() -> rows("SELECT * FROM '" + path("really-csv.parquet") + "'"))
+        .isInstanceOf(dev.quiver.binding.errors.DataSourceException.class)
+        .hasMessageContaining("really-csv.parquet is not a valid Parquet file: it holds text")
+        .hasMessageContaining("looks like CSV (its first line is 'id;name')")
+        .hasMessageContaining("read_csv(");
+    rows("COPY t TO '" + path("really-parquet.csv") + "' (FORMAT PARQUET)");
+    assertThatThrownBy(() -> rows("SELECT * FROM '" + path("really-parquet.csv") + "'"))
+        .isInstanceOf(dev.quiver.binding.errors.DataSourceException.class)
+        .hasMessageContaining("really-parquet.csv is a Parquet file")
+        .hasMessageContaining("read_parquet(");
+  }
+
+  @Test
   void badFilesAndOptionsAreTypedErrorsNamingThem() {
     assertThatThrownBy(() -> rows("SELECT * FROM '" + path("missing.parquet") + "'"))
         .isInstanceOf(QuiverException.class)

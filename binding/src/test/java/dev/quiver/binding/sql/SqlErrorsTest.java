@@ -54,6 +54,63 @@ class SqlErrorsTest {
   }
 
   @Test
+  void aMisspeltFirstWordIsAnUnknownStatementWithTheClosestOne() {
+    assertThatThrownBy(() -> ctx.sql("-- count\n  SELEC count(*) FROM nation"))
+        .isInstanceOfSatisfying(
+            SqlParseException.class,
+            e -> {
+              assertThat(e.getMessage())
+                  .contains("unknown statement SELEC; did you mean 'SELECT'?")
+                  .doesNotContain("Non-query expression");
+              assertThat(e.line()).isEqualTo(2);
+              assertThat(e.column()).isEqualTo(3);
+            });
+  }
+
+  @Test
+  void aStatementEndingTooEarlySaysWhatMayFollowInOneLine() {
+    assertThatThrownBy(() -> ctx.sql("SELECT n_name FROM nation GROUP BY;"))
+        .isInstanceOfSatisfying(
+            SqlParseException.class,
+            e -> {
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "SQL parse error: the statement ends after 'GROUP BY'; expected an"
+                          + " expression there (at line 1, column 35)");
+            });
+    assertThatThrownBy(() -> ctx.sql("SELECT n_name FROM nation WHERE"))
+        .hasMessage(
+            "SQL parse error: the statement ends after 'nation WHERE' (at line 1, column 27)");
+    // Calcite shows the operator and the end: the error stays at the operator.
+    assertThatThrownBy(() -> ctx.sql("SELECT n_name\nFROM nation WHERE n_nationkey >"))
+        .hasMessage(
+            "SQL parse error: the statement ends after 'n_nationkey >'; expected an expression"
+                + " there (at line 2, column 31)");
+    // LenientParser places an operator used as a name at the operator; no hint is guessed there.
+    assertThatThrownBy(() -> ctx.sql("SELECT n_name\nFROM nation\nWHERE AND 1"))
+        .hasMessage("SQL parse error: Encountered \"AND 1\" (at line 3, column 7)");
+    assertThatThrownBy(() -> ctx.sql("SELECT (n_name FROM nation"))
+        .hasMessage(
+            "SQL parse error: Encountered \"FROM\"; expected ')' or an operator there"
+                + " (at line 1, column 16)");
+  }
+
+  @Test
+  void positionsInAScriptSplitInPlaceAreTheScripts() {
+    List<String> statements =
+        SqlScript.splitInPlace("SELECT 1;\n\n  SELECT n_name\n  FROM nation GROUP BY;\n");
+    assertThat(statements).hasSize(2);
+    ctx.sql(statements.get(0));
+    assertThatThrownBy(() -> ctx.sql(statements.get(1)))
+        .isInstanceOfSatisfying(
+            SqlParseException.class,
+            e -> {
+              assertThat(e.line()).isEqualTo(4);
+              assertThat(e.column()).isEqualTo(23);
+            });
+  }
+
+  @Test
   void aDateWhoseDayDoesNotExistSaysSo() {
     assertThatThrownBy(() -> ctx.sql("SELECT DATE '2024-02-30'"))
         .isInstanceOf(QueryTypeException.class)

@@ -145,7 +145,11 @@ class StatementSyntaxTest {
     // Calcite's errors in an embedded query point into the statement the user typed.
     assertThatThrownBy(() -> ctx.sql("COPY (SELECT id FROM t WHERE) TO '" + path("x.csv") + "'"))
         .isInstanceOfSatisfying(
-            SqlParseException.class, e -> assertThat(e.column()).isEqualTo(24)); // WHERE
+            SqlParseException.class,
+            e -> {
+              assertThat(e.column()).isEqualTo(24); // WHERE
+              assertThat(e.getMessage()).contains("ends after 't WHERE'");
+            });
     assertThatThrownBy(() -> ctx.sql("CREATE VIEW w AS\n  SELECT id FROM t WHERE"))
         .isInstanceOfSatisfying(SqlParseException.class, e -> assertThat(e.line()).isEqualTo(2));
   }

@@ -40,6 +40,16 @@ public enum OutputFormat {
   /** Like {@link #write(ArrowReader, int, PrintWriter)}, calling {@code beforeOutput} first. */
   long write(ArrowReader reader, int maxRows, PrintWriter out, Runnable beforeOutput)
       throws java.io.IOException {
+    return write(reader, maxRows, out, beforeOutput, false);
+  }
+
+  /**
+   * Like {@link #write(ArrowReader, int, PrintWriter, Runnable)}; {@code expanded} prints a table's
+   * rows a column per line (the shell's {@code \x}); other formats ignore it.
+   */
+  long write(
+      ArrowReader reader, int maxRows, PrintWriter out, Runnable beforeOutput, boolean expanded)
+      throws java.io.IOException {
     VectorSchemaRoot root = reader.getVectorSchemaRoot();
     Schema schema = root.getSchema();
     long total = 0;
@@ -57,7 +67,10 @@ public enum OutputFormat {
           }
         }
         beforeOutput.run();
-        out.print(TableFormatter.format(schema, kept, maxRows, total));
+        out.print(
+            expanded
+                ? TableFormatter.formatExpanded(schema, kept, maxRows, total)
+                : TableFormatter.format(schema, kept, maxRows, total));
       } finally {
         kept.forEach(VectorSchemaRoot::close);
       }

@@ -24,8 +24,9 @@ import org.jline.terminal.Terminal.Signal;
 
 /**
  * The interactive SQL shell: JLine line editing and a history file; statements span lines until a
- * {@code ;}; backslash commands ({@code \d}, {@code \d TABLE}, {@code \timing}, {@code \q}); Ctrl-C
- * cancels the running statement (or clears the line being typed) and never ends the shell.
+ * {@code ;}; backslash commands ({@code \d}, {@code \d TABLE}, {@code \timing}, {@code \x}, {@code
+ * \q}), also on a line of their own while a statement is pending, which then stays; Ctrl-C cancels
+ * the running statement (or clears the line being typed) and never ends the shell.
  */
 final class Shell {
   static final String PROMPT = "quiver> ";
@@ -38,6 +39,7 @@ final class Shell {
           "  \\d          list tables and views",
           "  \\d NAME     columns of table or view NAME",
           "  \\timing     print each statement's time (on/off)",
+          "  \\x          expanded display: each row a column per line (on/off)",
           "  \\q          quit (also Ctrl-D)",
           "  \\?          this help");
 
@@ -79,17 +81,31 @@ final class Shell {
     out.println("Quiver shell. End statements with ';'. \\? for help, \\q to quit.");
     out.flush();
     try {
+      String pending = null;
       while (true) {
         String text;
         try {
-          text = reader.readLine(PROMPT);
+          text = reader.readLine(PROMPT, null, (Character) null, pending);
         } catch (UserInterruptException e) {
           continue; // Ctrl-C while typing drops the line
         } catch (EndOfFileException e) {
           return 0;
+        } finally {
+          pending = null;
         }
         String trimmed = text.strip();
         if (trimmed.isEmpty()) {
+          continue;
+        }
+        int lastLine = text.lastIndexOf('\n');
+        String last = text.substring(lastLine + 1).strip();
+        if (lastLine >= 0 && last.startsWith("\\") && !text.substring(0, lastLine).isBlank()) {
+          // A command typed while a statement is pending (psql's way): it runs, and the statement
+          // stays to be finished.
+          if (!command(last)) {
+            return 0;
+          }
+          pending = text.substring(0, lastLine) + "\n";
           continue;
         }
         if (trimmed.startsWith("\\")) {
@@ -139,6 +155,11 @@ final class Shell {
         boolean on = arg.isEmpty() ? !printer.timing() : arg.equalsIgnoreCase("on");
         printer.timing(on);
         out.println("Timing is " + (on ? "on." : "off."));
+      }
+      case "\\x" -> {
+        boolean on = arg.isEmpty() ? !printer.expanded() : arg.equalsIgnoreCase("on");
+        printer.expanded(on);
+        out.println("Expanded display is " + (on ? "on." : "off."));
       }
       case "\\d" -> {
         try {
@@ -200,7 +221,11 @@ final class Shell {
     public ParsedLine parse(String line, int cursor, ParseContext context) {
       if (context == ParseContext.ACCEPT_LINE) {
         String t = line.strip();
-        if (!t.isEmpty() && !t.startsWith("\\") && !SqlScript.complete(line)) {
+        String last = line.substring(line.lastIndexOf('\n') + 1).strip();
+        if (!t.isEmpty()
+            && !t.startsWith("\\")
+            && !last.startsWith("\\")
+            && !SqlScript.complete(line)) {
           throw new EOFError(-1, -1, "the statement continues until ';'");
         }
       }

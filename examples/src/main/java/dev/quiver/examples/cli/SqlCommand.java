@@ -79,7 +79,7 @@ public final class SqlCommand implements Callable<Integer> {
       }
       text = Files.readString(file);
     }
-    List<String> statements = SqlScript.split(text);
+    List<String> statements = SqlScript.splitInPlace(text);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     SessionConfig config = settings.apply(new SessionConfig());

@@ -24,6 +24,7 @@ final class StatementPrinter {
   private final PrintWriter err;
   private final ProgressLine.Mode progress;
   private volatile boolean timing;
+  private volatile boolean expanded;
   private volatile Cancellable running;
   private boolean jsonDocument;
   private int resultsWritten;
@@ -53,6 +54,15 @@ final class StatementPrinter {
     timing = on;
   }
 
+  boolean expanded() {
+    return expanded;
+  }
+
+  /** Prints table rows a column per line ({@code \x}). */
+  void expanded(boolean on) {
+    expanded = on;
+  }
+
   /**
    * Makes the {@code json} results of several statements one JSON document: an array holding each
    * result array, in statement order ({@code [} before the first, {@code ,} between them; {@link
@@ -78,7 +88,10 @@ final class StatementPrinter {
   void run(String sql) {
     long start = System.nanoTime();
     DataFrame df = session.sql(sql);
-    if (!df.schema().getFields().isEmpty()) {
+    if (format == OutputFormat.table && !session.isQuery(sql)) {
+      out.println(StatementTags.tag(sql, df));
+      out.flush();
+    } else if (!df.schema().getFields().isEmpty()) {
       // The progress line (distributed queries running over a second) is erased before the
       // rows are printed: the table format reads the whole result first, the others stream.
       try (ArrowReader reader = df.executeStream();
@@ -94,7 +107,8 @@ final class StatementPrinter {
               if (jsonDocument && resultsWritten++ > 0) {
                 out.print(",");
               }
-            });
+            },
+            expanded);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       } finally {

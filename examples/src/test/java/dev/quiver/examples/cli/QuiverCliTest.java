@@ -101,6 +101,19 @@ class QuiverCliTest {
   }
 
   @Test
+  void aParseErrorInAScriptIsPlacedInTheScript() throws Exception {
+    Path script = dir.resolve("bad.sql");
+    java.nio.file.Files.writeString(
+        script, "SELECT 1 AS a;\n\nSELECT a\n  FROM (VALUES (1)) v(a) GROUP BY;\n");
+    int exit = run("sql", "--format", "csv", "-f", script.toString());
+    assertThat(exit).isEqualTo(QuiverCli.EXIT_FAILURE);
+    assertThat(err.toString())
+        .contains("error in statement 2 of 2")
+        .contains("the statement ends after 'GROUP BY'")
+        .contains("(at line 4, column 34)");
+  }
+
+  @Test
   void scriptsAndStandardInputRunEveryStatementInOrder() throws Exception {
     Path csv = dir.resolve("t.csv");
     java.nio.file.Files.writeString(csv, "id,name\n1,a;b\n2,c\n");

@@ -43,13 +43,7 @@ class ShellTest {
     PrintWriter err = new PrintWriter(errText, true);
     ExecutorService shellThread = Executors.newSingleThreadExecutor();
     try (SessionContext ctx = new SessionContext();
-        Terminal terminal =
-            TerminalBuilder.builder()
-                .system(false)
-                .streams(in, screen)
-                .type("dumb")
-                .encoding(StandardCharsets.UTF_8)
-                .build()) {
+        Terminal terminal = dumbTerminal(in, screen)) {
       ctx.registerCsv("t", csv.toString());
       StringBuilder numbers = new StringBuilder("n\n");
       for (int i = 0; i < 100; i++) {
@@ -100,6 +94,59 @@ class ShellTest {
     } finally {
       shellThread.shutdownNow();
     }
+  }
+
+  @Test
+  void commandsWhileAStatementIsPendingExpandedDisplayAndStatementTags() throws Exception {
+    PipedOutputStream keys = new PipedOutputStream();
+    PipedInputStream in = new PipedInputStream(keys, 1 << 16);
+    ByteArrayOutputStream screen = new ByteArrayOutputStream();
+    StringWriter errText = new StringWriter();
+    PrintWriter err = new PrintWriter(errText, true);
+    ExecutorService shellThread = Executors.newSingleThreadExecutor();
+    try (SessionContext ctx = new SessionContext();
+        Terminal terminal = dumbTerminal(in, screen)) {
+      PrintWriter out = terminal.writer();
+      StatementPrinter printer =
+          new StatementPrinter(
+              ctx, OutputFormat.table, Integer.MAX_VALUE, false, ProgressLine.Mode.never, out, err);
+      Future<Integer> shell =
+          shellThread.submit(
+              () -> new Shell(ctx, printer, terminal, dir.resolve("h"), out, err).run());
+      type(keys, "CREATE TABLE wide (id INT, label VARCHAR);\n");
+      type(keys, "INSERT INTO wide VALUES (1, 'one'), (2, 'two'), (3, 'three');\n");
+      awaitText(screen, "INSERT 3");
+      // \d on its own line while the SELECT is pending runs, and the SELECT is finished after.
+      type(keys, "SELECT label\n\\d\n");
+      awaitText(screen, "| wide | table | 2       |");
+      type(keys, "FROM wide WHERE id = 2;\n");
+      awaitText(screen, "| two   |");
+      type(keys, "\\x\nSELECT id, label FROM wide WHERE id = 3;\n");
+      awaitText(screen, "Expanded display is on.");
+      awaitText(screen, "label | three");
+      type(keys, "\\q\n");
+      assertThat(shell.get(60, TimeUnit.SECONDS)).isZero();
+      String text = screen.toString(StandardCharsets.UTF_8).replace("\r", "");
+      assertThat(text)
+          .contains(Shell.PROMPT + "CREATE TABLE\n")
+          .contains(Shell.PROMPT + "INSERT 3\n");
+      assertThat(text).contains("-[ RECORD 1 ]-\nid    | 3\nlabel | three\n1 row");
+      assertThat(text).doesNotContain("| count |");
+      assertThat(errText.toString()).doesNotContain("error");
+    } finally {
+      shellThread.shutdownNow();
+    }
+  }
+
+  /** A terminal reading typed keys from {@code in} and showing on {@code screen}. */
+  private static Terminal dumbTerminal(PipedInputStream in, ByteArrayOutputStream screen)
+      throws IOException {
+    return TerminalBuilder.builder()
+        .system(false)
+        .streams(in, screen)
+        .type("dumb")
+        .encoding(StandardCharsets.UTF_8)
+        .build();
   }
 
   private static void type(PipedOutputStream keys, String text) throws IOException {

@@ -59,6 +59,21 @@ public final class ParquetFooterBytes {
     ByteBuffer end = ByteBuffer.wrap(tail, tailLength - 8, 8).order(ByteOrder.LITTLE_ENDIAN);
     boolean headMagic = tailLength == size ? hasMagic(tail, 0) : hasMagic(in.read(0, 4), 0);
     if (!hasMagic(tail, tailLength - 4) || !headMagic) {
+      String text = headMagic ? null : textHead(in.read(0, (int) Math.min(size, 512)));
+      if (text != null) {
+        throw new DataSourceException(
+            "File "
+                + file
+                + " is not a valid Parquet file: it holds text"
+                + (text.startsWith("{") || text.startsWith("[")
+                    ? " that looks like JSON"
+                    : text.matches(".*[,;|\t].*") ? " that looks like CSV" : "")
+                + " (its first line is '"
+                + text
+                + "'); read CSV with read_csv('"
+                + file
+                + "')");
+      }
       throw corrupt(file, "it does not start and end with the Parquet magic bytes 'PAR1'");
     }
     int footerLength = end.getInt(tailLength - 8);
@@ -138,6 +153,22 @@ public final class ParquetFooterBytes {
             + " is not a valid Parquet file: "
             + why
             + "; check that it was fully written");
+  }
+
+  /**
+   * The first line of {@code head}, at most 60 characters, when the bytes are text (no control
+   * characters but tab and line breaks); null otherwise.
+   */
+  private static String textHead(byte[] head) {
+    for (byte b : head) {
+      if ((b >= 0 && b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f) {
+        return null;
+      }
+    }
+    String text = new String(head, java.nio.charset.StandardCharsets.UTF_8).strip();
+    int nl = text.indexOf('\n');
+    String first = (nl < 0 ? text : text.substring(0, nl)).strip();
+    return first.length() > 60 ? first.substring(0, 60) + "..." : first;
   }
 
   private static boolean hasMagic(byte[] bytes, int at) {
