@@ -25,6 +25,7 @@ import java.util.Objects;
  * @param exclusion when an executor whose tasks keep failing gets no tasks for a while
  * @param resourceGroups the groups jobs are admitted into and share task slots by (one unlimited
  *     group by default)
+ * @param history where and how long finished jobs are kept (in memory only by default)
  */
 public record SchedulerConfig(
     String host,
@@ -39,7 +40,8 @@ public record SchedulerConfig(
     String advertiseHost,
     Speculation speculation,
     Exclusion exclusion,
-    ResourceGroups resourceGroups) {
+    ResourceGroups resourceGroups,
+    History history) {
 
   /** No HTTP endpoint. */
   public static final int NO_HTTP = -1;
@@ -70,6 +72,7 @@ public record SchedulerConfig(
     Objects.requireNonNull(speculation, "speculation");
     Objects.requireNonNull(exclusion, "exclusion");
     Objects.requireNonNull(resourceGroups, "resourceGroups");
+    Objects.requireNonNull(history, "history");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("scheduler port " + port + " is not in 0..65535");
     }
@@ -189,6 +192,7 @@ public record SchedulerConfig(
     private Speculation speculation;
     private Exclusion exclusion;
     private ResourceGroups resourceGroups;
+    private History history;
 
     private Builder(SchedulerConfig c) {
       if (c == null) {
@@ -205,6 +209,7 @@ public record SchedulerConfig(
         speculation = Speculation.DEFAULT;
         exclusion = Exclusion.DEFAULT;
         resourceGroups = ResourceGroups.single();
+        history = History.DEFAULT;
       } else {
         host = c.host;
         port = c.port;
@@ -219,6 +224,7 @@ public record SchedulerConfig(
         speculation = c.speculation;
         exclusion = c.exclusion;
         resourceGroups = c.resourceGroups;
+        history = c.history;
       }
     }
 
@@ -300,6 +306,12 @@ public record SchedulerConfig(
       return this;
     }
 
+    /** See {@link SchedulerConfig#history()}. */
+    public Builder history(History value) {
+      this.history = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -319,7 +331,8 @@ public record SchedulerConfig(
           advertiseHost,
           speculation,
           exclusion,
-          resourceGroups);
+          resourceGroups,
+          history);
     }
   }
 
