@@ -148,8 +148,8 @@ public final class JobsApi implements HttpHandler {
             "error",
             "job '"
                 + id
-                + "' is not known to this scheduler (never submitted here, or finished long"
-                + " ago)"));
+                + "' is not known to this scheduler (never submitted here, or no longer in"
+                + " its job history: --history-max-jobs, --history-max-age)"));
   }
 
   /** True when the method is {@code allowed[0]} (or HEAD for GET); else answers 405. */
