@@ -89,7 +89,7 @@ final class JobSnapshots {
               spec.getOutputPartitions(),
               spec.getPartitioning(),
               spec.getBoundary(),
-              stage.planText(),
+              JobText.redact(stage.planText(), job.spec.getSettingsMap()),
               stage.adaptiveNote,
               List.copyOf(tasks),
               operators(stage)));

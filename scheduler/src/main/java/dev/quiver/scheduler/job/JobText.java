@@ -7,9 +7,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A job's SQL text as the scheduler logs, shows and keeps it in the history: the values of its
- * secret settings (an S3 key set with SET) and credentials written in the text itself (OPTIONS
- * ('secret_access_key' '...'), a URI's user information) replaced by {@code ***}.
+ * A job's SQL text and its stages' plan texts as the scheduler logs, shows and keeps them in the
+ * history: the values of its secret settings (an S3 key set with SET) and credentials written in
+ * the text itself (OPTIONS ('secret_access_key' '...'), a URI's user information) replaced by
+ * {@code ***}.
  */
 final class JobText {
   private JobText() {}
