@@ -142,6 +142,10 @@ class JobHistoryRestartTest {
     Document job = page("/jobs/" + id);
     assertThat(job.selectFirst("pre.query").wholeText()).isEqualTo(ok);
     assertThat(job.selectFirst(".history-note").text()).contains("without their tasks");
+    // Each stage with its plan and operators, and no empty task table.
+    assertThat(job.select("section.stage")).hasSize(detail.get("stages").size());
+    assertThat(job.select("section.stage .no-tasks")).hasSize(detail.get("stages").size());
+    assertThat(job.select("table.tasks")).isEmpty();
     String failedId = after.get(failing).get("id").asText();
     assertThat(page("/jobs/" + failedId).selectFirst("p.error").text())
         .contains(before.get(failing).get("error").asText());

@@ -178,43 +178,58 @@ final class HistoryDatabase implements JobArchive {
 
   @Override
   public void record(JobDetail job) {
-    JobSummary s = job.summary();
     try {
       String stages = JSON.writeValueAsString(withoutTasks(job.stages()));
-      int updated;
-      try (PreparedStatement ps =
-          db.prepareStatement(
-              "UPDATE jobs SET sql_text = ?, user_name = ?, resource_group = ?, state = ?,"
-                  + " submitted_at = ?, started_at = ?, finished_at = ?, stages_done = ?,"
-                  + " stages_total = ?, tasks_done = ?, tasks_total = ?, rows_written = ?,"
-                  + " result_rows = ?, bytes_written = ?, error_type = ?, error_message = ?,"
-                  + " final_stage_id = ?, stages_json = ?, dot = ? WHERE id = ?")) {
-        int i = bindSummary(ps, s, 1);
-        ps.setInt(i++, job.finalStageId());
-        ps.setString(i++, stages);
-        ps.setString(i++, job.dot());
-        ps.setString(i, s.id());
-        updated = ps.executeUpdate();
-      }
-      if (updated == 0) {
-        try (PreparedStatement ps =
-            db.prepareStatement(
-                "INSERT INTO jobs (sql_text, user_name, resource_group, state, submitted_at,"
-                    + " started_at, finished_at, stages_done, stages_total, tasks_done,"
-                    + " tasks_total, rows_written, result_rows, bytes_written, error_type,"
-                    + " error_message, final_stage_id, stages_json, dot, id)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-          int i = bindSummary(ps, s, 1);
-          ps.setInt(i++, job.finalStageId());
-          ps.setString(i++, stages);
-          ps.setString(i++, job.dot());
-          ps.setString(i, s.id());
-          ps.executeUpdate();
-        }
+      String update =
+          "UPDATE jobs SET " + String.join(" = ?, ", WRITTEN_COLUMNS) + " = ? WHERE id = ?";
+      if (write(update, job, stages) == 0) {
+        write(
+            "INSERT INTO jobs ("
+                + String.join(", ", WRITTEN_COLUMNS)
+                + ", id) VALUES ("
+                + "?, ".repeat(WRITTEN_COLUMNS.size())
+                + "?)",
+            job,
+            stages);
         prune();
       }
     } catch (SQLException | JsonProcessingException e) {
-      warn("could not keep job " + s.id(), e);
+      warn("could not keep job " + job.summary().id(), e);
+    }
+  }
+
+  /** The columns a job's row is written with, in the order {@link #write} binds them, id last. */
+  private static final List<String> WRITTEN_COLUMNS =
+      List.of(
+          "sql_text",
+          "user_name",
+          "resource_group",
+          "state",
+          "submitted_at",
+          "started_at",
+          "finished_at",
+          "stages_done",
+          "stages_total",
+          "tasks_done",
+          "tasks_total",
+          "rows_written",
+          "result_rows",
+          "bytes_written",
+          "error_type",
+          "error_message",
+          "final_stage_id",
+          "stages_json",
+          "dot");
+
+  /** Runs {@code sql} with {@link #WRITTEN_COLUMNS}' values of {@code job}, then its id. */
+  private int write(String sql, JobDetail job, String stages) throws SQLException {
+    try (PreparedStatement ps = db.prepareStatement(sql)) {
+      int i = bindSummary(ps, job.summary(), 1);
+      ps.setInt(i++, job.finalStageId());
+      ps.setString(i++, stages);
+      ps.setString(i++, job.dot());
+      ps.setString(i, job.summary().id());
+      return ps.executeUpdate();
     }
   }
 

@@ -289,8 +289,9 @@ public final class WebUi implements HttpHandler {
         .append(" ")
         .append(killButton(s))
         .append("</h1>");
+    boolean tasksKept =
+        !s.fromHistory() || job.stages().stream().anyMatch(st -> !st.tasks().isEmpty());
     if (s.fromHistory()) {
-      boolean tasksKept = job.stages().stream().anyMatch(st -> !st.tasks().isEmpty());
       b.append("<p class=\"muted history-note\">From the job history: this scheduler no longer")
           .append(" runs or remembers the job")
           .append(
@@ -332,7 +333,7 @@ public final class WebUi implements HttpHandler {
         .append(esc(job.dot()))
         .append("</pre></details>");
     for (StageView stage : job.stages()) {
-      b.append(StageDetails.render(stage, stage.id() == job.finalStageId()));
+      b.append(StageDetails.render(stage, stage.id() == job.finalStageId(), tasksKept));
     }
     return page("Job " + s.id(), !finished(s.state()), b.toString());
   }

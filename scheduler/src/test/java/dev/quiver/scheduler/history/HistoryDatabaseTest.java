@@ -37,6 +37,17 @@ class HistoryDatabaseTest {
     return HistoryDatabase.open(new History(dir, maxJobs, maxAge), now::get);
   }
 
+  /** The rows of the jobs table, read past the store. */
+  private int rowsInFile() throws Exception {
+    try (Connection c =
+            DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("history"), "", "");
+        Statement st = c.createStatement();
+        var rs = st.executeQuery("SELECT COUNT(*) FROM jobs")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
   private static JobSummary summary(String id, String state, long finishedAt, String error) {
     return new JobSummary(
         id,
@@ -179,23 +190,11 @@ class HistoryDatabaseTest {
       assertThat(db.find("job-week")).isEmpty();
     }
     // And out of the file after the next open.
-    try (Connection c =
-            DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("history"), "", "");
-        Statement st = c.createStatement();
-        var rs = st.executeQuery("SELECT COUNT(*) FROM jobs")) {
-      rs.next();
-      assertThat(rs.getInt(1)).isEqualTo(2);
-    }
+    assertThat(rowsInFile()).isEqualTo(2);
     try (HistoryDatabase db = open(100, Duration.ofDays(7))) {
       assertThat(db.recent(0, 10, Set.of())).extracting(JobSummary::id).containsExactly("job-new");
     }
-    try (Connection c =
-            DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("history"), "", "");
-        Statement st = c.createStatement();
-        var rs = st.executeQuery("SELECT COUNT(*) FROM jobs")) {
-      rs.next();
-      assertThat(rs.getInt(1)).isEqualTo(1);
-    }
+    assertThat(rowsInFile()).isEqualTo(1);
   }
 
   @Test
@@ -245,13 +244,7 @@ class HistoryDatabaseTest {
         .isInstanceOf(HistoryUnavailableException.class)
         .hasMessageContaining("schema version " + (HistoryDatabase.SCHEMA_VERSION + 1))
         .hasMessageContaining("newer Quiver");
-    try (Connection c =
-            DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("history"), "", "");
-        Statement st = c.createStatement();
-        var rs = st.executeQuery("SELECT COUNT(*) FROM jobs")) {
-      rs.next();
-      assertThat(rs.getInt(1)).isEqualTo(1);
-    }
+    assertThat(rowsInFile()).isEqualTo(1);
   }
 
   @Test
