@@ -9,6 +9,7 @@ import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.admission.ResourceGroups;
 import dev.quiver.scheduler.config.Exclusion;
+import dev.quiver.scheduler.config.History;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.config.Speculation;
 import java.nio.file.Path;
@@ -246,7 +247,55 @@ public final class SchedulerMain implements Callable<Integer> {
               + " quiver.query.max_queued_time (default: no limit).")
   String queryMaxQueuedTime;
 
+  @Option(
+      names = "--state-dir",
+      paramLabel = "DIR",
+      description =
+          "The scheduler's state folder: finished jobs are kept in a database there (history.mv.db)"
+              + " so the jobs API and web UI show them across restarts (default: none; the last"
+              + " 100 finished jobs are kept in memory only).")
+  Path stateDir;
+
+  @Option(
+      names = "--history-max-jobs",
+      paramLabel = "N",
+      description =
+          "Finished jobs the history in --state-dir keeps at most; the oldest go first"
+              + " (default: ${DEFAULT-VALUE}).")
+  int historyMaxJobs = History.DEFAULT.maxJobs();
+
+  @Option(
+      names = "--history-max-age",
+      paramLabel = "AGE",
+      converter = AgeConverter.class,
+      description =
+          "Finished jobs older than this leave the history in --state-dir: a number with d, h or"
+              + " m, e.g. 30d or 12h (default: 30d).")
+  Duration historyMaxAge = History.DEFAULT.maxAge();
+
   @Spec CommandSpec spec;
+
+  /** A history age: a positive number of days (d), hours (h) or minutes (m). */
+  static final class AgeConverter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      String v = value.trim();
+      if (v.matches("[0-9]{1,6}[dhm]")) {
+        long n = Long.parseLong(v.substring(0, v.length() - 1));
+        Duration age =
+            switch (v.charAt(v.length() - 1)) {
+              case 'd' -> Duration.ofDays(n);
+              case 'h' -> Duration.ofHours(n);
+              default -> Duration.ofMinutes(n);
+            };
+        if (!age.isZero()) {
+          return age;
+        }
+      }
+      throw new CommandLine.TypeConversionException(
+          "'" + value + "' is not an age; use a positive number with d, h or m, e.g. 30d");
+    }
+  }
 
   /** -V: the release and the wire protocol it speaks. */
   static final class Version implements CommandLine.IVersionProvider {
@@ -328,6 +377,7 @@ public final class SchedulerMain implements Callable<Integer> {
               .exclusion(new Exclusion(excludeAfterFailures, Duration.ofMillis(exclusionMillis)))
               .resourceGroups(groups)
               .queryLimits(queryLimits)
+              .history(new History(stateDir, historyMaxJobs, historyMaxAge))
               .build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -7,6 +7,7 @@ import dev.quiver.distributed.wire.StrictRequests;
 import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
+import dev.quiver.scheduler.history.JobHistory;
 import dev.quiver.scheduler.http.ClusterView;
 import dev.quiver.scheduler.http.JobsApi;
 import dev.quiver.scheduler.http.WebUi;
@@ -53,7 +54,13 @@ public final class SchedulerServer implements AutoCloseable {
         config.httpPort() == SchedulerConfig.NO_HTTP
             ? new PrometheusRegistry()
             : ServerMetrics.newRegistry();
-    this.jobs = new JobManager(registry, config, new JobMetrics(metrics), transport);
+    this.jobs =
+        new JobManager(
+            registry,
+            config,
+            new JobMetrics(metrics),
+            transport,
+            JobHistory.open(config.history()));
     this.service = StrictRequests.of(new SchedulerService(registry, config, jobs).bindService());
     this.server =
         transport

@@ -28,6 +28,7 @@ import java.util.Objects;
  *     group by default)
  * @param queryLimits caps on each query's limits (memory, run and queued time) that sessions may
  *     only lower ({@code --query-max-*}; none by default)
+ * @param history where and how long finished jobs are kept (in memory only by default)
  */
 public record SchedulerConfig(
     String host,
@@ -43,7 +44,8 @@ public record SchedulerConfig(
     Speculation speculation,
     Exclusion exclusion,
     ResourceGroups resourceGroups,
-    QueryLimits queryLimits) {
+    QueryLimits queryLimits,
+    History history) {
 
   /** No HTTP endpoint. */
   public static final int NO_HTTP = -1;
@@ -75,6 +77,7 @@ public record SchedulerConfig(
     Objects.requireNonNull(exclusion, "exclusion");
     Objects.requireNonNull(resourceGroups, "resourceGroups");
     Objects.requireNonNull(queryLimits, "queryLimits");
+    Objects.requireNonNull(history, "history");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("scheduler port " + port + " is not in 0..65535");
     }
@@ -195,6 +198,7 @@ public record SchedulerConfig(
     private Exclusion exclusion;
     private ResourceGroups resourceGroups;
     private QueryLimits queryLimits = QueryLimits.NONE;
+    private History history;
 
     private Builder(SchedulerConfig c) {
       if (c == null) {
@@ -211,6 +215,7 @@ public record SchedulerConfig(
         speculation = Speculation.DEFAULT;
         exclusion = Exclusion.DEFAULT;
         resourceGroups = ResourceGroups.single();
+        history = History.DEFAULT;
       } else {
         host = c.host;
         port = c.port;
@@ -226,6 +231,7 @@ public record SchedulerConfig(
         exclusion = c.exclusion;
         resourceGroups = c.resourceGroups;
         queryLimits = c.queryLimits;
+        history = c.history;
       }
     }
 
@@ -313,6 +319,12 @@ public record SchedulerConfig(
       return this;
     }
 
+    /** See {@link SchedulerConfig#history()}. */
+    public Builder history(History value) {
+      this.history = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -333,7 +345,8 @@ public record SchedulerConfig(
           speculation,
           exclusion,
           resourceGroups,
-          queryLimits);
+          queryLimits,
+          history);
     }
   }
 

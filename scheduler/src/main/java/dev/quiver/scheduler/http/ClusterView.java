@@ -60,6 +60,14 @@ public final class ClusterView {
     return jobs.jobs();
   }
 
+  /**
+   * A page of jobs: the running and recently finished ones when {@code offset} is 0, then at most
+   * {@code limit} of the history's, skipping {@code offset} of them, each part newest first.
+   */
+  public List<JobSummary> jobs(int offset, int limit) {
+    return jobs.jobs(offset, limit);
+  }
+
   /** One job with its stages and tasks. */
   public Optional<JobDetail> job(String id) {
     return jobs.job(id);

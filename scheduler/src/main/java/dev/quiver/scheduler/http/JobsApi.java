@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.quiver.scheduler.job.JobViews.JobSummary;
 import dev.quiver.server.http.HttpEndpoint;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -15,8 +17,12 @@ import java.util.Optional;
  * The scheduler's JSON API under {@code /api/}:
  *
  * <ul>
- *   <li>{@code GET /api/jobs}: recent jobs, newest first (id, SQL text, state, times, progress)
- *   <li>{@code GET /api/jobs/{id}}: one job's stages, their tasks, and the stage graph as DOT
+ *   <li>{@code GET /api/jobs}: jobs newest first (id, SQL text, user, state, times, progress, rows,
+ *       bytes, error): the running and recently finished ones, then the history's ({@code
+ *       fromHistory}), {@value #PAGE} at a time ({@code ?offset=N&limit=M}, at most {@value
+ *       #MAX_PAGE}; {@code next} links the following page)
+ *   <li>{@code GET /api/jobs/{id}}: one job's stages, their tasks, and the stage graph as DOT (a
+ *       job read back from the history database has no tasks)
  *   <li>{@code DELETE /api/jobs/{id}}: cancels the job
  *   <li>{@code GET /api/executors}: the executors, lost ones included, each with whether it is
  *       draining
@@ -27,6 +33,11 @@ import java.util.Optional;
 public final class JobsApi implements HttpHandler {
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /** History jobs a page lists unless asked otherwise, and at most. */
+  static final int PAGE = 100;
+
+  static final int MAX_PAGE = 1000;
 
   private final ClusterView cluster;
 
@@ -42,7 +53,7 @@ public final class JobsApi implements HttpHandler {
     try {
       if (path.equals("/api/jobs") || path.equals("/api/jobs/")) {
         if (requireMethod(exchange, "GET")) {
-          json(exchange, 200, Map.of("jobs", cluster.jobs()));
+          listJobs(exchange);
         }
       } else if (path.startsWith("/api/jobs/")) {
         String id = path.substring("/api/jobs/".length());
@@ -98,6 +109,37 @@ public final class JobsApi implements HttpHandler {
     }
   }
 
+  private void listJobs(HttpExchange exchange) throws IOException {
+    Map<String, String> params = WebUi.query(exchange.getRequestURI().getRawQuery());
+    int offset;
+    int limit;
+    try {
+      offset = Integer.parseInt(params.getOrDefault("offset", "0"));
+      limit = Integer.parseInt(params.getOrDefault("limit", Integer.toString(PAGE)));
+    } catch (NumberFormatException e) {
+      offset = -1;
+      limit = -1;
+    }
+    if (offset < 0 || limit < 1 || limit > MAX_PAGE) {
+      json(
+          exchange,
+          400,
+          Map.of(
+              "error",
+              "offset must be a number of at least 0 and limit one in 1.."
+                  + MAX_PAGE
+                  + ", e.g. /api/jobs?offset=100&limit=100"));
+      return;
+    }
+    List<JobSummary> jobs = cluster.jobs(offset, limit);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("jobs", jobs);
+    if (jobs.stream().filter(JobSummary::fromHistory).count() == limit) {
+      body.put("next", "/api/jobs?offset=" + (offset + limit) + "&limit=" + limit);
+    }
+    json(exchange, 200, body);
+  }
+
   private static void notFound(HttpExchange exchange, String id) throws IOException {
     json(
         exchange,
@@ -106,8 +148,8 @@ public final class JobsApi implements HttpHandler {
             "error",
             "job '"
                 + id
-                + "' is not known to this scheduler (never submitted here, or finished long"
-                + " ago)"));
+                + "' is not known to this scheduler (never submitted here, or no longer in"
+                + " its job history: --history-max-jobs, --history-max-age)"));
   }
 
   /** True when the method is {@code allowed[0]} (or HEAD for GET); else answers 405. */

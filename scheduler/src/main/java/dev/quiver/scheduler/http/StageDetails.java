@@ -23,7 +23,12 @@ final class StageDetails {
 
   private StageDetails() {}
 
-  static String render(StageView stage, boolean last) {
+  /**
+   * The section of {@code stage} ({@code last}: the final stage); without {@code tasksKept} (a job
+   * read back from the history database) the parts made from its tasks are left out, not shown
+   * empty.
+   */
+  static String render(StageView stage, boolean last, boolean tasksKept) {
     PlanSummary plan = PlanSummary.of(stage.planText());
     StringBuilder b = new StringBuilder();
     b.append("<section class=\"stage\"><h2 id=\"stage-")
@@ -52,7 +57,11 @@ final class StageDetails {
       b.append(" · read by ").append(esc(stage.boundary()));
     }
     b.append("</p>");
-    b.append(facts(stage.tasks()));
+    if (tasksKept) {
+      b.append(facts(stage.tasks()));
+    } else {
+      b.append("<p class=\"muted no-tasks\">Its tasks are not kept in the job history.</p>");
+    }
     if (!stage.adaptive().isEmpty()) {
       b.append("<p>Adaptive: ").append(esc(stage.adaptive())).append("</p>");
     }
@@ -61,10 +70,14 @@ final class StageDetails {
           .append(esc(stage.planText()))
           .append("</pre></details>");
     }
-    b.append(timeline(stage));
+    if (tasksKept) {
+      b.append(timeline(stage));
+    }
     b.append(operators(stage.operators()));
-    b.append(tasks(stage.tasks()));
-    b.append(failures(stage.tasks()));
+    if (tasksKept) {
+      b.append(tasks(stage.tasks()));
+      b.append(failures(stage.tasks()));
+    }
     return b.append("</section>").toString();
   }
 

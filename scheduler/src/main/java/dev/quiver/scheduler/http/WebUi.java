@@ -10,6 +10,7 @@ import dev.quiver.server.http.HttpEndpoint;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -50,7 +51,12 @@ public final class WebUi implements HttpHandler {
     try {
       if (path.equals("/") || path.equals("/jobs") || path.equals("/jobs/")) {
         Map<String, String> params = query(exchange.getRequestURI().getRawQuery());
-        html(exchange, 200, jobsPage(cluster.jobs(), params.get("q"), params.get("state")));
+        int offset = offset(params.get("offset"));
+        html(
+            exchange,
+            200,
+            jobsPage(
+                cluster.jobs(offset, JobsApi.PAGE), params.get("q"), params.get("state"), offset));
       } else if (path.startsWith("/jobs/")) {
         String id = path.substring("/jobs/".length());
         Optional<JobDetail> job = cluster.job(id);
@@ -86,6 +92,15 @@ public final class WebUi implements HttpHandler {
               "<p>The scheduler is not answering: "
                   + esc(String.valueOf(e.getStatus().getDescription()))
                   + "</p>"));
+    }
+  }
+
+  /** The history offset of the jobs page: a number of at least 0, else 0. */
+  private static int offset(String raw) {
+    try {
+      return raw == null ? 0 : Math.max(0, Integer.parseInt(raw));
+    } catch (NumberFormatException e) {
+      return 0;
     }
   }
 
@@ -125,9 +140,10 @@ public final class WebUi implements HttpHandler {
   /**
    * The jobs page: those of {@code jobs} whose id, SQL text or user contains {@code search}
    * (ignoring case) and whose state is {@code state} ("" or null: any; "active": queued or
-   * running).
+   * running). {@code jobs} is a page of the history from {@code offset} on, after the remembered
+   * jobs on the first page; links lead to the older and newer pages.
    */
-  String jobsPage(List<JobSummary> jobs, String search, String state) {
+  String jobsPage(List<JobSummary> jobs, String search, String state, int offset) {
     String q = search == null ? "" : search.strip();
     String st = state == null ? "" : state;
     List<JobSummary> shown = jobs.stream().filter(j -> matches(j, q, st)).toList();
@@ -164,7 +180,13 @@ public final class WebUi implements HttpHandler {
             .append(esc(j.id()))
             .append("\">")
             .append(esc(j.id()))
-            .append("</a></td><td class=\"user\">")
+            .append("</a>")
+            .append(
+                j.fromHistory()
+                    ? " <span class=\"hist\" title=\"from the job history: the scheduler no longer"
+                        + " runs or remembers it\">history</span>"
+                    : "")
+            .append("</td><td class=\"user\">")
             .append(esc(j.user()))
             .append("</td><td>")
             .append(badge(j.state()))
@@ -188,8 +210,34 @@ public final class WebUi implements HttpHandler {
       }
       b.append("</tbody></table>");
     }
+    b.append(pageLinks(jobs, q, st, offset));
     boolean live = jobs.stream().anyMatch(j -> !finished(j.state()));
     return page("Jobs", live, b.toString());
+  }
+
+  /** Links to the newer and older pages of the history, keeping the search and the filter. */
+  private static String pageLinks(List<JobSummary> jobs, String search, String state, int offset) {
+    long history = jobs.stream().filter(JobSummary::fromHistory).count();
+    if (offset == 0 && history < JobsApi.PAGE) {
+      return "";
+    }
+    String keep =
+        (search.isEmpty() ? "" : "&q=" + URLEncoder.encode(search, StandardCharsets.UTF_8))
+            + (state.isEmpty() ? "" : "&state=" + URLEncoder.encode(state, StandardCharsets.UTF_8));
+    StringBuilder b = new StringBuilder("<p class=\"pages\">");
+    if (offset > 0) {
+      b.append("<a class=\"newer\" href=\"/?offset=")
+          .append(Math.max(0, offset - JobsApi.PAGE))
+          .append(esc(keep))
+          .append("\">← Newer jobs</a> ");
+    }
+    if (history == JobsApi.PAGE) {
+      b.append("<a class=\"older\" href=\"/?offset=")
+          .append(offset + JobsApi.PAGE)
+          .append(esc(keep))
+          .append("\">Older jobs →</a>");
+    }
+    return b.append("</p>").toString();
   }
 
   private static boolean matches(JobSummary j, String search, String state) {
@@ -241,9 +289,22 @@ public final class WebUi implements HttpHandler {
         .append(" ")
         .append(killButton(s))
         .append("</h1>");
+    boolean tasksKept =
+        !s.fromHistory() || job.stages().stream().anyMatch(st -> !st.tasks().isEmpty());
+    if (s.fromHistory()) {
+      b.append("<p class=\"muted history-note\">From the job history: this scheduler no longer")
+          .append(" runs or remembers the job")
+          .append(
+              tasksKept
+                  ? "."
+                  : "; its stages are kept without their tasks (executors, attempts, timelines).")
+          .append("</p>");
+    }
     b.append("<dl class=\"facts\">")
         .append(fact("User", s.user().isEmpty() ? "" : esc(s.user())))
+        .append(fact("Resource group", esc(s.resourceGroup())))
         .append(fact("Submitted (UTC)", time(s.submittedAtMillis())))
+        .append(fact("Finished (UTC)", time(s.finishedAtMillis())))
         .append(fact("Queued", millis(queuedMillis(s))))
         .append(fact("Run time", millis(runMillis(s))))
         .append(fact("Stages", s.stagesDone() + " of " + s.stagesTotal() + " done"))
@@ -258,17 +319,21 @@ public final class WebUi implements HttpHandler {
                     + " running"))
         .append(fact("Result rows", String.format(Locale.ROOT, "%,d", s.resultRows())))
         .append(fact("Rows written by all stages", String.format(Locale.ROOT, "%,d", s.rows())))
+        .append(fact("Bytes written by all stages", bytes(s.bytes())))
         .append("</dl>");
     b.append("<pre class=\"query\">").append(esc(s.name())).append("</pre>");
     if (s.error() != null) {
-      b.append("<p class=\"error\">").append(esc(s.error())).append("</p>");
+      b.append("<p class=\"error\">")
+          .append(s.errorType() == null ? "" : "<b>" + esc(s.errorType()) + "</b>: ")
+          .append(esc(s.error()))
+          .append("</p>");
     }
     b.append("<h2>Stage graph</h2>").append(StageGraphSvg.render(job));
     b.append("<details><summary>Graphviz DOT</summary><pre>")
         .append(esc(job.dot()))
         .append("</pre></details>");
     for (StageView stage : job.stages()) {
-      b.append(StageDetails.render(stage, stage.id() == job.finalStageId()));
+      b.append(StageDetails.render(stage, stage.id() == job.finalStageId(), tasksKept));
     }
     return page("Job " + s.id(), !finished(s.state()), b.toString());
   }
@@ -420,7 +485,9 @@ public final class WebUi implements HttpHandler {
           + "rect.task{fill:#3b7be8}rect.s-succeeded{fill:#2f8f4e}rect.s-failed{fill:#b33a3a}"
           + "rect.s-cancelled{fill:#c08a1a}rect.s-waiting{fill:#8a93a5}"
           + ".warn{color:#8a5a00}ul.failures{color:#a02424;white-space:pre-wrap}"
-          + "ul.failures li{margin:4px 0}";
+          + "ul.failures li{margin:4px 0}"
+          + ".hist{font-size:11px;color:#6b7385;border:1px solid #dde1e8;border-radius:8px;"
+          + "padding:0 6px;margin-left:4px}p.pages a{margin-right:16px}";
 
   // ------------------------------------------------------------------------------------------
   // Pieces

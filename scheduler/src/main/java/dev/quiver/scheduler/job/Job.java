@@ -71,6 +71,9 @@ final class Job {
   /** The secret that calls on the job and reads of its shuffle output must carry. */
   final ByteString capability;
 
+  /** Its SQL text without secrets ({@link JobText}): what logs, views and the history show. */
+  final String name;
+
   Job(
       String id,
       long seq,
@@ -84,6 +87,7 @@ final class Job {
     this.capability = capability;
     this.seq = seq;
     this.spec = spec;
+    this.name = JobText.of(spec);
     this.submissionId = submissionId;
     for (StageSpec s : spec.getStagesList()) {
       stages.put(s.getStageId(), new StageRun(this, s));
@@ -114,6 +118,6 @@ final class Job {
   }
 
   String describe() {
-    return spec.getName().isEmpty() ? "job " + id : "job " + id + " (" + spec.getName() + ")";
+    return name.isEmpty() ? "job " + id : "job " + id + " (" + name + ")";
   }
 }

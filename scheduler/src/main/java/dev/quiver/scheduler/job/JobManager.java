@@ -82,24 +82,39 @@ public final class JobManager implements AutoCloseable {
   }
 
   /**
-   * As {@link #JobManager(ExecutorRegistry, SchedulerConfig, JobMetrics)}, calling executors over
-   * {@code transport}.
+   * As {@link #JobManager(ExecutorRegistry, SchedulerConfig, JobMetrics, GrpcTransport,
+   * JobArchive)} keeping the last {@link JobRegistry#HISTORY_PAGE} finished jobs in memory.
    */
   public JobManager(
       ExecutorRegistry registry,
       SchedulerConfig config,
       JobMetrics metrics,
       GrpcTransport transport) {
+    this(registry, config, metrics, transport, new RecentJobs(JobRegistry.HISTORY_PAGE));
+  }
+
+  /**
+   * As {@link #JobManager(ExecutorRegistry, SchedulerConfig, JobMetrics)}, calling executors over
+   * {@code transport} and keeping finished jobs in {@code history}, which it closes on {@link
+   * #close}.
+   */
+  public JobManager(
+      ExecutorRegistry registry,
+      SchedulerConfig config,
+      JobMetrics metrics,
+      GrpcTransport transport,
+      JobArchive history) {
     this.registry = registry;
     this.clock = registry.clock();
     this.config = config;
     this.metrics = metrics;
     this.calls = new ExecutorCalls(RPC_DEADLINE_MILLIS, config, transport);
     this.loop = new JobLoop(RPC_DEADLINE_MILLIS, status::publish);
-    this.jobs = new JobRegistry(clock);
+    this.jobs = new JobRegistry(clock, history);
     this.admissions = new Admissions(config.resourceGroups(), jobs, status);
     Attempts attempts = new Attempts(clock, metrics, status, calls, new LoopOutcomes());
-    this.termination = new JobTermination(registry, metrics, status, calls, attempts, admissions);
+    this.termination =
+        new JobTermination(registry, metrics, status, calls, attempts, admissions, jobs);
     this.recovery =
         new Recovery(
             jobs, attempts, termination, this::schedule, registry, config, metrics, calls, status);
@@ -239,9 +254,20 @@ public final class JobManager implements AutoCloseable {
     return loop.call(() -> StatusPublisher.snapshot(jobs.require(jobId)));
   }
 
-  /** The jobs this scheduler knows and those it finished recently, newest first. */
+  /**
+   * The jobs this scheduler remembers, then the newest {@link JobRegistry#HISTORY_PAGE} of its
+   * history, each part newest first.
+   */
   public List<JobViews.JobSummary> jobs() {
     return loop.call(jobs::summaries);
+  }
+
+  /**
+   * A page of the jobs list: the remembered jobs when {@code offset} is 0, then the history's jobs
+   * newest first, skipping {@code offset} and at most {@code limit} of them.
+   */
+  public List<JobViews.JobSummary> jobs(int offset, int limit) {
+    return loop.call(() -> jobs.summaries(offset, limit));
   }
 
   /** A job with its stages and tasks, if this scheduler knows it or finished it recently. */
@@ -437,7 +463,11 @@ public final class JobManager implements AutoCloseable {
   /** Ends every status stream and stops the loop; executors keep their data. */
   @Override
   public void close() {
-    loop.close(() -> StatusPublisher.shutDown(jobs.live()));
+    loop.close(
+        () -> {
+          StatusPublisher.shutDown(jobs.live());
+          jobs.closeHistory();
+        });
     calls.close();
   }
 

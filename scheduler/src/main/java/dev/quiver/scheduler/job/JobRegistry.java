@@ -7,11 +7,9 @@ import dev.quiver.scheduler.time.SchedulerClock;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.security.SecureRandom;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The jobs the scheduler remembers: the unfinished and recently finished ones with their submission
- * ids and capabilities, and a bounded history of forgotten ones for the jobs API.
+ * ids and capabilities; finished ones also go to the {@link JobArchive} for the jobs API.
  *
  * <p>Job loop only, except {@link #checkSubmissionId} and {@link #checkCapability}, which RPC
  * threads call (the capabilities are kept in a concurrent map for them).
@@ -32,13 +30,13 @@ final class JobRegistry {
   private static final Logger LOG = LoggerFactory.getLogger(JobRegistry.class);
   private static final int MAX_SUBMISSION_ID = 128;
 
-  /** Finished jobs kept for the jobs API after they are forgotten, newest last. */
-  static final int HISTORY = 100;
+  /** Finished jobs the jobs list shows after the remembered ones, unless asked for more. */
+  public static final int HISTORY_PAGE = 100;
 
   private final SchedulerClock clock;
   private final SecureRandom random = new SecureRandom();
   private final Map<String, Job> jobs = new LinkedHashMap<>();
-  private final ArrayDeque<JobViews.JobDetail> history = new ArrayDeque<>();
+  private final JobArchive history;
 
   /** Each remembered job's capability, read by RPC threads to authorize calls on the job. */
   private final Map<String, ByteString> capabilities = new ConcurrentHashMap<>();
@@ -48,9 +46,15 @@ final class JobRegistry {
 
   private long jobSeq;
 
-  /** Jobs timed on {@code clock}. */
+  /** Jobs timed on {@code clock}, the last {@link #HISTORY_PAGE} finished ones kept in memory. */
   JobRegistry(SchedulerClock clock) {
+    this(clock, new RecentJobs(HISTORY_PAGE));
+  }
+
+  /** Jobs timed on {@code clock}, finished ones kept in {@code history}. */
+  JobRegistry(SchedulerClock clock, JobArchive history) {
     this.clock = clock;
+    this.history = history;
   }
 
   /**
@@ -151,31 +155,40 @@ final class JobRegistry {
     return jobs.values();
   }
 
+  /** A job just ended: the history keeps it from now on, so a restart does not lose it. */
+  void ended(Job job, long nowNanos) {
+    history.record(JobSnapshots.detail(job, nowNanos));
+  }
+
   /**
-   * Forgets a finished job: its id, capability and submission id are no longer known, and its
-   * detail as of {@code nowNanos} joins the history (the oldest drops out beyond {@link #HISTORY}).
+   * Forgets a finished job: its id, capability and submission id are no longer known, and the
+   * history keeps its detail as of {@code nowNanos} (its tasks' last reports included).
    */
   void forget(Job job, long nowNanos) {
     jobs.remove(job.id);
     capabilities.remove(job.id);
-    history.addLast(JobSnapshots.detail(job, nowNanos));
-    while (history.size() > HISTORY) {
-      history.removeFirst();
-    }
+    history.record(JobSnapshots.detail(job, nowNanos));
     submissions.remove(job.submissionId);
   }
 
-  /** The remembered jobs and those in the history, newest first. */
+  /** The remembered jobs, then the newest {@link #HISTORY_PAGE} of the history. */
   List<JobViews.JobSummary> summaries() {
+    return summaries(0, HISTORY_PAGE);
+  }
+
+  /**
+   * The remembered jobs newest first (when {@code offset} is 0), then the history's jobs newest
+   * first, skipping {@code offset} and at most {@code limit} of them.
+   */
+  List<JobViews.JobSummary> summaries(int offset, int limit) {
     List<JobViews.JobSummary> out = new ArrayList<>();
-    List<Job> live = new ArrayList<>(jobs.values());
-    for (int i = live.size() - 1; i >= 0; i--) {
-      out.add(JobSnapshots.summary(live.get(i)));
+    if (offset == 0) {
+      List<Job> live = new ArrayList<>(jobs.values());
+      for (int i = live.size() - 1; i >= 0; i--) {
+        out.add(JobSnapshots.summary(live.get(i)));
+      }
     }
-    Iterator<JobViews.JobDetail> old = history.descendingIterator();
-    while (old.hasNext()) {
-      out.add(old.next().summary());
-    }
+    out.addAll(history.recent(offset, limit, jobs.keySet()));
     return out;
   }
 
@@ -185,7 +198,12 @@ final class JobRegistry {
     if (job != null) {
       return Optional.of(JobSnapshots.detail(job, nowNanos));
     }
-    return history.stream().filter(d -> d.summary().id().equals(jobId)).findFirst();
+    return history.find(jobId);
+  }
+
+  /** Closes the history (the scheduler stops). */
+  void closeHistory() {
+    history.close();
   }
 
   /**

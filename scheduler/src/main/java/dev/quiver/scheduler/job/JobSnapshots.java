@@ -26,6 +26,7 @@ final class JobSnapshots {
     int running = 0;
     long rows = 0;
     long resultRows = 0;
+    long bytes = 0;
     for (StageRun stage : job.stages.values()) {
       int done = stage.succeeded();
       tasksDone += done;
@@ -38,6 +39,7 @@ final class JobSnapshots {
           running++;
         } else if (t.phase == TaskRun.Phase.SUCCEEDED && t.summary != null) {
           rows += t.summary.getMetrics().getOutputRows();
+          bytes += t.summary.getMetrics().getOutputBytes();
           if (stage == job.finalStage) {
             resultRows += t.summary.getMetrics().getOutputRows();
           }
@@ -46,7 +48,7 @@ final class JobSnapshots {
     }
     return new JobSummary(
         job.id,
-        job.spec.getName(),
+        job.name,
         job.user,
         job.state.name().replace("JOB_STATE_", ""),
         job.submittedAtMillis,
@@ -64,7 +66,10 @@ final class JobSnapshots {
         resultRows,
         job.error == null ? null : job.error.getMessage(),
         job.group.name(),
-        job.queuePosition);
+        job.queuePosition,
+        bytes,
+        job.error == null ? null : job.error.getKind(),
+        false);
   }
 
   static JobDetail detail(Job job, long nowNanos) {
@@ -84,7 +89,7 @@ final class JobSnapshots {
               spec.getOutputPartitions(),
               spec.getPartitioning(),
               spec.getBoundary(),
-              stage.planText(),
+              JobText.redact(stage.planText(), job.spec.getSettingsMap()),
               stage.adaptiveNote,
               List.copyOf(tasks),
               operators(stage)));

@@ -27,6 +27,7 @@ final class JobTermination {
   private final ExecutorCalls calls;
   private final Attempts attempts;
   private final Admissions admissions;
+  private final JobRegistry jobs;
 
   JobTermination(
       ExecutorRegistry registry,
@@ -34,8 +35,10 @@ final class JobTermination {
       StatusPublisher status,
       ExecutorCalls calls,
       Attempts attempts,
-      Admissions admissions) {
+      Admissions admissions,
+      JobRegistry jobs) {
     this.admissions = admissions;
+    this.jobs = jobs;
     this.registry = registry;
     this.metrics = metrics;
     this.status = status;
@@ -70,6 +73,7 @@ final class JobTermination {
       }
     }
     attempts.sendCancels(job, batch, "its job ended");
+    jobs.ended(job, job.finishedAtNanos);
     if (state == JobState.JOB_STATE_SUCCEEDED) {
       LOG.info("{} succeeded", job.describe());
     } else {

@@ -23,6 +23,10 @@ public final class JobViews {
    * @param resourceGroup the resource group it runs in
    * @param queuePosition its place in its group's queue while it waits for admission (1 = next),
    *     else 0
+   * @param bytes bytes written by the tasks that succeeded, over all stages
+   * @param errorType the kind of error it failed with (e.g. QuiverException), or null
+   * @param fromHistory true when it comes from the job history: the scheduler no longer runs or
+   *     remembers it, and its stages may lack their tasks (see {@link JobDetail})
    */
   public record JobSummary(
       String id,
@@ -41,7 +45,36 @@ public final class JobViews {
       long resultRows,
       String error,
       String resourceGroup,
-      int queuePosition) {}
+      int queuePosition,
+      long bytes,
+      String errorType,
+      boolean fromHistory) {
+
+    /** This finished job as the history shows it: nothing of it runs any more. */
+    public JobSummary inHistory() {
+      return new JobSummary(
+          id,
+          name,
+          user,
+          state,
+          submittedAtMillis,
+          startedAtMillis,
+          finishedAtMillis,
+          stagesDone,
+          stagesTotal,
+          tasksDone,
+          tasksTotal,
+          0,
+          rows,
+          resultRows,
+          error,
+          resourceGroup,
+          0,
+          bytes,
+          errorType,
+          true);
+    }
+  }
 
   /**
    * One task's latest attempt.
@@ -118,7 +151,10 @@ public final class JobViews {
       List<TaskView> tasks,
       List<OperatorView> operators) {}
 
-  /** A job with its stages, their tasks, and the stage graph as Graphviz DOT. */
+  /**
+   * A job with its stages, their tasks, and the stage graph as Graphviz DOT. A job read back from
+   * the history database after a restart has its stages and their operators but no tasks.
+   */
   public record JobDetail(
       JobSummary summary, List<StageView> stages, int finalStageId, String dot) {}
 

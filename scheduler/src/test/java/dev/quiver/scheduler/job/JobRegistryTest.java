@@ -110,7 +110,7 @@ class JobRegistryTest {
   @Test
   void forgottenJobsStayInABoundedHistoryNewestFirst() {
     List<Job> forgotten = new ArrayList<>();
-    for (int i = 0; i < JobRegistry.HISTORY + 1; i++) {
+    for (int i = 0; i < JobRegistry.HISTORY_PAGE + 1; i++) {
       Job job = jobs.add(spec("old " + i), "");
       job.state = JobState.JOB_STATE_SUCCEEDED;
       jobs.forget(job, 0);
@@ -120,15 +120,33 @@ class JobRegistryTest {
     assertThat(jobs.live()).containsExactly(live);
 
     List<JobViews.JobSummary> summaries = jobs.summaries();
-    assertThat(summaries).hasSize(JobRegistry.HISTORY + 1);
+    assertThat(summaries).hasSize(JobRegistry.HISTORY_PAGE + 1);
     assertThat(summaries.get(0).id()).isEqualTo(live.id);
-    assertThat(summaries.get(1).id()).isEqualTo(forgotten.get(JobRegistry.HISTORY).id);
-    assertThat(summaries.get(JobRegistry.HISTORY).id()).isEqualTo(forgotten.get(1).id);
+    assertThat(summaries.get(1).id()).isEqualTo(forgotten.get(JobRegistry.HISTORY_PAGE).id);
+    assertThat(summaries.get(JobRegistry.HISTORY_PAGE).id()).isEqualTo(forgotten.get(1).id);
+    assertThat(summaries.get(0).fromHistory()).isFalse();
+    assertThat(summaries.get(1).fromHistory()).isTrue();
     // The oldest dropped out.
     assertThat(jobs.detail(forgotten.get(0).id, 0)).isEmpty();
     assertThat(jobs.detail(forgotten.get(1).id, 0).orElseThrow().summary().name())
         .isEqualTo("old 1");
     assertThat(jobs.detail(live.id, 0).orElseThrow().stages()).hasSize(2);
+    // The next page: what the first one left out, without the remembered jobs.
+    assertThat(jobs.summaries(JobRegistry.HISTORY_PAGE - 1, 10))
+        .extracting(JobViews.JobSummary::id)
+        .containsExactly(forgotten.get(1).id);
+  }
+
+  @Test
+  void aJobEndedIsInTheHistoryOnceAndListedOnceWhileRemembered() {
+    Job job = jobs.add(spec("SELECT 1"), "");
+    job.state = JobState.JOB_STATE_SUCCEEDED;
+    jobs.ended(job, 0);
+    assertThat(jobs.summaries()).extracting(JobViews.JobSummary::id).containsExactly(job.id);
+    assertThat(jobs.summaries().get(0).fromHistory()).isFalse();
+    jobs.forget(job, 0);
+    assertThat(jobs.summaries()).extracting(JobViews.JobSummary::id).containsExactly(job.id);
+    assertThat(jobs.summaries().get(0).fromHistory()).isTrue();
   }
 
   @Test
