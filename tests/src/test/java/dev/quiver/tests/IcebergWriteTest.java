@@ -161,6 +161,12 @@ class IcebergWriteTest {
 
   /** Iceberg's own reader reads the rows Quiver reads. */
   void icebergReadsTheSameRows(Table table, String name) throws Exception {
+    assertThat(icebergRows(table))
+        .containsExactlyInAnyOrderElementsOf(SameRows.quiver(ctx, "SELECT * FROM " + name));
+  }
+
+  /** The rows Iceberg's own reader reads from {@code table}, as {@link SameRows} writes rows. */
+  static List<String> icebergRows(Table table) throws Exception {
     table.refresh();
     List<String> got = new ArrayList<>();
     try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
@@ -172,8 +178,7 @@ class IcebergWriteTest {
         got.add(b.toString());
       }
     }
-    assertThat(got)
-        .containsExactlyInAnyOrderElementsOf(SameRows.quiver(ctx, "SELECT * FROM " + name));
+    return got;
   }
 
   interface Check {
