@@ -259,6 +259,11 @@ public final class DistributedQueryPlanner implements QueryPlanner {
       public List<PhysicalOptimizerRule> physicalOptimizerRules() {
         return rules;
       }
+
+      @Override
+      public ExecutionPlan finish(ExecutionPlan plan) {
+        return context.finish(plan);
+      }
     };
   }
 }

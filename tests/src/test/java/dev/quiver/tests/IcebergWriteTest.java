@@ -45,6 +45,7 @@ import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.Type;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -161,6 +162,12 @@ class IcebergWriteTest {
 
   /** Iceberg's own reader reads the rows Quiver reads. */
   void icebergReadsTheSameRows(Table table, String name) throws Exception {
+    assertThat(icebergRows(table))
+        .containsExactlyInAnyOrderElementsOf(SameRows.quiver(ctx, "SELECT * FROM " + name));
+  }
+
+  /** The rows Iceberg's own reader reads from {@code table}, as {@link SameRows} writes rows. */
+  static List<String> icebergRows(Table table) throws Exception {
     table.refresh();
     List<String> got = new ArrayList<>();
     try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
@@ -172,8 +179,7 @@ class IcebergWriteTest {
         got.add(b.toString());
       }
     }
-    assertThat(got)
-        .containsExactlyInAnyOrderElementsOf(SameRows.quiver(ctx, "SELECT * FROM " + name));
+    return got;
   }
 
   interface Check {
@@ -321,7 +327,23 @@ class IcebergWriteTest {
 
   @Test
   void concurrentInsertsFromTwoSessionsAllLand() throws Exception {
-    ctx.sql("CREATE TABLE lake.db.n (id INT, who VARCHAR)");
+    twoSessionsInsertFiftyRowsEach(
+        "lake.db.n", () -> FileSystemTables.load(warehouse.resolve("db/n").toString(), null));
+  }
+
+  /** The same through the REST catalog, its files on S3: every commit is a catalog request. */
+  @Test
+  @Tag("slow")
+  @Timeout(value = 600, unit = TimeUnit.SECONDS)
+  void concurrentInsertsThroughTheRestCatalogAllLand() throws Exception {
+    twoSessionsInsertFiftyRowsEach(
+        "rest.db.n", () -> rest.loadTable(TableIdentifier.of("db", "n")));
+  }
+
+  /** Two sessions each commit 50 one-row INSERTs into {@code name} at once: all 100 land. */
+  void twoSessionsInsertFiftyRowsEach(String name, java.util.concurrent.Callable<Table> load)
+      throws Exception {
+    ctx.sql("CREATE TABLE " + name + " (id INT, who VARCHAR)");
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try (SessionContext a = session();
         SessionContext b = session()) {
@@ -332,7 +354,7 @@ class IcebergWriteTest {
             pool.submit(
                 () -> {
                   for (int i = 0; i < 50; i++) {
-                    s.sql("INSERT INTO lake.db.n VALUES (" + i + ", '" + who + "')");
+                    s.sql("INSERT INTO " + name + " VALUES (" + i + ", '" + who + "')");
                   }
                   return null;
                 }));
@@ -343,13 +365,16 @@ class IcebergWriteTest {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(
-            SameRows.quiver(
-                ctx, "SELECT who, count(*), count(DISTINCT id) FROM lake.db.n GROUP BY who"))
-        .containsExactlyInAnyOrder("a|50|50", "b|50|50");
-    Table t = FileSystemTables.load(warehouse.resolve("db/n").toString(), null);
-    assertThat(t.snapshots()).hasSize(100);
-    ctx.sql("DROP TABLE lake.db.n");
+    try {
+      assertThat(
+              SameRows.quiver(
+                  ctx, "SELECT who, count(*), count(DISTINCT id) FROM " + name + " GROUP BY who"))
+          .containsExactlyInAnyOrder("a|50|50", "b|50|50");
+      // One snapshot per INSERT (the CREATE of an empty table has none).
+      assertThat(load.call().snapshots()).hasSize(100);
+    } finally {
+      ctx.sql("DROP TABLE " + name);
+    }
   }
 
   @Test

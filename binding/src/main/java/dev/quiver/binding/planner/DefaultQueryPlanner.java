@@ -51,7 +51,8 @@ public class DefaultQueryPlanner implements QueryPlanner {
         throw new QuiverException("Physical optimizer rule '" + rule.name() + "' returned no plan");
       }
     }
-    return withQuerySchema(physical, TypeMapping.toArrowSchema(rel.rel().getRowType()));
+    return context.finish(
+        withQuerySchema(physical, TypeMapping.toArrowSchema(rel.rel().getRowType())));
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.quiver.binding.sql;
 
-import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.binding.datasource.TableCatalog;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.datasource.WritableTableCatalog;
@@ -8,7 +7,7 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.Suggestions;
 import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.errors.UnsupportedFeatureException;
-import java.io.IOException;
+import dev.quiver.binding.physical.ExecutionPlan;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -22,11 +21,13 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
- * Writes to the tables of attached catalogs ({@link WritableTableCatalog}): the session computes
- * the rows, on its planner (a cluster's when distributed), and streams them to the catalog, which
- * writes and commits them in one change. A DELETE reads one version of the table, named by its
- * snapshot id ({@code FOR SYSTEM_TIME AS OF}), so its count and its kept rows agree with the
- * version the catalog replaces.
+ * Writes to the tables of attached catalogs ({@link WritableTableCatalog}). CREATE TABLE AS and
+ * INSERT plan their query with the catalog's {@link WritableTableCatalog.FileWrite} over it, so
+ * that the tasks computing the rows (a cluster's executors when distributed) write the data files,
+ * and commit the files the tasks report once, here. DELETE computes the rows on the session's
+ * planner and streams them to the catalog, which writes and commits them in one change. A DELETE
+ * reads one version of the table, named by its snapshot id ({@code FOR SYSTEM_TIME AS OF}), so its
+ * count and its kept rows agree with the version the catalog replaces.
  */
 final class CatalogTableWrites {
   /** A table of a writable catalog, as a statement names it. */
@@ -72,13 +73,30 @@ final class CatalogTableWrites {
   }
 
   /** Appends the rows of {@code rows} (in the table's schema) to {@code target}. */
-  static long insert(SessionState session, Target target, DataFrame rows) {
-    try (ArrowReader reader = rows.executeStream()) {
-      return target
-          .catalog()
-          .insert(target.namespace(), target.table(), reader, session.allocator());
-    } catch (IOException e) {
-      throw new QuiverException("INSERT INTO " + target.name() + " failed: " + e.getMessage(), e);
+  static long insert(SessionState session, Target target, DataFrameImpl rows) {
+    return write(session, rows, target.catalog().insertWrite(target.namespace(), target.table()));
+  }
+
+  /**
+   * Runs {@code rows} with {@code write}'s writer over its plan, then commits the files its tasks
+   * report; a query that fails or is cancelled aborts the write. Returns the rows written.
+   */
+  static long write(
+      SessionState session, DataFrameImpl rows, WritableTableCatalog.FileWrite write) {
+    List<VectorSchemaRoot> written;
+    try {
+      ExecutionPlan plan = session.physicalPlan(rows.logicalPlan(), write::writer);
+      try (QueryExecution q = session.execute(plan)) {
+        written = q.collect(session.allocator());
+      }
+    } catch (RuntimeException e) {
+      write.abort();
+      throw e;
+    }
+    try {
+      return write.commit(written);
+    } finally {
+      written.forEach(VectorSchemaRoot::close);
     }
   }
 

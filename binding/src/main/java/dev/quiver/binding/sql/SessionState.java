@@ -25,6 +25,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -245,6 +246,14 @@ public final class SessionState implements AutoCloseable {
 
   /** Plans a tree physically with the session's current planner and rules. */
   public ExecutionPlan physicalPlan(LogicalPlan logical) {
+    return physicalPlan(logical, plan -> plan);
+  }
+
+  /**
+   * Plans a tree physically, {@code finish} over the result where the rows are computed ({@link
+   * PlanningContext#finish}).
+   */
+  ExecutionPlan physicalPlan(LogicalPlan logical, UnaryOperator<ExecutionPlan> finish) {
     SessionConfig snapshot = config.copy();
     List<PhysicalOptimizerRule> snapshotRules = List.copyOf(rules);
     PlanningContext context =
@@ -257,6 +266,11 @@ public final class SessionState implements AutoCloseable {
           @Override
           public List<PhysicalOptimizerRule> physicalOptimizerRules() {
             return snapshotRules;
+          }
+
+          @Override
+          public ExecutionPlan finish(ExecutionPlan plan) {
+            return finish.apply(plan);
           }
         };
     return planning(() -> planner.createPhysicalPlan(logical, context));

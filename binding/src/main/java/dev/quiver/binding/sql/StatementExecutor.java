@@ -389,8 +389,8 @@ final class StatementExecutor {
 
   /**
    * CREATE TABLE of an attached catalog's table: from a column list, or from a query whose rows are
-   * cast to the types the catalog stores and streamed to it (the columns are nullable, as the query
-   * may later be rerun with NULLs). Returns the rows written for AS query.
+   * cast to the types the catalog stores and written by the query's tasks (the columns are
+   * nullable, as the query may later be rerun with NULLs). Returns the rows written for AS query.
    */
   private DataFrame createCatalogTable(Statement.CreateCatalogTable create) {
     List<String> path = create.path();
@@ -416,7 +416,7 @@ final class StatementExecutor {
                 + " types and NOT NULL");
       }
       Schema stored = cat.storedSchema(def.schema());
-      cat.create(path.get(1), path.get(2), stored, create.partitionBy(), null, session.allocator());
+      cat.createWrite(path.get(1), path.get(2), stored, create.partitionBy()).commit(List.of());
       return empty();
     }
     DataFrameImpl df = session.planning(() -> plan(create.query()));
@@ -439,15 +439,11 @@ final class StatementExecutor {
               return new DataFrameImpl(
                   session, b.project(exprs, want.getFieldNames(), true).build());
             });
-    long written;
-    try (ArrowReader reader = rows.executeStream()) {
-      written =
-          cat.create(
-              path.get(1), path.get(2), stored, create.partitionBy(), reader, session.allocator());
-    } catch (IOException e) {
-      throw new QuiverException("CREATE TABLE " + name + " failed: " + e.getMessage(), e);
-    }
-    return countFrame(written);
+    return countFrame(
+        CatalogTableWrites.write(
+            session,
+            rows,
+            cat.createWrite(path.get(1), path.get(2), stored, create.partitionBy())));
   }
 
   private void replaceTable(String name, MemoryTable table) {

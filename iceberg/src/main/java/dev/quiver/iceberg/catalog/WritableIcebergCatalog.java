@@ -5,7 +5,6 @@ import dev.quiver.iceberg.write.IcebergWrites;
 import dev.quiver.iceberg.write.TableSchemas;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
@@ -40,23 +39,17 @@ interface WritableIcebergCatalog extends WritableTableCatalog {
   }
 
   @Override
-  default long create(
-      String namespace,
-      String table,
-      Schema schema,
-      List<PartitionField> partitionBy,
-      ArrowReader rows,
-      BufferAllocator allocator) {
+  default FileWrite createWrite(
+      String namespace, String table, Schema schema, List<PartitionField> partitionBy) {
     String qualified = qualified(namespace, table);
     org.apache.iceberg.Schema s = TableSchemas.icebergSchema(schema, qualified);
     PartitionSpec spec = TableSchemas.spec(s, partitionBy, qualified);
-    return IcebergWrites.create(newTable(namespace, table, s, spec), qualified, rows, allocator);
+    return IcebergWrites.createWrite(newTable(namespace, table, s, spec), qualified);
   }
 
   @Override
-  default long insert(String namespace, String table, ArrowReader rows, BufferAllocator allocator) {
-    return IcebergWrites.append(
-        existing(namespace, table), qualified(namespace, table), rows, allocator);
+  default FileWrite insertWrite(String namespace, String table) {
+    return IcebergWrites.appendWrite(existing(namespace, table), qualified(namespace, table));
   }
 
   @Override

@@ -5,8 +5,10 @@ import dev.quiver.binding.io.ObjectReader;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.io.PendingObject;
+import dev.quiver.binding.io.StoredObject;
 import dev.quiver.binding.settings.SessionConfig;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -99,6 +101,19 @@ public final class QuiverFileIO implements FileIO {
   public void deleteFile(String path) {
     String l = storeLocation(path);
     ObjectStores.forLocation(l, config).delete(l);
+  }
+
+  /**
+   * The objects below folder {@code location} (recursively), as stores name them; none when there
+   * is nothing there.
+   */
+  public List<String> listBelow(String location) {
+    String l = storeLocation(location);
+    ObjectStore s = ObjectStores.forLocation(l, config);
+    if (s.isEmpty(l)) {
+      return List.of();
+    }
+    return s.list(l).stream().map(StoredObject::location).toList();
   }
 
   @Override

@@ -43,10 +43,10 @@ final class DataFileWriter implements AutoCloseable {
   /** Arrow bytes held before every partition's rows are written out as files. */
   static final long BUFFER_BYTES = 64L << 20;
 
-  private final Table table;
   private final String name;
   private final QuiverFileIO io;
   private final PartitionSpec spec;
+  private final LocationProvider locations;
   private final List<Types.NestedField> columns;
   private final Type[] types;
   private final Schema fileSchema;
@@ -54,16 +54,44 @@ final class DataFileWriter implements AutoCloseable {
   private final PartitionKey key;
   private final StructLikeMap<List<VectorSchemaRoot>> held;
   private final List<VectorSchemaRoot> unpartitioned = new ArrayList<>();
-  private final String writeId = UUID.randomUUID().toString();
+  private final String filePrefix;
   private final List<DataFile> files = new ArrayList<>();
   private final List<String> written = new ArrayList<>();
   private final long flushBytes;
   private long heldBytes;
+  private boolean checked;
   private long rows;
 
   DataFileWriter(Table table, String name, BufferAllocator parent) {
-    this.table = table;
-    this.name = name;
+    this(WriteTarget.of(table, name, UUID.randomUUID().toString()), fileIo(table, name), parent);
+  }
+
+  /**
+   * A writer for {@code target} reaching its files through {@code io}; its file names hold the
+   * target's write id and one of the writer's own, so that writers of one statement never collide.
+   */
+  DataFileWriter(WriteTarget target, QuiverFileIO io, BufferAllocator parent) {
+    this.name = target.name();
+    this.io = io;
+    org.apache.iceberg.Schema schema = target.icebergSchema();
+    this.spec = target.partitionSpec(schema);
+    this.locations = target.locations();
+    this.filePrefix = target.writeId() + "-" + UUID.randomUUID();
+    this.columns = schema.columns();
+    this.types = columns.stream().map(Types.NestedField::type).toArray(Type[]::new);
+    this.fileSchema = TableSchemas.fileSchema(schema, name);
+    this.flushBytes =
+        Math.min(
+            BUFFER_BYTES,
+            PropertyUtil.propertyAsLong(
+                target.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, BUFFER_BYTES));
+    this.allocator = parent.newChildAllocator("iceberg-write " + name, 0, Long.MAX_VALUE);
+    this.key = spec.isUnpartitioned() ? null : new PartitionKey(spec, schema);
+    this.held = spec.isUnpartitioned() ? null : StructLikeMap.create(spec.partitionType());
+  }
+
+  /** {@code table}'s FileIO, which must be Quiver's. */
+  static QuiverFileIO fileIo(Table table, String name) {
     if (!(table.io() instanceof QuiverFileIO q)) {
       throw new UnsupportedFeatureException(
           "Iceberg table "
@@ -72,39 +100,44 @@ final class DataFileWriter implements AutoCloseable {
               + table.io().getClass().getName()
               + "; Quiver writes through its own object stores only");
     }
-    this.io = q;
-    this.spec = table.spec();
-    org.apache.iceberg.Schema schema = table.schema();
-    this.columns = schema.columns();
-    this.types = columns.stream().map(Types.NestedField::type).toArray(Type[]::new);
-    this.fileSchema = TableSchemas.fileSchema(schema, name);
-    this.flushBytes =
-        Math.min(
-            BUFFER_BYTES,
-            PropertyUtil.propertyAsLong(
-                table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, BUFFER_BYTES));
-    this.allocator = parent.newChildAllocator("iceberg-write " + name, 0, Long.MAX_VALUE);
-    this.key = spec.isUnpartitioned() ? null : new PartitionKey(spec, schema);
-    this.held = spec.isUnpartitioned() ? null : StructLikeMap.create(spec.partitionType());
+    return q;
   }
 
   /** Writes every row of {@code rows}, whose columns are the table's in order. */
   void write(ArrowReader rows) throws IOException {
     VectorSchemaRoot in = rows.getVectorSchemaRoot();
     checkColumns(in.getSchema());
+    checked = true;
     while (rows.loadNextBatch()) {
-      if (in.getRowCount() == 0) {
-        continue;
-      }
-      if (key == null) {
-        hold(unpartitioned, take(in));
-      } else {
-        split(in);
-      }
-      if (heldBytes >= flushBytes) {
-        flush();
-      }
+      add(in);
     }
+    finish();
+  }
+
+  /**
+   * Takes the rows of {@code in} (columns the table's, in order; its buffers may move), writing
+   * files once enough rows are held.
+   */
+  void add(VectorSchemaRoot in) throws IOException {
+    if (!checked) {
+      checkColumns(in.getSchema());
+      checked = true;
+    }
+    if (in.getRowCount() == 0) {
+      return;
+    }
+    if (key == null) {
+      hold(unpartitioned, take(in));
+    } else {
+      split(in);
+    }
+    if (heldBytes >= flushBytes) {
+      flush();
+    }
+  }
+
+  /** Writes the rows still held. */
+  void finish() throws IOException {
     flush();
   }
 
@@ -221,8 +254,7 @@ final class DataFileWriter implements AutoCloseable {
     try {
       FileMetrics metrics = new FileMetrics(name, columns);
       batches.forEach(metrics::add);
-      String file = String.format(Locale.ROOT, "%05d-%s.parquet", files.size(), writeId);
-      LocationProvider locations = table.locationProvider();
+      String file = String.format(Locale.ROOT, "%s-%05d.parquet", filePrefix, files.size());
       String location =
           partition == null
               ? locations.newDataLocation(file)
@@ -247,6 +279,11 @@ final class DataFileWriter implements AutoCloseable {
       batches.forEach(VectorSchemaRoot::close);
       batches.clear();
     }
+  }
+
+  /** The Iceberg spec the files are partitioned by. */
+  PartitionSpec spec() {
+    return spec;
   }
 
   /** The files written. */

@@ -25,12 +25,13 @@ import org.apache.iceberg.io.CloseableIterable;
 
 /**
  * The statements that write Iceberg tables, each one commit: the rows are written as data files
- * first ({@link DataFileWriter}), then one snapshot adds them (and, for DELETE, removes the files
- * they replace). Iceberg retries a commit that lost a race ({@code commit.retry.*}), re-checking
- * its validations against what won; a commit that still fails, or whose validation fails, is a
- * {@link WriteConflictException}. A statement that fails before or at its commit deletes the files
- * it wrote, except when the catalog cannot say whether the commit happened (then the files may be
- * referenced and are kept).
+ * first ({@link DataFileWriter}; for CREATE TABLE AS and INSERT by the query's tasks, {@link
+ * IcebergWriteExec}, on a cluster the executors), then one snapshot adds them (and, for DELETE,
+ * removes the files they replace). Iceberg retries a commit that lost a race ({@code
+ * commit.retry.*}), re-checking its validations against what won; a commit that still fails, or
+ * whose validation fails, is a {@link WriteConflictException}. A statement that fails before or at
+ * its commit deletes the files it wrote, except when the catalog cannot say whether the commit
+ * happened (then the files may be referenced and are kept).
  *
  * <p>DELETE is copy-on-write: the rows kept from the table's current snapshot are written as new
  * files that replace all of that snapshot's data files, validated against concurrent deletes
@@ -39,51 +40,41 @@ import org.apache.iceberg.io.CloseableIterable;
 public final class IcebergWrites {
   private IcebergWrites() {}
 
-  /** INSERT: appends {@code rows} to {@code table}; returns the rows appended. */
-  public static long append(Table table, String name, ArrowReader rows, BufferAllocator allocator) {
-    try (DataFileWriter w = new DataFileWriter(table, name, allocator)) {
-      return commit(
-          name,
-          w,
-          () -> {
-            w.write(rows);
-            if (w.files().isEmpty()) {
-              return;
-            }
+  /** INSERT whose files the query's tasks write: one append of the files they report. */
+  public static WritableTableCatalog.FileWrite appendWrite(Table table, String name) {
+    return new TaskFileWrite(
+        table,
+        name,
+        files -> {
+          if (!files.isEmpty()) {
             AppendFiles append = table.newAppend();
-            w.files().forEach(append::appendFile);
+            files.forEach(append::appendFile);
             append.commit();
-          });
-    }
+          }
+        });
   }
 
   /**
-   * CREATE TABLE: writes {@code rows} (null: none) into the table that {@code create} creates and
-   * commits both at once; returns the rows written.
+   * CREATE TABLE AS whose files the query's tasks write: the table that {@code create} creates and
+   * the files they report, committed at once.
    */
-  public static long create(
-      Transaction create, String name, ArrowReader rows, BufferAllocator allocator) {
+  public static WritableTableCatalog.FileWrite createWrite(Transaction create, String name) {
     Table table = create.table();
     create
         .updateProperties()
         .set(TableProperties.DEFAULT_NAME_MAPPING, TableSchemas.nameMapping(table.schema()))
         .commit();
-    try (DataFileWriter w = new DataFileWriter(table, name, allocator)) {
-      return commit(
-          name,
-          w,
-          () -> {
-            if (rows != null) {
-              w.write(rows);
-            }
-            if (!w.files().isEmpty()) {
-              AppendFiles append = create.newAppend();
-              w.files().forEach(append::appendFile);
-              append.commit();
-            }
-            create.commitTransaction();
-          });
-    }
+    return new TaskFileWrite(
+        table,
+        name,
+        files -> {
+          if (!files.isEmpty()) {
+            AppendFiles append = create.newAppend();
+            files.forEach(append::appendFile);
+            append.commit();
+          }
+          create.commitTransaction();
+        });
   }
 
   /**
@@ -130,15 +121,22 @@ public final class IcebergWrites {
   }
 
   /** A write that may throw {@link IOException}. */
-  private interface Write {
+  interface Write {
     void run() throws IOException;
   }
 
   /** Runs {@code write}; on failure deletes what {@code w} wrote and names the failure. */
   private static long commit(String name, DataFileWriter w, Write write) {
+    commit(name, w::abort, write);
+    return w.rows();
+  }
+
+  /**
+   * Runs {@code write}; on failure runs {@code abort} (unless it may have committed) and names it.
+   */
+  static void commit(String name, Runnable abort, Write write) {
     try {
       write.run();
-      return w.rows();
     } catch (CommitStateUnknownException e) {
       // The commit may have happened: its files may be referenced, so they stay.
       throw new DataSourceException(
@@ -149,7 +147,7 @@ public final class IcebergWrites {
               + e.getMessage(),
           e);
     } catch (CommitFailedException | ValidationException e) {
-      w.abort();
+      abort.run();
       throw new WriteConflictException(
           "Iceberg table "
               + name
@@ -158,10 +156,10 @@ public final class IcebergWrites {
               + e.getMessage(),
           e);
     } catch (QuiverException e) {
-      w.abort();
+      abort.run();
       throw e;
     } catch (IOException | RuntimeException e) {
-      w.abort();
+      abort.run();
       throw new DataSourceException(
           "Writing Iceberg table " + name + " failed, nothing was written: " + e.getMessage(), e);
     }
