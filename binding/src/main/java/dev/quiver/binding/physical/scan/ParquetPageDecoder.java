@@ -94,13 +94,12 @@ final class ParquetPageDecoder {
 
   // The current page, decoded whole: definition levels, then either dictionary ids or plain
   // values; pageRow counts rows consumed, pageValue non-null values consumed. allDefined says
-  // every row has a value (then defined[] is not filled); otherwise defined[i] is 1 or 0.
+  // every row has a value (then valid is not filled); otherwise bit i of valid says row i has one.
   private int pageRows;
   private int pageRow;
   private int pageValue;
   private boolean allDefined;
-  private byte[] defined = new byte[0];
-  private int[] levelBuffer = new int[0];
+  private long[] valid;
   private boolean dictionaryPage;
   private int[] ids = new int[0];
   private byte[] plain;
@@ -122,8 +121,8 @@ final class ParquetPageDecoder {
    */
   static final class Scratch {
     private int[] ids = new int[0];
-    private int[] levelBuffer = new int[0];
-    private byte[] defined = new byte[0];
+    private long[] valid = new long[0];
+    private long[] bools = new long[0];
   }
 
   private ParquetPageDecoder(
@@ -140,8 +139,7 @@ final class ParquetPageDecoder {
     this.optional = optional;
     this.scratch = scratch;
     this.ids = scratch.ids;
-    this.levelBuffer = scratch.levelBuffer;
-    this.defined = scratch.defined;
+    this.valid = scratch.valid;
   }
 
   /**
@@ -207,23 +205,16 @@ final class ParquetPageDecoder {
         pageValue += n;
       } else {
         // Nulls are the exception: copy each run of defined rows with the bulk loops.
-        byte[] d = defined;
-        int base = pageRow;
-        int i = 0;
-        while (i < n) {
-          while (i < n && d[base + i] == 0) {
-            i++;
-          }
-          int from = i;
-          while (i < n && d[base + i] != 0) {
-            i++;
-          }
-          int run = i - from;
-          if (run > 0) {
-            setBits(validity, done + from, run);
-            putValues(data, done + from, pageValue, run);
-            pageValue += run;
-          }
+        long[] d = valid;
+        int end = pageRow + n;
+        int from = ParquetBits.nextSet(d, pageRow, end);
+        while (from < end) {
+          int to = ParquetBits.nextClear(d, from, end);
+          int row = done + from - pageRow;
+          setBits(validity, row, to - from);
+          putValues(data, row, pageValue, to - from);
+          pageValue += to - from;
+          from = ParquetBits.nextSet(d, to, end);
         }
       }
       pageRow += n;
@@ -380,22 +371,20 @@ final class ParquetPageDecoder {
           setBits(validity, done, n);
           pos = putStrings(offsets, done, n, pos);
         } else {
-          byte[] d = defined;
-          int base = pageRow;
-          int i = 0;
-          while (i < n) {
-            while (i < n && d[base + i] == 0) {
-              Raw.putInt(offsets + (done + i + 1) * 4L, (int) pos);
-              i++;
+          long[] d = valid;
+          int end = pageRow + n;
+          int at = pageRow;
+          while (at < end) {
+            int from = ParquetBits.nextSet(d, at, end);
+            for (; at < from; at++) { // null rows: empty values
+              Raw.putInt(offsets + (done + at - pageRow + 1) * 4L, (int) pos);
             }
-            int from = i;
-            while (i < n && d[base + i] != 0) {
-              i++;
+            int to = ParquetBits.nextClear(d, from, end);
+            if (to > from) {
+              setBits(validity, done + from - pageRow, to - from);
+              pos = putStrings(offsets, done + from - pageRow, to - from, pos);
             }
-            if (i > from) {
-              setBits(validity, done + from, i - from);
-              pos = putStrings(offsets, done + from, i - from, pos);
-            }
+            at = to;
           }
         }
         pageRow += n;
@@ -733,29 +722,16 @@ final class ParquetPageDecoder {
     return (header & 1) == 0 && (header >>> 1) >= rows && pos < end && b[pos] == 1;
   }
 
-  /** Decodes a page's definition levels into {@link #defined}; returns how many are 1. */
+  /** Decodes a page's definition levels into {@link #valid}; returns how many are 1. */
   private int decodeLevels(byte[] b, int pos, int end, int rows) throws IOException {
-    if (levelBuffer.length < rows) {
-      levelBuffer = new int[rows];
-      defined = new byte[rows];
-      scratch.levelBuffer = levelBuffer;
-      scratch.defined = defined;
+    int words = ParquetBits.words(rows);
+    if (valid.length < words) {
+      valid = new long[words];
+      scratch.valid = valid;
+    } else {
+      Arrays.fill(valid, 0, words, 0L);
     }
-    int[] lv = levelBuffer;
-    byte[] d = defined;
-    decodeHybrid(b, pos, end, 1, lv, rows);
-    int nonNull = 0;
-    int any = 0;
-    for (int i = 0; i < rows; i++) {
-      int x = lv[i];
-      any |= x;
-      d[i] = (byte) x;
-      nonNull += x;
-    }
-    if ((any & ~1) != 0) {
-      throw new IOException("a definition level is over the column's maximum of 1");
-    }
-    return nonNull;
+    return ParquetBits.decodeHybrid(b, pos, end, valid, rows);
   }
 
   /**
