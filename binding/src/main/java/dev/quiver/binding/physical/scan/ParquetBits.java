@@ -18,6 +18,16 @@ final class ParquetBits {
     return (bits + 63) >>> 6;
   }
 
+  /** {@code bits}, or a larger array when it is too short, with bits {@code [0, n)} zero. */
+  static long[] cleared(long[] bits, int n) {
+    int words = words(n);
+    if (bits.length < words) {
+      return new long[words];
+    }
+    java.util.Arrays.fill(bits, 0, words, 0L);
+    return bits;
+  }
+
   /**
    * Decodes {@code count} values of width 1 of the RLE / bit-packing hybrid encoding at {@code
    * b[pos, end)} into bits {@code [0, count)} of {@code out}, which must be zero there; returns how
