@@ -56,6 +56,11 @@ public final class Raw {
     MemoryUtil.putInt(address, value);
   }
 
+  /** Stores a short at {@code address}. */
+  public static void putShort(long address, short value) {
+    MemoryUtil.putShort(address, value);
+  }
+
   /** Stores a byte at {@code address}. */
   public static void putByte(long address, byte value) {
     MemoryUtil.putByte(address, value);

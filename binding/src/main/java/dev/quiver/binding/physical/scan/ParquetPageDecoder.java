@@ -30,21 +30,31 @@ final class ParquetPageDecoder {
   private static final Set<Encoding> ENCODINGS =
       Set.of(Encoding.PLAIN, Encoding.RLE, Encoding.RLE_DICTIONARY, Encoding.PLAIN_DICTIONARY);
 
-  /** How values are stored: 4-byte ints, 8-byte longs, big-endian decimals, or byte strings. */
+  /**
+   * How values are stored: 4-byte ints, 8-byte longs, fixed-length byte arrays (of {@code
+   * typeLength} bytes: big-endian decimals and other fixed values), byte strings, or bits.
+   */
   enum Layout {
     INT,
     LONG,
     BIG_ENDIAN,
-    BYTES
+    BYTES,
+    BITS
   }
 
   /** How values land in the vector. */
   enum Target {
+    INT8,
+    INT16,
     INT32,
     INT64,
+    INT32_AS_INT64,
     UINT32_AS_INT64,
     DECIMAL,
-    BYTES
+    /** Fixed-length byte arrays copied verbatim. */
+    FIXED,
+    BYTES,
+    BITS
   }
 
   private static final boolean NATIVE_LITTLE_ENDIAN =
@@ -81,7 +91,9 @@ final class ParquetPageDecoder {
   private int dictionarySize = -1;
   private int[] dictInts;
   private long[] dictLongs;
+  private long[] dictHigh; // the high words of decimals over 8 bytes, else null
   private byte[] dictBytes;
+  private int dictStart; // where fixed-length values start in dictBytes
   private int[] dictOffsets;
   // A string dictionary whose values are at most SHORT_WORDS * 8 bytes long, as little-endian
   // words (dictWords[k * dictWordCount + w]) with their lengths: each value is then copied as
@@ -94,19 +106,19 @@ final class ParquetPageDecoder {
 
   // The current page, decoded whole: definition levels, then either dictionary ids or plain
   // values; pageRow counts rows consumed, pageValue non-null values consumed. allDefined says
-  // every row has a value (then defined[] is not filled); otherwise defined[i] is 1 or 0.
+  // every row has a value (then valid is not filled); otherwise bit i of valid says row i has one.
   private int pageRows;
   private int pageRow;
   private int pageValue;
   private boolean allDefined;
-  private byte[] defined = new byte[0];
-  private int[] levelBuffer = new int[0];
+  private long[] valid;
   private boolean dictionaryPage;
   private int[] ids = new int[0];
   private byte[] plain;
   private int plainStart;
   private int plainEnd;
   private int plainCursor; // BYTES in a plain page: the next value's length prefix
+  private long[] bools; // BITS: the page's values as bits
 
   // The string vector being filled by readBytes: its data buffer grows as values arrive.
   private BaseVariableWidthVector strings;
@@ -122,8 +134,8 @@ final class ParquetPageDecoder {
    */
   static final class Scratch {
     private int[] ids = new int[0];
-    private int[] levelBuffer = new int[0];
-    private byte[] defined = new byte[0];
+    private long[] valid = new long[0];
+    private long[] bools = new long[0];
   }
 
   private ParquetPageDecoder(
@@ -140,8 +152,8 @@ final class ParquetPageDecoder {
     this.optional = optional;
     this.scratch = scratch;
     this.ids = scratch.ids;
-    this.levelBuffer = scratch.levelBuffer;
-    this.defined = scratch.defined;
+    this.valid = scratch.valid;
+    this.bools = scratch.bools;
   }
 
   /**
@@ -173,15 +185,20 @@ final class ParquetPageDecoder {
     if (layout == null || target == null || !ENCODINGS.containsAll(encodings)) {
       return null;
     }
-    if (layout == Layout.BIG_ENDIAN && (typeLength < 1 || typeLength > 8)) {
+    if (layout == Layout.BIG_ENDIAN && typeLength < 1) {
       return null;
     }
     boolean fits =
         switch (target) {
-          case INT32, UINT32_AS_INT64 -> layout == Layout.INT;
+          case INT8, INT16, INT32, INT32_AS_INT64, UINT32_AS_INT64 -> layout == Layout.INT;
           case INT64 -> layout == Layout.LONG;
-          case DECIMAL -> layout != Layout.BYTES;
+          case DECIMAL ->
+              layout == Layout.INT
+                  || layout == Layout.LONG
+                  || (layout == Layout.BIG_ENDIAN && typeLength <= 16);
+          case FIXED -> layout == Layout.BIG_ENDIAN;
           case BYTES -> layout == Layout.BYTES;
+          case BITS -> layout == Layout.BITS;
         };
     return fits
         ? new ParquetPageDecoder(pages, layout, target, typeLength, optional, scratch)
@@ -195,7 +212,9 @@ final class ParquetPageDecoder {
       return;
     }
     BaseFixedWidthVector v = (BaseFixedWidthVector) vector;
-    long data = Raw.address(v.getDataBuffer(), (long) rows * width());
+    long data =
+        Raw.address(
+            v.getDataBuffer(), target == Target.BITS ? (rows + 7) / 8 : (long) rows * width());
     long validity = Raw.address(v.getValidityBuffer(), (rows + 7) / 8);
     int done = 0;
     while (done < rows) {
@@ -207,23 +226,16 @@ final class ParquetPageDecoder {
         pageValue += n;
       } else {
         // Nulls are the exception: copy each run of defined rows with the bulk loops.
-        byte[] d = defined;
-        int base = pageRow;
-        int i = 0;
-        while (i < n) {
-          while (i < n && d[base + i] == 0) {
-            i++;
-          }
-          int from = i;
-          while (i < n && d[base + i] != 0) {
-            i++;
-          }
-          int run = i - from;
-          if (run > 0) {
-            setBits(validity, done + from, run);
-            putValues(data, done + from, pageValue, run);
-            pageValue += run;
-          }
+        long[] d = valid;
+        int end = pageRow + n;
+        int from = ParquetBits.nextSet(d, pageRow, end);
+        while (from < end) {
+          int to = ParquetBits.nextClear(d, from, end);
+          int row = done + from - pageRow;
+          setBits(validity, row, to - from);
+          putValues(data, row, pageValue, to - from);
+          pageValue += to - from;
+          from = ParquetBits.nextSet(d, to, end);
         }
       }
       pageRow += n;
@@ -231,12 +243,16 @@ final class ParquetPageDecoder {
     }
   }
 
+  /** Bytes of one value in the vector (0 for strings and bits, which have their own layout). */
   private int width() {
     return switch (target) {
+      case INT8 -> 1;
+      case INT16 -> 2;
       case INT32 -> 4;
-      case INT64, UINT32_AS_INT64 -> 8;
+      case INT64, INT32_AS_INT64, UINT32_AS_INT64 -> 8;
       case DECIMAL -> 16;
-      case BYTES -> 0;
+      case FIXED -> typeLength;
+      case BYTES, BITS -> 0;
     };
   }
 
@@ -249,6 +265,20 @@ final class ParquetPageDecoder {
     if (dictionaryPage) {
       int[] id = ids;
       switch (target) {
+        case INT8 -> {
+          int[] dict = dictInts;
+          long p = data + row;
+          for (int i = 0; i < n; i++) {
+            Raw.putByte(p + i, (byte) dict[id[at + i]]);
+          }
+        }
+        case INT16 -> {
+          int[] dict = dictInts;
+          long p = data + row * 2L;
+          for (int i = 0; i < n; i++) {
+            Raw.putShort(p + i * 2L, (short) dict[id[at + i]]);
+          }
+        }
         case INT32 -> {
           int[] dict = dictInts;
           long p = data + row * 4L;
@@ -256,7 +286,7 @@ final class ParquetPageDecoder {
             Raw.putInt(p + i * 4L, dict[id[at + i]]);
           }
         }
-        case INT64, UINT32_AS_INT64 -> {
+        case INT64, INT32_AS_INT64, UINT32_AS_INT64 -> {
           long[] dict = dictLongs;
           long p = data + row * 8L;
           for (int i = 0; i < n; i++) {
@@ -266,18 +296,51 @@ final class ParquetPageDecoder {
         case DECIMAL -> {
           long[] dict = dictLongs;
           long p = data + row * 16L;
-          for (int i = 0; i < n; i++) {
-            long x = dict[id[at + i]];
-            Raw.putLong(p + i * 16L, x);
-            Raw.putLong(p + i * 16L + 8, x >> 63);
+          if (dictHigh == null) {
+            for (int i = 0; i < n; i++) {
+              long x = dict[id[at + i]];
+              Raw.putLong(p + i * 16L, x);
+              Raw.putLong(p + i * 16L + 8, x >> 63);
+            }
+          } else {
+            long[] high = dictHigh;
+            for (int i = 0; i < n; i++) {
+              int k = id[at + i];
+              Raw.putLong(p + i * 16L, dict[k]);
+              Raw.putLong(p + i * 16L + 8, high[k]);
+            }
           }
         }
-        case BYTES -> throw new IllegalStateException("strings are read by readBytes");
+        case FIXED -> {
+          int w = typeLength;
+          byte[] dict = dictBytes;
+          int start = dictStart;
+          long p = data + (long) row * w;
+          for (int i = 0; i < n; i++) { // checkIds has kept each id inside the dictionary
+            Raw.copy(dict, start + id[at + i] * w, p + (long) i * w, w);
+          }
+        }
+        case BYTES, BITS ->
+            throw new IllegalStateException(target + " values have no dictionary gather here");
       }
       return;
     }
     byte[] b = plain;
     switch (target) {
+      case INT8 -> {
+        int from = plainStart + at * 4;
+        long p = data + row;
+        for (int i = 0; i < n; i++) {
+          Raw.putByte(p + i, b[from + i * 4]); // the low byte of a little-endian int
+        }
+      }
+      case INT16 -> {
+        int from = plainStart + at * 4;
+        long p = data + row * 2L;
+        for (int i = 0; i < n; i++) {
+          Raw.putShort(p + i * 2L, (short) (int) INT_LE.get(b, from + i * 4));
+        }
+      }
       case INT32 -> {
         int from = plainStart + at * 4;
         long p = data + row * 4L;
@@ -307,6 +370,16 @@ final class ParquetPageDecoder {
           Raw.putLong(p + i * 8L, Integer.toUnsignedLong((int) INT_LE.get(b, from + i * 4)));
         }
       }
+      case INT32_AS_INT64 -> {
+        int from = plainStart + at * 4;
+        long p = data + row * 8L;
+        for (int i = 0; i < n; i++) {
+          Raw.putLong(p + i * 8L, (int) INT_LE.get(b, from + i * 4));
+        }
+      }
+      case FIXED ->
+          Raw.copy(b, plainStart + at * typeLength, data + (long) row * typeLength, n * typeLength);
+      case BITS -> ParquetBits.copyTo(bools, at, data, row, n);
       case DECIMAL -> {
         long p = data + row * 16L;
         switch (layout) {
@@ -329,13 +402,22 @@ final class ParquetPageDecoder {
           case BIG_ENDIAN -> {
             int w = typeLength;
             int from = plainStart + at * w;
-            for (int i = 0; i < n; i++) {
-              long x = bigEndian(b, from + i * w, w);
-              Raw.putLong(p + i * 16L, x);
-              Raw.putLong(p + i * 16L + 8, x >> 63);
+            if (w <= 8) {
+              for (int i = 0; i < n; i++) {
+                long x = bigEndian(b, from + i * w, w);
+                Raw.putLong(p + i * 16L, x);
+                Raw.putLong(p + i * 16L + 8, x >> 63);
+              }
+            } else {
+              for (int i = 0; i < n; i++) {
+                int v = from + i * w;
+                Raw.putLong(p + i * 16L, (long) LONG_BE.get(b, v + w - 8));
+                Raw.putLong(p + i * 16L + 8, bigEndian(b, v, w - 8));
+              }
             }
           }
-          case BYTES -> throw new IllegalStateException("a decimal is not stored as strings here");
+          case BYTES, BITS ->
+              throw new IllegalStateException("a decimal is not stored as " + layout + " here");
         }
       }
       case BYTES -> throw new IllegalStateException("strings are read by readBytes");
@@ -380,22 +462,20 @@ final class ParquetPageDecoder {
           setBits(validity, done, n);
           pos = putStrings(offsets, done, n, pos);
         } else {
-          byte[] d = defined;
-          int base = pageRow;
-          int i = 0;
-          while (i < n) {
-            while (i < n && d[base + i] == 0) {
-              Raw.putInt(offsets + (done + i + 1) * 4L, (int) pos);
-              i++;
+          long[] d = valid;
+          int end = pageRow + n;
+          int at = pageRow;
+          while (at < end) {
+            int from = ParquetBits.nextSet(d, at, end);
+            for (; at < from; at++) { // null rows: empty values
+              Raw.putInt(offsets + (done + at - pageRow + 1) * 4L, (int) pos);
             }
-            int from = i;
-            while (i < n && d[base + i] != 0) {
-              i++;
+            int to = ParquetBits.nextClear(d, from, end);
+            if (to > from) {
+              setBits(validity, done + from - pageRow, to - from);
+              pos = putStrings(offsets, done + from - pageRow, to - from, pos);
             }
-            if (i > from) {
-              setBits(validity, done + from, i - from);
-              pos = putStrings(offsets, done + from, i - from, pos);
-            }
+            at = to;
           }
         }
         pageRow += n;
@@ -602,12 +682,12 @@ final class ParquetPageDecoder {
     switch (layout) {
       case INT -> {
         checkLength(end, at, (long) n * 4);
-        if (target == Target.INT32) {
+        if (target == Target.INT32 || target == Target.INT8 || target == Target.INT16) {
           int[] dict = new int[n];
           ByteBuffer.wrap(b, at, n * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(dict);
           dictInts = dict;
         } else {
-          // Widened once here rather than once per value.
+          // Widened once here rather than once per value (DECIMAL and INT32_AS_INT64 signed).
           boolean unsigned = target == Target.UINT32_AS_INT64;
           long[] dict = new long[n];
           for (int i = 0; i < n; i++) {
@@ -627,17 +707,32 @@ final class ParquetPageDecoder {
       case BIG_ENDIAN -> {
         int w = typeLength;
         checkLength(end, at, (long) n * w);
-        long[] dict = new long[n];
-        for (int i = 0; i < n; i++) {
-          dict[i] = bigEndian(b, at + i * w, w);
+        if (target == Target.FIXED) {
+          dictBytes = b;
+          dictStart = at;
+        } else if (w <= 8) {
+          long[] dict = new long[n];
+          for (int i = 0; i < n; i++) {
+            dict[i] = bigEndian(b, at + i * w, w);
+          }
+          dictLongs = dict;
+        } else {
+          long[] low = new long[n];
+          long[] high = new long[n];
+          for (int i = 0; i < n; i++) {
+            low[i] = (long) LONG_BE.get(b, at + i * w + w - 8);
+            high[i] = bigEndian(b, at + i * w, w - 8);
+          }
+          dictLongs = low;
+          dictHigh = high;
         }
-        dictLongs = dict;
       }
       case BYTES -> {
         dictOffsets = byteOffsets(b, at, end, n, new int[n + 1]);
         dictBytes = b;
         shortWords(n);
       }
+      case BITS -> throw new IOException("a boolean column has a dictionary page");
     }
     dictionarySize = n;
   }
@@ -703,7 +798,18 @@ final class ParquetPageDecoder {
         case LONG -> checkLength(valuesEnd, valuesStart, (long) nonNull * 8);
         case BIG_ENDIAN -> checkLength(valuesEnd, valuesStart, (long) nonNull * typeLength);
         case BYTES -> {} // each value's length is checked as it is read
+        case BITS -> {
+          checkLength(valuesEnd, valuesStart, (nonNull + 7L) / 8);
+          ParquetBits.fromBytes(values, valuesStart, clearedBools(nonNull), nonNull);
+        }
       }
+    } else if (encoding == Encoding.RLE && layout == Layout.BITS) {
+      // Booleans in the hybrid encoding of width 1, after their 4-byte length.
+      checkLength(valuesEnd, valuesStart, 4);
+      int len = (int) INT_LE.get(values, valuesStart);
+      checkLength(valuesEnd, valuesStart + 4L, len);
+      ParquetBits.decodeHybrid(
+          values, valuesStart + 4, valuesStart + 4 + len, clearedBools(nonNull), nonNull);
     } else {
       throw new IOException("page encoding " + encoding + " is not supported");
     }
@@ -733,29 +839,18 @@ final class ParquetPageDecoder {
     return (header & 1) == 0 && (header >>> 1) >= rows && pos < end && b[pos] == 1;
   }
 
-  /** Decodes a page's definition levels into {@link #defined}; returns how many are 1. */
+  /** {@link #bools}, grown to hold {@code n} bits and zero there. */
+  private long[] clearedBools(int n) {
+    bools = ParquetBits.cleared(bools, n);
+    scratch.bools = bools;
+    return bools;
+  }
+
+  /** Decodes a page's definition levels into {@link #valid}; returns how many are 1. */
   private int decodeLevels(byte[] b, int pos, int end, int rows) throws IOException {
-    if (levelBuffer.length < rows) {
-      levelBuffer = new int[rows];
-      defined = new byte[rows];
-      scratch.levelBuffer = levelBuffer;
-      scratch.defined = defined;
-    }
-    int[] lv = levelBuffer;
-    byte[] d = defined;
-    decodeHybrid(b, pos, end, 1, lv, rows);
-    int nonNull = 0;
-    int any = 0;
-    for (int i = 0; i < rows; i++) {
-      int x = lv[i];
-      any |= x;
-      d[i] = (byte) x;
-      nonNull += x;
-    }
-    if ((any & ~1) != 0) {
-      throw new IOException("a definition level is over the column's maximum of 1");
-    }
-    return nonNull;
+    valid = ParquetBits.cleared(valid, rows);
+    scratch.valid = valid;
+    return ParquetBits.decodeHybrid(b, pos, end, valid, rows);
   }
 
   /**

@@ -352,16 +352,25 @@ final class ParquetRowGroupReader implements AutoCloseable {
   /** How the fast decoder reads the column's values, or null when it cannot. */
   private static ParquetPageDecoder.Layout layout(Column col) {
     return switch (col.kind()) {
-      case INT32, DATE_DAY, FLOAT, UINT32_AS_INT64, DECIMAL_INT32 -> ParquetPageDecoder.Layout.INT;
+      case INT8,
+          INT16,
+          INT32,
+          DATE_DAY,
+          FLOAT,
+          UINT32_AS_INT64,
+          DECIMAL_INT32,
+          INT32_MILLIS_AS_MICROS ->
+          ParquetPageDecoder.Layout.INT;
       case INT64, DOUBLE, DECIMAL_INT64, UINT64, MICROS, MILLIS_AS_MICROS, NANOS_AS_MICROS ->
           ParquetPageDecoder.Layout.LONG;
       case DECIMAL_BYTES ->
           col.tree().element().getType() == Type.FIXED_LEN_BYTE_ARRAY
               ? ParquetPageDecoder.Layout.BIG_ENDIAN
               : null;
+      case FIXED_BYTES -> ParquetPageDecoder.Layout.BIG_ENDIAN;
       case BYTES -> ParquetPageDecoder.Layout.BYTES;
-      case BOOLEAN, INT8, INT16, FLOAT16, FIXED_BYTES, INT32_MILLIS_AS_MICROS, INT96_AS_MICROS ->
-          null;
+      case BOOLEAN -> ParquetPageDecoder.Layout.BITS;
+      case FLOAT16, INT96_AS_MICROS -> null;
     };
   }
 
@@ -374,10 +383,14 @@ final class ParquetRowGroupReader implements AutoCloseable {
       case INT64, DOUBLE, UINT64, MICROS, MILLIS_AS_MICROS, NANOS_AS_MICROS ->
           ParquetPageDecoder.Target.INT64;
       case UINT32_AS_INT64 -> ParquetPageDecoder.Target.UINT32_AS_INT64;
+      case INT32_MILLIS_AS_MICROS -> ParquetPageDecoder.Target.INT32_AS_INT64;
+      case INT8 -> ParquetPageDecoder.Target.INT8;
+      case INT16 -> ParquetPageDecoder.Target.INT16;
       case DECIMAL_INT32, DECIMAL_INT64, DECIMAL_BYTES -> ParquetPageDecoder.Target.DECIMAL;
+      case FIXED_BYTES -> ParquetPageDecoder.Target.FIXED;
       case BYTES -> ParquetPageDecoder.Target.BYTES;
-      case BOOLEAN, INT8, INT16, FLOAT16, FIXED_BYTES, INT32_MILLIS_AS_MICROS, INT96_AS_MICROS ->
-          null;
+      case BOOLEAN -> ParquetPageDecoder.Target.BITS;
+      case FLOAT16, INT96_AS_MICROS -> null;
     };
   }
 

@@ -202,7 +202,17 @@ enum ParquetValueKind {
   INT32_MILLIS_AS_MICROS {
     @Override
     void copy(ColumnReader r, FieldVector v, int i) {
-      setLong(v, i, r.getInteger() * 1000L);
+      setLong(v, i, convert(r.getInteger()));
+    }
+
+    @Override
+    long convert(long millis) {
+      return millis * 1000L; // an INT32 times 1000 cannot overflow
+    }
+
+    @Override
+    void finish(FieldVector v, int rows) {
+      convertAll(v, rows);
     }
   },
   /** INT96 timestamps (nanoseconds of the day, then the Julian day, little-endian). */

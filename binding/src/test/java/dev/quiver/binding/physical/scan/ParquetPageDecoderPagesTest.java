@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,9 +17,13 @@ import java.util.Random;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -69,14 +73,9 @@ class ParquetPageDecoderPagesTest {
       ParquetPageDecoder.Target target,
       PrimitiveTypeName physical,
       int typeLength) {
-    /** Bytes of one PLAIN value (-1 for length-prefixed strings). */
-    int width() {
-      return switch (layout) {
-        case INT -> 4;
-        case LONG -> 8;
-        case BIG_ENDIAN -> typeLength;
-        case BYTES -> -1;
-      };
+    /** Whether values are BigIntegers (decimals over 8 bytes) rather than Longs. */
+    boolean wide() {
+      return layout == ParquetPageDecoder.Layout.BIG_ENDIAN && typeLength > 8;
     }
   }
 
@@ -117,10 +116,44 @@ class ParquetPageDecoderPagesTest {
           PrimitiveTypeName.BINARY,
           0);
 
+  private static final Shape INT8 =
+      new Shape(
+          ParquetPageDecoder.Layout.INT,
+          ParquetPageDecoder.Target.INT8,
+          PrimitiveTypeName.INT32,
+          0);
+  private static final Shape INT16 =
+      new Shape(
+          ParquetPageDecoder.Layout.INT,
+          ParquetPageDecoder.Target.INT16,
+          PrimitiveTypeName.INT32,
+          0);
+  private static final Shape INT32_AS_INT64 =
+      new Shape(
+          ParquetPageDecoder.Layout.INT,
+          ParquetPageDecoder.Target.INT32_AS_INT64,
+          PrimitiveTypeName.INT32,
+          0);
+  private static final Shape BOOLEANS =
+      new Shape(
+          ParquetPageDecoder.Layout.BITS,
+          ParquetPageDecoder.Target.BITS,
+          PrimitiveTypeName.BOOLEAN,
+          0);
+
   private static Shape flba(int length) {
     return new Shape(
         ParquetPageDecoder.Layout.BIG_ENDIAN,
         ParquetPageDecoder.Target.DECIMAL,
+        PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY,
+        length);
+  }
+
+  /** Fixed-length byte arrays copied verbatim (read back as big-endian numbers). */
+  private static Shape fixed(int length) {
+    return new Shape(
+        ParquetPageDecoder.Layout.BIG_ENDIAN,
+        ParquetPageDecoder.Target.FIXED,
         PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY,
         length);
   }
@@ -148,9 +181,13 @@ class ParquetPageDecoderPagesTest {
           case LONG -> r.nextLong();
           case BIG_ENDIAN -> {
             int bits = 8 * s.typeLength();
+            if (s.wide()) {
+              yield new java.math.BigInteger(bits, r).subtract(BigInteger.ONE.shiftLeft(bits - 1));
+            }
             long x = r.nextLong();
             yield bits == 64 ? x : x >> (64 - bits); // the full signed range of the width
           }
+          case BITS -> r.nextBoolean();
           case BYTES -> {
             // Empty, short (word copies), longer than 64 bytes (bulk copies), some non-ASCII; a
             // positive typeLength bounds the length instead (dictionaries of short values only).
@@ -202,6 +239,16 @@ class ParquetPageDecoderPagesTest {
 
   private static byte[] plain(Shape s, List<Object> values) {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
+    if (s.layout() == ParquetPageDecoder.Layout.BITS) {
+      List<Object> present = values.stream().filter(v -> v != null).toList();
+      byte[] bits = new byte[(present.size() + 7) / 8];
+      for (int i = 0; i < present.size(); i++) {
+        if ((Boolean) present.get(i)) {
+          bits[i >>> 3] |= (byte) (1 << (i & 7));
+        }
+      }
+      return bits;
+    }
     for (Object v : values) {
       if (v == null) {
         continue;
@@ -210,11 +257,15 @@ class ParquetPageDecoderPagesTest {
         case INT -> le(b, ((Long) v), 4);
         case LONG -> le(b, ((Long) v), 8);
         case BIG_ENDIAN -> {
-          long x = (Long) v;
-          for (int k = s.typeLength() - 1; k >= 0; k--) {
-            b.write((int) (x >>> (8 * k)));
+          BigInteger x = v instanceof Long l ? BigInteger.valueOf(l) : (BigInteger) v;
+          byte[] two = x.toByteArray(); // minimal two's complement, sign-extended to the width
+          for (int k = s.typeLength() - two.length; k > 0; k--) {
+            b.write(x.signum() < 0 ? 0xFF : 0);
           }
+          b.write(
+              two, Math.max(0, two.length - s.typeLength()), Math.min(two.length, s.typeLength()));
         }
+        case BITS -> throw new IllegalStateException("booleans are packed above");
         case BYTES -> {
           byte[] bytes = ((String) v).getBytes(StandardCharsets.UTF_8);
           le(b, bytes.length, 4);
@@ -251,7 +302,7 @@ class ParquetPageDecoderPagesTest {
   private static byte[] chunk(Shape s, List<Page> pages, boolean optional) throws IOException {
     Map<Object, Integer> dict = new LinkedHashMap<>();
     for (Page p : pages) {
-      if (p.dictionary()) {
+      if (dictionary(s, p)) {
         for (Object v : p.values()) {
           if (v != null) {
             dict.putIfAbsent(v, dict.size());
@@ -273,7 +324,7 @@ class ParquetPageDecoderPagesTest {
       int nulls = (int) Arrays.stream(levels).filter(l -> l == 0).count();
       byte[] values;
       Encoding encoding;
-      if (p.dictionary()) {
+      if (dictionary(s, p)) {
         int[] ids = vs.stream().filter(v -> v != null).mapToInt(dict::get).toArray();
         int width = bitWidth(dict.size() - 1);
         ByteArrayOutputStream b = new ByteArrayOutputStream();
@@ -281,6 +332,16 @@ class ParquetPageDecoderPagesTest {
         b.writeBytes(hybrid(width, ids));
         values = b.toByteArray();
         encoding = Encoding.RLE_DICTIONARY;
+      } else if (s.layout() == ParquetPageDecoder.Layout.BITS && p.v2()) {
+        // Booleans of V2 pages as DuckDB writes them: RLE, after their 4-byte length.
+        int[] bits =
+            vs.stream().filter(v -> v != null).mapToInt(v -> (Boolean) v ? 1 : 0).toArray();
+        byte[] rle = hybrid(1, bits);
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        le(b, rle.length, 4);
+        b.writeBytes(rle);
+        values = b.toByteArray();
+        encoding = Encoding.RLE;
       } else {
         values = plain(s, vs);
         encoding = Encoding.PLAIN;
@@ -289,6 +350,11 @@ class ParquetPageDecoderPagesTest {
           out, vs.size(), nulls, encoding, optional ? hybrid(1, levels) : null, values, p);
     }
     return out.toByteArray();
+  }
+
+  /** Whether page {@code p} is dictionary-encoded (booleans never are). */
+  private static boolean dictionary(Shape s, Page p) {
+    return p.dictionary() && s.layout() != ParquetPageDecoder.Layout.BITS;
   }
 
   private static void writeDataPage(
@@ -348,10 +414,14 @@ class ParquetPageDecoderPagesTest {
 
   private FieldVector newVector(Shape s) {
     return switch (s.target()) {
+      case INT8 -> new TinyIntVector("c", allocator);
+      case INT16 -> new SmallIntVector("c", allocator);
       case INT32 -> new IntVector("c", allocator);
-      case INT64, UINT32_AS_INT64 -> new BigIntVector("c", allocator);
+      case INT64, INT32_AS_INT64, UINT32_AS_INT64 -> new BigIntVector("c", allocator);
       case DECIMAL -> new DecimalVector("c", allocator, 38, 0);
+      case FIXED -> new FixedSizeBinaryVector("c", allocator, s.typeLength());
       case BYTES -> new VarCharVector("c", allocator);
+      case BITS -> new BitVector("c", allocator);
     };
   }
 
@@ -389,11 +459,20 @@ class ParquetPageDecoderPagesTest {
       return null;
     }
     return switch (s.target()) {
+      case INT8 -> (long) ((TinyIntVector) v).get(i);
+      case INT16 -> (long) ((SmallIntVector) v).get(i);
       case INT32 -> (long) ((IntVector) v).get(i);
-      case INT64, UINT32_AS_INT64 -> ((BigIntVector) v).get(i);
-      case DECIMAL -> ((DecimalVector) v).getObject(i).unscaledValue().longValueExact();
+      case INT64, INT32_AS_INT64, UINT32_AS_INT64 -> ((BigIntVector) v).get(i);
+      case DECIMAL -> number(s, ((DecimalVector) v).getObject(i).unscaledValue());
+      case FIXED -> number(s, new BigInteger(((FixedSizeBinaryVector) v).get(i)));
       case BYTES -> new String(((VarCharVector) v).get(i), StandardCharsets.UTF_8);
+      case BITS -> ((BitVector) v).get(i) == 1;
     };
+  }
+
+  /** A Long, or for wide shapes a BigInteger, as the test's values are. */
+  private static Object number(Shape s, BigInteger x) {
+    return s.wide() ? x : (Object) x.longValueExact();
   }
 
   /** What parquet-java's column reader reads from the same chunk. */
@@ -416,10 +495,8 @@ class ParquetPageDecoderPagesTest {
           switch (s.physical()) {
             case INT32 -> (long) r.getInteger();
             case INT64 -> r.getLong();
-            case FIXED_LEN_BYTE_ARRAY ->
-                new BigDecimal(new java.math.BigInteger(r.getBinary().getBytes()), 0)
-                    .unscaledValue()
-                    .longValueExact();
+            case FIXED_LEN_BYTE_ARRAY -> number(s, new BigInteger(r.getBinary().getBytes()));
+            case BOOLEAN -> r.getBoolean();
             case BINARY -> r.getBinary().toStringUsingUTF8();
             default -> throw new IllegalArgumentException(s.physical().toString());
           });
@@ -427,15 +504,25 @@ class ParquetPageDecoderPagesTest {
     return out;
   }
 
-  /** The values as the target vector holds them (UINT32 widened, INT32 decimals sign-extended). */
-  private static List<Object> expected(Shape s, List<Page> pages) {
+  /**
+   * The values as the target vector holds them (UINT32 widened, INT32s sign-extended, INT8/16
+   * truncated as the per-value path does), or with {@code raw} as parquet-java hands them out.
+   */
+  private static List<Object> expected(Shape s, List<Page> pages, boolean raw) {
     List<Object> out = new ArrayList<>();
     for (Page p : pages) {
       for (Object v : p.values()) {
-        if (v != null && s.target() == ParquetPageDecoder.Target.UINT32_AS_INT64) {
-          v = Integer.toUnsignedLong((int) (long) (Long) v);
-        } else if (v != null && s.layout() == ParquetPageDecoder.Layout.INT) {
-          v = (long) (int) (long) (Long) v;
+        if (v != null && s.layout() == ParquetPageDecoder.Layout.INT) {
+          int x = (int) (long) (Long) v;
+          v =
+              raw
+                  ? (long) x
+                  : switch (s.target()) {
+                    case UINT32_AS_INT64 -> Integer.toUnsignedLong(x);
+                    case INT8 -> (long) (byte) x;
+                    case INT16 -> (long) (short) x;
+                    default -> (long) x;
+                  };
         }
         out.add(v);
       }
@@ -443,24 +530,12 @@ class ParquetPageDecoderPagesTest {
     return out;
   }
 
-  private static List<Object> slowExpected(Shape s, List<Object> expected) {
-    if (s.target() != ParquetPageDecoder.Target.UINT32_AS_INT64) {
-      return expected;
-    }
-    // parquet-java hands out the raw (signed) int.
-    List<Object> out = new ArrayList<>();
-    for (Object v : expected) {
-      out.add(v == null ? null : (long) (int) (long) (Long) v);
-    }
-    return out;
-  }
-
   /** Writes the pages, then reads them in several batch sizes and compares every row. */
   private void check(Shape s, List<Page> pages, boolean optional) throws IOException {
     byte[] chunk = chunk(s, pages, optional);
-    List<Object> want = expected(s, pages);
+    List<Object> want = expected(s, pages, false);
     int rows = want.size();
-    assertThat(slowPath(s, chunk, optional, rows)).isEqualTo(slowExpected(s, want));
+    assertThat(slowPath(s, chunk, optional, rows)).isEqualTo(expected(s, pages, true));
     for (int batch : new int[] {1, 7, 100, 333, rows}) {
       assertThat(decode(s, chunk, optional, rows, batch))
           .as("%s, batches of %d", s, batch)
@@ -476,9 +551,23 @@ class ParquetPageDecoderPagesTest {
 
   private List<Shape> shapes() {
     List<Shape> shapes =
-        new ArrayList<>(List.of(INT32, INT64, UINT32, DECIMAL_INT32, DECIMAL_INT64, STRINGS));
-    for (int w = 1; w <= 8; w++) {
+        new ArrayList<>(
+            List.of(
+                INT8,
+                INT16,
+                INT32,
+                INT64,
+                INT32_AS_INT64,
+                UINT32,
+                DECIMAL_INT32,
+                DECIMAL_INT64,
+                STRINGS,
+                BOOLEANS));
+    for (int w = 1; w <= 16; w++) {
       shapes.add(flba(w));
+    }
+    for (int w : new int[] {1, 3, 8, 16}) {
+      shapes.add(fixed(w));
     }
     return shapes;
   }
