@@ -158,6 +158,16 @@ class ReadmeSnippetsTest {
     return name.startsWith("quiver-") || name.startsWith("grpc-") || name.startsWith("prometheus-");
   }
 
+  /** A gRPC default-executor worker parked in its pool, waiting for a task. */
+  private static boolean idlePooled(Thread t) {
+    return t.getName().startsWith("grpc-default-executor-")
+        && java.util.Arrays.stream(t.getStackTrace())
+            .anyMatch(
+                e ->
+                    e.getMethodName().equals("getTask")
+                        && e.getClassName().equals("java.util.concurrent.ThreadPoolExecutor"));
+  }
+
   /**
    * Waits (up to 10 s: gRPC releases its shared event loops a second after their last channel)
    * until no non-daemon thread started since {@code before} is alive.
@@ -165,6 +175,7 @@ class ReadmeSnippetsTest {
   static void assertNoThreadLeftBesides(Set<Thread> before, String after)
       throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    boolean extended = false;
     List<Thread> left;
     do {
       left =
@@ -176,6 +187,15 @@ class ReadmeSnippetsTest {
         return;
       }
       Thread.sleep(100);
+      if (!extended
+          && System.nanoTime() >= deadline
+          && left.stream().allMatch(ReadmeSnippetsTest::idlePooled)) {
+        extended = true;
+        // Only idle workers of gRPC's shared cached pool are left: on a loaded machine its release
+        // sometimes misses the 10 s (seen twice in CI, cause not found). Such a worker ends by
+        // itself 60 s after its last task, so allow that long, but no other thread.
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(65);
+      }
     } while (System.nanoTime() < deadline);
     // Where each one is, so that a leak names its cause.
     StringBuilder stacks = new StringBuilder();
