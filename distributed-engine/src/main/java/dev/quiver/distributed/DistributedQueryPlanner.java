@@ -87,10 +87,6 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     if (!DistributedSettings.enabled(config)) {
       return inner.createPhysicalPlan(plan, context);
     }
-    String broadcast = config.get(DistributedSettings.BROADCAST_THRESHOLD_ROWS);
-    if (broadcast != null) {
-      config.set(DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS, broadcast);
-    }
     // Partitions that share one process's marks of a gathered build side would each see only
     // their own task's: a SEMI/ANTI join marks per task and merges the marks instead
     // (quiver.optimizer.merged_join_marks, MarkMergeExec).
@@ -101,6 +97,9 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     int slots = runtime.totalSlots();
     int maxTasks = DistributedSettings.maxTasks(config);
     int cap = maxTasks == 0 ? slots : Math.min(slots, maxTasks);
+    config.set(
+        DefaultQueryPlanner.COLLECT_BUILD_THRESHOLD_ROWS,
+        Long.toString(broadcastThresholdRows(config, Math.min(runtime.aliveExecutors(), cap))));
     config.withTargetPartitions(cap);
     ExecutionPlan local = inner.createPhysicalPlan(plan, with(context, config));
     long bytes = ScanBytes.of(local);
@@ -137,6 +136,23 @@ public final class DistributedQueryPlanner implements QueryPlanner {
         job(graph, config, name, encode),
         runtime,
         scope.map(QueryScope::sink).orElse(progress -> {}));
+  }
+
+  /**
+   * The largest build side broadcast to the probe tasks: the session's {@link
+   * DistributedSettings#BROADCAST_THRESHOLD_ROWS}, else the binding's collect threshold divided by
+   * the executors that run the probe tasks. In one process a gathered build side is hashed once and
+   * shared; broadcast, it is sent to and hashed by every executor, so {@code executors} copies cost
+   * what one table of that many times the rows does in one process (TPC-H SF 10 on two executors:
+   * q10's and q18's 1.5M customers hashed twice cost more than shuffling both sides). Sides that
+   * turn out small at run time are still broadcast by adaptive execution.
+   */
+  static long broadcastThresholdRows(SessionConfig config, int executors) {
+    Long set = config.get(DistributedSettings.BROADCAST_THRESHOLD_ROWS_SETTING);
+    if (set != null) {
+      return set;
+    }
+    return config.get(BindingSettings.COLLECT_BUILD_THRESHOLD_ROWS) / Math.max(1, executors);
   }
 
   /** A stage plan's root encoded for {@code output}. */

@@ -27,6 +27,7 @@ public final class ClusterRuntime implements AutoCloseable {
   private final List<JobListener> listeners = new CopyOnWriteArrayList<>();
   private long slotsCheckedAt;
   private int slots;
+  private int executors;
 
   /** Connects to the cluster of {@code config} (lazily: no I/O until the first query). */
   public ClusterRuntime(ClusterConfig config) {
@@ -73,9 +74,11 @@ public final class ClusterRuntime implements AutoCloseable {
       throw e;
     }
     int total = 0;
+    int alive = 0;
     for (ExecutorStatus e : executors) {
       if (e.getState() == ExecutorState.EXECUTOR_STATE_ALIVE) {
         total += Math.max(1, e.getInfo().getCores());
+        alive++;
       }
     }
     if (total == 0) {
@@ -86,8 +89,17 @@ public final class ClusterRuntime implements AutoCloseable {
               + config.target());
     }
     slots = total;
+    this.executors = alive;
     slotsCheckedAt = now;
     return total;
+  }
+
+  /**
+   * Executors alive as of the last {@link #totalSlots} (at least one once it answered): each builds
+   * its own copy of a broadcast join's table.
+   */
+  public synchronized int aliveExecutors() {
+    return Math.max(1, executors);
   }
 
   /** Adds a listener told about every job's progress and success. */

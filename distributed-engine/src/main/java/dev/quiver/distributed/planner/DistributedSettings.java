@@ -109,15 +109,19 @@ public final class DistributedSettings implements SettingsProvider {
           "Input bytes one task should read: a stage gets input / this many tasks, up to the"
               + " cluster's task slots.");
 
-  /** {@link #BROADCAST_THRESHOLD_ROWS}, typed (unset: the binding's collect threshold). */
+  /**
+   * {@link #BROADCAST_THRESHOLD_ROWS}, typed (unset: the binding's collect threshold divided by the
+   * executors running the probe tasks).
+   */
   public static final Setting<Long> BROADCAST_THRESHOLD_ROWS_SETTING =
       Setting.longInteger(
           BROADCAST_THRESHOLD_ROWS,
           0,
           null,
           "Join build sides estimated at no more rows than this are broadcast to every probe"
-              + " task instead of hash-shuffling both sides (unset: "
-              + "quiver.optimizer.hash_join_collect_build_threshold_rows).");
+              + " task instead of hash-shuffling both sides (unset:"
+              + " quiver.optimizer.hash_join_collect_build_threshold_rows divided by the"
+              + " executors that run the probe tasks, since each hashes its own copy).");
 
   /** {@link #MAX_TASKS}, typed. */
   public static final Setting<Integer> MAX_TASKS_SETTING =
