@@ -441,6 +441,42 @@ class GroupTableTest {
   }
 
   /**
+   * Integer keys landing in a few runs of adjacent slots (multiples of a power of two, so their
+   * homes crowd and probes wrap around the table's end) keep their groups through every growth:
+   * looked up again afterwards, in another order, each finds the id it got first.
+   */
+  @Test
+  void groupsAreFoundAgainAfterTheTableGrewManyTimes() {
+    Field l = new Field("l", FieldType.nullable(new ArrowType.Int(64, true)), null);
+    GroupTable table = new GroupTable(List.of(l));
+    List<List<Object>> keys = new ArrayList<>();
+    for (long k = 0; k < 200_000; k++) {
+      keys.add(java.util.Arrays.asList(k % 3 == 0 ? k << 20 : k * 7919));
+    }
+    Map<Object, Integer> ids = new HashMap<>();
+    for (int from = 0; from < keys.size(); from += 4096) {
+      List<List<Object>> batch = keys.subList(from, Math.min(keys.size(), from + 4096));
+      int[] out = findOrInsert(table, List.of(l), batch, null);
+      for (int i = 0; i < out.length; i++) {
+        ids.put(batch.get(i).get(0), out[i]);
+      }
+    }
+    assertThat(ids).hasSize(200_000);
+    assertThat(new java.util.HashSet<>(ids.values())).hasSize(200_000);
+    java.util.Collections.shuffle(keys, new Random(5));
+    int differ = 0;
+    for (int from = 0; from < keys.size(); from += 4096) {
+      List<List<Object>> batch = keys.subList(from, Math.min(keys.size(), from + 4096));
+      int[] out = findOrInsert(table, List.of(l), batch, null);
+      for (int i = 0; i < out.length; i++) {
+        differ += out[i] == ids.get(batch.get(i).get(0)) ? 0 : 1;
+      }
+    }
+    assertThat(differ).as("keys that found another group after the growth").isZero();
+    assertThat(table.size()).isEqualTo(200_000);
+  }
+
+  /**
    * A large table whose batches are nearly all new keys stops packing; the groups it packed stay
    * found through the column hashes, and a reset packs again.
    */
