@@ -1,6 +1,7 @@
 package dev.quiver.flightsql;
 
 import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.InternalException;
 import dev.quiver.binding.errors.ObjectStoreException;
 import dev.quiver.binding.errors.QueryCancelledException;
 import dev.quiver.binding.errors.QuiverException;
@@ -14,8 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns what a statement threw into the Flight status a client sees: Quiver's typed errors keep
- * their message under a matching code; anything else is INTERNAL with its one-line message. No
- * stack trace ever reaches the client (it is logged here instead).
+ * their message under a matching code; an internal error (a bug) is INTERNAL with a message naming
+ * the exception and where it was thrown. No stack trace ever reaches the client (it is logged).
  */
 final class Errors {
   private static final Logger LOG = LoggerFactory.getLogger(Errors.class);
@@ -39,11 +40,15 @@ final class Errors {
       status = CallStatus.NOT_FOUND;
     } else if (e instanceof DataSourceException) {
       status = CallStatus.INVALID_ARGUMENT;
+    } else if (e instanceof InternalException) {
+      status = CallStatus.INTERNAL;
     } else if (e instanceof QuiverException || e instanceof IllegalArgumentException) {
       status = CallStatus.INVALID_ARGUMENT;
     } else {
-      LOG.error("statement failed unexpectedly", e);
-      status = CallStatus.INTERNAL;
+      // Thrown outside a query's run (which makes its own InternalException): name it the same.
+      InternalException internal = InternalException.of("the statement", null, e);
+      LOG.error("{}", internal.getMessage(), e);
+      return CallStatus.INTERNAL.withDescription(message(internal)).toRuntimeException();
     }
     return status.withDescription(message(e)).toRuntimeException();
   }

@@ -1,5 +1,6 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.errors.InternalException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
@@ -18,6 +19,8 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One running query: its named, limited allocator, memory pool and task context, and the stream of
@@ -25,6 +28,7 @@ import org.apache.arrow.vector.util.TransferPair;
  * releases everything and checks that the query allocator holds zero bytes.
  */
 public final class QueryExecution implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(QueryExecution.class);
   private final SessionState session;
   private final String id;
   private final ExecutionPlan root;
@@ -189,7 +193,10 @@ public final class QueryExecution implements AutoCloseable {
     }
   }
 
-  /** Maps failures to Quiver's errors; Arrow allocator limits become "resources exhausted". */
+  /**
+   * Maps failures to Quiver's errors: Arrow allocator limits become "resources exhausted", any
+   * other untyped exception an {@link InternalException} (logged with its stack trace).
+   */
   static RuntimeException convert(Throwable e, String queryId) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof OutOfMemoryException || t instanceof OutOfMemoryError) {
@@ -210,7 +217,8 @@ public final class QueryExecution implements AutoCloseable {
         return q;
       }
     }
-    if (e instanceof Error err && !(e instanceof StackOverflowError)) {
+    // The JVM's own failures propagate; an AssertionError or a deep recursion is a bug like any.
+    if (e instanceof VirtualMachineError err && !(e instanceof StackOverflowError)) {
       throw err;
     }
     Throwable cause = e;
@@ -218,6 +226,9 @@ public final class QueryExecution implements AutoCloseable {
         && e.getCause() != null) {
       cause = e.getCause();
     }
-    return new QuiverException("Query " + queryId + " failed: " + cause, cause);
+    // Not a typed error: a bug. The user gets its name and place, the log its stack trace.
+    InternalException internal = InternalException.of("query " + queryId, queryId, cause);
+    LOG.error("{}", internal.getMessage(), cause);
+    return internal;
   }
 }

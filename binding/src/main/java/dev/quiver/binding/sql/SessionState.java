@@ -1,6 +1,7 @@
 package dev.quiver.binding.sql;
 
 import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.errors.InternalException;
 import dev.quiver.binding.errors.QueryTooComplexException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.LogicalPlan;
@@ -35,12 +36,16 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.volcano.VolcanoPlanner;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Everything one session shares between its statements and DataFrames: settings, catalog, Calcite
  * cluster, allocator, thread pool, planner and rules, and the queries running now.
  */
 public final class SessionState implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SessionState.class);
+
   /** The process-wide root allocator; sessions and queries are its children. */
   private static final BufferAllocator ROOT = new RootAllocator(Long.MAX_VALUE);
 
@@ -196,12 +201,16 @@ public final class SessionState implements AutoCloseable {
     } catch (AssertionError | RuntimeException e) {
       // Calcite signals broken internal invariants with AssertionError (and its unchecked
       // exceptions); no input may surface them raw.
-      throw new QuiverException(
-          "Quiver could not plan this query: the SQL planner failed an internal check ("
-              + e.getClass().getSimpleName()
-              + (e.getMessage() == null ? "" : ": " + e.getMessage())
-              + "); this is a bug in Quiver, please report it with the query",
-          e);
+      InternalException internal =
+          new InternalException(
+              "Quiver could not plan this query: the SQL planner failed an internal check ("
+                  + InternalException.describe(e)
+                  + "); this is a bug in Quiver, please report it with the query (the stack"
+                  + " trace is in the log)",
+              null,
+              e);
+      LOG.error("{}", internal.getMessage(), e);
+      throw internal;
     }
   }
 

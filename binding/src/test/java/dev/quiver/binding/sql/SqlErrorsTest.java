@@ -2,11 +2,13 @@ package dev.quiver.binding.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.binding.datasource.ScanRequest;
 import dev.quiver.binding.datasource.TableProvider;
+import dev.quiver.binding.errors.InternalException;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.SqlParseException;
@@ -15,9 +17,18 @@ import dev.quiver.binding.errors.UnknownColumnException;
 import dev.quiver.binding.errors.UnknownFunctionException;
 import dev.quiver.binding.errors.UnknownSettingException;
 import dev.quiver.binding.errors.UnknownTableException;
+import dev.quiver.binding.physical.BaseExecutionPlan;
+import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.Partitioning;
+import dev.quiver.binding.physical.TaskContext;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -407,8 +418,86 @@ class SqlErrorsTest {
     assertThatThrownBy(() -> ctx.sql("select * from broken").collect())
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("could not plan this query")
-        .hasMessageContaining("schema invariant")
+        .hasMessageContaining(
+            "AssertionError: schema invariant at SqlErrorsTest$BrokenTable.schema")
+        .isInstanceOf(InternalException.class)
         .hasCauseInstanceOf(AssertionError.class);
+  }
+
+  /**
+   * An untyped exception thrown while a query runs (here by a table's scan, as the NULL column
+   * under a sort once did in {@code Take}) reaches the caller as an {@link InternalException}
+   * naming the query, the exception and where it was thrown, never as a bare class name; the log
+   * has its stack trace.
+   */
+  @Test
+  void anInternalExecutionFailureIsATypedErrorWithTheQueryId() {
+    ctx.registerTable("failing", new FailingScanTable());
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    PrintStream stderr = System.err;
+    Throwable thrown;
+    System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+    try {
+      thrown = catchThrowable(() -> ctx.sql("SELECT * FROM failing").collect());
+    } finally {
+      System.setErr(stderr);
+    }
+    assertThat(thrown).isInstanceOf(InternalException.class);
+    InternalException internal = (InternalException) thrown;
+    assertThat(internal.queryId()).startsWith("query-");
+    assertThat(internal.getMessage())
+        .startsWith("Internal error in query " + internal.queryId() + ": ")
+        .contains("UnsupportedOperationException at SqlErrorsTest$FailingScan.doExecute")
+        .contains("this is a bug in Quiver")
+        .doesNotContain("java.lang.");
+    assertThat(internal).hasCauseInstanceOf(UnsupportedOperationException.class);
+    assertThat(log.toString(StandardCharsets.UTF_8))
+        .contains(internal.getMessage())
+        .contains("\tat dev.quiver.binding.sql.SqlErrorsTest$FailingScan.doExecute");
+    // The session still answers.
+    assertThat(ctx.sql("SELECT 1 AS one").count()).isEqualTo(1);
+  }
+
+  /** A table whose scan throws an untyped exception with no message when it runs. */
+  private static final class FailingScanTable implements TableProvider {
+    private static final Schema SCHEMA =
+        new Schema(List.of(Field.nullable("x", new ArrowType.Int(32, true))));
+
+    @Override
+    public Schema schema() {
+      return SCHEMA;
+    }
+
+    @Override
+    public ExecutionPlan scan(ScanRequest request) {
+      return new FailingScan(SCHEMA);
+    }
+  }
+
+  private static final class FailingScan extends BaseExecutionPlan {
+    FailingScan(Schema schema) {
+      super(schema, List.of());
+    }
+
+    @Override
+    public Partitioning outputPartitioning() {
+      return Partitioning.single();
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+      return this;
+    }
+
+    @Override
+    protected BatchStream doExecute(int partition, TaskContext context) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String displayDetails() {
+      return "";
+    }
   }
 
   /** A table whose schema lookup fails an internal check, as Calcite's assertions do. */

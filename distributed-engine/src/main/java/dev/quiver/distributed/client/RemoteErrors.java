@@ -1,6 +1,7 @@
 package dev.quiver.distributed.client;
 
 import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.InternalException;
 import dev.quiver.binding.errors.ObjectStoreException;
 import dev.quiver.binding.errors.QueryCancelledException;
 import dev.quiver.binding.errors.QueryTypeException;
@@ -20,8 +21,11 @@ public final class RemoteErrors {
 
   /** The error kind of {@code e} as sent over the wire. */
   public static ErrorInfo toProto(Throwable e) {
-    String kind = e instanceof QuiverException q ? kindOf(q) : "QuiverException";
-    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    String kind = e instanceof QuiverException q ? kindOf(q) : "InternalException";
+    String message =
+        e instanceof QuiverException && e.getMessage() != null
+            ? e.getMessage()
+            : InternalException.describe(e);
     ErrorInfo.Builder b = ErrorInfo.newBuilder().setKind(kind).setMessage(message);
     if (e instanceof ObjectStoreException s) {
       b.setStoreReason(s.reason().name());
@@ -55,6 +59,7 @@ public final class RemoteErrors {
       case "AccessDeniedException" -> new AccessDeniedException(message);
       case "QueryMemoryExceededException" -> new QueryMemoryExceededException(message);
       case "QueryTimeoutException" -> new QueryTimeoutException(message);
+      case "InternalException" -> new InternalException(message, jobId, null);
       default -> new QuiverException("Distributed job " + jobId + " failed: " + message);
     };
   }

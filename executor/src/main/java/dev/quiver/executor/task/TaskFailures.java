@@ -1,5 +1,6 @@
 package dev.quiver.executor.task;
 
+import dev.quiver.binding.errors.InternalException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.distributed.client.RemoteErrors;
@@ -29,8 +30,8 @@ public final class TaskFailures {
   /**
    * Describes {@code failure} of {@code task} (named as the task manager names it, {@code task
    * job-1/2/0#0}, so the message says "task" once): the kind is the {@link RemoteErrors#kindOf
-   * kind} of the binding exception that caused it ({@code QuiverException} when none did), and the
-   * message has the values of secret-looking {@code settings} masked.
+   * kind} of the binding exception that caused it ({@code InternalException} when none did), and
+   * the message has the values of secret-looking {@code settings} masked.
    */
   public static ErrorInfo describe(Throwable failure, String task, Map<String, String> settings) {
     String kind;
@@ -40,8 +41,10 @@ public final class TaskFailures {
       kind = RemoteErrors.kindOf(typed);
       message = typed.getMessage();
     } else {
-      kind = QuiverException.class.getSimpleName();
-      message = task + " failed: " + failure;
+      // A bug, not a typed error: named with its place (the task manager logs its stack trace).
+      InternalException internal = InternalException.of(task, null, failure);
+      kind = RemoteErrors.kindOf(internal);
+      message = internal.getMessage();
     }
     ErrorInfo.Builder info =
         ErrorInfo.newBuilder()

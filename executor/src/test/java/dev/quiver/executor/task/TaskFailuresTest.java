@@ -3,6 +3,8 @@ package dev.quiver.executor.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.InternalException;
+import dev.quiver.distributed.client.RemoteErrors;
 import dev.quiver.distributed.proto.ErrorInfo;
 import java.util.Map;
 import org.apache.arrow.memory.OutOfMemoryException;
@@ -24,17 +26,25 @@ class TaskFailuresTest {
   }
 
   @Test
-  void memoryLimitsAreResourcesExhaustedAndOthersQuiverExceptions() {
+  void memoryLimitsAreResourcesExhaustedAndOthersInternalErrors() {
     assertThat(TaskFailures.describe(new OutOfMemoryException("no room"), "t", Map.of()).getKind())
         .isEqualTo("ResourcesExhaustedException");
     ErrorInfo other = TaskFailures.describe(new NullPointerException("oops"), "task t", Map.of());
-    assertThat(other.getKind()).isEqualTo("QuiverException");
-    assertThat(other.getMessage()).contains("task t failed").contains("oops");
+    assertThat(other.getKind()).isEqualTo("InternalException");
+    assertThat(other.getMessage())
+        .startsWith("Internal error in task t: NullPointerException: oops at TaskFailuresTest.")
+        .doesNotContain("java.lang");
     ErrorInfo named =
-        TaskFailures.describe(new NullPointerException("oops"), "task job-1/2/0#0", Map.of());
+        TaskFailures.describe(new UnsupportedOperationException(), "task job-1/2/0#0", Map.of());
     assertThat(named.getMessage())
-        .startsWith("task job-1/2/0#0 failed: ")
+        .startsWith("Internal error in task job-1/2/0#0: UnsupportedOperationException at ")
         .doesNotContain("task task");
+    // The client rethrows it as the same type, with the job's id.
+    assertThat(RemoteErrors.toException("job-1", named))
+        .isInstanceOf(InternalException.class)
+        .hasMessage(named.getMessage())
+        .extracting(e -> ((InternalException) e).queryId())
+        .isEqualTo("job-1");
   }
 
   @Test

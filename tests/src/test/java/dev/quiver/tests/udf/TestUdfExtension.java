@@ -4,10 +4,13 @@ import dev.quiver.binding.Extension;
 import dev.quiver.binding.udf.ScalarUdf;
 import java.util.List;
 
-/** Provides {@link TimesTwo} to whoever loads extensions from this classpath entry. */
+/**
+ * Provides {@link TimesTwo} and {@link BrokenCheck} to whoever loads extensions from this classpath
+ * entry.
+ */
 public final class TestUdfExtension implements Extension {
   @Override
   public List<ScalarUdf> udfs() {
-    return List.of(new TimesTwo());
+    return List.of(new TimesTwo(), new BrokenCheck());
   }
 }
