@@ -933,7 +933,8 @@ FROM lineitem GROUP BY l_linenumber;
 -- Differences from DuckDB on purpose: information_schema's table_catalog is 'quiver' (DuckDB:
 -- 'memory'); SHOW COLUMNS FROM t (MySQL's form, the same rows as DESCRIBE) does not parse in
 -- DuckDB, so it is tested in the binding (TableStatementsTest); CHECK and foreign keys are
--- refused at CREATE TABLE (DuckDB enforces them).
+-- refused at CREATE TABLE (DuckDB enforces them). CREATE [UNIQUE] INDEX and DROP INDEX: a UNIQUE
+-- index is enforced as a UNIQUE key, a plain one is metadata only.
 -- name: dml_constraints_accept_valid_rows_and_defaults
 -- setup: CREATE TABLE dml_k1 (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL DEFAULT 'anon', code VARCHAR UNIQUE, qty DECIMAL(10, 2) DEFAULT 0)
 -- setup: INSERT INTO dml_k1 SELECT n_nationkey, n_name, SUBSTRING(n_name, 1, 3) || CAST(n_nationkey AS VARCHAR), n_regionkey * 1.5 FROM nation
@@ -975,6 +976,25 @@ SELECT * FROM dml_k4;
 -- setup: UPDATE dml_u1 SET o_orderstatus = 'Z' WHERE o_orderkey < 0
 -- teardown: DROP TABLE dml_u1
 SELECT o_orderstatus, COUNT(*) AS n, SUM(o_totalprice) AS total FROM dml_u1 GROUP BY o_orderstatus;
+-- name: dml_unique_index_enforced_on_insert
+-- setup: CREATE TABLE dml_i1 (id INTEGER, code VARCHAR, qty INTEGER)
+-- setup: INSERT INTO dml_i1 SELECT n_nationkey, n_name, n_regionkey FROM nation
+-- setup: CREATE UNIQUE INDEX dml_i1_code ON dml_i1 (code)
+-- setup: CREATE INDEX dml_i1_qty ON dml_i1 USING art (qty DESC)
+-- fails: INSERT INTO dml_i1 VALUES (100, 'FRANCE', 1)
+-- fails: INSERT INTO dml_i1 VALUES (100, 'NEW', 1), (101, 'NEW', 2)
+-- fails: CREATE UNIQUE INDEX dml_i1_qty_u ON dml_i1 (qty)
+-- fails: CREATE INDEX dml_i1_code ON dml_i1 (id)
+-- setup: CREATE INDEX IF NOT EXISTS dml_i1_code ON dml_i1 (id)
+-- setup: INSERT INTO dml_i1 VALUES (101, 'ATLANTIS', 1), (102, NULL, 1), (103, NULL, 2)
+-- setup: DROP INDEX dml_i1_code
+-- setup: DROP INDEX IF EXISTS dml_i1_code
+-- fails: DROP INDEX dml_i1_code
+-- setup: INSERT INTO dml_i1 VALUES (104, 'FRANCE', 3)
+-- setup: CREATE UNIQUE INDEX dml_i1_pair ON dml_i1 (id, code)
+-- fails: INSERT INTO dml_i1 VALUES (104, 'FRANCE', 4)
+-- teardown: DROP TABLE dml_i1
+SELECT * FROM dml_i1;
 -- name: dml_update_correlated_subquery_in_set
 -- setup: CREATE TABLE dml_u2 AS SELECT s_suppkey, s_nationkey, s_acctbal FROM supplier
 -- setup: UPDATE dml_u2 SET s_acctbal = (SELECT MAX(s2.s_acctbal) FROM supplier s2 WHERE s2.s_nationkey = dml_u2.s_nationkey) WHERE s_nationkey < 5

@@ -33,7 +33,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class MemoryTable implements TableProvider, AutoCloseable {
   private final Schema schema;
   private final BufferAllocator allocator;
-  private final TableConstraints constraints;
+  // Replaced by CREATE INDEX and DROP INDEX under the write lock.
+  private volatile TableConstraints constraints;
   private final ReentrantLock writeLock = new ReentrantLock();
   // Copy-on-write: a scan keeps the list it saw while INSERT publishes a new one.
   private volatile List<VectorSchemaRoot> batches = List.of();
@@ -61,9 +62,39 @@ public final class MemoryTable implements TableProvider, AutoCloseable {
     append(batches);
   }
 
-  /** The table's keys and column defaults. */
+  /** The table's keys, column defaults and indexes. */
   public TableConstraints constraints() {
     return constraints;
+  }
+
+  /**
+   * Adds {@code index} (its columns must exist); a UNIQUE one is checked on the rows already here
+   * first, and the {@link ConstraintViolationException} naming {@code statement} and the duplicate
+   * key leaves the table without it.
+   */
+  public void addIndex(String statement, String table, TableConstraints.Index index) {
+    writeLock.lock();
+    try {
+      index.columns().forEach(this::index);
+      if (index.unique()) {
+        checkUnique(statement, table, List.of(), batches, index.columns(), index.toString());
+      }
+      constraints = constraints.withIndex(index);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** Removes index {@code name}; whether the table had it. */
+  public boolean dropIndex(String name) {
+    writeLock.lock();
+    try {
+      TableConstraints before = constraints;
+      constraints = before.withoutIndex(name);
+      return before.index(name) != null;
+    } finally {
+      writeLock.unlock();
+    }
   }
 
   /** Held by a statement from reading the table to committing its write. */
@@ -141,43 +172,58 @@ public final class MemoryTable implements TableProvider, AutoCloseable {
         }
       }
     }
-    for (TableConstraints.Key key : constraints.keys()) {
-      int[] cols = key.columns().stream().mapToInt(this::index).toArray();
-      Set<List<Object>> seen = new HashSet<>();
-      for (VectorSchemaRoot batch : existing) {
-        for (int r = 0; r < batch.getRowCount(); r++) {
-          List<Object> k = keyOf(batch, cols, r);
-          if (k != null) {
-            seen.add(k);
-          }
+    TableConstraints now = constraints;
+    for (TableConstraints.Key key : now.keys()) {
+      checkUnique(statement, table, existing, rows, key.columns(), key.toString());
+    }
+    for (TableConstraints.Index index : now.indexes()) {
+      if (index.unique()) {
+        checkUnique(statement, table, existing, rows, index.columns(), index.toString());
+      }
+    }
+  }
+
+  /** Throws if a row of {@code rows} repeats the {@code columns} of another row or of existing. */
+  private void checkUnique(
+      String statement,
+      String table,
+      List<VectorSchemaRoot> existing,
+      List<VectorSchemaRoot> rows,
+      List<String> columns,
+      String constraint) {
+    int[] cols = columns.stream().mapToInt(this::index).toArray();
+    Set<List<Object>> seen = new HashSet<>();
+    for (VectorSchemaRoot batch : existing) {
+      for (int r = 0; r < batch.getRowCount(); r++) {
+        List<Object> k = keyOf(batch, cols, r);
+        if (k != null) {
+          seen.add(k);
         }
       }
-      for (VectorSchemaRoot batch : rows) {
-        for (int r = 0; r < batch.getRowCount(); r++) {
-          List<Object> k = keyOf(batch, cols, r);
-          if (k != null && !seen.add(k)) {
-            String column =
-                cols.length == 1
-                    ? key.columns().get(0)
-                    : "(" + String.join(", ", key.columns()) + ")";
-            String value =
-                cols.length == 1
-                    ? sql(k.get(0))
-                    : "(" + String.join(", ", k.stream().map(MemoryTable::sql).toList()) + ")";
-            throw new ConstraintViolationException(
-                statement
-                    + ": duplicate value "
-                    + value
-                    + " in column"
-                    + (cols.length == 1 ? " " : "s ")
-                    + column
-                    + " breaks "
-                    + key
-                    + "; no row was written",
-                table,
-                column,
-                value);
-          }
+    }
+    for (VectorSchemaRoot batch : rows) {
+      for (int r = 0; r < batch.getRowCount(); r++) {
+        List<Object> k = keyOf(batch, cols, r);
+        if (k != null && !seen.add(k)) {
+          String column =
+              cols.length == 1 ? columns.get(0) : "(" + String.join(", ", columns) + ")";
+          String value =
+              cols.length == 1
+                  ? sql(k.get(0))
+                  : "(" + String.join(", ", k.stream().map(MemoryTable::sql).toList()) + ")";
+          throw new ConstraintViolationException(
+              statement
+                  + ": duplicate value "
+                  + value
+                  + " in column"
+                  + (cols.length == 1 ? " " : "s ")
+                  + column
+                  + " breaks "
+                  + constraint
+                  + "; no row was written",
+              table,
+              column,
+              value);
         }
       }
     }

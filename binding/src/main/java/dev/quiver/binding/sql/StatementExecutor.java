@@ -96,6 +96,14 @@ final class StatementExecutor {
     if (statement instanceof Statement.Drop drop) {
       return drop(drop);
     }
+    if (statement instanceof Statement.CreateIndex create) {
+      TableIndexes.create(session.catalog(), create);
+      return empty();
+    }
+    if (statement instanceof Statement.DropIndex drop) {
+      TableIndexes.drop(session.catalog(), drop);
+      return empty();
+    }
     if (statement instanceof Statement.Explain explain) {
       return explain(explain);
     }

@@ -89,6 +89,18 @@ public sealed interface Statement {
   /** {@code DROP TABLE|VIEW [IF EXISTS] name}. */
   record Drop(boolean view, String name, boolean ifExists) implements Statement {}
 
+  /** {@code CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (columns)}. */
+  record CreateIndex(
+      String name, boolean unique, boolean ifNotExists, String table, List<String> columns)
+      implements Statement {
+    public CreateIndex {
+      columns = List.copyOf(columns);
+    }
+  }
+
+  /** {@code DROP INDEX [IF EXISTS] name}. */
+  record DropIndex(String name, boolean ifExists) implements Statement {}
+
   /**
    * {@code SHOW TABLES [FROM|IN catalog[.namespace]]}; {@code from} is empty without FROM, else the
    * catalog and maybe the namespace.

@@ -225,11 +225,52 @@ public final class StatementParser {
       expectWord("TABLE", "after CREATE EXTERNAL");
       return createExternal();
     }
+    if (t.isWord("UNIQUE") && !orReplace) {
+      expectWord("INDEX", "after CREATE UNIQUE");
+      return createIndex(true);
+    }
+    if (t.isWord("INDEX") && !orReplace) {
+      return createIndex(false);
+    }
     throw expected(
         orReplace
             ? "TABLE or VIEW after CREATE OR REPLACE"
-            : "TABLE, VIEW or EXTERNAL TABLE after CREATE",
+            : "TABLE, VIEW, EXTERNAL TABLE or [UNIQUE] INDEX after CREATE",
         t);
+  }
+
+  /**
+   * {@code [IF NOT EXISTS] name ON table [USING method] (column [ASC|DESC] [NULLS FIRST|LAST],
+   * ...)}, as SQLite, PostgreSQL and DuckDB write it; the method and orders only describe storage.
+   */
+  private Statement createIndex(boolean unique) {
+    String kind = unique ? "CREATE UNIQUE INDEX" : "CREATE INDEX";
+    boolean ifNotExists = ifNotExists();
+    String name = name("an index name after " + kind);
+    expectWord("ON", "after " + kind + " " + name);
+    String table = name("a table name after ON in " + kind + " " + name);
+    if (tokens.peek().isWord("USING")) {
+      tokens.next();
+      name("an index method after USING");
+    }
+    expectSymbol('(', "before the column list of index " + name);
+    List<String> columns = new ArrayList<>();
+    do {
+      columns.add(name("a column name in the column list of index " + name));
+      if (tokens.peek().isWord("ASC") || tokens.peek().isWord("DESC")) {
+        tokens.next();
+      }
+      if (tokens.peek().isWord("NULLS")) {
+        tokens.next();
+        Token order = tokens.next();
+        if (!order.isWord("FIRST") && !order.isWord("LAST")) {
+          throw expected("FIRST or LAST after NULLS", order);
+        }
+      }
+    } while (comma());
+    expectSymbol(')', "after the column list of index " + name + " (an index takes columns)");
+    expectEnd("after " + kind + " " + name + " ON " + table + " (...)");
+    return new Statement.CreateIndex(name, unique, ifNotExists, table, columns);
   }
 
   private Statement createTable(boolean orReplace) {
@@ -451,14 +492,19 @@ public final class StatementParser {
   private Statement drop() {
     tokens.next();
     Token kind = tokens.next();
-    if (!kind.isWord("TABLE") && !kind.isWord("VIEW")) {
-      throw expected("TABLE or VIEW after DROP", kind);
+    if (!kind.isWord("TABLE") && !kind.isWord("VIEW") && !kind.isWord("INDEX")) {
+      throw expected("TABLE, VIEW or INDEX after DROP", kind);
     }
     // DROP TABLE if: a table named "if".
     boolean ifExists = tokens.peek().isWord("IF") && tokens.peekSecond().isWord("EXISTS");
     if (ifExists) {
       tokens.next();
       tokens.next();
+    }
+    if (kind.isWord("INDEX")) {
+      String name = name("an index name after DROP INDEX");
+      expectEnd("after DROP INDEX " + name);
+      return new Statement.DropIndex(name, ifExists);
     }
     List<String> path = dottedName("a name after DROP " + kind.upper());
     String name = String.join(".", path);

@@ -227,13 +227,34 @@ class StatementParserTest {
     assertThat(StatementParser.leadingWord("/* unterminated")).isEmpty();
   }
 
+  /** The index statements of SQLite, PostgreSQL and DuckDB scripts. */
+  @Test
+  void indexes() {
+    assertThat(StatementParser.parse("CREATE INDEX i ON t (a)"))
+        .isEqualTo(new Statement.CreateIndex("i", false, false, "t", List.of("a")));
+    assertThat(
+            StatementParser.parse(
+                "create unique index if not exists \"Idx\" on T using btree (a desc nulls last, B)"))
+        .isEqualTo(new Statement.CreateIndex("Idx", true, true, "t", List.of("a", "b")));
+    assertThat(StatementParser.parse("DROP INDEX i"))
+        .isEqualTo(new Statement.DropIndex("i", false));
+    assertThat(StatementParser.parse("drop index if exists i"))
+        .isEqualTo(new Statement.DropIndex("i", true));
+  }
+
   @Test
   void malformedStatementsNameWhatWasExpectedAndWhere() {
     assertError("SET x", "expected = or TO after SET x, found the end of the statement", 1, 6);
     assertError("SET x =", "expected a value after SET x =", 1, 8);
     assertError("SET x = 'abc", "unterminated string literal", 1, 9);
     assertError(
-        "CREATE INDEX i ON t (a)", "expected TABLE, VIEW or EXTERNAL TABLE after CREATE", 1, 8);
+        "CREATE SEQUENCE s",
+        "expected TABLE, VIEW, EXTERNAL TABLE or [UNIQUE] INDEX after CREATE",
+        1,
+        8);
+    assertError("CREATE INDEX i t (a)", "expected ON after CREATE INDEX i", 1, 16);
+    assertError("CREATE UNIQUE INDEX i ON t (a + 1)", "expected ')' after the column list", 1, 31);
+    assertError("CREATE UNIQUE i ON t (a)", "expected INDEX after CREATE UNIQUE", 1, 15);
     assertError(
         "CREATE TABLE t", "expected AS query or (column definitions) after CREATE TABLE t", 1, 15);
     assertError("CREATE TABLE t (a INT", "this ( has no closing )", 1, 16);
@@ -266,7 +287,8 @@ class StatementParserTest {
         "expected ')' after the OPTIONS list",
         1,
         69);
-    assertError("DROP INDEX i", "expected TABLE or VIEW after DROP", 1, 6);
+    assertError("DROP SEQUENCE s", "expected TABLE, VIEW or INDEX after DROP", 1, 6);
+    assertError("DROP INDEX i j", "expected the end of the statement after DROP INDEX i", 1, 14);
     assertError("DROP TABLE", "expected a name after DROP TABLE", 1, 11);
     assertError("DROP TABLE a b", "expected the end of the statement after DROP TABLE a", 1, 14);
     assertError("DROP TABLE \"\"", "expected a name after DROP TABLE", 1, 12);
