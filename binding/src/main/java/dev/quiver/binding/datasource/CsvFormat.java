@@ -1,5 +1,6 @@
 package dev.quiver.binding.datasource;
 
+import dev.quiver.binding.format.DoubleText;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -153,8 +154,8 @@ public final class CsvFormat {
       case HALF ->
           (out, row) ->
               out.append(org.apache.arrow.memory.util.Float16.toFloat(data.getShort(row * 2L)));
-      case SINGLE -> (out, row) -> out.append(data.getFloat(row * 4L));
-      case DOUBLE -> (out, row) -> out.append(data.getDouble(row * 8L));
+      case SINGLE -> (out, row) -> out.append(DoubleText.of(data.getFloat(row * 4L)));
+      case DOUBLE -> (out, row) -> out.append(DoubleText.of(data.getDouble(row * 8L)));
     };
   }
 

@@ -248,10 +248,10 @@ public final class TableFormatter {
       return Long.toUnsignedString(x.get(row));
     }
     if (v instanceof Float8Vector x) {
-      return floating(x.get(row));
+      return DoubleText.of(x.get(row));
     }
     if (v instanceof Float4Vector x) {
-      return floating(x.get(row));
+      return DoubleText.of(x.get(row));
     }
     if (v instanceof DecimalVector x) {
       BigDecimal d = x.getObject(row);
@@ -277,25 +277,6 @@ public final class TableFormatter {
     }
     Object o = v.getObject(row);
     return o == null ? "NULL" : escape(o.toString());
-  }
-
-  /** Shortest round-tripping digits, in plain notation for everyday magnitudes. */
-  private static String floating(double d) {
-    if (Double.isNaN(d)) {
-      return "NaN";
-    }
-    if (Double.isInfinite(d)) {
-      return d > 0 ? "inf" : "-inf";
-    }
-    String s = Double.toString(d);
-    double abs = Math.abs(d);
-    if (s.indexOf('E') >= 0 && (abs == 0 || (abs >= 1e-6 && abs < 1e16))) {
-      s = new BigDecimal(s).toPlainString();
-      if (s.indexOf('.') < 0) {
-        s += ".0";
-      }
-    }
-    return s;
   }
 
   private static String timestamp(long value, ArrowType.Timestamp type) {

@@ -1,6 +1,7 @@
 package dev.quiver.binding.physical.expr;
 
 import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.format.DoubleText;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -14,6 +15,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
@@ -492,14 +494,12 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
       case TIMESTAMP:
         return formatTimestamp((Long) v);
       case DOUBLE:
-        double d = (Double) v;
-        if (Double.isInfinite(d)) {
-          return d > 0 ? "inf" : "-inf";
-        }
-        if (Double.isNaN(d)) {
-          return "nan";
-        }
-        return Double.toString(d);
+        // DuckDB's text: 10000000000.0, 1e+20, 1.5e-07 (not Java's 1.0E10).
+        // A FLOAT's value arrives widened to double: its text has the float's shortest digits.
+        return from instanceof ArrowType.FloatingPoint fp
+                && fp.getPrecision() == FloatingPointPrecision.SINGLE
+            ? DoubleText.of(((Number) v).floatValue())
+            : DoubleText.of(((Number) v).doubleValue());
       default:
         return String.valueOf(v);
     }
