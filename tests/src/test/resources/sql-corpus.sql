@@ -976,6 +976,20 @@ SELECT * FROM dml_k4;
 -- setup: UPDATE dml_u1 SET o_orderstatus = 'Z' WHERE o_orderkey < 0
 -- teardown: DROP TABLE dml_u1
 SELECT o_orderstatus, COUNT(*) AS n, SUM(o_totalprice) AS total FROM dml_u1 GROUP BY o_orderstatus;
+-- name: correlated_not_null_column_with_group_key_folding_to_null
+-- A NOT NULL column compared in a correlated subquery with a group key that folds to NULL: the
+-- decorrelated filter null IS NOT DISTINCT FROM a made the projection reduction of Calcite change
+-- the type of the column ("Cannot add expression of different type to set").
+-- setup: CREATE TABLE sq_nn (a INTEGER NOT NULL, b INTEGER)
+-- setup: INSERT INTO sq_nn VALUES (1, 10), (2, 20), (3, NULL)
+-- teardown: DROP TABLE sq_nn
+SELECT s.k, (SELECT count(*) FROM sq_nn t2 WHERE t2.a = s.k) AS c, (SELECT max(t2.b) FROM sq_nn t2 WHERE t2.a = s.k) AS m
+FROM (SELECT CAST(NULL AS INTEGER) AS k, count(*) AS n FROM sq_nn GROUP BY 1) s;
+-- name: correlated_not_null_column_with_null_group_key_of_a_derived_table
+-- setup: CREATE TABLE sq_nn2 (a INTEGER NOT NULL, b INTEGER)
+-- setup: INSERT INTO sq_nn2 VALUES (1, 10), (2, 20), (3, NULL)
+-- teardown: DROP TABLE sq_nn2
+SELECT g, (SELECT count(*) FROM sq_nn2 t2 WHERE t2.a = g) AS c FROM (SELECT a, CAST(NULL AS INTEGER) AS g FROM sq_nn2) x GROUP BY g;
 -- name: dml_unique_index_enforced_on_insert
 -- setup: CREATE TABLE dml_i1 (id INTEGER, code VARCHAR, qty INTEGER)
 -- setup: INSERT INTO dml_i1 SELECT n_nationkey, n_name, n_regionkey FROM nation

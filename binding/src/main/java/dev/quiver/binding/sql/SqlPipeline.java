@@ -8,6 +8,7 @@ import dev.quiver.binding.optimizer.BottomUp;
 import dev.quiver.binding.optimizer.ColumnRestrictions;
 import dev.quiver.binding.optimizer.ExistsToSemiJoin;
 import dev.quiver.binding.optimizer.NarrowingTrimmer;
+import dev.quiver.binding.optimizer.NotNullEqualsNull;
 import dev.quiver.binding.optimizer.ScanPushDown;
 import dev.quiver.binding.optimizer.SemiJoinReduction;
 import dev.quiver.binding.udf.ScalarUdf;
@@ -639,7 +640,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
                 .addRuleCollection(
                     List.of(
                         CoreRules.FILTER_REDUCE_EXPRESSIONS,
-                        CoreRules.PROJECT_REDUCE_EXPRESSIONS,
+                        NotNullEqualsNull.PROJECT_REDUCE_EXPRESSIONS,
                         CoreRules.JOIN_REDUCE_EXPRESSIONS,
                         CoreRules.FILTER_INTO_JOIN,
                         CoreRules.JOIN_CONDITION_PUSH,
