@@ -28,7 +28,12 @@ public final class DoubleText {
     if (Float.isNaN(f) || Float.isInfinite(f) || f == 0) {
       return special(f);
     }
-    return layout(shortest(new BigDecimal(Float.toString(f)), f, x -> x.floatValue() == f), f);
+    return layout(
+        shortest(
+            new BigDecimal(Float.toString(f)),
+            f,
+            strictlyInside(f, Math.nextDown(f), Math.nextUp(f))),
+        f);
   }
 
   private static String special(double d) {
@@ -44,6 +49,27 @@ public final class DoubleText {
 
   private interface Check {
     boolean readsBack(BigDecimal x);
+  }
+
+  /**
+   * Whether a decimal lies strictly between the midpoints to {@code value}'s neighbours: it reads
+   * back as {@code value}, and is not a tie that only round-half-even would give back. DuckDB
+   * writes no such tie for a float (77114784 stays 77114784.0, not 77114780.0) but does for a
+   * double (9.999999999999999e22 is 1e+23), which is therefore checked by reading it back.
+   */
+  private static Check strictlyInside(double value, double below, double above) {
+    BigDecimal exact = new BigDecimal(value);
+    BigDecimal two = BigDecimal.valueOf(2);
+    // Next to the largest finite value the gap on the other side stands in for the missing one.
+    BigDecimal low =
+        Double.isInfinite(below)
+            ? exact.subtract(new BigDecimal(above).subtract(exact).divide(two))
+            : exact.add(new BigDecimal(below)).divide(two);
+    BigDecimal high =
+        Double.isInfinite(above)
+            ? exact.add(exact.subtract(new BigDecimal(below)).divide(two))
+            : exact.add(new BigDecimal(above)).divide(two);
+    return x -> x.compareTo(low) > 0 && x.compareTo(high) < 0;
   }
 
   /**
