@@ -10,11 +10,13 @@ import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.RowDroppingStream;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.ColumnExpr;
+import dev.quiver.binding.physical.expr.LogicalExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
 import dev.quiver.binding.physical.kernel.Raw;
 import dev.quiver.binding.physical.kernel.Take;
 import dev.quiver.binding.physical.kernel.TakeRuns;
+import dev.quiver.binding.physical.scan.ParquetScanExec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -62,12 +64,12 @@ public final class FilterExec extends BaseExecutionPlan {
    * that order; null for all of them); the predicate must be boolean.
    */
   public FilterExec(ExecutionPlan input, PhysicalExpr predicate, int[] projection) {
-    super(projected(input.schema(), projection), List.of(input));
+    super(projected(input.schema(), projection), List.of(readingFiltered(input, predicate)));
     if (!(predicate.dataType() instanceof ArrowType.Bool)) {
       throw new IllegalArgumentException(
           "filter predicate must be BOOLEAN, got " + predicate.dataType());
     }
-    this.input = input;
+    this.input = children().get(0);
     this.predicate = predicate;
     this.projection = projection == null ? null : projection.clone();
     this.conjuncts = Conjuncts.inEvaluationOrder(predicate);
@@ -75,6 +77,36 @@ public final class FilterExec extends BaseExecutionPlan {
     for (int c = 0; c < costly.length; c++) {
       costly[c] = Conjuncts.costly(conjuncts.get(c));
     }
+  }
+
+  /**
+   * A Parquet scan input that evaluates the predicate's cheap conjuncts itself as it reads (late
+   * materialization; all of the predicate when none is costly), or {@code input} when it cannot. A
+   * plan decoded elsewhere is rebuilt through this constructor, so the scan there filters too.
+   */
+  private static ExecutionPlan readingFiltered(ExecutionPlan input, PhysicalExpr predicate) {
+    if (!(input instanceof ParquetScanExec scan)
+        || !(predicate.dataType() instanceof ArrowType.Bool)) {
+      return input;
+    }
+    List<PhysicalExpr> all = Conjuncts.written(predicate);
+    List<PhysicalExpr> cheap = all.stream().filter(c -> !Conjuncts.costly(c)).toList();
+    if (cheap.isEmpty()) {
+      return input;
+    }
+    PhysicalExpr part =
+        cheap.size() == all.size()
+            ? predicate
+            : cheap.size() == 1 ? cheap.get(0) : new LogicalExpr(LogicalExpr.Op.AND, cheap);
+    ParquetScanExec filtering = scan.withFilter(part, part == predicate);
+    return filtering != null ? filtering : input;
+  }
+
+  /** Whether the input, a Parquet scan, has evaluated all of the predicate as it read. */
+  private boolean inputFiltered(TaskContext context) {
+    return input instanceof ParquetScanExec scan
+        && scan.filterIsExact()
+        && scan.filter(context.config()) != null;
   }
 
   /** The input plan. */
@@ -143,6 +175,17 @@ public final class FilterExec extends BaseExecutionPlan {
   @Override
   protected BatchStream doExecute(int partition, TaskContext context) {
     BatchStream in = input.execute(partition, context);
+    if (inputFiltered(context)) {
+      // The scan has kept only the rows the predicate holds for: emit them, merged to full size.
+      return new RowDroppingStream(in, schema(), context.batchSize(), context.allocator()) {
+        @Override
+        protected VectorSchemaRoot survivors(VectorSchemaRoot batch) {
+          try (VectorSchemaRoot owned = batch) {
+            return Batches.transfer(emitted(owned), context.allocator());
+          }
+        }
+      };
+    }
     return new RowDroppingStream(in, schema(), context.batchSize(), context.allocator()) {
       private int[] selection = new int[0];
       // Conjuncts in the order this stream evaluates them, re-ranked from what it measures.
@@ -225,22 +268,6 @@ public final class FilterExec extends BaseExecutionPlan {
             current.close();
           }
         }
-      }
-
-      /**
-       * The emitted columns of {@code batch}, as a view that shares its vectors (the caller closes
-       * {@code batch}, never the view).
-       */
-      private VectorSchemaRoot emitted(VectorSchemaRoot batch) {
-        if (projection == null) {
-          return batch;
-        }
-        List<FieldVector> vectors = new ArrayList<>(projection.length);
-        for (int c : projection) {
-          vectors.add(batch.getVector(c));
-        }
-        return new VectorSchemaRoot(
-            FilterExec.this.schema().getFields(), vectors, batch.getRowCount());
       }
 
       /** Whether a conjunct after position {@code k} of {@code sequence} is costly. */
@@ -326,28 +353,24 @@ public final class FilterExec extends BaseExecutionPlan {
         if (selection.length < rows) {
           selection = new int[rows];
         }
-        boolean hasNulls = mask.getNullCount() > 0;
-        int bytes = (rows + 7) >>> 3;
-        long data = Raw.address(mask.getDataBuffer(), bytes);
-        long validity = hasNulls ? Raw.address(mask.getValidityBuffer(), bytes) : 0;
-        int n = 0;
-        // A byte of the mask at a time: the selected rows of each are its set bits.
-        for (int b = 0; b < bytes; b++) {
-          int bits = Raw.getByte(data + b) & 0xFF;
-          if (hasNulls) {
-            bits &= Raw.getByte(validity + b);
-          }
-          if (b == bytes - 1 && (rows & 7) != 0) {
-            bits &= (1 << (rows & 7)) - 1;
-          }
-          while (bits != 0) {
-            selection[n++] = (b << 3) + Integer.numberOfTrailingZeros(bits);
-            bits &= bits - 1;
-          }
-        }
-        return n;
+        return Take.trueRows(mask, rows, selection);
       }
     };
+  }
+
+  /**
+   * The emitted columns of {@code batch}, as a view that shares its vectors (the caller closes
+   * {@code batch}, never the view).
+   */
+  private VectorSchemaRoot emitted(VectorSchemaRoot batch) {
+    if (projection == null) {
+      return batch;
+    }
+    List<FieldVector> vectors = new ArrayList<>(projection.length);
+    for (int c : projection) {
+      vectors.add(batch.getVector(c));
+    }
+    return new VectorSchemaRoot(schema().getFields(), vectors, batch.getRowCount());
   }
 
   @Override
