@@ -1,9 +1,7 @@
 package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.errors.DataSourceException;
-import dev.quiver.binding.errors.QueryCancelledException;
 import dev.quiver.binding.errors.QuiverException;
-import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.errors.UnsupportedFeatureException;
 import dev.quiver.binding.io.ObjectReader;
 import dev.quiver.binding.io.ObjectStore;
@@ -91,8 +89,6 @@ final class ParquetRowGroupReader implements AutoCloseable {
    */
   private final PhysicalExpr filter;
 
-  private final boolean exact;
-
   /** For each column in {@link #columns}, whether the filter reads it. */
   private final boolean[] filterReads;
 
@@ -105,14 +101,12 @@ final class ParquetRowGroupReader implements AutoCloseable {
 
   ParquetRowGroupReader(
       ObjectStore store, ParquetSplit split, Schema out, BufferAllocator allocator, int batchSize) {
-    this(store, split, out, allocator, batchSize, null, true);
+    this(store, split, out, allocator, batchSize, null);
   }
 
   /**
    * A reader that returns only the rows for which {@code filter} (a boolean expression over {@code
-   * out}, or null for every row) is true. When not {@code exact} the filter is only part of the
-   * caller's condition: an error evaluating it keeps every row of the batch, for the caller to
-   * judge with its whole condition.
+   * out}, or null for every row) is true.
    */
   ParquetRowGroupReader(
       ObjectStore store,
@@ -120,11 +114,9 @@ final class ParquetRowGroupReader implements AutoCloseable {
       Schema out,
       BufferAllocator allocator,
       int batchSize,
-      PhysicalExpr filter,
-      boolean exact) {
+      PhysicalExpr filter) {
     this.split = split;
     this.filter = filter;
-    this.exact = exact;
     this.out = out;
     this.allocator = allocator;
     this.batchSize = Math.max(1, batchSize);
@@ -322,24 +314,8 @@ final class ParquetRowGroupReader implements AutoCloseable {
 
   /** Evaluates the filter on {@code batch} into {@link #selection}; returns how many rows pass. */
   private int evaluate(VectorSchemaRoot batch) {
-    int rows = batch.getRowCount();
     try (FieldVector mask = filter.evaluate(batch, allocator)) {
-      return select((BitVector) mask, rows);
-    } catch (ResourcesExhaustedException | QueryCancelledException e) {
-      throw e;
-    } catch (QuiverException e) {
-      if (exact) {
-        throw e;
-      }
-      // Some conjuncts, evaluated on rows the whole condition might never test them on: let
-      // the caller's condition decide these rows.
-      if (selection.length < rows) {
-        selection = new int[rows];
-      }
-      for (int i = 0; i < rows; i++) {
-        selection[i] = i;
-      }
-      return rows;
+      return select((BitVector) mask, batch.getRowCount());
     }
   }
 

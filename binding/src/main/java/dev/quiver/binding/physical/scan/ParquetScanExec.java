@@ -53,12 +53,6 @@ public final class ParquetScanExec extends FileScanExec {
   private final PhysicalExpr filter;
 
   /**
-   * Whether {@link #filter} is the whole predicate of the filter above; otherwise it is some of its
-   * conjuncts, and an error evaluating them keeps every row for the filter above to judge.
-   */
-  private final boolean filterIsExact;
-
-  /**
    * Creates the scan.
    *
    * @param tableSchema the table's schema in internal types
@@ -100,8 +94,7 @@ public final class ParquetScanExec extends FileScanExec {
         batchSize,
         filesBeforePruning,
         0,
-        null,
-        false);
+        null);
   }
 
   private ParquetScanExec(
@@ -113,11 +106,9 @@ public final class ParquetScanExec extends FileScanExec {
       int batchSize,
       int filesBeforePruning,
       int partitionColumns,
-      PhysicalExpr filter,
-      boolean filterIsExact) {
+      PhysicalExpr filter) {
     super(tableSchema, partitionFiles, projection, limit, batchSize);
     this.filter = filter;
-    this.filterIsExact = filterIsExact;
     this.partitionSplits = partitionSplits.stream().map(List::copyOf).toList();
     List<ParquetSplit> flat = new ArrayList<>();
     int[] counts = new int[this.partitionSplits.size()];
@@ -211,17 +202,16 @@ public final class ParquetScanExec extends FileScanExec {
         batchSize,
         filesBeforePruning,
         partitionColumns,
-        null,
-        false);
+        null);
   }
 
   /**
-   * This scan evaluating {@code predicate} while it reads (see {@link #filter}): the condition of
-   * the filter right above it when {@code exact}, else some of its conjuncts. Null when it cannot:
-   * with a limit (which counts rows before the filter) or partition columns in its output.
+   * This scan evaluating {@code predicate}, the condition of the filter right above it, while it
+   * reads (see {@link #filter}); null when it cannot: with a limit (which counts rows before the
+   * filter) or partition columns in its output.
    */
-  public ParquetScanExec withFilter(PhysicalExpr predicate, boolean exact) {
-    if (predicate.equals(filter) && exact == filterIsExact) {
+  public ParquetScanExec withFilter(PhysicalExpr predicate) {
+    if (predicate.equals(filter)) {
       return this;
     }
     // A filter already here is replaced: the filter above is the one that says what to keep.
@@ -237,13 +227,7 @@ public final class ParquetScanExec extends FileScanExec {
         batchSize(),
         filesBeforePruning,
         partitionColumns,
-        predicate,
-        exact);
-  }
-
-  /** Whether the filter evaluated while reading is the whole predicate of the filter above. */
-  public boolean filterIsExact() {
-    return filterIsExact;
+        predicate);
   }
 
   /**
@@ -549,7 +533,7 @@ public final class ParquetScanExec extends FileScanExec {
         if (reader == null) {
           reader =
               new ParquetRowGroupReader(
-                  store, split, fileOutput, allocator, batchSize(), filter(config), filterIsExact);
+                  store, split, fileOutput, allocator, batchSize(), filter(config));
         }
         return reader.next();
       } catch (OutOfMemoryException e) {
