@@ -18,33 +18,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 public final class Take {
   private Take() {}
 
-  /**
-   * Writes the rows among the first {@code rows} that {@code mask} holds true (null counts as
-   * false) to {@code out}, ascending; returns how many.
-   */
-  public static int trueRows(BitVector mask, int rows, int[] out) {
-    boolean hasNulls = mask.getNullCount() > 0;
-    int bytes = (rows + 7) >>> 3;
-    long data = Raw.address(mask.getDataBuffer(), bytes);
-    long validity = hasNulls ? Raw.address(mask.getValidityBuffer(), bytes) : 0;
-    int n = 0;
-    // A byte of the mask at a time: the selected rows of each are its set bits.
-    for (int b = 0; b < bytes; b++) {
-      int bits = Raw.getByte(data + b) & 0xFF;
-      if (hasNulls) {
-        bits &= Raw.getByte(validity + b);
-      }
-      if (b == bytes - 1 && (rows & 7) != 0) {
-        bits &= (1 << (rows & 7)) - 1;
-      }
-      while (bits != 0) {
-        out[n++] = (b << 3) + Integer.numberOfTrailingZeros(bits);
-        bits &= bits - 1;
-      }
-    }
-    return n;
-  }
-
   /** Returns a new batch holding rows {@code indices[0..count)} of {@code batch}. */
   public static VectorSchemaRoot take(
       VectorSchemaRoot batch, int[] indices, int count, BufferAllocator allocator) {

@@ -29,18 +29,8 @@ final class Conjuncts {
   /** The top-level conjuncts of {@code predicate} (nested ANDs flattened), in written order. */
   static List<PhysicalExpr> written(PhysicalExpr predicate) {
     List<PhysicalExpr> out = new ArrayList<>();
-    flatten(predicate, out);
+    LogicalExpr.conjuncts(predicate, out);
     return out;
-  }
-
-  private static void flatten(PhysicalExpr e, List<PhysicalExpr> out) {
-    if (e instanceof LogicalExpr l && l.op() == LogicalExpr.Op.AND) {
-      for (PhysicalExpr operand : l.operands()) {
-        flatten(operand, out);
-      }
-    } else {
-      out.add(e);
-    }
   }
 
   /** Whether {@code e} costs enough per row that the rows reaching it are worth compacting. */

@@ -12,7 +12,7 @@ import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
-import dev.quiver.binding.physical.kernel.Raw;
+import dev.quiver.binding.physical.kernel.MaskWords;
 import dev.quiver.binding.physical.kernel.Take;
 import dev.quiver.binding.physical.kernel.TakeRuns;
 import dev.quiver.binding.physical.scan.ParquetScanExec;
@@ -230,9 +230,9 @@ public final class FilterExec extends BaseExecutionPlan {
             int before = kept;
             long started = System.nanoTime();
             try (FieldVector mask = conjuncts.get(c).evaluate(current, context.allocator())) {
-              keep = andTrue((BitVector) mask, rows, keep);
+              keep = MaskWords.andTrue((BitVector) mask, rows, keep);
             }
-            kept = count(keep);
+            kept = MaskWords.count(keep);
             order.record(c, before, kept, System.nanoTime() - started);
             if (kept == 0) {
               order.batchDone();
@@ -271,62 +271,12 @@ public final class FilterExec extends BaseExecutionPlan {
         return false;
       }
 
-      /** {@code keep} (null: all rows) AND the rows {@code mask} holds true, as new words. */
-      private long[] andTrue(BitVector mask, int rows, long[] keep) {
-        int words = (rows + 63) >>> 6;
-        int bytes = (rows + 7) >>> 3;
-        long data = Raw.address(mask.getDataBuffer(), bytes);
-        boolean hasNulls = mask.getNullCount() > 0;
-        long validity = hasNulls ? Raw.address(mask.getValidityBuffer(), bytes) : 0;
-        long[] out = keep != null ? keep : new long[words];
-        for (int j = 0; j < words; j++) {
-          long w = word(data, j, bytes);
-          if (hasNulls) {
-            w &= word(validity, j, bytes);
-          }
-          out[j] = keep != null ? out[j] & w : w;
-        }
-        if ((rows & 63) != 0) {
-          out[words - 1] &= (1L << (rows & 63)) - 1;
-        }
-        return out;
-      }
-
-      /** Bits {@code 64 j .. 64 j + 63} of the bitmap at {@code address} of {@code bytes} bytes. */
-      private static long word(long address, int j, int bytes) {
-        int at = j << 3;
-        if (at + 8 <= bytes) {
-          return Raw.getLong(address + at);
-        }
-        long w = 0;
-        for (int b = at; b < bytes; b++) {
-          w |= (Raw.getByte(address + b) & 0xFFL) << ((b - at) << 3);
-        }
-        return w;
-      }
-
-      private static int count(long[] keep) {
-        int n = 0;
-        for (long w : keep) {
-          n += Long.bitCount(w);
-        }
-        return n;
-      }
-
       /** Fills {@code selection} with the rows set in {@code keep}; returns how many. */
       private int selectWords(long[] keep, int rows) {
         if (selection.length < rows) {
           selection = new int[rows];
         }
-        int n = 0;
-        for (int j = 0; j < keep.length; j++) {
-          long w = keep[j];
-          while (w != 0) {
-            selection[n++] = (j << 6) + Long.numberOfTrailingZeros(w);
-            w &= w - 1;
-          }
-        }
-        return n;
+        return MaskWords.toRows(keep, selection);
       }
 
       /** Rows {@code selection[0..selected)} of {@code batch}, as a new batch. */
@@ -344,7 +294,7 @@ public final class FilterExec extends BaseExecutionPlan {
         if (selection.length < rows) {
           selection = new int[rows];
         }
-        return Take.trueRows(mask, rows, selection);
+        return MaskWords.trueRows(mask, rows, selection);
       }
     };
   }

@@ -1,12 +1,16 @@
 package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.QueryCancelledException;
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.errors.UnsupportedFeatureException;
 import dev.quiver.binding.io.ObjectReader;
 import dev.quiver.binding.io.ObjectStore;
 import dev.quiver.binding.physical.expr.ColumnExpr;
+import dev.quiver.binding.physical.expr.LogicalExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.kernel.MaskWords;
 import dev.quiver.binding.physical.kernel.Take;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -89,6 +93,9 @@ final class ParquetRowGroupReader implements AutoCloseable {
    */
   private final PhysicalExpr filter;
 
+  /** The filter's top-level conjuncts, in written order. */
+  private final List<PhysicalExpr> conjuncts = new ArrayList<>();
+
   /** For each column in {@link #columns}, whether the filter reads it. */
   private final boolean[] filterReads;
 
@@ -144,6 +151,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
       }
       this.filterReads = new boolean[columns.size()];
       if (filter != null) {
+        LogicalExpr.conjuncts(filter, conjuncts);
         for (int i : ColumnExpr.referencedBy(filter)) {
           filterReads[source[i]] = true;
         }
@@ -312,10 +320,34 @@ final class ParquetRowGroupReader implements AutoCloseable {
     return assemble(kept, n);
   }
 
-  /** Evaluates the filter on {@code batch} into {@link #selection}; returns how many rows pass. */
+  /**
+   * Evaluates the filter on {@code batch} into {@link #selection}; returns how many rows pass. As
+   * FilterExec does: a conjunct at a time, their true rows ANDed as words, done once none is left;
+   * should a conjunct fail (on a row an earlier one dropped, say), the whole predicate decides,
+   * whose AND evaluates its operands in the written order on the rows still undecided.
+   */
   private int evaluate(VectorSchemaRoot batch) {
-    try (FieldVector mask = filter.evaluate(batch, allocator)) {
-      return select((BitVector) mask, batch.getRowCount());
+    int rows = batch.getRowCount();
+    if (selection.length < rows) {
+      selection = new int[rows];
+    }
+    try {
+      long[] keep = null;
+      for (PhysicalExpr conjunct : conjuncts) {
+        try (FieldVector mask = conjunct.evaluate(batch, allocator)) {
+          keep = MaskWords.andTrue((BitVector) mask, rows, keep);
+        }
+        if (MaskWords.count(keep) == 0) {
+          return 0;
+        }
+      }
+      return MaskWords.toRows(keep, selection);
+    } catch (ResourcesExhaustedException | QueryCancelledException e) {
+      throw e;
+    } catch (QuiverException e) {
+      try (FieldVector mask = filter.evaluate(batch, allocator)) {
+        return MaskWords.toRows(MaskWords.andTrue((BitVector) mask, rows, null), selection);
+      }
     }
   }
 
@@ -341,14 +373,6 @@ final class ParquetRowGroupReader implements AutoCloseable {
     }
     v.setValueCount(rows);
     return v;
-  }
-
-  /** Fills {@link #selection} with the rows {@code mask} holds true; returns how many. */
-  private int select(BitVector mask, int rows) {
-    if (selection.length < rows) {
-      selection = new int[rows];
-    }
-    return Take.trueRows(mask, rows, selection);
   }
 
   /** Reads the next {@code rows} values of column {@code c} into a new vector. */
