@@ -12,6 +12,7 @@ import dev.quiver.binding.physical.expr.LogicalExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.MaskWords;
 import dev.quiver.binding.physical.kernel.Take;
+import dev.quiver.binding.physical.kernel.TakeRuns;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -301,11 +302,17 @@ final class ParquetRowGroupReader implements AutoCloseable {
         }
         return null;
       }
+      // Survivors scattered in many short runs are gathered faster from whole decoded columns:
+      // selective decoding made TPC-H q20 (15% of rows, one run each) 1.1-1.4 times slower.
+      boolean scattered = n < rows && TakeRuns.runs(selection, n) > rows / 32;
       for (int c = 0; c < columns.size(); c++) {
         if (n == rows) {
           kept[c] = filled[c] != null ? filled[c] : read(c, rows);
           filled[c] = null;
-        } else if (filled[c] != null) {
+        } else if (filled[c] != null || scattered) {
+          if (filled[c] == null) {
+            filled[c] = read(c, rows);
+          }
           kept[c] = Take.take(filled[c], selection, n, allocator);
         } else {
           kept[c] = readSelected(columns.get(c), decoders[c], rows, n);

@@ -64,6 +64,7 @@ public class ParquetLateMaterializationTest {
     "SELECT k, s_plain, d_random FROM t WHERE k = 5 AND id > 9000",
     "SELECT id, s_plain FROM t WHERE tags IS NULL AND id < 12000",
     "SELECT id, s_dict, s_plain FROM t WHERE n_runs > 27000 AND n_runs < 27300",
+    "SELECT id, s_dict, s_plain, dec38, b, d_random, tags FROM t WHERE k = 3",
   };
 
   @TempDir static Path tmp;
