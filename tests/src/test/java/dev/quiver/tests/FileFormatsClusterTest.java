@@ -10,6 +10,7 @@ import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvOptionsTest;
 import dev.quiver.binding.datasource.HivePartitionTest;
 import dev.quiver.binding.datasource.SameRows;
+import dev.quiver.binding.physical.scan.ParquetLateMaterializationTest;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.EmbeddedClusterModule;
@@ -127,6 +128,38 @@ class FileFormatsClusterTest {
       }
     } finally {
       ctx.deregisterTable("t");
+    }
+  }
+
+  /**
+   * Filters evaluated by the executors' Parquet scans (late materialization) keep DuckDB's rows.
+   */
+  @Test
+  void lateMaterializedParquetFiltersMatchDuckDb() throws Exception {
+    Path dir =
+        ParquetLateMaterializationTest.write(
+            java.nio.file.Files.createDirectories(tmp.resolve("late")));
+    for (String file : new String[] {"duckdb", "quiver"}) {
+      Path files = dir.resolve(file);
+      ctx.registerParquet("t", files.toString());
+      try {
+        List<List<String>> want = new ArrayList<>();
+        for (String sql : ParquetLateMaterializationTest.QUERIES) {
+          want.add(ParquetLateMaterializationTest.duckdb(files, sql));
+        }
+        for (int partitions : new int[] {2, 3}) {
+          for (int batch : new int[] {100, 4096}) {
+            configure(partitions, batch);
+            for (int q = 0; q < want.size(); q++) {
+              String sql = ParquetLateMaterializationTest.QUERIES[q];
+              SameRows.same(want.get(q), SameRows.quiver(ctx, sql), file + ": " + sql);
+            }
+            ranOnBothExecutors();
+          }
+        }
+      } finally {
+        ctx.deregisterTable("t");
+      }
     }
   }
 

@@ -13,6 +13,8 @@ public final class OperatorMetrics {
   private final LongAdder spilledBytes = new LongAdder();
   private final LongAdder fetchedBytes = new LongAdder();
   private final LongAdder ruledOutRows = new LongAdder();
+  private final LongAdder lateFilteredRows = new LongAdder();
+  private final LongAdder lateSkippedPages = new LongAdder();
 
   /** Records one produced batch. */
   public void recordBatch(long rows) {
@@ -39,6 +41,25 @@ public final class OperatorMetrics {
   /** Records input rows dropped before processing because they cannot contribute (joins). */
   public void recordRuledOut(long rows) {
     ruledOutRows.add(rows);
+  }
+
+  /**
+   * Records a scan's late materialization: {@code rows} rows its filter dropped before the other
+   * columns were decoded for them, {@code pages} pages of those columns passed over undecoded.
+   */
+  public void recordLateMaterialization(long rows, long pages) {
+    lateFilteredRows.add(rows);
+    lateSkippedPages.add(pages);
+  }
+
+  /** Rows a scan's filter dropped before decoding the columns it does not read. */
+  public long lateFilteredRows() {
+    return lateFilteredRows.sum();
+  }
+
+  /** Pages a scan passed over undecoded because its filter kept none of their rows. */
+  public long lateSkippedPages() {
+    return lateSkippedPages.sum();
   }
 
   /** Input rows dropped early so far (a hash join's probe rows its key bitmap ruled out). */
@@ -87,6 +108,10 @@ public final class OperatorMetrics {
     }
     if (ruledOutRows() > 0) {
       m.put("ruled_out_rows", ruledOutRows());
+    }
+    if (lateFilteredRows() > 0) {
+      m.put("late_filtered_rows", lateFilteredRows());
+      m.put("late_skipped_pages", lateSkippedPages());
     }
     if (spillCount() > 0) {
       m.put("spill_count", spillCount());

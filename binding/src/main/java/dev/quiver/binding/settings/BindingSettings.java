@@ -105,6 +105,18 @@ public final class BindingSettings implements SettingsProvider {
           "Split Parquet files into row-group ranges, so that one file is read by several"
               + " partitions; false makes every file one split, read whole.");
 
+  /**
+   * Whether a filter right above a Parquet scan is evaluated while reading (late materialization).
+   */
+  public static final Setting<Boolean> PARQUET_LATE_MATERIALIZATION =
+      Setting.bool(
+          "quiver.parquet.late_materialization",
+          true,
+          "A filter right above a Parquet scan is evaluated as the scan reads: the filter's"
+              + " columns are decoded first and the other columns only for the rows that pass,"
+              + " pages with none of them skipped undecoded (filters with LIKE, functions or"
+              + " string tests stay in the filter operator).");
+
   /** What a zero divisor gives: an error (PostgreSQL's rule) or NULL. */
   public static final Setting<String> DIVISION_BY_ZERO =
       Setting.oneOf(
@@ -183,6 +195,7 @@ public final class BindingSettings implements SettingsProvider {
         SHARED_JOIN_MARKS,
         MERGED_JOIN_MARKS,
         PARQUET_ROW_GROUP_READER,
+        PARQUET_LATE_MATERIALIZATION,
         DIVISION_BY_ZERO,
         MAX_STATEMENT_BYTES,
         S3_ENDPOINT,

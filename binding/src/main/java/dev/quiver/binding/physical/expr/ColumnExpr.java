@@ -32,6 +32,20 @@ public record ColumnExpr(
         index, field.getName(), field.getType(), field.isNullable(), field.getChildren());
   }
 
+  /** The input columns {@code expr} reads, ascending, each once. */
+  public static int[] referencedBy(PhysicalExpr expr) {
+    java.util.BitSet seen = new java.util.BitSet();
+    java.util.ArrayDeque<PhysicalExpr> todo = new java.util.ArrayDeque<>(List.of(expr));
+    while (!todo.isEmpty()) {
+      PhysicalExpr e = todo.pop();
+      if (e instanceof ColumnExpr c) {
+        seen.set(c.index());
+      }
+      todo.addAll(e.children());
+    }
+    return seen.stream().toArray();
+  }
+
   @Override
   public Field field(String fieldName) {
     return new Field(fieldName, new FieldType(nullable, dataType, null), childFields);

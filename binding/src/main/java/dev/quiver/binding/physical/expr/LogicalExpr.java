@@ -29,6 +29,17 @@ public record LogicalExpr(Op op, List<PhysicalExpr> operands) implements Physica
     }
   }
 
+  /** Adds the top-level conjuncts of {@code e} (nested ANDs flattened) to {@code out}, in order. */
+  public static void conjuncts(PhysicalExpr e, List<PhysicalExpr> out) {
+    if (e instanceof LogicalExpr l && l.op() == Op.AND) {
+      for (PhysicalExpr operand : l.operands()) {
+        conjuncts(operand, out);
+      }
+    } else {
+      out.add(e);
+    }
+  }
+
   @Override
   public ArrowType dataType() {
     return ArrowType.Bool.INSTANCE;

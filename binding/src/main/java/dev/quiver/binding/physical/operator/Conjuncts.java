@@ -21,20 +21,16 @@ final class Conjuncts {
    * per-row cost; conjuncts of equal cost keep their written order.
    */
   static List<PhysicalExpr> inEvaluationOrder(PhysicalExpr predicate) {
-    List<PhysicalExpr> out = new ArrayList<>();
-    flatten(predicate, out);
+    List<PhysicalExpr> out = new ArrayList<>(written(predicate));
     out.sort(Comparator.comparingInt(Conjuncts::cost));
     return List.copyOf(out);
   }
 
-  private static void flatten(PhysicalExpr e, List<PhysicalExpr> out) {
-    if (e instanceof LogicalExpr l && l.op() == LogicalExpr.Op.AND) {
-      for (PhysicalExpr operand : l.operands()) {
-        flatten(operand, out);
-      }
-    } else {
-      out.add(e);
-    }
+  /** The top-level conjuncts of {@code predicate} (nested ANDs flattened), in written order. */
+  static List<PhysicalExpr> written(PhysicalExpr predicate) {
+    List<PhysicalExpr> out = new ArrayList<>();
+    LogicalExpr.conjuncts(predicate, out);
+    return out;
   }
 
   /** Whether {@code e} costs enough per row that the rows reaching it are worth compacting. */

@@ -139,6 +139,25 @@ final class ParquetBits {
     return c;
   }
 
+  /** How many of bits {@code [from, end)} of {@code bits} are set. */
+  static int count(long[] bits, int from, int end) {
+    if (from >= end) {
+      return 0;
+    }
+    int first = from >>> 6;
+    int last = (end - 1) >>> 6;
+    long head = -1L << from; // shifts are mod 64: the bits of the first word from `from` on
+    long tail = -1L >>> (63 - ((end - 1) & 63));
+    if (first == last) {
+      return Long.bitCount(bits[first] & head & tail);
+    }
+    int c = Long.bitCount(bits[first] & head);
+    for (int w = first + 1; w < last; w++) {
+      c += Long.bitCount(bits[w]);
+    }
+    return c + Long.bitCount(bits[last] & tail);
+  }
+
   /** The first set bit in {@code [from, end)}, or {@code end} when there is none. */
   static int nextSet(long[] bits, int from, int end) {
     if (from >= end) {

@@ -132,6 +132,28 @@ final class ParquetColumnPages implements PageReader {
     return new RawPage(h.getNum_values(), h.getEncoding(), parts[1], parts[2]);
   }
 
+  /**
+   * Passes over the next data page without decompressing it when it holds at most {@code rows} rows
+   * (a flat column's page has one value per row); returns its rows, or -1, reading nothing, when it
+   * holds more or the chunk has no page left.
+   */
+  int skipPageWithin(int rows) throws IOException {
+    PageHeader header = nextDataPageHeader();
+    if (header == null) {
+      return -1;
+    }
+    int pageRows =
+        header.getType() == PageType.DATA_PAGE
+            ? header.getData_page_header().getNum_values()
+            : header.getData_page_header_v2().getNum_values();
+    if (pageRows < 0 || pageRows > rows) {
+      pending = header;
+      return -1;
+    }
+    take(header.getCompressed_page_size());
+    return pageRows;
+  }
+
   @Override
   public DataPage readPage() {
     try {

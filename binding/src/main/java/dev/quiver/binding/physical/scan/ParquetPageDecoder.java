@@ -117,7 +117,8 @@ final class ParquetPageDecoder {
   private byte[] plain;
   private int plainStart;
   private int plainEnd;
-  private int plainCursor; // BYTES in a plain page: the next value's length prefix
+  private int plainCursor; // BYTES in a plain page: value plainCursorValue's length prefix
+  private int plainCursorValue; // at most pageValue: skipped values are walked over lazily
   private long[] bools; // BITS: the page's values as bits
 
   // The string vector being filled by readBytes: its data buffer grows as values arrive.
@@ -240,6 +241,139 @@ final class ParquetPageDecoder {
       }
       pageRow += n;
       done += n;
+    }
+  }
+
+  /**
+   * Passes over the next {@code rows} rows; pages that lie wholly inside them are neither
+   * decompressed nor decoded. Returns how many pages were passed over so.
+   */
+  int skip(int rows) throws IOException {
+    int skipped = 0;
+    int left = rows;
+    while (left > 0) {
+      if (pageRow >= pageRows) {
+        int passed = pages.skipPageWithin(left);
+        if (passed >= 0) {
+          left -= passed;
+          skipped++;
+          continue;
+        }
+        ensurePage();
+      }
+      int n = Math.min(left, pageRows - pageRow);
+      advance(n);
+      left -= n;
+    }
+    return skipped;
+  }
+
+  /** Consumes {@code n} rows of the current page without writing them. */
+  private void advance(int n) {
+    pageValue += allDefined ? n : ParquetBits.count(valid, pageRow, pageRow + n);
+    pageRow += n;
+  }
+
+  /**
+   * Writes the values of rows {@code selected[0..n)} (ascending, counted from the next row) into
+   * rows {@code 0..n} of {@code vector} (allocated for n values when fixed-width), and consumes
+   * {@code rows} rows. Pages holding no selected row are skipped as by {@link #skip}; returns how
+   * many were.
+   */
+  int readSelected(FieldVector vector, int rows, int[] selected, int n) throws IOException {
+    long data = 0;
+    long validity;
+    long offsets = 0;
+    long pos = 0;
+    if (target == Target.BYTES) {
+      BaseVariableWidthVector v = (BaseVariableWidthVector) vector;
+      startStrings(v, n);
+      offsets = Raw.address(v.getOffsetBuffer(), (n + 1) * 4L);
+      validity = Raw.address(v.getValidityBuffer(), (n + 7) / 8);
+      Raw.putInt(offsets, 0);
+    } else {
+      BaseFixedWidthVector v = (BaseFixedWidthVector) vector;
+      data =
+          Raw.address(v.getDataBuffer(), target == Target.BITS ? (n + 7) / 8 : (long) n * width());
+      validity = Raw.address(v.getValidityBuffer(), (n + 7) / 8);
+    }
+    int skipped = 0;
+    int done = 0;
+    int k = 0;
+    try {
+      while (done < rows) {
+        int next = k < n ? selected[k] : rows;
+        if (next > done) {
+          skipped += skip(next - done);
+          done = next;
+          continue;
+        }
+        ensurePage();
+        int m = Math.min(rows - done, pageRows - pageRow);
+        int end = k;
+        while (end < n && selected[end] < done + m) {
+          end++;
+        }
+        // Runs of consecutive selected rows go to the bulk loops; with nulls, each row's value
+        // index is the page's count of defined rows before it.
+        int rank = pageValue;
+        int counted = pageRow;
+        int at = k;
+        while (at < end) {
+          int run = 1;
+          while (at + run < end && selected[at + run] == selected[at] + run) {
+            run++;
+          }
+          int pageAt = pageRow + selected[at] - done;
+          if (allDefined) {
+            pos = putSelected(data, validity, offsets, at, rank + pageAt - pageRow, run, pos);
+          } else {
+            for (int r = 0; r < run; r++) {
+              int row = pageAt + r;
+              rank += ParquetBits.count(valid, counted, row);
+              counted = row;
+              if (ParquetBits.bit(valid, row)) {
+                pos = putSelected(data, validity, offsets, at + r, rank, 1, pos);
+              } else if (target == Target.BYTES) {
+                Raw.putInt(offsets + (at + r + 1) * 4L, (int) pos);
+              }
+            }
+          }
+          at += run;
+        }
+        advance(m);
+        done += m;
+        k = end;
+      }
+    } finally {
+      strings = null;
+    }
+    if (target == Target.BYTES) {
+      BaseVariableWidthVector v = (BaseVariableWidthVector) vector;
+      v.setLastSet(n - 1);
+      bytesPerRow = Math.min(1 << 20, pos / Math.max(n, 1) + 1);
+    }
+    return skipped;
+  }
+
+  /**
+   * Writes {@code count} consecutive defined values of the current page, from value {@code value},
+   * to output rows {@code row..row+count}; returns the string data's new end.
+   */
+  private long putSelected(
+      long data, long validity, long offsets, int row, int value, int count, long pos)
+      throws IOException {
+    setBits(validity, row, count);
+    if (target != Target.BYTES) {
+      putValues(data, row, value, count);
+      return pos;
+    }
+    int saved = pageValue;
+    pageValue = value;
+    try {
+      return putStrings(offsets, row, count, pos);
+    } finally {
+      pageValue = saved;
     }
   }
 
@@ -445,10 +579,7 @@ final class ParquetPageDecoder {
   private void readBytes(BaseVariableWidthVector v, int rows) throws IOException {
     // One pass: values are copied as they are decoded, and the data buffer grows when needed
     // (sized from the previous batch, so it rarely does).
-    v.allocateNew(Math.min(rows * bytesPerRow + 64, 1L << 26), rows);
-    strings = v;
-    stringCapacity = v.getDataBuffer().capacity();
-    stringData = Raw.address(v.getDataBuffer(), stringCapacity);
+    startStrings(v, rows);
     long offsets = Raw.address(v.getOffsetBuffer(), (rows + 1) * 4L);
     long validity = Raw.address(v.getValidityBuffer(), (rows + 7) / 8);
     long pos = 0;
@@ -488,6 +619,14 @@ final class ParquetPageDecoder {
     bytesPerRow = Math.min(1 << 20, pos / Math.max(rows, 1) + 1);
   }
 
+  /** Allocates {@code v} for {@code rows} strings and makes it the one being filled. */
+  private void startStrings(BaseVariableWidthVector v, int rows) {
+    v.allocateNew(Math.min(rows * bytesPerRow + 64, 1L << 26), rows);
+    strings = v;
+    stringCapacity = v.getDataBuffer().capacity();
+    stringData = Raw.address(v.getDataBuffer(), stringCapacity);
+  }
+
   /**
    * Appends {@code n} consecutive values of the current page to the string vector at byte {@code
    * pos}, setting the offsets of rows {@code row..row+n}; returns the new end.
@@ -511,6 +650,7 @@ final class ParquetPageDecoder {
       pageValue = at + n;
       return pos;
     }
+    seekPlain(pageValue);
     byte[] b = plain;
     int p = plainCursor;
     int end = plainEnd;
@@ -524,7 +664,23 @@ final class ParquetPageDecoder {
     }
     plainCursor = p;
     pageValue += n;
+    plainCursorValue = pageValue;
     return pos;
+  }
+
+  /** Moves the plain string cursor forward to value {@code value} of the page. */
+  private void seekPlain(int value) throws IOException {
+    byte[] b = plain;
+    int p = plainCursor;
+    int end = plainEnd;
+    for (int i = plainCursorValue; i < value; i++) {
+      checkLength(end, p, 4);
+      int len = (int) INT_LE.get(b, p);
+      checkLength(end, p + 4L, len);
+      p += 4 + len;
+    }
+    plainCursor = p;
+    plainCursorValue = value;
   }
 
   /**
@@ -793,6 +949,7 @@ final class ParquetPageDecoder {
       plainStart = valuesStart;
       plainEnd = valuesEnd;
       plainCursor = valuesStart;
+      plainCursorValue = 0;
       switch (layout) {
         case INT -> checkLength(valuesEnd, valuesStart, (long) nonNull * 4);
         case LONG -> checkLength(valuesEnd, valuesStart, (long) nonNull * 8);

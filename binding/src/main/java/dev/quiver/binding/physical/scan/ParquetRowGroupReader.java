@@ -1,9 +1,18 @@
 package dev.quiver.binding.physical.scan;
 
 import dev.quiver.binding.errors.DataSourceException;
+import dev.quiver.binding.errors.QueryCancelledException;
+import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.errors.UnsupportedFeatureException;
 import dev.quiver.binding.io.ObjectReader;
 import dev.quiver.binding.io.ObjectStore;
+import dev.quiver.binding.physical.expr.ColumnExpr;
+import dev.quiver.binding.physical.expr.LogicalExpr;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.kernel.MaskWords;
+import dev.quiver.binding.physical.kernel.Take;
+import dev.quiver.binding.physical.kernel.TakeRuns;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +21,7 @@ import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -78,9 +88,43 @@ final class ParquetRowGroupReader implements AutoCloseable {
   /** Each column's decoder arrays, handed from one row group's decoder to the next. */
   private ParquetPageDecoder.Scratch[] decoderScratch;
 
+  /**
+   * The filter evaluated here (late materialization), over {@link #out}; null when the scan has
+   * none. Its columns are decoded first; the other flat columns only for the rows it keeps.
+   */
+  private final PhysicalExpr filter;
+
+  /** The filter's top-level conjuncts, in written order. */
+  private final List<PhysicalExpr> conjuncts = new ArrayList<>();
+
+  /** For each column in {@link #columns}, whether the filter reads it. */
+  private final boolean[] filterReads;
+
+  /** All-null stand-ins for the columns the filter does not read, by column; made on demand. */
+  private FieldVector[] standIns;
+
+  private int[] selection = new int[0];
+  private long filteredRows;
+  private long skippedPages;
+
   ParquetRowGroupReader(
       ObjectStore store, ParquetSplit split, Schema out, BufferAllocator allocator, int batchSize) {
+    this(store, split, out, allocator, batchSize, null);
+  }
+
+  /**
+   * A reader that returns only the rows for which {@code filter} (a boolean expression over {@code
+   * out}, or null for every row) is true.
+   */
+  ParquetRowGroupReader(
+      ObjectStore store,
+      ParquetSplit split,
+      Schema out,
+      BufferAllocator allocator,
+      int batchSize,
+      PhysicalExpr filter) {
     this.split = split;
+    this.filter = filter;
     this.out = out;
     this.allocator = allocator;
     this.batchSize = Math.max(1, batchSize);
@@ -105,6 +149,13 @@ final class ParquetRowGroupReader implements AutoCloseable {
           byName.put(f.getName(), seen);
         }
         source[i] = seen;
+      }
+      this.filterReads = new boolean[columns.size()];
+      if (filter != null) {
+        LogicalExpr.conjuncts(filter, conjuncts);
+        for (int i : ColumnExpr.referencedBy(filter)) {
+          filterReads[source[i]] = true;
+        }
       }
       this.writer = writerVersion(metadata.getCreated_by());
       this.nextGroup = split.firstRowGroup();
@@ -176,56 +227,208 @@ final class ParquetRowGroupReader implements AutoCloseable {
         : split.firstRowGroup() + split.rowGroupCount();
   }
 
-  /** The next batch of at most {@code batchSize} rows, or null after the last row group. */
+  /**
+   * The next batch of at most {@code batchSize} rows (of the filter's survivors when there is a
+   * filter), or null after the last row group.
+   */
   VectorSchemaRoot next() {
     try {
-      while (rowsLeftInGroup == 0) {
-        if (nextGroup >= endGroup()) {
-          return null;
-        }
-        openGroup(nextGroup++);
-      }
-      int rows = (int) Math.min(batchSize, rowsLeftInGroup);
-      List<FieldVector> vectors = new ArrayList<>(out.getFields().size());
-      FieldVector[] filled = new FieldVector[columns.size()];
-      try {
-        for (int c = 0; c < columns.size(); c++) {
-          filled[c] =
-              nestedReaders[c] != null
-                  ? nestedReaders[c].read(rows, allocator)
-                  : decoders[c] != null
-                      ? decode(columns.get(c), decoders[c], rows)
-                      : fill(columns.get(c), readers[c], rows);
-        }
-        for (int i = 0; i < source.length; i++) {
-          FieldVector v = filled[source[i]];
-          if (vectors.contains(v)) {
-            // The same column projected twice: share the first copy's buffers.
-            TransferPair pair = v.getTransferPair(allocator);
-            pair.splitAndTransfer(0, rows);
-            v = (FieldVector) pair.getTo();
+      while (true) {
+        while (rowsLeftInGroup == 0) {
+          if (nextGroup >= endGroup()) {
+            return null;
           }
-          vectors.add(v);
+          openGroup(nextGroup++);
         }
-      } catch (RuntimeException e) {
-        // Closing is idempotent, so vectors both filled and already in the output are fine.
-        for (FieldVector v : filled) {
-          if (v != null) {
-            v.close();
-          }
+        int rows = (int) Math.min(batchSize, rowsLeftInGroup);
+        VectorSchemaRoot batch = filter == null ? readAll(rows) : readFiltered(rows);
+        rowsLeftInGroup -= rows;
+        if (batch != null) {
+          return batch;
         }
-        vectors.forEach(FieldVector::close);
-        throw e;
       }
-      rowsLeftInGroup -= rows;
-      return new VectorSchemaRoot(out.getFields(), vectors, rows);
     } catch (IOException e) {
       throw failure(e);
     } catch (DataSourceException | org.apache.arrow.memory.OutOfMemoryException e) {
       throw e;
+    } catch (QuiverException e) {
+      throw e; // the filter's own errors (a failed cast, say) keep their type
     } catch (RuntimeException e) {
       throw failure(e);
     }
+  }
+
+  /** The next {@code rows} rows of every column. */
+  private VectorSchemaRoot readAll(int rows) throws IOException {
+    FieldVector[] filled = new FieldVector[columns.size()];
+    try {
+      for (int c = 0; c < columns.size(); c++) {
+        filled[c] = read(c, rows);
+      }
+    } catch (IOException | RuntimeException e) {
+      closeAll(filled);
+      throw e;
+    }
+    return assemble(filled, rows);
+  }
+
+  /**
+   * The filter's survivors among the next {@code rows} rows, or null when none survives. The
+   * filter's columns (and those without a fast decoder) are read whole and the survivors taken; the
+   * other columns are decoded for the survivors only, and skipped, whole pages at a time where they
+   * can, when there are none.
+   */
+  private VectorSchemaRoot readFiltered(int rows) throws IOException {
+    FieldVector[] filled = new FieldVector[columns.size()];
+    FieldVector[] kept = new FieldVector[columns.size()];
+    int n;
+    try {
+      for (int c = 0; c < columns.size(); c++) {
+        if (!late(c)) {
+          filled[c] = read(c, rows);
+        }
+      }
+      List<FieldVector> in = new ArrayList<>(source.length);
+      for (int c : source) {
+        in.add(filled[c] != null ? filled[c] : standIn(c, rows));
+      }
+      n = evaluate(new VectorSchemaRoot(out.getFields(), in, rows));
+      filteredRows += rows - n;
+      if (n == 0) {
+        for (int c = 0; c < columns.size(); c++) {
+          if (late(c)) {
+            skippedPages += decoders[c].skip(rows);
+          }
+        }
+        return null;
+      }
+      // Survivors scattered in many short runs are gathered faster from whole decoded columns:
+      // selective decoding made TPC-H q20 (15% of rows, one run each) 1.1-1.4 times slower.
+      boolean scattered = n < rows && TakeRuns.runs(selection, n) > rows / 32;
+      for (int c = 0; c < columns.size(); c++) {
+        if (n == rows) {
+          kept[c] = filled[c] != null ? filled[c] : read(c, rows);
+          filled[c] = null;
+        } else if (filled[c] != null || scattered) {
+          if (filled[c] == null) {
+            filled[c] = read(c, rows);
+          }
+          kept[c] = Take.take(filled[c], selection, n, allocator);
+        } else {
+          kept[c] = readSelected(columns.get(c), decoders[c], rows, n);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      closeAll(kept);
+      throw e;
+    } finally {
+      closeAll(filled);
+    }
+    return assemble(kept, n);
+  }
+
+  /**
+   * Evaluates the filter on {@code batch} into {@link #selection}; returns how many rows pass. As
+   * FilterExec does: a conjunct at a time, their true rows ANDed as words, done once none is left;
+   * should a conjunct fail (on a row an earlier one dropped, say), the whole predicate decides,
+   * whose AND evaluates its operands in the written order on the rows still undecided.
+   */
+  private int evaluate(VectorSchemaRoot batch) {
+    int rows = batch.getRowCount();
+    if (selection.length < rows) {
+      selection = new int[rows];
+    }
+    try {
+      long[] keep = null;
+      for (PhysicalExpr conjunct : conjuncts) {
+        try (FieldVector mask = conjunct.evaluate(batch, allocator)) {
+          keep = MaskWords.andTrue((BitVector) mask, rows, keep);
+        }
+        if (MaskWords.count(keep) == 0) {
+          return 0;
+        }
+      }
+      return MaskWords.toRows(keep, selection);
+    } catch (ResourcesExhaustedException | QueryCancelledException e) {
+      throw e;
+    } catch (QuiverException e) {
+      try (FieldVector mask = filter.evaluate(batch, allocator)) {
+        return MaskWords.toRows(MaskWords.andTrue((BitVector) mask, rows, null), selection);
+      }
+    }
+  }
+
+  /** Whether column {@code c} is decoded after the filter, for its survivors only. */
+  private boolean late(int c) {
+    return !filterReads[c] && decoders[c] != null;
+  }
+
+  /**
+   * An all-null vector of {@code rows} rows standing in for column {@code c}, which the filter does
+   * not read.
+   */
+  private FieldVector standIn(int c, int rows) {
+    if (standIns == null) {
+      standIns = new FieldVector[columns.size()];
+    }
+    FieldVector v = standIns[c];
+    if (v == null) {
+      v = columns.get(c).field().createVector(allocator);
+      v.setInitialCapacity(batchSize);
+      v.allocateNew();
+      standIns[c] = v;
+    }
+    v.setValueCount(rows);
+    return v;
+  }
+
+  /** Reads the next {@code rows} values of column {@code c} into a new vector. */
+  private FieldVector read(int c, int rows) throws IOException {
+    return nestedReaders[c] != null
+        ? nestedReaders[c].read(rows, allocator)
+        : decoders[c] != null
+            ? decode(columns.get(c), decoders[c], rows)
+            : fill(columns.get(c), readers[c], rows);
+  }
+
+  /** The output batch of {@code rows} rows from each column's vector. */
+  private VectorSchemaRoot assemble(FieldVector[] filled, int rows) {
+    List<FieldVector> vectors = new ArrayList<>(out.getFields().size());
+    try {
+      for (int i = 0; i < source.length; i++) {
+        FieldVector v = filled[source[i]];
+        if (vectors.contains(v)) {
+          // The same column projected twice: share the first copy's buffers.
+          TransferPair pair = v.getTransferPair(allocator);
+          pair.splitAndTransfer(0, rows);
+          v = (FieldVector) pair.getTo();
+        }
+        vectors.add(v);
+      }
+    } catch (RuntimeException e) {
+      // Closing is idempotent, so vectors both filled and already in the output are fine.
+      closeAll(filled);
+      vectors.forEach(FieldVector::close);
+      throw e;
+    }
+    return new VectorSchemaRoot(out.getFields(), vectors, rows);
+  }
+
+  private static void closeAll(FieldVector[] vectors) {
+    for (FieldVector v : vectors) {
+      if (v != null) {
+        v.close();
+      }
+    }
+  }
+
+  /** Rows skipped by the filter so far, and pages of other columns passed over undecoded. */
+  long filteredRows() {
+    return filteredRows;
+  }
+
+  long skippedPages() {
+    return skippedPages;
   }
 
   private DataSourceException failure(Exception e) {
@@ -431,6 +634,27 @@ final class ParquetRowGroupReader implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads the values of rows {@link #selection}[0..n) among the next {@code rows} into a new
+   * vector.
+   */
+  private FieldVector readSelected(Column col, ParquetPageDecoder decoder, int rows, int n)
+      throws IOException {
+    FieldVector vector = col.field().createVector(allocator);
+    try {
+      if (vector instanceof BaseFixedWidthVector fixed) {
+        fixed.allocateNew(n);
+      }
+      skippedPages += decoder.readSelected(vector, rows, selection, n);
+      col.kind().finish(vector, n);
+      vector.setValueCount(n);
+      return vector;
+    } catch (IOException | RuntimeException e) {
+      vector.close();
+      throw e;
+    }
+  }
+
   /** Reads {@code rows} values of one column into a new vector, one value copy at a time. */
   private FieldVector fill(Column col, ColumnReaderImpl r, int rows) {
     FieldVector vector = col.field().createVector(allocator);
@@ -470,6 +694,10 @@ final class ParquetRowGroupReader implements AutoCloseable {
 
   @Override
   public void close() {
+    if (standIns != null) {
+      closeAll(standIns);
+      standIns = null;
+    }
     readers = null;
     decoders = null;
     nestedReaders = null;

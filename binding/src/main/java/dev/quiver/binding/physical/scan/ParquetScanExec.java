@@ -5,7 +5,10 @@ import dev.quiver.binding.io.ObjectStores;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.SplitSource;
 import dev.quiver.binding.physical.TaskContext;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.Batches;
+import dev.quiver.binding.settings.BindingSettings;
+import dev.quiver.binding.settings.SessionConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +45,12 @@ public final class ParquetScanExec extends FileScanExec {
 
   /** For each output column, its index among the partition columns, or -1 for a file column. */
   private final int[] partitionSlot;
+
+  /**
+   * The predicate of the filter right above, evaluated while reading (late materialization) when
+   * {@link BindingSettings#PARQUET_LATE_MATERIALIZATION} is on; null when there is none.
+   */
+  private final PhysicalExpr filter;
 
   /**
    * Creates the scan.
@@ -84,7 +93,8 @@ public final class ParquetScanExec extends FileScanExec {
         limit,
         batchSize,
         filesBeforePruning,
-        0);
+        0,
+        null);
   }
 
   private ParquetScanExec(
@@ -95,8 +105,10 @@ public final class ParquetScanExec extends FileScanExec {
       OptionalLong limit,
       int batchSize,
       int filesBeforePruning,
-      int partitionColumns) {
+      int partitionColumns,
+      PhysicalExpr filter) {
     super(tableSchema, partitionFiles, projection, limit, batchSize);
+    this.filter = filter;
     this.partitionSplits = partitionSplits.stream().map(List::copyOf).toList();
     List<ParquetSplit> flat = new ArrayList<>();
     int[] counts = new int[this.partitionSplits.size()];
@@ -189,7 +201,43 @@ public final class ParquetScanExec extends FileScanExec {
         limit,
         batchSize,
         filesBeforePruning,
-        partitionColumns);
+        partitionColumns,
+        null);
+  }
+
+  /**
+   * This scan evaluating {@code predicate}, the condition of the filter right above it, while it
+   * reads (see {@link #filter}); null when it cannot: with a limit (which counts rows before the
+   * filter) or partition columns in its output.
+   */
+  public ParquetScanExec withFilter(PhysicalExpr predicate) {
+    if (predicate.equals(filter)) {
+      return this;
+    }
+    // A filter already here is replaced: the filter above is the one that says what to keep.
+    if (limit().isPresent() || fileOutput.getFields().size() != partitionSlot.length) {
+      return null;
+    }
+    return new ParquetScanExec(
+        tableSchema(),
+        partitionFiles(),
+        partitionSplits,
+        projection(),
+        limit(),
+        batchSize(),
+        filesBeforePruning,
+        partitionColumns,
+        predicate);
+  }
+
+  /**
+   * The filter this scan evaluates while reading, when {@code config} turns late materialization
+   * on; null otherwise. Its output then holds only the rows the filter keeps.
+   */
+  public PhysicalExpr filter(SessionConfig config) {
+    return filter != null && config.get(BindingSettings.PARQUET_LATE_MATERIALIZATION)
+        ? filter
+        : null;
   }
 
   /** How many of the table's last columns come from partition folders rather than files. */
@@ -343,7 +391,7 @@ public final class ParquetScanExec extends FileScanExec {
           }
           ObjectStore store = ObjectStores.forLocation(run.get(0).path(), context.config());
           currentSplit = run.get(0);
-          current = new RowGroupSource(store, run.get(0), allocator);
+          current = new RowGroupSource(store, run.get(0), allocator, context.config());
         }
         VectorSchemaRoot batch = current.next();
         if (batch == null) {
@@ -469,8 +517,11 @@ public final class ParquetScanExec extends FileScanExec {
     private ParquetSplit split;
     private final BufferAllocator allocator;
     private ParquetRowGroupReader reader;
+    private final SessionConfig config;
 
-    RowGroupSource(ObjectStore store, ParquetSplit split, BufferAllocator allocator) {
+    RowGroupSource(
+        ObjectStore store, ParquetSplit split, BufferAllocator allocator, SessionConfig config) {
+      this.config = config;
       this.store = store;
       this.split = split;
       this.allocator = allocator;
@@ -480,7 +531,9 @@ public final class ParquetScanExec extends FileScanExec {
     public VectorSchemaRoot next() {
       try {
         if (reader == null) {
-          reader = new ParquetRowGroupReader(store, split, fileOutput, allocator, batchSize());
+          reader =
+              new ParquetRowGroupReader(
+                  store, split, fileOutput, allocator, batchSize(), filter(config));
         }
         return reader.next();
       } catch (OutOfMemoryException e) {
@@ -508,6 +561,7 @@ public final class ParquetScanExec extends FileScanExec {
         ParquetRowGroupReader r = reader;
         reader = null;
         metrics().recordFetched(r.fetchedBytes());
+        metrics().recordLateMaterialization(r.filteredRows(), r.skippedPages());
         r.close();
       }
     }

@@ -85,12 +85,19 @@ class ParquetBulkReadTest {
     // (i64_fallback's first half of each row group pays for one, its second half overflows it).
     ParquetWriteOptions small =
         new ParquetWriteOptions(ParquetCodec.SNAPPY, 6_000, 64L << 20, 4 * 1024, 16 * 1024, true);
-    Path dir = Files.createDirectories(tmp.resolve("quiver"));
+    rewrite(tmp.resolve("duckdb"), Files.createDirectories(tmp.resolve("quiver")), small);
+  }
+
+  /**
+   * Writes the rows of the Parquet files in {@code from} to {@code to}/data.parquet with Quiver's
+   * writer.
+   */
+  static void rewrite(Path from, Path to, ParquetWriteOptions options) throws Exception {
     try (SessionContext ctx = new SessionContext(new SessionConfig().withTargetPartitions(1))) {
-      ctx.registerParquet("t", tmp.resolve("duckdb").toString());
+      ctx.registerParquet("t", from.toString());
       List<VectorSchemaRoot> batches = ctx.sql("SELECT * FROM t").collect();
-      try (OutputStream out = Files.newOutputStream(dir.resolve("data.parquet"))) {
-        ParquetFileWriter writer = new ParquetFileWriter(out, batches.get(0).getSchema(), small);
+      try (OutputStream out = Files.newOutputStream(to.resolve("data.parquet"))) {
+        ParquetFileWriter writer = new ParquetFileWriter(out, batches.get(0).getSchema(), options);
         for (VectorSchemaRoot b : batches) {
           writer.write(b);
         }
