@@ -63,7 +63,7 @@ public final class DistributedDataFrame implements DataFrame {
   /** Runs one execution of the frame with its query scope open (the planner reads it). */
   private <T> T running(java.util.function.Supplier<T> action) {
     progress = null;
-    return new QueryScope(text(), p -> progress = p).run(action);
+    return new QueryScope(text(), session.user(), p -> progress = p).run(action);
   }
 
   private void running(Runnable action) {

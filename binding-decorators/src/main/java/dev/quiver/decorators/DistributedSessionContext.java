@@ -13,6 +13,9 @@ import dev.quiver.binding.settings.SessionConfig;
 public class DistributedSessionContext extends SessionContext {
   private final Distribution distribution;
 
+  /** Whom the session's queries run for ("" for this process's user); see {@link #newSession}. */
+  private final String user;
+
   /** A session with default settings on {@code distribution}. */
   public DistributedSessionContext(Distribution distribution) {
     this(new SessionConfig(), distribution);
@@ -22,19 +25,38 @@ public class DistributedSessionContext extends SessionContext {
   public DistributedSessionContext(SessionConfig config, Distribution distribution) {
     super(config);
     this.distribution = distribution;
+    this.user = "";
     withExtensions(distribution.extension());
   }
 
   /** A session sharing {@code shared}'s tables and distribution (see {@link #newSession()}). */
   protected DistributedSessionContext(DistributedSessionContext shared) {
+    this(shared, shared.user);
+  }
+
+  private DistributedSessionContext(DistributedSessionContext shared, String user) {
     super(shared);
     this.distribution = shared.distribution;
+    this.user = user;
   }
 
   /** A new session on the same distribution over this one's tables (its planner included). */
   @Override
   public DistributedSessionContext newSession() {
     return new DistributedSessionContext(this);
+  }
+
+  /**
+   * As {@link #newSession()}, whose queries' jobs name {@code user} (a server's authenticated
+   * client) instead of this process's OS user: the scheduler takes it from a trusted front end.
+   */
+  public DistributedSessionContext newSession(String user) {
+    return new DistributedSessionContext(this, user);
+  }
+
+  /** Whom this session's queries run for, or "" for this process's own user. */
+  public String user() {
+    return user;
   }
 
   /** Where this session's queries run. */
@@ -65,7 +87,7 @@ public class DistributedSessionContext extends SessionContext {
   public DataFrame sql(String sql) {
     // A statement that runs at once (e.g. INSERT) names its job after its SQL too.
     return DistributedDataFrame.wrap(
-        new QueryScope(sql, progress -> {}).run(() -> super.sql(sql)), this, sql);
+        new QueryScope(sql, user, progress -> {}).run(() -> super.sql(sql)), this, sql);
   }
 
   @Override

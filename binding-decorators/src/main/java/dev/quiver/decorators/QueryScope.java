@@ -5,7 +5,8 @@ import java.util.function.Supplier;
 
 /**
  * What a distributed frame tells the planner about the query it is about to run: its text (the
- * scheduler shows it as the job's name) and where the progress of the query's jobs goes.
+ * scheduler shows it as the job's name), whom it runs for and where the progress of the query's
+ * jobs goes.
  *
  * <p>Planning runs on the thread that calls {@code collect}, {@code executeStream}, {@code count},
  * {@code show}, {@code explain(true)} or a write; the frame opens the scope on that thread for the
@@ -15,6 +16,7 @@ public final class QueryScope {
   private static final ThreadLocal<QueryScope> CURRENT = new ThreadLocal<>();
 
   private final String text;
+  private final String user;
   private final ProgressSink sink;
 
   /** Receives the progress of the jobs a query runs; called from the query's threads. */
@@ -26,8 +28,22 @@ public final class QueryScope {
 
   /** A scope for a query described by {@code text} reporting to {@code sink}. */
   public QueryScope(String text, ProgressSink sink) {
+    this(text, "", sink);
+  }
+
+  /**
+   * As above, run for {@code user} (a server's client; "" for this process's own user), whom the
+   * query's jobs name.
+   */
+  public QueryScope(String text, String user, ProgressSink sink) {
     this.text = text;
+    this.user = user == null ? "" : user;
     this.sink = sink;
+  }
+
+  /** The user the query runs for, or "" for this process's own. */
+  public String user() {
+    return user;
   }
 
   /** The query's text: its SQL, or a rendering of its logical plan. */

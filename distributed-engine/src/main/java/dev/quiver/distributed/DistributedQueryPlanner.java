@@ -133,7 +133,7 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     String name = scope.map(QueryScope::text).orElse("query");
     return new DistributedQueryExec(
         graph,
-        job(graph, config, name, encode),
+        job(graph, config, name, scope.map(QueryScope::user).orElse(""), encode),
         runtime,
         scope.map(QueryScope::sink).orElse(progress -> {}));
   }
@@ -167,14 +167,19 @@ public final class DistributedQueryPlanner implements QueryPlanner {
   }
 
   private JobSpec job(
-      StageGraph graph, SessionConfig config, String name, Function<StagePlan, byte[]> encode) {
+      StageGraph graph,
+      SessionConfig config,
+      String name,
+      String user,
+      Function<StagePlan, byte[]> encode) {
     JobSpec.Builder job =
         JobSpec.newBuilder()
             .setName(
                 name.length() > MAX_NAME_CHARS ? name.substring(0, MAX_NAME_CHARS) + "…" : name)
             .setFinalStageId(graph.finalStage().id())
-            // As Trino's CLI does: the OS user of the submitting process, for the web UI.
-            .setUser(System.getProperty("user.name", ""))
+            // A server's client, else as Trino's CLI does: the OS user of the submitting process.
+            // The scheduler believes it only from a trusted front end (the cluster role).
+            .setUser(user.isEmpty() ? System.getProperty("user.name", "") : user)
             .putAllSettings(config.options());
     boolean stealing = DistributedSettings.splitStealing(config);
     long filterBytes = config.get(DistributedSettings.RUNTIME_FILTER_BYTES_SETTING);

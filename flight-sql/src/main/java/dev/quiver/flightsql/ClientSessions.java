@@ -1,6 +1,8 @@
 package dev.quiver.flightsql;
 
 import dev.quiver.binding.SessionContext;
+import dev.quiver.decorators.DistributedSessionContext;
+import dev.quiver.distributed.security.FlightSecurity;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -45,12 +47,17 @@ final class ClientSessions
   static final class ClientSession {
     final String id;
     final SessionContext context;
+
+    /** The user the session was opened for: no other user's call may use it. */
+    final String user;
+
     private final AtomicInteger calls = new AtomicInteger();
     private volatile long lastUsed = System.nanoTime();
 
-    ClientSession(String id, SessionContext context) {
+    ClientSession(String id, SessionContext context, String user) {
       this.id = id;
       this.context = context;
+      this.user = user;
     }
 
     /** Marks a call (or a stream) using the session; pair with {@link #release()}. */
@@ -71,7 +78,14 @@ final class ClientSessions
 
   @Override
   public Call onCallStarted(CallInfo info, CallHeaders headers, RequestContext context) {
-    return new Call(this, cookie(headers));
+    return new Call(this, cookie(headers), FlightSecurity.user(context));
+  }
+
+  /** A session over the shared catalog whose distributed jobs name {@code user} (when set). */
+  private SessionContext open(String user) {
+    return !user.isEmpty() && shared instanceof DistributedSessionContext d
+        ? d.newSession(user)
+        : shared.newSession();
   }
 
   private static String cookie(CallHeaders headers) {
@@ -135,12 +149,25 @@ final class ClientSessions
   static final class Call implements FlightServerMiddleware {
     private final ClientSessions owner;
     private final String cookie;
+    private final String user;
     private ClientSession session;
     private boolean created;
 
-    Call(ClientSessions owner, String cookie) {
+    Call(ClientSessions owner, String cookie, String user) {
       this.owner = owner;
       this.cookie = cookie;
+      this.user = user;
+    }
+
+    /** The user the call runs as ("" for none known). */
+    String user() {
+      return user;
+    }
+
+    /** The session of {@code id} if it is this call's user's. */
+    private ClientSession own(String id) {
+      ClientSession s = id == null ? null : owner.sessions.get(id);
+      return s != null && s.user.equals(user) ? s : null;
     }
 
     /** The caller's session, created (with a cookie in the answer) if it has none yet. */
@@ -148,15 +175,13 @@ final class ClientSessions
       if (session != null) {
         return session;
       }
-      if (cookie != null) {
-        session = owner.sessions.get(cookie);
-      }
+      session = own(cookie);
       if (session == null) {
         if (cookie != null) {
           LOG.info("client session {} expired or is unknown; starting a new one", cookie);
         }
         String id = UUID.randomUUID().toString();
-        session = new ClientSession(id, owner.shared.newSession());
+        session = new ClientSession(id, owner.open(user), user);
         owner.sessions.put(id, session);
         created = true;
       }
@@ -166,8 +191,7 @@ final class ClientSessions
 
     /** Closes the caller's session, if it has one; returns its id, or null. */
     synchronized String close() {
-      ClientSession s =
-          session != null ? session : cookie == null ? null : owner.sessions.get(cookie);
+      ClientSession s = session != null ? session : own(cookie);
       if (s == null || !owner.sessions.remove(s.id, s)) {
         return null;
       }

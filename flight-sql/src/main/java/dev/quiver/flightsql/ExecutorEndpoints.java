@@ -6,6 +6,8 @@ import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.PhysicalOptimizerRule;
 import dev.quiver.binding.planner.PlanningContext;
 import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.decorators.DistributedSessionContext;
+import dev.quiver.decorators.QueryScope;
 import dev.quiver.distributed.client.DistributedQueryExec;
 import dev.quiver.distributed.client.JobHandle;
 import dev.quiver.distributed.proto.JobStatusUpdate;
@@ -68,7 +70,11 @@ final class ExecutorEndpoints {
             return List.of();
           }
         };
-    ExecutionPlan plan = session.queryPlanner().createPhysicalPlan(frame.logicalPlan(), planning);
+    // Planned here rather than by a distributed frame: the scope names the job's user.
+    String user = session instanceof DistributedSessionContext d ? d.user() : "";
+    ExecutionPlan plan =
+        new QueryScope("query", user, progress -> {})
+            .run(() -> session.queryPlanner().createPhysicalPlan(frame.logicalPlan(), planning));
     if (!(plan instanceof DistributedQueryExec root)) {
       return null;
     }

@@ -4,6 +4,7 @@ import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.settings.BindingSettings;
 import dev.quiver.binding.sql.SessionState;
+import dev.quiver.distributed.security.ClientUsers;
 import dev.quiver.distributed.security.FlightSecurity;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.transport.GrpcTransport;
@@ -44,13 +45,26 @@ public final class FlightSqlServer implements AutoCloseable {
    * @param sessionIdle how long a client session lives without calls
    * @param executorEndpoints whether distributed results are read from the executors by default (a
    *     session may say otherwise with {@code SET quiver.flight_sql.executor_endpoints})
+   * @param clientUsers whom a client's queries run as: its token's user, or under a trusted front
+   *     end the user name it sends
    */
   public record Options(
       String host,
       int port,
       SecurityConfig security,
       Duration sessionIdle,
-      boolean executorEndpoints) {
+      boolean executorEndpoints,
+      ClientUsers clientUsers) {
+    /** As the canonical constructor, each client running as its token's user. */
+    public Options(
+        String host,
+        int port,
+        SecurityConfig security,
+        Duration sessionIdle,
+        boolean executorEndpoints) {
+      this(host, port, security, sessionIdle, executorEndpoints, ClientUsers.FROM_TOKEN);
+    }
+
     /** Loopback, the given port, no TLS or token, sessions kept for an hour without calls. */
     public static Options loopback(int port) {
       return new Options("127.0.0.1", port, SecurityConfig.none(), Duration.ofHours(1), false);
@@ -58,7 +72,12 @@ public final class FlightSqlServer implements AutoCloseable {
 
     /** A copy with {@code security}. */
     public Options withSecurity(SecurityConfig security) {
-      return new Options(host, port, security, sessionIdle, executorEndpoints);
+      return new Options(host, port, security, sessionIdle, executorEndpoints, clientUsers);
+    }
+
+    /** A copy whose clients run as {@code users} says. */
+    public Options withClientUsers(ClientUsers users) {
+      return new Options(host, port, security, sessionIdle, executorEndpoints, users);
     }
   }
 
@@ -79,8 +98,8 @@ public final class FlightSqlServer implements AutoCloseable {
 
   /** What a client without the server's token is told: what it sets, never a token. */
   static final String REJECTED =
-      "unauthenticated: missing or invalid token: this Quiver server (quiver serve --token-file)"
-          + " needs its token on every call; JDBC: add token=<the token> to the URL"
+      "unauthenticated: missing or invalid token: this Quiver server needs a token it knows on"
+          + " every call (quiver serve --token-file, or your user's of --users-file); JDBC: add token=<the token> to the URL"
           + " (jdbc:arrow-flight-sql://HOST:PORT/?token=...) or set the driver's token property;"
           + " ADBC and Flight SQL clients: send the header authorization: Bearer <the token>";
 
@@ -97,9 +116,11 @@ public final class FlightSqlServer implements AutoCloseable {
             catalog.config().get(BindingSettings.MAX_STATEMENT_BYTES));
     // Built as Flight builds its servers, with requests parsed where a malformed one can be
     // answered with INVALID_ARGUMENT (Flight's own server answers UNKNOWN and logs a stack trace).
+    // Tokens are checked by the Flight middleware below, which also takes Basic logins (a user
+    // name with a token), so the gRPC builder brings TLS only.
     ServerBuilder<?> builder =
         GrpcTransport.NETTY
-            .serverBuilder(options.host(), options.port(), options.security())
+            .serverBuilder(options.host(), options.port(), options.security().tlsOnly())
             // Flight's default (2 GiB) would let one call hold that much memory.
             .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
             .maxInboundMetadataSize(WireProtocol.MAX_HEADER_LIST_BYTES);
@@ -110,7 +131,8 @@ public final class FlightSqlServer implements AutoCloseable {
         calls,
         options.security(),
         List.of(new ServerInterceptorAdapter.KeyFactory<>(ClientSessions.KEY, sessions)),
-        REJECTED);
+        REJECTED,
+        options.clientUsers());
     this.server = builder.build();
     this.janitor =
         Executors.newSingleThreadScheduledExecutor(

@@ -55,7 +55,8 @@ class AllowedPathsTest {
     return data;
   }
 
-  private static List<Object> duckdb(String sql) throws SQLException {
+  /** DuckDB's first row of {@code sql}. */
+  static List<Object> duckdb(String sql) throws SQLException {
     DuckDbEngine engine = new DuckDbEngine(1);
     try (Statement s = engine.connection().createStatement();
         ResultSet rs = s.executeQuery(sql)) {
@@ -65,7 +66,8 @@ class AllowedPathsTest {
     }
   }
 
-  private static List<Object> first(Connection c, String sql) throws SQLException {
+  /** The first row of {@code sql} over {@code c}. */
+  static List<Object> first(Connection c, String sql) throws SQLException {
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(sql)) {
       return JdbcRows.read(rs).rows().get(0);
@@ -136,6 +138,52 @@ class AllowedPathsTest {
       // The server still answers.
       assertThat(first(c, "SELECT count(*) AS n, CAST(sum(x) AS BIGINT) AS s FROM t"))
           .isEqualTo(expected);
+    }
+  }
+
+  /**
+   * A client of {@code quiver serve} running queries in the server cannot point the spill directory
+   * (the one setting naming a local path) outside the allowed paths: its SET is refused with the
+   * typed error naming the setting, and the session's queries still answer right, writing nothing
+   * there. Under an allowed folder the setting is taken.
+   */
+  @Test
+  void aClientCannotSpillOutsideTheAllowedPaths() throws Exception {
+    Path data = dataFolder();
+    Path allowed = data.getParent();
+    Path tokenFile = Files.writeString(tmp.resolve("token.txt"), TOKEN);
+    Path outside = Files.createDirectories(tmp.resolve("spill-outside"));
+    String sorted =
+        "SELECT count(*) AS n, CAST(sum(x) AS BIGINT) AS s FROM (SELECT x, name FROM read_csv('%s')"
+            + " ORDER BY name, x)";
+    String quiverSql = String.format(sorted, data);
+    List<Object> expected = duckdb(String.format(sorted, data.resolve("*.csv")));
+    try (ServeProcess server =
+            ServeProcess.start(
+                null, "--token-file", tokenFile.toString(), "--allowed-paths", allowed.toString());
+        Connection c = connect(server);
+        Statement s = c.createStatement()) {
+      Throwable e =
+          catchThrowable(
+              () -> s.execute("SET quiver.execution.spill_directory = '" + outside + "'"));
+      assertThat(e).isInstanceOf(SQLException.class);
+      StringBuilder messages = new StringBuilder();
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        messages.append(t.getMessage()).append('\n');
+      }
+      assertThat(messages.toString())
+          .contains("quiver.execution.spill_directory")
+          .contains("--allowed-paths")
+          .contains(outside.toString())
+          .doesNotContain("\tat ");
+      // The session goes on, its setting unchanged.
+      assertThat(first(c, quiverSql)).isEqualTo(expected);
+      try (var files = Files.list(outside)) {
+        assertThat(files).isEmpty();
+      }
+      Path spill = Files.createDirectories(allowed.resolve("spill"));
+      s.execute("SET quiver.execution.spill_directory = '" + spill + "'");
+      assertThat(first(c, quiverSql)).isEqualTo(expected);
     }
   }
 

@@ -164,6 +164,21 @@ class DeployManifestsTest {
     // The work directory is a mounted volume.
     String workDir = args.matchedOptionValue("--work-dir", Path.of("")).toString();
     assertThat(mountFor(container, workDir)).as("volume under --work-dir").isPresent();
+    // SQL reads local files only under --allowed-paths: each is a read-only volume of its own,
+    // neither the work directory nor a secret's mount (those are refused anyway).
+    List<Path> allowed = args.matchedOptionValue("--allowed-paths", List.of());
+    assertThat(allowed).as("--allowed-paths").isNotEmpty();
+    for (Path root : allowed) {
+      Map<String, Object> mount =
+          mountFor(container, root.toString())
+              .orElseThrow(() -> new AssertionError("no volume mounted under " + root));
+      assertThat(mount.get("readOnly")).as("read-only volume under " + root).isEqualTo(true);
+      Path at = Path.of(str(mount, "mountPath"));
+      assertThat(Path.of(workDir).startsWith(at) || at.startsWith(Path.of(workDir)))
+          .as(root + " apart from --work-dir")
+          .isFalse();
+      assertThat(str(mount, "name")).isNotIn("tls", "token");
+    }
   }
 
   @Test

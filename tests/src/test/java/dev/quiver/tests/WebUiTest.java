@@ -25,7 +25,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -396,6 +398,48 @@ class WebUiTest {
       Thread.sleep(200);
     }
     assertThat(shown).isEqualTo(expected).hasSize(2);
+  }
+
+  /**
+   * A query holding memory on both executors while they heartbeat: the jobs API shows its peak on
+   * each executor and in all (no less than any one executor's, no more than their sum), and its
+   * page shows the same.
+   */
+  @Test
+  void aJobsPeakMemoryIsShownPerExecutorAndInAll() throws Exception {
+    String sql =
+        "SELECT count(*) AS n, count(DISTINCT k) AS d FROM (SELECT l_comment || n_name AS k"
+            + " FROM lineitem, nation WHERE n_nationkey < 3) /* memory */";
+    for (int partitions : new int[] {2, 4}) {
+      String marked = sql + " /*p" + partitions + "*/";
+      QueryResult expected = duckdb.query(marked);
+      QueryResult actual = session(partitions).query(marked);
+      assertThat(
+              ResultComparator.compare(expected, actual, SortSpec.of(marked, expected.columns())))
+          .isNull();
+      JsonNode job = jobNamed(marked);
+      long total = job.get("peakMemoryBytes").asLong();
+      Map<String, Long> byExecutor = new TreeMap<>();
+      job.get("peakMemoryByExecutor")
+          .fields()
+          .forEachRemaining(e -> byExecutor.put(e.getKey(), e.getValue().asLong()));
+      assertThat(byExecutor).as(marked).isNotEmpty();
+      long sum = byExecutor.values().stream().mapToLong(Long::longValue).sum();
+      long max = byExecutor.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+      assertThat(total).as(marked).isPositive().isBetween(max, sum);
+      assertThat(
+              json("/api/jobs/" + job.get("id").asText()).at("/summary/peakMemoryBytes").asLong())
+          .isEqualTo(total);
+      StringBuilder shown = new StringBuilder(WebUi.bytes(total)).append(" in all (");
+      String sep = "";
+      for (Map.Entry<String, Long> e : byExecutor.entrySet()) {
+        shown.append(sep).append(e.getKey()).append(": ").append(WebUi.bytes(e.getValue()));
+        sep = ", ";
+      }
+      shown.append(")");
+      assertThat(fact(page("/jobs/" + job.get("id").asText()), "Peak memory"))
+          .isEqualTo(shown.toString());
+    }
   }
 
   // ------------------------------------------------------------------------------------------

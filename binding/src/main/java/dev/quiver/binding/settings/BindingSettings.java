@@ -36,7 +36,7 @@ public final class BindingSettings implements SettingsProvider {
 
   /** See {@link SessionConfig#SPILL_DIRECTORY}. */
   public static final Setting<String> SPILL_DIRECTORY =
-      Setting.text(
+      Setting.localPath(
           SessionConfig.SPILL_DIRECTORY,
           "the JVM's temporary directory",
           "Directory for spill files.");

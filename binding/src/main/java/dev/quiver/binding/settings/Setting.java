@@ -24,6 +24,9 @@ public final class Setting<T> {
   private final boolean secret;
   private final Function<String, T> parser;
 
+  /** Whether the value names a local file or folder the process writes or reads. */
+  private final boolean localPath;
+
   private Setting(
       String key,
       String type,
@@ -32,6 +35,18 @@ public final class Setting<T> {
       String doc,
       boolean secret,
       Function<String, T> parser) {
+    this(key, type, defaultValue, defaultText, doc, secret, parser, false);
+  }
+
+  private Setting(
+      String key,
+      String type,
+      Supplier<T> defaultValue,
+      String defaultText,
+      String doc,
+      boolean secret,
+      Function<String, T> parser,
+      boolean localPath) {
     String k = Objects.requireNonNull(key, "key");
     if (!k.equals(k.toLowerCase(Locale.ROOT)) || !k.startsWith("quiver.") || k.isBlank()) {
       throw new IllegalArgumentException(
@@ -44,6 +59,7 @@ public final class Setting<T> {
     this.doc = Objects.requireNonNull(doc, "doc");
     this.secret = secret;
     this.parser = Objects.requireNonNull(parser, "parser");
+    this.localPath = localPath;
   }
 
   /** The key, e.g. {@code quiver.execution.batch_size}. */
@@ -74,6 +90,14 @@ public final class Setting<T> {
   /** Whether the value is a credential, never to be shown in logs, errors, plans or status. */
   public boolean secret() {
     return secret;
+  }
+
+  /**
+   * Whether the value names a local file or folder: a server's clients may set it only to a path
+   * under its allowed paths ({@code --allowed-paths}), as SQL reaches local files.
+   */
+  public boolean localPath() {
+    return localPath;
   }
 
   /**
@@ -220,6 +244,11 @@ public final class Setting<T> {
   /** Any text. */
   public static Setting<String> text(String key, String defaultText, String doc) {
     return new Setting<>(key, "text", () -> null, defaultText, doc, false, v -> v);
+  }
+
+  /** A local file or folder ({@link #localPath()}), kept as text. */
+  public static Setting<String> localPath(String key, String defaultText, String doc) {
+    return new Setting<>(key, "a local path", () -> null, defaultText, doc, false, v -> v, true);
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.datasource.WritableTableCatalog;
 import dev.quiver.binding.datasource.parquet.ParquetCodec;
 import dev.quiver.binding.datasource.parquet.ParquetWriteOptions;
+import dev.quiver.binding.errors.ObjectStoreException;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.SqlParseException;
@@ -17,10 +18,16 @@ import dev.quiver.binding.errors.Suggestions;
 import dev.quiver.binding.errors.UnknownColumnException;
 import dev.quiver.binding.errors.UnknownTableException;
 import dev.quiver.binding.errors.UnsupportedFeatureException;
+import dev.quiver.binding.io.LocalFileAccess;
 import dev.quiver.binding.logical.TypeMapping;
+import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.binding.settings.Setting;
+import dev.quiver.binding.settings.SettingsRegistry;
 import dev.quiver.binding.statement.Statement;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,7 +73,7 @@ final class StatementExecutor {
   /** Runs {@code statement}, or plans it when it is a query. */
   DataFrame execute(Statement statement) {
     if (statement instanceof Statement.SetOption set) {
-      session.config().set(set.key(), set.value());
+      setOption(set.key(), set.value());
       return empty();
     }
     if (statement instanceof Statement.CreateExternalTable create) {
@@ -202,9 +209,7 @@ final class StatementExecutor {
       if (set.getValue() == null) {
         throw new QuiverException("RESET is not supported; SET the option to its default value");
       }
-      session
-          .config()
-          .set(String.join(".", set.getName().names), unquote(set.getValue().toString()));
+      setOption(String.join(".", set.getName().names), unquote(set.getValue().toString()));
       return emptyUnlocked();
     }
     if (node.getKind().belongsTo(SqlKind.QUERY)) {
@@ -215,6 +220,32 @@ final class StatementExecutor {
             + node.getKind()
             + " is not supported; Quiver runs queries, INSERT, UPDATE, DELETE, SET, "
             + "CREATE/DROP TABLE and VIEW, CREATE EXTERNAL TABLE, DESCRIBE and SHOW TABLES");
+  }
+
+  /**
+   * SQL's SET: a setting naming a local path (the spill directory) is held to the process's allowed
+   * paths, as SQL's own files are, so that a server's client cannot make it write elsewhere.
+   */
+  private void setOption(String key, String value) {
+    boolean localPath =
+        SettingsRegistry.find(SessionConfig.canonical(key)).map(Setting::localPath).orElse(false);
+    if (localPath && LocalFileAccess.restricted() && !value.isBlank()) {
+      try {
+        LocalFileAccess.check(Path.of(value.strip()));
+      } catch (ObjectStoreException | InvalidPathException e) {
+        throw new ObjectStoreException(
+            ObjectStoreException.Reason.NOT_ALLOWED,
+            "Setting "
+                + SessionConfig.canonical(key)
+                + " names a local path, which a server's clients may set only under its allowed"
+                + " paths ("
+                + LocalFileAccess.SETTING
+                + "); "
+                + value.strip()
+                + " is not (its operator sets it with --set at start)");
+      }
+    }
+    session.config().set(key, value);
   }
 
   private DataFrame explain(Statement.Explain explain) {

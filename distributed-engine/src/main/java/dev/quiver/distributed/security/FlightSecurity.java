@@ -19,6 +19,7 @@ import org.apache.arrow.flight.FlightProducer;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.FlightServerMiddleware;
 import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.RequestContext;
 import org.apache.arrow.flight.ServerHeaderMiddleware;
 import org.apache.arrow.flight.auth.ServerAuthHandler;
 import org.apache.arrow.flight.auth.ServerAuthInterceptor;
@@ -71,7 +72,9 @@ public final class FlightSecurity {
       // capability in its ticket decides which data a caller reads.
       Tokens tokens = security.acceptedTokens();
       builder.middleware(
-          TOKEN_KEY, (info, headers, context) -> check(tokens, info, headers, Tokens.REJECTED));
+          TOKEN_KEY,
+          (info, headers, context) ->
+              check(tokens, info, headers, context, Tokens.REJECTED, ClientUsers.FROM_TOKEN));
     }
     return builder;
   }
@@ -125,12 +128,36 @@ public final class FlightSecurity {
       SecurityConfig security,
       List<ServerInterceptorAdapter.KeyFactory<?>> producerMiddleware,
       String rejection) {
+    addFlightService(
+        builder,
+        allocator,
+        producer,
+        executor,
+        security,
+        producerMiddleware,
+        rejection,
+        ClientUsers.FROM_TOKEN);
+  }
+
+  /**
+   * As above, taking the user a call runs as ({@link #user(RequestContext)}) as {@code users} says.
+   */
+  public static void addFlightService(
+      ServerBuilder<?> builder,
+      BufferAllocator allocator,
+      FlightProducer producer,
+      ExecutorService executor,
+      SecurityConfig security,
+      List<ServerInterceptorAdapter.KeyFactory<?>> producerMiddleware,
+      String rejection,
+      ClientUsers users) {
     List<ServerInterceptorAdapter.KeyFactory<?>> middleware = new ArrayList<>();
     if (security.hasToken()) {
       Tokens tokens = security.acceptedTokens();
       middleware.add(
           new ServerInterceptorAdapter.KeyFactory<>(
-              TOKEN_KEY, (info, headers, context) -> check(tokens, info, headers, rejection)));
+              TOKEN_KEY,
+              (info, headers, context) -> check(tokens, info, headers, context, rejection, users)));
     }
     middleware.addAll(producerMiddleware);
     middleware.add(
@@ -153,13 +180,61 @@ public final class FlightSecurity {
         .intercept(new ServerInterceptorAdapter(middleware));
   }
 
+  /**
+   * The user the current call runs as, as the token check left it in the call's {@code context}:
+   * its token's user (of {@code --users-file}), the user name a trusted front end sent, or "".
+   */
+  public static String user(RequestContext context) {
+    String u = context == null ? null : context.get(USER_KEY);
+    return u == null ? "" : u;
+  }
+
+  private static final String USER_KEY = "quiver.caller-user";
+
   private static TokenMiddleware check(
-      Tokens tokens, CallInfo info, CallHeaders headers, String rejection) {
-    if (!tokens.matches(headers.get(Tokens.HEADER))) {
+      Tokens tokens,
+      CallInfo info,
+      CallHeaders headers,
+      RequestContext context,
+      String rejection,
+      ClientUsers users) {
+    String header = headers.get(Tokens.HEADER);
+    // A plain token first: a token that happens to look like a login stays a token.
+    ClientLogin login = tokens.matches(header) ? null : ClientLogin.parse(header);
+    String tokenHeader = login == null ? header : Tokens.headerValue(login.token());
+    if (!tokens.matches(tokenHeader)) {
       LOG.warn("rejected Flight {}: missing or invalid token", info.method());
       throw CallStatus.UNAUTHENTICATED.withDescription(rejection).toRuntimeException();
     }
-    return TokenMiddleware.INSTANCE;
+    String tokenUser = tokens.user(tokenHeader);
+    String user = tokenUser == null ? "" : tokenUser;
+    if (login != null && !login.user().isEmpty() && !login.user().equals(user)) {
+      if (users != ClientUsers.TRUSTED) {
+        throw CallStatus.UNAUTHORIZED
+            .withDescription(
+                "permission denied: the user name '"
+                    + login.user()
+                    + "' sent is not "
+                    + (user.isEmpty()
+                        ? "a user of this token"
+                        : "this token's user ('" + user + "')")
+                    + ": this server takes each client's user from its token (one token per user"
+                    + " of --users-file); a trusted front end naming its own users needs the"
+                    + " server started with --trust-client-user")
+            .toRuntimeException();
+      }
+      if (!SecurityConfig.isUserName(login.user())) {
+        throw CallStatus.UNAUTHENTICATED
+            .withDescription(
+                "unauthenticated: a user name is letters, digits, '.', '_' or '-' (1 to 64)")
+            .toRuntimeException();
+      }
+      user = login.user();
+    }
+    context.put(USER_KEY, user);
+    return login != null && login.basic()
+        ? new TokenMiddleware(ClientLogin.bearer(user, login.token()))
+        : TokenMiddleware.INSTANCE;
   }
 
   /**
@@ -178,12 +253,25 @@ public final class FlightSecurity {
             .build());
   }
 
-  /** Nothing to do per call once the token matched. */
+  /**
+   * Nothing to do per call once the token matched, but answering a Basic login with the bearer
+   * value the client sends from then on (what Flight SQL clients such as the JDBC driver expect).
+   */
   private static final class TokenMiddleware implements FlightServerMiddleware {
-    static final TokenMiddleware INSTANCE = new TokenMiddleware();
+    static final TokenMiddleware INSTANCE = new TokenMiddleware(null);
+
+    private final String bearer;
+
+    TokenMiddleware(String bearer) {
+      this.bearer = bearer;
+    }
 
     @Override
-    public void onBeforeSendingHeaders(CallHeaders outgoingHeaders) {}
+    public void onBeforeSendingHeaders(CallHeaders outgoingHeaders) {
+      if (bearer != null) {
+        outgoingHeaders.insert(Tokens.HEADER, Tokens.headerValue(bearer));
+      }
+    }
 
     @Override
     public void onCallCompleted(CallStatus status) {}

@@ -201,6 +201,14 @@ public final class SecurityConfig {
         certChain, privateKey, ca, token, tokenSource, checkToken(text, source), source, users);
   }
 
+  /**
+   * This config's TLS without any token: for a server whose calls' tokens another layer checks (the
+   * Flight middleware of {@link FlightSecurity#addFlightService}, which also takes logins).
+   */
+  public SecurityConfig tlsOnly() {
+    return new SecurityConfig(certChain, privateKey, ca, null, null, null, null, Map.of());
+  }
+
   /** Whether servers of this process serve TLS. */
   public boolean serverTls() {
     return certChain != null;
@@ -285,6 +293,11 @@ public final class SecurityConfig {
       }
     }
     return files.toArray(Path[]::new);
+  }
+
+  /** Whether {@code name} is a valid user name: letters, digits, {@code . _ -}, 1 to 64. */
+  static boolean isUserName(String name) {
+    return USER_NAME.matcher(name).matches();
   }
 
   /** Whether servers of this process know users ({@link #withUsersFile}). */

@@ -47,10 +47,11 @@ public final class ClusterOptions {
       names = "--cluster-token-file",
       paramLabel = "FILE",
       description =
-          "quiver serve --embedded with --token-file: file holding the embedded cluster's own"
-              + " credential, which its scheduler's HTTP port (web UI, jobs API, metrics) accepts"
-              + " and clients do not have (default: a random one no one outside the process"
-              + " knows).")
+          "quiver serve with --token-file or --users-file: the cluster credential. With --embedded"
+              + " the embedded cluster's own, which its scheduler's HTTP port (web UI, jobs API,"
+              + " metrics) accepts and clients do not have (default: a random one no one outside"
+              + " the process knows); with --scheduler sent to the cluster instead of --token-file,"
+              + " so that the scheduler takes each job's user from this server.")
   private Path clusterTokenFile;
 
   @Option(
@@ -83,35 +84,59 @@ public final class ClusterOptions {
     if (clusterTokenFile != null) {
       throw new IllegalArgumentException("--cluster-token-file is for quiver serve --embedded");
     }
-    return openTarget(SecurityConfig.none());
+    return openTarget(SecurityConfig.none(), null);
   }
 
   /**
    * Opens the chosen target for a command that serves clients itself ({@code quiver serve}): there
    * {@code --token-file} also protects the command's own server, so it needs no {@code
-   * --scheduler}.
+   * --scheduler}. {@code usersFile} (may be null) is the server's {@code --users-file}: an embedded
+   * cluster knows the same users; a running cluster learns each job's user from the server only
+   * when it holds the cluster credential ({@code --cluster-token-file}).
    */
-  public ClusterTarget openForServer() {
-    if (tlsCa != null && (choice == null || choice.scheduler == null)) {
+  public ClusterTarget openForServer(Path usersFile) {
+    boolean scheduler = choice != null && choice.scheduler != null;
+    boolean embedded = choice != null && choice.embedded != null;
+    if (tlsCa != null && !scheduler) {
       throw new IllegalArgumentException("--tls-ca needs --scheduler");
     }
-    if (clusterTokenFile != null
-        && (tokenFile == null || choice == null || choice.embedded == null)) {
-      throw new IllegalArgumentException("--cluster-token-file needs --embedded and --token-file");
+    if (clusterTokenFile != null && (tokenFile == null && usersFile == null || choice == null)) {
+      throw new IllegalArgumentException(
+          "--cluster-token-file needs --embedded or --scheduler, and --token-file or"
+              + " --users-file");
     }
-    return openTarget(embeddedSecurity());
+    if (usersFile != null && scheduler && clusterTokenFile == null) {
+      throw new IllegalArgumentException(
+          "--users-file with --scheduler needs --cluster-token-file: the scheduler takes a job's"
+              + " user only from a caller holding the cluster credential (a trusted front end)");
+    }
+    if (scheduler) {
+      SecurityConfig remote = SecurityConfig.fromFiles(null, null, tlsCa, tokenFile);
+      if (usersFile != null) {
+        remote = remote.withUsersFile(usersFile);
+      }
+      if (clusterTokenFile != null) {
+        remote = remote.withClusterTokenFile(clusterTokenFile);
+      }
+      return openTarget(SecurityConfig.none(), remote);
+    }
+    return openTarget(embedded ? embeddedSecurity(usersFile) : SecurityConfig.none(), null);
   }
 
   /**
    * What secures an embedded cluster of a server: with a token, every port of the cluster requires
    * it, as the standalone jars do, and the cluster's own calls (registering, heartbeats, tasks, its
-   * HTTP port) need a cluster credential the server's clients do not hold.
+   * HTTP port) need a cluster credential the server's clients do not hold. Its executors accept the
+   * users' tokens too (clients reading results from them with {@code --executor-endpoints}).
    */
-  private SecurityConfig embeddedSecurity() {
-    if (tokenFile == null) {
+  private SecurityConfig embeddedSecurity(Path usersFile) {
+    if (tokenFile == null && usersFile == null) {
       return SecurityConfig.none();
     }
     SecurityConfig tokens = SecurityConfig.fromFiles(null, null, null, tokenFile);
+    if (usersFile != null) {
+      tokens = tokens.withUsersFile(usersFile);
+    }
     return clusterTokenFile == null
         ? tokens.withRandomClusterToken()
         : tokens.withClusterTokenFile(clusterTokenFile);
@@ -127,7 +152,8 @@ public final class ClusterOptions {
     return tokenFile;
   }
 
-  private ClusterTarget openTarget(SecurityConfig embeddedSecurity) {
+  /** Opens the target; {@code remoteSecurity} (null: the client options') is --scheduler's. */
+  private ClusterTarget openTarget(SecurityConfig embeddedSecurity, SecurityConfig remoteSecurity) {
     if (httpPort != null && (choice == null || choice.embedded == null)) {
       throw new IllegalArgumentException(
           "--http-port needs --embedded (a running cluster's scheduler has its own --http-port)");
@@ -144,6 +170,9 @@ public final class ClusterOptions {
     }
     return ClusterTarget.remote(
         ClusterConfig.remote(choice.scheduler)
-            .withSecurity(SecurityConfig.fromFiles(null, null, tlsCa, tokenFile)));
+            .withSecurity(
+                remoteSecurity != null
+                    ? remoteSecurity
+                    : SecurityConfig.fromFiles(null, null, tlsCa, tokenFile)));
   }
 }

@@ -3,6 +3,7 @@ package dev.quiver.examples.cli;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.io.LocalFileAccess;
 import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.distributed.security.ClientUsers;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.examples.cluster.ClusterTarget;
 import dev.quiver.flightsql.FlightSqlServer;
@@ -91,20 +92,54 @@ public final class ServeCommand implements Callable<Integer> {
               + " given at start).")
   private List<Path> allowedPaths = new ArrayList<>();
 
+  @Option(
+      names = "--users-file",
+      paramLabel = "FILE",
+      description =
+          "One user:token-file line per user, as the scheduler's --users-file: a client sending a"
+              + " user's token (JDBC: token=... in the URL) runs as that user, whom its jobs name"
+              + " (jobs API, history) and whose resource group they run in.")
+  private Path usersFile;
+
+  @Option(
+      names = "--trust-client-user",
+      description =
+          "The server sits behind a front end that authenticates its own users: a client's jobs"
+              + " run as the user name it sends (JDBC: user=NAME&password=<a token>, Basic"
+              + " credentials), not as its token's user. Without it a client naming another user"
+              + " than its token's is refused.")
+  private boolean trustClientUser;
+
   @Override
   public Integer call() throws Exception {
     SecurityConfig security = SecurityConfig.fromFiles(tlsCert, tlsKey, null, cluster.tokenFile());
+    if (usersFile != null) {
+      security = security.withUsersFile(usersFile);
+    }
+    if (trustClientUser && !security.hasToken()) {
+      throw new IllegalArgumentException(
+          "--trust-client-user needs --token-file or --users-file: the front end trusted to name"
+              + " users must itself present a token");
+    }
     List<Path> roots = new ArrayList<>(allowedPaths);
     roots.addAll(tables.localPaths());
-    LocalFileAccess.restrictTo(roots, cluster.tokenFile(), cluster.clusterTokenFile(), tlsKey);
+    LocalFileAccess.restrictTo(
+        roots,
+        SecurityConfig.secretFiles(
+            usersFile, cluster.tokenFile(), cluster.clusterTokenFile(), tlsKey));
     SessionConfig config = settings.apply(new SessionConfig());
     PrintWriter out = spec.commandLine().getOut();
-    try (ClusterTarget target = cluster.openForServer();
+    try (ClusterTarget target = cluster.openForServer(usersFile);
         SessionContext catalog = target.newSession(config)) {
       tables.register(catalog, spec);
       FlightSqlServer.Options options =
           new FlightSqlServer.Options(
-              host, port, security, Duration.ofMinutes(sessionMinutes), executorEndpoints);
+              host,
+              port,
+              security,
+              Duration.ofMinutes(sessionMinutes),
+              executorEndpoints,
+              trustClientUser ? ClientUsers.TRUSTED : ClientUsers.FROM_TOKEN);
       try (FlightSqlServer server = FlightSqlServer.start(catalog, options, QuiverCli.VERSION)) {
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "quiver-serve-shutdown"));
         out.println(

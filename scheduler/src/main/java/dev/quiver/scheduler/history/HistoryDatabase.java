@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -336,7 +337,10 @@ final class HistoryDatabase implements JobArchive {
         0,
         rs.getLong("bytes_written"),
         rs.getString("error_type"),
-        true);
+        true,
+        // Memory peaks are not kept in the history (schema version 1).
+        0,
+        Map.of());
   }
 
   /** The stages as kept: their tasks dropped (thousands of rows a job), operators kept. */

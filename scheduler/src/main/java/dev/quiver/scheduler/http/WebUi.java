@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The scheduler's web UI, rendered on the server as HTML with inline CSS, SVG and a few lines of
@@ -320,6 +321,7 @@ public final class WebUi implements HttpHandler {
         .append(fact("Result rows", String.format(Locale.ROOT, "%,d", s.resultRows())))
         .append(fact("Rows written by all stages", String.format(Locale.ROOT, "%,d", s.rows())))
         .append(fact("Bytes written by all stages", bytes(s.bytes())))
+        .append(fact("Peak memory", peakMemory(s)))
         .append("</dl>");
     b.append("<pre class=\"query\">").append(esc(s.name())).append("</pre>");
     if (s.error() != null) {
@@ -530,6 +532,23 @@ public final class WebUi implements HttpHandler {
       return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     }
     return String.format(Locale.ROOT, "%d min %d s", ms / 60_000, (ms / 1000) % 60);
+  }
+
+  /**
+   * The job's peak Arrow memory on all executors together and on each (executor ids escaped), or ""
+   * when no heartbeat reported any.
+   */
+  static String peakMemory(JobSummary s) {
+    if (s.peakMemoryByExecutor().isEmpty()) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder(bytes(s.peakMemoryBytes())).append(" in all (");
+    String sep = "";
+    for (Map.Entry<String, Long> e : new TreeMap<>(s.peakMemoryByExecutor()).entrySet()) {
+      b.append(sep).append(esc(e.getKey())).append(": ").append(bytes(e.getValue()));
+      sep = ", ";
+    }
+    return b.append(")").toString();
   }
 
   /** Bytes as the UI shows them: "900 B", "1.5 MiB". */

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** A submitted job and everything the scheduler tracks about it; touched by the job loop only. */
 final class Job {
@@ -49,6 +50,15 @@ final class Job {
 
   /** Its place in its group's queue while it waits for admission (1 = next), else 0. */
   int queuePosition;
+
+  /**
+   * Most Arrow memory the job's tasks held on each executor, by executor id, as the executors'
+   * heartbeats reported it (job loop only).
+   */
+  final Map<String, Long> peakMemoryByExecutor = new TreeMap<>();
+
+  /** Most the job held on all executors together in one round of heartbeats (job loop only). */
+  long peakMemoryBytes;
 
   /** When the job started waiting for an executor to exist, or -1. */
   long waitingSinceNanos = -1;

@@ -69,7 +69,9 @@ final class JobSnapshots {
         job.queuePosition,
         bytes,
         job.error == null ? null : job.error.getKind(),
-        false);
+        false,
+        job.peakMemoryBytes,
+        Map.copyOf(job.peakMemoryByExecutor));
   }
 
   static JobDetail detail(Job job, long nowNanos) {

@@ -1,6 +1,7 @@
 package dev.quiver.scheduler.job;
 
 import java.util.List;
+import java.util.Map;
 
 /** What the scheduler shows of its jobs (the HTTP API and web UI): immutable snapshots. */
 public final class JobViews {
@@ -27,6 +28,9 @@ public final class JobViews {
    * @param errorType the kind of error it failed with (e.g. QuiverException), or null
    * @param fromHistory true when it comes from the job history: the scheduler no longer runs or
    *     remembers it, and its stages may lack their tasks (see {@link JobDetail})
+   * @param peakMemoryBytes most Arrow memory its tasks held on all executors together, as their
+   *     heartbeats reported it (0 when none was reported, and for jobs read from the history)
+   * @param peakMemoryByExecutor most its tasks held on each executor, by executor id
    */
   public record JobSummary(
       String id,
@@ -48,7 +52,9 @@ public final class JobViews {
       int queuePosition,
       long bytes,
       String errorType,
-      boolean fromHistory) {
+      boolean fromHistory,
+      long peakMemoryBytes,
+      Map<String, Long> peakMemoryByExecutor) {
 
     /** This finished job as the history shows it: nothing of it runs any more. */
     public JobSummary inHistory() {
@@ -72,7 +78,9 @@ public final class JobViews {
           0,
           bytes,
           errorType,
-          true);
+          true,
+          peakMemoryBytes,
+          peakMemoryByExecutor);
     }
   }
 

@@ -6,6 +6,7 @@ import dev.quiver.distributed.limits.QueryTimeoutException;
 import dev.quiver.distributed.proto.ErrorInfo;
 import dev.quiver.distributed.proto.ExecutorStatus;
 import dev.quiver.distributed.proto.HeartbeatRequest;
+import dev.quiver.distributed.proto.JobMemory;
 import dev.quiver.scheduler.executors.ExecutorRegistry;
 import dev.quiver.scheduler.memory.ClusterMemory;
 import dev.quiver.scheduler.memory.LowMemoryKiller;
@@ -51,9 +52,21 @@ final class LimitChecks {
             Math.max(Duration.ofSeconds(1).toNanos(), heartbeatInterval.multipliedBy(2).toNanos()));
   }
 
-  /** An executor's heartbeat: what each job holds there now. */
+  /** An executor's heartbeat: what each job holds there now, and each job's peaks so far. */
   void heartbeat(HeartbeatRequest beat) {
     memory.report(beat);
+    Map<String, Long> here = new HashMap<>();
+    for (JobMemory m : beat.getJobMemoryList()) {
+      here.merge(m.getJobId(), m.getBytes(), Long::sum);
+    }
+    here.forEach(
+        (id, bytes) -> {
+          Job job = jobs.get(id);
+          if (job != null) {
+            job.peakMemoryByExecutor.merge(beat.getExecutorId(), bytes, Math::max);
+            job.peakMemoryBytes = Math.max(job.peakMemoryBytes, memory.peak(id));
+          }
+        });
   }
 
   /**

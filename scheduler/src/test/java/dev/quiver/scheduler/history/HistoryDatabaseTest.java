@@ -69,7 +69,9 @@ class HistoryDatabaseTest {
         0,
         56_789,
         error == null ? null : "QuiverException",
-        false);
+        false,
+        0,
+        java.util.Map.of());
   }
 
   private static JobDetail detail(JobSummary s) {
