@@ -108,7 +108,7 @@ public final class EmbeddedExecutorLauncher implements ExecutorLauncher {
     if (transport != GrpcTransport.NETTY) {
       config = config.withHosts(id, id).withPort(PORT_OFF_TCP);
     }
-    ExecutorServer server = ExecutorServer.start(config, Root.ALLOCATOR, decoders, transport);
+    ExecutorServer server = ExecutorServer.start(config, Root.ALLOCATOR, decoders, transport, true);
     String target = config.host() + ":" + server.port();
     return new RunningServer() {
       @Override

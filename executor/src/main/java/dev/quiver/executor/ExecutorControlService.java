@@ -64,7 +64,7 @@ final class ExecutorControlService extends ExecutorControlGrpc.ExecutorControlIm
               .asRuntimeException());
       return;
     }
-    LOG.info(
+    LOG.debug(
         "removed {} shuffle partitions ({} bytes) of job {}",
         removed.partitions(),
         removed.bytes(),

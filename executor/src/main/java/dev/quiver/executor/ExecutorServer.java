@@ -55,6 +55,7 @@ import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * An executor process's servers: Arrow Flight for shuffle data plus the control service on the same
@@ -164,6 +165,9 @@ public final class ExecutorServer implements AutoCloseable {
   private int registerFailures;
 
   private volatile boolean closed;
+
+  /** Runs inside an application (the embedded cluster); set before the first heartbeat. */
+  private volatile boolean embedded;
 
   /**
    * True once the executor drains (SIGTERM, or the scheduler says an operator asked): it tells the
@@ -473,7 +477,23 @@ public final class ExecutorServer implements AutoCloseable {
       StageDecoderFactory decoders,
       GrpcTransport transport)
       throws IOException {
+    return start(config, parent, decoders, transport, false);
+  }
+
+  /**
+   * As {@link #start(ExecutorConfig, BufferAllocator, StageDecoderFactory, GrpcTransport)}; {@code
+   * embedded}: inside an application (the embedded cluster), whose log gets its start and
+   * registration at DEBUG only.
+   */
+  public static ExecutorServer start(
+      ExecutorConfig config,
+      BufferAllocator parent,
+      StageDecoderFactory decoders,
+      GrpcTransport transport,
+      boolean embedded)
+      throws IOException {
     ExecutorServer server = new ExecutorServer(config, parent, decoders, transport);
+    server.embedded = embedded;
     try {
       server.flight.start();
       if (server.port() <= 0) {
@@ -544,18 +564,19 @@ public final class ExecutorServer implements AutoCloseable {
     long sweepMillis = Math.max(100, Math.min(15_000, config.shuffleTtl().toMillis() / 4));
     server.heartbeats.scheduleWithFixedDelay(
         server::expireShuffles, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
-    LOG.info(
-        "executor {} serving Flight on {}:{} (advertised as {}){}, scheduler {}:{}, disk limit {}"
-            + " bytes ({})",
-        config.executorId(),
-        config.host(),
-        server.port(),
-        config.advertisedHost(),
-        server.http == null ? "" : ", HTTP on port " + server.http.port(),
-        config.schedulerHost(),
-        config.schedulerPort(),
-        server.diskLimit,
-        config.security());
+    LOG.atLevel(server.embedded ? Level.DEBUG : Level.INFO)
+        .log(
+            "executor {} serving Flight on {}:{} (advertised as {}){}, scheduler {}:{}, disk limit {}"
+                + " bytes ({})",
+            config.executorId(),
+            config.host(),
+            server.port(),
+            config.advertisedHost(),
+            server.http == null ? "" : ", HTTP on port " + server.http.port(),
+            config.schedulerHost(),
+            config.schedulerPort(),
+            server.diskLimit,
+            config.security());
     return server;
   }
 
@@ -619,12 +640,13 @@ public final class ExecutorServer implements AutoCloseable {
       }
       registered = true;
       registerFailures = 0;
-      LOG.info(
-          "executor {} registered with scheduler {}:{}, heartbeat every {} ms",
-          config.executorId(),
-          config.schedulerHost(),
-          config.schedulerPort(),
-          intervalMillis);
+      LOG.atLevel(embedded ? Level.DEBUG : Level.INFO)
+          .log(
+              "executor {} registered with scheduler {}:{}, heartbeat every {} ms",
+              config.executorId(),
+              config.schedulerHost(),
+              config.schedulerPort(),
+              intervalMillis);
     } catch (StatusRuntimeException e) {
       if (speaksHttp1(e.getStatus())) {
         throw new QuiverException(

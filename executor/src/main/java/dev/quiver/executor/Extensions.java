@@ -80,7 +80,8 @@ public final class Extensions implements AutoCloseable {
         }
       }
       if (!udfs.isEmpty()) {
-        LOG.info("extension UDFs: {}", udfs.keySet());
+        // Once per executor, so once per executor of an embedded cluster too: not INFO news.
+        LOG.debug("extension UDFs: {}", udfs.keySet());
       }
       return new Extensions(loader, owned, Collections.unmodifiableMap(udfs));
     } catch (ServiceConfigurationError | RuntimeException e) {

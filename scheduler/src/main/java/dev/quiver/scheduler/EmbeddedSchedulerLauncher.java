@@ -30,7 +30,7 @@ public final class EmbeddedSchedulerLauncher implements SchedulerLauncher {
     Duration timeout = Duration.ofMillis(heartbeatTimeoutMillis);
     Duration interval = Duration.ofMillis(Math.max(1, heartbeatTimeoutMillis / 5));
     SchedulerServer server =
-        SchedulerServer.start(
+        SchedulerServer.startEmbedded(
             SchedulerConfig.defaults()
                 .withPort(port)
                 .withHeartbeat(interval, timeout)
@@ -50,6 +50,11 @@ public final class EmbeddedSchedulerLauncher implements SchedulerLauncher {
       @Override
       public int httpPort() {
         return server.httpPort();
+      }
+
+      @Override
+      public void stopping() {
+        server.expectDepartures();
       }
 
       @Override

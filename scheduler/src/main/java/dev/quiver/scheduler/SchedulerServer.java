@@ -28,6 +28,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /** The scheduler process's gRPC server, its executor liveness checker and its job manager. */
 public final class SchedulerServer implements AutoCloseable {
@@ -43,11 +44,19 @@ public final class SchedulerServer implements AutoCloseable {
   private HttpEndpoint http;
   private volatile boolean closing;
   private final ServerServiceDefinition service;
+
+  /** Runs inside an application (the embedded cluster) rather than as a server process. */
+  private final boolean embedded;
+
   private SameProcessServers.Mirror mirror;
 
   private SchedulerServer(
-      SchedulerConfig config, GrpcTransport transport, ExecutorRegistry registry) {
+      SchedulerConfig config,
+      GrpcTransport transport,
+      ExecutorRegistry registry,
+      boolean embedded) {
     this.config = config;
+    this.embedded = embedded;
     this.registry = registry;
     // JVM metrics only when something can scrape them.
     this.metrics =
@@ -61,7 +70,8 @@ public final class SchedulerServer implements AutoCloseable {
             new JobMetrics(metrics),
             transport,
             JobHistory.open(config.history()));
-    this.service = StrictRequests.of(new SchedulerService(registry, config, jobs).bindService());
+    this.service =
+        StrictRequests.of(new SchedulerService(registry, config, jobs, embedded).bindService());
     this.server =
         transport
             .serverBuilder(config.host(), config.port(), config.security())
@@ -99,7 +109,22 @@ public final class SchedulerServer implements AutoCloseable {
   public static SchedulerServer start(
       SchedulerConfig config, GrpcTransport transport, ExecutorRegistry registry)
       throws IOException {
-    SchedulerServer s = new SchedulerServer(config, transport, registry);
+    return start(config, transport, registry, false);
+  }
+
+  /**
+   * Starts a scheduler inside an application (the embedded cluster): its start and the executors
+   * joining are logged at DEBUG, leaving the application's log to the application.
+   */
+  public static SchedulerServer startEmbedded(SchedulerConfig config) throws IOException {
+    return start(
+        config, GrpcTransport.NETTY, new ExecutorRegistry(config.heartbeatTimeout()), true);
+  }
+
+  private static SchedulerServer start(
+      SchedulerConfig config, GrpcTransport transport, ExecutorRegistry registry, boolean embedded)
+      throws IOException {
+    SchedulerServer s = new SchedulerServer(config, transport, registry, embedded);
     try {
       s.server.start();
     } catch (IOException e) {
@@ -143,13 +168,14 @@ public final class SchedulerServer implements AutoCloseable {
     s.liveness.scheduleWithFixedDelay(
         s::checkLiveness, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
     s.jobs.start();
-    LOG.info(
-        "scheduler listening on {}:{}, advertised as {} ({}){}",
-        config.host(),
-        s.port(),
-        s.advertisedTarget(),
-        config.security(),
-        s.http == null ? "" : ", HTTP port " + s.http.port());
+    LOG.atLevel(embedded ? Level.DEBUG : Level.INFO)
+        .log(
+            "scheduler listening on {}:{}, advertised as {} ({}){}",
+            config.host(),
+            s.port(),
+            s.advertisedTarget(),
+            config.security(),
+            s.http == null ? "" : ", HTTP port " + s.http.port());
     if (config.security().hasToken() && !config.security().hasClusterToken()) {
       LOG.warn(
           "clients and executors share one token: anyone holding it can register as an executor"
@@ -269,6 +295,14 @@ public final class SchedulerServer implements AutoCloseable {
   /** The address others reach the scheduler at, {@code host:port}. */
   public String advertisedTarget() {
     return config.advertisedHost() + ":" + port();
+  }
+
+  /**
+   * The application is closing the cluster: executors that leave from now on were asked to, and
+   * their going is logged at DEBUG only.
+   */
+  public void expectDepartures() {
+    jobs.expectDepartures();
   }
 
   /** Stops accepting calls, ends status streams, waits briefly for running calls, then stops. */

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /** The scheduler's gRPC service: the executor registry and jobs. */
 final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
@@ -45,7 +46,12 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
   private final SchedulerConfig config;
   private final JobManager jobs;
 
-  SchedulerService(ExecutorRegistry registry, SchedulerConfig config, JobManager jobs) {
+  /** Inside an application (the embedded cluster): executors joining are logged at DEBUG. */
+  private final boolean embedded;
+
+  SchedulerService(
+      ExecutorRegistry registry, SchedulerConfig config, JobManager jobs, boolean embedded) {
+    this.embedded = embedded;
     this.registry = registry;
     this.config = config;
     this.jobs = jobs;
@@ -63,13 +69,14 @@ final class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
           validate(info);
           boolean fresh = jobs.register(info);
           if (fresh) {
-            LOG.info(
-                "{} registered: flight port {}, {} cores, {} bytes of memory, release {}",
-                who,
-                info.getFlightPort(),
-                info.getCores(),
-                info.getMemoryBytes(),
-                info.getVersion());
+            LOG.atLevel(embedded ? Level.DEBUG : Level.INFO)
+                .log(
+                    "{} registered: flight port {}, {} cores, {} bytes of memory, release {}",
+                    who,
+                    info.getFlightPort(),
+                    info.getCores(),
+                    info.getMemoryBytes(),
+                    info.getVersion());
           }
           return RegisterResponse.newBuilder()
               .setProtocolVersion(WireProtocol.VERSION)

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Code that runs unchanged on an embedded cluster exits like it does on the plain binding.
- * Regression: after closing its session, an application's JVM stayed up about a minute after main
- * returned, held by the Flight server's idle non-daemon threads, unless it also closed {@code
- * ClusterLifecycle}.
+ * Code that runs unchanged on an embedded cluster exits like it does on the plain binding, and logs
+ * no more than the cluster's start and stop. Regression: after closing its session, an
+ * application's JVM stayed up about a minute after main returned, held by the Flight server's idle
+ * non-daemon threads, unless it also closed {@code ClusterLifecycle}.
  */
 @Timeout(300)
 class EmbeddedClusterExitTest {
@@ -57,5 +57,27 @@ class EmbeddedClusterExitTest {
         .as("ms from main returning to the JVM exiting\n%s", output)
         .isLessThan(15_000);
     assertThat(output.toString()).contains("rows ");
+    // The application's log (SLF4J's simple logger at its default INFO) gets the cluster's start
+    // and stop: nothing per query, task or executor, and no warning when the application closes
+    // it (it used to get about 20 INFO lines for these queries, and "executor ... is gone (its
+    // connection broke and reconnecting was refused)" on closing).
+    // Quiver's lines at INFO; no library's warning either (Arrow's own INFO lines are the
+    // application's to configure).
+    List<String> logged =
+        output
+            .toString()
+            .lines()
+            .filter(
+                l ->
+                    l.matches("\\[[^\\]]+\\] (TRACE|DEBUG|INFO) dev\\.quiver\\..*")
+                        || l.matches("\\[[^\\]]+\\] (WARN|ERROR) .*")
+                        || l.matches("(WARNING|SEVERE): .*"))
+            .toList();
+    assertThat(logged)
+        .as("log lines of the application\n%s", output)
+        .hasSize(2)
+        .allMatch(l -> l.contains(" INFO dev.quiver.distributed.cluster.EmbeddedCluster - "));
+    assertThat(logged.get(0)).contains("embedded cluster started: scheduler 127.0.0.1:");
+    assertThat(logged.get(1)).contains("embedded cluster stopped");
   }
 }

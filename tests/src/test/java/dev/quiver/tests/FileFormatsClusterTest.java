@@ -9,6 +9,7 @@ import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.datasource.CsvOptions;
 import dev.quiver.binding.datasource.CsvOptionsTest;
 import dev.quiver.binding.datasource.HivePartitionTest;
+import dev.quiver.binding.datasource.PartitionedCopyTest;
 import dev.quiver.binding.datasource.SameRows;
 import dev.quiver.binding.physical.scan.ParquetLateMaterializationTest;
 import dev.quiver.binding.settings.SessionConfig;
@@ -102,6 +103,41 @@ class FileFormatsClusterTest {
       }
     } finally {
       ctx.deregisterTable("events");
+    }
+  }
+
+  /**
+   * COPY ... PARTITION_BY from a distributed session writes DuckDB's folders, which DuckDB and
+   * Quiver's globs read back as DuckDB reads its own.
+   */
+  @Test
+  void copyPartitionByAndGlobsMatchDuckDb() throws Exception {
+    Path duck = HivePartitionTest.write(java.nio.file.Files.createDirectories(tmp.resolve("src")));
+    Path out = tmp.resolve("copied");
+    try {
+      configure(3, 256);
+      assertThat(PartitionedCopyTest.copyPartitioned(ctx, duck, out, "PARQUET")).isEqualTo(2000);
+      ranOnBothExecutors();
+      assertThat(PartitionedCopyTest.files(out)).isEqualTo(PartitionedCopyTest.files(duck));
+      for (String sql : HivePartitionTest.QUERIES) {
+        SameRows.same(HivePartitionTest.duckdb(duck, sql), HivePartitionTest.duckdb(out, sql), sql);
+      }
+      for (int partitions : new int[] {2, 5}) {
+        configure(partitions, 128);
+        for (String read : PartitionedCopyTest.globReads(out)) {
+          SameRows.quiver(ctx, "CREATE OR REPLACE VIEW events AS " + read);
+          for (String sql : HivePartitionTest.QUERIES) {
+            SameRows.same(
+                HivePartitionTest.duckdb(duck, sql),
+                HivePartitionTest.quiver(ctx, sql),
+                read + ": " + sql);
+          }
+        }
+        ranOnBothExecutors();
+      }
+    } finally {
+      SameRows.quiver(ctx, "DROP VIEW IF EXISTS events");
+      SameRows.quiver(ctx, "DROP VIEW IF EXISTS source");
     }
   }
 

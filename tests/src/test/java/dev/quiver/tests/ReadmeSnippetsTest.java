@@ -174,7 +174,8 @@ class ReadmeSnippetsTest {
    */
   static void assertNoThreadLeftBesides(Set<Thread> before, String after)
       throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    long start = System.nanoTime();
+    long deadline = start + TimeUnit.SECONDS.toNanos(10);
     boolean extended = false;
     List<Thread> left;
     do {
@@ -184,6 +185,10 @@ class ReadmeSnippetsTest {
               .sorted(java.util.Comparator.comparing(Thread::getName))
               .collect(Collectors.toList());
       if (left.isEmpty()) {
+        // How long the wait took, so that a run shows when idle pooled workers held it up.
+        System.out.printf(
+            "%s: its threads ended %d ms after it returned%n",
+            after, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         return;
       }
       Thread.sleep(100);

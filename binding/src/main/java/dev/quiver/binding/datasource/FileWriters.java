@@ -162,16 +162,8 @@ public final class FileWriters {
       } else {
         store.publishAll(pending);
       }
-    } catch (OutOfMemoryException e) {
-      pending.forEach(PendingObject::abort);
-      throw ScanBatches.exhausted("writing Parquet to " + root, e);
-    } catch (QuiverException e) {
-      pending.forEach(PendingObject::abort);
-      throw e;
     } catch (IOException | RuntimeException e) {
-      pending.forEach(PendingObject::abort);
-      throw new DataSourceException(
-          "Cannot write Parquet files to " + root + ": " + e.getMessage(), e);
+      throw writeFailed(pending, "Parquet files to " + root, e);
     } finally {
       closeQuietly(file);
       if (staging != null) {
@@ -179,6 +171,21 @@ public final class FileWriters {
       }
     }
     return rows;
+  }
+
+  /**
+   * Aborts the uploads of a write of {@code what} that failed with {@code e}; what to throw (memory
+   * running out and Quiver's own errors keep their kind).
+   */
+  static RuntimeException writeFailed(List<PendingObject> pending, String what, Exception e) {
+    pending.forEach(PendingObject::abort);
+    if (e instanceof OutOfMemoryException oom) {
+      return ScanBatches.exhausted("writing " + what, oom);
+    }
+    if (e instanceof QuiverException q) {
+      return q;
+    }
+    return new DataSourceException("Cannot write " + what + ": " + e.getMessage(), e);
   }
 
   private static void closeQuietly(OutputStream stream) {
@@ -195,7 +202,7 @@ public final class FileWriters {
    * A new hidden folder beside {@code target} (same file system, so renaming it onto the target is
    * atomic; readers of the parent skip hidden names).
    */
-  private static Path localStaging(Path target) throws IOException {
+  static Path localStaging(Path target) throws IOException {
     Path parent = target.toAbsolutePath().getParent();
     Files.createDirectories(parent);
     return Files.createDirectory(
@@ -206,7 +213,7 @@ public final class FileWriters {
    * Publishes the finished folder {@code out} as {@code target} (absent or an empty folder) with
    * one atomic rename, so readers see every file or none.
    */
-  private static void publishFolder(Path out, Path target) {
+  static void publishFolder(Path out, Path target) {
     try {
       Files.move(out, target, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
@@ -221,7 +228,7 @@ public final class FileWriters {
     }
   }
 
-  private static boolean emptyOrAbsent(Path dir) {
+  static boolean emptyOrAbsent(Path dir) {
     if (!Files.exists(dir)) {
       return true;
     }
@@ -288,26 +295,9 @@ public final class FileWriters {
         out.write(CsvFormat.header(root0.getSchema(), delimiter));
         out.write('\n');
       }
-      StringBuilder line = new StringBuilder(256);
       while (reader.loadNextBatch()) {
-        List<FieldVector> vectors = root0.getFieldVectors();
-        CsvFormat.ValueWriter[] writers = new CsvFormat.ValueWriter[vectors.size()];
-        for (int c = 0; c < writers.length; c++) {
-          writers[c] = CsvFormat.writer(vectors.get(c), delimiter);
-        }
-        int n = root0.getRowCount();
-        for (int r = 0; r < n; r++) {
-          line.setLength(0);
-          for (int c = 0; c < writers.length; c++) {
-            if (c > 0) {
-              line.append(delimiter);
-            }
-            writers[c].append(line, r);
-          }
-          line.append('\n');
-          out.append(line);
-        }
-        rows += n;
+        appendCsvLines(out, root0, delimiter);
+        rows += root0.getRowCount();
       }
       out.flush();
     } catch (QuiverException e) {
@@ -319,6 +309,29 @@ public final class FileWriters {
     }
     pending.commit();
     return rows;
+  }
+
+  /** Appends the rows of {@code batch} to {@code out} as CSV lines. */
+  static void appendCsvLines(Writer out, VectorSchemaRoot batch, char delimiter)
+      throws IOException {
+    List<FieldVector> vectors = batch.getFieldVectors();
+    CsvFormat.ValueWriter[] writers = new CsvFormat.ValueWriter[vectors.size()];
+    for (int c = 0; c < writers.length; c++) {
+      writers[c] = CsvFormat.writer(vectors.get(c), delimiter);
+    }
+    StringBuilder line = new StringBuilder(256);
+    int n = batch.getRowCount();
+    for (int r = 0; r < n; r++) {
+      line.setLength(0);
+      for (int c = 0; c < writers.length; c++) {
+        if (c > 0) {
+          line.append(delimiter);
+        }
+        writers[c].append(line, r);
+      }
+      line.append('\n');
+      out.append(line);
+    }
   }
 
   /**
@@ -441,7 +454,7 @@ public final class FileWriters {
     }
   }
 
-  private static void deleteRecursively(Path dir) {
+  static void deleteRecursively(Path dir) {
     if (!Files.exists(dir)) {
       return;
     }

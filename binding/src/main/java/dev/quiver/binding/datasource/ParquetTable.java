@@ -2,6 +2,7 @@ package dev.quiver.binding.datasource;
 
 import dev.quiver.binding.errors.DataSourceException;
 import dev.quiver.binding.errors.ObjectStoreException;
+import dev.quiver.binding.io.Globs;
 import dev.quiver.binding.io.Listings;
 import dev.quiver.binding.io.ObjectReader;
 import dev.quiver.binding.io.ObjectStore;
@@ -113,10 +114,11 @@ public final class ParquetTable implements TableProvider {
         }
       }
     }
+    String base = hiveRoot(root);
     List<StoredObject> objects =
         selectFiles(listed, root, single, "Parquet", ParquetTable::isParquetCandidate);
     List<String> relative =
-        objects.stream().map(o -> single ? "" : relativePath(root, o.location())).toList();
+        objects.stream().map(o -> single ? "" : relativePath(base, o.location())).toList();
     List<Field> partitionFields =
         options.hivePartitioning() && !single
             ? HivePartitions.columns(relative, options.partitionTypes(), path)
@@ -274,8 +276,9 @@ public final class ParquetTable implements TableProvider {
       return listed;
     }
     List<StoredObject> found = new ArrayList<>();
+    String base = Globs.base(root);
     for (StoredObject o : listed) {
-      String relative = relativePath(root, o.location());
+      String relative = relativePath(base, o.location());
       if (relative.matches("(.*/)?[._].*")) {
         continue;
       }
@@ -283,6 +286,10 @@ public final class ParquetTable implements TableProvider {
       if (accept.test(name)) {
         found.add(o);
       }
+    }
+    if (found.isEmpty() && Globs.isGlob(root)) {
+      throw new DataSourceException(
+          "No " + format + " files match " + root + "; check the path and its wildcards");
     }
     if (found.isEmpty()) {
       throw new DataSourceException(
@@ -293,6 +300,17 @@ public final class ParquetTable implements TableProvider {
               + " files; point to a file or a directory holding some");
     }
     return found;
+  }
+
+  /**
+   * Where the Hive folders of {@code root}'s files start: below a folder, or below a glob's base;
+   * DuckDB also reads {@code name=value} folders named in a glob's base ({@code
+   * events/cat=a/*.parquet} has column cat), so those count too.
+   */
+  private static String hiveRoot(String root) {
+    String base = Globs.base(root);
+    int eq = Globs.isGlob(root) ? base.indexOf('=') : -1;
+    return eq < 0 ? base : base.substring(0, Math.max(0, base.lastIndexOf('/', eq)));
   }
 
   /** The path of {@code location} below {@code root}, with '/' separators. */

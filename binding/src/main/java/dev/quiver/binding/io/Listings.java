@@ -30,8 +30,21 @@ public final class Listings {
     return new Listings(false);
   }
 
-  /** {@link ObjectStore#list} of {@code location}, made once per {@code store} and location. */
+  /**
+   * {@link ObjectStore#list} of {@code location}, made once per {@code store} and location; a glob
+   * ({@link Globs}) lists its base and keeps the objects it matches.
+   */
   public List<StoredObject> list(ObjectStore store, String location) {
+    if (Globs.isGlob(location)) {
+      java.util.function.Predicate<String> matches = Globs.matcher(location);
+      return listed(store, Globs.base(location)).stream()
+          .filter(o -> matches.test(o.location()))
+          .toList();
+    }
+    return listed(store, location);
+  }
+
+  private List<StoredObject> listed(ObjectStore store, String location) {
     if (!remember) {
       return store.list(location);
     }

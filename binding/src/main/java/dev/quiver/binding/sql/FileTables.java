@@ -185,10 +185,7 @@ final class FileTables {
       option(function, arg, options);
     }
     boolean parquet = PARQUET.contains(function);
-    if (parquet && !options.isEmpty()) {
-      throw new QueryTypeException(
-          function + " takes no options, got " + String.join(", ", options.keySet()));
-    }
+    ParquetOptions parquetOptions = parquet ? parquetOptions(function, options) : null;
     List<Object> key = List.of(parquet, ObjectStores.normalize(path), options);
     Listings statementListings;
     synchronized (this) {
@@ -200,7 +197,7 @@ final class FileTables {
     }
     TableProvider provider =
         parquet
-            ? ParquetTable.open(path, config.get(), ParquetOptions.DEFAULT, statementListings)
+            ? ParquetTable.open(path, config.get(), parquetOptions, statementListings)
             : CsvTable.openSniffing(
                 path,
                 CsvOptions.fromSettings(options),
@@ -215,6 +212,29 @@ final class FileTables {
       opened.put(key, name);
     }
     return new SqlIdentifier(name, call.getParserPosition());
+  }
+
+  /**
+   * read_parquet's options: {@code hive_partitioning} (default true: {@code name=value} folders
+   * below the path's folder, or below a glob's first wildcard, become columns, as in DuckDB, which
+   * detects them).
+   */
+  private static ParquetOptions parquetOptions(String function, Map<String, String> options) {
+    ParquetOptions o = ParquetOptions.DEFAULT;
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      String v = e.getValue().toLowerCase(Locale.ROOT);
+      if (!e.getKey().equals("hive_partitioning")
+          || !(v.equals("true") || v.equals("false") || v.equals("1") || v.equals("0"))) {
+        throw new QueryTypeException(
+            function
+                + " takes one option, hive_partitioning => true or false; got "
+                + e.getKey()
+                + " => "
+                + e.getValue());
+      }
+      o = o.withHivePartitioning(v.equals("true") || v.equals("1"));
+    }
+    return o;
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.quiver.binding.datasource.CsvTable;
 import dev.quiver.binding.datasource.FileWriters;
 import dev.quiver.binding.datasource.MemoryTable;
 import dev.quiver.binding.datasource.ParquetTable;
+import dev.quiver.binding.datasource.PartitionedWrite;
 import dev.quiver.binding.datasource.TableProvider;
 import dev.quiver.binding.datasource.WritableTableCatalog;
 import dev.quiver.binding.datasource.parquet.ParquetCodec;
@@ -637,11 +638,94 @@ final class StatementExecutor {
   }
 
   /**
+   * COPY's CSV DELIMITER (default ','); checks that no option but DELIMITER and HEADER is given.
+   */
+  private static char csvDelimiter(Map<String, String> options) {
+    char delimiter = ',';
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      switch (e.getKey()) {
+        case "delimiter", "delim", "sep" -> {
+          String d = e.getValue().equals("\\t") ? "\t" : e.getValue();
+          if (d.length() != 1) {
+            throw new QuiverException("COPY: DELIMITER must be one character, got '" + d + "'");
+          }
+          delimiter = d.charAt(0);
+        }
+        case "header" -> {}
+        default ->
+            throw new QuiverException(
+                "COPY ... (FORMAT CSV): unknown option "
+                    + e.getKey()
+                    + "; use DELIMITER and HEADER");
+      }
+    }
+    return delimiter;
+  }
+
+  /** COPY's CSV HEADER (default true). */
+  private static boolean csvHeader(Map<String, String> options) {
+    String h = options.get("header");
+    return h == null || isTrue(h);
+  }
+
+  private static boolean isTrue(String option) {
+    return !option.equalsIgnoreCase("false") && !option.equals("0");
+  }
+
+  /**
+   * {@code PARTITION_BY (a, b)} or {@code PARTITION_BY a}: the column names, unquoted ({@code "A
+   * b"} keeps its case and spaces).
+   */
+  private static List<String> partitionColumns(String option) {
+    String list = option.strip();
+    if (list.startsWith("(") && list.endsWith(")")) {
+      list = list.substring(1, list.length() - 1);
+    }
+    List<String> names = new ArrayList<>();
+    for (String part : list.split(",")) {
+      String name = part.strip();
+      if (name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")) {
+        name = name.substring(1, name.length() - 1).replace("\"\"", "\"");
+      }
+      if (name.isEmpty()) {
+        throw new QuiverException(
+            "COPY ... (PARTITION_BY " + option + "): name the columns, PARTITION_BY (a, b)");
+      }
+      names.add(name);
+    }
+    return names;
+  }
+
+  /** What COPY does with a target folder holding files: OVERWRITE_OR_IGNORE, OVERWRITE. */
+  private static PartitionedWrite.Existing existing(
+      Map<String, String> options, boolean partitioned) {
+    PartitionedWrite.Existing existing = PartitionedWrite.Existing.FAIL;
+    for (String key : List.of("overwrite_or_ignore", "overwrite")) {
+      String v = options.remove(key);
+      if (v == null || !isTrue(v)) {
+        continue;
+      }
+      if (!partitioned) {
+        throw new QuiverException(
+            "COPY ... ("
+                + key.toUpperCase(Locale.ROOT)
+                + ") is for a PARTITION_BY folder; COPY to a single file replaces it anyway");
+      }
+      existing =
+          key.equals("overwrite")
+              ? PartitionedWrite.Existing.OVERWRITE
+              : PartitionedWrite.Existing.OVERWRITE_OR_IGNORE;
+    }
+    return existing;
+  }
+
+  /**
    * {@code COPY (query) TO 'path' (FORMAT PARQUET [, COMPRESSION zstd] [, ROW_GROUP_SIZE n] | CSV
    * [, DELIMITER ';'] [, HEADER false])} and {@code COPY table TO ...}: runs the query (on the
    * cluster for a distributed session) and writes its rows as one file at {@code path}, a local
-   * path or {@code s3://bucket/key}, replacing it; the format comes from FORMAT or the file's
-   * extension. Returns the rows written.
+   * path or {@code s3://bucket/key}, replacing it, or with {@code PARTITION_BY (a, b)} as Hive
+   * folders under {@code path} ({@link PartitionedWrite}); the format comes from FORMAT or the
+   * file's extension. Returns the rows written.
    */
   private DataFrame copy(Statement.Copy copy) {
     String path = copy.path();
@@ -657,40 +741,49 @@ final class StatementExecutor {
       throw new QuiverException(
           "COPY ... TO '" + path + "': name the format, (FORMAT PARQUET) or (FORMAT CSV)");
     }
+    List<String> partitionBy =
+        options.containsKey("partition_by")
+            ? partitionColumns(options.remove("partition_by"))
+            : List.of();
+    PartitionedWrite.Existing existing = existing(options, !partitionBy.isEmpty());
+    boolean writePartitionColumns =
+        options.containsKey("write_partition_columns")
+            && isTrue(options.remove("write_partition_columns"));
     DataFrame df =
         copy.query() instanceof Statement.Other other
             ? session.planning(() -> statement(other.sql(), true))
             : execute(copy.query());
     long rows;
     try (ArrowReader reader = df.executeStream()) {
+      if (!partitionBy.isEmpty()) {
+        PartitionedWrite.FileFormat files =
+            switch (format) {
+              case "parquet" -> PartitionedWrite.parquet(parquetOptions(options));
+              case "csv" -> PartitionedWrite.csv(csvDelimiter(options), csvHeader(options));
+              default ->
+                  throw new QuiverException(
+                      "COPY ... TO: unknown FORMAT " + format + "; use PARQUET or CSV");
+            };
+        rows =
+            PartitionedWrite.write(
+                reader,
+                path,
+                session.config(),
+                partitionBy,
+                writePartitionColumns,
+                files,
+                existing);
+        return countFrame(rows);
+      }
       switch (format) {
         case "parquet" -> {
           rows =
               FileWriters.writeParquetFile(reader, path, session.config(), parquetOptions(options));
         }
         case "csv" -> {
-          char delimiter = ',';
-          boolean header = true;
-          for (Map.Entry<String, String> e : options.entrySet()) {
-            switch (e.getKey()) {
-              case "delimiter", "delim", "sep" -> {
-                String d = e.getValue().equals("\\t") ? "\t" : e.getValue();
-                if (d.length() != 1) {
-                  throw new QuiverException(
-                      "COPY: DELIMITER must be one character, got '" + d + "'");
-                }
-                delimiter = d.charAt(0);
-              }
-              case "header" ->
-                  header = !e.getValue().equalsIgnoreCase("false") && !e.getValue().equals("0");
-              default ->
-                  throw new QuiverException(
-                      "COPY ... (FORMAT CSV): unknown option "
-                          + e.getKey()
-                          + "; use DELIMITER and HEADER");
-            }
-          }
-          rows = FileWriters.writeCsvFile(reader, path, session.config(), delimiter, header);
+          rows =
+              FileWriters.writeCsvFile(
+                  reader, path, session.config(), csvDelimiter(options), csvHeader(options));
         }
         default ->
             throw new QuiverException(

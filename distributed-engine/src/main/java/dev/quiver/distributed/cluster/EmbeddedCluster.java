@@ -29,6 +29,9 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   private static final long REGISTRATION_WAIT_MILLIS = 30_000;
 
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(EmbeddedCluster.class);
+
   private final int executors;
   private final int coresPerExecutor;
   private final long memoryPerExecutor;
@@ -138,6 +141,11 @@ public final class EmbeddedCluster implements AutoCloseable {
                 schedulerHttpPort != -1));
       }
       awaitRegistration();
+      LOG.info(
+          "embedded cluster started: scheduler {}, {} executors of {} cores",
+          scheduler.target(),
+          executors,
+          coresPerExecutor);
       return this;
     } catch (Exception e) {
       close();
@@ -212,6 +220,9 @@ public final class EmbeddedCluster implements AutoCloseable {
       return;
     }
     closed = true;
+    if (scheduler != null) {
+      scheduler.stopping();
+    }
     for (RunningServer e : executorServers) {
       closeQuietly(e);
     }
@@ -222,14 +233,16 @@ public final class EmbeddedCluster implements AutoCloseable {
     if (workRoot != null) {
       deleteTree(workRoot);
     }
+    if (scheduler != null) {
+      LOG.info("embedded cluster stopped");
+    }
   }
 
   private static void closeQuietly(RunningServer server) {
     try {
       server.close();
     } catch (RuntimeException e) {
-      org.slf4j.LoggerFactory.getLogger(EmbeddedCluster.class)
-          .warn("stopping {} failed: {}", server.id(), e.toString());
+      LOG.warn("stopping {} failed: {}", server.id(), e.toString());
     }
   }
 
@@ -237,8 +250,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     try (Stream<Path> paths = Files.walk(root)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
-      org.slf4j.LoggerFactory.getLogger(EmbeddedCluster.class)
-          .warn("could not delete {}: {}", root, e.toString());
+      LOG.warn("could not delete {}: {}", root, e.toString());
     }
   }
 }

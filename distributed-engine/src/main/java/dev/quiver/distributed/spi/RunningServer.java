@@ -13,6 +13,12 @@ public interface RunningServer extends AutoCloseable {
     return -1;
   }
 
+  /**
+   * The application is closing the cluster this server belongs to, the others first: what follows
+   * (executors leaving) is asked for, not a failure to report.
+   */
+  default void stopping() {}
+
   @Override
   void close();
 }

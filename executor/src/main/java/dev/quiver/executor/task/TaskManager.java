@@ -751,7 +751,7 @@ public final class TaskManager implements AutoCloseable {
                 .addAllKeyFilters(keyFilters == null ? List.of() : keyFilters.finish())
                 .addAllOperators(operators)
                 .build();
-        LOG.info(
+        LOG.debug(
             "{} succeeded: {} rows, {} bytes in {} ms",
             name,
             metrics.getOutputRows(),

@@ -213,7 +213,7 @@ public final class JobManager implements AutoCloseable {
           admissions.enter(job);
           status.changed(job);
           metrics.jobSubmitted();
-          LOG.info(
+          LOG.debug(
               "{} submitted: {} stages, final stage {}",
               job.describe(),
               spec.getStagesCount(),
@@ -430,6 +430,14 @@ public final class JobManager implements AutoCloseable {
   /** The generation of the channel the executor is reached on now, or -1 without one (tests). */
   long channelGeneration(String executorId) {
     return loop.call(() -> calls.generation(executorId));
+  }
+
+  /**
+   * The application is closing the cluster (an embedded one): executors that leave from now on were
+   * asked to, so their going is no news ({@link Recovery#expectDepartures}).
+   */
+  public void expectDepartures() {
+    recovery.expectDepartures();
   }
 
   /** Marks an executor lost in the registry (it must register again) and re-runs its work. */

@@ -75,7 +75,7 @@ final class JobTermination {
     attempts.sendCancels(job, batch, "its job ended");
     jobs.ended(job, job.finishedAtNanos);
     if (state == JobState.JOB_STATE_SUCCEEDED) {
-      LOG.info("{} succeeded", job.describe());
+      LOG.debug("{} succeeded", job.describe());
     } else {
       LOG.info(
           "{} {}{}",

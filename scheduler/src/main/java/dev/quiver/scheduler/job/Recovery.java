@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * What the scheduler does when something goes wrong: a failed or refused attempt is retried
@@ -48,6 +49,14 @@ final class Recovery {
 
   /** Executors whose LaunchTask failed with UNAVAILABLE, until they register again or a timeout. */
   private final Map<String, Long> unreachable = new HashMap<>();
+
+  /** Whether executors leaving are expected: the application is closing the cluster. */
+  private volatile boolean departuresExpected;
+
+  /** From now on executors leave because the application closes the cluster: no news. */
+  void expectDepartures() {
+    departuresExpected = true;
+  }
 
   Recovery(
       JobRegistry jobs,
@@ -320,7 +329,8 @@ final class Recovery {
     }
     if (requeued + rerun == 0) {
       // E.g. a cluster shutting down: nothing running needed this executor.
-      LOG.info("executor '{}' is gone ({}); no running job used it", executorId, why);
+      LOG.atLevel(departuresExpected ? Level.DEBUG : Level.INFO)
+          .log("executor '{}' is gone ({}); no running job used it", executorId, why);
     } else {
       LOG.warn(
           "executor '{}' is lost ({}): re-queuing {} running and re-running {} finished tasks",
