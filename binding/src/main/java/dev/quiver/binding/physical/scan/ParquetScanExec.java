@@ -218,16 +218,20 @@ public final class ParquetScanExec extends FileScanExec {
     if (limit().isPresent() || fileOutput.getFields().size() != partitionSlot.length) {
       return null;
     }
-    return new ParquetScanExec(
-        tableSchema(),
-        partitionFiles(),
-        partitionSplits,
-        projection(),
-        limit(),
-        batchSize(),
-        filesBeforePruning,
-        partitionColumns,
-        predicate);
+    ParquetScanExec filtered =
+        new ParquetScanExec(
+            tableSchema(),
+            partitionFiles(),
+            partitionSplits,
+            projection(),
+            limit(),
+            batchSize(),
+            filesBeforePruning,
+            partitionColumns,
+            predicate);
+    // The copy reads the same table: plans keep naming it.
+    filtered.nameTable(tableName());
+    return filtered;
   }
 
   /**
