@@ -28,6 +28,37 @@ final class ParquetBits {
     return bits;
   }
 
+  /** Where {@link #runHeader} puts the header's length in bytes. */
+  static final int HEADER_LENGTH_SHIFT = 56;
+
+  /** The header's value in what {@link #runHeader} returns (at most 42 bits). */
+  static final long HEADER_MASK = (1L << HEADER_LENGTH_SHIFT) - 1;
+
+  /**
+   * Reads the ULEB128 header of a run of the RLE / bit-packing hybrid encoding at {@code b[pos,
+   * end)}: its value in the low bits ({@link #HEADER_MASK}) and its length in bytes from bit {@link
+   * #HEADER_LENGTH_SHIFT}, one long so that the decoders' loops allocate nothing.
+   */
+  static long runHeader(byte[] b, int pos, int end) throws IOException {
+    long header = 0;
+    int shift = 0;
+    int at = pos;
+    while (true) {
+      if (at >= end) {
+        throw new IOException("a page is shorter than its values need");
+      }
+      int x = b[at++] & 0xFF;
+      header |= (long) (x & 0x7F) << shift;
+      if ((x & 0x80) == 0) {
+        return header | ((long) (at - pos) << HEADER_LENGTH_SHIFT);
+      }
+      shift += 7;
+      if (shift > 35) {
+        throw new IOException("run header too long");
+      }
+    }
+  }
+
   /**
    * Decodes {@code count} values of width 1 of the RLE / bit-packing hybrid encoding at {@code
    * b[pos, end)} into bits {@code [0, count)} of {@code out}, which must be zero there; returns how
@@ -39,22 +70,9 @@ final class ParquetBits {
       if (pos >= end) {
         throw new IOException("run-length data ends after " + n + " of " + count + " values");
       }
-      long header = 0;
-      int shift = 0;
-      while (true) {
-        if (pos >= end) {
-          throw new IOException("a page is shorter than its values need");
-        }
-        int x = b[pos++] & 0xFF;
-        header |= (long) (x & 0x7F) << shift;
-        if ((x & 0x80) == 0) {
-          break;
-        }
-        shift += 7;
-        if (shift > 35) {
-          throw new IOException("run header too long");
-        }
-      }
+      long read = ParquetBits.runHeader(b, pos, end);
+      pos += (int) (read >>> ParquetBits.HEADER_LENGTH_SHIFT);
+      long header = read & ParquetBits.HEADER_MASK;
       if ((header & 1) == 0) {
         int run = (int) Math.min(header >>> 1, count - n);
         if (pos >= end) {

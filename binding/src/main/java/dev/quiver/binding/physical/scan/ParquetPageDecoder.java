@@ -1063,22 +1063,9 @@ final class ParquetPageDecoder {
       if (pos >= end) {
         throw new IOException("run-length data ends after " + n + " of " + count + " values");
       }
-      long header = 0;
-      int shift = 0;
-      while (true) {
-        if (pos >= end) {
-          throw new IOException("a page is shorter than its values need");
-        }
-        int x = b[pos++] & 0xFF;
-        header |= (long) (x & 0x7F) << shift;
-        if ((x & 0x80) == 0) {
-          break;
-        }
-        shift += 7;
-        if (shift > 35) {
-          throw new IOException("run header too long");
-        }
-      }
+      long read = ParquetBits.runHeader(b, pos, end);
+      pos += (int) (read >>> ParquetBits.HEADER_LENGTH_SHIFT);
+      long header = read & ParquetBits.HEADER_MASK;
       if ((header & 1) == 0) {
         int run = (int) Math.min(header >>> 1, count - n);
         checkLength(end, pos, valueBytes);
