@@ -1042,7 +1042,12 @@ public final class ExecutorServer implements AutoCloseable {
         mirror.close();
       }
       flight.close();
-      flightCalls.shutdownNow();
+      // A call the server counts as done may still be closing its allocator (a DoGet closes its
+      // after completing the stream): wait for them before the executor's allocator closes.
+      flightCalls.shutdown();
+      if (!flightCalls.awaitTermination(5, TimeUnit.SECONDS)) {
+        flightCalls.shutdownNow();
+      }
       schedulerChannel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

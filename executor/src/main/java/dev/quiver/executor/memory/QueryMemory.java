@@ -83,6 +83,11 @@ public final class QueryMemory {
       this.allocator = allocator;
     }
 
+    /** Most Arrow memory the task's job has held on this executor at once so far. */
+    public long jobPeakBytes() {
+      return job.allocator.getPeakMemoryAllocation();
+    }
+
     /** The task's allocator (the caller closes it, then this). */
     public BufferAllocator allocator() {
       return allocator;

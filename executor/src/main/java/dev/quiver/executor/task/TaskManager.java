@@ -745,6 +745,7 @@ public final class TaskManager implements AutoCloseable {
                 .setElapsedMillis(elapsedMillis)
                 .setFetchedBytes(fetched)
                 .setShuffleReadBytes(shuffleRead)
+                .setJobPeakMemoryBytes(memory.jobPeakBytes())
                 .addAllPartitionBytes(writer.partitionBytes())
                 .addAllPartitionRows(writer.partitionRows())
                 .setHandedSplits(splits == null ? 0 : splits.received())

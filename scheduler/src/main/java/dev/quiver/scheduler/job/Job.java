@@ -53,12 +53,26 @@ final class Job {
 
   /**
    * Most Arrow memory the job's tasks held on each executor, by executor id, as the executors'
-   * heartbeats reported it (job loop only).
+   * heartbeats and finished tasks reported it (job loop only).
    */
   final Map<String, Long> peakMemoryByExecutor = new TreeMap<>();
 
-  /** Most the job held on all executors together in one round of heartbeats (job loop only). */
+  /**
+   * Most the job held on all executors together: what one round of heartbeats saw, and never less
+   * than its peak on any one executor (job loop only).
+   */
   long peakMemoryBytes;
+
+  /**
+   * Records the job's peak on one executor ({@code clusterPeak}: what all executors held together
+   * at one time, when known, else 0).
+   */
+  void notePeakMemory(String executorId, long executorPeak, long clusterPeak) {
+    if (executorPeak > 0) {
+      peakMemoryByExecutor.merge(executorId, executorPeak, Math::max);
+    }
+    peakMemoryBytes = Math.max(peakMemoryBytes, Math.max(executorPeak, clusterPeak));
+  }
 
   /** When the job started waiting for an executor to exist, or -1. */
   long waitingSinceNanos = -1;

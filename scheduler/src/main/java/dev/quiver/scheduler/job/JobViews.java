@@ -29,7 +29,8 @@ public final class JobViews {
    * @param fromHistory true when it comes from the job history: the scheduler no longer runs or
    *     remembers it, and its stages may lack their tasks (see {@link JobDetail})
    * @param peakMemoryBytes most Arrow memory its tasks held on all executors together, as their
-   *     heartbeats reported it (0 when none was reported, and for jobs read from the history)
+   *     heartbeats reported it, and never less than {@code peakMemoryByExecutor}'s largest (0 when
+   *     none was reported, and for jobs read from the history)
    * @param peakMemoryByExecutor most its tasks held on each executor, by executor id
    */
   public record JobSummary(

@@ -63,8 +63,7 @@ final class LimitChecks {
         (id, bytes) -> {
           Job job = jobs.get(id);
           if (job != null) {
-            job.peakMemoryByExecutor.merge(beat.getExecutorId(), bytes, Math::max);
-            job.peakMemoryBytes = Math.max(job.peakMemoryBytes, memory.peak(id));
+            job.notePeakMemory(beat.getExecutorId(), bytes, memory.peak(id));
           }
         });
   }

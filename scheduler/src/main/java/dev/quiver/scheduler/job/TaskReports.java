@@ -75,6 +75,7 @@ final class TaskReports {
     switch (report.getState()) {
       case TASK_STATE_SUCCEEDED -> {
         attempts.end(task, attempt, TaskState.TASK_STATE_SUCCEEDED, report.getMetrics());
+        job.notePeakMemory(report.getExecutorId(), report.getMetrics().getJobPeakMemoryBytes(), 0);
         recovery.succeeded(attempt.executorId());
         // The first attempt to succeed wins; a copy still racing it is cancelled.
         attempts.cancel(task, "another attempt of the task succeeded");

@@ -184,7 +184,8 @@ final class FakeExecutor implements AutoCloseable {
                 TaskMetrics.newBuilder()
                     .setOutputRows(10L * (task.getTaskId() + 1))
                     .setOutputBytes(100)
-                    .setElapsedMillis(5));
+                    .setElapsedMillis(5)
+                    .setJobPeakMemoryBytes(1000L * (task.getTaskId() + 1)));
     if (outcome.error() != null) {
       r.setError(outcome.error());
     }

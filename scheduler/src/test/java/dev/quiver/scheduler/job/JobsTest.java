@@ -475,6 +475,27 @@ class JobsTest {
     return last;
   }
 
+  /**
+   * A job that ran between two heartbeats still shows its peak memory: each finished task reports
+   * its job's peak on its executor, and the job's peak in all is no less than any one of them.
+   */
+  @Test
+  void aJobsPeakMemoryComesWithItsFinishedTasksWithoutHeartbeats() throws Exception {
+    startScheduler();
+    executor("exec-a", 1);
+    executor("exec-b", 1);
+    // The fakes' heartbeats carry no memory; task i reports a peak of 1000 * (i + 1) bytes.
+    String id = submit(job(2, stage(1, 2, 1), stage(2, 1, 1, 1)));
+    assertThat(await(id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    JobViews.JobSummary job =
+        server.jobs().jobs().stream().filter(j -> j.id().equals(id)).findFirst().orElseThrow();
+    assertThat(job.peakMemoryByExecutor()).containsOnlyKeys("exec-a", "exec-b");
+    long max =
+        job.peakMemoryByExecutor().values().stream().mapToLong(Long::longValue).max().orElse(0);
+    assertThat(max).isEqualTo(2000);
+    assertThat(job.peakMemoryBytes()).isEqualTo(max);
+  }
+
   @Test
   void aConsumerPrefersTheExecutorHoldingItsInputWhenSlotsAreEven() throws Exception {
     startScheduler();
