@@ -1,10 +1,12 @@
 package dev.quiver.benchmarks;
 
+import com.google.protobuf.ByteString;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.proto.ShufflePartitionId;
+import dev.quiver.distributed.security.JobCapabilities;
 import dev.quiver.distributed.shuffle.FlightShuffleClient;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
 import dev.quiver.distributed.shuffle.ShuffleLocation;
@@ -84,6 +86,9 @@ public class ShuffleBenchmarks {
   private FlightServer server;
   private FlightShuffleClient client;
   private ExecutorService threads;
+  // The server's calls: a DoGet closes its reader after completing the stream, so the store may
+  // close only once they have ended.
+  private ExecutorService calls;
   private ShuffleLocation location;
 
   @Setup(Level.Trial)
@@ -92,6 +97,9 @@ public class ShuffleBenchmarks {
     workDir = Files.createTempDirectory("quiver-shuffle-bench");
     store = new ShuffleStore(allocator, workDir, Long.MAX_VALUE);
     ShufflePartitionId id = ShuffleTickets.id("bench", 1, 0, 0);
+    // As a launched task does: the producer serves only jobs whose task ran here.
+    ByteString capability = JobCapabilities.newCapability();
+    store.grant("bench", capability);
     for (int from = 0; from < rows; from += BATCH) {
       int n = Math.min(BATCH, rows - from);
       try (VectorSchemaRoot b = VectorSchemaRoot.create(SCHEMA, allocator)) {
@@ -113,22 +121,28 @@ public class ShuffleBenchmarks {
       }
     }
     store.complete(id, SCHEMA, ShuffleCompression.parse(compression));
+    calls = Executors.newCachedThreadPool();
     server =
         FlightServer.builder(
                 allocator,
                 Location.forGrpcInsecure("127.0.0.1", 0),
                 new ShuffleFlightProducer(store, allocator, "bench", ShuffleCompression.NONE))
+            .executor(calls)
             .build()
             .start();
     client = FlightShuffleClient.insecure(allocator);
     threads = Executors.newCachedThreadPool();
-    location = new ShuffleLocation("bench", 1, 0, 0, "bench", "127.0.0.1", server.getPort());
+    location =
+        new ShuffleLocation(
+            "bench", 1, 0, 0, "bench", "127.0.0.1", server.getPort(), false, capability);
   }
 
   @TearDown(Level.Trial)
   public void tearDown() throws Exception {
     client.close();
     server.close();
+    calls.shutdown();
+    calls.awaitTermination(10, TimeUnit.SECONDS);
     store.close();
     threads.shutdownNow();
     allocator.close();

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
-import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -60,7 +59,7 @@ public final class CompressedBatches {
   public static VectorSchemaRoot decode(ArrowBuf message, Schema schema, BufferAllocator target) {
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, target);
     try (ArrowRecordBatch rb = readBatch(message, target)) {
-      new VectorLoader(root, CommonsCompressionFactory.INSTANCE).load(rb);
+      new VectorLoader(root, ShuffleCodecs.INSTANCE).load(rb);
       return root;
     } catch (RuntimeException e) {
       root.close();

@@ -4,7 +4,6 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.settings.SessionConfig;
 import java.util.Locale;
 import java.util.Optional;
-import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
@@ -27,9 +26,8 @@ public enum ShuffleCompression {
 
   /**
    * The compression an executor uses for tasks that do not set {@link #SETTING}: {@code auto}. A
-   * fixed codec costs where the link is fast (LZ4 in pure Java far more than 10% on loopback, TPC-H
-   * SF 0.1, embedded cluster of 2) and saves where it is slow; {@code auto} compresses only streams
-   * the link holds back.
+   * fixed codec costs CPU where the link is fast and saves time where it is slow; {@code auto}
+   * compresses only streams the link holds back.
    */
   public static final ShuffleCompression DEFAULT = AUTO;
 
@@ -54,7 +52,7 @@ public enum ShuffleCompression {
   public CompressionCodec newCodec() {
     return this == NONE
         ? NoCompressionCodec.INSTANCE
-        : CommonsCompressionFactory.INSTANCE.createCodec(codecType);
+        : ShuffleCodecs.INSTANCE.createCodec(codecType);
   }
 
   /**
