@@ -788,6 +788,23 @@ FROM orders GROUP BY ROLLUP(o_orderpriority);
 -- name: grouping_cube_over_a_join
 SELECT r_name, n_name, COUNT(*) AS custs, SUM(c_acctbal) AS bal FROM customer
 JOIN nation ON c_nationkey = n_nationkey JOIN region ON n_regionkey = r_regionkey GROUP BY CUBE(r_name, n_name);
+-- A grouping set given twice yields its rows twice (issue 38; seed 20261207 query 830 gave one grand total).
+-- name: grouping_sets_repeated_grand_total_without_aggregates
+SELECT n_regionkey FROM nation GROUP BY GROUPING SETS ((n_regionkey), (), ());
+-- name: grouping_sets_repeated_grand_total_over_no_rows
+SELECT n_regionkey FROM nation WHERE n_nationkey < 0 GROUP BY GROUPING SETS ((n_regionkey), (), ());
+-- name: grouping_sets_repeated_with_grouping_bits
+SELECT n_regionkey, n_nationkey < 10 AS low, COUNT(*) AS n, GROUPING(n_regionkey) AS g, GROUPING(n_regionkey, n_nationkey < 10) AS g2
+FROM nation GROUP BY GROUPING SETS ((n_regionkey), (), (n_nationkey < 10), (), (n_regionkey), ());
+-- name: grouping_rollup_repeated
+SELECT r_name, COUNT(*) AS n FROM nation JOIN region ON n_regionkey = r_regionkey GROUP BY ROLLUP(r_name), ROLLUP(r_name);
+-- A grand total over no rows survives a correlated HAVING (issue 38; seed 20261207 query 155 lost it).
+-- name: grouping_rollup_over_no_rows_under_a_correlated_having
+SELECT n_regionkey, COUNT(*) AS n FROM nation WHERE FALSE GROUP BY ROLLUP(n_regionkey)
+HAVING EXISTS (SELECT 1 FROM region WHERE r_regionkey = n_regionkey) OR n_regionkey IS NULL;
+-- name: grouping_sets_over_no_rows_under_a_correlated_exists
+SELECT n_regionkey, n_name, MAX(n_comment) AS m FROM nation WHERE 1 = 0 GROUP BY GROUPING SETS ((n_regionkey, n_name), ())
+HAVING NOT EXISTS (SELECT 1 FROM region WHERE r_regionkey = n_regionkey AND r_name <> n_name);
 -- name: grouping_rollup_on_an_expression
 SELECT EXTRACT(YEAR FROM o_orderdate) AS y, o_orderstatus, COUNT(*) AS n, AVG(o_totalprice) AS avg_price FROM orders
 GROUP BY ROLLUP(EXTRACT(YEAR FROM o_orderdate), o_orderstatus);

@@ -136,8 +136,10 @@ public final class ConstantFolder implements RexExecutor {
   }
 
   private static BigDecimal finite(double d) {
-    // NaN and infinities have no exact literal; they are left to run time.
-    return Double.isFinite(d) ? BigDecimal.valueOf(d) : null;
+    // NaN, infinities and -0.0 have no exact literal (a BigDecimal zero has no sign): they are
+    // left to run time, or CAST('-0.0' AS DOUBLE) printed 0.0 where DuckDB prints -0.0.
+    boolean negativeZero = d == 0 && Double.doubleToRawLongBits(d) != 0;
+    return Double.isFinite(d) && !negativeZero ? BigDecimal.valueOf(d) : null;
   }
 
   private static boolean matches(Object value, SqlTypeName t) {

@@ -2,10 +2,12 @@ package dev.quiver.binding.sql;
 
 import java.util.List;
 import org.apache.calcite.plan.RelOptPredicateList;
+import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.logical.LogicalValues;
@@ -13,6 +15,7 @@ import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * Removes correlated subqueries that cannot have rows before decorrelation. A subquery whose filter
@@ -24,6 +27,17 @@ import org.apache.calcite.rex.RexUtil;
  * subquery's NULL (scalar) or empty (IN, EXISTS) answer requires.
  */
 final class EmptySubQueries {
+  /**
+   * Calcite's {@code PruneEmptyRules.AGGREGATE_INSTANCE} but for an aggregate whose grouping sets
+   * include {@code ()}: Calcite tells a grand total by an empty group key alone, so it pruned
+   * {@code GROUP BY ROLLUP (k)} over no rows and lost the grand total's row (issue 38, seed
+   * 20261207 query 155).
+   */
+  private static final RelOptRule PRUNE_EMPTY_AGGREGATE =
+      PruneEmptyRules.RemoveEmptySingleRule.RemoveEmptySingleRuleConfig.AGGREGATE
+          .withOperandFor(Aggregate.class, a -> !a.getGroupSets().contains(ImmutableBitSet.of()))
+          .toRule();
+
   private EmptySubQueries() {}
 
   static RelNode apply(RelNode rel) {
@@ -52,7 +66,7 @@ final class EmptySubQueries {
                     List.of(
                         PruneEmptyRules.PROJECT_INSTANCE,
                         PruneEmptyRules.FILTER_INSTANCE,
-                        PruneEmptyRules.AGGREGATE_INSTANCE,
+                        PRUNE_EMPTY_AGGREGATE,
                         PruneEmptyRules.SORT_INSTANCE,
                         PruneEmptyRules.JOIN_LEFT_INSTANCE,
                         PruneEmptyRules.JOIN_RIGHT_INSTANCE,

@@ -1,5 +1,6 @@
 package dev.quiver.binding.sql;
 
+import com.google.common.collect.ImmutableList;
 import dev.quiver.binding.errors.QueryTooComplexException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.SqlParseException;
@@ -34,6 +35,7 @@ import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.PruneEmptyRules;
@@ -63,6 +65,7 @@ import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.ImmutableBitSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -532,12 +535,15 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
         // the one below it (bloat -1): merged into a derived table's projection, a select
         // list's correlated subquery kept a variable that described the derived table's
         // columns, so it read other columns (wrong values, or an index out of bounds).
-        .addRelBuilderConfigTransform(
-            c ->
-                c.withPushJoinCondition(false)
-                    .withSimplify(false)
-                    .withAggregateUnique(true)
-                    .withBloat(-1));
+        .addRelBuilderConfigTransform(SqlPipeline::converting);
+  }
+
+  /** The converter's builder configuration (see {@link #converterConfig()}). */
+  private static RelBuilder.Config converting(RelBuilder.Config c) {
+    return c.withPushJoinCondition(false)
+        .withSimplify(false)
+        .withAggregateUnique(true)
+        .withBloat(-1);
   }
 
   /**
@@ -553,7 +559,23 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             catalogReader,
             cluster,
             StandardConvertletTable.INSTANCE,
-            converterConfig());
+            converterConfig()) {
+          @Override
+          protected RelNode createAggregate(
+              Blackboard bb,
+              ImmutableBitSet groupSet,
+              ImmutableList<ImmutableBitSet> groupSets,
+              List<AggregateCall> aggCalls) {
+            return DuplicateGroupingSets.applies(groupSets, aggCalls)
+                ? DuplicateGroupingSets.expand(
+                    relBuilder().transform(SqlPipeline::converting),
+                    bb.root(),
+                    groupSet,
+                    groupSets,
+                    aggCalls)
+                : super.createAggregate(bb, groupSet, groupSets, aggCalls);
+          }
+        };
     try {
       return converter.convertQuery(v.node(), false, true);
     } catch (QuiverException e) {

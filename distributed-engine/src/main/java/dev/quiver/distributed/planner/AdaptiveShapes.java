@@ -6,6 +6,7 @@ import dev.quiver.binding.physical.aggregate.AggregateMode;
 import dev.quiver.binding.physical.aggregate.HashAggregateExec;
 import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
 import dev.quiver.binding.physical.join.HashJoinExec;
+import dev.quiver.binding.physical.join.MarkMergeExec;
 import dev.quiver.binding.physical.operator.FilterExec;
 import dev.quiver.binding.physical.operator.ProjectionExec;
 import dev.quiver.binding.physical.operator.UnionExec;
@@ -28,7 +29,8 @@ import java.util.Set;
  * the way has the stage's partition count; a child of one partition, such as a broadcast build
  * side, is read whole by every task). A task may then read any set of partitions of every aligned
  * input instead, since rows of one key always fall in one partition: adjacent tiny partitions are
- * coalesced into one task. A stage whose partitions come from anything else (a scan, a union of
+ * coalesced into one task. A stage whose marks a consumer merges keeps its tasks: the merge reads
+ * one input per planned task. A stage whose partitions come from anything else (a scan, a union of
  * partitions, a per-task read) keeps its tasks.
  *
  * <p>An aligned input is <b>splittable</b> when each of its rows reaches the stage's output on its
@@ -66,7 +68,7 @@ public final class AdaptiveShapes {
    */
   public static Optional<Shape> of(Stage stage, StageGraph graph) {
     int tasks = stage.taskCount();
-    if (stage.outputRowLimit() >= 0 || tasks < 2) {
+    if (stage.outputRowLimit() >= 0 || tasks < 2 || marksMerged(stage, graph)) {
       return Optional.empty();
     }
     List<Reader> readers = new ArrayList<>();
@@ -85,6 +87,36 @@ public final class AdaptiveShapes {
       }
     }
     return Optional.of(new Shape(List.copyOf(aligned), List.copyOf(splittable)));
+  }
+
+  /**
+   * Whether a consumer merges the marks {@code stage}'s tasks write ({@link MarkMergeExec}): each
+   * planned task marks the whole build input, and the merge reads one input per planned task, so
+   * coalescing tasks would leave inputs without rows (issue 38, seed 20261207 query 104: "input
+   * partition 1 marked 0 build rows but partition 0 marked 7").
+   */
+  private static boolean marksMerged(Stage stage, StageGraph graph) {
+    for (Stage consumer : graph.stages()) {
+      if (consumer.inputStageIds().contains(stage.id())
+          && mergesMarksOf(consumer.root(), stage.id())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean mergesMarksOf(ExecutionPlan node, int stageId) {
+    if (node instanceof MarkMergeExec merge
+        && merge.input() instanceof ShuffleReaderExec reader
+        && reader.stageId() == stageId) {
+      return true;
+    }
+    for (ExecutionPlan child : node.children()) {
+      if (mergesMarksOf(child, stageId)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

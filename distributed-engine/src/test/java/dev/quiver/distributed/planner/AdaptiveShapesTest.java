@@ -92,6 +92,26 @@ class AdaptiveShapesTest {
   }
 
   @Test
+  void stageWhoseMarksAreMergedRunsAsPlanned() {
+    // u EXISTS-joined to a shuffled join: u is gathered, sorted and marked by every partition of
+    // the join, and one task merges the marks, reading one input per task (as on a cluster).
+    planned.ctx.sql("SET quiver.optimizer.shared_join_marks = false");
+    planned.ctx.sql("SET quiver.optimizer.hash_join_collect_build_threshold_rows = 3");
+    StageGraph g =
+        stages(
+            "SELECT * FROM u WHERE EXISTS (SELECT 1 FROM t JOIN t AS t2 ON t.k = t2.k WHERE t2.v = u.w)");
+    Stage marking =
+        g.stages().stream()
+            .filter(s -> s.root() instanceof HashJoinExec j && j.emitsMarks())
+            .findFirst()
+            .orElseThrow();
+    assertThat(marking.taskCount()).isGreaterThan(1);
+    assertThat(AdaptiveShapes.of(marking, g))
+        .as("coalesced tasks would leave the merge inputs without rows")
+        .isEmpty();
+  }
+
+  @Test
   void fullJoinSplitsNeitherSide() {
     StageGraph g = stages("SELECT t.v, count(u.w) FROM t FULL JOIN u ON t.k = u.k GROUP BY t.v");
     Stage join = g.stages().stream().filter(s -> hasJoin(s.root())).findFirst().orElseThrow();

@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  * DISTINCT FROM conditions; scalar, correlated and uncorrelated subqueries (correlated also by
  * non-equalities) in SELECT, WHERE and HAVING, nested in subqueries and referring to any enclosing
  * query, with derived tables correlated to an enclosing query; aggregates with and without GROUP
- * BY; window functions; NULL handling and casts; ORDER BY with LIMIT and OFFSET; DISTINCT; UNION
- * [ALL], INTERSECT and EXCEPT; derived tables and WITH.
+ * BY, also by ROLLUP, CUBE and GROUPING SETS; window functions and frames; NULL handling and casts;
+ * ORDER BY with LIMIT and OFFSET; DISTINCT; UNION [ALL], INTERSECT and EXCEPT; derived tables and
+ * WITH, also a WITH query read twice.
  *
  * <p>Only SQL that DuckDB and Quiver read with the same meaning is generated. Where the two
  * legitimately differ, the construct is avoided or normalised:
@@ -200,9 +201,12 @@ final class QueryGenerator {
     int k = r.nextInt(100);
     Query q;
     String shape;
-    if (k < 28) {
+    if (k < 24) {
       shape = "select";
       q = simple(null, maxFrom, false);
+    } else if (k < 28) {
+      shape = "cte twice";
+      q = cteTwice();
     } else if (k < 54) {
       shape = "aggregate";
       q = aggregate(null, maxFrom, false);
@@ -345,10 +349,15 @@ final class QueryGenerator {
     for (int i = 0; i < items.size(); i++) {
       select.append(i == 0 ? "" : ", ").append(items.get(i)).append(" AS c").append(i);
     }
+    // Grouping sets: key columns are NULL in the rows of the sets without them.
+    boolean groupingSets = want == null && !keys.isEmpty() && r.nextInt(4) == 0;
     String groupBy =
         keys.isEmpty()
             ? ""
-            : " GROUP BY " + String.join(", ", keys.stream().map(Col::sql).toList());
+            : " GROUP BY "
+                + (groupingSets
+                    ? groupingSets(keys.stream().map(Col::sql).toList())
+                    : String.join(", ", keys.stream().map(Col::sql).toList()));
     String body = " FROM " + from.sql + (where == null ? "" : " WHERE " + where) + groupBy;
     String sql = select + body + (having == null ? "" : " HAVING " + having);
     if (want != null) {
@@ -356,7 +365,8 @@ final class QueryGenerator {
     }
     budget[0] = Math.max(budget[0], 1);
     String tlp;
-    boolean splitInput = bare && having == null && r.nextBoolean();
+    // Recombining a split input by the keys cannot tell a grouping set's NULL from a NULL key.
+    boolean splitInput = bare && having == null && !groupingSets && r.nextBoolean();
     if (!splitInput && keys.isEmpty() && having == null) {
       // Items without an aggregate call (a constant, an uncorrelated subquery) make a query of one
       // row per input row, which a HAVING would turn into one row: GROUP BY () makes the original
@@ -398,6 +408,75 @@ final class QueryGenerator {
       tlp = String.join(" UNION ALL ", parts);
     }
     return new Query(sql, types, tlp);
+  }
+
+  /** {@code ROLLUP (keys)}, {@code CUBE (keys)} or {@code GROUPING SETS} of random subsets. */
+  private String groupingSets(List<String> keys) {
+    String list = String.join(", ", keys);
+    int kind = r.nextInt(3);
+    if (kind == 0) {
+      return "ROLLUP (" + list + ")";
+    }
+    if (kind == 1) {
+      return "CUBE (" + list + ")";
+    }
+    List<String> sets = new ArrayList<>();
+    int n = 1 + r.nextInt(3);
+    for (int i = 0; i < n; i++) {
+      List<String> set = new ArrayList<>();
+      for (String key : keys) {
+        if (r.nextBoolean()) {
+          set.add(key);
+        }
+      }
+      sets.add("(" + String.join(", ", set) + ")");
+    }
+    return "GROUPING SETS (" + String.join(", ", sets) + ")";
+  }
+
+  /**
+   * A WITH query read twice: the UNION ALL of its rows under two predicates, or its rows whose
+   * first column has a partner row in it (a correlated EXISTS over the same CTE).
+   */
+  private Query cteTwice() {
+    Query inner = r.nextBoolean() ? simple(null, 2, false) : aggregate(null, 2, false);
+    String name = "q" + (++aliases);
+    List<FuzzType> types = inner.types();
+    String x = "x" + (++aliases);
+    String y = "y" + (++aliases);
+    List<Col> xCols = new ArrayList<>();
+    List<Col> yCols = new ArrayList<>();
+    for (int i = 0; i < types.size(); i++) {
+      xCols.add(new Col(x + ".c" + i, types.get(i)));
+      yCols.add(new Col(y + ".c" + i, types.get(i)));
+    }
+    budget[0] = Math.max(budget[0], 1);
+    Ctx cx = new Ctx(new Scope(List.copyOf(xCols), null), null, false, 0, budget);
+    Ctx cy = new Ctx(new Scope(List.copyOf(yCols), null), null, false, 0, budget);
+    StringBuilder items = new StringBuilder();
+    for (int i = 0; i < types.size(); i++) {
+      items.append(i == 0 ? "" : ", ").append(x).append(".c").append(i).append(" AS c").append(i);
+    }
+    String select = "SELECT " + items + " FROM " + name + " AS " + x + " WHERE ";
+    String sql = "WITH " + name + " AS (" + inner.sql() + ") " + select;
+    if (r.nextBoolean()) {
+      sql += pred(cx, 1) + " UNION ALL " + select + pred(cx, 1);
+    } else {
+      sql +=
+          (r.nextBoolean() ? "" : "NOT ")
+              + "EXISTS (SELECT 1 FROM "
+              + name
+              + " AS "
+              + y
+              + " WHERE "
+              + y
+              + ".c0 IS NOT DISTINCT FROM "
+              + x
+              + ".c0 AND "
+              + pred(cy, 1)
+              + ")";
+    }
+    return new Query(sql, types, null);
   }
 
   /** A select list with window functions. */
