@@ -35,6 +35,7 @@ import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import dev.quiver.executor.memory.QueryMemory;
 import dev.quiver.executor.shuffle.DiskLimitExceededException;
 import dev.quiver.executor.shuffle.ShuffleStore;
+import dev.quiver.executor.shuffle.ShuffleWriterExec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -626,10 +627,10 @@ public final class TaskManager implements AutoCloseable {
       Throwable failure = null;
       DecodedStage decoded = null;
       BatchStream stream = null;
-      ShuffleWriter writer = null;
+      ShuffleWriterExec writer = null;
       KeyFilterBuilder keyFilters = null;
       long elapsedMillis = 0;
-      long operatorSpills = 0;
+      long spilled = 0;
       long fetched = 0;
       long shuffleRead = 0;
       List<OperatorStats> operators = List.of();
@@ -668,37 +669,32 @@ public final class TaskManager implements AutoCloseable {
                   + root.partitionCount()
                   + " partitions; the job spec's task count does not match its plan");
         }
-        stream = root.execute(planPartition, ctx);
-        writer =
-            new ShuffleWriter(
-                store,
-                id.getJobId(),
-                id.getStageId(),
-                id.getTaskId(),
-                stage.output(),
-                request.getOutputPartitions(),
-                root.schema(),
-                allocator,
-                ShuffleCompression.of(config).orElse(null));
         if (request.getKeyFilterBuildsCount() > 0) {
           keyFilters = new KeyFilterBuilder(request.getKeyFilterBuildsList(), resources.udfs());
         }
-        VectorSchemaRoot batch;
-        while ((batch = stream.next()) != null) {
-          try (VectorSchemaRoot owned = batch) {
-            if (keyFilters != null) {
-              keyFilters.add(owned, allocator);
-            }
-            writer.write(owned);
-          }
-          ctx.checkCancelled();
+        KeyFilterBuilder filters = keyFilters;
+        writer =
+            new ShuffleWriterExec(
+                root,
+                stage.output(),
+                request.getOutputPartitions(),
+                new ShuffleWriterExec.Destination(
+                    store,
+                    id.getJobId(),
+                    id.getStageId(),
+                    id.getTaskId(),
+                    ShuffleCompression.of(config).orElse(null)),
+                filters == null ? null : batch -> filters.add(batch, allocator));
+        stream = writer.execute(planPartition, ctx);
+        // Draining the writer runs the stage's partition into the shuffle store.
+        for (VectorSchemaRoot none; (none = stream.next()) != null; ) {
+          none.close();
         }
-        writer.finish();
         elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - launchedNanos);
-        operators = operatorStats(root);
-        operatorSpills = operators.stream().mapToLong(OperatorStats::getSpilledBytes).sum();
+        operators = operatorStats(writer);
+        spilled = operators.stream().mapToLong(OperatorStats::getSpilledBytes).sum();
         fetched = operators.stream().mapToLong(OperatorStats::getFetchedBytes).sum();
-        shuffleRead = shuffleReadBytes(root);
+        shuffleRead = shuffleReadBytes(writer);
       } catch (Throwable t) {
         failure = t;
         ctx.cancel("failed: " + t);
@@ -739,9 +735,7 @@ public final class TaskManager implements AutoCloseable {
             TaskMetrics.newBuilder()
                 .setOutputRows(writer.rows())
                 .setOutputBytes(writer.bytes())
-                .setSpilledBytes(
-                    operatorSpills
-                        + store.diskBytesOf(id.getJobId(), id.getStageId(), id.getTaskId()))
+                .setSpilledBytes(spilled)
                 .setElapsedMillis(elapsedMillis)
                 .setFetchedBytes(fetched)
                 .setShuffleReadBytes(shuffleRead)
