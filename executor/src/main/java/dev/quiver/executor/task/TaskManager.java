@@ -4,6 +4,7 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.MemoryBudget;
 import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.join.BloomFilter;
@@ -605,12 +606,8 @@ public final class TaskManager implements AutoCloseable {
                     name,
                     request.getSettingsMap())));
       }
-      // Spilling operators get the smaller of the session's budget (a third of its memory limit,
-      // as in a local query) and the task's share of the executor's memory.
-      long sessionBudget =
-          config.memoryLimit() == Long.MAX_VALUE ? Long.MAX_VALUE : config.memoryLimit() / 3;
       MemoryPool pool =
-          new MemoryPool(Math.max(1, Math.min(sessionBudget, resources.spillBudgetBytes())));
+          new MemoryPool(MemoryBudget.task(config.memoryLimit(), resources.spillBudgetBytes()));
       SessionConfig taskConfig = config.copy().withSpillDirectory(spillDir);
       TaskContext ctx = new TaskContext(safeName, allocator, pool, taskConfig, operatorThreads);
       context = ctx;
