@@ -860,11 +860,6 @@ public final class ExecutorServer implements AutoCloseable {
     }
   }
 
-  /** Why the executor cannot take tasks (its work directory cannot be written), or null. */
-  public String notReadyReason() {
-    return notReady;
-  }
-
   /**
    * Stops every task and orphans every shuffle output: a scheduler that asks for a new registration
    * has forgotten this executor's work (it restarted, or re-runs the work elsewhere), so no task
