@@ -171,11 +171,6 @@ public record ExecutorConfig(
     return toBuilder().host(newHost).advertiseHost(newAdvertiseHost).build();
   }
 
-  /** A copy that may keep {@code bytes} of shuffle and spill files (0: the default share). */
-  public ExecutorConfig withDiskLimit(long bytes) {
-    return toBuilder().diskLimitBytes(bytes).build();
-  }
-
   /**
    * Builds an {@link ExecutorConfig} one setting at a time; {@link #build} validates the whole.
    * Each setter's meaning is the record component's of the same name.

@@ -2,6 +2,7 @@ package dev.quiver.executor;
 
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.io.LocalFileAccess;
+import dev.quiver.binding.physical.MemoryBudget;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.proto.ExecutorInfo;
 import dev.quiver.distributed.proto.HeartbeatRequest;
@@ -89,16 +90,6 @@ public final class ExecutorServer implements AutoCloseable {
   public interface StageDecoderFactory {
     /** Creates the decoder; {@code extensionLoader} loads classes from the extension jars. */
     StageDecoder create(ClassLoader extensionLoader);
-  }
-
-  /**
-   * The memory pool of one task's spilling operators: a third (as for a local query) of the task's
-   * share of the executor memory left after shuffle output.
-   */
-  static long spillBudget(ExecutorConfig config) {
-    long forTasks =
-        Math.max(config.memoryBytes() - config.shuffleMemoryBytes(), config.memoryBytes() / 4);
-    return Math.max(1, forTasks / config.cores() / 3);
   }
 
   private final ExecutorConfig config;
@@ -291,7 +282,8 @@ public final class ExecutorServer implements AutoCloseable {
                   config.executorId(),
                   allocator,
                   queryMemory,
-                  spillBudget(config),
+                  MemoryBudget.executorTask(
+                      config.memoryBytes(), config.shuffleMemoryBytes(), config.cores()),
                   s,
                   new MeteredShuffleClient(
                       config.executorId(),
@@ -866,11 +858,6 @@ public final class ExecutorServer implements AutoCloseable {
           "executor {} is ready again: its work directory can be written and has room",
           config.executorId());
     }
-  }
-
-  /** Why the executor cannot take tasks (its work directory cannot be written), or null. */
-  public String notReadyReason() {
-    return notReady;
   }
 
   /**

@@ -186,11 +186,6 @@ public final class FlightSqlServer implements AutoCloseable {
     return options.host();
   }
 
-  /** Open client sessions. */
-  public int clientSessions() {
-    return sessions.size();
-  }
-
   /** Blocks until the server stops. */
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();

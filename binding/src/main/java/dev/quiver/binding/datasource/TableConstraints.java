@@ -75,9 +75,4 @@ public record TableConstraints(List<Key> keys, Map<String, String> defaults, Lis
   public Index index(String name) {
     return indexes.stream().filter(i -> i.name().equals(name)).findFirst().orElse(null);
   }
-
-  /** The PRIMARY KEY, or null. */
-  public Key primaryKey() {
-    return keys.stream().filter(Key::primary).findFirst().orElse(null);
-  }
 }

@@ -9,6 +9,7 @@ import dev.quiver.binding.dataframe.JoinType;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.MemoryBudget;
 import dev.quiver.binding.physical.SortField;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.join.HashJoinExec;
@@ -341,7 +342,7 @@ final class JoinPlanner {
 
   /**
    * Whether {@code rel}'s rows, gathered and hashed, fit in a quarter of the query's spill budget
-   * (a third of its memory limit): a build whose matches are merged across partitions cannot spill,
+   * ({@link MemoryBudget#spill}): a build whose matches are merged across partitions cannot spill,
    * so a join that may not fit takes a plan that can.
    */
   private boolean fitsWithoutSpilling(RelNode rel, double rows) {
@@ -351,7 +352,7 @@ final class JoinPlanner {
     Double size = mq.getAverageRowSize(rel);
     // Beside the row itself, the hash table keeps about 40 bytes a row (id, hash, key copies).
     double bytes = rows * ((size == null ? 64 : size) + 40);
-    return bytes <= memoryLimit / 3.0 / 4;
+    return bytes <= MemoryBudget.spill(memoryLimit) / 4.0;
   }
 
   private double rows(RelNode rel) {

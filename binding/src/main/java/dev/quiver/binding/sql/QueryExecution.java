@@ -5,6 +5,7 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.MemoryBudget;
 import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.exchange.CoalescePartitionsExec;
@@ -49,18 +50,9 @@ public final class QueryExecution implements AutoCloseable {
         new TaskContext(
             id,
             allocator,
-            new MemoryPool(spillBudget(config.memoryLimit())),
+            new MemoryPool(MemoryBudget.spill(config.memoryLimit())),
             config,
             session.executor());
-  }
-
-  /**
-   * The share of the query's memory limit that spillable operators may reserve. The rest is
-   * headroom for what they do not reserve: batches in flight between operators and the transient
-   * copy a sort or aggregation makes of its buffer before spilling it.
-   */
-  static long spillBudget(long memoryLimit) {
-    return memoryLimit == Long.MAX_VALUE ? Long.MAX_VALUE : memoryLimit / 3;
   }
 
   /** Query identifier. */

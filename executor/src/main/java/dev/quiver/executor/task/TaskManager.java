@@ -4,6 +4,7 @@ import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.ResourcesExhaustedException;
 import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
+import dev.quiver.binding.physical.MemoryBudget;
 import dev.quiver.binding.physical.MemoryPool;
 import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.join.BloomFilter;
@@ -35,6 +36,7 @@ import dev.quiver.distributed.shuffle.ShuffleReaderExec;
 import dev.quiver.executor.memory.QueryMemory;
 import dev.quiver.executor.shuffle.DiskLimitExceededException;
 import dev.quiver.executor.shuffle.ShuffleStore;
+import dev.quiver.executor.shuffle.ShuffleWriterExec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -604,12 +606,8 @@ public final class TaskManager implements AutoCloseable {
                     name,
                     request.getSettingsMap())));
       }
-      // Spilling operators get the smaller of the session's budget (a third of its memory limit,
-      // as in a local query) and the task's share of the executor's memory.
-      long sessionBudget =
-          config.memoryLimit() == Long.MAX_VALUE ? Long.MAX_VALUE : config.memoryLimit() / 3;
       MemoryPool pool =
-          new MemoryPool(Math.max(1, Math.min(sessionBudget, resources.spillBudgetBytes())));
+          new MemoryPool(MemoryBudget.task(config.memoryLimit(), resources.spillBudgetBytes()));
       SessionConfig taskConfig = config.copy().withSpillDirectory(spillDir);
       TaskContext ctx = new TaskContext(safeName, allocator, pool, taskConfig, operatorThreads);
       context = ctx;
@@ -626,10 +624,10 @@ public final class TaskManager implements AutoCloseable {
       Throwable failure = null;
       DecodedStage decoded = null;
       BatchStream stream = null;
-      ShuffleWriter writer = null;
+      ShuffleWriterExec writer = null;
       KeyFilterBuilder keyFilters = null;
       long elapsedMillis = 0;
-      long operatorSpills = 0;
+      long spilled = 0;
       long fetched = 0;
       long shuffleRead = 0;
       List<OperatorStats> operators = List.of();
@@ -668,37 +666,32 @@ public final class TaskManager implements AutoCloseable {
                   + root.partitionCount()
                   + " partitions; the job spec's task count does not match its plan");
         }
-        stream = root.execute(planPartition, ctx);
-        writer =
-            new ShuffleWriter(
-                store,
-                id.getJobId(),
-                id.getStageId(),
-                id.getTaskId(),
-                stage.output(),
-                request.getOutputPartitions(),
-                root.schema(),
-                allocator,
-                ShuffleCompression.of(config).orElse(null));
         if (request.getKeyFilterBuildsCount() > 0) {
           keyFilters = new KeyFilterBuilder(request.getKeyFilterBuildsList(), resources.udfs());
         }
-        VectorSchemaRoot batch;
-        while ((batch = stream.next()) != null) {
-          try (VectorSchemaRoot owned = batch) {
-            if (keyFilters != null) {
-              keyFilters.add(owned, allocator);
-            }
-            writer.write(owned);
-          }
-          ctx.checkCancelled();
+        KeyFilterBuilder filters = keyFilters;
+        writer =
+            new ShuffleWriterExec(
+                root,
+                stage.output(),
+                request.getOutputPartitions(),
+                new ShuffleWriterExec.Destination(
+                    store,
+                    id.getJobId(),
+                    id.getStageId(),
+                    id.getTaskId(),
+                    ShuffleCompression.of(config).orElse(null)),
+                filters == null ? null : batch -> filters.add(batch, allocator));
+        stream = writer.execute(planPartition, ctx);
+        // Draining the writer runs the stage's partition into the shuffle store.
+        for (VectorSchemaRoot none; (none = stream.next()) != null; ) {
+          none.close();
         }
-        writer.finish();
         elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - launchedNanos);
-        operators = operatorStats(root);
-        operatorSpills = operators.stream().mapToLong(OperatorStats::getSpilledBytes).sum();
+        operators = operatorStats(writer);
+        spilled = operators.stream().mapToLong(OperatorStats::getSpilledBytes).sum();
         fetched = operators.stream().mapToLong(OperatorStats::getFetchedBytes).sum();
-        shuffleRead = shuffleReadBytes(root);
+        shuffleRead = shuffleReadBytes(writer);
       } catch (Throwable t) {
         failure = t;
         ctx.cancel("failed: " + t);
@@ -739,9 +732,7 @@ public final class TaskManager implements AutoCloseable {
             TaskMetrics.newBuilder()
                 .setOutputRows(writer.rows())
                 .setOutputBytes(writer.bytes())
-                .setSpilledBytes(
-                    operatorSpills
-                        + store.diskBytesOf(id.getJobId(), id.getStageId(), id.getTaskId()))
+                .setSpilledBytes(spilled)
                 .setElapsedMillis(elapsedMillis)
                 .setFetchedBytes(fetched)
                 .setShuffleReadBytes(shuffleRead)

@@ -164,16 +164,6 @@ public record SchedulerConfig(
     return toBuilder().httpPort(newHttpPort).build();
   }
 
-  /** A copy advertising {@code newAdvertiseHost} (null: the listen address). */
-  public SchedulerConfig withAdvertiseHost(String newAdvertiseHost) {
-    return toBuilder().advertiseHost(newAdvertiseHost).build();
-  }
-
-  /** A copy with another speculation policy. */
-  public SchedulerConfig withSpeculation(Speculation newSpeculation) {
-    return toBuilder().speculation(newSpeculation).build();
-  }
-
   /** A copy with another exclusion policy. */
   public SchedulerConfig withExclusion(Exclusion newExclusion) {
     return toBuilder().exclusion(newExclusion).build();

@@ -5,10 +5,8 @@ import dev.quiver.binding.physical.BatchStream;
 import dev.quiver.binding.physical.ExecutionPlan;
 import dev.quiver.binding.physical.Partitioning;
 import dev.quiver.binding.physical.TaskContext;
-import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.kernel.BatchCoalescer;
 import dev.quiver.binding.physical.kernel.Batches;
-import dev.quiver.binding.physical.kernel.Hashing;
 import dev.quiver.binding.physical.kernel.Take;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,7 +16,6 @@ import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.Future;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -132,6 +129,10 @@ public final class RepartitionExec extends BaseExecutionPlan {
     private void produce(int inputPartition) {
       int n = channels.length;
       long roundRobin = inputPartition;
+      HashSplitter splitter =
+          partitioning.kind() == Partitioning.Kind.HASH
+              ? new HashSplitter(partitioning.hashExprs(), n)
+              : null;
       // A hash split cuts each batch into n pieces; merge them back to full-size batches.
       BatchCoalescer[] coalescers = new BatchCoalescer[n];
       for (int p = 0; p < n; p++) {
@@ -148,7 +149,7 @@ public final class RepartitionExec extends BaseExecutionPlan {
             channels[(int) (roundRobin++ % n)].send(batch);
           } else {
             try (VectorSchemaRoot owned = batch) {
-              splitByHash(owned, n, coalescers);
+              splitByHash(owned, splitter, coalescers);
             }
           }
         }
@@ -178,37 +179,14 @@ public final class RepartitionExec extends BaseExecutionPlan {
       }
     }
 
-    private void splitByHash(VectorSchemaRoot batch, int n, BatchCoalescer[] coalescers) {
-      int rows = batch.getRowCount();
+    private void splitByHash(
+        VectorSchemaRoot batch, HashSplitter splitter, BatchCoalescer[] coalescers) {
       BufferAllocator allocator = context.allocator();
-      List<FieldVector> keys = new ArrayList<>();
-      int[] hashes = new int[rows];
-      try {
-        for (PhysicalExpr e : partitioning.hashExprs()) {
-          keys.add(e.evaluate(batch, allocator));
-        }
-        Hashing.hashRows(keys, rows, hashes);
-      } finally {
-        keys.forEach(FieldVector::close);
-      }
-      int[] counts = new int[n];
-      for (int i = 0; i < rows; i++) {
-        hashes[i] = Hashing.partition(hashes[i], n);
-        counts[hashes[i]]++;
-      }
-      int[][] indices = new int[n][];
-      for (int p = 0; p < n; p++) {
-        indices[p] = new int[counts[p]];
-      }
-      int[] fill = new int[n];
-      for (int i = 0; i < rows; i++) {
-        int p = hashes[i];
-        indices[p][fill[p]++] = i;
-      }
-      for (int p = 0; p < n; p++) {
-        if (counts[p] > 0 && !channels[p].isClosed()) {
+      int[][] rows = splitter.split(batch, allocator);
+      for (int p = 0; p < rows.length; p++) {
+        if (rows[p].length > 0 && !channels[p].isClosed()) {
           for (VectorSchemaRoot ready :
-              coalescers[p].add(Take.take(batch, indices[p], counts[p], allocator))) {
+              coalescers[p].add(Take.take(batch, rows[p], rows[p].length, allocator))) {
             send(p, ready);
           }
         }

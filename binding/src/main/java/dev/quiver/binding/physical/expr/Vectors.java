@@ -876,16 +876,6 @@ public final class Vectors {
     }
   }
 
-  /** Bytes of row {@code i} of a variable-width column. */
-  public static byte[] bytesAt(BaseVariableWidthVector v, int i) {
-    ArrowBuf offsets = v.getOffsetBuffer();
-    int start = offsets.getInt((long) i * 4);
-    int end = offsets.getInt((long) (i + 1) * 4);
-    byte[] b = new byte[end - start];
-    v.getDataBuffer().getBytes(start, b, 0, b.length);
-    return b;
-  }
-
   private static void setValidity(FieldVector v, boolean[] valid, int n) {
     ArrowBuf validity = v.getValidityBuffer();
     for (int i = 0; i < n; i++) {

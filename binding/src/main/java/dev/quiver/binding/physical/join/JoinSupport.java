@@ -376,11 +376,6 @@ final class JoinSupport {
     bits[i >>> 6] |= 1L << i;
   }
 
-  /** Reads bit {@code i}. */
-  static boolean getBit(long[] bits, int i) {
-    return (bits[i >>> 6] & (1L << i)) != 0;
-  }
-
   /** Row numbers whose flag equals {@code wanted}, ascending. */
   static int[] rowsWhere(boolean[] flags, boolean wanted) {
     int[] idx = new int[flags.length];
