@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
-import dev.quiver.distributed.proto.ListExecutorsRequest;
-import dev.quiver.distributed.proto.SchedulerGrpc;
 import dev.quiver.scheduler.config.SchedulerConfig;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.NettyChannelBuilder;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,18 +19,7 @@ class SchedulerModuleTest {
       assertThat(injector.getInstance(SchedulerLifecycle.class)).isSameAs(lifecycle);
       SchedulerServer server = lifecycle.start();
       assertThat(lifecycle.start()).isSameAs(server);
-      ManagedChannel channel =
-          NettyChannelBuilder.forTarget("127.0.0.1:" + server.port()).usePlaintext().build();
-      try {
-        assertThat(
-                SchedulerGrpc.newBlockingStub(channel)
-                    .withDeadlineAfter(10, TimeUnit.SECONDS)
-                    .listExecutors(ListExecutorsRequest.getDefaultInstance())
-                    .getExecutorsList())
-            .isEmpty();
-      } finally {
-        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-      }
+      assertThat(ListExecutorsCall.at("127.0.0.1:" + server.port())).isEmpty();
     }
   }
 }
