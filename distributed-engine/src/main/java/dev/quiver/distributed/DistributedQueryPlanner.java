@@ -180,7 +180,10 @@ public final class DistributedQueryPlanner implements QueryPlanner {
             // A server's client, else as Trino's CLI does: the OS user of the submitting process.
             // The scheduler believes it only from a trusted front end (the cluster role).
             .setUser(user.isEmpty() ? System.getProperty("user.name", "") : user)
-            .putAllSettings(config.options());
+            .putAllSettings(config.options())
+            // The scheduler carries no settings registry of the engine's: it learns them here.
+            .addAllSecretSettings(
+                config.options().keySet().stream().filter(SessionConfig::isSecret).toList());
     boolean stealing = DistributedSettings.splitStealing(config);
     long filterBytes = config.get(DistributedSettings.RUNTIME_FILTER_BYTES_SETTING);
     long filterRows = config.get(DistributedSettings.RUNTIME_FILTER_ROWS_SETTING);

@@ -2,7 +2,6 @@ package dev.quiver.scheduler;
 
 import com.google.inject.Guice;
 import dev.quiver.binding.errors.QuiverException;
-import dev.quiver.binding.io.LocalFileAccess;
 import dev.quiver.distributed.limits.QueryLimits;
 import dev.quiver.distributed.logging.ProcessLogging;
 import dev.quiver.distributed.security.SecurityConfig;
@@ -14,8 +13,6 @@ import dev.quiver.scheduler.config.SchedulerConfig;
 import dev.quiver.scheduler.config.Speculation;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -206,16 +203,6 @@ public final class SchedulerMain implements Callable<Integer> {
   Path resourceGroupsFile;
 
   @Option(
-      names = "--allowed-paths",
-      split = ",",
-      paramLabel = "PATH",
-      description =
-          "Local folders and files SQL may read and write in this process, comma-separated (the"
-              + " scheduler runs none today; executors take the same flag); object storage is"
-              + " always allowed, token and key files never are (default: none).")
-  List<Path> allowedPaths = new ArrayList<>();
-
-  @Option(
       names = "--query-max-memory",
       paramLabel = "SIZE",
       description =
@@ -349,8 +336,6 @@ public final class SchedulerMain implements Callable<Integer> {
     } catch (QuiverException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    LocalFileAccess.restrictTo(
-        allowedPaths, SecurityConfig.secretFiles(usersFile, tokenFile, clusterTokenFile, tlsKey));
     if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);

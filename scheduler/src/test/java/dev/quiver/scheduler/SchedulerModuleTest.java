@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
-import dev.quiver.distributed.client.ClusterConfig;
-import dev.quiver.distributed.client.SchedulerClient;
 import dev.quiver.scheduler.config.SchedulerConfig;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -21,10 +19,7 @@ class SchedulerModuleTest {
       assertThat(injector.getInstance(SchedulerLifecycle.class)).isSameAs(lifecycle);
       SchedulerServer server = lifecycle.start();
       assertThat(lifecycle.start()).isSameAs(server);
-      try (SchedulerClient client =
-          new SchedulerClient(ClusterConfig.remote("127.0.0.1:" + server.port()))) {
-        assertThat(client.executors()).isEmpty();
-      }
+      assertThat(ListExecutorsCall.at("127.0.0.1:" + server.port())).isEmpty();
     }
   }
 }

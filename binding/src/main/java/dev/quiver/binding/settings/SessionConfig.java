@@ -200,13 +200,6 @@ public final class SessionConfig {
 
   /** Whether the value of setting {@code key} is a credential, never to be shown. */
   public static boolean isSecret(String key) {
-    String k = key.toLowerCase(Locale.ROOT);
-    if (SettingsRegistry.find(canonical(k)).map(Setting::secret).orElse(false)) {
-      return true;
-    }
-    return k.contains("secret")
-        || k.contains("password")
-        || k.contains("token")
-        || k.contains("credential");
+    return SettingsRegistry.isSecret(canonical(key));
   }
 }

@@ -91,7 +91,7 @@ public final class DistributedSettings implements SettingsProvider {
   public static final String SPLIT_STEALING = "quiver.distributed.split_stealing";
 
   /** The resource group the session's jobs run in, on a scheduler with --resource-groups. */
-  public static final String RESOURCE_GROUP = "quiver.resource_group";
+  public static final String RESOURCE_GROUP = QueryLimits.RESOURCE_GROUP_KEY;
 
   /** Default of {@link #SCHEDULER_WAIT}. */
   public static final Duration DEFAULT_SCHEDULER_WAIT = Duration.ofSeconds(60);

@@ -1,6 +1,6 @@
 package dev.quiver.scheduler.job;
 
-import dev.quiver.distributed.planner.DistributedSettings;
+import dev.quiver.distributed.limits.QueryLimits;
 import dev.quiver.distributed.proto.JobSpec;
 import dev.quiver.scheduler.admission.AdmissionQueue;
 import dev.quiver.scheduler.admission.ResourceGroups;
@@ -40,8 +40,7 @@ final class Admissions {
   ResourceGroups.Group choose(JobSpec spec, String user) {
     ResourceGroups.Group group;
     try {
-      group =
-          groups.select(user, spec.getSettingsOrDefault(DistributedSettings.RESOURCE_GROUP, ""));
+      group = groups.select(user, spec.getSettingsOrDefault(QueryLimits.RESOURCE_GROUP_KEY, ""));
     } catch (IllegalArgumentException e) {
       throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
     }

@@ -91,7 +91,7 @@ final class JobSnapshots {
               spec.getOutputPartitions(),
               spec.getPartitioning(),
               spec.getBoundary(),
-              JobText.redact(stage.planText(), job.spec.getSettingsMap()),
+              JobText.redact(stage.planText(), job.spec),
               stage.adaptiveNote,
               List.copyOf(tasks),
               operators(stage)));

@@ -1,7 +1,8 @@
 package dev.quiver.scheduler.job;
 
-import dev.quiver.binding.settings.SessionConfig;
+import dev.quiver.binding.settings.SettingsRegistry;
 import dev.quiver.distributed.proto.JobSpec;
+import java.util.Collection;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,16 +34,25 @@ final class JobText {
 
   /** The job's name with its secrets replaced by {@code ***}. */
   static String of(JobSpec spec) {
-    return redact(spec.getName(), spec.getSettingsMap());
+    return redact(spec.getName(), spec);
   }
 
-  static String redact(String text, Map<String, String> settings) {
+  /** {@code text} of the job of {@code spec} with the values of its secret settings hidden. */
+  static String redact(String text, JobSpec spec) {
+    return redact(text, spec.getSettingsMap(), spec.getSecretSettingsList());
+  }
+
+  /**
+   * {@code text} with credentials hidden: the values of {@code settings} whose keys are in {@code
+   * secretKeys} (the client's registry marks them) or look secret, and credentials written in it.
+   */
+  static String redact(String text, Map<String, String> settings, Collection<String> secretKeys) {
     String out = text;
     for (Map.Entry<String, String> e : settings.entrySet()) {
       String value = e.getValue();
       if (value != null
           && value.length() >= MIN_SECRET_CHARS
-          && SessionConfig.isSecret(e.getKey())) {
+          && (secretKeys.contains(e.getKey()) || SettingsRegistry.isSecret(e.getKey()))) {
         out = out.replace(value, "***");
       }
     }

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 /**
  * One session setting: its key, type, default and documentation, and the parser that checks a value
  * when it is set. Values are kept as the text given (they travel to executors as text) and parsed
- * again where they are read, with {@link SessionConfig#get(Setting)}.
+ * again where they are read, with {@code SessionConfig.get(Setting)}.
  *
  * @param <T> the type a value parses to
  */

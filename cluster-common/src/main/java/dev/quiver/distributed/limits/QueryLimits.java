@@ -32,6 +32,13 @@ public record QueryLimits(
   /** Key of {@link #MAX_QUEUED_TIME}. */
   public static final String MAX_QUEUED_TIME_KEY = "quiver.query.max_queued_time";
 
+  /**
+   * Key of the resource group a query is admitted into (on a scheduler with --resource-groups): the
+   * group's running and queued caps and memory share bound it as well. The scheduler reads it from
+   * the job's settings; {@code DistributedSettings} declares its setting.
+   */
+  public static final String RESOURCE_GROUP_KEY = "quiver.resource_group";
+
   /** The query's memory across the cluster. */
   public static final Setting<Long> MAX_MEMORY =
       Setting.bytes(

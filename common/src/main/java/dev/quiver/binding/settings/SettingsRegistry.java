@@ -3,6 +3,7 @@ package dev.quiver.binding.settings;
 import dev.quiver.binding.errors.Suggestions;
 import dev.quiver.binding.errors.UnknownSettingException;
 import java.util.Collections;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
@@ -11,7 +12,7 @@ import java.util.TreeMap;
 /**
  * Every session setting the modules on the class path define, by key: the binding's own and those
  * of the {@link SettingsProvider}s found with {@link ServiceLoader} (the distributed engine, the
- * Flight SQL server). {@link SessionConfig} checks keys and values against it when they are set, so
+ * Flight SQL server). {@code SessionConfig} checks keys and values against it when they are set, so
  * a misspelt key or a bad value fails at {@code SET} with the closest key suggested rather than
  * being ignored or failing later in a planner.
  */
@@ -43,6 +44,21 @@ public final class SettingsRegistry {
   /** The setting of {@code key} (canonical, lower case), if some module defines it. */
   public static Optional<Setting<?>> find(String key) {
     return Optional.ofNullable(SETTINGS.get(key));
+  }
+
+  /**
+   * Whether the value of setting {@code key} (canonical) is a credential, never to be shown: its
+   * setting says so, or its name looks like one (a key no module on this class path defines).
+   */
+  public static boolean isSecret(String key) {
+    String k = key.toLowerCase(Locale.ROOT);
+    if (find(k).map(Setting::secret).orElse(false)) {
+      return true;
+    }
+    return k.contains("secret")
+        || k.contains("password")
+        || k.contains("token")
+        || k.contains("credential");
   }
 
   /**

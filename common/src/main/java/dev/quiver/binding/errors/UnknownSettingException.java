@@ -2,10 +2,7 @@ package dev.quiver.binding.errors;
 
 import java.util.List;
 
-/**
- * A setting ({@code SET key = value}, {@link dev.quiver.binding.settings.SessionConfig#set}) that
- * no module defines.
- */
+/** A setting ({@code SET key = value}, {@code SessionConfig.set}) that no module defines. */
 public class UnknownSettingException extends QuiverException {
   private static final long serialVersionUID = 1L;
   private final String key;
