@@ -303,7 +303,7 @@ final class PlanBuilder {
    * Returns null for any other projection.
    */
   private ExecutionPlan filterProjection(Project p) {
-    if (!(p.getInput() instanceof Filter f)) {
+    if (!(p.getInput() instanceof Filter f) || shared.isShared(f)) {
       return null;
     }
     int[] columns = plainColumns(p.getProjects(), f.getRowType().getFieldCount());

@@ -73,13 +73,10 @@ final class SharedSubplans {
    * shared node planned for all its copies.
    */
   ExecutionPlan plan(RelNode rel, Supplier<ExecutionPlan> planner) {
-    if (references.isEmpty() || !isShareable(rel)) {
+    if (!isShared(rel)) {
       return planner.get();
     }
     String digest = digest(rel);
-    if (references.getOrDefault(digest, 0) < 2) {
-      return planner.get();
-    }
     ExecutionPlan done = planned.get(digest);
     if (done == null) {
       // The readers are counted again once the plan is final (finish), where rules may have
@@ -88,6 +85,14 @@ final class SharedSubplans {
       planned.put(digest, done);
     }
     return done;
+  }
+
+  /**
+   * Whether the query reads {@code rel} more than once: then it must be planned through {@link
+   * #plan}, not fused into its parent, or its inputs would be read once more than counted.
+   */
+  boolean isShared(RelNode rel) {
+    return !references.isEmpty() && isShareable(rel) && references.getOrDefault(digest(rel), 0) > 1;
   }
 
   /**
