@@ -1400,3 +1400,34 @@ SELECT * FROM view_casts_v;
 -- fails: SELECT r_name FROM region WHERE r_regionkey < 0 AND r_regionkey = (SELECT n_nationkey FROM nation)
 -- fails: SELECT DISTINCT x.k FROM (SELECT DISTINCT (SELECT n_nationkey FROM nation) AS s, r.r_regionkey AS k FROM region r LEFT JOIN nation n ON n.n_nationkey = r.r_regionkey WHERE n.n_name = 'none') x
 SELECT (SELECT n_nationkey FROM nation WHERE n_nationkey = 3) AS k FROM region WHERE r_regionkey < 0;
+-- Subplans read more than once are computed once (quiver.optimizer.share_subplans): WITH views
+-- and views used two and three times, nested, joined with themselves, in subqueries.
+-- name: shared_with_view_in_join_and_scalar_subquery
+WITH revenue AS (SELECT l_suppkey AS supplier_no, SUM(l_extendedprice * (1 - l_discount)) AS total FROM lineitem WHERE l_shipdate >= DATE '1996-01-01' AND l_shipdate < DATE '1996-04-01' GROUP BY l_suppkey)
+SELECT s_suppkey, s_name, total FROM supplier, revenue WHERE s_suppkey = supplier_no AND total = (SELECT MAX(total) FROM revenue) ORDER BY s_suppkey;
+-- name: shared_with_view_three_times
+WITH r AS (SELECT o_custkey, COUNT(*) AS n, SUM(o_totalprice) AS s FROM orders GROUP BY o_custkey)
+SELECT a.o_custkey, a.n, b.s, c.n AS cn, c.s AS cs FROM r a JOIN r b ON a.o_custkey = b.o_custkey JOIN r c ON c.o_custkey = a.o_custkey + 1 WHERE a.n > 20 ORDER BY a.o_custkey;
+-- name: shared_with_views_nested
+WITH r AS (SELECT l_orderkey, SUM(l_quantity) AS q FROM lineitem GROUP BY l_orderkey),
+     big AS (SELECT r1.l_orderkey, r1.q + r2.q AS q2 FROM r r1 JOIN r r2 ON r1.l_orderkey = r2.l_orderkey + 1)
+SELECT COUNT(*) AS n, SUM(x.q2) AS s, MAX(y.q2) AS m FROM big x JOIN big y ON x.l_orderkey = y.l_orderkey;
+-- name: shared_with_view_self_join_on_values
+WITH r AS (SELECT n_name, COUNT(*) AS n FROM supplier JOIN nation ON s_nationkey = n_nationkey GROUP BY n_name)
+SELECT a.n_name, b.n_name AS other, a.n FROM r a JOIN r b ON a.n = b.n AND a.n_name < b.n_name ORDER BY 1, 2;
+-- name: shared_with_view_in_in_and_exists
+WITH r AS (SELECT ps_partkey, SUM(ps_availqty) AS q FROM partsupp GROUP BY ps_partkey)
+SELECT COUNT(*) AS n, SUM(q) AS s FROM r WHERE ps_partkey IN (SELECT ps_partkey FROM r WHERE q > 20000) AND EXISTS (SELECT 1 FROM r r2 WHERE r2.ps_partkey = r.ps_partkey + 1 AND r2.q < r.q);
+-- name: shared_with_view_union_all_and_limit
+WITH r AS (SELECT c_nationkey, COUNT(*) AS n, SUM(c_acctbal) AS s FROM customer GROUP BY c_nationkey)
+SELECT * FROM (SELECT c_nationkey, n, s FROM r ORDER BY s DESC, c_nationkey LIMIT 3) t UNION ALL SELECT c_nationkey + 100, n, s FROM r;
+-- name: shared_view_used_twice
+-- setup: CREATE VIEW shared_v AS SELECT o_orderpriority, COUNT(*) AS n, SUM(o_totalprice) AS s FROM orders GROUP BY o_orderpriority
+-- teardown: DROP VIEW shared_v
+SELECT a.o_orderpriority, a.n, a.s, b.o_orderpriority AS p2, b.s AS s2 FROM shared_v a JOIN shared_v b ON a.n < b.n + 100 AND a.o_orderpriority <> b.o_orderpriority ORDER BY 1, 4;
+-- name: shared_subquery_repeated_in_text
+SELECT ps_partkey, SUM(ps_supplycost * ps_availqty) AS v FROM partsupp GROUP BY ps_partkey
+HAVING SUM(ps_supplycost * ps_availqty) > (SELECT AVG(v) FROM (SELECT ps_partkey, SUM(ps_supplycost * ps_availqty) AS v FROM partsupp GROUP BY ps_partkey) x) * 2.5 ORDER BY v DESC, ps_partkey;
+-- name: shared_with_view_empty
+WITH r AS (SELECT o_custkey, SUM(o_totalprice) AS s FROM orders WHERE o_orderkey < 0 GROUP BY o_custkey)
+SELECT COUNT(*) AS n FROM r a JOIN r b ON a.o_custkey = b.o_custkey;

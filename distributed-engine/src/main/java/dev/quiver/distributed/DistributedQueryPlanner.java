@@ -91,6 +91,9 @@ public final class DistributedQueryPlanner implements QueryPlanner {
     // their own task's: a SEMI/ANTI join marks per task and merges the marks instead
     // (quiver.optimizer.merged_join_marks, MarkMergeExec).
     config.set(BindingSettings.SHARED_JOIN_MARKS.key(), "false");
+    // A shared subplan hands its batches to readers in one process; across stages, a subplan read
+    // twice becomes one stage that both read (reuse_exchanges, StagePlanner).
+    config.set(BindingSettings.SHARE_SUBPLANS.key(), "false");
     // A bad value fails here, typed, rather than in every task or when the job runs.
     ShuffleCompression.of(config);
     DistributedSettings.schedulerWait(config.options());

@@ -15,6 +15,7 @@ public final class OperatorMetrics {
   private final LongAdder ruledOutRows = new LongAdder();
   private final LongAdder lateFilteredRows = new LongAdder();
   private final LongAdder lateSkippedPages = new LongAdder();
+  private final LongAdder inputExecutions = new LongAdder();
 
   /** Records one produced batch. */
   public void recordBatch(long rows) {
@@ -50,6 +51,19 @@ public final class OperatorMetrics {
   public void recordLateMaterialization(long rows, long pages) {
     lateFilteredRows.add(rows);
     lateSkippedPages.add(pages);
+  }
+
+  /**
+   * Records that a shared subplan ran one partition of its input (once per execution, however many
+   * parents read it).
+   */
+  public void recordInputExecution() {
+    inputExecutions.increment();
+  }
+
+  /** Partitions of its input a shared subplan ran so far. */
+  public long inputExecutions() {
+    return inputExecutions.sum();
   }
 
   /** Rows a scan's filter dropped before decoding the columns it does not read. */
@@ -112,6 +126,9 @@ public final class OperatorMetrics {
     if (lateFilteredRows() > 0) {
       m.put("late_filtered_rows", lateFilteredRows());
       m.put("late_skipped_pages", lateSkippedPages());
+    }
+    if (inputExecutions() > 0) {
+      m.put("input_executions", inputExecutions());
     }
     if (spillCount() > 0) {
       m.put("spill_count", spillCount());

@@ -51,6 +51,7 @@ public class DefaultQueryPlanner implements QueryPlanner {
         throw new QuiverException("Physical optimizer rule '" + rule.name() + "' returned no plan");
       }
     }
+    physical = SharedSubplans.finish(physical);
     return context.finish(
         withQuerySchema(physical, TypeMapping.toArrowSchema(rel.rel().getRowType())));
   }

@@ -79,6 +79,7 @@ final class PlanBuilder {
   private final AggregatePlanner aggregates;
   private final JoinPlanner joins;
   private final WindowPlanner windows;
+  private final SharedSubplans shared;
 
   PlanBuilder(RelLogicalPlan plan, SessionConfig config) {
     this.translator = new RexTranslator(plan.udfs());
@@ -93,9 +94,21 @@ final class PlanBuilder {
     this.aggregates = new AggregatePlanner(this);
     this.joins = new JoinPlanner(this);
     this.windows = new WindowPlanner(this);
+    this.shared =
+        config.get(BindingSettings.SHARE_SUBPLANS)
+            ? SharedSubplans.of(plan.rel())
+            : SharedSubplans.NONE;
   }
 
+  /**
+   * Plans {@code rel}; a subplan the query reads more than once is planned once, as one shared node
+   * (see {@link SharedSubplans}).
+   */
   ExecutionPlan plan(RelNode rel) {
+    return shared.plan(rel, () -> planNode(rel));
+  }
+
+  private ExecutionPlan planNode(RelNode rel) {
     if (rel instanceof QuiverScan s) {
       return scan(s, OptionalLong.empty());
     } else if (rel instanceof Filter f) {
@@ -290,7 +303,7 @@ final class PlanBuilder {
    * Returns null for any other projection.
    */
   private ExecutionPlan filterProjection(Project p) {
-    if (!(p.getInput() instanceof Filter f)) {
+    if (!(p.getInput() instanceof Filter f) || shared.isShared(f)) {
       return null;
     }
     int[] columns = plainColumns(p.getProjects(), f.getRowType().getFieldCount());

@@ -1,7 +1,10 @@
 package dev.quiver.binding.planner;
 
 import dev.quiver.binding.physical.ExecutionPlan;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /** Renders a physical plan as indented text, optionally with each operator's metrics. */
 public final class PlanFormatter {
@@ -9,16 +12,26 @@ public final class PlanFormatter {
 
   /**
    * One line per operator: name, details, output partitioning (and metrics when asked); details of
-   * several lines follow their operator's line.
+   * several lines follow their operator's line. A node that several parents read (a shared subplan)
+   * is shown in full under the first and as a reference under the others.
    */
   public static String format(ExecutionPlan plan, boolean withMetrics) {
     StringBuilder sb = new StringBuilder();
-    append(sb, plan, 0, withMetrics);
+    append(sb, plan, 0, withMetrics, Collections.newSetFromMap(new IdentityHashMap<>()));
     return sb.toString();
   }
 
-  private static void append(StringBuilder sb, ExecutionPlan plan, int depth, boolean withMetrics) {
+  private static void append(
+      StringBuilder sb,
+      ExecutionPlan plan,
+      int depth,
+      boolean withMetrics,
+      Set<ExecutionPlan> shown) {
     sb.append("  ".repeat(depth)).append(plan.name());
+    if (!plan.children().isEmpty() && !shown.add(plan)) {
+      sb.append(": ").append(plan.displayDetails()).append(" (shown above)\n");
+      return;
+    }
     if (!plan.tableName().isEmpty()) {
       sb.append(" table=").append(plan.tableName());
     }
@@ -49,7 +62,7 @@ public final class PlanFormatter {
     }
     sb.append(more).append('\n');
     for (ExecutionPlan child : plan.children()) {
-      append(sb, child, depth + 1, withMetrics);
+      append(sb, child, depth + 1, withMetrics, shown);
     }
   }
 }

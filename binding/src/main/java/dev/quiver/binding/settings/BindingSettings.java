@@ -97,6 +97,20 @@ public final class BindingSettings implements SettingsProvider {
               + " right input; each marks the rows it matches and one task merges the marks,"
               + " instead of repartitioning the right input.");
 
+  /**
+   * Whether a subplan that a query reads more than once (a WITH view or view used twice, a repeated
+   * subquery) is computed once for all its readers.
+   */
+  public static final Setting<Boolean> SHARE_SUBPLANS =
+      Setting.bool(
+          "quiver.optimizer.share_subplans",
+          true,
+          "A deterministic subplan with a join or aggregate that a query reads more than once (a"
+              + " WITH view or view used twice, a repeated subquery) is computed once and its rows"
+              + " are handed to every reader (spilled when the memory pool refuses them). A"
+              + " distributed planner turns this off for the plans it ships, which share such"
+              + " stages through quiver.distributed.reuse_exchanges instead.");
+
   /** Whether Parquet files are read with Quiver's own row-group reader. */
   public static final Setting<Boolean> PARQUET_ROW_GROUP_READER =
       Setting.bool(
@@ -194,6 +208,7 @@ public final class BindingSettings implements SettingsProvider {
         COLLECT_BUILD_THRESHOLD_ROWS,
         SHARED_JOIN_MARKS,
         MERGED_JOIN_MARKS,
+        SHARE_SUBPLANS,
         PARQUET_ROW_GROUP_READER,
         PARQUET_LATE_MATERIALIZATION,
         DIVISION_BY_ZERO,
