@@ -267,9 +267,10 @@ public record CsvOptions(
       case "INT", "INTEGER", "INT4" -> new ArrowType.Int(32, true);
       case "SMALLINT", "INT2" -> new ArrowType.Int(16, true);
       case "TINYINT", "INT1" -> new ArrowType.Int(8, true);
-      case "DOUBLE", "DOUBLE PRECISION", "FLOAT8", "FLOAT" ->
+      // REAL is DOUBLE in Quiver's SQL (TypeMapping, CAST(x AS REAL)): a 4-byte float column
+      // here would not be the type the query plans with.
+      case "DOUBLE", "DOUBLE PRECISION", "FLOAT8", "FLOAT", "REAL", "FLOAT4" ->
           new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
-      case "REAL", "FLOAT4" -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
       case "VARCHAR", "TEXT", "STRING", "CHAR" -> ArrowType.Utf8.INSTANCE;
       case "BOOLEAN", "BOOL" -> ArrowType.Bool.INSTANCE;
       case "DATE" -> new ArrowType.Date(DateUnit.DAY);

@@ -573,7 +573,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
       case FIXED_BYTES -> ParquetPageDecoder.Layout.BIG_ENDIAN;
       case BYTES -> ParquetPageDecoder.Layout.BYTES;
       case BOOLEAN -> ParquetPageDecoder.Layout.BITS;
-      case FLOAT16, INT96_AS_MICROS -> null;
+      case FLOAT16, FLOAT_AS_DOUBLE, INT96_AS_MICROS -> null;
     };
   }
 
@@ -593,7 +593,7 @@ final class ParquetRowGroupReader implements AutoCloseable {
       case FIXED_BYTES -> ParquetPageDecoder.Target.FIXED;
       case BYTES -> ParquetPageDecoder.Target.BYTES;
       case BOOLEAN -> ParquetPageDecoder.Target.BITS;
-      case FLOAT16, INT96_AS_MICROS -> null;
+      case FLOAT16, FLOAT_AS_DOUBLE, INT96_AS_MICROS -> null;
     };
   }
 

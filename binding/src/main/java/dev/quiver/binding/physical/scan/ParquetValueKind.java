@@ -108,6 +108,13 @@ enum ParquetValueKind {
       ((Float8Vector) v).set(i, r.getDouble());
     }
   },
+  /** Single floats widened to DOUBLE (exact), the type Quiver computes REAL as. */
+  FLOAT_AS_DOUBLE {
+    @Override
+    void copy(ColumnReader r, FieldVector v, int i) {
+      ((Float8Vector) v).set(i, r.getFloat());
+    }
+  },
   /** IEEE half floats (FIXED_LEN_BYTE_ARRAY(2), little-endian), widened to DOUBLE. */
   FLOAT16 {
     @Override
@@ -328,7 +335,7 @@ enum ParquetValueKind {
         if (physical == Type.FIXED_LEN_BYTE_ARRAY && e.getType_length() == 2) {
           yield isFloat16(e) ? FLOAT16 : null;
         }
-        yield physical == Type.DOUBLE ? DOUBLE : null;
+        yield physical == Type.DOUBLE ? DOUBLE : physical == Type.FLOAT ? FLOAT_AS_DOUBLE : null;
       }
       case Date ->
           ((ArrowType.Date) target).getUnit() == DateUnit.DAY && physical == Type.INT32

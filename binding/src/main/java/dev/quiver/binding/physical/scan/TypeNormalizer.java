@@ -14,8 +14,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Maps the Arrow types file readers produce onto the engine's internal types (e.g. LargeUtf8 to
  * Utf8, Date(MILLI) to Date(DAY), any timestamp to Timestamp(MICROSECOND) without zone, unsigned
- * and 256-bit decimal integers to their signed/128-bit forms, dictionaries to plain values): the
- * types a table declares, which the Parquet reader decodes into directly.
+ * and 256-bit decimal integers to their signed/128-bit forms, half and single floats to DOUBLE,
+ * dictionaries to plain values): the types a table declares, which the Parquet reader decodes into
+ * directly.
  */
 public final class TypeNormalizer {
 
@@ -74,10 +75,9 @@ public final class TypeNormalizer {
         }
         yield new ArrowType.Int(i.getBitWidth() <= 16 ? 32 : 64, true);
       }
-      case FloatingPoint ->
-          ((ArrowType.FloatingPoint) type).getPrecision() == FloatingPointPrecision.HALF
-              ? new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)
-              : type;
+      // Quiver computes REAL and FLOAT as DOUBLE (TypeMapping): half and single floats are read
+      // widened, which is exact.
+      case FloatingPoint -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
       case Decimal -> {
         ArrowType.Decimal d = (ArrowType.Decimal) type;
         yield new ArrowType.Decimal(d.getPrecision(), d.getScale(), 128);
