@@ -75,12 +75,4 @@ public final class HttpSecurity {
       return tokens.matches(header);
     };
   }
-
-  /**
-   * The {@code Authorization} header value this process sends (the cluster credential if it has
-   * one), or null without a token.
-   */
-  public static String authorizationHeader(SecurityConfig security) {
-    return security.hasToken() ? Tokens.headerValue(security.token()) : null;
-  }
 }
