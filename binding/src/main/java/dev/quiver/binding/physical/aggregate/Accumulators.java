@@ -147,7 +147,7 @@ public final class Accumulators {
       case STRING_AGG -> new ValueAccumulators.StringAggAcc(state, out, call.orderDescending());
       case COVAR_POP, COVAR_SAMP, CORR -> new CovarianceAcc(state, out, call.function());
       case MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC ->
-          new ValueAccumulators.PercentileAcc(
+          new PercentileAcc(
               out,
               call.function(),
               !call.orderDescending().isEmpty() && call.orderDescending().get(0));

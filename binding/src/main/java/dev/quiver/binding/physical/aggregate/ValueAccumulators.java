@@ -1,22 +1,18 @@
 package dev.quiver.binding.physical.aggregate;
 
-import dev.quiver.binding.errors.QueryTypeException;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * Accumulators that keep whole values per group (read and written in the expression package's
  * literal convention): ARG_MIN/ARG_MAX (a value and its key; splittable), STRING_AGG (the joined
- * text, splittable without ORDER BY; with ORDER BY every value and its keys) and the percentiles
- * (every value: holistic, SINGLE mode only).
+ * text, splittable without ORDER BY; with ORDER BY every value and its keys). The percentiles keep
+ * primitive values: {@link PercentileAcc}.
  */
 final class ValueAccumulators {
   private ValueAccumulators() {}
@@ -279,142 +275,6 @@ final class ValueAccumulators {
       joined = new StringBuilder[16];
       separators = new String[16];
       rows = newRows(16);
-      bytes = 0;
-    }
-  }
-
-  /**
-   * MEDIAN(x), PERCENTILE_CONT(f) and PERCENTILE_DISC(f) WITHIN GROUP (ORDER BY x [DESC]) over
-   * arguments (f, x), or (x) for MEDIAN: every non-NULL x of a group, sorted at the end. CONT
-   * interpolates between the values at position f * (n - 1); DISC gives the first value whose
-   * cumulative share reaches f (PostgreSQL's definition).
-   */
-  static final class PercentileAcc implements Accumulator {
-    private final Field out;
-    private final AggregateFunction fn;
-    private final boolean descending;
-    private List<Object>[] values = newLists(16);
-    private double[] fractions = new double[16];
-    private long bytes;
-
-    PercentileAcc(Field out, AggregateFunction fn, boolean descending) {
-      this.out = out;
-      this.fn = fn;
-      this.descending = descending;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Object>[] newLists(int n) {
-      return new List[n];
-    }
-
-    @Override
-    public void ensureCapacity(int groups) {
-      if (groups > fractions.length) {
-        int c = GroupStates.grow(fractions.length, groups);
-        values = Arrays.copyOf(values, c);
-        fractions = Arrays.copyOf(fractions, c);
-      }
-    }
-
-    @Override
-    public void update(FieldVector[] args, int[] gids, int rows, boolean[] use) {
-      FieldVector x = args[args.length - 1];
-      for (int i = 0; i < rows; i++) {
-        if (use != null && !use[i]) {
-          continue;
-        }
-        int g = gids[i];
-        double f = 0.5;
-        if (args.length > 1) {
-          f = ((Number) get(args[0], i)).doubleValue();
-          if (!(f >= 0 && f <= 1)) {
-            throw new QueryTypeException(
-                fn.name().toLowerCase(java.util.Locale.ROOT)
-                    + ": the fraction must be between 0 and 1, got "
-                    + f);
-          }
-        }
-        if (values[g] == null) {
-          values[g] = new ArrayList<>();
-        }
-        values[g].add(get(x, i));
-        fractions[g] = f;
-        bytes += 48;
-      }
-    }
-
-    @Override
-    public void merge(FieldVector[] state, int[] gids, int rows) {
-      throw new IllegalStateException(fn + " has no mergeable state");
-    }
-
-    @Override
-    public List<FieldVector> emitState(int[] gids, int n, BufferAllocator a) {
-      throw new IllegalStateException(fn + " has no mergeable state");
-    }
-
-    @Override
-    public FieldVector emitFinal(int[] gids, int n, BufferAllocator a) {
-      Object[] result = new Object[fractions.length];
-      for (int i = 0; i < n; i++) {
-        int g = gids[i];
-        List<Object> list = values[g];
-        if (list == null || list.isEmpty()) {
-          continue;
-        }
-        list.sort(ValueAccumulators::compare);
-        if (descending) {
-          java.util.Collections.reverse(list);
-        }
-        result[g] =
-            fn == AggregateFunction.PERCENTILE_DISC
-                ? discrete(list, fractions[g])
-                : continuous(list, fractions[g]);
-      }
-      return build(out, result, gids, n, a);
-    }
-
-    private static Object discrete(List<Object> sorted, double f) {
-      int at = (int) Math.ceil(f * sorted.size()) - 1;
-      return sorted.get(Math.max(0, Math.min(sorted.size() - 1, at)));
-    }
-
-    private Object continuous(List<Object> sorted, double f) {
-      double pos = f * (sorted.size() - 1);
-      int lo = (int) Math.floor(pos);
-      int hi = (int) Math.ceil(pos);
-      Object a = sorted.get(lo);
-      Object b = sorted.get(hi);
-      if (!(a instanceof Number) || !(b instanceof Number)) {
-        throw new QueryTypeException(
-            fn.name().toLowerCase(java.util.Locale.ROOT) + " needs a numeric argument, got " + a);
-      }
-      if (out.getType() instanceof ArrowType.Decimal d) {
-        // DuckDB interpolates decimals at their own scale, rounding half to even.
-        BigDecimal x = toBig(a);
-        BigDecimal y = toBig(b);
-        return x.add(y.subtract(x).multiply(BigDecimal.valueOf(pos - lo), MathContext.DECIMAL128))
-            .setScale(d.getScale(), java.math.RoundingMode.HALF_EVEN);
-      }
-      double x = ((Number) a).doubleValue();
-      double y = ((Number) b).doubleValue();
-      return lo == hi ? x : x + (pos - lo) * (y - x);
-    }
-
-    private static BigDecimal toBig(Object v) {
-      return v instanceof BigDecimal d ? d : new BigDecimal(v.toString());
-    }
-
-    @Override
-    public long estimatedBytes() {
-      return (long) fractions.length * 16 + bytes;
-    }
-
-    @Override
-    public void reset() {
-      values = newLists(16);
-      fractions = new double[16];
       bytes = 0;
     }
   }
