@@ -7,8 +7,6 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
@@ -260,6 +258,23 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
   private FieldVector toStrings(Operand in, long[] valid, int n, BufferAllocator allocator) {
     VarCharVector out = (VarCharVector) Vectors.allocate(dataType, n, allocator);
     try {
+      Vectors.Kind from = in.kind();
+      if (from == Vectors.Kind.DATE || from == Vectors.Kind.TIMESTAMP) {
+        // Whole columns of dates and timestamps: bytes written directly, no object per row.
+        long[] v = in.longs();
+        byte[] text = new byte[TemporalText.MAX_BYTES];
+        for (int i = 0; i < n; i++) {
+          if (Bits.valid(valid, i)) {
+            int length =
+                from == Vectors.Kind.DATE
+                    ? TemporalText.date(v[i], text, 0)
+                    : TemporalText.timestamp(v[i], text, 0);
+            out.setSafe(i, text, 0, length);
+          }
+        }
+        out.setValueCount(n);
+        return out;
+      }
       for (int i = 0; i < n; i++) {
         if (Bits.valid(valid, i)) {
           String s = format(Vectors.getValue(in.vector, i), in.type);
@@ -506,26 +521,7 @@ public record CastExpr(PhysicalExpr child, ArrowType dataType, boolean safe)
   }
 
   static String formatTimestamp(long micros) {
-    long secs = Math.floorDiv(micros, 1_000_000L);
-    int frac = (int) Math.floorMod(micros, 1_000_000L);
-    LocalDateTime t = LocalDateTime.ofEpochSecond(secs, 0, ZoneOffset.UTC);
-    String base =
-        String.format(
-            Locale.ROOT,
-            "%s %02d:%02d:%02d",
-            t.toLocalDate(),
-            t.getHour(),
-            t.getMinute(),
-            t.getSecond());
-    if (frac == 0) {
-      return base;
-    }
-    String f = String.format(Locale.ROOT, "%06d", frac);
-    int end = f.length();
-    while (f.charAt(end - 1) == '0') {
-      end--;
-    }
-    return base + "." + f.substring(0, end);
+    return TemporalText.timestamp(micros);
   }
 
   @Override
