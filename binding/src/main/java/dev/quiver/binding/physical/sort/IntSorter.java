@@ -1,5 +1,7 @@
 package dev.quiver.binding.physical.sort;
 
+import java.util.Arrays;
+
 /** Stable merge sort of an {@code int[]} permutation under an {@link IntComparator}. */
 public final class IntSorter {
   private static final int INSERTION_THRESHOLD = 24;
@@ -15,6 +17,17 @@ public final class IntSorter {
     System.arraycopy(values, 0, tmp, 0, n);
     // Sorts tmp into values, ping-ponging between the two arrays to avoid copies.
     mergeSort(tmp, values, 0, n, cmp);
+  }
+
+  /** Sorts {@code values[from..to)} stably by {@code cmp}. */
+  public static void sort(int[] values, int from, int to, IntComparator cmp) {
+    if (to - from < 2) {
+      return;
+    }
+    int[] tmp = Arrays.copyOfRange(values, from, to);
+    int[] dst = Arrays.copyOfRange(values, from, to);
+    mergeSort(tmp, dst, 0, to - from, cmp);
+    System.arraycopy(dst, 0, values, from, to - from);
   }
 
   /** Returns the identity permutation of size n sorted by {@code cmp}. */

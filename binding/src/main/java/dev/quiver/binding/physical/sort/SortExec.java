@@ -121,6 +121,11 @@ public final class SortExec extends BaseExecutionPlan {
     private final List<SpillFile> runs = new ArrayList<>();
     private final String consumer;
     private long bufferedRows;
+
+    /** With a fetch: the first key of the last row of a full top-k kept so far, else null. */
+    private SortKeys boundary;
+
+    private int boundaryRow;
     private BatchStream output;
     private boolean inputClosed;
     private boolean closed;
@@ -184,6 +189,12 @@ public final class SortExec extends BaseExecutionPlan {
     }
 
     private void add(VectorSchemaRoot b) {
+      if (boundary != null) {
+        b = keepRowsBeforeBoundary(b);
+        if (b == null) {
+          return;
+        }
+      }
       long size = reservedSize(b);
       if (!reservation.tryGrow(size)) {
         if (!buffered.isEmpty()) {
@@ -236,12 +247,42 @@ public final class SortExec extends BaseExecutionPlan {
       }
     }
 
+    /**
+     * A top-k's input rows whose first key sorts after the k-th row kept so far cannot make the
+     * result (k rows before them exist, in memory or in a spilled run): they are dropped before
+     * they are buffered, which after the first batches is most rows, at the cost of one key
+     * comparison each. Returns the rows left (null when none; {@code b} is then closed).
+     */
+    private VectorSchemaRoot keepRowsBeforeBoundary(VectorSchemaRoot b) {
+      SortKeys first = SortKeys.extract(b, order.subList(0, 1), allocator);
+      int n = b.getRowCount();
+      int[] keep = new int[n];
+      int kept = 0;
+      for (int r = 0; r < n; r++) {
+        if (first.compare(r, boundary, boundaryRow) <= 0) {
+          keep[kept++] = r;
+        }
+      }
+      if (kept == n) {
+        return b;
+      }
+      try {
+        return kept == 0 ? null : Take.take(b, keep, kept, allocator);
+      } finally {
+        b.close();
+      }
+    }
+
     private void compact() {
       long before = reservation.size();
       try (SortedRunStream run = sortBuffered()) {
         VectorSchemaRoot top = Take.take(run.batch(), run.perm(), run.count(), allocator);
         buffered.add(top);
         bufferedRows = top.getRowCount();
+        if (bufferedRows == fetch) {
+          boundary = SortKeys.extract(top, order.subList(0, 1), allocator);
+          boundaryRow = (int) fetch - 1;
+        }
         long after = reservedSize(top);
         if (after < before) {
           reservation.shrink(before - after);

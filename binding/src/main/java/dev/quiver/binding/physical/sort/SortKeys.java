@@ -23,6 +23,9 @@ public final class SortKeys {
   private final KeyColumn[] columns;
   private final int rows;
 
+  /** Ranges at most this long are sorted by comparing rows rather than by normalized keys. */
+  private static final int COMPARE_BELOW = 32;
+
   private SortKeys(KeyColumn[] columns, int rows) {
     this.columns = columns;
     this.rows = rows;
@@ -87,12 +90,83 @@ public final class SortKeys {
     return (a, b) -> compare(a, this, b);
   }
 
-  /** Returns the row permutation that sorts this batch. */
+  /** Returns the row permutation that sorts this batch (stable: ties keep their row order). */
   public int[] sortedPermutation() {
-    if (columns.length == 1 && columns[0].normalizable()) {
-      return columns[0].sortedPermutation(rows);
+    int[] perm = new int[rows];
+    for (int i = 0; i < rows; i++) {
+      perm[i] = i;
     }
-    return IntSorter.sortedPermutation(rows, comparator());
+    sortRange(perm, 0, rows, 0);
+    return perm;
+  }
+
+  /**
+   * Sorts {@code perm[from..to)}, rows equal in the keys before {@code key}, by the keys from
+   * {@code key} on. A key whose values map to longs in order is sorted as primitives (nulls set
+   * apart), then each run of equal values by the next key; other keys, and short ranges, are sorted
+   * by comparing rows key by key.
+   */
+  private void sortRange(int[] perm, int from, int to, int key) {
+    if (to - from < 2 || key == columns.length) {
+      return;
+    }
+    KeyColumn column = columns[key];
+    if (to - from <= COMPARE_BELOW || !column.normalizable()) {
+      IntSorter.sort(perm, from, to, comparatorFrom(key));
+      return;
+    }
+    int n = to - from;
+    long[] values = new long[n];
+    int[] rowsOf = new int[n];
+    int valued = 0;
+    int nullCount = 0;
+    for (int i = from; i < to; i++) {
+      int row = perm[i];
+      if (column.nulls != null && column.nulls[row]) {
+        // Nulls keep their order, parked at the end of perm's range for now.
+        perm[from + nullCount++] = row;
+      } else {
+        long k = column.normalized(row);
+        values[valued] = column.ascending ? k : ~k;
+        rowsOf[valued++] = row;
+      }
+    }
+    IntSorter.sortByKey(values, rowsOf, valued);
+    int valuesAt = column.nullOrder < 0 ? from + nullCount : from;
+    int nullsAt = column.nullOrder < 0 ? from : from + valued;
+    System.arraycopy(perm, from, perm, nullsAt, nullCount);
+    System.arraycopy(rowsOf, 0, perm, valuesAt, valued);
+    sortRange(perm, nullsAt, nullsAt + nullCount, key + 1);
+    if (key + 1 == columns.length) {
+      return;
+    }
+    for (int i = 0; i < valued; ) {
+      int j = i + 1;
+      while (j < valued && values[j] == values[i]) {
+        j++;
+      }
+      sortRange(perm, valuesAt + i, valuesAt + j, key + 1);
+      i = j;
+    }
+  }
+
+  /** Compares rows by the keys from {@code key} on. */
+  private IntComparator comparatorFrom(int key) {
+    if (key == 0) {
+      return comparator();
+    }
+    if (key == columns.length - 1) {
+      return columns[key].selfComparator();
+    }
+    return (a, b) -> {
+      for (int k = key; k < columns.length; k++) {
+        int c = columns[k].compare(a, columns[k], b);
+        if (c != 0) {
+          return c;
+        }
+      }
+      return 0;
+    };
   }
 
   /**
@@ -307,37 +381,6 @@ public final class SortKeys {
       throw new UnsupportedOperationException();
     }
 
-    /** Sorts by primitive normalized keys: nulls apart, descending as bitwise complement. */
-    final int[] sortedPermutation(int rows) {
-      int[] perm = new int[rows];
-      long[] keys = new long[rows];
-      int n = 0;
-      int nullCount = 0;
-      for (int i = 0; i < rows; i++) {
-        if (nulls != null && nulls[i]) {
-          nullCount++;
-        } else {
-          long k = normalized(i);
-          keys[n] = ascending ? k : ~k;
-          perm[n++] = i;
-        }
-      }
-      IntSorter.sortByKey(keys, perm, n);
-      if (nullCount == 0) {
-        return perm;
-      }
-      int[] out = new int[rows];
-      int pos = nullOrder < 0 ? nullCount : 0;
-      System.arraycopy(perm, 0, out, pos, n);
-      int q = nullOrder < 0 ? 0 : n;
-      for (int i = 0; i < rows; i++) {
-        if (nulls[i]) {
-          out[q++] = i;
-        }
-      }
-      return out;
-    }
-
     IntComparator selfComparator() {
       return (a, b) -> compare(a, this, b);
     }
@@ -452,6 +495,17 @@ public final class SortKeys {
       }
       return (x != null ? x : BigInteger.valueOf(low[a]))
           .compareTo(y != null ? y : BigInteger.valueOf(o.low[b]));
+    }
+
+    @Override
+    boolean normalizable() {
+      // Every value fits a long (the batch has no wider decimal): its unscaled value orders it.
+      return big == null;
+    }
+
+    @Override
+    long normalized(int row) {
+      return low[row];
     }
   }
 
