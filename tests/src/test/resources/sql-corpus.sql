@@ -1162,6 +1162,23 @@ FROM lineitem GROUP BY l_returnflag;
 -- name: fn_median_integers_global
 SELECT median(o_custkey) AS m, percentile_cont(0.9) WITHIN GROUP (ORDER BY o_custkey) AS p90, percentile_cont(0.3) WITHIN GROUP (ORDER BY o_shippriority DESC) AS p30
 FROM orders;
+-- name: fn_percentiles_per_customer_doubles_text_timestamps
+SELECT o_custkey, median(CAST(o_totalprice AS DOUBLE) - 150000.5) AS md, percentile_cont(0.75) WITHIN GROUP (ORDER BY o_orderkey DESC) AS p75,
+percentile_disc(0.3) WITHIN GROUP (ORDER BY o_orderdate) AS p30_day, percentile_disc(0.6) WITHIN GROUP (ORDER BY CAST(o_orderdate AS TIMESTAMP) DESC) AS p60_ts,
+percentile_cont(0.1) WITHIN GROUP (ORDER BY CAST(o_shippriority - o_custkey AS SMALLINT)) AS p10_small
+FROM orders GROUP BY o_custkey;
+-- name: fn_percentiles_of_signed_zeros_and_infinities
+SELECT g, median(x) AS m, percentile_disc(0.2) WITHIN GROUP (ORDER BY x) AS d20, percentile_disc(0.8) WITHIN GROUP (ORDER BY x DESC) AS d80
+FROM (VALUES (1, CAST('-0.0' AS DOUBLE)), (1, 0.0), (1, -1.5), (2, CAST('Infinity' AS DOUBLE)), (2, CAST('-Infinity' AS DOUBLE)), (2, 3.25), (2, -7.0), (3, 2.0)) t(g, x)
+GROUP BY g;
+-- name: cast_dates_and_timestamps_to_text_whole_columns
+SELECT o_orderkey, CAST(o_orderdate AS VARCHAR) AS d,
+CAST(CAST('0' || CAST(100 + o_orderkey % 900 AS VARCHAR) || '-03-04' AS DATE) AS VARCHAR) AS early,
+CAST(CAST(o_orderdate AS TIMESTAMP) AS VARCHAR) AS midnight,
+CAST(CAST('1969-12-31 23:59:' || CAST(10 + o_orderkey % 50 AS VARCHAR) || '.' || CAST(o_orderkey % 1000 AS VARCHAR) AS TIMESTAMP) AS VARCHAR) AS ts_frac,
+CAST(CAST(CAST(o_orderdate AS VARCHAR) || ' 0' || CAST(o_orderkey % 10 AS VARCHAR) || ':07:59.000001' AS TIMESTAMP) AS VARCHAR) AS ts_micro,
+CAST(o_orderdate AS VARCHAR) LIKE '1995-0%' AS early_1995
+FROM orders WHERE o_orderkey < 3000 OR o_orderkey % 97 = 0;
 -- name: fn_approx_percentile
 -- duckdb-setup: CREATE OR REPLACE MACRO approx_percentile(x, p) AS quantile_disc(x, p)
 -- duckdb-teardown: DROP MACRO approx_percentile
