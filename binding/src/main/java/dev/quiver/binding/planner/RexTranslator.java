@@ -1,8 +1,14 @@
 package dev.quiver.binding.planner;
 
+import static dev.quiver.binding.functions.Arguments.coerce;
+import static dev.quiver.binding.functions.Arguments.isNumeric;
+import static dev.quiver.binding.functions.Arguments.strings;
+
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.Suggestions;
 import dev.quiver.binding.errors.UnknownFunctionException;
+import dev.quiver.binding.functions.ScalarFunction;
+import dev.quiver.binding.functions.ScalarFunctions;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.expr.ArithmeticExpr;
 import dev.quiver.binding.physical.expr.CardinalityExpr;
@@ -59,11 +65,10 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUnknownAs;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
-import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlLikeOperator;
-import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
@@ -72,64 +77,47 @@ import org.apache.calcite.util.TimestampString;
 
 /** Translates Calcite row expressions to physical expressions. */
 public final class RexTranslator {
-  /** Built-in function names, for "did you mean" hints. */
-  private static final Set<String> BUILTINS =
-      new TreeSet<>(
-          List.of(
-              "abs",
-              "btrim",
-              "ceil",
-              "ceiling",
-              "char_length",
-              "character_length",
-              "coalesce",
-              "concat",
-              "current_date",
-              "current_timestamp",
-              "date_trunc",
-              "exp",
-              "extract",
-              "floor",
-              "left",
-              "length",
-              "ln",
-              "log",
-              "log10",
-              "lower",
-              "lpad",
-              "md5",
-              "make_date",
-              "median",
-              "now",
-              "regexp_matches",
-              "regexp_replace",
-              "rpad",
-              "split_part",
-              "starts_with",
-              "ends_with",
-              "strftime",
-              "to_char",
-              "date_diff",
-              "date_add",
-              "date_format",
-              "epoch",
-              "hash",
-              "ltrim",
-              "mod",
-              "nullif",
-              "position",
-              "power",
-              "replace",
-              "reverse",
-              "right",
-              "round",
-              "rtrim",
-              "sign",
-              "sqrt",
-              "substring",
-              "trim",
-              "truncate",
-              "upper"));
+  /**
+   * Built-in function names, for "did you mean" hints: the registry's and those still translated
+   * here.
+   */
+  private static final Set<String> BUILTINS = builtins();
+
+  private static Set<String> builtins() {
+    Set<String> names = new TreeSet<>(ScalarFunctions.names());
+    names.addAll(
+        List.of(
+            "abs",
+            "ceil",
+            "ceiling",
+            "coalesce",
+            "current_date",
+            "current_timestamp",
+            "date_trunc",
+            "exp",
+            "extract",
+            "floor",
+            "ln",
+            "log",
+            "log10",
+            "make_date",
+            "median",
+            "now",
+            "strftime",
+            "to_char",
+            "date_diff",
+            "date_add",
+            "date_format",
+            "epoch",
+            "mod",
+            "nullif",
+            "power",
+            "round",
+            "sign",
+            "sqrt",
+            "truncate"));
+    return names;
+  }
 
   private final Function<String, ScalarUdf> udfs;
   private final RexBuilder rexBuilder = new RexBuilder(new JavaTypeFactoryImpl());
@@ -172,6 +160,34 @@ public final class RexTranslator {
             + node.getKind()
             + ") cannot be evaluated here; "
             + "it should have been rewritten by the planner");
+  }
+
+  /** A function call for its kernel: operands translated on demand, against the call's input. */
+  private final class Call implements ScalarFunction.Call {
+    private final RexCall rex;
+    private final ArrowType type;
+    private final RelDataType input;
+
+    Call(RexCall rex, ArrowType type, RelDataType input) {
+      this.rex = rex;
+      this.type = type;
+      this.input = input;
+    }
+
+    @Override
+    public RexCall rex() {
+      return rex;
+    }
+
+    @Override
+    public ArrowType type() {
+      return type;
+    }
+
+    @Override
+    public PhysicalExpr arg(int i) {
+      return translate(rex.getOperands().get(i), input);
+    }
   }
 
   private List<PhysicalExpr> operands(RexCall call, RelDataType input) {
@@ -273,6 +289,10 @@ public final class RexTranslator {
       return translate(call.getOperands().get(0), input);
     }
     ArrowType type = TypeMapping.toArrow(call.getType());
+    ScalarFunction function = ScalarFunctions.lookup(op.getName());
+    if (function != null && op instanceof SqlFunction) {
+      return function.kernel().translate(new Call(call, type, input));
+    }
     switch (kind) {
       case PLUS:
       case MINUS:
@@ -387,47 +407,12 @@ public final class RexTranslator {
             escape = (String) l.value();
           }
           return new LikeExpr(
-              stringArgs(args.subList(0, 1)).get(0),
-              stringArgs(args.subList(1, 2)).get(0),
+              strings(args.subList(0, 1)).get(0),
+              strings(args.subList(1, 2)).get(0),
               escape,
               false,
               similar.isNegated(),
               true);
-        }
-      case TRIM:
-        {
-          SqlTrimFunction.Flag flag =
-              ((RexLiteral) call.getOperands().get(0)).getValueAs(SqlTrimFunction.Flag.class);
-          PhysicalExpr chars = translate(call.getOperands().get(1), input);
-          PhysicalExpr s = translate(call.getOperands().get(2), input);
-          StringFunctionExpr.Fn fn =
-              flag == SqlTrimFunction.Flag.LEADING
-                  ? StringFunctionExpr.Fn.LTRIM
-                  : flag == SqlTrimFunction.Flag.TRAILING
-                      ? StringFunctionExpr.Fn.RTRIM
-                      : StringFunctionExpr.Fn.BTRIM;
-          return new StringFunctionExpr(fn, List.of(s, chars), type);
-        }
-      case LTRIM:
-      case RTRIM:
-        {
-          List<PhysicalExpr> args = operands(call, input);
-          return new StringFunctionExpr(
-              kind == SqlKind.LTRIM ? StringFunctionExpr.Fn.LTRIM : StringFunctionExpr.Fn.RTRIM,
-              args,
-              type);
-        }
-      case STARTS_WITH:
-        return scalar(ScalarFunctionExpr.Fn.STARTS_WITH, call, input, type, -1);
-      case ENDS_WITH:
-        return scalar(ScalarFunctionExpr.Fn.ENDS_WITH, call, input, type, -1);
-      case POSITION:
-        {
-          List<PhysicalExpr> args = operands(call, input);
-          if (args.size() != 2) {
-            throw new QueryTypeException("POSITION with a FROM start is not supported: " + call);
-          }
-          return new StringFunctionExpr(StringFunctionExpr.Fn.POSITION, args, type);
         }
       case EXTRACT:
         {
@@ -835,45 +820,9 @@ public final class RexTranslator {
     switch (name) {
       case "CARDINALITY":
         return new CardinalityExpr(translate(call.getOperands().get(0), input), type);
-      case "UPPER":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.UPPER, operands(call, input), type);
-      case "LOWER":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.LOWER, operands(call, input), type);
-      case "SUBSTRING":
-      case "SUBSTR":
-        return new StringFunctionExpr(
-            StringFunctionExpr.Fn.SUBSTRING, intArgs(operands(call, input), 1), type);
-      case "CHAR_LENGTH":
-      case "CHARACTER_LENGTH":
-      case "LENGTH":
-        return new StringFunctionExpr(
-            StringFunctionExpr.Fn.CHAR_LENGTH, operands(call, input), type);
       case "||":
         return new StringFunctionExpr(
-            StringFunctionExpr.Fn.CONCAT, stringArgs(operands(call, input)), type);
-      case "CONCAT":
-        return new StringFunctionExpr(
-            op == SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL
-                ? StringFunctionExpr.Fn.CONCAT_WS_NULLS
-                : StringFunctionExpr.Fn.CONCAT,
-            stringArgs(operands(call, input)),
-            type);
-      case "REPLACE":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.REPLACE, operands(call, input), type);
-      case "LEFT":
-        return new StringFunctionExpr(
-            StringFunctionExpr.Fn.LEFT, intArgs(operands(call, input), 1), type);
-      case "RIGHT":
-        return new StringFunctionExpr(
-            StringFunctionExpr.Fn.RIGHT, intArgs(operands(call, input), 1), type);
-      case "REVERSE":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.REVERSE, operands(call, input), type);
-      case "BTRIM":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.BTRIM, operands(call, input), type);
-      case "LTRIM":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.LTRIM, operands(call, input), type);
-      case "RTRIM":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.RTRIM, operands(call, input), type);
+            StringFunctionExpr.Fn.CONCAT, strings(operands(call, input)), type);
       case "ABS":
         return math(MathExpr.Fn.ABS, call, input, type);
       case "SIGN":
@@ -911,19 +860,6 @@ public final class RexTranslator {
           return doubleMath(MathExpr.Fn.LOG10, call, input, type);
         }
         return doubleMath(MathExpr.Fn.LOG, call, input, type);
-      case "SPLIT_PART":
-        return scalar(ScalarFunctionExpr.Fn.SPLIT_PART, call, input, type, 2);
-      case "REGEXP_REPLACE":
-        return scalar(ScalarFunctionExpr.Fn.REGEXP_REPLACE, call, input, type, -1);
-      case "REGEXP_MATCHES":
-      case "REGEXP_LIKE":
-        return scalar(ScalarFunctionExpr.Fn.REGEXP_MATCHES, call, input, type, -1);
-      case "ENDS_WITH":
-        return scalar(ScalarFunctionExpr.Fn.ENDS_WITH, call, input, type, -1);
-      case "LPAD":
-        return scalar(ScalarFunctionExpr.Fn.LPAD, call, input, type, 1);
-      case "RPAD":
-        return scalar(ScalarFunctionExpr.Fn.RPAD, call, input, type, 1);
       case "TO_CHAR":
         return scalar(ScalarFunctionExpr.Fn.TO_CHAR, call, input, type, -1);
       case "STRFTIME":
@@ -937,14 +873,8 @@ public final class RexTranslator {
         return scalar(ScalarFunctionExpr.Fn.MAKE_DATE, call, input, type, 0);
       case "EPOCH":
         return scalar(ScalarFunctionExpr.Fn.EPOCH, call, input, type, -1);
-      case "MD5":
-        return scalar(ScalarFunctionExpr.Fn.MD5, call, input, type, -1);
-      case "CHR":
-        return scalar(ScalarFunctionExpr.Fn.CHR, call, input, ArrowType.Utf8.INSTANCE, 0);
       case "VERSION":
         return new LiteralExpr(versionText(), type);
-      case "HASH":
-        return new ScalarFunctionExpr(ScalarFunctionExpr.Fn.HASH, operands(call, input), type);
       case "DATE_ADD":
         {
           PhysicalExpr l = translate(call.getOperands().get(0), input);
@@ -1062,48 +992,12 @@ public final class RexTranslator {
     return out;
   }
 
-  private static List<PhysicalExpr> intArgs(List<PhysicalExpr> args, int from) {
-    List<PhysicalExpr> out = new ArrayList<>(args);
-    for (int i = from; i < out.size(); i++) {
-      if (!(out.get(i).dataType() instanceof ArrowType.Int)) {
-        out.set(i, coerce(out.get(i), new ArrowType.Int(64, true)));
-      }
-    }
-    return out;
-  }
-
-  private static List<PhysicalExpr> stringArgs(List<PhysicalExpr> args) {
-    List<PhysicalExpr> out = new ArrayList<>();
-    for (PhysicalExpr e : args) {
-      out.add(coerce(e, ArrowType.Utf8.INSTANCE));
-    }
-    return out;
-  }
-
   // ---------------------------------------------------------------- types
-
-  /** {@code e} as type {@code target}: unchanged, a folded literal, or a cast. */
-  static PhysicalExpr coerce(PhysicalExpr e, ArrowType target) {
-    if (e.dataType().equals(target)) {
-      return e;
-    }
-    if (e instanceof LiteralExpr l) {
-      return new LiteralExpr(CastExpr.convert(l.value(), l.dataType(), target), target);
-    }
-    return new CastExpr(e, target);
-  }
-
   /** The text of {@code version()}: {@code Quiver 0.1.0} (or {@code Quiver dev} unpackaged). */
   static String versionText() {
     return "Quiver "
         + java.util.Objects.requireNonNullElse(
             RexTranslator.class.getPackage().getImplementationVersion(), "dev");
-  }
-
-  private static boolean isNumeric(ArrowType t) {
-    return t instanceof ArrowType.Int
-        || t instanceof ArrowType.FloatingPoint
-        || t instanceof ArrowType.Decimal;
   }
 
   private static boolean isTemporal(ArrowType t) {

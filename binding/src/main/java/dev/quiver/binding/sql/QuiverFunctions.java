@@ -1,5 +1,8 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.functions.Group;
+import dev.quiver.binding.functions.ScalarFunction;
+import dev.quiver.binding.functions.ScalarFunctions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -55,17 +58,6 @@ public final class QuiverFunctions {
       String description,
       String example) {}
 
-  /**
-   * The sections of the scalar functions, which are JDBC's groups ({@code
-   * DatabaseMetaData.getStringFunctions()} and the others).
-   */
-  public enum Group {
-    STRING,
-    NUMERIC,
-    DATETIME,
-    SYSTEM
-  }
-
   private static SqlFunction scalar(
       String name,
       SqlReturnTypeInference type,
@@ -73,14 +65,6 @@ public final class QuiverFunctions {
       SqlFunctionCategory category) {
     return new SqlFunction(name, SqlKind.OTHER_FUNCTION, type, null, operands, category);
   }
-
-  /** regexp_matches(s, pattern [, flags]): DuckDB's, whether the pattern occurs in s. */
-  static final SqlFunction REGEXP_MATCHES =
-      scalar(
-          "REGEXP_MATCHES",
-          ReturnTypes.BOOLEAN_NULLABLE,
-          OperandTypes.STRING_STRING_OPTIONAL_STRING,
-          SqlFunctionCategory.STRING);
 
   /** strftime(datetime, format): DuckDB's, C's % specifiers. */
   static final SqlFunction STRFTIME =
@@ -163,18 +147,6 @@ public final class QuiverFunctions {
           ReturnTypes.explicit(SqlTypeName.VARCHAR),
           OperandTypes.NILADIC,
           SqlFunctionCategory.SYSTEM);
-
-  /** btrim(s [, chars]): PostgreSQL's trim of both ends. */
-  static final SqlFunction BTRIM =
-      scalar(
-          "BTRIM",
-          ReturnTypes.ARG0_NULLABLE_VARYING,
-          OperandTypes.or(OperandTypes.STRING, OperandTypes.STRING_STRING),
-          SqlFunctionCategory.STRING);
-
-  /** hash(value, ...): a 64-bit hash, NULL hashed too. */
-  static final SqlFunction HASH =
-      scalar("HASH", ReturnTypes.BIGINT, OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM);
 
   /** date_add(datetime, interval): the datetime moved by the interval, of its type. */
   static final SqlFunction DATE_ADD =
@@ -269,7 +241,6 @@ public final class QuiverFunctions {
   /** Quiver's own operators and the library ones it takes beyond the PostgreSQL library. */
   static final SqlOperatorTable TABLE =
       SqlOperatorTables.of(
-          REGEXP_MATCHES,
           STRFTIME,
           DATE_FORMAT,
           TO_CHAR,
@@ -279,14 +250,10 @@ public final class QuiverFunctions {
           EPOCH,
           NOW,
           VERSION,
-          HASH,
-          BTRIM,
           DATE_ADD,
           MEDIAN,
           APPROX_PERCENTILE,
           CORR,
-          SqlLibraryOperators.REVERSE,
-          SqlLibraryOperators.ENDS_WITH,
           SqlLibraryOperators.TRUNC_BIG_QUERY,
           SqlLibraryOperators.MIN_BY,
           SqlLibraryOperators.MAX_BY);
@@ -294,112 +261,7 @@ public final class QuiverFunctions {
   /** Every function Quiver's SQL runs, in the order the README lists them. */
   public static final List<Function> SUPPORTED =
       concat(
-          section(
-              Group.STRING,
-              // ---- strings
-              f(
-                  "upper, lower",
-                  Kind.SCALAR,
-                  "upper(s)",
-                  "s in upper / lower case",
-                  "SELECT upper('ab'), lower('AB')"),
-              f(
-                  "length, char_length, character_length",
-                  Kind.SCALAR,
-                  "length(s)",
-                  "number of characters",
-                  "SELECT length('abc'), char_length('ab'), character_length('a')"),
-              f(
-                  "substring, substr",
-                  Kind.SCALAR,
-                  "substring(s, from [, count]), substring(s FROM a FOR b)",
-                  "part of s (1-based)",
-                  "SELECT substring('abcdef', 2, 3), substr('abcdef', 2)"),
-              f(
-                  "concat",
-                  Kind.SCALAR,
-                  "concat(a, b, ...), a || b",
-                  "concatenation; concat skips NULLs, || gives NULL",
-                  "SELECT concat('a', NULL, 'b'), 'a' || 'b'"),
-              f(
-                  "trim, btrim, ltrim, rtrim",
-                  Kind.SCALAR,
-                  "trim([BOTH|LEADING|TRAILING] [chars] FROM s), btrim(s [, chars]), ltrim(s), rtrim(s)",
-                  "s without leading/trailing characters",
-                  "SELECT trim('  a  '), btrim('xax', 'x'), ltrim('  a'), rtrim('a  ')"),
-              f(
-                  "position, strpos",
-                  Kind.SCALAR,
-                  "position(sub IN s), strpos(s, sub)",
-                  "1-based index of sub in s, 0 if absent",
-                  "SELECT position('c' IN 'abc'), strpos('abc', 'c')"),
-              f(
-                  "replace",
-                  Kind.SCALAR,
-                  "replace(s, from, to)",
-                  "every from in s replaced by to",
-                  "SELECT replace('abcb', 'b', 'x')"),
-              f(
-                  "left, right",
-                  Kind.SCALAR,
-                  "left(s, n), right(s, n)",
-                  "first / last n characters (negative n: all but)",
-                  "SELECT left('abc', 2), right('abc', 2)"),
-              f("reverse", Kind.SCALAR, "reverse(s)", "s backwards", "SELECT reverse('abc')"),
-              f(
-                  "split_part",
-                  Kind.SCALAR,
-                  "split_part(s, delimiter, n)",
-                  "n-th field of s split at delimiter (negative n counts from the end; '' past the end)",
-                  "SELECT split_part('a,b,c', ',', 2)"),
-              f(
-                  "starts_with, ends_with",
-                  Kind.SCALAR,
-                  "starts_with(s, prefix), ends_with(s, suffix)",
-                  "whether s starts / ends with the text",
-                  "SELECT starts_with('abc', 'ab'), ends_with('abc', 'bc')"),
-              f(
-                  "lpad, rpad",
-                  Kind.SCALAR,
-                  "lpad(s, n [, fill]), rpad(s, n [, fill])",
-                  "s padded with fill (default ' ') or cut to n characters",
-                  "SELECT lpad('7', 3, '0'), rpad('ab', 4, '.')"),
-              f(
-                  "regexp_replace",
-                  Kind.SCALAR,
-                  "regexp_replace(s, pattern, replacement [, flags])",
-                  "first match replaced (all with flag 'g'; 'i' ignores case); \\1 refers to a group",
-                  "SELECT regexp_replace('a1b22', '[0-9]+', '#', 'g')"),
-              f(
-                  "regexp_matches, regexp_like",
-                  Kind.SCALAR,
-                  "regexp_matches(s, pattern [, flags])",
-                  "whether the pattern occurs in s",
-                  "SELECT regexp_matches('abc', 'b.'), regexp_like('abc', '^a')"),
-              f(
-                  "like, ilike, similar to",
-                  Kind.SCALAR,
-                  "s [NOT] LIKE p [ESCAPE e], s ILIKE p, s SIMILAR TO p",
-                  "pattern matches (% and _; SIMILAR TO: SQL regular expressions)",
-                  "SELECT 'abc' LIKE 'a%', 'ABC' ILIKE 'a%', 'abc' SIMILAR TO 'a(b|x)c'"),
-              f(
-                  "chr",
-                  Kind.SCALAR,
-                  "chr(n)",
-                  "the character of Unicode code point n",
-                  "SELECT chr(65)"),
-              f(
-                  "md5",
-                  Kind.SCALAR,
-                  "md5(s)",
-                  "MD5 digest of s as 32 hex digits",
-                  "SELECT md5('abc')"),
-              f(
-                  "hash",
-                  Kind.SCALAR,
-                  "hash(value, ...)",
-                  "a 64-bit BIGINT hash of the values (NULL hashed too)",
-                  "SELECT hash('abc', 1)")),
+          registered(),
           section(
               Group.NUMERIC,
               // ---- numbers
@@ -659,6 +521,17 @@ public final class QuiverFunctions {
                   "sum(x) OVER (PARTITION BY ... ORDER BY ... ROWS|RANGE ...)",
                   "aggregate over the window frame",
                   "SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), count(x) OVER (), avg(x) OVER (), min(x) OVER (), max(x) OVER () FROM (VALUES (1), (2)) t(x)")));
+
+  /** The scalar functions of the registry ({@link ScalarFunctions}), as documented functions. */
+  private static List<Function> registered() {
+    List<Function> out = new ArrayList<>();
+    for (ScalarFunction f : ScalarFunctions.ALL) {
+      out.add(
+          new Function(
+              f.names(), Kind.SCALAR, f.group(), f.signature(), f.description(), f.example()));
+    }
+    return out;
+  }
 
   private static Function f(
       String names, Kind kind, String signature, String description, String example) {

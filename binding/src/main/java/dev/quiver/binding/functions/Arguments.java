@@ -1,0 +1,82 @@
+package dev.quiver.binding.functions;
+
+import dev.quiver.binding.physical.expr.CastExpr;
+import dev.quiver.binding.physical.expr.LiteralExpr;
+import dev.quiver.binding.physical.expr.PhysicalExpr;
+import dev.quiver.binding.physical.expr.ScalarFunctionExpr;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/** Arguments brought to the types the kernels read. */
+public final class Arguments {
+  private Arguments() {}
+
+  private static final ArrowType BIGINT = new ArrowType.Int(64, true);
+
+  /** {@code e} as type {@code target}: unchanged, a folded literal, or a cast. */
+  public static PhysicalExpr coerce(PhysicalExpr e, ArrowType target) {
+    if (e.dataType().equals(target)) {
+      return e;
+    }
+    if (e instanceof LiteralExpr l) {
+      return new LiteralExpr(CastExpr.convert(l.value(), l.dataType(), target), target);
+    }
+    return new CastExpr(e, target);
+  }
+
+  /** Every argument as VARCHAR. */
+  public static List<PhysicalExpr> strings(List<PhysicalExpr> args) {
+    List<PhysicalExpr> out = new ArrayList<>();
+    for (PhysicalExpr e : args) {
+      out.add(coerce(e, ArrowType.Utf8.INSTANCE));
+    }
+    return out;
+  }
+
+  /** The arguments from {@code from} on as integers: any integer width kept, others BIGINT. */
+  static List<PhysicalExpr> ints(List<PhysicalExpr> args, int from) {
+    List<PhysicalExpr> out = new ArrayList<>(args);
+    for (int i = from; i < out.size(); i++) {
+      if (!(out.get(i).dataType() instanceof ArrowType.Int)) {
+        out.set(i, coerce(out.get(i), BIGINT));
+      }
+    }
+    return out;
+  }
+
+  /** Whether {@code t} is an integer, floating-point or decimal type. */
+  public static boolean isNumeric(ArrowType t) {
+    return t instanceof ArrowType.Int
+        || t instanceof ArrowType.FloatingPoint
+        || t instanceof ArrowType.Decimal;
+  }
+
+  /**
+   * A row-by-row {@link ScalarFunctionExpr}: fixed-size binary arguments as VARCHAR, the numeric
+   * ones from {@code intsFrom} on (when not negative) as BIGINT.
+   */
+  static PhysicalExpr rowWise(
+      ScalarFunctionExpr.Fn fn, ScalarFunction.Call call, ArrowType type, int intsFrom) {
+    List<PhysicalExpr> args = new ArrayList<>();
+    for (PhysicalExpr e : call.args()) {
+      args.add(
+          e.dataType() instanceof ArrowType.FixedSizeBinary
+              ? coerce(e, ArrowType.Utf8.INSTANCE)
+              : e);
+    }
+    if (intsFrom >= 0) {
+      for (int i = intsFrom; i < args.size(); i++) {
+        if (isNumeric(args.get(i).dataType())) {
+          args.set(i, coerce(args.get(i), BIGINT));
+        }
+      }
+    }
+    return new ScalarFunctionExpr(fn, args, type);
+  }
+
+  /** {@link #rowWise(ScalarFunctionExpr.Fn, ScalarFunction.Call, ArrowType, int)} of its type. */
+  static PhysicalExpr rowWise(ScalarFunctionExpr.Fn fn, ScalarFunction.Call call, int intsFrom) {
+    return rowWise(fn, call, call.type(), intsFrom);
+  }
+}
