@@ -1,9 +1,12 @@
 package dev.quiver.binding.functions;
 
+import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.physical.expr.ArithmeticExpr;
 import dev.quiver.binding.physical.expr.CastExpr;
 import dev.quiver.binding.physical.expr.LiteralExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.expr.ScalarFunctionExpr;
+import dev.quiver.binding.physical.expr.Vectors;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -78,5 +81,41 @@ public final class Arguments {
   /** {@link #rowWise(ScalarFunctionExpr.Fn, ScalarFunction.Call, ArrowType, int)} of its type. */
   static PhysicalExpr rowWise(ScalarFunctionExpr.Fn fn, ScalarFunction.Call call, int intsFrom) {
     return rowWise(fn, call, call.type(), intsFrom);
+  }
+
+  /**
+   * {@code l op r} of the result type {@code type}, its operands brought to what the arithmetic
+   * kernels read.
+   */
+  public static PhysicalExpr arithmetic(
+      ArithmeticExpr.Op op, PhysicalExpr l, PhysicalExpr r, ArrowType type) {
+    if (!isNumeric(type)) {
+      throw new QueryTypeException(
+          "Cannot apply '"
+              + op.symbol()
+              + "' to "
+              + Vectors.sqlName(l.dataType())
+              + " and "
+              + Vectors.sqlName(r.dataType()));
+    }
+    return new ArithmeticExpr(op, numericOperand(l, type), numericOperand(r, type), type);
+  }
+
+  /**
+   * Kernels read any integer width, doubles and decimals; other operands are cast to the result
+   * type.
+   */
+  private static PhysicalExpr numericOperand(PhysicalExpr e, ArrowType resultType) {
+    ArrowType t = e.dataType();
+    if (t instanceof ArrowType.Null) {
+      return LiteralExpr.nullOf(resultType);
+    }
+    boolean ok =
+        resultType instanceof ArrowType.Decimal
+            ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
+            : resultType instanceof ArrowType.Int
+                ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
+                : isNumeric(t);
+    return ok ? e : coerce(e, resultType);
   }
 }

@@ -29,6 +29,7 @@ public final class ScalarFunctions {
   private static List<ScalarFunction> all() {
     List<ScalarFunction> out = new ArrayList<>();
     out.addAll(StringFunctions.ALL);
+    out.addAll(NumericFunctions.ALL);
     return List.copyOf(out);
   }
 

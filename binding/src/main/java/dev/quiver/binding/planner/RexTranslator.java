@@ -7,6 +7,7 @@ import static dev.quiver.binding.functions.Arguments.strings;
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.Suggestions;
 import dev.quiver.binding.errors.UnknownFunctionException;
+import dev.quiver.binding.functions.Arguments;
 import dev.quiver.binding.functions.ScalarFunction;
 import dev.quiver.binding.functions.ScalarFunctions;
 import dev.quiver.binding.logical.TypeMapping;
@@ -87,19 +88,14 @@ public final class RexTranslator {
     Set<String> names = new TreeSet<>(ScalarFunctions.names());
     names.addAll(
         List.of(
-            "abs",
             "ceil",
             "ceiling",
             "coalesce",
             "current_date",
             "current_timestamp",
             "date_trunc",
-            "exp",
             "extract",
             "floor",
-            "ln",
-            "log",
-            "log10",
             "make_date",
             "median",
             "now",
@@ -109,13 +105,7 @@ public final class RexTranslator {
             "date_add",
             "date_format",
             "epoch",
-            "mod",
-            "nullif",
-            "power",
-            "round",
-            "sign",
-            "sqrt",
-            "truncate"));
+            "nullif"));
     return names;
   }
 
@@ -446,48 +436,17 @@ public final class RexTranslator {
     if (!plus && isTemporal(l.dataType()) && isTemporal(r.dataType())) {
       return new DateArithmeticExpr(DateArithmeticExpr.Op.DIFF, l, r, type);
     }
-    return arithmetic(plus ? ArithmeticExpr.Op.ADD : ArithmeticExpr.Op.SUBTRACT, l, r, type);
+    return Arguments.arithmetic(
+        plus ? ArithmeticExpr.Op.ADD : ArithmeticExpr.Op.SUBTRACT, l, r, type);
   }
 
   private PhysicalExpr arithmetic(
       ArithmeticExpr.Op op, RexCall call, RelDataType input, ArrowType type) {
-    return arithmetic(
+    return Arguments.arithmetic(
         op,
         translate(call.getOperands().get(0), input),
         translate(call.getOperands().get(1), input),
         type);
-  }
-
-  private static PhysicalExpr arithmetic(
-      ArithmeticExpr.Op op, PhysicalExpr l, PhysicalExpr r, ArrowType type) {
-    if (!isNumeric(type)) {
-      throw new QueryTypeException(
-          "Cannot apply '"
-              + op.symbol()
-              + "' to "
-              + Vectors.sqlName(l.dataType())
-              + " and "
-              + Vectors.sqlName(r.dataType()));
-    }
-    return new ArithmeticExpr(op, numericOperand(l, type), numericOperand(r, type), type);
-  }
-
-  /**
-   * Kernels read any integer width, doubles and decimals; other operands are cast to the result
-   * type.
-   */
-  private static PhysicalExpr numericOperand(PhysicalExpr e, ArrowType resultType) {
-    ArrowType t = e.dataType();
-    if (t instanceof ArrowType.Null) {
-      return LiteralExpr.nullOf(resultType);
-    }
-    boolean ok =
-        resultType instanceof ArrowType.Decimal
-            ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
-            : resultType instanceof ArrowType.Int
-                ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
-                : isNumeric(t);
-    return ok ? e : coerce(e, resultType);
   }
 
   private PhysicalExpr comparison(ComparisonExpr.Op op, RexCall call, RelDataType input) {
@@ -823,28 +782,6 @@ public final class RexTranslator {
       case "||":
         return new StringFunctionExpr(
             StringFunctionExpr.Fn.CONCAT, strings(operands(call, input)), type);
-      case "ABS":
-        return math(MathExpr.Fn.ABS, call, input, type);
-      case "SIGN":
-        return math(MathExpr.Fn.SIGN, call, input, type);
-      case "ROUND":
-        return math(MathExpr.Fn.ROUND, call, input, type);
-      case "TRUNCATE":
-      case "TRUNC":
-        return math(MathExpr.Fn.TRUNCATE, call, input, type);
-      case "SQRT":
-        return doubleMath(MathExpr.Fn.SQRT, call, input, type);
-      case "POWER":
-      case "POW":
-        return doubleMath(MathExpr.Fn.POWER, call, input, type);
-      case "LN":
-        return doubleMath(MathExpr.Fn.LN, call, input, type);
-      case "LOG10":
-        return doubleMath(MathExpr.Fn.LOG10, call, input, type);
-      case "EXP":
-        return doubleMath(MathExpr.Fn.EXP, call, input, type);
-      case "MOD":
-        return arithmetic(ArithmeticExpr.Op.MODULO, call, input, type);
       case "/INT":
         return arithmetic(ArithmeticExpr.Op.DIVIDE, call, input, type);
       case "CURRENT_DATE":
@@ -855,11 +792,6 @@ public final class RexTranslator {
         return new LiteralExpr(LocalDateTime.now(), type);
       case "DATE_TRUNC":
         return dateTrunc(call, input, type);
-      case "LOG":
-        if (call.getOperands().size() == 1) {
-          return doubleMath(MathExpr.Fn.LOG10, call, input, type);
-        }
-        return doubleMath(MathExpr.Fn.LOG, call, input, type);
       case "TO_CHAR":
         return scalar(ScalarFunctionExpr.Fn.TO_CHAR, call, input, type, -1);
       case "STRFTIME":
@@ -965,31 +897,6 @@ public final class RexTranslator {
             ? type
             : TypeMapping.TIMESTAMP;
     return new DateTruncExpr(truncUnit(text, call), x, false, out);
-  }
-
-  private PhysicalExpr math(MathExpr.Fn fn, RexCall call, RelDataType input, ArrowType type) {
-    List<PhysicalExpr> args = operands(call, input);
-    if (args.size() > 1) {
-      args = List.of(args.get(0), coerce(args.get(1), new ArrowType.Int(32, true)));
-    }
-    if (args.get(0).dataType() instanceof ArrowType.Utf8) {
-      args = replaceFirst(args, coerce(args.get(0), type));
-    }
-    return new MathExpr(fn, args, type);
-  }
-
-  private PhysicalExpr doubleMath(MathExpr.Fn fn, RexCall call, RelDataType input, ArrowType type) {
-    List<PhysicalExpr> args = new ArrayList<>();
-    for (PhysicalExpr e : operands(call, input)) {
-      args.add(isNumeric(e.dataType()) ? e : coerce(e, TypeMapping.DOUBLE));
-    }
-    return new MathExpr(fn, args, type);
-  }
-
-  private static List<PhysicalExpr> replaceFirst(List<PhysicalExpr> args, PhysicalExpr first) {
-    List<PhysicalExpr> out = new ArrayList<>(args);
-    out.set(0, first);
-    return out;
   }
 
   // ---------------------------------------------------------------- types

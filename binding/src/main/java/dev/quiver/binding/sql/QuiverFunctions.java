@@ -254,7 +254,6 @@ public final class QuiverFunctions {
           MEDIAN,
           APPROX_PERCENTILE,
           CORR,
-          SqlLibraryOperators.TRUNC_BIG_QUERY,
           SqlLibraryOperators.MIN_BY,
           SqlLibraryOperators.MAX_BY);
 
@@ -266,53 +265,11 @@ public final class QuiverFunctions {
               Group.NUMERIC,
               // ---- numbers
               f(
-                  "abs, sign",
-                  Kind.SCALAR,
-                  "abs(x), sign(x)",
-                  "absolute value, sign (-1, 0, 1)",
-                  "SELECT abs(-2), sign(-2.5)"),
-              f(
-                  "round",
-                  Kind.SCALAR,
-                  "round(x [, digits])",
-                  "x rounded half away from zero",
-                  "SELECT round(2.345, 2), round(2.5)"),
-              f(
-                  "trunc, truncate",
-                  Kind.SCALAR,
-                  "trunc(x [, digits])",
-                  "x cut towards zero",
-                  "SELECT trunc(2.789, 1), truncate(-2.7)"),
-              f(
                   "floor, ceil, ceiling",
                   Kind.SCALAR,
                   "floor(x), ceil(x)",
                   "x rounded down / up",
-                  "SELECT floor(2.5), ceil(2.1), ceiling(2.1)"),
-              f(
-                  "sqrt, power, exp",
-                  Kind.SCALAR,
-                  "sqrt(x), power(x, y), exp(x)",
-                  "square root, x to the y, e to the x (DOUBLE)",
-                  "SELECT sqrt(16), power(2, 10), exp(1)"),
-              f(
-                  "ln, log, log10",
-                  Kind.SCALAR,
-                  "ln(x), log(x), log(base, x), log10(x)",
-                  "natural, base-10 (log with one argument) or base-b logarithm",
-                  "SELECT ln(2.0), log(100), log(2, 8), log10(1000)"),
-              f(
-                  "mod",
-                  Kind.SCALAR,
-                  "mod(a, b), a % b",
-                  "remainder (sign of a)",
-                  "SELECT mod(7, 3), -7 % 3"),
-              f(
-                  "greatest, least",
-                  Kind.SCALAR,
-                  "greatest(a, b, ...), least(a, b, ...)",
-                  "largest / smallest argument (NULLs skipped)",
-                  "SELECT greatest(1, 5, 3), least(1, 5, 3)")),
+                  "SELECT floor(2.5), ceil(2.1), ceiling(2.1)")),
           section(
               Group.DATETIME,
               // ---- dates and times
@@ -552,12 +509,16 @@ public final class QuiverFunctions {
     return out;
   }
 
+  /** The sections, the scalar functions section by section (a stable sort keeps their order). */
   @SafeVarargs
   private static List<Function> concat(List<Function>... sections) {
     List<Function> out = new ArrayList<>();
     for (List<Function> s : sections) {
       out.addAll(s);
     }
+    out.sort(
+        java.util.Comparator.comparing(Function::kind)
+            .thenComparing(fn -> fn.group() == null ? 0 : fn.group().ordinal()));
     return List.copyOf(out);
   }
 
