@@ -30,6 +30,8 @@ public final class ScalarFunctions {
     List<ScalarFunction> out = new ArrayList<>();
     out.addAll(StringFunctions.ALL);
     out.addAll(NumericFunctions.ALL);
+    out.addAll(DateTimeFunctions.ROUNDING);
+    out.addAll(DateTimeFunctions.ALL);
     return List.copyOf(out);
   }
 

@@ -1,7 +1,6 @@
 package dev.quiver.binding.planner;
 
 import static dev.quiver.binding.functions.Arguments.coerce;
-import static dev.quiver.binding.functions.Arguments.isNumeric;
 import static dev.quiver.binding.functions.Arguments.strings;
 
 import dev.quiver.binding.errors.QueryTypeException;
@@ -19,9 +18,7 @@ import dev.quiver.binding.physical.expr.CoalesceExpr;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.ComparisonExpr;
 import dev.quiver.binding.physical.expr.DateArithmeticExpr;
-import dev.quiver.binding.physical.expr.DateTruncExpr;
 import dev.quiver.binding.physical.expr.ElementExpr;
-import dev.quiver.binding.physical.expr.ExtractExpr;
 import dev.quiver.binding.physical.expr.InListExpr;
 import dev.quiver.binding.physical.expr.IsDistinctFromExpr;
 import dev.quiver.binding.physical.expr.IsNullExpr;
@@ -29,12 +26,10 @@ import dev.quiver.binding.physical.expr.IsTruthExpr;
 import dev.quiver.binding.physical.expr.LikeExpr;
 import dev.quiver.binding.physical.expr.LiteralExpr;
 import dev.quiver.binding.physical.expr.LogicalExpr;
-import dev.quiver.binding.physical.expr.MathExpr;
 import dev.quiver.binding.physical.expr.NegativeExpr;
 import dev.quiver.binding.physical.expr.NotExpr;
 import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
-import dev.quiver.binding.physical.expr.ScalarFunctionExpr;
 import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.StructFieldExpr;
@@ -48,13 +43,11 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -86,26 +79,7 @@ public final class RexTranslator {
 
   private static Set<String> builtins() {
     Set<String> names = new TreeSet<>(ScalarFunctions.names());
-    names.addAll(
-        List.of(
-            "ceil",
-            "ceiling",
-            "coalesce",
-            "current_date",
-            "current_timestamp",
-            "date_trunc",
-            "extract",
-            "floor",
-            "make_date",
-            "median",
-            "now",
-            "strftime",
-            "to_char",
-            "date_diff",
-            "date_add",
-            "date_format",
-            "epoch",
-            "nullif"));
+    names.addAll(List.of("coalesce", "median", "nullif"));
     return names;
   }
 
@@ -404,15 +378,6 @@ public final class RexTranslator {
               similar.isNegated(),
               true);
         }
-      case EXTRACT:
-        {
-          TimeUnitRange unit = extractUnit((RexLiteral) call.getOperands().get(0), call);
-          PhysicalExpr arg = translate(call.getOperands().get(1), input);
-          return new ExtractExpr(extractField(unit, call), arg, type);
-        }
-      case FLOOR:
-      case CEIL:
-        return floorCeil(call, input, type, kind == SqlKind.CEIL);
       case OTHER_FUNCTION:
       case OTHER:
       default:
@@ -588,141 +553,6 @@ public final class RexTranslator {
     return out;
   }
 
-  /**
-   * The unit of EXTRACT ({@code EXTRACT(YEAR FROM d)}: a symbol) or of DATE_PART, which the
-   * validator also accepts with a string unit as PostgreSQL and DuckDB write it ({@code
-   * date_part('year', d)}).
-   */
-  private static TimeUnitRange extractUnit(RexLiteral unit, RexCall call) {
-    if (unit.getValue() instanceof TimeUnitRange range) {
-      return range;
-    }
-    String text = unit.getValueAs(String.class);
-    TimeUnitRange range =
-        text == null ? null : DATE_PART_UNITS.get(text.strip().toLowerCase(Locale.ROOT));
-    if (range == null) {
-      throw new QueryTypeException(
-          "Unknown date part '"
-              + text
-              + "' in "
-              + call
-              + "; use one of "
-              + String.join(", ", new TreeSet<>(DATE_PART_UNITS.keySet())));
-    }
-    return range;
-  }
-
-  /** Date part names DATE_PART accepts, with the plural and alternative spellings DuckDB takes. */
-  private static final Map<String, TimeUnitRange> DATE_PART_UNITS = dateTimeUnits();
-
-  private static Map<String, TimeUnitRange> dateTimeUnits() {
-    Map<String, TimeUnitRange> m = new java.util.HashMap<>();
-    for (TimeUnitRange r :
-        List.of(
-            TimeUnitRange.YEAR,
-            TimeUnitRange.QUARTER,
-            TimeUnitRange.MONTH,
-            TimeUnitRange.WEEK,
-            TimeUnitRange.DAY,
-            TimeUnitRange.HOUR,
-            TimeUnitRange.MINUTE,
-            TimeUnitRange.SECOND,
-            TimeUnitRange.MILLISECOND,
-            TimeUnitRange.MICROSECOND,
-            TimeUnitRange.DECADE,
-            TimeUnitRange.CENTURY,
-            TimeUnitRange.MILLENNIUM)) {
-      String name = r.name().toLowerCase(Locale.ROOT);
-      m.put(name, r);
-      m.put(name + "s", r);
-    }
-    m.put("millennia", TimeUnitRange.MILLENNIUM);
-    m.put("centuries", TimeUnitRange.CENTURY);
-    m.put("dow", TimeUnitRange.DOW);
-    m.put("dayofweek", TimeUnitRange.DOW);
-    m.put("weekday", TimeUnitRange.DOW);
-    m.put("isodow", TimeUnitRange.ISODOW);
-    m.put("doy", TimeUnitRange.DOY);
-    m.put("dayofyear", TimeUnitRange.DOY);
-    m.put("isoyear", TimeUnitRange.ISOYEAR);
-    m.put("epoch", TimeUnitRange.EPOCH);
-    return Map.copyOf(m);
-  }
-
-  private static ExtractExpr.Field extractField(TimeUnitRange unit, RexCall call) {
-    switch (unit) {
-      case YEAR:
-        return ExtractExpr.Field.YEAR;
-      case QUARTER:
-        return ExtractExpr.Field.QUARTER;
-      case MONTH:
-        return ExtractExpr.Field.MONTH;
-      case WEEK:
-        return ExtractExpr.Field.WEEK;
-      case DAY:
-        return ExtractExpr.Field.DAY;
-      case DOW:
-        return ExtractExpr.Field.DOW;
-      case ISODOW:
-        return ExtractExpr.Field.ISODOW;
-      case DOY:
-        return ExtractExpr.Field.DOY;
-      case HOUR:
-        return ExtractExpr.Field.HOUR;
-      case MINUTE:
-        return ExtractExpr.Field.MINUTE;
-      case SECOND:
-        return ExtractExpr.Field.SECOND;
-      case MILLISECOND:
-        return ExtractExpr.Field.MILLISECOND;
-      case MICROSECOND:
-        return ExtractExpr.Field.MICROSECOND;
-      case EPOCH:
-        return ExtractExpr.Field.EPOCH;
-      case DECADE:
-        return ExtractExpr.Field.DECADE;
-      case CENTURY:
-        return ExtractExpr.Field.CENTURY;
-      case MILLENNIUM:
-        return ExtractExpr.Field.MILLENNIUM;
-      case ISOYEAR:
-        return ExtractExpr.Field.ISOYEAR;
-      default:
-        throw new QueryTypeException("EXTRACT(" + unit + ") is not supported in " + call);
-    }
-  }
-
-  private static DateTruncExpr.Unit truncUnit(String unit, Object where) {
-    String u = unit.toUpperCase(Locale.ROOT);
-    if (u.endsWith("S") && !u.equals("S")) {
-      u = u.substring(0, u.length() - 1);
-    }
-    try {
-      return DateTruncExpr.Unit.valueOf(u);
-    } catch (IllegalArgumentException e) {
-      throw new QueryTypeException(
-          "Unknown date part '"
-              + unit
-              + "' in "
-              + where
-              + "; use year, quarter, month, week, day, "
-              + "hour, minute or second");
-    }
-  }
-
-  private PhysicalExpr floorCeil(RexCall call, RelDataType input, ArrowType type, boolean ceil) {
-    PhysicalExpr x = translate(call.getOperands().get(0), input);
-    if (call.getOperands().size() == 2) {
-      RexLiteral unit = (RexLiteral) call.getOperands().get(1);
-      TimeUnitRange range = unit.getValueAs(TimeUnitRange.class);
-      return new DateTruncExpr(truncUnit(range.startUnit.name(), call), x, ceil, type);
-    }
-    if (x.dataType() instanceof ArrowType.Int) {
-      return coerce(x, type);
-    }
-    return new MathExpr(ceil ? MathExpr.Fn.CEIL : MathExpr.Fn.FLOOR, List.of(x), type);
-  }
-
   /** Functions identified by name (OTHER_FUNCTION and friends), then UDFs. */
   /**
    * {@code s['name']} or {@code s[i]} of a struct, {@code l[i]} of a list, {@code m[k]} of a map.
@@ -784,38 +614,8 @@ public final class RexTranslator {
             StringFunctionExpr.Fn.CONCAT, strings(operands(call, input)), type);
       case "/INT":
         return arithmetic(ArithmeticExpr.Op.DIVIDE, call, input, type);
-      case "CURRENT_DATE":
-        return new LiteralExpr(LocalDate.now(), type);
-      case "CURRENT_TIMESTAMP":
-      case "LOCALTIMESTAMP":
-      case "NOW":
-        return new LiteralExpr(LocalDateTime.now(), type);
-      case "DATE_TRUNC":
-        return dateTrunc(call, input, type);
-      case "TO_CHAR":
-        return scalar(ScalarFunctionExpr.Fn.TO_CHAR, call, input, type, -1);
-      case "STRFTIME":
-        return scalar(ScalarFunctionExpr.Fn.STRFTIME, call, input, type, -1);
-      case "DATE_FORMAT":
-        return scalar(ScalarFunctionExpr.Fn.DATE_FORMAT, call, input, type, -1);
-      case "DATE_DIFF":
-      case "DATEDIFF":
-        return scalar(ScalarFunctionExpr.Fn.DATE_DIFF, call, input, type, -1);
-      case "MAKE_DATE":
-        return scalar(ScalarFunctionExpr.Fn.MAKE_DATE, call, input, type, 0);
-      case "EPOCH":
-        return scalar(ScalarFunctionExpr.Fn.EPOCH, call, input, type, -1);
       case "VERSION":
         return new LiteralExpr(versionText(), type);
-      case "DATE_ADD":
-        {
-          PhysicalExpr l = translate(call.getOperands().get(0), input);
-          PhysicalExpr r = translate(call.getOperands().get(1), input);
-          if (l.dataType() instanceof ArrowType.Utf8) {
-            l = coerce(l, TypeMapping.TIMESTAMP);
-          }
-          return new DateArithmeticExpr(DateArithmeticExpr.Op.PLUS, l, r, type);
-        }
       case "DATETIME_PLUS":
         return plusMinus(call, input, type);
       default:
@@ -853,50 +653,6 @@ public final class RexTranslator {
             + call.getKind()
             + ") is not supported for argument types "
             + types);
-  }
-
-  /**
-   * A {@link ScalarFunctionExpr}: string arguments as VARCHAR, the numeric ones from {@code
-   * intsFrom} on (when not negative) as BIGINT.
-   */
-  private PhysicalExpr scalar(
-      ScalarFunctionExpr.Fn fn, RexCall call, RelDataType input, ArrowType type, int intsFrom) {
-    List<PhysicalExpr> args = new ArrayList<>();
-    for (PhysicalExpr e : operands(call, input)) {
-      args.add(
-          e.dataType() instanceof ArrowType.FixedSizeBinary
-              ? coerce(e, ArrowType.Utf8.INSTANCE)
-              : e);
-    }
-    if (intsFrom >= 0) {
-      for (int i = intsFrom; i < args.size(); i++) {
-        if (isNumeric(args.get(i).dataType())) {
-          args.set(i, coerce(args.get(i), new ArrowType.Int(64, true)));
-        }
-      }
-    }
-    return new ScalarFunctionExpr(fn, args, type);
-  }
-
-  private PhysicalExpr dateTrunc(RexCall call, RelDataType input, ArrowType type) {
-    List<RexNode> ops = call.getOperands();
-    // Accepts DATE_TRUNC('unit', x) (PostgreSQL, DuckDB) and DATE_TRUNC(x, unit) (BigQuery).
-    RexNode unitNode = ops.get(0) instanceof RexLiteral ? ops.get(0) : ops.get(1);
-    RexNode valueNode = unitNode == ops.get(0) ? ops.get(1) : ops.get(0);
-    RexLiteral unit = (RexLiteral) unitNode;
-    String text =
-        unit.getValue() instanceof TimeUnitRange r
-            ? r.startUnit.name()
-            : unit.getValueAs(String.class);
-    PhysicalExpr x = translate(valueNode, input);
-    if (x.dataType() instanceof ArrowType.Utf8) {
-      x = coerce(x, TypeMapping.TIMESTAMP);
-    }
-    ArrowType out =
-        type instanceof ArrowType.Date || type instanceof ArrowType.Timestamp
-            ? type
-            : TypeMapping.TIMESTAMP;
-    return new DateTruncExpr(truncUnit(text, call), x, false, out);
   }
 
   // ---------------------------------------------------------------- types

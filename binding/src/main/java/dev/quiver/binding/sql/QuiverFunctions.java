@@ -19,7 +19,6 @@ import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 
 /**
@@ -66,80 +65,6 @@ public final class QuiverFunctions {
     return new SqlFunction(name, SqlKind.OTHER_FUNCTION, type, null, operands, category);
   }
 
-  /** strftime(datetime, format): DuckDB's, C's % specifiers. */
-  static final SqlFunction STRFTIME =
-      scalar(
-          "STRFTIME",
-          ReturnTypes.VARCHAR_NULLABLE,
-          OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.CHARACTER),
-          SqlFunctionCategory.TIMEDATE);
-
-  /** date_format(datetime, format): MySQL's % specifiers. */
-  static final SqlFunction DATE_FORMAT =
-      scalar(
-          "DATE_FORMAT",
-          ReturnTypes.VARCHAR_NULLABLE,
-          OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.CHARACTER),
-          SqlFunctionCategory.TIMEDATE);
-
-  /** to_char(datetime, template): PostgreSQL's template patterns, on dates too. */
-  static final SqlFunction TO_CHAR =
-      scalar(
-          "TO_CHAR",
-          ReturnTypes.VARCHAR_NULLABLE,
-          OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.CHARACTER),
-          SqlFunctionCategory.TIMEDATE);
-
-  private static SqlFunction dateDiff(String name) {
-    return scalar(
-        name,
-        ReturnTypes.BIGINT_NULLABLE,
-        OperandTypes.family(
-            SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME, SqlTypeFamily.DATETIME),
-        SqlFunctionCategory.TIMEDATE);
-  }
-
-  /** date_diff('unit', start, end) and datediff: DuckDB's, unit boundaries crossed. */
-  static final SqlFunction DATE_DIFF = dateDiff("DATE_DIFF");
-
-  static final SqlFunction DATEDIFF = dateDiff("DATEDIFF");
-
-  /** make_date(year, month, day). */
-  static final SqlFunction MAKE_DATE =
-      scalar(
-          "MAKE_DATE",
-          ReturnTypes.explicit(SqlTypeName.DATE).andThen(SqlTypeTransforms.TO_NULLABLE),
-          OperandTypes.family(SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
-          SqlFunctionCategory.TIMEDATE);
-
-  /** epoch(datetime): seconds since 1970-01-01 00:00:00 as DOUBLE. */
-  static final SqlFunction EPOCH =
-      scalar(
-          "EPOCH",
-          ReturnTypes.DOUBLE_NULLABLE,
-          OperandTypes.family(SqlTypeFamily.DATETIME),
-          SqlFunctionCategory.TIMEDATE);
-
-  /** now(): the current timestamp, as current_timestamp. */
-  static final SqlFunction NOW =
-      new SqlFunction(
-          "NOW",
-          SqlKind.OTHER_FUNCTION,
-          ReturnTypes.explicit(SqlTypeName.TIMESTAMP),
-          null,
-          OperandTypes.NILADIC,
-          SqlFunctionCategory.TIMEDATE) {
-        @Override
-        public boolean isDynamicFunction() {
-          return true;
-        }
-
-        @Override
-        public boolean isDeterministic() {
-          return false;
-        }
-      };
-
   /** version(): "Quiver" and the engine's version. */
   static final SqlFunction VERSION =
       scalar(
@@ -147,14 +72,6 @@ public final class QuiverFunctions {
           ReturnTypes.explicit(SqlTypeName.VARCHAR),
           OperandTypes.NILADIC,
           SqlFunctionCategory.SYSTEM);
-
-  /** date_add(datetime, interval): the datetime moved by the interval, of its type. */
-  static final SqlFunction DATE_ADD =
-      scalar(
-          "DATE_ADD",
-          ReturnTypes.ARG0_NULLABLE,
-          OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.DATETIME_INTERVAL),
-          SqlFunctionCategory.TIMEDATE);
 
   private static SqlAggFunction aggregate(
       String name,
@@ -241,16 +158,7 @@ public final class QuiverFunctions {
   /** Quiver's own operators and the library ones it takes beyond the PostgreSQL library. */
   static final SqlOperatorTable TABLE =
       SqlOperatorTables.of(
-          STRFTIME,
-          DATE_FORMAT,
-          TO_CHAR,
-          DATE_DIFF,
-          DATEDIFF,
-          MAKE_DATE,
-          EPOCH,
-          NOW,
           VERSION,
-          DATE_ADD,
           MEDIAN,
           APPROX_PERCENTILE,
           CORR,
@@ -261,78 +169,6 @@ public final class QuiverFunctions {
   public static final List<Function> SUPPORTED =
       concat(
           registered(),
-          section(
-              Group.NUMERIC,
-              // ---- numbers
-              f(
-                  "floor, ceil, ceiling",
-                  Kind.SCALAR,
-                  "floor(x), ceil(x)",
-                  "x rounded down / up",
-                  "SELECT floor(2.5), ceil(2.1), ceiling(2.1)")),
-          section(
-              Group.DATETIME,
-              // ---- dates and times
-              f(
-                  "current_date, current_timestamp, now, localtimestamp",
-                  Kind.SCALAR,
-                  "current_date, current_timestamp, now()",
-                  "today, the current timestamp",
-                  "SELECT current_date, current_timestamp, now(), localtimestamp"),
-              f(
-                  "extract, date_part",
-                  Kind.SCALAR,
-                  "extract(part FROM d), date_part('part', d)",
-                  "a part of a date or timestamp: year, quarter, month, week, day, dow, doy, hour, minute, second, epoch, ...",
-                  "SELECT extract(year FROM DATE '2024-03-05'), date_part('month', DATE '2024-03-05')"),
-              f(
-                  "date_trunc",
-                  Kind.SCALAR,
-                  "date_trunc('part', d)",
-                  "d truncated to the part",
-                  "SELECT date_trunc('month', DATE '2024-03-05')"),
-              f(
-                  "date_diff, datediff",
-                  Kind.SCALAR,
-                  "date_diff('part', start, end)",
-                  "number of part boundaries from start to end (DuckDB's)",
-                  "SELECT date_diff('month', DATE '2024-01-31', DATE '2024-03-01'), datediff('day', DATE '2024-01-31', DATE '2024-03-01')"),
-              f(
-                  "date_add",
-                  Kind.SCALAR,
-                  "date_add(d, interval), d + INTERVAL '...'",
-                  "d moved by the interval, of d's type",
-                  "SELECT date_add(DATE '2024-01-31', INTERVAL '3 days')"),
-              f(
-                  "make_date",
-                  Kind.SCALAR,
-                  "make_date(year, month, day)",
-                  "a DATE",
-                  "SELECT make_date(2024, 2, 29)"),
-              f(
-                  "epoch",
-                  Kind.SCALAR,
-                  "epoch(d)",
-                  "seconds since 1970-01-01 00:00:00 (DOUBLE)",
-                  "SELECT epoch(TIMESTAMP '2024-01-01 00:00:01')"),
-              f(
-                  "strftime",
-                  Kind.SCALAR,
-                  "strftime(d, format)",
-                  "d as text with C's % specifiers (%Y %m %d %H %M %S %f %b %B %a %A %j ...)",
-                  "SELECT strftime(DATE '2024-03-05', '%d/%m/%Y')"),
-              f(
-                  "to_char",
-                  Kind.SCALAR,
-                  "to_char(d, template)",
-                  "d as text with PostgreSQL's patterns (YYYY MM DD HH24 MI SS Mon Month Day FM ...)",
-                  "SELECT to_char(TIMESTAMP '2024-03-05 14:07:00', 'YYYY-MM-DD HH24:MI')"),
-              f(
-                  "date_format",
-                  Kind.SCALAR,
-                  "date_format(d, format)",
-                  "d as text with MySQL's % specifiers (%Y %m %d %H %i %s %M %W ...)",
-                  "SELECT date_format(DATE '2024-03-05', '%Y-%m-%d')")),
           section(
               Group.SYSTEM,
               f(

@@ -402,16 +402,6 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     return SqlOperatorTables.of(kept);
   }
 
-  /** PostgreSQL/DuckDB {@code date_trunc('unit', value)}; Calcite only has BigQuery's form. */
-  private static final SqlFunction DATE_TRUNC =
-      new SqlFunction(
-          "DATE_TRUNC",
-          SqlKind.OTHER_FUNCTION,
-          ReturnTypes.ARG1_NULLABLE,
-          null,
-          OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME),
-          SqlFunctionCategory.TIMEDATE);
-
   /** Upper-case names of the built-in aggregate functions (for GROUP BY ALL). */
   private static final java.util.Set<String> AGGREGATE_NAMES = aggregateNames();
 
@@ -439,7 +429,7 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
         ScalarFunctions.OPERATORS,
         QuiverFunctions.TABLE,
         LIBRARY_FUNCTIONS,
-        SqlOperatorTables.of(DATE_TRUNC, SqlLibraryOperators.TRY_CAST),
+        SqlOperatorTables.of(SqlLibraryOperators.TRY_CAST),
         SqlOperatorTables.of(udfOps));
   }
 
