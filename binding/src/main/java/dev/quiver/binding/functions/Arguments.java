@@ -1,6 +1,7 @@
 package dev.quiver.binding.functions;
 
 import dev.quiver.binding.errors.QueryTypeException;
+import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.expr.ArithmeticExpr;
 import dev.quiver.binding.physical.expr.CastExpr;
 import dev.quiver.binding.physical.expr.LiteralExpr;
@@ -117,5 +118,31 @@ public final class Arguments {
                 ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
                 : isNumeric(t);
     return ok ? e : coerce(e, resultType);
+  }
+
+  /**
+   * The two operands of a comparison, a string side cast to the other side's type; nested values
+   * are not compared.
+   */
+  public static PhysicalExpr[] comparable(PhysicalExpr l, PhysicalExpr r) {
+    ArrowType lt = l.dataType();
+    ArrowType rt = r.dataType();
+    for (ArrowType t : new ArrowType[] {lt, rt}) {
+      if (TypeMapping.isNested(t)) {
+        throw new QueryTypeException(
+            "Comparing "
+                + Vectors.sqlName(t)
+                + " values is not supported; compare their fields "
+                + "or elements (s.field, l[1], m['key'])");
+      }
+    }
+    boolean ls = lt instanceof ArrowType.Utf8;
+    boolean rs = rt instanceof ArrowType.Utf8;
+    if (ls && !rs && !(rt instanceof ArrowType.Null)) {
+      l = coerce(l, rt);
+    } else if (rs && !ls && !(lt instanceof ArrowType.Null)) {
+      r = coerce(r, lt);
+    }
+    return new PhysicalExpr[] {l, r};
   }
 }

@@ -32,6 +32,7 @@ public final class ScalarFunctions {
     out.addAll(NumericFunctions.ALL);
     out.addAll(DateTimeFunctions.ROUNDING);
     out.addAll(DateTimeFunctions.ALL);
+    out.addAll(SystemFunctions.ALL);
     return List.copyOf(out);
   }
 

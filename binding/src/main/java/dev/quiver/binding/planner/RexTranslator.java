@@ -14,7 +14,6 @@ import dev.quiver.binding.physical.expr.ArithmeticExpr;
 import dev.quiver.binding.physical.expr.CardinalityExpr;
 import dev.quiver.binding.physical.expr.CaseExpr;
 import dev.quiver.binding.physical.expr.CastExpr;
-import dev.quiver.binding.physical.expr.CoalesceExpr;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.ComparisonExpr;
 import dev.quiver.binding.physical.expr.DateArithmeticExpr;
@@ -28,13 +27,11 @@ import dev.quiver.binding.physical.expr.LiteralExpr;
 import dev.quiver.binding.physical.expr.LogicalExpr;
 import dev.quiver.binding.physical.expr.NegativeExpr;
 import dev.quiver.binding.physical.expr.NotExpr;
-import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.StructFieldExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
-import dev.quiver.binding.physical.expr.Vectors;
 import dev.quiver.binding.udf.ScalarUdf;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -44,7 +41,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -69,19 +65,13 @@ import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.Sarg;
 import org.apache.calcite.util.TimestampString;
 
-/** Translates Calcite row expressions to physical expressions. */
+/**
+ * Translates Calcite row expressions to physical expressions: a call of a built-in function by its
+ * definition's kernel ({@link ScalarFunctions}), operators by their kind, UDFs by name.
+ */
 public final class RexTranslator {
-  /**
-   * Built-in function names, for "did you mean" hints: the registry's and those still translated
-   * here.
-   */
-  private static final Set<String> BUILTINS = builtins();
-
-  private static Set<String> builtins() {
-    Set<String> names = new TreeSet<>(ScalarFunctions.names());
-    names.addAll(List.of("coalesce", "median", "nullif"));
-    return names;
-  }
+  /** Built-in function names, for "did you mean" hints. */
+  private static final Set<String> BUILTINS = ScalarFunctions.names();
 
   private final Function<String, ScalarUdf> udfs;
   private final RexBuilder rexBuilder = new RexBuilder(new JavaTypeFactoryImpl());
@@ -327,19 +317,6 @@ public final class RexTranslator {
           PhysicalExpr value = translate(call.getOperands().get(0), input);
           return value.dataType().equals(type) ? value : new CastExpr(value, type, true);
         }
-      case COALESCE:
-        {
-          List<PhysicalExpr> args = new ArrayList<>();
-          for (PhysicalExpr e : operands(call, input)) {
-            args.add(coerce(e, type));
-          }
-          return new CoalesceExpr(args, type);
-        }
-      case NULLIF:
-        {
-          PhysicalExpr[] p = comparable(call, input);
-          return new NullIfExpr(p[0], p[1]);
-        }
       case IN:
       case NOT_IN:
         {
@@ -425,29 +402,7 @@ public final class RexTranslator {
   private PhysicalExpr[] comparable(RexCall call, RelDataType input) {
     PhysicalExpr l = translate(call.getOperands().get(0), input);
     PhysicalExpr r = translate(call.getOperands().get(1), input);
-    return comparable(l, r);
-  }
-
-  private static PhysicalExpr[] comparable(PhysicalExpr l, PhysicalExpr r) {
-    ArrowType lt = l.dataType();
-    ArrowType rt = r.dataType();
-    for (ArrowType t : new ArrowType[] {lt, rt}) {
-      if (TypeMapping.isNested(t)) {
-        throw new QueryTypeException(
-            "Comparing "
-                + Vectors.sqlName(t)
-                + " values is not supported; compare their fields "
-                + "or elements (s.field, l[1], m['key'])");
-      }
-    }
-    boolean ls = lt instanceof ArrowType.Utf8;
-    boolean rs = rt instanceof ArrowType.Utf8;
-    if (ls && !rs && !(rt instanceof ArrowType.Null)) {
-      l = coerce(l, rt);
-    } else if (rs && !ls && !(lt instanceof ArrowType.Null)) {
-      r = coerce(r, lt);
-    }
-    return new PhysicalExpr[] {l, r};
+    return Arguments.comparable(l, r);
   }
 
   private PhysicalExpr caseExpr(RexCall call, RelDataType input, ArrowType type) {
@@ -553,7 +508,6 @@ public final class RexTranslator {
     return out;
   }
 
-  /** Functions identified by name (OTHER_FUNCTION and friends), then UDFs. */
   /**
    * {@code s['name']} or {@code s[i]} of a struct, {@code l[i]} of a list, {@code m[k]} of a map.
    */
@@ -596,6 +550,10 @@ public final class RexTranslator {
     return new ElementExpr(c, k);
   }
 
+  /**
+   * Operators identified by name that are not built-in functions (Quiver's internal ones, {@code
+   * ||}, integer division, datetime plus, cardinality of a nested value), then UDFs.
+   */
   private PhysicalExpr named(RexCall call, RelDataType input, ArrowType type) {
     SqlOperator op = call.getOperator();
     if (op == TextCastFunction.INSTANCE) {
@@ -614,8 +572,6 @@ public final class RexTranslator {
             StringFunctionExpr.Fn.CONCAT, strings(operands(call, input)), type);
       case "/INT":
         return arithmetic(ArithmeticExpr.Op.DIVIDE, call, input, type);
-      case "VERSION":
-        return new LiteralExpr(versionText(), type);
       case "DATETIME_PLUS":
         return plusMinus(call, input, type);
       default:
@@ -656,12 +612,6 @@ public final class RexTranslator {
   }
 
   // ---------------------------------------------------------------- types
-  /** The text of {@code version()}: {@code Quiver 0.1.0} (or {@code Quiver dev} unpackaged). */
-  static String versionText() {
-    return "Quiver "
-        + java.util.Objects.requireNonNullElse(
-            RexTranslator.class.getPackage().getImplementationVersion(), "dev");
-  }
 
   private static boolean isTemporal(ArrowType t) {
     return t instanceof ArrowType.Date || t instanceof ArrowType.Timestamp;

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.calcite.sql.SqlAggFunction;
-import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
@@ -22,9 +21,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 
 /**
- * The function registry: every function Quiver's SQL runs, by name, with its kind and what it does
- * ({@link #SUPPORTED}, listed in the README and checked there by a test, each entry run by a test
- * too), and the operators that Calcite's standard and PostgreSQL tables lack: picked from Calcite's
+ * Every function Quiver's SQL runs, documented ({@link #SUPPORTED}, listed in the README and
+ * checked there by a test, each entry run by a test too): the scalar functions from their
+ * definitions ({@link ScalarFunctions}), and the aggregate, window and table functions, with the
+ * aggregate operators that Calcite's standard and PostgreSQL tables lack: picked from Calcite's
  * other libraries where one exists with the semantics DuckDB and PostgreSQL users expect ({@link
  * SqlLibraryOperators}), declared here otherwise.
  */
@@ -47,7 +47,7 @@ public final class QuiverFunctions {
    * @param group the section of a scalar function, null for the other kinds
    * @param signature how it is called
    * @param description what it returns
-   * @param example a query using it (run by FunctionRegistryTest)
+   * @param example a query using it (run by FunctionsTest)
    */
   public record Function(
       List<String> names,
@@ -56,22 +56,6 @@ public final class QuiverFunctions {
       String signature,
       String description,
       String example) {}
-
-  private static SqlFunction scalar(
-      String name,
-      SqlReturnTypeInference type,
-      org.apache.calcite.sql.type.SqlOperandTypeChecker operands,
-      SqlFunctionCategory category) {
-    return new SqlFunction(name, SqlKind.OTHER_FUNCTION, type, null, operands, category);
-  }
-
-  /** version(): "Quiver" and the engine's version. */
-  static final SqlFunction VERSION =
-      scalar(
-          "VERSION",
-          ReturnTypes.explicit(SqlTypeName.VARCHAR),
-          OperandTypes.NILADIC,
-          SqlFunctionCategory.SYSTEM);
 
   private static SqlAggFunction aggregate(
       String name,
@@ -158,50 +142,12 @@ public final class QuiverFunctions {
   /** Quiver's own operators and the library ones it takes beyond the PostgreSQL library. */
   static final SqlOperatorTable TABLE =
       SqlOperatorTables.of(
-          VERSION,
-          MEDIAN,
-          APPROX_PERCENTILE,
-          CORR,
-          SqlLibraryOperators.MIN_BY,
-          SqlLibraryOperators.MAX_BY);
+          MEDIAN, APPROX_PERCENTILE, CORR, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY);
 
   /** Every function Quiver's SQL runs, in the order the README lists them. */
   public static final List<Function> SUPPORTED =
       concat(
           registered(),
-          section(
-              Group.SYSTEM,
-              f(
-                  "version",
-                  Kind.SCALAR,
-                  "version()",
-                  "Quiver and its version, e.g. 'Quiver 0.1.0'",
-                  "SELECT version()"),
-              f(
-                  "current_setting",
-                  Kind.SCALAR,
-                  "current_setting('name')",
-                  "the session's value of a setting, as text (as SHOW name shows it)",
-                  "SELECT current_setting('batch_size')"),
-              // ---- conditionals and casts
-              f(
-                  "coalesce, nullif",
-                  Kind.SCALAR,
-                  "coalesce(a, b, ...), nullif(a, b)",
-                  "first non-NULL argument; NULL when a = b",
-                  "SELECT coalesce(NULL, 2), nullif(1, 1)"),
-              f(
-                  "case",
-                  Kind.SCALAR,
-                  "CASE [x] WHEN ... THEN ... [ELSE ...] END",
-                  "conditional value",
-                  "SELECT CASE WHEN 1 > 0 THEN 'y' ELSE 'n' END"),
-              f(
-                  "cast, try_cast",
-                  Kind.SCALAR,
-                  "CAST(x AS type), x::type, TRY_CAST(x AS type)",
-                  "conversion; TRY_CAST gives NULL where it fails",
-                  "SELECT CAST('1' AS INTEGER), '2'::BIGINT, TRY_CAST('x' AS INTEGER)")),
           List.of(
               // ---- aggregates
               f(
@@ -335,26 +281,12 @@ public final class QuiverFunctions {
     return new Function(List.copyOf(list), kind, null, signature, description, example);
   }
 
-  /** The scalar functions of one section. */
-  private static List<Function> section(Group group, Function... functions) {
-    List<Function> out = new ArrayList<>();
-    for (Function f : functions) {
-      out.add(
-          new Function(f.names(), f.kind(), group, f.signature(), f.description(), f.example()));
-    }
-    return out;
-  }
-
-  /** The sections, the scalar functions section by section (a stable sort keeps their order). */
   @SafeVarargs
-  private static List<Function> concat(List<Function>... sections) {
+  private static List<Function> concat(List<Function>... parts) {
     List<Function> out = new ArrayList<>();
-    for (List<Function> s : sections) {
+    for (List<Function> s : parts) {
       out.addAll(s);
     }
-    out.sort(
-        java.util.Comparator.comparing(Function::kind)
-            .thenComparing(fn -> fn.group() == null ? 0 : fn.group().ordinal()));
     return List.copyOf(out);
   }
 
