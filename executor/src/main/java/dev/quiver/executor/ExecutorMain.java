@@ -3,12 +3,14 @@ package dev.quiver.executor;
 import com.google.inject.Guice;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.io.LocalFileAccess;
+import dev.quiver.distributed.cli.ListenOptions;
+import dev.quiver.distributed.cli.SecurityOptions;
+import dev.quiver.distributed.cli.WireVersion;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.codec.StageDecoder;
 import dev.quiver.distributed.logging.ProcessLogging;
 import dev.quiver.distributed.security.SecurityConfig;
 import dev.quiver.distributed.shuffle.ShuffleCompression;
-import dev.quiver.distributed.wire.WireProtocol;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -26,7 +29,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "quiver-executor",
     mixinStandardHelpOptions = true,
-    versionProvider = ExecutorMain.Version.class,
+    versionProvider = WireVersion.class,
     description =
         "Runs a Quiver executor: runs the scheduler's tasks and serves their shuffle output over"
             + " Arrow Flight.")
@@ -34,36 +37,16 @@ public final class ExecutorMain implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  @Mixin ListenOptions listen = new ListenOptions(ExecutorConfig.DEFAULT_HOST);
+
+  @Mixin SecurityOptions securityOptions;
+
   @Option(
       names = "--scheduler",
       required = true,
       paramLabel = "HOST:PORT",
       description = "Scheduler to register with, e.g. localhost:50050.")
   String scheduler;
-
-  @Option(
-      names = "--host",
-      paramLabel = "HOST",
-      description =
-          "Address to listen on, Flight and HTTP; 0.0.0.0 for every interface"
-              + " (default: ${DEFAULT-VALUE}).")
-  String host = ExecutorConfig.DEFAULT_HOST;
-
-  @Option(
-      names = "--advertise-host",
-      paramLabel = "HOST",
-      description =
-          "Address the scheduler, other executors and clients dial to reach this executor"
-              + " (default: --host, or this machine's name when --host is a wildcard).")
-  String advertiseHost;
-
-  @Option(
-      names = "--http-port",
-      paramLabel = "PORT",
-      description =
-          "Serve /healthz, /readyz and /metrics on this port of --host, with the same TLS and"
-              + " token; 0 for any free port (default: none).")
-  Integer httpPort;
 
   @Option(
       names = "--port",
@@ -153,53 +136,6 @@ public final class ExecutorMain implements Callable<Integer> {
   List<Path> classpath = new ArrayList<>();
 
   @Option(
-      names = "--tls-cert",
-      paramLabel = "PEM",
-      description =
-          "Certificate chain to serve Flight and control calls over TLS (needs --tls-key).")
-  Path tlsCert;
-
-  @Option(
-      names = "--tls-key",
-      paramLabel = "PEM",
-      description = "Private key of --tls-cert (unencrypted PKCS#8 PEM).")
-  Path tlsKey;
-
-  @Option(
-      names = "--tls-ca",
-      paramLabel = "PEM",
-      description =
-          "CA certificates that verify the scheduler's and other executors' certificates"
-              + " (default with --tls-cert: the JDK's trusted roots).")
-  Path tlsCa;
-
-  @Option(
-      names = "--token-file",
-      paramLabel = "FILE",
-      description =
-          "File holding the clients' token: clients present it to read their results from"
-              + " this executor. Without --cluster-token-file it is the single token of every"
-              + " role, which this executor's calls send.")
-  Path tokenFile;
-
-  @Option(
-      names = "--cluster-token-file",
-      paramLabel = "FILE",
-      description =
-          "File holding the cluster credential (the scheduler's --cluster-token-file): this"
-              + " executor's calls to the scheduler and to other executors send it, and its"
-              + " control calls (launching tasks, removing data) need it. Needs --token-file.")
-  Path clusterTokenFile;
-
-  @Option(
-      names = "--users-file",
-      paramLabel = "FILE",
-      description =
-          "The scheduler's --users-file ('user:token-file' lines): clients reading their results"
-              + " from this executor present their user's token.")
-  Path usersFile;
-
-  @Option(
       names = "--allowed-paths",
       split = ",",
       paramLabel = "PATH",
@@ -287,20 +223,6 @@ public final class ExecutorMain implements Callable<Integer> {
         "'" + text + "' is not a duration; use a positive number with ms, s, m or h, e.g. 30m");
   }
 
-  /** -V: the release and the wire protocol it speaks. */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      return new String[] {
-        "quiver-executor "
-            + WireProtocol.softwareVersion()
-            + " (wire protocol "
-            + WireProtocol.VERSION
-            + ")"
-      };
-    }
-  }
-
   /** Runs the executor until interrupted or killed. */
   public static void main(String[] args) {
     ProcessLogging.install("info");
@@ -333,29 +255,13 @@ public final class ExecutorMain implements Callable<Integer> {
           spec.commandLine(), "--scheduler must be HOST:PORT, got '" + scheduler + "'");
     }
     String schedulerHost = scheduler.substring(0, colon);
-    SecurityConfig security;
-    try {
-      security = SecurityConfig.fromFiles(tlsCert, tlsKey, tlsCa, tokenFile);
-      if (clusterTokenFile != null) {
-        security = security.withClusterTokenFile(clusterTokenFile);
-      }
-      if (usersFile != null) {
-        security = security.withUsersFile(usersFile);
-      }
-    } catch (QuiverException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
-    if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
-    }
-    LocalFileAccess.restrictTo(
-        allowedPaths,
-        SecurityConfig.secretFiles(usersFile, workDir, tokenFile, clusterTokenFile, tlsKey));
+    SecurityConfig security = securityOptions.config();
+    int httpPort = listen.httpPort(ExecutorConfig.NO_HTTP);
+    LocalFileAccess.restrictTo(allowedPaths, securityOptions.secretFiles(workDir));
     ExecutorConfig.Builder builder = ExecutorConfig.builder(schedulerHost, schedulerPort, workDir);
     ExecutorConfig defaults = builder.build();
     builder
-        .host(host)
+        .host(listen.host())
         .port(port)
         .resources(
             cores == null ? defaults.cores() : cores,
@@ -364,8 +270,8 @@ public final class ExecutorMain implements Callable<Integer> {
         .security(security)
         .shuffleTtl(shuffleTtl)
         .shuffleCompression(shuffleCompression)
-        .httpPort(httpPort == null ? ExecutorConfig.NO_HTTP : httpPort)
-        .advertiseHost(advertiseHost)
+        .httpPort(httpPort)
+        .advertiseHost(listen.advertiseHost())
         .diskLimitBytes(diskLimit == null ? 0 : diskLimit);
     if (id != null) {
       builder.executorId(id);
@@ -432,7 +338,7 @@ public final class ExecutorMain implements Callable<Integer> {
         "Quiver executor "
             + config.executorId()
             + " serving on "
-            + host
+            + listen.host()
             + ":"
             + server.port()
             + (server.httpPort() < 0 ? "" : ", HTTP port " + server.httpPort())

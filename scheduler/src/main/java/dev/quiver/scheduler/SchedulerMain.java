@@ -2,10 +2,12 @@ package dev.quiver.scheduler;
 
 import com.google.inject.Guice;
 import dev.quiver.binding.errors.QuiverException;
+import dev.quiver.distributed.cli.ListenOptions;
+import dev.quiver.distributed.cli.SecurityOptions;
+import dev.quiver.distributed.cli.WireVersion;
 import dev.quiver.distributed.limits.QueryLimits;
 import dev.quiver.distributed.logging.ProcessLogging;
 import dev.quiver.distributed.security.SecurityConfig;
-import dev.quiver.distributed.wire.WireProtocol;
 import dev.quiver.scheduler.admission.ResourceGroups;
 import dev.quiver.scheduler.config.Exclusion;
 import dev.quiver.scheduler.config.History;
@@ -17,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -25,34 +28,14 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "quiver-scheduler",
     mixinStandardHelpOptions = true,
-    versionProvider = SchedulerMain.Version.class,
+    versionProvider = WireVersion.class,
     description =
         "Runs the Quiver scheduler: executors register with it and clients submit jobs over gRPC.")
 public final class SchedulerMain implements Callable<Integer> {
 
-  @Option(
-      names = "--host",
-      paramLabel = "HOST",
-      description =
-          "Address to listen on, gRPC and HTTP; 0.0.0.0 for every interface"
-              + " (default: ${DEFAULT-VALUE}).")
-  String host = SchedulerConfig.DEFAULT_HOST;
+  @Mixin ListenOptions listen = new ListenOptions(SchedulerConfig.DEFAULT_HOST);
 
-  @Option(
-      names = "--advertise-host",
-      paramLabel = "HOST",
-      description =
-          "Address executors and clients reach this scheduler at, as shown in logs and the web"
-              + " UI (default: --host, or this machine's name when --host is a wildcard).")
-  String advertiseHost;
-
-  @Option(
-      names = "--http-port",
-      paramLabel = "PORT",
-      description =
-          "Serve /healthz, /readyz, /metrics, the /api/ JSON API and the web UI on this port of"
-              + " --host, with the same TLS and token; 0 for any free port (default: none).")
-  Integer httpPort;
+  @Mixin SecurityOptions securityOptions;
 
   @Option(
       names = "--port",
@@ -146,54 +129,6 @@ public final class SchedulerMain implements Callable<Integer> {
   long exclusionMillis = Exclusion.DEFAULT.duration().toMillis();
 
   @Option(
-      names = "--tls-cert",
-      paramLabel = "PEM",
-      description = "Certificate chain to serve TLS with (needs --tls-key).")
-  Path tlsCert;
-
-  @Option(
-      names = "--tls-key",
-      paramLabel = "PEM",
-      description = "Private key of --tls-cert (unencrypted PKCS#8 PEM).")
-  Path tlsKey;
-
-  @Option(
-      names = "--tls-ca",
-      paramLabel = "PEM",
-      description =
-          "CA certificates that verify executors' certificates (default with --tls-cert: the"
-              + " JDK's trusted roots).")
-  Path tlsCa;
-
-  @Option(
-      names = "--token-file",
-      paramLabel = "FILE",
-      description =
-          "File holding the clients' token: every call must carry it (or the cluster"
-              + " credential). Without --cluster-token-file it is the single token of every role:"
-              + " anyone holding it can also register as an executor.")
-  Path tokenFile;
-
-  @Option(
-      names = "--cluster-token-file",
-      paramLabel = "FILE",
-      description =
-          "File holding the cluster credential, which executors and the scheduler present to"
-              + " each other and clients do not have: only its holders may register as"
-              + " executors, heartbeat and report tasks, and the scheduler sends it to executors."
-              + " Needs --token-file; recommended whenever clients have a token.")
-  Path clusterTokenFile;
-
-  @Option(
-      names = "--users-file",
-      paramLabel = "FILE",
-      description =
-          "File of the cluster's users, one 'user:token-file' line each (a relative token file is"
-              + " read from this file's folder): a call carrying a user's token runs as that user,"
-              + " with the clients' role; the user selects the job's resource group.")
-  Path usersFile;
-
-  @Option(
       names = "--resource-groups",
       paramLabel = "FILE",
       description =
@@ -284,20 +219,6 @@ public final class SchedulerMain implements Callable<Integer> {
     }
   }
 
-  /** -V: the release and the wire protocol it speaks. */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      return new String[] {
-        "quiver-scheduler "
-            + WireProtocol.softwareVersion()
-            + " (wire protocol "
-            + WireProtocol.VERSION
-            + ")"
-      };
-    }
-  }
-
   /** Runs the scheduler until interrupted or killed. */
   public static void main(String[] args) {
     ProcessLogging.install("info");
@@ -306,17 +227,10 @@ public final class SchedulerMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    SecurityConfig security;
+    SecurityConfig security = securityOptions.config();
     ResourceGroups groups;
     QueryLimits queryLimits;
     try {
-      security = SecurityConfig.fromFiles(tlsCert, tlsKey, tlsCa, tokenFile);
-      if (clusterTokenFile != null) {
-        security = security.withClusterTokenFile(clusterTokenFile);
-      }
-      if (usersFile != null) {
-        security = security.withUsersFile(usersFile);
-      }
       groups =
           resourceGroupsFile == null
               ? ResourceGroups.single()
@@ -336,15 +250,12 @@ public final class SchedulerMain implements Callable<Integer> {
     } catch (QuiverException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
-    }
+    int httpPort = listen.httpPort(SchedulerConfig.NO_HTTP);
     SchedulerConfig config;
     try {
       config =
           SchedulerConfig.builder()
-              .host(host)
+              .host(listen.host())
               .port(port)
               .heartbeatInterval(Duration.ofMillis(heartbeatIntervalMillis))
               .heartbeatTimeout(Duration.ofMillis(heartbeatTimeoutMillis))
@@ -352,8 +263,8 @@ public final class SchedulerMain implements Callable<Integer> {
               .noExecutorTimeout(Duration.ofMillis(noExecutorTimeoutMillis))
               .finishedJobRetention(Duration.ofMillis(jobRetentionMillis))
               .security(security)
-              .httpPort(httpPort == null ? SchedulerConfig.NO_HTTP : httpPort)
-              .advertiseHost(advertiseHost)
+              .httpPort(httpPort)
+              .advertiseHost(listen.advertiseHost())
               .speculation(
                   (speculation ? Speculation.DEFAULT : Speculation.off())
                       .withMultiplier(speculationMultiplier)
@@ -384,7 +295,7 @@ public final class SchedulerMain implements Callable<Integer> {
                 "quiver-scheduler-shutdown"));
     System.out.println(
         "Quiver scheduler listening on "
-            + host
+            + listen.host()
             + ":"
             + server.port()
             + (server.httpPort() < 0 ? "" : ", HTTP port " + server.httpPort())

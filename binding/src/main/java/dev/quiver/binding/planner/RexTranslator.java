@@ -1,20 +1,23 @@
 package dev.quiver.binding.planner;
 
+import static dev.quiver.binding.functions.Arguments.coerce;
+import static dev.quiver.binding.functions.Arguments.strings;
+
 import dev.quiver.binding.errors.QueryTypeException;
 import dev.quiver.binding.errors.Suggestions;
 import dev.quiver.binding.errors.UnknownFunctionException;
+import dev.quiver.binding.functions.Arguments;
+import dev.quiver.binding.functions.ScalarFunction;
+import dev.quiver.binding.functions.ScalarFunctions;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.physical.expr.ArithmeticExpr;
 import dev.quiver.binding.physical.expr.CardinalityExpr;
 import dev.quiver.binding.physical.expr.CaseExpr;
 import dev.quiver.binding.physical.expr.CastExpr;
-import dev.quiver.binding.physical.expr.CoalesceExpr;
 import dev.quiver.binding.physical.expr.ColumnExpr;
 import dev.quiver.binding.physical.expr.ComparisonExpr;
 import dev.quiver.binding.physical.expr.DateArithmeticExpr;
-import dev.quiver.binding.physical.expr.DateTruncExpr;
 import dev.quiver.binding.physical.expr.ElementExpr;
-import dev.quiver.binding.physical.expr.ExtractExpr;
 import dev.quiver.binding.physical.expr.InListExpr;
 import dev.quiver.binding.physical.expr.IsDistinctFromExpr;
 import dev.quiver.binding.physical.expr.IsNullExpr;
@@ -22,17 +25,13 @@ import dev.quiver.binding.physical.expr.IsTruthExpr;
 import dev.quiver.binding.physical.expr.LikeExpr;
 import dev.quiver.binding.physical.expr.LiteralExpr;
 import dev.quiver.binding.physical.expr.LogicalExpr;
-import dev.quiver.binding.physical.expr.MathExpr;
 import dev.quiver.binding.physical.expr.NegativeExpr;
 import dev.quiver.binding.physical.expr.NotExpr;
-import dev.quiver.binding.physical.expr.NullIfExpr;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
-import dev.quiver.binding.physical.expr.ScalarFunctionExpr;
 import dev.quiver.binding.physical.expr.SingleRowExpr;
 import dev.quiver.binding.physical.expr.StringFunctionExpr;
 import dev.quiver.binding.physical.expr.StructFieldExpr;
 import dev.quiver.binding.physical.expr.UdfExpr;
-import dev.quiver.binding.physical.expr.Vectors;
 import dev.quiver.binding.udf.ScalarUdf;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -41,13 +40,10 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -59,77 +55,23 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUnknownAs;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
-import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlLikeOperator;
-import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.Sarg;
 import org.apache.calcite.util.TimestampString;
 
-/** Translates Calcite row expressions to physical expressions. */
+/**
+ * Translates Calcite row expressions to physical expressions: a call of a built-in function by its
+ * definition's kernel ({@link ScalarFunctions}), operators by their kind, UDFs by name.
+ */
 public final class RexTranslator {
   /** Built-in function names, for "did you mean" hints. */
-  private static final Set<String> BUILTINS =
-      new TreeSet<>(
-          List.of(
-              "abs",
-              "btrim",
-              "ceil",
-              "ceiling",
-              "char_length",
-              "character_length",
-              "coalesce",
-              "concat",
-              "current_date",
-              "current_timestamp",
-              "date_trunc",
-              "exp",
-              "extract",
-              "floor",
-              "left",
-              "length",
-              "ln",
-              "log",
-              "log10",
-              "lower",
-              "lpad",
-              "md5",
-              "make_date",
-              "median",
-              "now",
-              "regexp_matches",
-              "regexp_replace",
-              "rpad",
-              "split_part",
-              "starts_with",
-              "ends_with",
-              "strftime",
-              "to_char",
-              "date_diff",
-              "date_add",
-              "date_format",
-              "epoch",
-              "hash",
-              "ltrim",
-              "mod",
-              "nullif",
-              "position",
-              "power",
-              "replace",
-              "reverse",
-              "right",
-              "round",
-              "rtrim",
-              "sign",
-              "sqrt",
-              "substring",
-              "trim",
-              "truncate",
-              "upper"));
+  private static final Set<String> BUILTINS = ScalarFunctions.names();
 
   private final Function<String, ScalarUdf> udfs;
   private final RexBuilder rexBuilder = new RexBuilder(new JavaTypeFactoryImpl());
@@ -172,6 +114,34 @@ public final class RexTranslator {
             + node.getKind()
             + ") cannot be evaluated here; "
             + "it should have been rewritten by the planner");
+  }
+
+  /** A function call for its kernel: operands translated on demand, against the call's input. */
+  private final class Call implements ScalarFunction.Call {
+    private final RexCall rex;
+    private final ArrowType type;
+    private final RelDataType input;
+
+    Call(RexCall rex, ArrowType type, RelDataType input) {
+      this.rex = rex;
+      this.type = type;
+      this.input = input;
+    }
+
+    @Override
+    public RexCall rex() {
+      return rex;
+    }
+
+    @Override
+    public ArrowType type() {
+      return type;
+    }
+
+    @Override
+    public PhysicalExpr arg(int i) {
+      return translate(rex.getOperands().get(i), input);
+    }
   }
 
   private List<PhysicalExpr> operands(RexCall call, RelDataType input) {
@@ -273,6 +243,10 @@ public final class RexTranslator {
       return translate(call.getOperands().get(0), input);
     }
     ArrowType type = TypeMapping.toArrow(call.getType());
+    ScalarFunction function = ScalarFunctions.lookup(op.getName());
+    if (function != null && op instanceof SqlFunction) {
+      return function.kernel().translate(new Call(call, type, input));
+    }
     switch (kind) {
       case PLUS:
       case MINUS:
@@ -343,19 +317,6 @@ public final class RexTranslator {
           PhysicalExpr value = translate(call.getOperands().get(0), input);
           return value.dataType().equals(type) ? value : new CastExpr(value, type, true);
         }
-      case COALESCE:
-        {
-          List<PhysicalExpr> args = new ArrayList<>();
-          for (PhysicalExpr e : operands(call, input)) {
-            args.add(coerce(e, type));
-          }
-          return new CoalesceExpr(args, type);
-        }
-      case NULLIF:
-        {
-          PhysicalExpr[] p = comparable(call, input);
-          return new NullIfExpr(p[0], p[1]);
-        }
       case IN:
       case NOT_IN:
         {
@@ -387,57 +348,13 @@ public final class RexTranslator {
             escape = (String) l.value();
           }
           return new LikeExpr(
-              stringArgs(args.subList(0, 1)).get(0),
-              stringArgs(args.subList(1, 2)).get(0),
+              strings(args.subList(0, 1)).get(0),
+              strings(args.subList(1, 2)).get(0),
               escape,
               false,
               similar.isNegated(),
               true);
         }
-      case TRIM:
-        {
-          SqlTrimFunction.Flag flag =
-              ((RexLiteral) call.getOperands().get(0)).getValueAs(SqlTrimFunction.Flag.class);
-          PhysicalExpr chars = translate(call.getOperands().get(1), input);
-          PhysicalExpr s = translate(call.getOperands().get(2), input);
-          StringFunctionExpr.Fn fn =
-              flag == SqlTrimFunction.Flag.LEADING
-                  ? StringFunctionExpr.Fn.LTRIM
-                  : flag == SqlTrimFunction.Flag.TRAILING
-                      ? StringFunctionExpr.Fn.RTRIM
-                      : StringFunctionExpr.Fn.BTRIM;
-          return new StringFunctionExpr(fn, List.of(s, chars), type);
-        }
-      case LTRIM:
-      case RTRIM:
-        {
-          List<PhysicalExpr> args = operands(call, input);
-          return new StringFunctionExpr(
-              kind == SqlKind.LTRIM ? StringFunctionExpr.Fn.LTRIM : StringFunctionExpr.Fn.RTRIM,
-              args,
-              type);
-        }
-      case STARTS_WITH:
-        return scalar(ScalarFunctionExpr.Fn.STARTS_WITH, call, input, type, -1);
-      case ENDS_WITH:
-        return scalar(ScalarFunctionExpr.Fn.ENDS_WITH, call, input, type, -1);
-      case POSITION:
-        {
-          List<PhysicalExpr> args = operands(call, input);
-          if (args.size() != 2) {
-            throw new QueryTypeException("POSITION with a FROM start is not supported: " + call);
-          }
-          return new StringFunctionExpr(StringFunctionExpr.Fn.POSITION, args, type);
-        }
-      case EXTRACT:
-        {
-          TimeUnitRange unit = extractUnit((RexLiteral) call.getOperands().get(0), call);
-          PhysicalExpr arg = translate(call.getOperands().get(1), input);
-          return new ExtractExpr(extractField(unit, call), arg, type);
-        }
-      case FLOOR:
-      case CEIL:
-        return floorCeil(call, input, type, kind == SqlKind.CEIL);
       case OTHER_FUNCTION:
       case OTHER:
       default:
@@ -461,48 +378,17 @@ public final class RexTranslator {
     if (!plus && isTemporal(l.dataType()) && isTemporal(r.dataType())) {
       return new DateArithmeticExpr(DateArithmeticExpr.Op.DIFF, l, r, type);
     }
-    return arithmetic(plus ? ArithmeticExpr.Op.ADD : ArithmeticExpr.Op.SUBTRACT, l, r, type);
+    return Arguments.arithmetic(
+        plus ? ArithmeticExpr.Op.ADD : ArithmeticExpr.Op.SUBTRACT, l, r, type);
   }
 
   private PhysicalExpr arithmetic(
       ArithmeticExpr.Op op, RexCall call, RelDataType input, ArrowType type) {
-    return arithmetic(
+    return Arguments.arithmetic(
         op,
         translate(call.getOperands().get(0), input),
         translate(call.getOperands().get(1), input),
         type);
-  }
-
-  private static PhysicalExpr arithmetic(
-      ArithmeticExpr.Op op, PhysicalExpr l, PhysicalExpr r, ArrowType type) {
-    if (!isNumeric(type)) {
-      throw new QueryTypeException(
-          "Cannot apply '"
-              + op.symbol()
-              + "' to "
-              + Vectors.sqlName(l.dataType())
-              + " and "
-              + Vectors.sqlName(r.dataType()));
-    }
-    return new ArithmeticExpr(op, numericOperand(l, type), numericOperand(r, type), type);
-  }
-
-  /**
-   * Kernels read any integer width, doubles and decimals; other operands are cast to the result
-   * type.
-   */
-  private static PhysicalExpr numericOperand(PhysicalExpr e, ArrowType resultType) {
-    ArrowType t = e.dataType();
-    if (t instanceof ArrowType.Null) {
-      return LiteralExpr.nullOf(resultType);
-    }
-    boolean ok =
-        resultType instanceof ArrowType.Decimal
-            ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
-            : resultType instanceof ArrowType.Int
-                ? t instanceof ArrowType.Int || t instanceof ArrowType.Decimal
-                : isNumeric(t);
-    return ok ? e : coerce(e, resultType);
   }
 
   private PhysicalExpr comparison(ComparisonExpr.Op op, RexCall call, RelDataType input) {
@@ -516,29 +402,7 @@ public final class RexTranslator {
   private PhysicalExpr[] comparable(RexCall call, RelDataType input) {
     PhysicalExpr l = translate(call.getOperands().get(0), input);
     PhysicalExpr r = translate(call.getOperands().get(1), input);
-    return comparable(l, r);
-  }
-
-  private static PhysicalExpr[] comparable(PhysicalExpr l, PhysicalExpr r) {
-    ArrowType lt = l.dataType();
-    ArrowType rt = r.dataType();
-    for (ArrowType t : new ArrowType[] {lt, rt}) {
-      if (TypeMapping.isNested(t)) {
-        throw new QueryTypeException(
-            "Comparing "
-                + Vectors.sqlName(t)
-                + " values is not supported; compare their fields "
-                + "or elements (s.field, l[1], m['key'])");
-      }
-    }
-    boolean ls = lt instanceof ArrowType.Utf8;
-    boolean rs = rt instanceof ArrowType.Utf8;
-    if (ls && !rs && !(rt instanceof ArrowType.Null)) {
-      l = coerce(l, rt);
-    } else if (rs && !ls && !(lt instanceof ArrowType.Null)) {
-      r = coerce(r, lt);
-    }
-    return new PhysicalExpr[] {l, r};
+    return Arguments.comparable(l, r);
   }
 
   private PhysicalExpr caseExpr(RexCall call, RelDataType input, ArrowType type) {
@@ -645,142 +509,6 @@ public final class RexTranslator {
   }
 
   /**
-   * The unit of EXTRACT ({@code EXTRACT(YEAR FROM d)}: a symbol) or of DATE_PART, which the
-   * validator also accepts with a string unit as PostgreSQL and DuckDB write it ({@code
-   * date_part('year', d)}).
-   */
-  private static TimeUnitRange extractUnit(RexLiteral unit, RexCall call) {
-    if (unit.getValue() instanceof TimeUnitRange range) {
-      return range;
-    }
-    String text = unit.getValueAs(String.class);
-    TimeUnitRange range =
-        text == null ? null : DATE_PART_UNITS.get(text.strip().toLowerCase(Locale.ROOT));
-    if (range == null) {
-      throw new QueryTypeException(
-          "Unknown date part '"
-              + text
-              + "' in "
-              + call
-              + "; use one of "
-              + String.join(", ", new TreeSet<>(DATE_PART_UNITS.keySet())));
-    }
-    return range;
-  }
-
-  /** Date part names DATE_PART accepts, with the plural and alternative spellings DuckDB takes. */
-  private static final Map<String, TimeUnitRange> DATE_PART_UNITS = dateTimeUnits();
-
-  private static Map<String, TimeUnitRange> dateTimeUnits() {
-    Map<String, TimeUnitRange> m = new java.util.HashMap<>();
-    for (TimeUnitRange r :
-        List.of(
-            TimeUnitRange.YEAR,
-            TimeUnitRange.QUARTER,
-            TimeUnitRange.MONTH,
-            TimeUnitRange.WEEK,
-            TimeUnitRange.DAY,
-            TimeUnitRange.HOUR,
-            TimeUnitRange.MINUTE,
-            TimeUnitRange.SECOND,
-            TimeUnitRange.MILLISECOND,
-            TimeUnitRange.MICROSECOND,
-            TimeUnitRange.DECADE,
-            TimeUnitRange.CENTURY,
-            TimeUnitRange.MILLENNIUM)) {
-      String name = r.name().toLowerCase(Locale.ROOT);
-      m.put(name, r);
-      m.put(name + "s", r);
-    }
-    m.put("millennia", TimeUnitRange.MILLENNIUM);
-    m.put("centuries", TimeUnitRange.CENTURY);
-    m.put("dow", TimeUnitRange.DOW);
-    m.put("dayofweek", TimeUnitRange.DOW);
-    m.put("weekday", TimeUnitRange.DOW);
-    m.put("isodow", TimeUnitRange.ISODOW);
-    m.put("doy", TimeUnitRange.DOY);
-    m.put("dayofyear", TimeUnitRange.DOY);
-    m.put("isoyear", TimeUnitRange.ISOYEAR);
-    m.put("epoch", TimeUnitRange.EPOCH);
-    return Map.copyOf(m);
-  }
-
-  private static ExtractExpr.Field extractField(TimeUnitRange unit, RexCall call) {
-    switch (unit) {
-      case YEAR:
-        return ExtractExpr.Field.YEAR;
-      case QUARTER:
-        return ExtractExpr.Field.QUARTER;
-      case MONTH:
-        return ExtractExpr.Field.MONTH;
-      case WEEK:
-        return ExtractExpr.Field.WEEK;
-      case DAY:
-        return ExtractExpr.Field.DAY;
-      case DOW:
-        return ExtractExpr.Field.DOW;
-      case ISODOW:
-        return ExtractExpr.Field.ISODOW;
-      case DOY:
-        return ExtractExpr.Field.DOY;
-      case HOUR:
-        return ExtractExpr.Field.HOUR;
-      case MINUTE:
-        return ExtractExpr.Field.MINUTE;
-      case SECOND:
-        return ExtractExpr.Field.SECOND;
-      case MILLISECOND:
-        return ExtractExpr.Field.MILLISECOND;
-      case MICROSECOND:
-        return ExtractExpr.Field.MICROSECOND;
-      case EPOCH:
-        return ExtractExpr.Field.EPOCH;
-      case DECADE:
-        return ExtractExpr.Field.DECADE;
-      case CENTURY:
-        return ExtractExpr.Field.CENTURY;
-      case MILLENNIUM:
-        return ExtractExpr.Field.MILLENNIUM;
-      case ISOYEAR:
-        return ExtractExpr.Field.ISOYEAR;
-      default:
-        throw new QueryTypeException("EXTRACT(" + unit + ") is not supported in " + call);
-    }
-  }
-
-  private static DateTruncExpr.Unit truncUnit(String unit, Object where) {
-    String u = unit.toUpperCase(Locale.ROOT);
-    if (u.endsWith("S") && !u.equals("S")) {
-      u = u.substring(0, u.length() - 1);
-    }
-    try {
-      return DateTruncExpr.Unit.valueOf(u);
-    } catch (IllegalArgumentException e) {
-      throw new QueryTypeException(
-          "Unknown date part '"
-              + unit
-              + "' in "
-              + where
-              + "; use year, quarter, month, week, day, "
-              + "hour, minute or second");
-    }
-  }
-
-  private PhysicalExpr floorCeil(RexCall call, RelDataType input, ArrowType type, boolean ceil) {
-    PhysicalExpr x = translate(call.getOperands().get(0), input);
-    if (call.getOperands().size() == 2) {
-      RexLiteral unit = (RexLiteral) call.getOperands().get(1);
-      TimeUnitRange range = unit.getValueAs(TimeUnitRange.class);
-      return new DateTruncExpr(truncUnit(range.startUnit.name(), call), x, ceil, type);
-    }
-    if (x.dataType() instanceof ArrowType.Int) {
-      return coerce(x, type);
-    }
-    return new MathExpr(ceil ? MathExpr.Fn.CEIL : MathExpr.Fn.FLOOR, List.of(x), type);
-  }
-
-  /** Functions identified by name (OTHER_FUNCTION and friends), then UDFs. */
-  /**
    * {@code s['name']} or {@code s[i]} of a struct, {@code l[i]} of a list, {@code m[k]} of a map.
    */
   private PhysicalExpr item(RexCall call, RelDataType input) {
@@ -822,6 +550,10 @@ public final class RexTranslator {
     return new ElementExpr(c, k);
   }
 
+  /**
+   * Operators identified by name that are not built-in functions (Quiver's internal ones, {@code
+   * ||}, integer division, datetime plus, cardinality of a nested value), then UDFs.
+   */
   private PhysicalExpr named(RexCall call, RelDataType input, ArrowType type) {
     SqlOperator op = call.getOperator();
     if (op == TextCastFunction.INSTANCE) {
@@ -835,125 +567,11 @@ public final class RexTranslator {
     switch (name) {
       case "CARDINALITY":
         return new CardinalityExpr(translate(call.getOperands().get(0), input), type);
-      case "UPPER":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.UPPER, operands(call, input), type);
-      case "LOWER":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.LOWER, operands(call, input), type);
-      case "SUBSTRING":
-      case "SUBSTR":
-        return new StringFunctionExpr(
-            StringFunctionExpr.Fn.SUBSTRING, intArgs(operands(call, input), 1), type);
-      case "CHAR_LENGTH":
-      case "CHARACTER_LENGTH":
-      case "LENGTH":
-        return new StringFunctionExpr(
-            StringFunctionExpr.Fn.CHAR_LENGTH, operands(call, input), type);
       case "||":
         return new StringFunctionExpr(
-            StringFunctionExpr.Fn.CONCAT, stringArgs(operands(call, input)), type);
-      case "CONCAT":
-        return new StringFunctionExpr(
-            op == SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL
-                ? StringFunctionExpr.Fn.CONCAT_WS_NULLS
-                : StringFunctionExpr.Fn.CONCAT,
-            stringArgs(operands(call, input)),
-            type);
-      case "REPLACE":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.REPLACE, operands(call, input), type);
-      case "LEFT":
-        return new StringFunctionExpr(
-            StringFunctionExpr.Fn.LEFT, intArgs(operands(call, input), 1), type);
-      case "RIGHT":
-        return new StringFunctionExpr(
-            StringFunctionExpr.Fn.RIGHT, intArgs(operands(call, input), 1), type);
-      case "REVERSE":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.REVERSE, operands(call, input), type);
-      case "BTRIM":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.BTRIM, operands(call, input), type);
-      case "LTRIM":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.LTRIM, operands(call, input), type);
-      case "RTRIM":
-        return new StringFunctionExpr(StringFunctionExpr.Fn.RTRIM, operands(call, input), type);
-      case "ABS":
-        return math(MathExpr.Fn.ABS, call, input, type);
-      case "SIGN":
-        return math(MathExpr.Fn.SIGN, call, input, type);
-      case "ROUND":
-        return math(MathExpr.Fn.ROUND, call, input, type);
-      case "TRUNCATE":
-      case "TRUNC":
-        return math(MathExpr.Fn.TRUNCATE, call, input, type);
-      case "SQRT":
-        return doubleMath(MathExpr.Fn.SQRT, call, input, type);
-      case "POWER":
-      case "POW":
-        return doubleMath(MathExpr.Fn.POWER, call, input, type);
-      case "LN":
-        return doubleMath(MathExpr.Fn.LN, call, input, type);
-      case "LOG10":
-        return doubleMath(MathExpr.Fn.LOG10, call, input, type);
-      case "EXP":
-        return doubleMath(MathExpr.Fn.EXP, call, input, type);
-      case "MOD":
-        return arithmetic(ArithmeticExpr.Op.MODULO, call, input, type);
+            StringFunctionExpr.Fn.CONCAT, strings(operands(call, input)), type);
       case "/INT":
         return arithmetic(ArithmeticExpr.Op.DIVIDE, call, input, type);
-      case "CURRENT_DATE":
-        return new LiteralExpr(LocalDate.now(), type);
-      case "CURRENT_TIMESTAMP":
-      case "LOCALTIMESTAMP":
-      case "NOW":
-        return new LiteralExpr(LocalDateTime.now(), type);
-      case "DATE_TRUNC":
-        return dateTrunc(call, input, type);
-      case "LOG":
-        if (call.getOperands().size() == 1) {
-          return doubleMath(MathExpr.Fn.LOG10, call, input, type);
-        }
-        return doubleMath(MathExpr.Fn.LOG, call, input, type);
-      case "SPLIT_PART":
-        return scalar(ScalarFunctionExpr.Fn.SPLIT_PART, call, input, type, 2);
-      case "REGEXP_REPLACE":
-        return scalar(ScalarFunctionExpr.Fn.REGEXP_REPLACE, call, input, type, -1);
-      case "REGEXP_MATCHES":
-      case "REGEXP_LIKE":
-        return scalar(ScalarFunctionExpr.Fn.REGEXP_MATCHES, call, input, type, -1);
-      case "ENDS_WITH":
-        return scalar(ScalarFunctionExpr.Fn.ENDS_WITH, call, input, type, -1);
-      case "LPAD":
-        return scalar(ScalarFunctionExpr.Fn.LPAD, call, input, type, 1);
-      case "RPAD":
-        return scalar(ScalarFunctionExpr.Fn.RPAD, call, input, type, 1);
-      case "TO_CHAR":
-        return scalar(ScalarFunctionExpr.Fn.TO_CHAR, call, input, type, -1);
-      case "STRFTIME":
-        return scalar(ScalarFunctionExpr.Fn.STRFTIME, call, input, type, -1);
-      case "DATE_FORMAT":
-        return scalar(ScalarFunctionExpr.Fn.DATE_FORMAT, call, input, type, -1);
-      case "DATE_DIFF":
-      case "DATEDIFF":
-        return scalar(ScalarFunctionExpr.Fn.DATE_DIFF, call, input, type, -1);
-      case "MAKE_DATE":
-        return scalar(ScalarFunctionExpr.Fn.MAKE_DATE, call, input, type, 0);
-      case "EPOCH":
-        return scalar(ScalarFunctionExpr.Fn.EPOCH, call, input, type, -1);
-      case "MD5":
-        return scalar(ScalarFunctionExpr.Fn.MD5, call, input, type, -1);
-      case "CHR":
-        return scalar(ScalarFunctionExpr.Fn.CHR, call, input, ArrowType.Utf8.INSTANCE, 0);
-      case "VERSION":
-        return new LiteralExpr(versionText(), type);
-      case "HASH":
-        return new ScalarFunctionExpr(ScalarFunctionExpr.Fn.HASH, operands(call, input), type);
-      case "DATE_ADD":
-        {
-          PhysicalExpr l = translate(call.getOperands().get(0), input);
-          PhysicalExpr r = translate(call.getOperands().get(1), input);
-          if (l.dataType() instanceof ArrowType.Utf8) {
-            l = coerce(l, TypeMapping.TIMESTAMP);
-          }
-          return new DateArithmeticExpr(DateArithmeticExpr.Op.PLUS, l, r, type);
-        }
       case "DATETIME_PLUS":
         return plusMinus(call, input, type);
       default:
@@ -993,118 +611,7 @@ public final class RexTranslator {
             + types);
   }
 
-  /**
-   * A {@link ScalarFunctionExpr}: string arguments as VARCHAR, the numeric ones from {@code
-   * intsFrom} on (when not negative) as BIGINT.
-   */
-  private PhysicalExpr scalar(
-      ScalarFunctionExpr.Fn fn, RexCall call, RelDataType input, ArrowType type, int intsFrom) {
-    List<PhysicalExpr> args = new ArrayList<>();
-    for (PhysicalExpr e : operands(call, input)) {
-      args.add(
-          e.dataType() instanceof ArrowType.FixedSizeBinary
-              ? coerce(e, ArrowType.Utf8.INSTANCE)
-              : e);
-    }
-    if (intsFrom >= 0) {
-      for (int i = intsFrom; i < args.size(); i++) {
-        if (isNumeric(args.get(i).dataType())) {
-          args.set(i, coerce(args.get(i), new ArrowType.Int(64, true)));
-        }
-      }
-    }
-    return new ScalarFunctionExpr(fn, args, type);
-  }
-
-  private PhysicalExpr dateTrunc(RexCall call, RelDataType input, ArrowType type) {
-    List<RexNode> ops = call.getOperands();
-    // Accepts DATE_TRUNC('unit', x) (PostgreSQL, DuckDB) and DATE_TRUNC(x, unit) (BigQuery).
-    RexNode unitNode = ops.get(0) instanceof RexLiteral ? ops.get(0) : ops.get(1);
-    RexNode valueNode = unitNode == ops.get(0) ? ops.get(1) : ops.get(0);
-    RexLiteral unit = (RexLiteral) unitNode;
-    String text =
-        unit.getValue() instanceof TimeUnitRange r
-            ? r.startUnit.name()
-            : unit.getValueAs(String.class);
-    PhysicalExpr x = translate(valueNode, input);
-    if (x.dataType() instanceof ArrowType.Utf8) {
-      x = coerce(x, TypeMapping.TIMESTAMP);
-    }
-    ArrowType out =
-        type instanceof ArrowType.Date || type instanceof ArrowType.Timestamp
-            ? type
-            : TypeMapping.TIMESTAMP;
-    return new DateTruncExpr(truncUnit(text, call), x, false, out);
-  }
-
-  private PhysicalExpr math(MathExpr.Fn fn, RexCall call, RelDataType input, ArrowType type) {
-    List<PhysicalExpr> args = operands(call, input);
-    if (args.size() > 1) {
-      args = List.of(args.get(0), coerce(args.get(1), new ArrowType.Int(32, true)));
-    }
-    if (args.get(0).dataType() instanceof ArrowType.Utf8) {
-      args = replaceFirst(args, coerce(args.get(0), type));
-    }
-    return new MathExpr(fn, args, type);
-  }
-
-  private PhysicalExpr doubleMath(MathExpr.Fn fn, RexCall call, RelDataType input, ArrowType type) {
-    List<PhysicalExpr> args = new ArrayList<>();
-    for (PhysicalExpr e : operands(call, input)) {
-      args.add(isNumeric(e.dataType()) ? e : coerce(e, TypeMapping.DOUBLE));
-    }
-    return new MathExpr(fn, args, type);
-  }
-
-  private static List<PhysicalExpr> replaceFirst(List<PhysicalExpr> args, PhysicalExpr first) {
-    List<PhysicalExpr> out = new ArrayList<>(args);
-    out.set(0, first);
-    return out;
-  }
-
-  private static List<PhysicalExpr> intArgs(List<PhysicalExpr> args, int from) {
-    List<PhysicalExpr> out = new ArrayList<>(args);
-    for (int i = from; i < out.size(); i++) {
-      if (!(out.get(i).dataType() instanceof ArrowType.Int)) {
-        out.set(i, coerce(out.get(i), new ArrowType.Int(64, true)));
-      }
-    }
-    return out;
-  }
-
-  private static List<PhysicalExpr> stringArgs(List<PhysicalExpr> args) {
-    List<PhysicalExpr> out = new ArrayList<>();
-    for (PhysicalExpr e : args) {
-      out.add(coerce(e, ArrowType.Utf8.INSTANCE));
-    }
-    return out;
-  }
-
   // ---------------------------------------------------------------- types
-
-  /** {@code e} as type {@code target}: unchanged, a folded literal, or a cast. */
-  static PhysicalExpr coerce(PhysicalExpr e, ArrowType target) {
-    if (e.dataType().equals(target)) {
-      return e;
-    }
-    if (e instanceof LiteralExpr l) {
-      return new LiteralExpr(CastExpr.convert(l.value(), l.dataType(), target), target);
-    }
-    return new CastExpr(e, target);
-  }
-
-  /** The text of {@code version()}: {@code Quiver 0.1.0} (or {@code Quiver dev} unpackaged). */
-  static String versionText() {
-    return "Quiver "
-        + java.util.Objects.requireNonNullElse(
-            RexTranslator.class.getPackage().getImplementationVersion(), "dev");
-  }
-
-  private static boolean isNumeric(ArrowType t) {
-    return t instanceof ArrowType.Int
-        || t instanceof ArrowType.FloatingPoint
-        || t instanceof ArrowType.Decimal;
-  }
 
   private static boolean isTemporal(ArrowType t) {
     return t instanceof ArrowType.Date || t instanceof ArrowType.Timestamp;

@@ -7,8 +7,8 @@ import java.util.Set;
  * DuckDB's {@code date_diff('day', start, end)} and {@code datediff('day', ...)} with the unit as a
  * string. Babel's grammar has its own productions for both names (BigQuery's {@code DATE_DIFF(a, b,
  * DAY)}, SQL Server's {@code DATEDIFF(DAY, a, b)}) and rejects a string unit; quoting the name
- * makes the call an ordinary function call, which resolves to Quiver's function of that name
- * ({@link QuiverFunctions#DATE_DIFF}). Calls with a bare unit are left to the grammar.
+ * makes the call an ordinary function call, which resolves to Quiver's function of that name (the
+ * date_diff function). Calls with a bare unit are left to the grammar.
  */
 final class DateDiffCalls {
   private static final Set<String> NAMES = Set.of("date_diff", "datediff");

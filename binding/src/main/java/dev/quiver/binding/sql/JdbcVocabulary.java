@@ -1,5 +1,6 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.functions.Group;
 import java.io.StringReader;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -34,7 +35,7 @@ public final class JdbcVocabulary {
    * The registry's scalar functions of {@code group} (its section), lower case, in the registry's
    * order; without the names written as syntax rather than called ({@code LIKE}, {@code CASE}).
    */
-  public static List<String> functions(QuiverFunctions.Group group) {
+  public static List<String> functions(Group group) {
     Set<String> names = new LinkedHashSet<>();
     for (QuiverFunctions.Function f : QuiverFunctions.SUPPORTED) {
       if (f.group() == group) {

@@ -1,10 +1,12 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.functions.Group;
+import dev.quiver.binding.functions.ScalarFunction;
+import dev.quiver.binding.functions.ScalarFunctions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.calcite.sql.SqlAggFunction;
-import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
@@ -16,13 +18,13 @@ import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 
 /**
- * The function registry: every function Quiver's SQL runs, by name, with its kind and what it does
- * ({@link #SUPPORTED}, listed in the README and checked there by a test, each entry run by a test
- * too), and the operators that Calcite's standard and PostgreSQL tables lack: picked from Calcite's
+ * Every function Quiver's SQL runs, documented ({@link #SUPPORTED}, listed in the README and
+ * checked there by a test, each entry run by a test too): the scalar functions from their
+ * definitions ({@link ScalarFunctions}), and the aggregate, window and table functions, with the
+ * aggregate operators that Calcite's standard and PostgreSQL tables lack: picked from Calcite's
  * other libraries where one exists with the semantics DuckDB and PostgreSQL users expect ({@link
  * SqlLibraryOperators}), declared here otherwise.
  */
@@ -45,7 +47,7 @@ public final class QuiverFunctions {
    * @param group the section of a scalar function, null for the other kinds
    * @param signature how it is called
    * @param description what it returns
-   * @param example a query using it (run by FunctionRegistryTest)
+   * @param example a query using it (run by FunctionsTest)
    */
   public record Function(
       List<String> names,
@@ -54,135 +56,6 @@ public final class QuiverFunctions {
       String signature,
       String description,
       String example) {}
-
-  /**
-   * The sections of the scalar functions, which are JDBC's groups ({@code
-   * DatabaseMetaData.getStringFunctions()} and the others).
-   */
-  public enum Group {
-    STRING,
-    NUMERIC,
-    DATETIME,
-    SYSTEM
-  }
-
-  private static SqlFunction scalar(
-      String name,
-      SqlReturnTypeInference type,
-      org.apache.calcite.sql.type.SqlOperandTypeChecker operands,
-      SqlFunctionCategory category) {
-    return new SqlFunction(name, SqlKind.OTHER_FUNCTION, type, null, operands, category);
-  }
-
-  /** regexp_matches(s, pattern [, flags]): DuckDB's, whether the pattern occurs in s. */
-  static final SqlFunction REGEXP_MATCHES =
-      scalar(
-          "REGEXP_MATCHES",
-          ReturnTypes.BOOLEAN_NULLABLE,
-          OperandTypes.STRING_STRING_OPTIONAL_STRING,
-          SqlFunctionCategory.STRING);
-
-  /** strftime(datetime, format): DuckDB's, C's % specifiers. */
-  static final SqlFunction STRFTIME =
-      scalar(
-          "STRFTIME",
-          ReturnTypes.VARCHAR_NULLABLE,
-          OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.CHARACTER),
-          SqlFunctionCategory.TIMEDATE);
-
-  /** date_format(datetime, format): MySQL's % specifiers. */
-  static final SqlFunction DATE_FORMAT =
-      scalar(
-          "DATE_FORMAT",
-          ReturnTypes.VARCHAR_NULLABLE,
-          OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.CHARACTER),
-          SqlFunctionCategory.TIMEDATE);
-
-  /** to_char(datetime, template): PostgreSQL's template patterns, on dates too. */
-  static final SqlFunction TO_CHAR =
-      scalar(
-          "TO_CHAR",
-          ReturnTypes.VARCHAR_NULLABLE,
-          OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.CHARACTER),
-          SqlFunctionCategory.TIMEDATE);
-
-  private static SqlFunction dateDiff(String name) {
-    return scalar(
-        name,
-        ReturnTypes.BIGINT_NULLABLE,
-        OperandTypes.family(
-            SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME, SqlTypeFamily.DATETIME),
-        SqlFunctionCategory.TIMEDATE);
-  }
-
-  /** date_diff('unit', start, end) and datediff: DuckDB's, unit boundaries crossed. */
-  static final SqlFunction DATE_DIFF = dateDiff("DATE_DIFF");
-
-  static final SqlFunction DATEDIFF = dateDiff("DATEDIFF");
-
-  /** make_date(year, month, day). */
-  static final SqlFunction MAKE_DATE =
-      scalar(
-          "MAKE_DATE",
-          ReturnTypes.explicit(SqlTypeName.DATE).andThen(SqlTypeTransforms.TO_NULLABLE),
-          OperandTypes.family(SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
-          SqlFunctionCategory.TIMEDATE);
-
-  /** epoch(datetime): seconds since 1970-01-01 00:00:00 as DOUBLE. */
-  static final SqlFunction EPOCH =
-      scalar(
-          "EPOCH",
-          ReturnTypes.DOUBLE_NULLABLE,
-          OperandTypes.family(SqlTypeFamily.DATETIME),
-          SqlFunctionCategory.TIMEDATE);
-
-  /** now(): the current timestamp, as current_timestamp. */
-  static final SqlFunction NOW =
-      new SqlFunction(
-          "NOW",
-          SqlKind.OTHER_FUNCTION,
-          ReturnTypes.explicit(SqlTypeName.TIMESTAMP),
-          null,
-          OperandTypes.NILADIC,
-          SqlFunctionCategory.TIMEDATE) {
-        @Override
-        public boolean isDynamicFunction() {
-          return true;
-        }
-
-        @Override
-        public boolean isDeterministic() {
-          return false;
-        }
-      };
-
-  /** version(): "Quiver" and the engine's version. */
-  static final SqlFunction VERSION =
-      scalar(
-          "VERSION",
-          ReturnTypes.explicit(SqlTypeName.VARCHAR),
-          OperandTypes.NILADIC,
-          SqlFunctionCategory.SYSTEM);
-
-  /** btrim(s [, chars]): PostgreSQL's trim of both ends. */
-  static final SqlFunction BTRIM =
-      scalar(
-          "BTRIM",
-          ReturnTypes.ARG0_NULLABLE_VARYING,
-          OperandTypes.or(OperandTypes.STRING, OperandTypes.STRING_STRING),
-          SqlFunctionCategory.STRING);
-
-  /** hash(value, ...): a 64-bit hash, NULL hashed too. */
-  static final SqlFunction HASH =
-      scalar("HASH", ReturnTypes.BIGINT, OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM);
-
-  /** date_add(datetime, interval): the datetime moved by the interval, of its type. */
-  static final SqlFunction DATE_ADD =
-      scalar(
-          "DATE_ADD",
-          ReturnTypes.ARG0_NULLABLE,
-          OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.DATETIME_INTERVAL),
-          SqlFunctionCategory.TIMEDATE);
 
   private static SqlAggFunction aggregate(
       String name,
@@ -269,284 +142,12 @@ public final class QuiverFunctions {
   /** Quiver's own operators and the library ones it takes beyond the PostgreSQL library. */
   static final SqlOperatorTable TABLE =
       SqlOperatorTables.of(
-          REGEXP_MATCHES,
-          STRFTIME,
-          DATE_FORMAT,
-          TO_CHAR,
-          DATE_DIFF,
-          DATEDIFF,
-          MAKE_DATE,
-          EPOCH,
-          NOW,
-          VERSION,
-          HASH,
-          BTRIM,
-          DATE_ADD,
-          MEDIAN,
-          APPROX_PERCENTILE,
-          CORR,
-          SqlLibraryOperators.REVERSE,
-          SqlLibraryOperators.ENDS_WITH,
-          SqlLibraryOperators.TRUNC_BIG_QUERY,
-          SqlLibraryOperators.MIN_BY,
-          SqlLibraryOperators.MAX_BY);
+          MEDIAN, APPROX_PERCENTILE, CORR, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY);
 
   /** Every function Quiver's SQL runs, in the order the README lists them. */
   public static final List<Function> SUPPORTED =
       concat(
-          section(
-              Group.STRING,
-              // ---- strings
-              f(
-                  "upper, lower",
-                  Kind.SCALAR,
-                  "upper(s)",
-                  "s in upper / lower case",
-                  "SELECT upper('ab'), lower('AB')"),
-              f(
-                  "length, char_length, character_length",
-                  Kind.SCALAR,
-                  "length(s)",
-                  "number of characters",
-                  "SELECT length('abc'), char_length('ab'), character_length('a')"),
-              f(
-                  "substring, substr",
-                  Kind.SCALAR,
-                  "substring(s, from [, count]), substring(s FROM a FOR b)",
-                  "part of s (1-based)",
-                  "SELECT substring('abcdef', 2, 3), substr('abcdef', 2)"),
-              f(
-                  "concat",
-                  Kind.SCALAR,
-                  "concat(a, b, ...), a || b",
-                  "concatenation; concat skips NULLs, || gives NULL",
-                  "SELECT concat('a', NULL, 'b'), 'a' || 'b'"),
-              f(
-                  "trim, btrim, ltrim, rtrim",
-                  Kind.SCALAR,
-                  "trim([BOTH|LEADING|TRAILING] [chars] FROM s), btrim(s [, chars]), ltrim(s), rtrim(s)",
-                  "s without leading/trailing characters",
-                  "SELECT trim('  a  '), btrim('xax', 'x'), ltrim('  a'), rtrim('a  ')"),
-              f(
-                  "position, strpos",
-                  Kind.SCALAR,
-                  "position(sub IN s), strpos(s, sub)",
-                  "1-based index of sub in s, 0 if absent",
-                  "SELECT position('c' IN 'abc'), strpos('abc', 'c')"),
-              f(
-                  "replace",
-                  Kind.SCALAR,
-                  "replace(s, from, to)",
-                  "every from in s replaced by to",
-                  "SELECT replace('abcb', 'b', 'x')"),
-              f(
-                  "left, right",
-                  Kind.SCALAR,
-                  "left(s, n), right(s, n)",
-                  "first / last n characters (negative n: all but)",
-                  "SELECT left('abc', 2), right('abc', 2)"),
-              f("reverse", Kind.SCALAR, "reverse(s)", "s backwards", "SELECT reverse('abc')"),
-              f(
-                  "split_part",
-                  Kind.SCALAR,
-                  "split_part(s, delimiter, n)",
-                  "n-th field of s split at delimiter (negative n counts from the end; '' past the end)",
-                  "SELECT split_part('a,b,c', ',', 2)"),
-              f(
-                  "starts_with, ends_with",
-                  Kind.SCALAR,
-                  "starts_with(s, prefix), ends_with(s, suffix)",
-                  "whether s starts / ends with the text",
-                  "SELECT starts_with('abc', 'ab'), ends_with('abc', 'bc')"),
-              f(
-                  "lpad, rpad",
-                  Kind.SCALAR,
-                  "lpad(s, n [, fill]), rpad(s, n [, fill])",
-                  "s padded with fill (default ' ') or cut to n characters",
-                  "SELECT lpad('7', 3, '0'), rpad('ab', 4, '.')"),
-              f(
-                  "regexp_replace",
-                  Kind.SCALAR,
-                  "regexp_replace(s, pattern, replacement [, flags])",
-                  "first match replaced (all with flag 'g'; 'i' ignores case); \\1 refers to a group",
-                  "SELECT regexp_replace('a1b22', '[0-9]+', '#', 'g')"),
-              f(
-                  "regexp_matches, regexp_like",
-                  Kind.SCALAR,
-                  "regexp_matches(s, pattern [, flags])",
-                  "whether the pattern occurs in s",
-                  "SELECT regexp_matches('abc', 'b.'), regexp_like('abc', '^a')"),
-              f(
-                  "like, ilike, similar to",
-                  Kind.SCALAR,
-                  "s [NOT] LIKE p [ESCAPE e], s ILIKE p, s SIMILAR TO p",
-                  "pattern matches (% and _; SIMILAR TO: SQL regular expressions)",
-                  "SELECT 'abc' LIKE 'a%', 'ABC' ILIKE 'a%', 'abc' SIMILAR TO 'a(b|x)c'"),
-              f(
-                  "chr",
-                  Kind.SCALAR,
-                  "chr(n)",
-                  "the character of Unicode code point n",
-                  "SELECT chr(65)"),
-              f(
-                  "md5",
-                  Kind.SCALAR,
-                  "md5(s)",
-                  "MD5 digest of s as 32 hex digits",
-                  "SELECT md5('abc')"),
-              f(
-                  "hash",
-                  Kind.SCALAR,
-                  "hash(value, ...)",
-                  "a 64-bit BIGINT hash of the values (NULL hashed too)",
-                  "SELECT hash('abc', 1)")),
-          section(
-              Group.NUMERIC,
-              // ---- numbers
-              f(
-                  "abs, sign",
-                  Kind.SCALAR,
-                  "abs(x), sign(x)",
-                  "absolute value, sign (-1, 0, 1)",
-                  "SELECT abs(-2), sign(-2.5)"),
-              f(
-                  "round",
-                  Kind.SCALAR,
-                  "round(x [, digits])",
-                  "x rounded half away from zero",
-                  "SELECT round(2.345, 2), round(2.5)"),
-              f(
-                  "trunc, truncate",
-                  Kind.SCALAR,
-                  "trunc(x [, digits])",
-                  "x cut towards zero",
-                  "SELECT trunc(2.789, 1), truncate(-2.7)"),
-              f(
-                  "floor, ceil, ceiling",
-                  Kind.SCALAR,
-                  "floor(x), ceil(x)",
-                  "x rounded down / up",
-                  "SELECT floor(2.5), ceil(2.1), ceiling(2.1)"),
-              f(
-                  "sqrt, power, exp",
-                  Kind.SCALAR,
-                  "sqrt(x), power(x, y), exp(x)",
-                  "square root, x to the y, e to the x (DOUBLE)",
-                  "SELECT sqrt(16), power(2, 10), exp(1)"),
-              f(
-                  "ln, log, log10",
-                  Kind.SCALAR,
-                  "ln(x), log(x), log(base, x), log10(x)",
-                  "natural, base-10 (log with one argument) or base-b logarithm",
-                  "SELECT ln(2.0), log(100), log(2, 8), log10(1000)"),
-              f(
-                  "mod",
-                  Kind.SCALAR,
-                  "mod(a, b), a % b",
-                  "remainder (sign of a)",
-                  "SELECT mod(7, 3), -7 % 3"),
-              f(
-                  "greatest, least",
-                  Kind.SCALAR,
-                  "greatest(a, b, ...), least(a, b, ...)",
-                  "largest / smallest argument (NULLs skipped)",
-                  "SELECT greatest(1, 5, 3), least(1, 5, 3)")),
-          section(
-              Group.DATETIME,
-              // ---- dates and times
-              f(
-                  "current_date, current_timestamp, now, localtimestamp",
-                  Kind.SCALAR,
-                  "current_date, current_timestamp, now()",
-                  "today, the current timestamp",
-                  "SELECT current_date, current_timestamp, now(), localtimestamp"),
-              f(
-                  "extract, date_part",
-                  Kind.SCALAR,
-                  "extract(part FROM d), date_part('part', d)",
-                  "a part of a date or timestamp: year, quarter, month, week, day, dow, doy, hour, minute, second, epoch, ...",
-                  "SELECT extract(year FROM DATE '2024-03-05'), date_part('month', DATE '2024-03-05')"),
-              f(
-                  "date_trunc",
-                  Kind.SCALAR,
-                  "date_trunc('part', d)",
-                  "d truncated to the part",
-                  "SELECT date_trunc('month', DATE '2024-03-05')"),
-              f(
-                  "date_diff, datediff",
-                  Kind.SCALAR,
-                  "date_diff('part', start, end)",
-                  "number of part boundaries from start to end (DuckDB's)",
-                  "SELECT date_diff('month', DATE '2024-01-31', DATE '2024-03-01'), datediff('day', DATE '2024-01-31', DATE '2024-03-01')"),
-              f(
-                  "date_add",
-                  Kind.SCALAR,
-                  "date_add(d, interval), d + INTERVAL '...'",
-                  "d moved by the interval, of d's type",
-                  "SELECT date_add(DATE '2024-01-31', INTERVAL '3 days')"),
-              f(
-                  "make_date",
-                  Kind.SCALAR,
-                  "make_date(year, month, day)",
-                  "a DATE",
-                  "SELECT make_date(2024, 2, 29)"),
-              f(
-                  "epoch",
-                  Kind.SCALAR,
-                  "epoch(d)",
-                  "seconds since 1970-01-01 00:00:00 (DOUBLE)",
-                  "SELECT epoch(TIMESTAMP '2024-01-01 00:00:01')"),
-              f(
-                  "strftime",
-                  Kind.SCALAR,
-                  "strftime(d, format)",
-                  "d as text with C's % specifiers (%Y %m %d %H %M %S %f %b %B %a %A %j ...)",
-                  "SELECT strftime(DATE '2024-03-05', '%d/%m/%Y')"),
-              f(
-                  "to_char",
-                  Kind.SCALAR,
-                  "to_char(d, template)",
-                  "d as text with PostgreSQL's patterns (YYYY MM DD HH24 MI SS Mon Month Day FM ...)",
-                  "SELECT to_char(TIMESTAMP '2024-03-05 14:07:00', 'YYYY-MM-DD HH24:MI')"),
-              f(
-                  "date_format",
-                  Kind.SCALAR,
-                  "date_format(d, format)",
-                  "d as text with MySQL's % specifiers (%Y %m %d %H %i %s %M %W ...)",
-                  "SELECT date_format(DATE '2024-03-05', '%Y-%m-%d')")),
-          section(
-              Group.SYSTEM,
-              f(
-                  "version",
-                  Kind.SCALAR,
-                  "version()",
-                  "Quiver and its version, e.g. 'Quiver 0.1.0'",
-                  "SELECT version()"),
-              f(
-                  "current_setting",
-                  Kind.SCALAR,
-                  "current_setting('name')",
-                  "the session's value of a setting, as text (as SHOW name shows it)",
-                  "SELECT current_setting('batch_size')"),
-              // ---- conditionals and casts
-              f(
-                  "coalesce, nullif",
-                  Kind.SCALAR,
-                  "coalesce(a, b, ...), nullif(a, b)",
-                  "first non-NULL argument; NULL when a = b",
-                  "SELECT coalesce(NULL, 2), nullif(1, 1)"),
-              f(
-                  "case",
-                  Kind.SCALAR,
-                  "CASE [x] WHEN ... THEN ... [ELSE ...] END",
-                  "conditional value",
-                  "SELECT CASE WHEN 1 > 0 THEN 'y' ELSE 'n' END"),
-              f(
-                  "cast, try_cast",
-                  Kind.SCALAR,
-                  "CAST(x AS type), x::type, TRY_CAST(x AS type)",
-                  "conversion; TRY_CAST gives NULL where it fails",
-                  "SELECT CAST('1' AS INTEGER), '2'::BIGINT, TRY_CAST('x' AS INTEGER)")),
+          registered(),
           List.of(
               // ---- aggregates
               f(
@@ -660,6 +261,17 @@ public final class QuiverFunctions {
                   "aggregate over the window frame",
                   "SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), count(x) OVER (), avg(x) OVER (), min(x) OVER (), max(x) OVER () FROM (VALUES (1), (2)) t(x)")));
 
+  /** The scalar functions of the registry ({@link ScalarFunctions}), as documented functions. */
+  private static List<Function> registered() {
+    List<Function> out = new ArrayList<>();
+    for (ScalarFunction f : ScalarFunctions.ALL) {
+      out.add(
+          new Function(
+              f.names(), Kind.SCALAR, f.group(), f.signature(), f.description(), f.example()));
+    }
+    return out;
+  }
+
   private static Function f(
       String names, Kind kind, String signature, String description, String example) {
     List<String> list = new ArrayList<>();
@@ -669,20 +281,10 @@ public final class QuiverFunctions {
     return new Function(List.copyOf(list), kind, null, signature, description, example);
   }
 
-  /** The scalar functions of one section. */
-  private static List<Function> section(Group group, Function... functions) {
-    List<Function> out = new ArrayList<>();
-    for (Function f : functions) {
-      out.add(
-          new Function(f.names(), f.kind(), group, f.signature(), f.description(), f.example()));
-    }
-    return out;
-  }
-
   @SafeVarargs
-  private static List<Function> concat(List<Function>... sections) {
+  private static List<Function> concat(List<Function>... parts) {
     List<Function> out = new ArrayList<>();
-    for (List<Function> s : sections) {
+    for (List<Function> s : parts) {
       out.addAll(s);
     }
     return List.copyOf(out);

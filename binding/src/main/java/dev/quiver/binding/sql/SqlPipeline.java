@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import dev.quiver.binding.errors.QueryTooComplexException;
 import dev.quiver.binding.errors.QuiverException;
 import dev.quiver.binding.errors.SqlParseException;
+import dev.quiver.binding.functions.ScalarFunctions;
 import dev.quiver.binding.logical.TypeMapping;
 import dev.quiver.binding.optimizer.BottomUp;
 import dev.quiver.binding.optimizer.ColumnRestrictions;
@@ -381,12 +382,15 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
               EnumSet.of(SqlLibrary.POSTGRESQL)));
 
   /**
-   * {@code table} without the functions {@link QuiverFunctions} declares itself (PostgreSQL's
-   * TO_CHAR takes only timestamps; Quiver's takes dates too), so no call finds two candidates.
+   * {@code table} without the functions Quiver declares itself ({@link ScalarFunctions}, {@link
+   * QuiverFunctions}; PostgreSQL's TO_CHAR takes only timestamps, Quiver's takes dates too), so no
+   * call finds two candidates.
    */
   private static SqlOperatorTable withoutQuiverNames(SqlOperatorTable table) {
     java.util.Set<String> own = new java.util.HashSet<>();
-    for (SqlOperator op : QuiverFunctions.operators()) {
+    List<SqlOperator> declared = new ArrayList<>(QuiverFunctions.operators());
+    declared.addAll(ScalarFunctions.OPERATORS.getOperatorList());
+    for (SqlOperator op : declared) {
       own.add(op.getName().toUpperCase(Locale.ROOT));
     }
     List<SqlOperator> kept = new ArrayList<>();
@@ -397,16 +401,6 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     }
     return SqlOperatorTables.of(kept);
   }
-
-  /** PostgreSQL/DuckDB {@code date_trunc('unit', value)}; Calcite only has BigQuery's form. */
-  private static final SqlFunction DATE_TRUNC =
-      new SqlFunction(
-          "DATE_TRUNC",
-          SqlKind.OTHER_FUNCTION,
-          ReturnTypes.ARG1_NULLABLE,
-          null,
-          OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME),
-          SqlFunctionCategory.TIMEDATE);
 
   /** Upper-case names of the built-in aggregate functions (for GROUP BY ALL). */
   private static final java.util.Set<String> AGGREGATE_NAMES = aggregateNames();
@@ -432,9 +426,10 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
     }
     return SqlOperatorTables.chain(
         StandardFunctions.TABLE,
+        ScalarFunctions.OPERATORS,
         QuiverFunctions.TABLE,
         LIBRARY_FUNCTIONS,
-        SqlOperatorTables.of(DATE_TRUNC, SqlLibraryOperators.TRY_CAST),
+        SqlOperatorTables.of(SqlLibraryOperators.TRY_CAST),
         SqlOperatorTables.of(udfOps));
   }
 

@@ -1,9 +1,12 @@
 package dev.quiver.binding.sql;
 
+import dev.quiver.binding.functions.ScalarFunctions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -14,12 +17,12 @@ import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.fun.SqlLeadLagAggFunction;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.type.OperandTypes;
-import org.apache.calcite.sql.type.ReturnTypes;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlNameMatcher;
 
-/** Calcite's standard operators, with corrections where their typing is wrong. */
+/**
+ * Calcite's standard operators, with corrections where their typing is wrong, and without those a
+ * function definition ({@link ScalarFunctions}) declares anew.
+ */
 final class StandardFunctions {
   private StandardFunctions() {}
 
@@ -44,44 +47,6 @@ final class StandardFunctions {
     }
   }
 
-  /**
-   * ROUND of a decimal typed with the scale it rounds to, as DuckDB and PostgreSQL give it: {@code
-   * ROUND(DECIMAL(p, s), d)} is {@code DECIMAL(p, max(d, 0))} for a literal {@code d < s} (and for
-   * no {@code d}). Calcite keeps the argument's type, so {@code CAST(ROUND(2.55, 1) AS VARCHAR)}
-   * was '2.60' instead of '2.6'. {@code p} digits still hold the rounded value: it loses at least
-   * one fractional digit and gains at most one integer digit.
-   */
-  private static final SqlOperator ROUND =
-      new SqlFunction(
-          "ROUND",
-          SqlKind.OTHER_FUNCTION,
-          StandardFunctions::roundType,
-          null,
-          OperandTypes.NUMERIC_OPTIONAL_INTEGER,
-          SqlFunctionCategory.NUMERIC);
-
-  private static RelDataType roundType(SqlOperatorBinding binding) {
-    RelDataType arg = binding.getOperandType(0);
-    if (arg.getSqlTypeName() == SqlTypeName.DECIMAL) {
-      Integer digits =
-          binding.getOperandCount() == 1
-              ? Integer.valueOf(0)
-              : binding.isOperandLiteral(1, false)
-                  ? binding.getOperandLiteralValue(1, Integer.class)
-                  : null;
-      if (digits != null && digits < arg.getScale()) {
-        RelDataTypeFactory types = binding.getTypeFactory();
-        RelDataType rounded =
-            types.createSqlType(SqlTypeName.DECIMAL, arg.getPrecision(), Math.max(digits, 0));
-        boolean nullable =
-            arg.isNullable()
-                || (binding.getOperandCount() > 1 && binding.getOperandType(1).isNullable());
-        return types.createTypeWithNullability(rounded, nullable);
-      }
-    }
-    return ReturnTypes.ARG0_NULLABLE.inferReturnType(binding);
-  }
-
   private static final SqlOperator LAG = new LeadLag(SqlKind.LAG);
   private static final SqlOperator LEAD = new LeadLag(SqlKind.LEAD);
 
@@ -98,16 +63,28 @@ final class StandardFunctions {
           List<SqlOperator> found = new ArrayList<>();
           SqlStdOperatorTable.instance()
               .lookupOperatorOverloads(name, category, syntax, found, matcher);
-          found.forEach(op -> operators.add(corrected(op)));
+          found.stream().filter(op -> !redeclared(op)).forEach(op -> operators.add(corrected(op)));
         }
 
         @Override
         public List<SqlOperator> getOperatorList() {
           return SqlStdOperatorTable.instance().getOperatorList().stream()
+              .filter(op -> !redeclared(op))
               .map(StandardFunctions::corrected)
               .toList();
         }
       };
+
+  /** Names of the functions whose definitions declare their own operator (ROUND). */
+  private static final Set<String> REDECLARED =
+      ScalarFunctions.OPERATORS.getOperatorList().stream()
+          .map(op -> op.getName().toUpperCase(Locale.ROOT))
+          .collect(Collectors.toUnmodifiableSet());
+
+  /** Whether {@code op} is a function a registry definition declares anew. */
+  private static boolean redeclared(SqlOperator op) {
+    return op instanceof SqlFunction && REDECLARED.contains(op.getName().toUpperCase(Locale.ROOT));
+  }
 
   private static SqlOperator corrected(SqlOperator op) {
     if (op == SqlStdOperatorTable.PERCENTILE_CONT) {
@@ -115,9 +92,6 @@ final class StandardFunctions {
     }
     if (op == SqlStdOperatorTable.PERCENTILE_DISC) {
       return QuiverFunctions.PERCENTILE_DISC;
-    }
-    if (op == SqlStdOperatorTable.ROUND) {
-      return ROUND;
     }
     return op == SqlStdOperatorTable.LAG ? LAG : op == SqlStdOperatorTable.LEAD ? LEAD : op;
   }

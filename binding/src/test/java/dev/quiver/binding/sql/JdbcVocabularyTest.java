@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.errors.UnknownFunctionException;
-import dev.quiver.binding.sql.QuiverFunctions.Group;
+import dev.quiver.binding.functions.Group;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

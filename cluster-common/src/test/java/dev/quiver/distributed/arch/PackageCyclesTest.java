@@ -1,12 +1,7 @@
 package dev.quiver.distributed.arch;
 
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-
-import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import dev.quiver.arch.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,29 +9,9 @@ import org.junit.jupiter.api.Test;
  * other without cycles.
  */
 class PackageCyclesTest {
-  private static final String ROOT = "dev.quiver.distributed";
-
   @Test
   void packagesAreFreeOfCycles() {
-    slices()
-        .assignedFrom(
-            new SliceAssignment() {
-              @Override
-              public SliceIdentifier getIdentifierOf(JavaClass c) {
-                return SliceIdentifier.of(c.getPackageName());
-              }
-
-              @Override
-              public String getDescription() {
-                return "every package under " + ROOT;
-              }
-            })
-        .should()
-        .beFreeOfCycles()
-        .check(
-            new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-                .importPackages(ROOT));
+    PackageCycles.assertFreeOfCycles(
+        "dev.quiver.distributed", ImportOption.Predefined.DO_NOT_INCLUDE_JARS);
   }
 }
