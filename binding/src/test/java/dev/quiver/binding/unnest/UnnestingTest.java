@@ -170,6 +170,23 @@ class UnnestingTest {
         .hasMessageContaining("More than one row");
   }
 
+  @Test
+  void aShapeItRefusesIsPlannedByTheCalcitePath() {
+    // A correlated FULL join: refused as a whole, so the query takes Calcite's decorrelator
+    // instead of failing (DuckDB refuses it: "Unsupported join type for flattening").
+    String query =
+        "select o.k, (select count(*) from (select * from s where s.k = o.k) a full join u on"
+            + " a.d = u.d) from o";
+    assertThatThrownBy(
+            () ->
+                one.planning(
+                    () -> Unnesting.apply(one.pipeline().correlated(one.pipeline().parse(query)))))
+        .hasRootCauseInstanceOf(Unnesting.UnsupportedShape.class)
+        .hasMessageContaining("correlated FULL join");
+    assertThat(sorted(quiver(one, query)))
+        .containsExactly("1|5", "1|5", "2|4", "3|5", "4|4", "null|4");
+  }
+
   private static SessionState session(int partitions) {
     SessionState state =
         new SessionState(
