@@ -3,10 +3,10 @@ package dev.quiver.binding.unnest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.binding.dataframe.DataFrame;
 import dev.quiver.binding.settings.BindingSettings;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.binding.sql.SessionState;
+import dev.quiver.binding.sql.SqlRows;
 import dev.quiver.binding.sql.StatementRunner;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -14,7 +14,6 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -202,24 +201,7 @@ class UnnestingTest {
   }
 
   private static List<String> quiver(SessionState state, String sql) {
-    DataFrame df = new StatementRunner(state).run(sql);
-    List<String> out = new ArrayList<>();
-    List<VectorSchemaRoot> batches = df.collect();
-    try {
-      for (VectorSchemaRoot b : batches) {
-        for (int r = 0; r < b.getRowCount(); r++) {
-          List<String> cells = new ArrayList<>();
-          for (FieldVector v : b.getFieldVectors()) {
-            Object o = v.getObject(r);
-            cells.add(o == null ? "null" : o.toString());
-          }
-          out.add(String.join("|", cells));
-        }
-      }
-    } finally {
-      batches.forEach(VectorSchemaRoot::close);
-    }
-    return out;
+    return SqlRows.of(new StatementRunner(state).run(sql));
   }
 
   private List<String> duckdb(String sql) throws Exception {
