@@ -29,7 +29,7 @@ final class ClusterFixture {
   /** Quiver on a new embedded cluster of {@code executors} executors (stopped on close). */
   static ClusterRows embedded(int executors, Path dir, SessionConfig config) {
     return open(
-        Guice.createInjector(new EmbeddedClusterModule(executors, config)),
+        Guice.createInjector(new EmbeddedClusterModule(executors, Differential.configured(config))),
         dir,
         "quiver-embedded" + executors);
   }

@@ -1,5 +1,7 @@
 package dev.quiver.tests;
 
+import dev.quiver.binding.settings.BindingSettings;
+import dev.quiver.binding.settings.SessionConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -13,7 +15,20 @@ final class Differential {
   /** System property choosing the engine under test: {@code quiver} (default) or {@code duckdb}. */
   static final String ACTUAL_ENGINE = "quiver.tests.actual";
 
+  /**
+   * System property setting {@code quiver.optimizer.unnesting} for the Quiver engines the
+   * differential tests open ({@code -Dquiver.tests.unnesting=quiver} runs them on Quiver's own
+   * subquery unnesting); unset, the engine's default.
+   */
+  static final String UNNESTING = "quiver.tests.unnesting";
+
   private Differential() {}
+
+  /** {@code config} with the unnesting that {@link #UNNESTING} selects, if any. */
+  static SessionConfig configured(SessionConfig config) {
+    String unnesting = System.getProperty(UNNESTING, "").strip();
+    return unnesting.isEmpty() ? config : config.set(BindingSettings.UNNESTING.key(), unnesting);
+  }
 
   /** Opens the engine under test over {@code dir} with {@code partitions} partitions (threads). */
   static RowEngine actual(Path dir, int partitions) {

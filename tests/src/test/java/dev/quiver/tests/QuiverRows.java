@@ -20,7 +20,8 @@ final class QuiverRows implements RowEngine {
 
   QuiverRows(Path tpchDir, int partitions) {
     this(
-        new SessionContext(new SessionConfig().withTargetPartitions(partitions)),
+        new SessionContext(
+            Differential.configured(new SessionConfig().withTargetPartitions(partitions))),
         tpchDir,
         "quiver",
         () -> {});

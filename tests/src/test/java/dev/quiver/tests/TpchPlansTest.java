@@ -59,9 +59,10 @@ class TpchPlansTest {
         Guice.createInjector(
             new EmbeddedClusterModule(
                 2,
-                new SessionConfig()
-                    .withTargetPartitions(4)
-                    .set(DistributedSettings.MAX_TASKS, "2")));
+                Differential.configured(
+                    new SessionConfig()
+                        .withTargetPartitions(4)
+                        .set(DistributedSettings.MAX_TASKS, "2"))));
   }
 
   @AfterAll
@@ -100,7 +101,8 @@ class TpchPlansTest {
     StringBuilder sb = new StringBuilder();
     sb.append("-- TPC-H ").append(q.name()).append(" at SF 0.01\n");
     sb.append("-- one process, target_partitions 4\n");
-    try (SessionContext local = new SessionContext(new SessionConfig().withTargetPartitions(4))) {
+    try (SessionContext local =
+        new SessionContext(Differential.configured(new SessionConfig().withTargetPartitions(4)))) {
       register(local);
       sb.append(local.sql(q.sql()).explain().strip()).append('\n');
     }

@@ -111,6 +111,17 @@ public final class BindingSettings implements SettingsProvider {
               + " distributed planner turns this off for the plans it ships, which share such"
               + " stages through quiver.distributed.reuse_exchanges instead.");
 
+  /** Which subquery unnesting removes correlated subqueries. */
+  public static final Setting<String> UNNESTING =
+      Setting.oneOf(
+          "quiver.optimizer.unnesting",
+          List.of("calcite", "quiver"),
+          "calcite",
+          "calcite",
+          "How correlated subqueries become joins: calcite (Calcite's decorrelator and Quiver's"
+              + " passes around it) or quiver (Quiver's own unnesting over the de-duplicated outer"
+              + " values; a query shape it does not handle falls back to calcite).");
+
   /** Whether Parquet files are read with Quiver's own row-group reader. */
   public static final Setting<Boolean> PARQUET_ROW_GROUP_READER =
       Setting.bool(
@@ -209,6 +220,7 @@ public final class BindingSettings implements SettingsProvider {
         SHARED_JOIN_MARKS,
         MERGED_JOIN_MARKS,
         SHARE_SUBPLANS,
+        UNNESTING,
         PARQUET_ROW_GROUP_READER,
         PARQUET_LATE_MATERIALIZATION,
         DIVISION_BY_ZERO,

@@ -14,6 +14,7 @@ import dev.quiver.binding.optimizer.NotNullEqualsNull;
 import dev.quiver.binding.optimizer.ScanPushDown;
 import dev.quiver.binding.optimizer.SemiJoinReduction;
 import dev.quiver.binding.udf.ScalarUdf;
+import dev.quiver.binding.unnest.Unnesting;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -496,14 +497,25 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
 
   /** Converts a validated query; see {@link #toRel(SqlNode)}. */
   public RelNode toRel(Validated v) {
-    RelRoot root = convert(v);
-    RelNode rel = NullabilityCasts.apply(TextCasts.apply(root.project()));
+    RelNode rel = converted(v);
     RelNode out = removeSubQueries(rel);
     // The decorrelator names a scalar subquery's column EXPR$n whatever its alias was.
     List<String> names = rel.getRowType().getFieldNames();
     return out.getRowType().getFieldNames().equals(names)
         ? out
         : relBuilder().push(out).rename(names).build();
+  }
+
+  private RelNode converted(Validated v) {
+    return NullabilityCasts.apply(TextCasts.apply(convert(v).project()));
+  }
+
+  /**
+   * A query converted with its subqueries as correlates, before they are unnested: what {@link
+   * dev.quiver.binding.unnest.Unnesting} starts from (its tests read it).
+   */
+  public RelNode correlated(SqlNode query) {
+    return toCorrelates(converted(validate(query)));
   }
 
   /**
@@ -586,6 +598,22 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
    * joins and aggregates.
    */
   public RelNode removeSubQueries(RelNode rel) {
+    RelNode correlated = toCorrelates(rel);
+    if (quiverUnnesting()) {
+      try {
+        RelNode unnested = Unnesting.apply(correlated);
+        trace("unnested", unnested);
+        return unnested;
+      } catch (Unnesting.UnsupportedShape e) {
+        // A shape Quiver's unnesting refuses takes Calcite's decorrelator, whole.
+        PLANS.debug("{}; decorrelating with Calcite", e.getMessage());
+      }
+    }
+    return decorrelate(correlated);
+  }
+
+  /** Rewrites subqueries as correlates (see {@link #removeSubQueries}). */
+  private RelNode toCorrelates(RelNode rel) {
     // A HAVING that is always false makes the converter replace the aggregate by an empty VALUES
     // of the aggregate's row, while the select list's correlated subqueries still describe the
     // row before grouping (GroupKeyCorrelations maps it through the aggregate, now gone): they
@@ -617,10 +645,15 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
             .build();
     HepPlanner hep = new HepPlanner(program);
     hep.setRoot(rel);
+    return hep.findBestExp();
+  }
+
+  /** Calcite's decorrelator and the passes that keep it right. */
+  private RelNode decorrelate(RelNode correlated) {
     RelNode out =
         SharedCorrelations.apply(
             NestedCorrelations.apply(
-                ConstantGroupKeys.apply(EmptySubQueries.apply(hep.findBestExp()), relBuilder())));
+                ConstantGroupKeys.apply(EmptySubQueries.apply(correlated), relBuilder())));
     trace("subqueries as correlates", out);
     RelNode decorrelated =
         CorrelatedScalarRows.apply(
@@ -633,6 +666,12 @@ public final class SqlPipeline implements RelOptTable.ViewExpander {
                             relBuilder())))));
     trace("decorrelated", decorrelated);
     return decorrelated;
+  }
+
+  /** Whether {@code quiver.optimizer.unnesting} selects Quiver's own unnesting. */
+  private boolean quiverUnnesting() {
+    return config != null
+        && "quiver".equals(config.get().get(dev.quiver.binding.settings.BindingSettings.UNNESTING));
   }
 
   /** The logical optimizer: folding, push-downs, rewrites, join ordering, column pruning. */

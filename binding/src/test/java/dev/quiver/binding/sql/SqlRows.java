@@ -7,11 +7,11 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /** The rows of a result as text, for tests: each row's values joined by '|', in row order. */
-final class SqlRows {
+public final class SqlRows {
   private SqlRows() {}
 
   /** Collects {@code df} and returns its rows, the batches freed. */
-  static List<String> of(DataFrame df) {
+  public static List<String> of(DataFrame df) {
     List<String> out = new ArrayList<>();
     List<VectorSchemaRoot> batches = df.collect();
     try {

@@ -4,6 +4,7 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import dev.quiver.binding.SessionContext;
 import dev.quiver.binding.dataframe.DataFrame;
+import dev.quiver.binding.settings.BindingSettings;
 import dev.quiver.binding.settings.SessionConfig;
 import dev.quiver.distributed.ClusterLifecycle;
 import dev.quiver.distributed.EmbeddedClusterModule;
@@ -47,7 +48,8 @@ final class QuiverFuzzEngine implements FuzzEngine {
 
   /** The plain binding, in process. */
   static QuiverFuzzEngine local() {
-    return new QuiverFuzzEngine("quiver", new SessionContext(new SessionConfig()), () -> {});
+    return new QuiverFuzzEngine(
+        "quiver", new SessionContext(unnesting(new SessionConfig())), () -> {});
   }
 
   /**
@@ -67,7 +69,8 @@ final class QuiverFuzzEngine implements FuzzEngine {
     if (!broadcastRows.isEmpty()) {
       config.set(DistributedSettings.BROADCAST_THRESHOLD_ROWS, broadcastRows);
     }
-    Injector injector = Guice.createInjector(new EmbeddedClusterModule(executors, config));
+    Injector injector =
+        Guice.createInjector(new EmbeddedClusterModule(executors, unnesting(config)));
     ClusterLifecycle lifecycle = injector.getInstance(ClusterLifecycle.class);
     try {
       ClusterRuntime runtime = lifecycle.start();
@@ -94,6 +97,12 @@ final class QuiverFuzzEngine implements FuzzEngine {
       lifecycle.close();
       throw e;
     }
+  }
+
+  /** {@code config} with {@code -Dfuzz.unnesting} (calcite or quiver) when set. */
+  private static SessionConfig unnesting(SessionConfig config) {
+    String unnesting = System.getProperty("fuzz.unnesting", "").strip();
+    return unnesting.isEmpty() ? config : config.set(BindingSettings.UNNESTING.key(), unnesting);
   }
 
   @Override
