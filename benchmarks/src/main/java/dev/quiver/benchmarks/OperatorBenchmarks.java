@@ -129,8 +129,12 @@ public class OperatorBenchmarks {
     return session.physicalPlan(session.logicalPlan(df.rel()));
   }
 
-  /** Runs a plan to the end, closing each batch; returns the rows it produced. */
   private long run(ExecutionPlan plan) {
+    return run(session, plan);
+  }
+
+  /** Runs a plan to the end, closing each batch; returns the rows it produced. */
+  static long run(SessionState session, ExecutionPlan plan) {
     long out = 0;
     try (QueryExecution q = session.execute(plan)) {
       VectorSchemaRoot b;

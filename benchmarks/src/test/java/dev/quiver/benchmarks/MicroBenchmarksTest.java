@@ -45,4 +45,21 @@ class MicroBenchmarksTest {
       b.tearDown();
     }
   }
+
+  @Test
+  void everyAggregateBenchmarkGroupsEveryKey() {
+    for (int rowsPerKey : new int[] {1, 4}) {
+      AggregateBenchmarks b = new AggregateBenchmarks();
+      b.rows = 40_000;
+      b.rowsPerKey = rowsPerKey;
+      b.probeRows = 1_000; // gives up on the key per row
+      b.setUp();
+      try {
+        assertThat(b.singleByOrderKey()).isEqualTo(40_000 / rowsPerKey);
+        assertThat(b.partialThenFinalByOrderKey()).isEqualTo(40_000 / rowsPerKey);
+      } finally {
+        b.tearDown();
+      }
+    }
+  }
 }

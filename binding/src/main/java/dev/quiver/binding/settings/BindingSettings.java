@@ -50,6 +50,26 @@ public final class BindingSettings implements SettingsProvider {
           "Spill files a hash join splits each input into when its build side does not fit the"
               + " memory pool (a partition still too large splits again).");
 
+  /** Input rows after which a PARTIAL aggregate checks whether it reduces rows. */
+  public static final Setting<Long> PARTIAL_AGGREGATION_PROBE_ROWS =
+      Setting.longInteger(
+          "quiver.execution.partial_aggregation_probe_rows",
+          0,
+          100_000L,
+          "Input rows after which a partial (pre-shuffle) aggregation compares its groups with the"
+              + " rows it read; 0 never checks. See partial_aggregation_skip_percent.");
+
+  /** Groups per hundred input rows above which a PARTIAL aggregate stops combining batches. */
+  public static final Setting<Integer> PARTIAL_AGGREGATION_SKIP_PERCENT =
+      Setting.integer(
+          "quiver.execution.partial_aggregation_skip_percent",
+          0,
+          80,
+          "When a partial aggregation has more groups than this percent of the rows it read at"
+              + " the check, it stops keeping a table across batches and aggregates each batch on"
+              + " its own: the final aggregation does the work either way. 100 or more never"
+              + " skips.");
+
   /** Whether a hash join drops probe rows whose key its build side's bitmap rules out. */
   public static final Setting<Boolean> JOIN_KEY_BITMAP =
       Setting.bool(
@@ -215,6 +235,8 @@ public final class BindingSettings implements SettingsProvider {
         MEMORY_LIMIT,
         SPILL_DIRECTORY,
         JOIN_SPILL_PARTITIONS,
+        PARTIAL_AGGREGATION_PROBE_ROWS,
+        PARTIAL_AGGREGATION_SKIP_PERCENT,
         JOIN_KEY_BITMAP,
         COLLECT_BUILD_THRESHOLD_ROWS,
         SHARED_JOIN_MARKS,

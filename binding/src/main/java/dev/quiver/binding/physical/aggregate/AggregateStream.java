@@ -8,6 +8,7 @@ import dev.quiver.binding.physical.TaskContext;
 import dev.quiver.binding.physical.expr.PhysicalExpr;
 import dev.quiver.binding.physical.expr.Vectors;
 import dev.quiver.binding.physical.kernel.Batches;
+import dev.quiver.binding.settings.BindingSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -60,6 +61,16 @@ final class AggregateStream implements BatchStream {
   /** For PARTIAL output that may start over: watches whether the input is clustered by key. */
   private final ClusteredKeys clustered;
 
+  // PARTIAL only: input rows after which it checks that it reduces rows (0 never), the groups per
+  // hundred rows above which it does not, the rows read in all and into the current table.
+  private final long probeRows;
+  private final int skipPercent;
+  private long rowsRead;
+  private long rowsInTable;
+  private boolean probed;
+  // Set once the check found too many groups: each batch is aggregated and emitted on its own.
+  private boolean batchAtATime;
+
   private final List<Path> spills = new ArrayList<>();
   private final List<SpillRun> runs = new ArrayList<>();
   private BatchStream in;
@@ -98,6 +109,11 @@ final class AggregateStream implements BatchStream {
     }
     this.spillable = !keyFields.isEmpty() && !anyDistinct;
     this.clustered = partialOutput && spillable ? new ClusteredKeys() : null;
+    this.probeRows =
+        partialOutput && spillable
+            ? ctx.config().get(BindingSettings.PARTIAL_AGGREGATION_PROBE_ROWS)
+            : 0;
+    this.skipPercent = ctx.config().get(BindingSettings.PARTIAL_AGGREGATION_SKIP_PERCENT);
     this.stateSchema = new Schema(stateFields);
     List<Field> spillFields = new ArrayList<>(stateFields);
     spillFields.add(HASH_FIELD);
@@ -153,6 +169,8 @@ final class AggregateStream implements BatchStream {
           continue;
         }
         try (batch) {
+          rowsRead += batch.getRowCount();
+          rowsInTable += batch.getRowCount();
           if (rawInput) {
             consumeRaw(batch);
           } else {
@@ -163,6 +181,12 @@ final class AggregateStream implements BatchStream {
         if (!draining && clustered != null && clustered.restart(table.size())) {
           // Keys arrive clustered: the groups so far will not come back (ClusteredKeys).
           draining = true;
+        }
+        if (!draining && (batchAtATime || reducesTooLittle())) {
+          // The FINAL aggregate merges these groups anyway: a table kept across batches would
+          // grow towards every key of the input, at a cache miss a row, and reduce little.
+          batchAtATime = true;
+          draining = table.size() > 0;
         }
         continue;
       }
@@ -202,6 +226,19 @@ final class AggregateStream implements BatchStream {
       throw new UncheckedIOException("Could not read aggregation spill file", e);
     }
     merging = true;
+  }
+
+  /**
+   * Whether this PARTIAL aggregate, having read its probe rows, holds more groups than {@code
+   * skipPercent} per hundred rows of its table (DataFusion's skip_partial_aggregation_probe_*):
+   * asked once, when the rows read first reach the probe rows.
+   */
+  private boolean reducesTooLittle() {
+    if (probed || probeRows <= 0 || rowsRead < probeRows) {
+      return false;
+    }
+    probed = true;
+    return rowsInTable > 0 && table.size() * 100L > rowsInTable * skipPercent;
   }
 
   // ---- consuming ----
@@ -369,6 +406,7 @@ final class AggregateStream implements BatchStream {
       a.reset();
     }
     emitPos = 0;
+    rowsInTable = 0;
     long est = estimate();
     if (reservation.size() > est) {
       reservation.shrink(reservation.size() - est);
