@@ -23,6 +23,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +40,21 @@ public final class SchedulerServer implements AutoCloseable {
   private final ExecutorRegistry registry;
   private final JobManager jobs;
   private final Server server;
+
+  /**
+   * Runs the server's calls. gRPC's default, its shared executor, is taken again by every TLS
+   * connection the server accepts (grpc-netty 1.71's ServerTlsHandler) and never given back: it
+   * stayed referenced for the life of the process, so its idle threads (and a JVM waiting for them,
+   * as {@code mvn exec:java} does) lingered after the scheduler closed.
+   */
+  private final ExecutorService calls =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "quiver-scheduler-calls");
+            t.setDaemon(true);
+            return t;
+          });
+
   private final ScheduledExecutorService liveness;
   private final PrometheusRegistry metrics;
   private HttpEndpoint http;
@@ -78,6 +94,7 @@ public final class SchedulerServer implements AutoCloseable {
             .maxInboundMessageSize(WireProtocol.MAX_MESSAGE_BYTES)
             .maxInboundMetadataSize(WireProtocol.MAX_HEADER_LIST_BYTES)
             .addService(service)
+            .executor(calls)
             .build();
     this.liveness =
         Executors.newSingleThreadScheduledExecutor(
@@ -129,6 +146,7 @@ public final class SchedulerServer implements AutoCloseable {
       s.server.start();
     } catch (IOException e) {
       s.liveness.shutdownNow();
+      s.calls.shutdownNow();
       s.jobs.close();
       throw new IOException(
           "scheduler could not listen on "
@@ -327,6 +345,8 @@ public final class SchedulerServer implements AutoCloseable {
     } catch (InterruptedException e) {
       server.shutdownNow();
       Thread.currentThread().interrupt();
+    } finally {
+      calls.shutdownNow();
     }
   }
 }

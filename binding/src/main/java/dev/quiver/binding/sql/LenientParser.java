@@ -98,7 +98,8 @@ final class LenientParser {
     }
     for (int quoted = 0; ; quoted++) {
       try {
-        return SqlParser.create(text.current.toString(), config).parseStmt();
+        return NegativeZeros.restore(
+            SqlParser.create(text.current.toString(), config).parseStmt(), text.current);
       } catch (SqlParseException e) {
         int at = quoted < MAX_QUOTED ? nameWordAt(e, text.current) : -1;
         if (at < 0) {
@@ -219,7 +220,7 @@ final class LenientParser {
   }
 
   /** Offset of 1-based {@code line}/{@code column} in {@code text}, or -1. */
-  private static int offsetOf(CharSequence text, int line, int column) {
+  static int offsetOf(CharSequence text, int line, int column) {
     int offset = 0;
     for (int l = 1; l < line; l++) {
       while (offset < text.length() && text.charAt(offset) != '\n') {

@@ -8,7 +8,8 @@ enum FuzzType {
   DOUBLE("DOUBLE"),
   VARCHAR("VARCHAR"),
   DATE("DATE"),
-  BOOLEAN("BOOLEAN");
+  BOOLEAN("BOOLEAN"),
+  TIMESTAMP("TIMESTAMP");
 
   private final String sql;
 

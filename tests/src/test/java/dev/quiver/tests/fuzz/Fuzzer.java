@@ -4,13 +4,19 @@ import dev.quiver.tests.QueryResult;
 import dev.quiver.tests.QueryThread;
 import dev.quiver.tests.ResultComparator;
 import dev.quiver.tests.SortSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Runs generated queries on a reference engine and on Quiver over the same tables, and sorts every
@@ -78,6 +84,8 @@ final class Fuzzer implements AutoCloseable {
   private final boolean metamorphic;
   private final int[] partitions;
   private final FuzzTables tables;
+  // Where the file tables' Parquet files are, deleted on close.
+  private final Path files;
   private final Supplier<FuzzEngine> openActual;
   private final QueryThread thread = new QueryThread();
   private final FuzzReport report;
@@ -98,7 +106,13 @@ final class Fuzzer implements AutoCloseable {
     this.seed = seed;
     this.metamorphic = metamorphic;
     this.partitions = partitions;
-    this.tables = FuzzTables.generate(seed);
+    try {
+      this.files = Files.createTempDirectory("quiver-fuzz-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create the fuzzer's file directory", e);
+    }
+    this.tables = FuzzTables.generate(seed, files);
+    tables.writeFiles(seed);
     this.openActual = openActual;
     this.report = new FuzzReport(title + " seed " + seed);
     this.reproTest = reproTest;
@@ -484,5 +498,12 @@ final class Fuzzer implements AutoCloseable {
           }
         });
     thread.close();
+    try (Stream<Path> paths = Files.walk(files)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot delete " + files, e);
+    }
   }
 }

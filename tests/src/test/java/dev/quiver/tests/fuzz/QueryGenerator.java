@@ -664,7 +664,7 @@ final class QueryGenerator {
       cols.add(new Col(alias + "." + c.name(), c.type()));
     }
     return new From(
-        t.name() + " AS " + alias, new Scope(List.copyOf(cols), List.of(alias + ".id")));
+        t.from(r) + " AS " + alias, new Scope(List.copyOf(cols), List.of(alias + ".id")));
   }
 
   private String joinCondition(Scope left, Scope right) {
@@ -744,11 +744,12 @@ final class QueryGenerator {
       case VARCHAR -> varcharExpr(c, depth);
       case DATE -> dateExpr(c, depth);
       case BOOLEAN -> pred(c, depth);
+      case TIMESTAMP -> timestampExpr(c, depth);
     };
   }
 
   private String intExpr(Ctx c, int d) {
-    return switch (r.nextInt(11)) {
+    return switch (r.nextInt(12)) {
       case 0, 1 -> "(" + expr(FuzzType.INT, c, d - 1) + " + " + expr(FuzzType.INT, c, d - 1) + ")";
       case 2 -> "(" + expr(FuzzType.INT, c, d - 1) + " - " + expr(FuzzType.INT, c, d - 1) + ")";
       case 3 -> "(" + expr(FuzzType.INT, c, d - 1) + " * " + smallInt() + ")";
@@ -768,6 +769,12 @@ final class QueryGenerator {
               + ")";
       case 8 -> "CAST(" + expr(FuzzType.BIGINT, c, d - 1) + " AS INTEGER)";
       case 9 -> "CAST(CAST(" + expr(FuzzType.INT, c, d - 1) + " AS VARCHAR) AS INTEGER)";
+      case 10 ->
+          "CAST(EXTRACT("
+              + pick(new String[] {"HOUR", "MINUTE", "DAY"})
+              + " FROM "
+              + expr(FuzzType.TIMESTAMP, c, d - 1)
+              + ") AS INTEGER)";
       default -> "(0 - " + expr(FuzzType.INT, c, d - 1) + ")";
     };
   }
@@ -836,7 +843,7 @@ final class QueryGenerator {
   }
 
   private String varcharExpr(Ctx c, int d) {
-    return switch (r.nextInt(10)) {
+    return switch (r.nextInt(11)) {
       case 0, 1 ->
           "(" + expr(FuzzType.VARCHAR, c, d - 1) + " || " + expr(FuzzType.VARCHAR, c, d - 1) + ")";
       case 2 -> "UPPER(" + expr(FuzzType.VARCHAR, c, d - 1) + ")";
@@ -855,13 +862,15 @@ final class QueryGenerator {
               + expr(r.nextBoolean() ? FuzzType.INT : FuzzType.BIGINT, c, d - 1)
               + " AS VARCHAR)";
       case 8 -> "CAST(" + expr(FuzzType.DATE, c, d - 1) + " AS VARCHAR)";
+      case 9 -> "CAST(" + expr(FuzzType.TIMESTAMP, c, d - 1) + " AS VARCHAR)";
       default -> "CAST(" + expr(FuzzType.DECIMAL, c, d - 1) + " AS VARCHAR)";
     };
   }
 
   private String dateExpr(Ctx c, int d) {
-    return switch (r.nextInt(3)) {
+    return switch (r.nextInt(4)) {
       case 0 -> "CAST('2020-01-0" + (1 + r.nextInt(9)) + "' AS DATE)";
+      case 3 -> "CAST(" + expr(FuzzType.TIMESTAMP, c, d - 1) + " AS DATE)";
       case 1 -> "CAST(CAST(" + expr(FuzzType.DATE, c, d - 1) + " AS VARCHAR) AS DATE)";
       default ->
           "CAST("
@@ -869,6 +878,22 @@ final class QueryGenerator {
               + " + INTERVAL '"
               + (1 + r.nextInt(30))
               + "' DAY AS DATE)";
+    };
+  }
+
+  private String timestampExpr(Ctx c, int d) {
+    return switch (r.nextInt(3)) {
+      case 0 -> "CAST(" + expr(FuzzType.DATE, c, d - 1) + " AS TIMESTAMP)";
+      case 1 -> "CAST(CAST(" + expr(FuzzType.TIMESTAMP, c, d - 1) + " AS VARCHAR) AS TIMESTAMP)";
+      default ->
+          "("
+              + expr(FuzzType.TIMESTAMP, c, d - 1)
+              + (r.nextBoolean() ? " + " : " - ")
+              + "INTERVAL '"
+              + (1 + r.nextInt(30))
+              + "' "
+              + pick(new String[] {"HOUR", "MINUTE", "DAY"})
+              + ")";
     };
   }
 
@@ -1289,7 +1314,7 @@ final class QueryGenerator {
       cols.add(new Col(alias + "." + c.name(), c.type()));
     }
     return new From(
-        "(SELECT * FROM " + t.name() + " AS " + inner + " WHERE " + where + ") AS " + alias,
+        "(SELECT * FROM " + t.from(r) + " AS " + inner + " WHERE " + where + ") AS " + alias,
         new Scope(List.copyOf(cols), List.of(alias + ".id")));
   }
 
@@ -1301,7 +1326,7 @@ final class QueryGenerator {
       cols.add(new Col(alias + "." + c.name(), c.type()));
     }
     return new From(
-        t.name() + " AS " + alias, new Scope(List.copyOf(cols), List.of(alias + ".id")));
+        t.from(r) + " AS " + alias, new Scope(List.copyOf(cols), List.of(alias + ".id")));
   }
 
   private static String flip(String op) {
@@ -1383,7 +1408,7 @@ final class QueryGenerator {
       return "(SELECT "
           + expr(t, inner, 1)
           + " FROM "
-          + table.name()
+          + table.from(r)
           + " AS "
           + alias
           + " WHERE "
@@ -1427,6 +1452,9 @@ final class QueryGenerator {
       case VARCHAR -> "'" + pick(WORDS) + "'";
       case DATE -> FuzzTables.literal(LocalDate.of(2020, 1, 1).plusDays(r.nextInt(30) - 5));
       case BOOLEAN -> r.nextBoolean() ? "TRUE" : "FALSE";
+      case TIMESTAMP ->
+          FuzzTables.literal(
+              LocalDate.of(2020, 1, 1).atStartOfDay().plusMinutes(15L * (r.nextInt(240) - 20)));
     };
   }
 
