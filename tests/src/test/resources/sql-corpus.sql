@@ -1179,6 +1179,16 @@ CAST(CAST('1969-12-31 23:59:' || CAST(10 + o_orderkey % 50 AS VARCHAR) || '.' ||
 CAST(CAST(CAST(o_orderdate AS VARCHAR) || ' 0' || CAST(o_orderkey % 10 AS VARCHAR) || ':07:59.000001' AS TIMESTAMP) AS VARCHAR) AS ts_micro,
 CAST(o_orderdate AS VARCHAR) LIKE '1995-0%' AS early_1995
 FROM orders WHERE o_orderkey < 3000 OR o_orderkey % 97 = 0;
+-- name: window_over_a_wide_scan_reads_only_its_columns
+SELECT max(running) AS m, min(prev_gap) AS g, sum(rn) AS rns FROM (
+  SELECT sum(o_totalprice) OVER (ORDER BY o_orderdate, o_orderkey ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running,
+  o_totalprice - lag(o_totalprice, 2, 0) OVER (PARTITION BY o_custkey ORDER BY o_orderdate DESC, o_orderkey) AS prev_gap,
+  row_number() OVER (PARTITION BY o_orderpriority ORDER BY o_totalprice DESC, o_orderkey) AS rn
+  FROM orders) t;
+-- name: window_columns_kept_beside_the_window_values
+SELECT o_orderkey, o_comment, avg(o_totalprice) OVER (PARTITION BY o_custkey ORDER BY o_orderkey ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS ma,
+count(*) OVER (PARTITION BY o_orderstatus) AS n
+FROM orders WHERE o_orderkey < 2000;
 -- name: fn_approx_percentile
 -- duckdb-setup: CREATE OR REPLACE MACRO approx_percentile(x, p) AS quantile_disc(x, p)
 -- duckdb-teardown: DROP MACRO approx_percentile

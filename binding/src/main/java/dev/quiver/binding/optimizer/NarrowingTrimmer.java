@@ -6,10 +6,18 @@ import java.util.Set;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.logical.LogicalWindow;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rex.RexWindowBound;
+import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
@@ -52,6 +60,107 @@ public final class NarrowingTrimmer extends RelFieldTrimmer {
   public TrimResult trimFields(
       Join join, ImmutableBitSet fieldsUsed, Set<RelDataTypeField> extraFields) {
     return narrow(super.trimFields(join, fieldsUsed, extraFields), fieldsUsed);
+  }
+
+  /**
+   * Trims a window's input to the columns used above it and by its partitions, orders, bounds and
+   * calls; Calcite's trimmer has no rule for windows and kept every input column, so a window over
+   * a scan read, sorted and gathered every column of the table (TPC-H's orders with its comments,
+   * for a running sum of one column). The window's own columns are kept.
+   */
+  public TrimResult trimFields(
+      Window window, ImmutableBitSet fieldsUsed, Set<RelDataTypeField> extraFields) {
+    RelNode input = window.getInput();
+    int inputCount = input.getRowType().getFieldCount();
+    int fieldCount = window.getRowType().getFieldCount();
+    ImmutableBitSet.Builder needed = ImmutableBitSet.builder();
+    for (int field : fieldsUsed) {
+      if (field < inputCount) {
+        needed.set(field);
+      }
+    }
+    RexShuttle collect =
+        new RexShuttle() {
+          @Override
+          public RexNode visitInputRef(RexInputRef ref) {
+            // References past the input are the window's constants.
+            if (ref.getIndex() < inputCount) {
+              needed.set(ref.getIndex());
+            }
+            return ref;
+          }
+        };
+    for (Window.Group group : window.groups) {
+      needed.addAll(group.keys);
+      group.orderKeys.getFieldCollations().forEach(c -> needed.set(c.getFieldIndex()));
+      group.lowerBound.accept(collect);
+      group.upperBound.accept(collect);
+      group.aggCalls.forEach(call -> call.accept(collect));
+    }
+    ImmutableBitSet inputFieldsUsed = needed.build();
+    if (inputFieldsUsed.cardinality() == inputCount) {
+      return super.trimFields((RelNode) window, fieldsUsed, extraFields);
+    }
+    TrimResult trimmed = trimChild(window, input, inputFieldsUsed, extraFields);
+    RelNode newInput = trimmed.left;
+    Mapping inputMapping = trimmed.right;
+    int newInputCount = newInput.getRowType().getFieldCount();
+    RexShuttle remap =
+        new RexShuttle() {
+          @Override
+          public RexNode visitInputRef(RexInputRef ref) {
+            int i = ref.getIndex();
+            int target =
+                i < inputCount ? inputMapping.getTarget(i) : i - inputCount + newInputCount;
+            return new RexInputRef(target, ref.getType());
+          }
+        };
+    List<Window.Group> groups = new ArrayList<>();
+    for (Window.Group group : window.groups) {
+      List<Window.RexWinAggCall> calls = new ArrayList<>();
+      for (Window.RexWinAggCall call : group.aggCalls) {
+        calls.add(
+            new Window.RexWinAggCall(
+                (SqlAggFunction) call.getOperator(),
+                call.getType(),
+                remap.apply(call.getOperands()),
+                call.ordinal,
+                call.distinct,
+                call.ignoreNulls));
+      }
+      groups.add(
+          new Window.Group(
+              Mappings.apply(inputMapping, group.keys),
+              group.isRows,
+              (RexWindowBound) group.lowerBound.accept(remap),
+              (RexWindowBound) group.upperBound.accept(remap),
+              group.exclude,
+              RexUtil.apply(inputMapping, group.orderKeys),
+              calls));
+    }
+    List<RelDataTypeField> fields = window.getRowType().getFieldList();
+    RelDataType rowType =
+        relBuilder
+            .getTypeFactory()
+            .builder()
+            .addAll(newInput.getRowType().getFieldList())
+            .addAll(fields.subList(inputCount, fieldCount))
+            .build();
+    RelNode newWindow =
+        LogicalWindow.create(window.getTraitSet(), newInput, window.constants, rowType, groups);
+    Mapping mapping =
+        Mappings.create(
+            MappingType.INVERSE_SURJECTION, fieldCount, newInputCount + fieldCount - inputCount);
+    for (int i = 0; i < inputCount; i++) {
+      int target = inputMapping.getTargetOpt(i);
+      if (target >= 0) {
+        mapping.set(i, target);
+      }
+    }
+    for (int i = inputCount; i < fieldCount; i++) {
+      mapping.set(i, i - inputCount + newInputCount);
+    }
+    return result(newWindow, mapping);
   }
 
   /**
