@@ -1189,6 +1189,12 @@ SELECT max(running) AS m, min(prev_gap) AS g, sum(rn) AS rns FROM (
 SELECT o_orderkey, o_comment, avg(o_totalprice) OVER (PARTITION BY o_custkey ORDER BY o_orderkey ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS ma,
 count(*) OVER (PARTITION BY o_orderstatus) AS n
 FROM orders WHERE o_orderkey < 2000;
+-- name: grouping_sets_repeated_with_distinct_aggregates
+SELECT o_orderstatus, COUNT(DISTINCT o_custkey) AS c, AVG(DISTINCT o_shippriority) AS a, SUM(o_totalprice) AS s
+FROM orders WHERE o_orderkey < 3000 GROUP BY GROUPING SETS ((o_orderstatus), (), ());
+-- name: grouping_sets_repeated_with_distinct_aggregates_over_no_rows
+SELECT o_orderstatus, o_orderpriority, COUNT(DISTINCT o_custkey) AS c, 1 * AVG(DISTINCT NULL) AS a
+FROM orders WHERE o_orderkey < 0 GROUP BY GROUPING SETS ((o_orderstatus), (), (), (o_orderstatus, o_orderpriority), (o_orderpriority), (o_orderpriority));
 -- name: fn_approx_percentile
 -- duckdb-setup: CREATE OR REPLACE MACRO approx_percentile(x, p) AS quantile_disc(x, p)
 -- duckdb-teardown: DROP MACRO approx_percentile

@@ -54,11 +54,30 @@ final class DuplicateGroupingSets {
           level.add(e.getKey());
         }
       }
-      b.push(input).aggregate(b.groupKey(groupSet, level), plainCalls);
+      // With DISTINCT calls a level groups by its own sets' keys only: an aggregate keyed by more
+      // columns than its sets name (a level of only ()) lost its sets when the DISTINCT calls
+      // were expanded into joins, and grouped by the whole key. Keys outside the level are NULL,
+      // as in the level's rows. (GROUPING() needs the whole key: such levels stay as they were.)
+      boolean distinct = plainCalls.stream().anyMatch(AggregateCall::isDistinct);
+      ImmutableBitSet levelKeys =
+          distinct && plainCalls.stream().noneMatch(DuplicateGroupingSets::isGrouping)
+              ? ImmutableBitSet.union(level)
+              : groupSet;
+      b.push(input).aggregate(b.groupKey(levelKeys, level), plainCalls);
       // The keys, then each call: GROUP_ID() is the level, the others the aggregate's columns.
-      List<RexNode> fields =
-          new ArrayList<>(b.fields(ImmutableBitSet.range(groupSet.cardinality())));
-      int next = groupSet.cardinality();
+      List<RexNode> fields = new ArrayList<>();
+      int key = 0;
+      for (int k : groupSet) {
+        fields.add(
+            levelKeys.get(k)
+                ? b.field(key++)
+                : b.getRexBuilder()
+                    .makeNullLiteral(
+                        b.getTypeFactory()
+                            .createTypeWithNullability(
+                                input.getRowType().getFieldList().get(k).getType(), true)));
+      }
+      int next = levelKeys.cardinality();
       for (AggregateCall call : calls) {
         fields.add(
             isGroupId(call)
@@ -68,6 +87,11 @@ final class DuplicateGroupingSets {
       b.project(fields, List.of(), true);
     }
     return b.union(true, levels).build();
+  }
+
+  private static boolean isGrouping(AggregateCall call) {
+    SqlKind kind = call.getAggregation().getKind();
+    return kind == SqlKind.GROUPING || kind == SqlKind.GROUPING_ID;
   }
 
   private static boolean isGroupId(AggregateCall call) {
